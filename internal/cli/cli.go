@@ -1,0 +1,175 @@
+// Package cli implements the mcpgen command line. The mcpgen main package is
+// a thin call into Main, so that every command is tested in-process.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// env is what a command runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// A command is one mcpgen subcommand.
+type command struct {
+	name    string
+	summary string
+	// run runs the command with the arguments after its name. It returns a
+	// *usageError for bad flags or arguments.
+	run func(e *env, args []string) error
+}
+
+// commands lists the subcommands in the order help shows them.
+var commands = []*command{
+
+}
+
+// usageError is a mistake in how mcpgen was invoked.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// exitError makes a command exit with a given status and message; an empty
+// message prints nothing.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// Main runs mcpgen with args (without the program name) and returns the exit
+// status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c := lookup(args[1]); c != nil {
+				return report(e, c.run(e, []string{"--help"}))
+			}
+			fmt.Fprintf(stderr, "mcpgen: unknown command %q\n", args[1])
+			return exitUsage
+		}
+		printUsage(stdout)
+		return exitOK
+	}
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "mcpgen: unknown command %q\n\n", name)
+		printUsage(stderr)
+		return exitUsage
+	}
+	return report(e, c.run(e, args[1:]))
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// report prints err, if any, and maps it to an exit status.
+func report(e *env, err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(e.stderr, "mcpgen: %s\n", ue.msg)
+		return exitUsage
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		if xe.msg != "" {
+			fmt.Fprintf(e.stderr, "mcpgen: %s\n", xe.msg)
+		}
+		return xe.code
+	}
+	fmt.Fprintf(e.stderr, "mcpgen: %s\n", err)
+	return exitFail
+}
+
+func printUsage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("mcpgen generates typed Go clients for the tools of an MCP server.\n\n")
+	b.WriteString("Usage:\n\n\tmcpgen <command> [flags] [-- COMMAND ARGS...]\n\nCommands:\n\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "\t%-10s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun \"mcpgen help COMMAND\" for a command's flags.\n")
+	b.WriteString("Exit status: 0 on success, 1 when the work fails, 2 for usage errors.\n")
+	io.WriteString(w, b.String())
+}
+
+// newFlagSet returns a flag set for a command that prints its usage to
+// e.stderr (or e.stdout for --help) and reports errors instead of exiting.
+func newFlagSet(e *env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("mcpgen "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: mcpgen %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, sending --help output to stdout. It returns
+// flag.ErrHelp for --help and a *usageError for bad flags.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) error {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
+			return flag.ErrHelp
+		}
+	}
+	var sink strings.Builder
+	out := fs.Output()
+	fs.SetOutput(&sink)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if err != nil {
+		return usagef("%s: %s", fs.Name(), strings.TrimSpace(firstLine(sink.String(), err.Error())))
+	}
+	return nil
+}
+
+func firstLine(s, fallback string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return fallback
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,90 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// JSON-RPC and MCP error codes.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+	// CodeResourceNotFound is the resource-not-found code of 2025-11-25 and
+	// earlier.
+	CodeResourceNotFound = -32002
+	// CodeURLElicitationRequired is 2025-11-25's URL elicitation error.
+	CodeURLElicitationRequired = -32042
+	// CodeHeaderMismatch, CodeMissingRequiredClientCapability and
+	// CodeUnsupportedProtocolVersion are the 2026-07-28 protocol errors.
+	CodeHeaderMismatch                  = -32020
+	CodeMissingRequiredClientCapability = -32021
+	CodeUnsupportedProtocolVersion      = -32022
+)
+
+// RPCError is a JSON-RPC error response from the server.
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("rpc error %d: %s", e.Code, e.Message)
+}
+
+// ToolError reports a tool result whose isError flag is set: the tool ran and
+// failed. Result holds the content the tool sent about the failure, which is
+// meant to be shown to the model.
+type ToolError struct {
+	Tool   string
+	Result *Result
+}
+
+func (e *ToolError) Error() string {
+	text := strings.TrimSpace(e.Result.Text())
+	if text == "" {
+		return fmt.Sprintf("tool %s failed", e.Tool)
+	}
+	return fmt.Sprintf("tool %s failed: %s", e.Tool, text)
+}
+
+// ResultError returns a *ToolError for a result whose IsError flag is set, and
+// nil otherwise. Caller implementations use it to report tool failures.
+func ResultError(tool string, r *Result) error {
+	if r != nil && r.IsError {
+		return &ToolError{Tool: tool, Result: r}
+	}
+	return nil
+}
+
+// ValidationError reports arguments that do not satisfy a tool's schema.
+// Pointer is the JSON pointer of the offending value within the arguments
+// ("" for the arguments object itself), and Reason says in one line what is
+// wrong, so that an agent can hand the error back to the model verbatim.
+type ValidationError struct {
+	Tool    string
+	Pointer string
+	Reason  string
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid arguments")
+	if e.Tool != "" {
+		b.WriteString(" for ")
+		b.WriteString(e.Tool)
+	}
+	b.WriteString(" at ")
+	if e.Pointer == "" {
+		b.WriteString("(root)")
+	} else {
+		b.WriteString(e.Pointer)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	return b.String()
+}
