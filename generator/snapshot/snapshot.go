@@ -1,0 +1,395 @@
+// Package snapshot reads the tool lists mcpgen generates code from.
+//
+// A snapshot is the answer of an MCP server to tools/list, saved as JSON. Four
+// shapes are read: a whole JSON-RPC response ({"jsonrpc","id","result":
+// {"tools":[...]}}), a bare result ({"tools":[...]}), a bare array of tools,
+// and mcpgen's own canonical snapshot, which is a bare result with a header
+// ({"server":{...},"protocolVersion":...,"source":...,"tools":[...]}).
+//
+// Each tool keeps the exact bytes the server sent, so that schemas keep their
+// key order and unknown keys. Bad input is reported with the file name and
+// the JSON pointer of the offending value, or with line and column for
+// malformed JSON.
+package snapshot
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/generator/jsonv"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Server names the server a snapshot was taken from.
+type Server struct {
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Snapshot is a tool list with the header of a canonical snapshot. Header
+// fields are empty when the file has none.
+type Snapshot struct {
+	Server          Server
+	ProtocolVersion string
+	// Source is the command or URL the snapshot was captured from.
+	Source string
+	// Tools are the tools in file order.
+	Tools []Tool
+}
+
+// Tool is one tool of a snapshot.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema, OutputSchema and Annotations are the exact bytes of those
+	// members; OutputSchema and Annotations are nil when absent.
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	Annotations  json.RawMessage
+	// Raw is the whole tool object, unknown keys included.
+	Raw json.RawMessage
+	// Pointer is the JSON pointer of the tool within its file, such as
+	// "/result/tools/3".
+	Pointer string
+	// Input and Output are the parsed schemas, key order kept; Output is nil
+	// when the tool has no output schema.
+	Input, Output *jsonv.Value
+}
+
+// Runtime returns the tool as the runtime package describes it.
+func (t *Tool) Runtime() runtime.Tool {
+	return runtime.Tool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  t.InputSchema,
+		OutputSchema: t.OutputSchema,
+		Annotations:  t.Annotations,
+		Raw:          t.Raw,
+	}
+}
+
+// RuntimeTools returns every tool of s as the runtime package describes it,
+// in file order.
+func (s *Snapshot) RuntimeTools() []runtime.Tool {
+	out := make([]runtime.Tool, len(s.Tools))
+	for i := range s.Tools {
+		out[i] = s.Tools[i].Runtime()
+	}
+	return out
+}
+
+// Error is a problem with a snapshot file. It names the file and either the
+// JSON pointer or the line and column of the problem.
+type Error struct {
+	File    string
+	Pointer string
+	// Line and Column locate malformed JSON; they are zero otherwise.
+	Line, Column int
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	}
+	p := e.Pointer
+	if p == "" {
+		p = "(root)"
+	}
+	return fmt.Sprintf("%s: %s: %s", e.File, p, e.Msg)
+}
+
+// ReadFile reads the snapshot at path. Errors name the path as given.
+func ReadFile(path string) (*Snapshot, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading snapshot: %w", err)
+	}
+	return Read(path, data)
+}
+
+// Read parses a snapshot. name is the file name used in errors.
+func Read(name string, data []byte) (*Snapshot, error) {
+	fail := func(ptr, format string, args ...any) error {
+		return &Error{File: name, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	}
+	doc, err := jsonv.Parse(data)
+	if err != nil {
+		var se *jsonv.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &Error{File: name, Line: se.Line, Column: se.Column, Msg: "malformed JSON: " + se.Msg}
+		}
+		return nil, fail("", "%v", err)
+	}
+	s := &Snapshot{}
+	var list *jsonv.Value
+	var listPtr string
+	var rawList []json.RawMessage
+	switch doc.Kind {
+	case jsonv.Array:
+		list, listPtr = doc, ""
+		if err := json.Unmarshal(data, &rawList); err != nil {
+			return nil, fail("", "%v", err)
+		}
+	case jsonv.Object:
+		result, resultPtr := doc, ""
+		var envelope struct {
+			Result struct {
+				Tools []json.RawMessage `json:"tools"`
+			} `json:"result"`
+			Tools []json.RawMessage `json:"tools"`
+		}
+		if err := json.Unmarshal(data, &envelope); err != nil && doc.Get("result") == nil && doc.Get("tools") == nil {
+			return nil, fail("", "%v", err)
+		}
+		if r := doc.Get("result"); r != nil {
+			if r.Kind != jsonv.Object {
+				return nil, fail("/result", "result is a JSON %s, want an object", r.Kind)
+			}
+			result, resultPtr = r, "/result"
+			rawList = envelope.Result.Tools
+		} else if doc.Get("error") != nil {
+			return nil, fail("/error", "the response is a JSON-RPC error, not a tool list: %s", doc.Get("error"))
+		} else {
+			rawList = envelope.Tools
+		}
+		list, listPtr = result.Get("tools"), resultPtr+"/tools"
+		if list == nil {
+			return nil, fail(resultPtr, "no tools member: want a tools/list response, its result, or an array of tools")
+		}
+		if list.Kind != jsonv.Array {
+			return nil, fail(listPtr, "tools is a JSON %s, want an array", list.Kind)
+		}
+		if err := readHeader(doc, s); err != nil {
+			return nil, fail(err.ptr, "%s", err.msg)
+		}
+	default:
+		return nil, fail("", "snapshot is a JSON %s, want an object or an array of tools", doc.Kind)
+	}
+	if len(rawList) != len(list.Items) {
+		return nil, fail(listPtr, "tools cannot be read: %d raw items for %d parsed", len(rawList), len(list.Items))
+	}
+	seen := make(map[string]string, len(list.Items))
+	for i, item := range list.Items {
+		ptr := listPtr + "/" + strconv.Itoa(i)
+		t, err := readTool(item, rawList[i], ptr)
+		if err != nil {
+			return nil, fail(err.ptr, "%s", err.msg)
+		}
+		if first, dup := seen[t.Name]; dup {
+			return nil, fail(ptr+"/name", "duplicate tool name %q (first at %s)", t.Name, first)
+		}
+		seen[t.Name] = ptr
+		s.Tools = append(s.Tools, *t)
+	}
+	return s, nil
+}
+
+type readErr struct{ ptr, msg string }
+
+func errAt(ptr, format string, args ...any) *readErr {
+	return &readErr{ptr, fmt.Sprintf(format, args...)}
+}
+
+func readHeader(doc *jsonv.Value, s *Snapshot) *readErr {
+	str := func(v *jsonv.Value, ptr string) (string, *readErr) {
+		if v == nil {
+			return "", nil
+		}
+		if v.Kind != jsonv.String {
+			return "", errAt(ptr, "want a string, got a JSON %s", v.Kind)
+		}
+		return v.Str, nil
+	}
+	var err *readErr
+	if srv := doc.Get("server"); srv != nil {
+		if srv.Kind != jsonv.Object {
+			return errAt("/server", "server is a JSON %s, want an object", srv.Kind)
+		}
+		if s.Server.Name, err = str(srv.Get("name"), "/server/name"); err != nil {
+			return err
+		}
+		if s.Server.Version, err = str(srv.Get("version"), "/server/version"); err != nil {
+			return err
+		}
+	}
+	if s.ProtocolVersion, err = str(doc.Get("protocolVersion"), "/protocolVersion"); err != nil {
+		return err
+	}
+	if s.Source, err = str(doc.Get("source"), "/source"); err != nil {
+		return err
+	}
+	return nil
+}
+
+func readTool(item *jsonv.Value, raw json.RawMessage, ptr string) (*Tool, *readErr) {
+	if item.Kind != jsonv.Object {
+		return nil, errAt(ptr, "tool is a JSON %s, want an object", item.Kind)
+	}
+	t := &Tool{Raw: bytes.TrimSpace(raw), Pointer: ptr}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return nil, errAt(ptr, "%v", err)
+	}
+	name := item.Get("name")
+	switch {
+	case name == nil:
+		return nil, errAt(ptr, "tool has no name")
+	case name.Kind != jsonv.String:
+		return nil, errAt(ptr+"/name", "tool name is a JSON %s, want a string", name.Kind)
+	case strings.TrimSpace(name.Str) == "":
+		return nil, errAt(ptr+"/name", "tool name is empty")
+	}
+	t.Name = name.Str
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"title", &t.Title}, {"description", &t.Description}} {
+		v := item.Get(f.key)
+		if v == nil || v.Kind == jsonv.Null {
+			continue
+		}
+		if v.Kind != jsonv.String {
+			return nil, errAt(ptr+"/"+f.key, "%s of tool %q is a JSON %s, want a string", f.key, t.Name, v.Kind)
+		}
+		*f.dst = v.Str
+	}
+	in := item.Get("inputSchema")
+	if in == nil {
+		return nil, errAt(ptr, "tool %q has no inputSchema", t.Name)
+	}
+	if in.Kind != jsonv.Object {
+		return nil, errAt(ptr+"/inputSchema", "inputSchema of tool %q is a JSON %s, want an object", t.Name, in.Kind)
+	}
+	if typ := in.Get("type"); typ != nil && !(typ.Kind == jsonv.String && typ.Str == "object") {
+		return nil, errAt(ptr+"/inputSchema/type", "inputSchema of tool %q has type %s, want \"object\"", t.Name, typ)
+	}
+	if e := checkRefs(in, in, ptr+"/inputSchema"); e != nil {
+		return nil, e
+	}
+	t.Input = in
+	t.InputSchema = bytes.TrimSpace(members["inputSchema"])
+	if out := item.Get("outputSchema"); out != nil && out.Kind != jsonv.Null {
+		if out.Kind != jsonv.Object {
+			return nil, errAt(ptr+"/outputSchema", "outputSchema of tool %q is a JSON %s, want an object", t.Name, out.Kind)
+		}
+		if e := checkRefs(out, out, ptr+"/outputSchema"); e != nil {
+			return nil, e
+		}
+		t.Output = out
+		t.OutputSchema = bytes.TrimSpace(members["outputSchema"])
+	}
+	if a := item.Get("annotations"); a != nil && a.Kind != jsonv.Null {
+		t.Annotations = bytes.TrimSpace(members["annotations"])
+	}
+	return t, nil
+}
+
+// dataKeywords hold JSON data rather than schemas: a "$ref" inside them is
+// not a reference.
+var dataKeywords = map[string]bool{"enum": true, "const": true, "default": true, "examples": true, "example": true}
+
+// checkRefs reports the first $ref under v that does not resolve within
+// root. ptr is v's pointer within the file.
+func checkRefs(root, v *jsonv.Value, ptr string) *readErr {
+	switch v.Kind {
+	case jsonv.Object:
+		for _, m := range v.Members {
+			p := ptr + "/" + jsonv.EscapeToken(m.Key)
+			if m.Key == "$ref" && m.Value.Kind == jsonv.String {
+				if _, _, err := ResolveRef(root, m.Value.Str); err != nil {
+					return errAt(p, "%v", err)
+				}
+				continue
+			}
+			if dataKeywords[m.Key] {
+				continue
+			}
+			if e := checkRefs(root, m.Value, p); e != nil {
+				return e
+			}
+		}
+	case jsonv.Array:
+		for i, it := range v.Items {
+			if e := checkRefs(root, it, ptr+"/"+strconv.Itoa(i)); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// ResolveRef resolves a $ref within the schema document root. Only local
+// references are supported: JSON pointers ("#/$defs/x"), the root ("#"), and
+// plain-name anchors ("#name", matched against $anchor). It returns the
+// target and its JSON pointer within root.
+func ResolveRef(root *jsonv.Value, ref string) (*jsonv.Value, string, error) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		if id := root.Get("$id"); id != nil && id.Kind == jsonv.String && strings.HasPrefix(ref, id.Str+"#") {
+			frag = strings.TrimPrefix(ref, id.Str+"#")
+		} else {
+			return nil, "", fmt.Errorf("$ref %q points outside the schema, which mcpgen does not fetch", ref)
+		}
+	}
+	if frag == "" || strings.HasPrefix(frag, "/") {
+		if t := root.Resolve(unescapeURI(frag)); t != nil {
+			return t, unescapeURI(frag), nil
+		}
+		return nil, "", fmt.Errorf("$ref %q does not resolve", ref)
+	}
+	if t, p := findAnchor(root, frag, ""); t != nil {
+		return t, p, nil
+	}
+	return nil, "", fmt.Errorf("$ref %q does not resolve: no $anchor %q", ref, frag)
+}
+
+func findAnchor(v *jsonv.Value, name, ptr string) (*jsonv.Value, string) {
+	switch v.Kind {
+	case jsonv.Object:
+		if a := v.Get("$anchor"); a != nil && a.Kind == jsonv.String && a.Str == name {
+			return v, ptr
+		}
+		for _, m := range v.Members {
+			if dataKeywords[m.Key] {
+				continue
+			}
+			if t, p := findAnchor(m.Value, name, ptr+"/"+jsonv.EscapeToken(m.Key)); t != nil {
+				return t, p
+			}
+		}
+	case jsonv.Array:
+		for i, it := range v.Items {
+			if t, p := findAnchor(it, name, ptr+"/"+strconv.Itoa(i)); t != nil {
+				return t, p
+			}
+		}
+	}
+	return nil, ""
+}
+
+// unescapeURI decodes %XX escapes in a URI fragment.
+func unescapeURI(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
