@@ -1,0 +1,292 @@
+// Package sse reads Server-Sent Events streams, as the MCP HTTP transports
+// receive them.
+//
+// It follows the event stream interpretation rules of the HTML standard: lines
+// end in CRLF, LF or CR; a line starting with a colon is a comment; the fields
+// are event, data, id and retry; several data lines join with newlines; an
+// empty line dispatches the event. An event whose data grows past a size limit
+// is reported as a *TooLargeError and skipped, and the stream goes on.
+package sse
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// An Event is one dispatched event.
+type Event struct {
+	// Type is the value of the event field; "" when the stream gave none,
+	// which the standard reads as "message".
+	Type string
+	// Data is the event's data, its lines joined with "\n". It may be empty:
+	// MCP servers send events with empty data to prime a stream, and callers
+	// skip them. The slice is freshly allocated for each event.
+	Data []byte
+	// ID is the last event id of the stream when the event was dispatched.
+	ID string
+}
+
+// TooLargeError reports an event whose data exceeds the limit. Prefix holds
+// the first bytes of that data. The reader has skipped the rest of the event.
+type TooLargeError struct {
+	Limit  int
+	Prefix []byte
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("event exceeds the %d-byte limit", e.Limit)
+}
+
+// PrefixSize is how many bytes of an oversize event a TooLargeError keeps.
+const PrefixSize = 512
+
+// A Reader reads events from a stream. It is not safe for concurrent use.
+type Reader struct {
+	src     io.Reader
+	buf     []byte
+	start   int // first unread byte in buf
+	end     int // end of the bytes read into buf
+	err     error
+	limit   int
+	maxLine int
+
+	skipLF     bool   // the last line ended in CR at the end of buf: drop a leading LF
+	discarding bool   // inside a line longer than maxLine
+	cut        []byte // the kept beginning of that line
+
+	data     bytes.Buffer
+	hasData  bool
+	typ      string
+	lastID   string
+	retry    time.Duration
+	hasRetry bool
+	oversize bool // the current event's data went past the limit
+	prefix   []byte
+}
+
+const initialBuffer = 8 << 10
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBuffer); return &b }}
+
+// NewReader returns a Reader of src that fails any event whose data exceeds
+// limit bytes. A limit of zero or less means no limit.
+func NewReader(src io.Reader, limit int) *Reader {
+	r := &Reader{src: src, limit: limit, maxLine: math.MaxInt}
+	if limit > 0 && limit < math.MaxInt-PrefixSize {
+		// A data line holds the field name and a colon and a space before
+		// the value; any line longer than this is oversize for any field.
+		r.maxLine = limit + PrefixSize
+	}
+	r.buf = *bufPool.Get().(*[]byte)
+	return r
+}
+
+// Release returns the Reader's buffer for reuse. The Reader must not be used
+// afterwards.
+func (r *Reader) Release() {
+	if cap(r.buf) == initialBuffer {
+		b := r.buf[:initialBuffer]
+		bufPool.Put(&b)
+	}
+	r.buf = nil
+	r.src = nil
+}
+
+// Reset makes the Reader read a new stream from src, keeping the last event id
+// and retry interval of the previous one, as a reconnecting client does.
+func (r *Reader) Reset(src io.Reader) {
+	r.src = src
+	r.start, r.end, r.err = 0, 0, nil
+	r.skipLF, r.discarding, r.cut = false, false, nil
+	r.endEvent()
+}
+
+// LastID returns the last event id the stream set, "" if none.
+func (r *Reader) LastID() string { return r.lastID }
+
+// Retry returns the reconnection time the stream set in a retry field, and
+// whether it set one.
+func (r *Reader) Retry() (time.Duration, bool) { return r.retry, r.hasRetry }
+
+// Next returns the next event. At the end of the stream it returns io.EOF (or
+// the error that ended the stream); an event cut off by the end is not
+// dispatched. An oversize event yields a *TooLargeError, after which Next may
+// be called again.
+func (r *Reader) Next() (Event, error) {
+	for {
+		line, cut, err := r.readLine()
+		if err != nil {
+			return Event{}, err
+		}
+		if len(line) == 0 {
+			if r.oversize {
+				e := &TooLargeError{Limit: r.limit, Prefix: r.prefix}
+				r.endEvent()
+				return Event{}, e
+			}
+			if !r.hasData {
+				r.endEvent()
+				continue
+			}
+			// The data buffer holds every data line followed by "\n"; the
+			// final newline is not part of the data.
+			d := r.data.Bytes()
+			d = d[:len(d)-1]
+			ev := Event{Type: r.typ, ID: r.lastID, Data: make([]byte, len(d))}
+			copy(ev.Data, d)
+			r.endEvent()
+			return ev, nil
+		}
+		r.field(line, cut)
+	}
+}
+
+func (r *Reader) endEvent() {
+	r.data.Reset()
+	r.hasData = false
+	r.typ = ""
+	r.oversize = false
+	r.prefix = nil
+}
+
+// field interprets one non-empty line. cut reports a line longer than the
+// reader keeps, of which line is the beginning.
+func (r *Reader) field(line []byte, cut bool) {
+	if line[0] == ':' {
+		return
+	}
+	name, value := line, []byte(nil)
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		name, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	if cut {
+		// Only data may be long; a cut line of any other field is garbage.
+		if string(name) == "data" {
+			r.hasData = true
+			if !r.oversize {
+				r.tooLarge(value)
+			}
+		}
+		return
+	}
+	switch string(name) {
+	case "data":
+		r.hasData = true
+		if r.oversize {
+			return
+		}
+		if r.limit > 0 && r.data.Len()+len(value) > r.limit {
+			r.tooLarge(value)
+			return
+		}
+		r.data.Write(value)
+		r.data.WriteByte('\n')
+	case "event":
+		r.typ = string(value)
+	case "id":
+		// An id containing NUL is ignored, as the standard says.
+		if bytes.IndexByte(value, 0) < 0 {
+			r.lastID = string(value)
+		}
+	case "retry":
+		if ms, err := strconv.ParseUint(string(value), 10, 31); err == nil && len(value) > 0 && value[0] != '+' {
+			r.retry = time.Duration(ms) * time.Millisecond
+			r.hasRetry = true
+		}
+	}
+}
+
+// tooLarge marks the current event as oversize and keeps its first bytes.
+func (r *Reader) tooLarge(more []byte) {
+	r.oversize = true
+	p := make([]byte, 0, PrefixSize)
+	p = append(p, r.data.Bytes()[:min(r.data.Len(), PrefixSize)]...)
+	p = append(p, more[:min(len(more), PrefixSize-len(p))]...)
+	r.prefix = p
+	r.data.Reset()
+}
+
+// readLine returns the next line without its terminator (CRLF, LF or CR). The
+// slice is valid until the next call. A line longer than maxLine is returned
+// cut to its first PrefixSize bytes, with cut set, so that a huge line is never
+// held in memory whole.
+func (r *Reader) readLine() (line []byte, cut bool, err error) {
+	scan := r.start
+	for {
+		if r.skipLF && r.start < r.end {
+			if r.buf[r.start] == '\n' {
+				r.start++
+				scan = r.start
+			}
+			r.skipLF = false
+		}
+		if i := lineEnd(r.buf[scan:r.end]); i >= 0 {
+			j := scan + i
+			line = r.buf[r.start:j]
+			if r.buf[j] == '\r' {
+				if j+1 < r.end {
+					if r.buf[j+1] == '\n' {
+						j++
+					}
+				} else {
+					r.skipLF = true
+				}
+			}
+			r.start = j + 1
+			if r.discarding {
+				r.discarding = false
+				line, r.cut = r.cut, nil
+				return line, true, nil
+			}
+			return line, false, nil
+		}
+		if r.err != nil {
+			// A last line without a terminator cannot complete an event.
+			return nil, false, r.err
+		}
+		switch {
+		case r.discarding:
+			r.start, r.end = 0, 0
+		case r.start > 0:
+			n := copy(r.buf, r.buf[r.start:r.end])
+			r.start, r.end = 0, n
+		}
+		scan = r.end
+		if r.end == len(r.buf) {
+			if len(r.buf) >= r.maxLine {
+				r.cut = append([]byte(nil), r.buf[:PrefixSize+16]...)
+				r.discarding = true
+				r.start, r.end, scan = 0, 0, 0
+			} else {
+				nb := make([]byte, min(2*len(r.buf), r.maxLine))
+				copy(nb, r.buf[:r.end])
+				r.buf = nb
+			}
+		}
+		n, err := r.src.Read(r.buf[r.end:])
+		r.end += n
+		if err != nil {
+			r.err = err
+		}
+	}
+}
+
+// lineEnd returns the index of the first CR or LF in b, or -1.
+func lineEnd(b []byte) int {
+	n := bytes.IndexByte(b, '\n')
+	if n < 0 {
+		return bytes.IndexByte(b, '\r')
+	}
+	if c := bytes.IndexByte(b[:n], '\r'); c >= 0 {
+		return c
+	}
+	return n
+}
