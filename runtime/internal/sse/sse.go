@@ -31,11 +31,13 @@ type Event struct {
 	ID string
 }
 
-// TooLargeError reports an event whose data exceeds the limit. Prefix holds
-// the first bytes of that data. The reader has skipped the rest of the event.
+// TooLargeError reports an event whose data exceeds the limit. Prefix and
+// Suffix hold the first and the last bytes of that data, at most PrefixSize
+// each. The reader has skipped the rest of the event.
 type TooLargeError struct {
 	Limit  int
 	Prefix []byte
+	Suffix []byte
 }
 
 func (e *TooLargeError) Error() string {
@@ -58,6 +60,7 @@ type Reader struct {
 	skipLF     bool   // the last line ended in CR at the end of buf: drop a leading LF
 	discarding bool   // inside a line longer than maxLine
 	cut        []byte // the kept beginning of that line
+	cutTail    []byte // and its last bytes
 
 	data     bytes.Buffer
 	hasData  bool
@@ -67,6 +70,7 @@ type Reader struct {
 	hasRetry bool
 	oversize bool // the current event's data went past the limit
 	prefix   []byte
+	suffix   []byte
 }
 
 const initialBuffer = 8 << 10
@@ -102,7 +106,7 @@ func (r *Reader) Release() {
 func (r *Reader) Reset(src io.Reader) {
 	r.src = src
 	r.start, r.end, r.err = 0, 0, nil
-	r.skipLF, r.discarding, r.cut = false, false, nil
+	r.skipLF, r.discarding, r.cut, r.cutTail = false, false, nil, nil
 	r.endEvent()
 }
 
@@ -125,7 +129,7 @@ func (r *Reader) Next() (Event, error) {
 		}
 		if len(line) == 0 {
 			if r.oversize {
-				e := &TooLargeError{Limit: r.limit, Prefix: r.prefix}
+				e := &TooLargeError{Limit: r.limit, Prefix: r.prefix, Suffix: r.suffix}
 				r.endEvent()
 				return Event{}, e
 			}
@@ -143,6 +147,7 @@ func (r *Reader) Next() (Event, error) {
 			return ev, nil
 		}
 		r.field(line, cut)
+		r.cutTail = nil
 	}
 }
 
@@ -152,6 +157,7 @@ func (r *Reader) endEvent() {
 	r.typ = ""
 	r.oversize = false
 	r.prefix = nil
+	r.suffix = nil
 }
 
 // field interprets one non-empty line. cut reports a line longer than the
@@ -174,6 +180,9 @@ func (r *Reader) field(line []byte, cut bool) {
 			if !r.oversize {
 				r.tooLarge(value)
 			}
+			// The data ends with the end of this line, whose last bytes
+			// readLine kept.
+			r.suffix = keepTail(r.suffix[:0], r.cutTail)
 		}
 		return
 	}
@@ -181,6 +190,7 @@ func (r *Reader) field(line []byte, cut bool) {
 	case "data":
 		r.hasData = true
 		if r.oversize {
+			r.suffix = keepTail(append(r.suffix, '\n'), value)
 			return
 		}
 		if r.limit > 0 && r.data.Len()+len(value) > r.limit {
@@ -211,7 +221,19 @@ func (r *Reader) tooLarge(more []byte) {
 	p = append(p, r.data.Bytes()[:min(r.data.Len(), PrefixSize)]...)
 	p = append(p, more[:min(len(more), PrefixSize-len(p))]...)
 	r.prefix = p
+	r.suffix = keepTail(keepTail(make([]byte, 0, 2*PrefixSize), r.data.Bytes()), more)
 	r.data.Reset()
+}
+
+// keepTail appends b to t and keeps the last PrefixSize bytes.
+func keepTail(t, b []byte) []byte {
+	if len(b) >= PrefixSize {
+		return append(t[:0], b[len(b)-PrefixSize:]...)
+	}
+	if over := len(t) + len(b) - PrefixSize; over > 0 {
+		t = t[:copy(t, t[over:])]
+	}
+	return append(t, b...)
 }
 
 // readLine returns the next line without its terminator (CRLF, LF or CR). The
@@ -240,12 +262,14 @@ func (r *Reader) readLine() (line []byte, cut bool, err error) {
 					r.skipLF = true
 				}
 			}
-			r.start = j + 1
 			if r.discarding {
+				r.cutTail = keepTail(r.cutTail, line)
+				r.start = j + 1
 				r.discarding = false
 				line, r.cut = r.cut, nil
 				return line, true, nil
 			}
+			r.start = j + 1
 			return line, false, nil
 		}
 		if r.err != nil {
@@ -254,6 +278,7 @@ func (r *Reader) readLine() (line []byte, cut bool, err error) {
 		}
 		switch {
 		case r.discarding:
+			r.cutTail = keepTail(r.cutTail, r.buf[r.start:r.end])
 			r.start, r.end = 0, 0
 		case r.start > 0:
 			n := copy(r.buf, r.buf[r.start:r.end])
@@ -263,6 +288,7 @@ func (r *Reader) readLine() (line []byte, cut bool, err error) {
 		if r.end == len(r.buf) {
 			if len(r.buf) >= r.maxLine {
 				r.cut = append([]byte(nil), r.buf[:PrefixSize+16]...)
+				r.cutTail = keepTail(make([]byte, 0, PrefixSize), r.buf[:r.end])
 				r.discarding = true
 				r.start, r.end, scan = 0, 0, 0
 			} else {

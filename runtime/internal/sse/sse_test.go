@@ -13,6 +13,7 @@ import (
 type result struct {
 	typ, data, id string
 	tooLarge      string // prefix of a TooLargeError
+	suffix        string // and its suffix
 }
 
 func readAll(t *testing.T, r *Reader) []result {
@@ -25,7 +26,7 @@ func readAll(t *testing.T, r *Reader) []result {
 		case err == io.EOF:
 			return out
 		case errors.As(err, &tl):
-			out = append(out, result{tooLarge: string(tl.Prefix)})
+			out = append(out, result{tooLarge: string(tl.Prefix), suffix: string(tl.Suffix)})
 		case err != nil:
 			t.Fatalf("Next: %v", err)
 		default:
@@ -92,13 +93,31 @@ func TestReader(t *testing.T) {
 			name:  "oversize event is reported and skipped",
 			in:    "data: 0123456789\ndata: 0123456789\n\ndata: ok\n\n",
 			limit: 15,
-			want:  []result{{tooLarge: "0123456789\n0123456789"[:21]}, {data: "ok"}},
+			want:  []result{{tooLarge: "0123456789\n0123456789", suffix: "0123456789\n0123456789"}, {data: "ok"}},
 		},
 		{
 			name:  "oversize single line longer than the buffer",
 			in:    "data: {\"id\":3," + strings.Repeat("x", 40000) + "\n\nevent: message\ndata: after\n\n",
 			limit: 100,
-			want:  []result{{tooLarge: (`{"id":3,` + strings.Repeat("x", PrefixSize))[:PrefixSize]}, {typ: "message", data: "after"}},
+			want: []result{
+				{tooLarge: (`{"id":3,` + strings.Repeat("x", PrefixSize))[:PrefixSize], suffix: strings.Repeat("x", PrefixSize)},
+				{typ: "message", data: "after"},
+			},
+		},
+		{
+			name:  "oversize line keeps its real end as the suffix",
+			in:    "data: {\"result\":\"" + strings.Repeat("r", 50000) + "\",\"jsonrpc\":\"2.0\",\"id\":42}\r\n\r\ndata: next\r\n\r\n",
+			limit: 1000,
+			want: []result{
+				{tooLarge: (`{"result":"` + strings.Repeat("r", PrefixSize))[:PrefixSize], suffix: (strings.Repeat("r", PrefixSize) + `","jsonrpc":"2.0","id":42}`)[26:]},
+				{data: "next"},
+			},
+		},
+		{
+			name:  "oversize over several lines keeps the last line's end",
+			in:    "data: aaaa\ndata: bbbb\ndata: cccc\ndata: dddd\n\n",
+			limit: 12,
+			want:  []result{{tooLarge: "aaaa\nbbbb\ncccc", suffix: "aaaa\nbbbb\ncccc\ndddd"}},
 		},
 		{
 			name:  "data exactly at the limit passes",
@@ -206,8 +225,8 @@ func FuzzReader(f *testing.F) {
 			}
 			var tl *TooLargeError
 			if errors.As(err, &tl) {
-				if len(tl.Prefix) > PrefixSize {
-					t.Fatalf("prefix of %d bytes", len(tl.Prefix))
+				if len(tl.Prefix) > PrefixSize || len(tl.Suffix) > PrefixSize {
+					t.Fatalf("prefix of %d bytes, suffix of %d", len(tl.Prefix), len(tl.Suffix))
 				}
 				continue
 			}
