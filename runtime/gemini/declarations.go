@@ -1,0 +1,230 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolname"
+)
+
+// DeclarationOptions tune Declarations. A nil *DeclarationOptions means the
+// zero value: the typed Parameters form.
+type DeclarationOptions struct {
+	// JSONSchema declares every tool's parameters in the JSON Schema form
+	// (FunctionDeclaration.ParametersJsonSchema, the server's schema bytes
+	// as they are) instead of the typed Parameters form.
+	JSONSchema bool
+}
+
+// NameRules are the function names Gemini accepts: a letter or '_', then
+// letters, digits, '_', '.', ':' or '-', at most 64 characters.
+var NameRules = toolname.Rules{
+	MaxLen: 64,
+	First:  func(c byte) bool { return toolname.IsLetter(c) || c == '_' },
+	Rest: func(c byte) bool {
+		return toolname.IsLetter(c) || toolname.IsDigit(c) || c == '_' || c == '.' || c == ':' || c == '-'
+	},
+	Prefix: "_",
+}
+
+// Declarations returns one function declaration per tool, in the order of
+// tools, and a map from each declared function name to the MCP tool name.
+//
+// Names Gemini rejects are rewritten (see NameRules); valid names are kept.
+// An empty description is replaced by the tool's title, or by a sentence made
+// from its name.
+//
+// The typed form follows what the Gemini API accepts: local $refs are
+// inlined (a recursive one is expanded twice, and the property that would
+// nest it again is left out, which its object's description says); allOf is
+// merged; oneOf becomes anyOf; a type list with "null" becomes the type plus
+// Nullable, and several types become anyOf with one branch per type; enums
+// are string-only, so the allowed values of a number or boolean move to the
+// description; const becomes a one-value enum (strings) or a description
+// note; exclusive bounds, multipleOf, pattern, uniqueItems, default and
+// formats other than date-time also move to the description; an array
+// without items gets string items, and a schema that accepts any value is
+// declared as a string, both saying so. A tool without parameters has nil
+// Parameters.
+//
+// A tool the typed form cannot describe without changing which arguments
+// are valid is declared in the JSON Schema form instead, so that what the
+// model sends still passes the server's schema: a property name Gemini
+// rejects (such as "auth-method" or "$filter"; renaming it would need every
+// caller to rename arguments back), an object with no declared properties
+// below the top level (a free-form map), a tuple array, a union at the top
+// level, or a schema too large to expand.
+//
+// The error names the tool and the JSON pointer of the part that cannot be
+// converted: an external or dangling $ref, allOf branches that contradict
+// each other, an input schema that is not an object.
+func Declarations(tools []runtime.Tool, opts *DeclarationOptions) ([]*genai.FunctionDeclaration, map[string]string, error) {
+	if opts == nil {
+		opts = &DeclarationOptions{}
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	declared, err := toolname.Assign(names, NameRules)
+	if err != nil {
+		return nil, nil, fmt.Errorf("declaring tools for Gemini: %w", err)
+	}
+	decls := make([]*genai.FunctionDeclaration, len(tools))
+	reverse := make(map[string]string, len(tools))
+	for i, t := range tools {
+		d := &genai.FunctionDeclaration{Name: declared[i], Description: ToolDescription(t)}
+		if err := setParameters(d, t, opts.JSONSchema); err != nil {
+			return nil, nil, err
+		}
+		decls[i] = d
+		reverse[declared[i]] = t.Name
+	}
+	return decls, reverse, nil
+}
+
+// setParameters fills Parameters or ParametersJsonSchema.
+func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool) error {
+	raw := bytes.TrimSpace(t.InputSchema)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	root, err := jsontree.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("tool %s: reading input schema: %w", t.Name, err)
+	}
+	c := &converter{tool: t.Name, root: root}
+	var refs []string
+	flat, err := c.flatten(root, "", &refs, 0)
+	if err != nil {
+		return err
+	}
+	if types := typeList(flat.Get("type")); len(types) > 0 && !containsString(types, "object") {
+		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, flat.Get("type").JSON())
+	}
+	if !hasParameters(flat) {
+		return nil
+	}
+	if jsonSchema {
+		d.ParametersJsonSchema = compact(raw)
+		return nil
+	}
+	s, pr, err := c.convert(root, "", 0)
+	if err != nil {
+		return err
+	}
+	if pr == nil && len(s.AnyOf) > 0 {
+		c.fallbackf("", "a union at the top level has no typed form")
+	}
+	if c.fallback != "" {
+		d.ParametersJsonSchema = compact(raw)
+		return nil
+	}
+	if pr != nil || s.Type != genai.TypeObject || len(s.Properties) == 0 {
+		return nil
+	}
+	s.Nullable = nil
+	d.Parameters = s
+	return nil
+}
+
+// hasParameters reports whether a flattened root schema declares any
+// parameter: properties, a union, or a schema for other keys.
+func hasParameters(flat *jsontree.Node) bool {
+	if p := flat.Get("properties"); p != nil && p.Kind == jsontree.Object && len(p.Members) > 0 {
+		return true
+	}
+	if flat.Has("anyOf") || flat.Has("oneOf") {
+		return true
+	}
+	if ap := flat.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 {
+		return true
+	}
+	return false
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func compact(raw []byte) json.RawMessage {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return json.RawMessage(raw)
+	}
+	return json.RawMessage(b.Bytes())
+}
+
+// ToolDescription returns the description to declare for a tool: its
+// description, else its title, else a sentence made from its name. It is
+// never empty.
+func ToolDescription(t runtime.Tool) string {
+	if d := strings.TrimSpace(t.Description); d != "" {
+		return d
+	}
+	if d := strings.TrimSpace(t.Title); d != "" {
+		return d
+	}
+	return SentenceFromName(t.Name)
+}
+
+// SentenceFromName makes a short sentence from a tool name, splitting words
+// at separators and case changes: "describe_doorbell" gives "Describe
+// doorbell.", "GetLiveContext" gives "Get live context.".
+func SentenceFromName(name string) string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	if len(words) == 0 {
+		return "Runs the tool."
+	}
+	for i, w := range words {
+		if i > 0 && !isAcronym(w) {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	first := []rune(words[0])
+	first[0] = unicode.ToUpper(first[0])
+	words[0] = string(first)
+	return strings.Join(words, " ") + "."
+}
+
+func isAcronym(w string) bool {
+	n := 0
+	for _, r := range w {
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n > 1
+}

@@ -1,0 +1,262 @@
+package gemini
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// paramsJSON returns the JSON of a declaration's parameters in the form
+// declCases uses.
+func paramsJSON(t *testing.T, d *genai.FunctionDeclaration) string {
+	t.Helper()
+	var v any = d.Parameters
+	if d.ParametersJsonSchema != nil {
+		v = map[string]any{"json": d.ParametersJsonSchema}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func checkGemini(t *testing.T, decls []*genai.FunctionDeclaration) {
+	t.Helper()
+	for _, err := range providertest.CheckGemini(decls) {
+		t.Error(err)
+	}
+}
+
+func TestDeclarationSchemas(t *testing.T) {
+	for _, c := range declCases {
+		t.Run(c.name, func(t *testing.T) {
+			tool := runtime.Tool{Name: "t", InputSchema: json.RawMessage(c.schema)}
+			decls, names, err := Declarations([]runtime.Tool{tool}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(decls) != 1 || names["t"] != "t" {
+				t.Fatalf("got %d declarations and names %v", len(decls), names)
+			}
+			if got := paramsJSON(t, decls[0]); got != c.want {
+				t.Errorf("parameters:\n got %s\nwant %s", got, c.want)
+			}
+			checkGemini(t, decls)
+		})
+	}
+}
+
+// TestDeclarationSchemaForm checks the JSON Schema form: the server's schema
+// as it is (compacted), names and descriptions still fixed.
+func TestDeclarationSchemaForm(t *testing.T) {
+	tools := []runtime.Tool{
+		{Name: "light.turn_on", InputSchema: json.RawMessage(`{ "type": "object", "properties": { "b": {"type":["integer","null"]}, "a": {"$ref":"#/$defs/A"} }, "$defs": {"A": {"const": 1}} }`)},
+		{Name: "no params", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)},
+	}
+	decls, names, err := Declarations(tools, &DeclarationOptions{JSONSchema: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGemini(t, decls)
+	raw, ok := decls[0].ParametersJsonSchema.(json.RawMessage)
+	if !ok {
+		t.Fatalf("ParametersJsonSchema is %T, want json.RawMessage", decls[0].ParametersJsonSchema)
+	}
+	if want := `{"type":"object","properties":{"b":{"type":["integer","null"]},"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"const":1}}}`; string(raw) != want {
+		t.Errorf("schema form:\n got %s\nwant %s", raw, want)
+	}
+	if decls[0].Parameters != nil {
+		t.Error("Parameters set beside ParametersJsonSchema")
+	}
+	if decls[1].ParametersJsonSchema != nil || decls[1].Parameters != nil {
+		t.Error("a tool without properties got parameters")
+	}
+	if decls[1].Name != "no_params" || names["no_params"] != "no params" || decls[1].Description != "No params." {
+		t.Errorf("got name %q (%q), description %q", decls[1].Name, names[decls[1].Name], decls[1].Description)
+	}
+}
+
+func TestDeclarationErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		schema string
+		want   string
+	}{
+		{"allOf incompatible", `{"type":"object","properties":{"n":{"allOf":[{"type":"string"},{"type":"integer"}]}}}`,
+			`tool bad: input schema at /properties/n/allOf/1: allOf branches are incompatible: type "string" and type "integer" have no value in common`},
+		{"allOf enums", `{"type":"object","properties":{"n":{"allOf":[{"enum":["a"]},{"enum":["b"]}]}}}`,
+			`tool bad: input schema at /properties/n/allOf/1: allOf branches are incompatible: their enums share no value`},
+		{"allOf const", `{"type":"object","properties":{"n":{"allOf":[{"const":"a"},{"const":"b"}]}}}`,
+			`tool bad: input schema at /properties/n/allOf/1: allOf branches are incompatible: const is "a" in one and "b" in another`},
+		{"external ref", `{"type":"object","properties":{"n":{"$ref":"https://example.com/s.json"}}}`,
+			`tool bad: input schema at /properties/n/$ref: $ref "https://example.com/s.json" points outside the schema, which is not supported`},
+		{"dangling ref", `{"type":"object","properties":{"n":{"$ref":"#/$defs/Missing"}}}`,
+			`tool bad: input schema at /properties/n/$ref: "#/$defs/Missing" does not resolve: no member "$defs"`},
+		{"root not object", `{"type":"string"}`, `tool bad: input schema at (root): type is "string", not object`},
+		{"property not a schema", `{"type":"object","properties":{"n":5}}`, `tool bad: input schema at /properties/n: schema is a JSON number, not an object or boolean`},
+		{"unknown type", `{"type":"object","properties":{"n":{"type":"decimal"}}}`, `tool bad: input schema at /properties/n/type: unknown type "decimal"`},
+		{"bad JSON", `{"type":"object",`, `tool bad: reading input schema: unexpected EOF`},
+		{"escaped pointer", `{"type":"object","properties":{"a/b":{"$ref":"#/nowhere"}}}`, `tool bad: input schema at /properties/a~1b/$ref: "#/nowhere" does not resolve: no member "nowhere"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := Declarations([]runtime.Tool{{Name: "bad", InputSchema: json.RawMessage(c.schema)}}, nil)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("got error %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}
+
+func TestDeclarationNames(t *testing.T) {
+	long := strings.Repeat("x", 70)
+	tools := []runtime.Tool{
+		{Name: "light.turn_on"},
+		{Name: "elicit (form)"},
+		{Name: "1st-tool"},
+		{Name: "a b"},
+		{Name: "a_b"},
+		{Name: "ns:tool"},
+		{Name: long},
+		{Name: "ünïcode"},
+	}
+	for i := range tools {
+		tools[i].InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	decls, names, err := Declarations(tools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGemini(t, decls)
+	want := []string{"light.turn_on", "elicit__form_", "_1st-tool", "a_b_", "a_b", "ns:tool", strings.Repeat("x", 57) + "_", "_n_code"}
+	for i, d := range decls {
+		if i == 3 || i == 6 {
+			// Collisions and cut names end in a hash of the MCP name.
+			if !strings.HasPrefix(d.Name, want[i]) || len(d.Name) != len(want[i])+6 {
+				t.Errorf("tool %q: name %q, want %s and six hex digits", tools[i].Name, d.Name, want[i])
+			}
+		} else if d.Name != want[i] {
+			t.Errorf("tool %q: name %q, want %q", tools[i].Name, d.Name, want[i])
+		}
+		if names[d.Name] != tools[i].Name {
+			t.Errorf("reverse map: %q gives %q, want %q", d.Name, names[d.Name], tools[i].Name)
+		}
+	}
+	if len(names) != len(tools) {
+		t.Errorf("reverse map has %d entries, want %d", len(names), len(tools))
+	}
+	// The names do not depend on the order of the tools.
+	rev := make([]runtime.Tool, len(tools))
+	for i := range tools {
+		rev[len(tools)-1-i] = tools[i]
+	}
+	decls2, _, err := Declarations(rev, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range decls2 {
+		if got, want := decls2[i].Name, decls[len(tools)-1-i].Name; got != want {
+			t.Errorf("reversed order: %q, want %q", got, want)
+		}
+	}
+	if _, _, err := Declarations([]runtime.Tool{{Name: "x"}, {Name: "x"}}, nil); err == nil || !strings.Contains(err.Error(), `tool "x" is listed twice`) {
+		t.Errorf("duplicate tool: got error %v", err)
+	}
+}
+
+func TestDescriptions(t *testing.T) {
+	cases := []struct {
+		tool runtime.Tool
+		want string
+	}{
+		{runtime.Tool{Name: "x", Description: "  Does x.  "}, "Does x."},
+		{runtime.Tool{Name: "x", Title: "Do X"}, "Do X"},
+		{runtime.Tool{Name: "describe_doorbell"}, "Describe doorbell."},
+		{runtime.Tool{Name: "GetLiveContext"}, "Get live context."},
+		{runtime.Tool{Name: "getHTTPStatus"}, "Get HTTP status."},
+		{runtime.Tool{Name: "list-events"}, "List events."},
+		{runtime.Tool{Name: "--"}, "Runs the tool."},
+	}
+	for _, c := range cases {
+		if got := ToolDescription(c.tool); got != c.want {
+			t.Errorf("ToolDescription(%q) = %q, want %q", c.tool.Name, got, c.want)
+		}
+	}
+}
+
+// readSnapshot reads the tools of a tools/list response or of a bare
+// {"tools": [...]} object.
+func readSnapshot(t *testing.T, path string) []runtime.Tool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Result struct {
+			Tools []json.RawMessage `json:"tools"`
+		} `json:"result"`
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+	raws := append(doc.Result.Tools, doc.Tools...)
+	tools := make([]runtime.Tool, len(raws))
+	for i, r := range raws {
+		if err := json.Unmarshal(r, &tools[i]); err != nil {
+			t.Fatalf("reading %s: tool %d: %v", path, i, err)
+		}
+		tools[i].Raw = r
+	}
+	return tools
+}
+
+func TestHomeAssistantDeclarations(t *testing.T) {
+	tools := readSnapshot(t, filepath.Join("..", "..", "testdata", "homeassistant-tools-list.json"))
+	if len(tools) != 15 {
+		t.Fatalf("snapshot has %d tools, want 15", len(tools))
+	}
+	for _, opts := range []*DeclarationOptions{nil, {JSONSchema: true}} {
+		decls, names, err := Declarations(tools, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGemini(t, decls)
+		byName := map[string]*genai.FunctionDeclaration{}
+		for i, d := range decls {
+			if d.Name != tools[i].Name || names[d.Name] != tools[i].Name {
+				t.Errorf("declaration %d is %q, want %q", i, d.Name, tools[i].Name)
+			}
+			byName[d.Name] = d
+		}
+		door := byName["describe_doorbell"]
+		if door.Parameters != nil || door.ParametersJsonSchema != nil || door.Description != "Describe doorbell." {
+			t.Errorf("describe_doorbell: parameters %v / %v, description %q", door.Parameters, door.ParametersJsonSchema, door.Description)
+		}
+		if opts != nil {
+			continue
+		}
+		step := byName["HassSetVolumeRelative"].Parameters.Properties["volume_step"]
+		if step == nil || len(step.AnyOf) != 2 || step.AnyOf[0].Type != genai.TypeString || len(step.AnyOf[0].Enum) == 0 || step.AnyOf[1].Type != genai.TypeInteger {
+			b, _ := json.Marshal(step)
+			t.Errorf("HassSetVolumeRelative.volume_step = %s, want anyOf string enum and integer", b)
+		}
+		vol := byName["HassSetVolume"].Parameters
+		if p := vol.Properties["volume_level"]; p == nil || p.Type != genai.TypeInteger || *p.Minimum != 0 || *p.Maximum != 100 {
+			b, _ := json.Marshal(vol)
+			t.Errorf("HassSetVolume parameters = %s, want an integer volume_level from 0 to 100", b)
+		}
+		if got := vol.PropertyOrdering[0]; got != "name" {
+			t.Errorf("HassSetVolume property order starts with %q, want name", got)
+		}
+	}
+}

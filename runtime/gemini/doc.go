@@ -1,0 +1,11 @@
+// Package gemini connects MCP tools to Google's Gemini models through
+// google.golang.org/genai.
+//
+// Declarations turns MCP tool lists into Gemini function declarations that
+// follow the Gemini API's rules. A Toolset pairs those declarations with a
+// runtime.Caller: it hands the model its tools, and turns the model's function
+// calls into validated MCP tool calls and their results into function
+// responses. Chat runs the whole loop of one user turn over a genai.Client.
+//
+// Code that does not import this package does not depend on genai.
+package gemini

@@ -1,0 +1,824 @@
+package gemini
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
+)
+
+// Limits of the typed conversion.
+const (
+	// maxRecursion is how many times one $ref may be expanded inside itself
+	// before the recursive property is left out.
+	maxRecursion = 2
+	// maxDepth bounds the nesting of the converted schema.
+	maxDepth = 64
+	// maxSchemas bounds the number of schema nodes of one declaration; a
+	// larger one is declared in the JSON Schema form instead.
+	maxSchemas = 5000
+	// maxFlatten bounds chains of $ref and allOf resolved at one place.
+	maxFlatten = 64
+)
+
+// converter turns one tool's input schema into a *genai.Schema.
+type converter struct {
+	tool string
+	root *jsontree.Node
+	// stack holds the $refs being expanded around the current node.
+	stack []string
+	// fallback, once set, says why the typed form cannot describe the tool
+	// faithfully; the declaration then uses the JSON Schema form.
+	fallback string
+	count    int
+}
+
+// pruned marks a schema that is left out: it recurses too deep, or it
+// allows no value at all.
+type pruned struct {
+	// recursive is set when the schema is left out because it recurses.
+	recursive bool
+}
+
+func (c *converter) errorf(ptr, format string, args ...any) error {
+	return fmt.Errorf("tool %s: input schema at %s: %s", c.tool, pointerText(ptr), fmt.Sprintf(format, args...))
+}
+
+func (c *converter) fallbackf(ptr, format string, args ...any) {
+	if c.fallback == "" {
+		c.fallback = pointerText(ptr) + ": " + fmt.Sprintf(format, args...)
+	}
+}
+
+func pointerText(ptr string) string {
+	if ptr == "" {
+		return "(root)"
+	}
+	return ptr
+}
+
+// flatten resolves $ref and allOf at the top of n, merging what they point
+// at into one schema object without either keyword. It appends the refs it
+// expanded to refs.
+func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
+	if depth > maxFlatten {
+		return nil, c.errorf(ptr, "$ref and allOf nest more than %d levels", maxFlatten)
+	}
+	switch n.Kind {
+	case jsontree.Bool:
+		if n.Bool {
+			return &jsontree.Node{Kind: jsontree.Object}, nil
+		}
+		return &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "not", Value: &jsontree.Node{Kind: jsontree.Object}}}}, nil
+	case jsontree.Object:
+	default:
+		return nil, c.errorf(ptr, "schema is a JSON %s, not an object or boolean", n.Kind)
+	}
+	if ref := n.Get("$ref"); ref != nil {
+		s, ok := ref.StringValue()
+		if !ok {
+			return nil, c.errorf(ptr+"/$ref", "$ref is not a string")
+		}
+		if !strings.HasPrefix(s, "#") {
+			return nil, c.errorf(ptr+"/$ref", "$ref %q points outside the schema, which is not supported", s)
+		}
+		target, err := c.root.Lookup(s)
+		if err != nil {
+			return nil, c.errorf(ptr+"/$ref", "%v", err)
+		}
+		*refs = append(*refs, s)
+		base, err := c.flatten(target, ptr, refs, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		rest, err := c.flatten(n.Without("$ref"), ptr, refs, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return c.merge(base, rest, ptr, true)
+	}
+	if all := n.Get("allOf"); all != nil {
+		if all.Kind != jsontree.Array {
+			return nil, c.errorf(ptr+"/allOf", "allOf is not an array")
+		}
+		out, err := c.flatten(n.Without("allOf"), ptr, refs, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		for i, b := range all.Items {
+			bp := fmt.Sprintf("%s/allOf/%d", ptr, i)
+			fb, err := c.flatten(b, bp, refs, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if out, err = c.merge(out, fb, bp, false); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return n, nil
+}
+
+// merge returns the schema that holds both a and b (their intersection), for
+// allOf and for the siblings of a $ref. With local set, b holds the $ref's
+// siblings and its annotations win; otherwise a's annotations win.
+func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontree.Node, error) {
+	out := a.Clone()
+	for _, m := range b.Members {
+		k, bv := m.Key, m.Value
+		av := out.Get(k)
+		if av == nil {
+			switch k {
+			case "$defs", "definitions", "$schema", "$id":
+				continue
+			}
+			out.Set(k, bv)
+			continue
+		}
+		switch k {
+		case "description", "title", "default", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly":
+			if local {
+				out.Set(k, bv)
+			}
+		case "$defs", "definitions", "$schema", "$id", "$anchor", "additionalProperties", "propertyNames", "unevaluatedProperties":
+			// Not represented in the typed form.
+		case "type":
+			t, err := intersectTypes(av, bv)
+			if err != nil {
+				return nil, c.errorf(ptr, "allOf branches are incompatible: %v", err)
+			}
+			out.Set(k, t)
+		case "properties":
+			if av.Kind != jsontree.Object || bv.Kind != jsontree.Object {
+				return nil, c.errorf(ptr, "properties is not an object")
+			}
+			props := av.Clone()
+			for _, p := range bv.Members {
+				if old := props.Get(p.Key); old != nil {
+					props.Set(p.Key, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
+						{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{old, p.Value}}},
+					}})
+				} else {
+					props.Set(p.Key, p.Value)
+				}
+			}
+			out.Set(k, props)
+		case "required":
+			req := av.Clone()
+			if req.Kind == jsontree.Array && bv.Kind == jsontree.Array {
+				for _, r := range bv.Items {
+					if !slices.ContainsFunc(req.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, r) }) {
+						req.Items = append(req.Items, r)
+					}
+				}
+			}
+			out.Set(k, req)
+		case "minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum":
+			if fb, ok := bv.Float(); ok {
+				if fa, ok := av.Float(); !ok || fb > fa {
+					out.Set(k, bv)
+				}
+			}
+		case "maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum":
+			if fb, ok := bv.Float(); ok {
+				if fa, ok := av.Float(); !ok || fb < fa {
+					out.Set(k, bv)
+				}
+			}
+		case "enum":
+			if av.Kind != jsontree.Array || bv.Kind != jsontree.Array {
+				return nil, c.errorf(ptr, "enum is not an array")
+			}
+			both := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
+			for _, x := range av.Items {
+				if slices.ContainsFunc(bv.Items, func(y *jsontree.Node) bool { return jsontree.Equal(x, y) }) {
+					both.Items = append(both.Items, x)
+				}
+			}
+			if len(both.Items) == 0 {
+				return nil, c.errorf(ptr, "allOf branches are incompatible: their enums share no value")
+			}
+			out.Set(k, both)
+		case "items":
+			out.Set(k, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
+				{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{av, bv}}},
+			}})
+		case "pattern":
+			if !jsontree.Equal(av, bv) {
+				if s, ok := bv.StringValue(); ok {
+					out.Set("x-mcpgen-also-pattern", &jsontree.Node{Kind: jsontree.String, Str: s})
+				}
+			}
+		default:
+			if !jsontree.Equal(av, bv) {
+				return nil, c.errorf(ptr, "allOf branches are incompatible: %s is %s in one and %s in another", k, av.JSON(), bv.JSON())
+			}
+		}
+	}
+	return out, nil
+}
+
+// intersectTypes intersects two "type" values.
+func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, error) {
+	ta, tb := typeList(a), typeList(b)
+	var both []string
+	for _, t := range ta {
+		switch {
+		case slices.Contains(tb, t):
+			both = append(both, t)
+		case t == "integer" && slices.Contains(tb, "number"), t == "number" && slices.Contains(tb, "integer"):
+			both = append(both, "integer")
+		}
+	}
+	both = slices.Compact(both)
+	if len(both) == 0 {
+		return nil, fmt.Errorf("type %s and type %s have no value in common", a.JSON(), b.JSON())
+	}
+	if len(both) == 1 {
+		return &jsontree.Node{Kind: jsontree.String, Str: both[0]}, nil
+	}
+	n := &jsontree.Node{Kind: jsontree.Array}
+	for _, t := range both {
+		n.Items = append(n.Items, &jsontree.Node{Kind: jsontree.String, Str: t})
+	}
+	return n, nil
+}
+
+func typeList(n *jsontree.Node) []string {
+	if n == nil {
+		return nil
+	}
+	if s, ok := n.StringValue(); ok {
+		return []string{s}
+	}
+	var out []string
+	for _, it := range n.Items {
+		if s, ok := it.StringValue(); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// convert turns one schema into a *genai.Schema. It returns pruned when the
+// schema is left out because it recurses too deep.
+func (c *converter) convert(n *jsontree.Node, ptr string, depth int) (*genai.Schema, *pruned, error) {
+	if depth > maxDepth {
+		return nil, nil, c.errorf(ptr, "the schema nests more than %d levels", maxDepth)
+	}
+	c.count++
+	if c.count > maxSchemas {
+		c.fallbackf(ptr, "the typed form would exceed %d schema nodes", maxSchemas)
+		return &genai.Schema{Type: genai.TypeString}, nil, nil
+	}
+	var refs []string
+	flat, err := c.flatten(n, ptr, &refs, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range refs {
+		if countOf(c.stack, r) >= maxRecursion {
+			return nil, &pruned{recursive: true}, nil
+		}
+	}
+	c.stack = append(c.stack, refs...)
+	defer func() { c.stack = c.stack[:len(c.stack)-len(refs)] }()
+
+	if flat.Has("not") && len(flat.Members) == 1 {
+		// The false schema allows no value, so the property is left out.
+		return nil, &pruned{}, nil
+	}
+	// With both anyOf and oneOf, anyOf's branches are merged with the rest,
+	// oneOf included, which then splits each branch again.
+	for _, key := range []string{"anyOf", "oneOf"} {
+		if flat.Has(key) {
+			return c.convertUnion(flat, key, ptr, depth)
+		}
+	}
+	return c.convertPlain(flat, ptr, depth)
+}
+
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+// convertUnion converts a schema with anyOf or oneOf. The keywords beside
+// the union apply to every branch, so each branch is merged with them;
+// branches that only allow null make the result nullable.
+func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int) (*genai.Schema, *pruned, error) {
+	branches := flat.Get(key)
+	ptr += "/" + key
+	if branches.Kind != jsontree.Array {
+		return nil, nil, c.errorf(ptr, "%s is not an array", key)
+	}
+	outer := flat.Without(key, "description", "title", "default", "examples", "example")
+	var out []*genai.Schema
+	nullable, recursive := false, false
+	for i, b := range branches.Items {
+		bp := fmt.Sprintf("%s/%d", ptr, i)
+		var refs []string
+		fb, err := c.flatten(b, bp, &refs, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		merged, err := c.merge(outer, fb, bp, true)
+		if err != nil {
+			// The branch contradicts the keywords beside the union, so
+			// it allows no value.
+			continue
+		}
+		if onlyNull(merged) {
+			nullable = true
+			continue
+		}
+		if slices.ContainsFunc(refs, func(r string) bool { return countOf(c.stack, r) >= maxRecursion }) {
+			recursive = true
+			continue
+		}
+		// The branch's refs are resolved already, so convert does not see
+		// them: keep them on the stack while it runs.
+		c.stack = append(c.stack, refs...)
+		s, pr, err := c.convert(merged, bp, depth+1)
+		c.stack = c.stack[:len(c.stack)-len(refs)]
+		if err != nil {
+			return nil, nil, err
+		}
+		if pr != nil {
+			recursive = recursive || pr.recursive
+			continue
+		}
+		if s.Nullable != nil && *s.Nullable {
+			nullable = true
+		}
+		if len(s.AnyOf) > 0 {
+			out = append(out, s.AnyOf...)
+		} else {
+			out = append(out, s)
+		}
+	}
+	desc := joinNotes(description(flat), c.annotationNotes(flat))
+	switch len(out) {
+	case 0:
+		if nullable {
+			return nullSchema(desc), nil, nil
+		}
+		return nil, &pruned{recursive: recursive}, nil
+	case 1:
+		s := out[0]
+		s.Description = joinNotes(desc, s.Description)
+		if nullable {
+			s.Nullable = genai.Ptr(true)
+		}
+		return s, nil, nil
+	}
+	if nullable {
+		for _, s := range out {
+			s.Nullable = genai.Ptr(true)
+		}
+	}
+	return &genai.Schema{AnyOf: out, Description: desc}, nil, nil
+}
+
+// onlyNull reports whether a flattened schema allows null and nothing else.
+func onlyNull(n *jsontree.Node) bool {
+	if t := typeList(n.Get("type")); len(t) > 0 {
+		return len(t) == 1 && t[0] == "null"
+	}
+	if k := n.Get("const"); k != nil {
+		return k.Kind == jsontree.Null
+	}
+	if e := n.Get("enum"); e != nil && e.Kind == jsontree.Array && len(e.Items) > 0 {
+		for _, v := range e.Items {
+			if v.Kind != jsontree.Null {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func nullSchema(desc string) *genai.Schema {
+	return &genai.Schema{Type: genai.TypeString, Nullable: genai.Ptr(true), Description: joinNotes(desc, "Always null.")}
+}
+
+// convertPlain converts a flattened schema without a union.
+func (c *converter) convertPlain(n *jsontree.Node, ptr string, depth int) (*genai.Schema, *pruned, error) {
+	types, nullable := c.types(n)
+	desc := description(n)
+	if len(types) == 0 {
+		if nullable {
+			return nullSchema(desc), nil, nil
+		}
+		s := &genai.Schema{Type: genai.TypeString, Description: joinNotes(desc, c.annotationNotes(n), "Accepts any JSON value; declared as a string.")}
+		return s, nil, nil
+	}
+	if len(types) == 1 {
+		s, pr, err := c.convertTyped(n, types[0], ptr, depth)
+		if err != nil || pr != nil {
+			return nil, pr, err
+		}
+		s.Description = joinNotes(desc, s.Description, c.annotationNotes(n))
+		if nullable {
+			s.Nullable = genai.Ptr(true)
+		}
+		return s, nil, nil
+	}
+	var out []*genai.Schema
+	var last *pruned
+	for _, t := range types {
+		s, pr, err := c.convertTyped(n, t, ptr, depth)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pr != nil {
+			last = pr
+			continue
+		}
+		if nullable {
+			s.Nullable = genai.Ptr(true)
+		}
+		out = append(out, s)
+	}
+	switch len(out) {
+	case 0:
+		return nil, last, nil
+	case 1:
+		out[0].Description = joinNotes(desc, out[0].Description, c.annotationNotes(n))
+		return out[0], nil, nil
+	}
+	return &genai.Schema{AnyOf: out, Description: joinNotes(desc, c.annotationNotes(n))}, nil, nil
+}
+
+// types returns the JSON types a schema allows, without "null", and whether
+// it allows null. Without "type", the types are inferred from the other
+// keywords.
+func (c *converter) types(n *jsontree.Node) ([]string, bool) {
+	var types []string
+	nullable := false
+	if t := n.Get("type"); t != nil {
+		for _, s := range typeList(t) {
+			if s == "null" {
+				nullable = true
+			} else if !slices.Contains(types, s) {
+				types = append(types, s)
+			}
+		}
+	} else {
+		types = inferTypes(n)
+	}
+	if k := n.Get("const"); k != nil && k.Kind == jsontree.Null {
+		nullable = true
+	}
+	if e := n.Get("enum"); e != nil {
+		for _, v := range e.Items {
+			if v.Kind == jsontree.Null {
+				nullable = true
+			}
+		}
+	}
+	if slices.Contains(types, "number") {
+		types = slices.DeleteFunc(types, func(s string) bool { return s == "integer" })
+	}
+	return types, nullable
+}
+
+// inferTypes guesses the types of a schema without "type" from the keywords
+// it uses.
+func inferTypes(n *jsontree.Node) []string {
+	var vals []*jsontree.Node
+	if k := n.Get("const"); k != nil {
+		vals = append(vals, k)
+	}
+	if e := n.Get("enum"); e != nil {
+		vals = append(vals, e.Items...)
+	}
+	if len(vals) > 0 {
+		var out []string
+		for _, v := range vals {
+			t := v.Kind.String()
+			if v.Kind == jsontree.Number {
+				if _, ok := v.Int(); ok || strings.HasPrefix(string(v.Num), "-") && !strings.ContainsAny(string(v.Num), ".eE") {
+					t = "integer"
+				}
+			}
+			if v.Kind != jsontree.Null && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+		if slices.Contains(out, "number") {
+			out = slices.DeleteFunc(out, func(s string) bool { return s == "integer" })
+		}
+		return out
+	}
+	has := func(keys ...string) bool {
+		return slices.ContainsFunc(keys, n.Has)
+	}
+	switch {
+	case has("properties", "required", "additionalProperties", "minProperties", "maxProperties", "patternProperties"):
+		return []string{"object"}
+	case has("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"):
+		return []string{"array"}
+	case has("minLength", "maxLength", "pattern", "format"):
+		return []string{"string"}
+	case has("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
+		return []string{"number"}
+	}
+	return nil
+}
+
+// convertTyped converts a schema for one of its types.
+func (c *converter) convertTyped(n *jsontree.Node, typ, ptr string, depth int) (*genai.Schema, *pruned, error) {
+	var notes []string
+	s := &genai.Schema{}
+	vals := enumValues(n)
+	switch typ {
+	case "string":
+		s.Type = genai.TypeString
+		if vals != nil {
+			strs := []string{}
+			for _, v := range vals {
+				if v.Kind == jsontree.String {
+					strs = append(strs, v.Str)
+				}
+			}
+			if len(strs) > 0 {
+				s.Enum = strs
+			} else {
+				notes = append(notes, "No string value is allowed here.")
+			}
+		}
+		if f, ok := n.Get("format").StringValue(); ok && f != "" {
+			if f == "date-time" {
+				s.Format = f
+			} else {
+				notes = append(notes, fmt.Sprintf("Format: %s.", f))
+			}
+		}
+		s.MinLength = intField(n, "minLength")
+		s.MaxLength = intField(n, "maxLength")
+		if p, ok := n.Get("pattern").StringValue(); ok {
+			notes = append(notes, fmt.Sprintf("Must match the regular expression %s.", quoteCode(p)))
+		}
+		if p, ok := n.Get("x-mcpgen-also-pattern").StringValue(); ok {
+			notes = append(notes, fmt.Sprintf("Must also match the regular expression %s.", quoteCode(p)))
+		}
+	case "integer", "number":
+		s.Type = genai.TypeNumber
+		if typ == "integer" {
+			s.Type = genai.TypeInteger
+		}
+		notes = append(notes, c.numberNotes(n, s)...)
+		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Number })...)
+	case "boolean":
+		s.Type = genai.TypeBoolean
+		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Bool })...)
+	case "array":
+		s.Type = genai.TypeArray
+		s.MinItems = intField(n, "minItems")
+		s.MaxItems = intField(n, "maxItems")
+		if u := n.Get("uniqueItems"); u != nil && u.Kind == jsontree.Bool && u.Bool {
+			notes = append(notes, "Items must be unique.")
+		}
+		items := n.Get("items")
+		if n.Has("prefixItems") || items != nil && items.Kind == jsontree.Array {
+			c.fallbackf(ptr, "tuple arrays (prefixItems) have no typed form")
+		}
+		if items == nil || items.Kind == jsontree.Array {
+			s.Items = &genai.Schema{Type: genai.TypeString, Description: "Accepts any JSON value; declared as a string."}
+			break
+		}
+		it, pr, err := c.convert(items, ptr+"/items", depth+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pr != nil {
+			return nil, pr, nil
+		}
+		s.Items = it
+		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Array })...)
+	case "object":
+		s.Type = genai.TypeObject
+		s.MinProperties = intField(n, "minProperties")
+		s.MaxProperties = intField(n, "maxProperties")
+		props := n.Get("properties")
+		var required []string
+		if r := n.Get("required"); r != nil {
+			for _, v := range r.Items {
+				if str, ok := v.StringValue(); ok {
+					required = append(required, str)
+				}
+			}
+		}
+		var left, banned []string
+		if props != nil && props.Kind == jsontree.Object {
+			for _, m := range props.Members {
+				pp := ptr + "/properties/" + runtime.EscapePointerToken(m.Key)
+				if !validParamName(m.Key) {
+					c.fallbackf(pp, "property name %q is not a valid Gemini parameter name", m.Key)
+				}
+				ps, pr, err := c.convert(m.Value, pp, depth+1)
+				if err != nil {
+					return nil, nil, err
+				}
+				if pr != nil {
+					if pr.recursive {
+						left = append(left, m.Key)
+					} else {
+						banned = append(banned, m.Key)
+					}
+					continue
+				}
+				if s.Properties == nil {
+					s.Properties = map[string]*genai.Schema{}
+				}
+				s.Properties[m.Key] = ps
+				s.PropertyOrdering = append(s.PropertyOrdering, m.Key)
+			}
+		}
+		for _, r := range required {
+			if _, ok := s.Properties[r]; ok && !slices.Contains(s.Required, r) {
+				s.Required = append(s.Required, r)
+			}
+		}
+		if len(banned) > 0 {
+			notes = append(notes, fmt.Sprintf("Do not send %s.", strings.Join(quoteAll(banned), " or ")))
+		}
+		if len(left) > 0 {
+			notes = append(notes, fmt.Sprintf("Nested levels of %s repeat this structure and are not described further.", strings.Join(quoteAll(left), ", ")))
+		}
+		if len(s.Properties) == 0 && depth > 0 {
+			if len(left) > 0 {
+				return nil, &pruned{recursive: true}, nil
+			}
+			c.fallbackf(ptr, "an object without declared properties has no typed form")
+		}
+		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Object })...)
+	default:
+		return nil, nil, c.errorf(ptr+"/type", "unknown type %q", typ)
+	}
+	s.Description = joinNotes(notes...)
+	return s, nil, nil
+}
+
+// enumValues returns the values allowed by enum and const, or nil when the
+// schema has neither.
+func enumValues(n *jsontree.Node) []*jsontree.Node {
+	var vals []*jsontree.Node
+	has := false
+	if e := n.Get("enum"); e != nil && e.Kind == jsontree.Array {
+		has = true
+		vals = append(vals, e.Items...)
+	}
+	if k := n.Get("const"); k != nil {
+		if has {
+			// Both hold: keep the enum values equal to const.
+			vals = slices.DeleteFunc(vals, func(v *jsontree.Node) bool { return !jsontree.Equal(v, k) })
+		} else {
+			vals = append(vals, k)
+		}
+		has = true
+	}
+	if has && vals == nil {
+		vals = []*jsontree.Node{}
+	}
+	return vals
+}
+
+// valueNotes describes the allowed non-string values, which the typed form
+// cannot hold as an enum (Gemini enums are string-only).
+func valueNotes(vals []*jsontree.Node, ofType func(*jsontree.Node) bool) []string {
+	if vals == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range vals {
+		if ofType(v) {
+			out = append(out, v.JSON())
+		}
+	}
+	switch len(out) {
+	case 0:
+		return []string{"No value of this type is allowed here."}
+	case 1:
+		return []string{"Must be " + out[0] + "."}
+	}
+	return []string{"Allowed values: " + strings.Join(out, ", ") + "."}
+}
+
+func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
+	var notes []string
+	exMin, exMax := n.Get("exclusiveMinimum"), n.Get("exclusiveMaximum")
+	if v, ok := n.Get("minimum").Float(); ok {
+		if exMin != nil && exMin.Kind == jsontree.Bool && exMin.Bool {
+			notes = append(notes, "Must be greater than "+n.Get("minimum").JSON()+".")
+		} else {
+			s.Minimum = genai.Ptr(v)
+		}
+	}
+	if v, ok := n.Get("maximum").Float(); ok {
+		if exMax != nil && exMax.Kind == jsontree.Bool && exMax.Bool {
+			notes = append(notes, "Must be less than "+n.Get("maximum").JSON()+".")
+		} else {
+			s.Maximum = genai.Ptr(v)
+		}
+	}
+	if exMin != nil && exMin.Kind == jsontree.Number {
+		notes = append(notes, "Must be greater than "+exMin.JSON()+".")
+	}
+	if exMax != nil && exMax.Kind == jsontree.Number {
+		notes = append(notes, "Must be less than "+exMax.JSON()+".")
+	}
+	if m := n.Get("multipleOf"); m != nil && m.Kind == jsontree.Number {
+		notes = append(notes, "Must be a multiple of "+m.JSON()+".")
+	}
+	return notes
+}
+
+// annotationNotes keeps a schema's default in the description: the typed
+// form has a default field, but the Gemini API does not accept it.
+func (c *converter) annotationNotes(n *jsontree.Node) string {
+	var notes []string
+	if d := n.Get("default"); d != nil {
+		notes = append(notes, "Default: "+d.JSON()+".")
+	}
+	if d := n.Get("deprecated"); d != nil && d.Kind == jsontree.Bool && d.Bool {
+		notes = append(notes, "Deprecated.")
+	}
+	return joinNotes(notes...)
+}
+
+func intField(n *jsontree.Node, key string) *int64 {
+	if v, ok := n.Get(key).Int(); ok {
+		return genai.Ptr(v)
+	}
+	return nil
+}
+
+// description returns a schema's description, or its title.
+func description(n *jsontree.Node) string {
+	if d, ok := n.Get("description").StringValue(); ok && strings.TrimSpace(d) != "" {
+		return strings.TrimSpace(d)
+	}
+	if t, ok := n.Get("title").StringValue(); ok {
+		return strings.TrimSpace(t)
+	}
+	return ""
+}
+
+// joinNotes joins the non-empty parts with spaces.
+func joinNotes(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+func quoteCode(s string) string {
+	if !strings.Contains(s, "`") {
+		return "`" + s + "`"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+func quoteAll(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// validParamName reports whether Gemini accepts name as a parameter name in
+// the typed form: [A-Za-z_][A-Za-z0-9_]*, at most 64 characters.
+func validParamName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if ch == '_' || 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || i > 0 && '0' <= ch && ch <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
