@@ -1,0 +1,675 @@
+package ir
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/generator/jsonv"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+)
+
+// ReservedNames are the package-level names generated code declares itself;
+// types derived from tools never take them.
+var ReservedNames = []string{
+	"Client", "NewClient", "MCPTools", "SnapshotHash", "ValidateArguments", "ValidateResult",
+	"FunctionDeclarations", "Tools", "DeclaredNames",
+}
+
+// reservedFields are the method names of generated types, which a field may
+// not take.
+var reservedFields = []string{"Validate", "Valid", "MarshalJSON", "UnmarshalJSON", "String"}
+
+// Build converts tools into the IR. Tools are sorted by name; Go names are
+// assigned in that order, so the same tool list always gives the same names.
+func Build(tools []snapshot.Tool) (*Package, error) {
+	sorted := make([]*snapshot.Tool, len(tools))
+	for i := range tools {
+		sorted[i] = &tools[i]
+	}
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+
+	pkg := &Package{}
+	names := NewNamer(ReservedNames...)
+	toolNames := NewNamer(ReservedNames...)
+	for _, st := range sorted {
+		t := &Tool{Name: st.Name, Title: st.Title, Description: st.Description}
+		// A tool name must leave room for its Args and Result types.
+		for {
+			t.GoName = toolNames.Take(Exported(st.Name, "Tool"))
+			if !names.Taken(t.GoName+"Args") && !names.Taken(t.GoName+"Result") {
+				break
+			}
+		}
+		names.Take(t.GoName + "Args")
+		if st.Output != nil {
+			names.Take(t.GoName + "Result")
+		}
+		pkg.Tools = append(pkg.Tools, t)
+	}
+	index := map[*Type]int{}
+	for i, st := range sorted {
+		t := pkg.Tools[i]
+		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
+		args, err := c.root(t.GoName, t.GoName+"Args")
+		if err != nil {
+			return nil, err
+		}
+		t.Args, t.RawChecks = args, c.rawList()
+		if st.Output != nil {
+			c := newConverter(pkg, names, index, t.Name, st.Output, "/outputSchema")
+			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
+			if err != nil {
+				return nil, err
+			}
+			t.Result, t.ResultRawChecks = res, c.rawList()
+		}
+	}
+	return pkg, nil
+}
+
+type converter struct {
+	pkg      *Package
+	names    *Namer
+	index    map[*Type]int
+	tool     string
+	doc      *jsonv.Value
+	rootPtr  string
+	draft07  bool
+	base     string
+	rootName string
+	memo     map[string]*Type
+	building map[string]bool
+	recursed map[string]bool
+	raw      map[string]bool
+}
+
+func newConverter(pkg *Package, names *Namer, index map[*Type]int, tool string, doc *jsonv.Value, rootPtr string) *converter {
+	c := &converter{
+		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
+		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{},
+	}
+	if s := doc.Get("$schema"); s != nil && s.Kind == jsonv.String {
+		c.draft07 = strings.Contains(s.Str, "draft-07") || strings.Contains(s.Str, "draft-06") || strings.Contains(s.Str, "draft-04")
+	}
+	return c
+}
+
+func (c *converter) errf(ptr, format string, args ...any) error {
+	return &Error{Tool: c.tool, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *converter) needRaw(keyword string) { c.raw[keyword] = true }
+
+func (c *converter) rawList() []string {
+	out := make([]string, 0, len(c.raw))
+	for k := range c.raw {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// named gives t a package-unique name derived from hint and records it.
+func (c *converter) named(t *Type, hint string) *Type {
+	if hint == c.rootName && c.rootName != "" {
+		t.Name, c.rootName = hint, ""
+	} else {
+		t.Name = c.names.Take(hint)
+	}
+	c.index[t] = len(c.pkg.Types)
+	c.pkg.Types = append(c.pkg.Types, t)
+	return t
+}
+
+// root converts the whole schema document, which must become a named type.
+func (c *converter) root(base, name string) (*Type, error) {
+	c.base, c.rootName = base, name
+	t, err := c.refTarget("", c.doc, name)
+	if err != nil {
+		return nil, err
+	}
+	if !t.IsNamed() || (t.Kind != Struct && t.Kind != Union) {
+		return nil, c.errf(c.rootPtr, "the schema does not describe a JSON object")
+	}
+	return t, nil
+}
+
+// ref converts the target of a $ref found at ptr.
+func (c *converter) ref(ref, ptr string) (*Type, error) {
+	target, tptr, err := snapshot.ResolveRef(c.doc, ref)
+	for err == nil && isBareRef(target) {
+		next := target.Get("$ref").Str
+		var nptr string
+		target, nptr, err = snapshot.ResolveRef(c.doc, next)
+		if nptr == tptr {
+			return nil, c.errf(ptr, "$ref %q refers to itself", ref)
+		}
+		tptr = nptr
+	}
+	if err != nil {
+		return nil, c.errf(ptr, "%v", err)
+	}
+	hint := c.base + Exported(lastToken(tptr), "Def")
+	if tptr == "" {
+		hint = c.base
+	}
+	return c.refTarget(tptr, target, hint)
+}
+
+func isBareRef(v *jsonv.Value) bool {
+	if v.Kind != jsonv.Object || v.Get("$ref") == nil {
+		return false
+	}
+	for _, k := range v.Keys() {
+		if k != "$ref" && isAssertion(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *converter) refTarget(tptr string, target *jsonv.Value, hint string) (*Type, error) {
+	if t, ok := c.memo[tptr]; ok {
+		if c.building[tptr] {
+			c.recursed[tptr] = true
+		}
+		return t, nil
+	}
+	placeholder := &Type{}
+	c.memo[tptr] = placeholder
+	c.building[tptr] = true
+	t, err := c.conv(target, c.rootPtr+tptr, hint)
+	delete(c.building, tptr)
+	if err != nil {
+		return nil, err
+	}
+	*placeholder = *t
+	if i, ok := c.index[t]; ok && t.IsNamed() {
+		c.pkg.Types[i] = placeholder
+		c.index[placeholder] = i
+		delete(c.index, t)
+	}
+	if c.recursed[tptr] {
+		placeholder.Recursive = true
+		if !placeholder.IsNamed() {
+			switch placeholder.Kind {
+			case Slice, Map:
+				c.named(placeholder, hint)
+			default:
+				return nil, c.errf(c.rootPtr+tptr, "a %s cannot contain itself", kindWord(placeholder.Kind))
+			}
+		}
+	}
+	return placeholder, nil
+}
+
+func lastToken(ptr string) string {
+	i := strings.LastIndexByte(ptr, '/')
+	return strings.ReplaceAll(strings.ReplaceAll(ptr[i+1:], "~1", "/"), "~0", "~")
+}
+
+func kindWord(k Kind) string {
+	return [...]string{"raw value", "boolean", "integer", "number", "string", "struct", "slice", "map", "enum", "const", "union", "nullable value"}[k]
+}
+
+// handled are the assertion keywords the IR maps to Go types and checks.
+var handled = map[string]bool{
+	"type": true, "enum": true, "const": true, "properties": true, "required": true,
+	"additionalProperties": true, "patternProperties": true, "items": true, "prefixItems": true,
+	"minItems": true, "maxItems": true, "minLength": true, "maxLength": true, "pattern": true,
+	"format": true, "minimum": true, "maximum": true, "exclusiveMinimum": true,
+	"exclusiveMaximum": true, "multipleOf": true, "allOf": true, "anyOf": true, "oneOf": true,
+	"$ref": true, "additionalItems": true, patternsKey: true,
+}
+
+// rawOnly are the assertion keywords only the tool's own schema checks.
+var rawOnly = map[string]bool{
+	"not": true, "if": true, "then": true, "else": true, "dependentRequired": true,
+	"dependentSchemas": true, "dependencies": true, "propertyNames": true,
+	"unevaluatedProperties": true, "unevaluatedItems": true, "contains": true,
+	"minContains": true, "maxContains": true, "uniqueItems": true, "minProperties": true,
+	"maxProperties": true, "$dynamicRef": true, "$recursiveRef": true, "nullable": true,
+}
+
+// patternsKey holds the extra patterns of merged allOf parts.
+const patternsKey = "\x00patterns"
+
+// isAssertion reports whether a keyword constrains values; every other
+// keyword is an annotation, which JSON Schema validators ignore.
+func isAssertion(k string) bool { return handled[k] || rawOnly[k] }
+
+func description(v *jsonv.Value) string {
+	if d := v.Get("description"); d != nil && d.Kind == jsonv.String && d.Str != "" {
+		return d.Str
+	}
+	if d := v.Get("title"); d != nil && d.Kind == jsonv.String {
+		return d.Str
+	}
+	return ""
+}
+
+// conv converts the schema v at ptr; hint names the type if it needs a name.
+func (c *converter) conv(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	if v.Kind == jsonv.Bool {
+		if !v.Bool {
+			c.needRaw("false schema")
+		}
+		return &Type{Kind: Raw, Pointer: ptr}, nil
+	}
+	if v.Kind != jsonv.Object {
+		return nil, c.errf(ptr, "schema is a JSON %s, want an object or a boolean", v.Kind)
+	}
+	for _, k := range v.Keys() {
+		if rawOnly[k] && k != "minProperties" && k != "maxProperties" {
+			if k == "uniqueItems" || k == "nullable" {
+				if b := v.Get(k); b.Kind == jsonv.Bool && !b.Bool {
+					continue
+				}
+			}
+			c.needRaw(k)
+		}
+	}
+	t, err := c.conv1(v, ptr, hint)
+	if err != nil {
+		return nil, err
+	}
+	if n := v.Get("nullable"); n != nil && n.Kind == jsonv.Bool && n.Bool && t.Kind != Nullable {
+		t = &Type{Kind: Nullable, Elem: t, Pointer: ptr}
+	}
+	if t.Doc == "" && !t.IsNamed() {
+		t.Doc = description(v)
+	}
+	return t, nil
+}
+
+func (c *converter) conv1(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	if ref := v.Get("$ref"); ref != nil {
+		if ref.Kind != jsonv.String {
+			return nil, c.errf(ptr+"/$ref", "$ref is a JSON %s, want a string", ref.Kind)
+		}
+		if c.draft07 || isBareRef(v) {
+			return c.ref(ref.Str, ptr+"/$ref")
+		}
+		return c.allOf(v, ptr, hint)
+	}
+	if v.Has("allOf") {
+		return c.allOf(v, ptr, hint)
+	}
+	if v.Has("anyOf") || v.Has("oneOf") {
+		return c.union(v, ptr, hint)
+	}
+	if v.Has("enum") {
+		return c.enum(v, ptr, hint)
+	}
+	if v.Has("const") {
+		return c.constant(v, ptr, hint)
+	}
+	typ := v.Get("type")
+	if typ == nil {
+		if ptr == c.rootPtr {
+			return c.object(v, ptr, hint)
+		}
+		for _, k := range v.Keys() {
+			if handled[k] || k == "minProperties" || k == "maxProperties" {
+				c.needRaw("keywords without type")
+				break
+			}
+		}
+		return &Type{Kind: Raw, Pointer: ptr, Doc: description(v)}, nil
+	}
+	switch typ.Kind {
+	case jsonv.String:
+		return c.single(typ.Str, v, ptr, hint)
+	case jsonv.Array:
+		var types []string
+		nullable := false
+		for i, it := range typ.Items {
+			if it.Kind != jsonv.String {
+				return nil, c.errf(ptr+"/type/"+strconv.Itoa(i), "type is a JSON %s, want a string", it.Kind)
+			}
+			switch {
+			case it.Str == "null":
+				nullable = true
+			case !slices.Contains(types, it.Str):
+				types = append(types, it.Str)
+			}
+		}
+		var t *Type
+		var err error
+		switch len(types) {
+		case 0:
+			c.needRaw("type null")
+			return &Type{Kind: Raw, Pointer: ptr}, nil
+		case 1:
+			t, err = c.single(types[0], v, ptr, hint)
+		default:
+			branches := &jsonv.Value{Kind: jsonv.Array}
+			for _, name := range types {
+				b := v.Clone()
+				b.Set("type", &jsonv.Value{Kind: jsonv.String, Str: name})
+				b.Delete("description")
+				branches.Items = append(branches.Items, b)
+			}
+			u := &jsonv.Value{Kind: jsonv.Object}
+			u.Set("anyOf", branches)
+			if d := v.Get("description"); d != nil {
+				u.Set("description", d)
+			}
+			t, err = c.union(u, ptr, hint)
+		}
+		if err != nil || !nullable {
+			return t, err
+		}
+		return &Type{Kind: Nullable, Elem: t, Pointer: ptr}, nil
+	default:
+		return nil, c.errf(ptr+"/type", "type is a JSON %s, want a string or an array", typ.Kind)
+	}
+}
+
+func (c *converter) single(typ string, v *jsonv.Value, ptr, hint string) (*Type, error) {
+	t := &Type{Pointer: ptr, Default: v.Get("default")}
+	var err error
+	switch typ {
+	case "string":
+		t.Kind = String
+		if t.MinLength, err = c.count(v, ptr, "minLength"); err != nil {
+			return nil, err
+		}
+		if t.MaxLength, err = c.count(v, ptr, "maxLength"); err != nil {
+			return nil, err
+		}
+		if err := c.patterns(v, ptr, &t.Patterns); err != nil {
+			return nil, err
+		}
+		if f := v.Get("format"); f != nil && f.Kind == jsonv.String {
+			t.Format = f.Str
+		}
+	case "integer", "number":
+		t.Kind = Int
+		if typ == "number" {
+			t.Kind = Number
+		}
+		if err := c.bounds(v, ptr, t); err != nil {
+			return nil, err
+		}
+	case "boolean":
+		t.Kind = Bool
+	case "null":
+		c.needRaw("type null")
+		t.Kind = Raw
+	case "array":
+		return c.array(v, ptr, hint)
+	case "object":
+		return c.object(v, ptr, hint)
+	default:
+		return nil, c.errf(ptr+"/type", "unknown type %q", typ)
+	}
+	return t, nil
+}
+
+func (c *converter) count(v *jsonv.Value, ptr, key string) (*int64, error) {
+	n := v.Get(key)
+	if n == nil {
+		return nil, nil
+	}
+	f, err := strconv.ParseFloat(n.Str, 64)
+	if n.Kind != jsonv.Number || err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+		return nil, c.errf(ptr+"/"+key, "%s is %s, want a non-negative integer", key, n)
+	}
+	i := int64(f)
+	return &i, nil
+}
+
+func (c *converter) patterns(v *jsonv.Value, ptr string, dst *[]string) error {
+	var list []*jsonv.Value
+	if p := v.Get("pattern"); p != nil {
+		list = append(list, p)
+	}
+	if ps := v.Get(patternsKey); ps != nil {
+		list = append(list, ps.Items...)
+	}
+	for _, p := range list {
+		if p.Kind != jsonv.String {
+			return c.errf(ptr+"/pattern", "pattern is a JSON %s, want a string", p.Kind)
+		}
+		if _, err := regexp.Compile(p.Str); err != nil {
+			return c.errf(ptr+"/pattern", "pattern %q is not a regular expression Go supports: %v", p.Str, err)
+		}
+		if !slices.Contains(*dst, p.Str) {
+			*dst = append(*dst, p.Str)
+		}
+	}
+	return nil
+}
+
+func (c *converter) bounds(v *jsonv.Value, ptr string, t *Type) error {
+	num := func(key string) (*jsonv.Value, error) {
+		n := v.Get(key)
+		if n == nil || n.Kind == jsonv.Number || (n.Kind == jsonv.Bool && strings.HasPrefix(key, "exclusive")) {
+			return n, nil
+		}
+		return nil, c.errf(ptr+"/"+key, "%s is a JSON %s, want a number", key, n.Kind)
+	}
+	pick := func(inclKey, exclKey string, lower bool) (*Bound, error) {
+		incl, err := num(inclKey)
+		if err != nil {
+			return nil, err
+		}
+		excl, err := num(exclKey)
+		if err != nil {
+			return nil, err
+		}
+		var b *Bound
+		if incl != nil {
+			b = &Bound{Lit: incl.Str}
+			if excl != nil && excl.Kind == jsonv.Bool {
+				b.Exclusive = excl.Bool // draft-04
+			}
+		}
+		if excl != nil && excl.Kind == jsonv.Number {
+			e := &Bound{Lit: excl.Str, Exclusive: true}
+			if b == nil {
+				return e, nil
+			}
+			bi, _ := strconv.ParseFloat(b.Lit, 64)
+			ei, _ := strconv.ParseFloat(e.Lit, 64)
+			if (lower && ei >= bi) || (!lower && ei <= bi) {
+				return e, nil
+			}
+		}
+		return b, nil
+	}
+	var err error
+	if t.Minimum, err = pick("minimum", "exclusiveMinimum", true); err != nil {
+		return err
+	}
+	if t.Maximum, err = pick("maximum", "exclusiveMaximum", false); err != nil {
+		return err
+	}
+	if m := v.Get("multipleOf"); m != nil {
+		f, err := strconv.ParseFloat(m.Str, 64)
+		if m.Kind != jsonv.Number || err != nil || f <= 0 {
+			return c.errf(ptr+"/multipleOf", "multipleOf is %s, want a positive number", m)
+		}
+		if t.Kind == Int && f == math.Trunc(f) && f < 1<<53 {
+			t.MultipleOf = strconv.FormatInt(int64(f), 10)
+		} else {
+			c.needRaw("multipleOf")
+		}
+	}
+	return nil
+}
+
+func (c *converter) array(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	t := &Type{Kind: Slice, Pointer: ptr, Default: v.Get("default")}
+	var err error
+	if t.MinItems, err = c.count(v, ptr, "minItems"); err != nil {
+		return nil, err
+	}
+	if t.MaxItems, err = c.count(v, ptr, "maxItems"); err != nil {
+		return nil, err
+	}
+	items := v.Get("items")
+	switch {
+	case v.Has("prefixItems"):
+		c.needRaw("prefixItems")
+		t.Elem = &Type{Kind: Raw, Pointer: ptr + "/prefixItems"}
+	case items == nil:
+		t.Elem = &Type{Kind: Raw, Pointer: ptr}
+	case items.Kind == jsonv.Array:
+		c.needRaw("items array")
+		t.Elem = &Type{Kind: Raw, Pointer: ptr + "/items"}
+	default:
+		elemHint := hint + "Item"
+		if items.Has("enum") || items.Has("const") {
+			elemHint = hint
+		}
+		if t.Elem, err = c.conv(items, ptr+"/items", elemHint); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	props := v.Get("properties")
+	if props != nil && props.Kind != jsonv.Object {
+		return nil, c.errf(ptr+"/properties", "properties is a JSON %s, want an object", props.Kind)
+	}
+	addl := v.Get("additionalProperties")
+	pattern := v.Get("patternProperties")
+	if pattern != nil && (pattern.Kind != jsonv.Object || len(pattern.Members) == 0) {
+		pattern = nil
+	}
+	var required []string
+	if r := v.Get("required"); r != nil {
+		if r.Kind != jsonv.Array {
+			return nil, c.errf(ptr+"/required", "required is a JSON %s, want an array", r.Kind)
+		}
+		for i, it := range r.Items {
+			if it.Kind != jsonv.String {
+				return nil, c.errf(ptr+"/required/"+strconv.Itoa(i), "required holds a JSON %s, want strings", it.Kind)
+			}
+			required = append(required, it.Str)
+		}
+	}
+	isRoot := ptr == c.rootPtr
+	if !isRoot && (props == nil || len(props.Members) == 0) && (addl == nil || addl.Kind != jsonv.Bool || addl.Bool) {
+		// A map.
+		t := &Type{Kind: Map, Pointer: ptr, Default: v.Get("default")}
+		var err error
+		if len(required) > 0 {
+			c.needRaw("required")
+		}
+		switch {
+		case pattern != nil && len(pattern.Members) == 1 && addl != nil && addl.Kind == jsonv.Bool && !addl.Bool:
+			m := pattern.Members[0]
+			if _, err := regexp.Compile(m.Key); err != nil {
+				return nil, c.errf(ptr+"/patternProperties", "pattern %q is not a regular expression Go supports: %v", m.Key, err)
+			}
+			t.KeyPatterns = []string{m.Key}
+			t.Elem, err = c.conv(m.Value, ptr+"/patternProperties/"+jsonv.EscapeToken(m.Key), hint+"Value")
+		case pattern != nil:
+			c.needRaw("patternProperties")
+			t.Elem = &Type{Kind: Raw, Pointer: ptr}
+		case addl != nil && !isTrivial(addl):
+			t.Elem, err = c.conv(addl, ptr+"/additionalProperties", hint+"Value")
+		default:
+			t.Elem = &Type{Kind: Raw, Pointer: ptr}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if t.MinEntries, err = c.count(v, ptr, "minProperties"); err != nil {
+			return nil, err
+		}
+		if t.MaxEntries, err = c.count(v, ptr, "maxProperties"); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+	t := c.named(&Type{Kind: Struct, Pointer: ptr, Doc: description(v), Default: v.Get("default")}, hint)
+	base := t.Name
+	if isRoot {
+		base = c.base
+	}
+	fieldNames := NewNamer(reservedFields...)
+	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsonv.Bool) {
+		fieldNames.Take("Extra")
+	}
+	if pattern != nil {
+		c.needRaw("patternProperties")
+	}
+	for _, k := range []string{"minProperties", "maxProperties"} {
+		if v.Has(k) {
+			c.needRaw(k)
+		}
+	}
+	seen := map[string]bool{}
+	if props != nil {
+		for _, m := range props.Members {
+			if seen[m.Key] {
+				continue
+			}
+			seen[m.Key] = true
+			fptr := ptr + "/properties/" + jsonv.EscapeToken(m.Key)
+			ft, err := c.conv(m.Value, fptr, base+Exported(m.Key, "Field"))
+			if err != nil {
+				return nil, err
+			}
+			doc := ""
+			if m.Value.Kind == jsonv.Object {
+				doc = description(m.Value)
+			}
+			if doc == "" {
+				doc = ft.Doc
+			}
+			t.Fields = append(t.Fields, &Field{
+				JSONName: m.Key,
+				GoName:   fieldNames.Take(Exported(m.Key, "Field")),
+				Doc:      doc,
+				Type:     ft,
+				Required: slices.Contains(required, m.Key),
+			})
+		}
+	}
+	for _, r := range required {
+		if !seen[r] {
+			c.needRaw("required")
+		}
+	}
+	switch {
+	case addl == nil:
+	case addl.Kind == jsonv.Bool:
+		t.Closed = !addl.Bool
+	case !isTrivial(addl):
+		et, err := c.conv(addl, ptr+"/additionalProperties", base+"Extra")
+		if err != nil {
+			return nil, err
+		}
+		t.Extra = et
+	}
+	return t, nil
+}
+
+// isTrivial reports a schema that accepts every value: true or {} (annotations
+// aside).
+func isTrivial(v *jsonv.Value) bool {
+	if v.Kind == jsonv.Bool {
+		return v.Bool
+	}
+	if v.Kind != jsonv.Object {
+		return false
+	}
+	for _, k := range v.Keys() {
+		if isAssertion(k) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,517 @@
+package ir
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/generator/jsonv"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+)
+
+// allOf merges the parts of an allOf (and a $ref with sibling keywords) into
+// one schema and converts that.
+func (c *converter) allOf(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	siblings := v.Clone()
+	siblings.Delete("allOf")
+	siblings.Delete("$ref")
+	var parts []*jsonv.Value
+	var ptrs []string
+	if ref := v.Get("$ref"); ref != nil {
+		parts = append(parts, &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{{Key: "$ref", Value: ref}}})
+		ptrs = append(ptrs, ptr)
+	}
+	if all := v.Get("allOf"); all != nil {
+		if all.Kind != jsonv.Array || len(all.Items) == 0 {
+			return nil, c.errf(ptr+"/allOf", "allOf must be a non-empty array")
+		}
+		for i, it := range all.Items {
+			parts = append(parts, it)
+			ptrs = append(ptrs, ptr+"/allOf/"+strconv.Itoa(i))
+		}
+	}
+	if len(parts) == 1 && isTrivial(siblings) {
+		// allOf: [{$ref}] with a description beside it, a common way to
+		// describe a reference: keep the referenced type.
+		t, err := c.conv(parts[0], ptrs[0], hint)
+		return t, err
+	}
+	merged := &jsonv.Value{Kind: jsonv.Object}
+	if err := c.mergeInto(merged, siblings, ptr, nil); err != nil {
+		return nil, err
+	}
+	for i, p := range parts {
+		if err := c.mergeInto(merged, p, ptrs[i], nil); err != nil {
+			return nil, err
+		}
+	}
+	return c.conv(merged, ptr, hint)
+}
+
+var lowerBounds = map[string]bool{"minimum": true, "exclusiveMinimum": true, "minLength": true, "minItems": true, "minProperties": true}
+var upperBounds = map[string]bool{"maximum": true, "exclusiveMaximum": true, "maxLength": true, "maxItems": true, "maxProperties": true}
+
+// mergeInto adds the constraints of src to dst, which is a fresh object
+// owned by the merge; values taken from src are never modified.
+func (c *converter) mergeInto(dst, src *jsonv.Value, ptr string, refs []string) error {
+	if src.Kind == jsonv.Bool {
+		if !src.Bool {
+			c.needRaw("false schema")
+		}
+		return nil
+	}
+	if src.Kind != jsonv.Object {
+		return c.errf(ptr, "schema is a JSON %s, want an object or a boolean", src.Kind)
+	}
+	for _, m := range src.Members {
+		k, val := m.Key, m.Value
+		old := dst.Get(k)
+		switch {
+		case k == "$ref":
+			if val.Kind != jsonv.String {
+				return c.errf(ptr+"/$ref", "$ref is a JSON %s, want a string", val.Kind)
+			}
+			target, tptr, err := snapshot.ResolveRef(c.doc, val.Str)
+			if err != nil {
+				return c.errf(ptr+"/$ref", "%v", err)
+			}
+			if slices.Contains(refs, tptr) {
+				return c.errf(ptr+"/$ref", "allOf reaches $ref %q again: a recursive schema cannot be merged", val.Str)
+			}
+			if err := c.mergeInto(dst, target, c.rootPtr+tptr, append(refs, tptr)); err != nil {
+				return err
+			}
+		case k == "allOf":
+			if val.Kind != jsonv.Array {
+				return c.errf(ptr+"/allOf", "allOf must be an array")
+			}
+			for i, it := range val.Items {
+				if err := c.mergeInto(dst, it, ptr+"/allOf/"+strconv.Itoa(i), refs); err != nil {
+					return err
+				}
+			}
+		case old == nil:
+			dst.Set(k, val)
+		case k == "type":
+			t, ok := intersectTypes(old, val)
+			if !ok {
+				return c.errf(ptr+"/type", "allOf parts have types %s and %s, which no value satisfies", old, val)
+			}
+			dst.Set(k, t)
+		case k == "properties":
+			if val.Kind != jsonv.Object || old.Kind != jsonv.Object {
+				return c.errf(ptr+"/properties", "properties must be an object")
+			}
+			props := old.Clone()
+			for _, pm := range val.Members {
+				if prev := props.Get(pm.Key); prev != nil {
+					props.Set(pm.Key, &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{
+						{Key: "allOf", Value: &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{prev, pm.Value}}},
+					}})
+				} else {
+					props.Set(pm.Key, pm.Value)
+				}
+			}
+			dst.Set(k, props)
+		case k == "required":
+			req := old.Clone()
+			for _, it := range val.Items {
+				if !slices.ContainsFunc(req.Items, func(x *jsonv.Value) bool { return jsonv.Equal(x, it) }) {
+					req.Items = append(req.Items, it)
+				}
+			}
+			dst.Set(k, req)
+		case (lowerBounds[k] || upperBounds[k]) && old.Kind == jsonv.Number && val.Kind == jsonv.Number:
+			a, _ := strconv.ParseFloat(old.Str, 64)
+			b, _ := strconv.ParseFloat(val.Str, 64)
+			if (lowerBounds[k] && b > a) || (upperBounds[k] && b < a) {
+				dst.Set(k, val)
+			}
+		case k == "enum":
+			if val.Kind != jsonv.Array || old.Kind != jsonv.Array {
+				return c.errf(ptr+"/enum", "enum must be an array")
+			}
+			out := &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{}}
+			for _, it := range old.Items {
+				if slices.ContainsFunc(val.Items, func(x *jsonv.Value) bool { return jsonv.Equal(x, it) }) {
+					out.Items = append(out.Items, it)
+				}
+			}
+			dst.Set(k, out)
+		case k == "pattern":
+			if !jsonv.Equal(old, val) {
+				ps := dst.Get(patternsKey)
+				if ps == nil {
+					ps = &jsonv.Value{Kind: jsonv.Array}
+				} else {
+					ps = ps.Clone()
+				}
+				ps.Items = append(ps.Items, val)
+				dst.Set(patternsKey, ps)
+			}
+		case k == "items" || k == "additionalProperties" || k == "additionalItems":
+			switch {
+			case old.Kind == jsonv.Bool && !old.Bool:
+			case val.Kind == jsonv.Bool && !val.Bool:
+				dst.Set(k, val)
+			case isTrivial(old):
+				dst.Set(k, val)
+			case isTrivial(val):
+			default:
+				dst.Set(k, &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{
+					{Key: "allOf", Value: &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{old, val}}},
+				}})
+			}
+		case jsonv.Equal(old, val):
+		case rawOnly[k]:
+			// The tool's own schema checks every part; the Go type keeps the
+			// first.
+			c.needRaw(k)
+		case handled[k]:
+			return c.errf(ptr+"/"+jsonv.EscapeToken(k), "allOf parts disagree on %s (%s and %s), which cannot be merged into one Go type", k, old, val)
+		}
+	}
+	return nil
+}
+
+func typeSet(v *jsonv.Value) []string {
+	if v.Kind == jsonv.String {
+		return []string{v.Str}
+	}
+	var out []string
+	for _, it := range v.Items {
+		out = append(out, it.Str)
+	}
+	return out
+}
+
+func intersectTypes(a, b *jsonv.Value) (*jsonv.Value, bool) {
+	as, bs := typeSet(a), typeSet(b)
+	var out []string
+	for _, x := range as {
+		for _, y := range bs {
+			switch {
+			case x == y:
+				out = append(out, x)
+			case x == "integer" && y == "number", x == "number" && y == "integer":
+				out = append(out, "integer")
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, false
+	}
+	if len(out) == 1 {
+		return &jsonv.Value{Kind: jsonv.String, Str: out[0]}, true
+	}
+	arr := &jsonv.Value{Kind: jsonv.Array}
+	for _, s := range out {
+		arr.Items = append(arr.Items, &jsonv.Value{Kind: jsonv.String, Str: s})
+	}
+	return arr, true
+}
+
+// deref follows bare $refs.
+func (c *converter) deref(v *jsonv.Value) *jsonv.Value {
+	for i := 0; i < 32 && isBareRef(v); i++ {
+		t, _, err := snapshot.ResolveRef(c.doc, v.Get("$ref").Str)
+		if err != nil {
+			return v
+		}
+		v = t
+	}
+	return v
+}
+
+// isNullSchema reports a schema that only accepts null.
+func (c *converter) isNullSchema(v *jsonv.Value) bool {
+	v = c.deref(v)
+	if v.Kind != jsonv.Object {
+		return false
+	}
+	if t := v.Get("type"); t != nil {
+		set := typeSet(t)
+		return len(set) > 0 && !slices.ContainsFunc(set, func(s string) bool { return s != "null" })
+	}
+	if cv := v.Get("const"); cv != nil {
+		return cv.Kind == jsonv.Null
+	}
+	if e := v.Get("enum"); e != nil && e.Kind == jsonv.Array && len(e.Items) > 0 {
+		return !slices.ContainsFunc(e.Items, func(x *jsonv.Value) bool { return x.Kind != jsonv.Null })
+	}
+	return false
+}
+
+// union converts anyOf or oneOf. Null branches make the result nullable; a
+// single other branch is used as it is; several become a union type.
+func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	key := "anyOf"
+	if v.Has("oneOf") {
+		if v.Has("anyOf") {
+			return nil, c.errf(ptr, "anyOf and oneOf on the same schema cannot be mapped to one Go type")
+		}
+		key = "oneOf"
+	}
+	list := v.Get(key)
+	if list.Kind != jsonv.Array || len(list.Items) == 0 {
+		return nil, c.errf(ptr+"/"+key, "%s must be a non-empty array", key)
+	}
+	siblings := v.Clone()
+	siblings.Delete(key)
+	distribute := !isTrivial(siblings)
+	var branches []*jsonv.Value
+	var ptrs []string
+	nullable := false
+	for i, b := range list.Items {
+		bp := ptr + "/" + key + "/" + strconv.Itoa(i)
+		if distribute {
+			merged := &jsonv.Value{Kind: jsonv.Object}
+			if err := c.mergeInto(merged, siblings, ptr, nil); err != nil {
+				return nil, err
+			}
+			if err := c.mergeInto(merged, b, bp, nil); err != nil {
+				return nil, err
+			}
+			b = merged
+		}
+		if c.isNullSchema(b) {
+			nullable = true
+			continue
+		}
+		if isTrivial(c.deref(b)) {
+			return &Type{Kind: Raw, Pointer: ptr, Doc: description(v)}, nil
+		}
+		branches = append(branches, b)
+		ptrs = append(ptrs, bp)
+	}
+	if key == "oneOf" && nullable && len(branches) > 0 {
+		// null matches the null branch only if no other branch accepts it,
+		// which the Go mapping cannot tell apart: let the schema decide.
+		for _, b := range branches {
+			if acceptsNull(c.deref(b)) {
+				c.needRaw("oneOf")
+			}
+		}
+	}
+	var t *Type
+	switch len(branches) {
+	case 0:
+		c.needRaw("type null")
+		return &Type{Kind: Raw, Pointer: ptr}, nil
+	case 1:
+		var err error
+		if t, err = c.conv(branches[0], ptrs[0], hint); err != nil {
+			return nil, err
+		}
+	default:
+		u := c.named(&Type{Kind: Union, Pointer: ptr, OneOf: key == "oneOf", Doc: description(v), Default: v.Get("default")}, hint)
+		fields := NewNamer(reservedFields...)
+		for i, b := range branches {
+			suffix := c.branchSuffix(b)
+			bt, err := c.conv(b, ptrs[i], hint+suffix)
+			if err != nil {
+				return nil, err
+			}
+			u.Branches = append(u.Branches, &Branch{GoName: fields.Take(suffix), Type: bt, Kinds: bt.JSONKinds()})
+		}
+		t = u
+	}
+	if nullable && t.Kind != Nullable {
+		t = &Type{Kind: Nullable, Elem: t, Pointer: ptr}
+	}
+	return t, nil
+}
+
+func acceptsNull(v *jsonv.Value) bool {
+	if v.Kind != jsonv.Object {
+		return true
+	}
+	t := v.Get("type")
+	return t == nil || slices.Contains(typeSet(t), "null")
+}
+
+// branchSuffix names a union branch: after the referenced definition, its
+// title, its const discriminator, or its JSON type.
+func (c *converter) branchSuffix(b *jsonv.Value) string {
+	if isBareRef(b) {
+		return Exported(lastToken(b.Get("$ref").Str), "Value")
+	}
+	b = c.deref(b)
+	if b.Kind != jsonv.Object {
+		return "Value"
+	}
+	if t := b.Get("title"); t != nil && t.Kind == jsonv.String {
+		if s := Exported(t.Str, ""); s != "" {
+			return s
+		}
+	}
+	if props := b.Get("properties"); props != nil && props.Kind == jsonv.Object {
+		for _, m := range props.Members {
+			if cv := m.Value.Get("const"); cv != nil && cv.Kind == jsonv.String {
+				if s := Exported(cv.Str, ""); s != "" {
+					return s
+				}
+			}
+		}
+	}
+	if cv := b.Get("const"); cv != nil && cv.Kind != jsonv.Object && cv.Kind != jsonv.Array {
+		if s := Exported(scalarText(cv), ""); s != "" {
+			return s
+		}
+	}
+	if t := b.Get("type"); t != nil && t.Kind == jsonv.String {
+		switch t.Str {
+		case "string":
+			return "String"
+		case "integer":
+			return "Int"
+		case "number":
+			return "Number"
+		case "boolean":
+			return "Bool"
+		case "array":
+			return "Array"
+		case "object":
+			return "Object"
+		}
+	}
+	if e := b.Get("enum"); e != nil && e.Kind == jsonv.Array && len(e.Items) > 0 {
+		switch e.Items[0].Kind {
+		case jsonv.String:
+			return "String"
+		case jsonv.Number:
+			return "Number"
+		case jsonv.Bool:
+			return "Bool"
+		}
+	}
+	return "Value"
+}
+
+func scalarText(v *jsonv.Value) string {
+	switch v.Kind {
+	case jsonv.String, jsonv.Number:
+		return v.Str
+	case jsonv.Bool:
+		return strconv.FormatBool(v.Bool)
+	}
+	return "null"
+}
+
+// enum converts an enum of strings, integers, numbers or booleans into a
+// named type with one constant per value.
+func (c *converter) enum(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	e := v.Get("enum")
+	if e.Kind != jsonv.Array {
+		return nil, c.errf(ptr+"/enum", "enum is a JSON %s, want an array", e.Kind)
+	}
+	var vals []*jsonv.Value
+	nullable := false
+	for _, it := range e.Items {
+		if it.Kind == jsonv.Null {
+			nullable = true
+			continue
+		}
+		if !slices.ContainsFunc(vals, func(x *jsonv.Value) bool { return jsonv.Equal(x, it) }) {
+			vals = append(vals, it)
+		}
+	}
+	raw := func() (*Type, error) {
+		c.needRaw("enum")
+		return &Type{Kind: Raw, Pointer: ptr, Doc: description(v)}, nil
+	}
+	if len(vals) == 0 {
+		return raw()
+	}
+	kind := vals[0].Kind
+	integral := true
+	for _, x := range vals {
+		if x.Kind != kind {
+			return raw()
+		}
+		if x.Kind == jsonv.Number {
+			f, err := strconv.ParseFloat(x.Str, 64)
+			if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
+				integral = false
+			}
+		}
+	}
+	typ := ""
+	if t := v.Get("type"); t != nil {
+		set := typeSet(t)
+		if len(set) == 1 || (len(set) == 2 && slices.Contains(set, "null")) {
+			for _, s := range set {
+				if s != "null" {
+					typ = s
+				}
+			}
+		} else {
+			return raw()
+		}
+	}
+	var base Kind
+	switch {
+	case kind == jsonv.String && (typ == "" || typ == "string"):
+		base = String
+	case kind == jsonv.Bool && (typ == "" || typ == "boolean"):
+		base = Bool
+	case kind == jsonv.Number && typ == "number":
+		base = Number
+	case kind == jsonv.Number && integral && (typ == "" || typ == "integer"):
+		base = Int
+	case kind == jsonv.Number && typ == "":
+		base = Number
+	default:
+		return raw()
+	}
+	for _, k := range v.Keys() {
+		if isAssertion(k) && k != "type" && k != "enum" {
+			c.needRaw("enum")
+		}
+	}
+	t := c.named(&Type{Kind: Enum, Base: base, Pointer: ptr, Doc: description(v), Default: v.Get("default")}, hint)
+	for i, x := range vals {
+		val := x
+		if base == Int {
+			f, _ := strconv.ParseFloat(x.Str, 64)
+			val = &jsonv.Value{Kind: jsonv.Number, Str: strconv.FormatInt(int64(f), 10)}
+		}
+		suffix := valueName(scalarText(val))
+		if suffix == "" {
+			suffix = "Value" + strconv.Itoa(i+1)
+		}
+		t.Values = append(t.Values, &EnumValue{GoName: c.names.Take(t.Name + suffix), Value: val})
+	}
+	if nullable {
+		return &Type{Kind: Nullable, Elem: t, Pointer: ptr}, nil
+	}
+	return t, nil
+}
+
+// constant converts a const into a named empty struct that encodes as the
+// value.
+func (c *converter) constant(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	cv := v.Get("const")
+	if cv.Kind == jsonv.Null {
+		c.needRaw("const null")
+		return &Type{Kind: Raw, Pointer: ptr, Doc: description(v)}, nil
+	}
+	for _, k := range v.Keys() {
+		if isAssertion(k) && k != "const" && k != "type" {
+			c.needRaw("const")
+		}
+	}
+	if t := v.Get("type"); t != nil {
+		ok := false
+		for _, s := range typeSet(t) {
+			switch {
+			case s == cv.Kind.String(), s == "integer" && cv.Kind == jsonv.Number, s == "number" && cv.Kind == jsonv.Number:
+				ok = true
+			}
+		}
+		if !ok {
+			c.needRaw("const")
+		}
+	}
+	return c.named(&Type{Kind: Const, Const: cv, Pointer: ptr, Doc: description(v)}, hint), nil
+}

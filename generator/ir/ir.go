@@ -1,0 +1,249 @@
+// Package ir turns the JSON Schemas of a tool list into the types mcpgen
+// generates: named structs, enums, constants and unions, with the
+// constraints their Validate methods check.
+//
+// # Mapping
+//
+// An object with properties becomes a struct whose fields follow the order of
+// the properties. A required property is a value field; an optional one is a
+// pointer (slices, maps and raw JSON are left nil instead). A nullable value
+// (a type list with "null", or anyOf with a {"type":"null"} branch) is a
+// pointer too; when it is optional, nil means absent, so an explicit null is
+// never sent. String, integer, number and boolean enums become named types
+// with one constant per value; a const becomes an empty struct type that
+// encodes as its value. anyOf and oneOf become union structs with one
+// pointer per branch, decoded by JSON kind and then by whichever branch
+// decodes and validates (so required keys and const discriminators choose
+// between object branches); for oneOf exactly one branch must match. allOf
+// is merged into one schema; parts that cannot be merged are an error.
+// $ref, $defs and definitions become named types, recursion going through
+// pointers. additionalProperties with a schema becomes a map, or an Extra map
+// beside the fields of a struct; patternProperties with a single pattern
+// becomes a map whose keys are checked. The empty schema, true, and a
+// property without a type become json.RawMessage.
+//
+// # What Validate leaves to the server's own schema
+//
+// Some keywords have no faithful Go shape: not, if/then/else,
+// dependentRequired, dependentSchemas, dependencies, propertyNames,
+// unevaluatedProperties, unevaluatedItems, contains, uniqueItems,
+// prefixItems, minProperties/maxProperties on structs, multipleOf on
+// numbers that are not integers, enums and consts mixing JSON kinds, type
+// "null" on its own, false schemas, and OpenAPI's nullable. The generated type
+// keeps the base shape, and a tool that uses any of them has RawChecks set:
+// its generated Validate then also checks the encoded value against the
+// tool's own schema with the runtime's JSON Schema validator, so that the two
+// validators always agree. RawChecks names the keywords involved.
+package ir
+
+import (
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/generator/jsonv"
+)
+
+// Kind is the Go shape of a Type.
+type Kind int
+
+// The kinds of types.
+const (
+	// Raw is json.RawMessage: any JSON value.
+	Raw Kind = iota
+	Bool
+	Int    // int64
+	Number // float64
+	String
+	// Struct is a named struct with Fields, and an Extra map when Extra is
+	// set.
+	Struct
+	// Slice is []Elem.
+	Slice
+	// Map is map[string]Elem.
+	Map
+	// Enum is a named type of kind Base with one constant per value.
+	Enum
+	// Const is a named empty struct that encodes as the value Const.
+	Const
+	// Union is a named struct with one pointer field per branch.
+	Union
+	// Nullable is a value of type Elem or JSON null.
+	Nullable
+)
+
+// Type is one Go type of the generated package.
+type Type struct {
+	Kind Kind
+	// Name is the Go name of named types: structs, enums, consts, unions,
+	// and slices or maps that refer to themselves.
+	Name string
+	// Doc is the description the schema gave, or "".
+	Doc string
+	// Pointer is where the schema is, as a JSON pointer within the tool
+	// ("/inputSchema/properties/x").
+	Pointer string
+	// Elem is the element of a slice or map, or the value of a Nullable.
+	Elem *Type
+	// Fields are the fields of a struct, in property order.
+	Fields []*Field
+	// Extra is the type of the properties a struct allows beyond its fields
+	// (additionalProperties with a schema), or nil.
+	Extra *Type
+	// Closed reports additionalProperties: false on a struct.
+	Closed bool
+	// Base is the kind of an enum's values: String, Int, Number or Bool.
+	Base Kind
+	// Values are the values of an enum, in schema order.
+	Values []*EnumValue
+	// Const is the value of a Const type.
+	Const *jsonv.Value
+	// Branches are the branches of a union, in schema order.
+	Branches []*Branch
+	// OneOf reports a union that must match exactly one branch.
+	OneOf bool
+	// Recursive reports a named type that refers to itself; fields of that
+	// type are pointers.
+	Recursive bool
+	// Default is the schema's default value, or nil; it only documents.
+	Default *jsonv.Value
+	Constraints
+}
+
+// Constraints are the checks a generated Validate makes on a value.
+type Constraints struct {
+	Minimum, Maximum *Bound
+	// MultipleOf is the literal of an integer multipleOf, or "".
+	MultipleOf string
+	MinLength, MaxLength *int64
+	MinItems, MaxItems   *int64
+	// MinEntries and MaxEntries bound the size of a map.
+	MinEntries, MaxEntries *int64
+	// Patterns must all match a string; KeyPatterns must all match the keys
+	// of a map.
+	Patterns    []string
+	KeyPatterns []string
+	// Format is the string format the runtime checks, or "".
+	Format string
+}
+
+// Bound is a numeric limit, given as the schema's literal.
+type Bound struct {
+	Lit       string
+	Exclusive bool
+}
+
+// Field is one field of a struct.
+type Field struct {
+	// JSONName is the property name; GoName the field name.
+	JSONName string
+	GoName   string
+	Doc      string
+	Type     *Type
+	Required bool
+}
+
+// EnumValue is one constant of an enum.
+type EnumValue struct {
+	GoName string
+	Value  *jsonv.Value
+}
+
+// Branch is one branch of a union.
+type Branch struct {
+	// GoName is the union's field for this branch.
+	GoName string
+	Type   *Type
+	// Kinds are the JSON kinds the branch can decode.
+	Kinds []jsonv.Kind
+}
+
+// Tool is one tool with its generated types.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// GoName is the tool's Go name, used for the Client method; the types
+	// are GoName+"Args" and GoName+"Result".
+	GoName string
+	// Args is the type of the arguments, always named; Result is the type
+	// of the structured result, or nil without an output schema.
+	Args, Result *Type
+	// RawChecks lists the keywords of the input schema that only the
+	// tool's own schema checks (see the package doc); ResultRawChecks does
+	// the same for the output schema.
+	RawChecks, ResultRawChecks []string
+}
+
+// Package is the IR of a whole tool list.
+type Package struct {
+	// Tools are sorted by name.
+	Tools []*Tool
+	// Types are every named type, in the order they were named.
+	Types []*Type
+}
+
+// Error is a schema construct the generator cannot map.
+type Error struct {
+	Tool    string
+	Pointer string
+	Msg     string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("tool %q: %s: %s", e.Tool, e.Pointer, e.Msg)
+}
+
+// IsNamed reports whether t is emitted as its own type declaration.
+func (t *Type) IsNamed() bool { return t.Name != "" }
+
+// Underlying returns t without Nullable wrappers.
+func (t *Type) Underlying() *Type {
+	for t.Kind == Nullable {
+		t = t.Elem
+	}
+	return t
+}
+
+// NilAble reports whether the Go type of t has a nil value of its own, so
+// that an optional or nullable field of it needs no pointer.
+func (t *Type) NilAble() bool {
+	switch t.Kind {
+	case Raw, Slice, Map:
+		return true
+	}
+	return false
+}
+
+// JSONKinds returns the JSON kinds a value of t can take.
+func (t *Type) JSONKinds() []jsonv.Kind {
+	switch t.Kind {
+	case Bool:
+		return []jsonv.Kind{jsonv.Bool}
+	case Int, Number:
+		return []jsonv.Kind{jsonv.Number}
+	case String:
+		return []jsonv.Kind{jsonv.String}
+	case Struct, Map:
+		return []jsonv.Kind{jsonv.Object}
+	case Slice:
+		return []jsonv.Kind{jsonv.Array}
+	case Enum:
+		return (&Type{Kind: t.Base}).JSONKinds()
+	case Const:
+		return []jsonv.Kind{t.Const.Kind}
+	case Nullable:
+		return append(t.Elem.JSONKinds(), jsonv.Null)
+	case Union:
+		var out []jsonv.Kind
+		seen := map[jsonv.Kind]bool{}
+		for _, b := range t.Branches {
+			for _, k := range b.Kinds {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
+		return out
+	}
+	return []jsonv.Kind{jsonv.Null, jsonv.Bool, jsonv.Number, jsonv.String, jsonv.Array, jsonv.Object}
+}
