@@ -1,0 +1,933 @@
+package diff
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// maxDepth bounds how deep two schemas are walked; schemas deeper than this
+// are compared no further.
+const maxDepth = 128
+
+// walker compares one schema of one tool (its inputSchema or outputSchema)
+// between the old and the new tool list.
+type walker struct {
+	tool     string
+	section  string // "inputSchema" or "outputSchema"
+	output   bool
+	old, new resolver
+	changes  []Change
+	active   map[string]bool // $ref pairs being compared, against recursion
+	depth    int
+}
+
+// finding is one change found by the walker, before its severity and
+// sentence are filled in.
+type finding struct {
+	rule    Rule
+	ptr     string
+	subject string // fills %s in the rule's sentence
+	summary string
+	old     string
+	new     string
+	goAPI   bool
+	goWhy   string
+	sev     *Severity // overrides the rule's severity when set
+}
+
+func (w *walker) report(f finding) {
+	info := rules[f.rule]
+	sev, why := info.in, info.whyIn
+	if w.output {
+		sev, why = info.out, info.whyOut
+	}
+	if f.sev != nil {
+		sev = *f.sev
+	}
+	why = fmt.Sprintf(why, f.subject)
+	if f.goAPI && f.goWhy != "" {
+		why += " " + f.goWhy
+	}
+	w.changes = append(w.changes, Change{
+		Tool:     w.tool,
+		Schema:   w.section,
+		Pointer:  f.ptr,
+		Severity: sev,
+		GoAPI:    f.goAPI,
+		Rule:     f.rule,
+		Summary:  f.summary,
+		Old:      f.old,
+		New:      f.new,
+		Why:      why,
+	})
+}
+
+// position tells where a schema sits in generated Go code, which decides
+// whether it is a pointer.
+type position struct {
+	field          bool // a struct field, slice element or map value
+	oldReq, newReq bool
+}
+
+// nodeState carries what one schema comparison has said about the Go type.
+type nodeState struct {
+	kindChanged bool
+	kindWhy     string
+	goReported  bool
+}
+
+// kindAPI returns whether a finding that changes the shape of the value
+// should carry the GO_API marker, and records that it did.
+func (s *nodeState) kindAPI() (bool, string) {
+	if !s.kindChanged {
+		return false, ""
+	}
+	s.goReported = true
+	return true, s.kindWhy
+}
+
+func (w *walker) subject(path string) string {
+	if path == "" {
+		if w.output {
+			return "the result"
+		}
+		return "the arguments"
+	}
+	return "`" + path + "`"
+}
+
+func childPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func childPtr(ptr string, tokens ...string) string {
+	for _, t := range tokens {
+		ptr += "/" + runtime.EscapePointerToken(t)
+	}
+	return ptr
+}
+
+// compare compares the schemas o and n found at ptr.
+func (w *walker) compare(ptr, path string, o, n *node, pos position) {
+	if w.depth >= maxDepth {
+		return
+	}
+	if o != nil && n != nil && canon(o) == canon(n) && !w.refsInside(o, n) {
+		return
+	}
+	ov, nv := w.old.view(o), w.new.view(n)
+	if len(ov.refs)+len(nv.refs) > 0 {
+		key := strings.Join(ov.refs, " ") + "|" + strings.Join(nv.refs, " ")
+		if w.active[key] {
+			return
+		}
+		w.active[key] = true
+		defer delete(w.active, key)
+	}
+	w.depth++
+	defer func() { w.depth-- }()
+	w.compareViews(ptr, path, ov, nv, pos)
+}
+
+// refsInside reports whether two equal-looking schemas may still differ
+// because they hold local references whose targets may have changed.
+func (w *walker) refsInside(o, n *node) bool {
+	return strings.Contains(canon(o), `"$ref"`) || strings.Contains(canon(n), `"$ref"`)
+}
+
+var goKindText = map[string]string{
+	"none":    "a type that accepts nothing",
+	"union":   "a union type",
+	"const":   "a constant type",
+	"struct":  "a struct",
+	"map":     "a map",
+	"slice":   "a slice",
+	"raw":     "json.RawMessage",
+	"string":  "string",
+	"int64":   "int64",
+	"float64": "float64",
+	"bool":    "bool",
+}
+
+func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
+	subj := w.subject(path)
+	ok, nk := ov.goKind(), nv.goKind()
+	st := &nodeState{
+		kindChanged: ok != nk,
+		kindWhy:     fmt.Sprintf("The generated Go type changes from %s to %s.", goKindText[ok], goKindText[nk]),
+	}
+
+	if ov.never || nv.never {
+		if ov.never != nv.never {
+			rule, summary := TypeWidened, fmt.Sprintf("%s now accepts values", subj)
+			if nv.never {
+				rule, summary = TypeNarrowed, fmt.Sprintf("%s no longer accepts any value", subj)
+			}
+			api, why := st.kindAPI()
+			w.report(finding{rule: rule, ptr: ptr, subject: subj, summary: summary,
+				old: schemaText(ov), new: schemaText(nv), goAPI: api, goWhy: why})
+		}
+		return
+	}
+
+	if ov.refName != "" && nv.refName != "" && ov.refName != nv.refName && (ok == "struct" || ov.hasEnum) {
+		w.report(finding{rule: NamedTypeRenamed, ptr: ptr, subject: subj,
+			summary: fmt.Sprintf("definition of %s renamed", subj),
+			old:     ov.refName, new: nv.refName, goAPI: true,
+			goWhy: "Code that names the old Go type no longer compiles."})
+	}
+
+	oUnion, nUnion := len(ov.union) > 0, len(nv.union) > 0
+	var oWrapped, nWrapped *node
+	switch {
+	case !oUnion && !nUnion:
+		if !w.compareTypes(ptr, path, ov, nv, st) {
+			return
+		}
+	case !oUnion:
+		ov, oWrapped = splitForUnion(ov)
+	case !nUnion:
+		nv, nWrapped = splitForUnion(nv)
+	}
+
+	w.compareNullable(ptr, subj, ov, nv, pos)
+	w.compareKeyword(ptr, subj, ov, nv, "format", FormatAdded, FormatChanged, FormatRemoved)
+	w.compareConst(ptr, subj, ov, nv, st)
+	w.compareEnum(ptr, path, ov, nv)
+	w.compareLimits(ptr, subj, ov, nv)
+	w.compareKeyword(ptr, subj, ov, nv, "pattern", PatternAdded, PatternChanged, PatternRemoved)
+	w.compareKeyword(ptr, subj, ov, nv, "default", DefaultAdded, DefaultChanged, DefaultRemoved)
+	w.compareText(ptr, subj, ov, nv, "title", TitleChanged)
+	w.compareText(ptr, subj, ov, nv, "description", DescriptionChanged)
+	w.compareOther(ptr, subj, ov, nv)
+
+	w.compareProperties(ptr, path, ov, nv)
+	w.compareAdditional(ptr, path, ov, nv)
+	w.compareItems(ptr, path, ov, nv)
+	if oUnion || nUnion {
+		w.compareBranches(ptr, path, ov, nv, oWrapped, nWrapped, st)
+	}
+	if st.kindChanged && !st.goReported {
+		w.report(finding{rule: GoTypeChanged, ptr: ptr, subject: subj,
+			summary: fmt.Sprintf("Go type of %s changes", subj),
+			old:     goKindText[ok], new: goKindText[nk], goAPI: true, goWhy: st.kindWhy})
+	}
+}
+
+// compareTypes compares the type keywords of two non-union schemas. It
+// returns false when the types are unrelated, after which nothing else about
+// the schema is worth reporting.
+func (w *walker) compareTypes(ptr, path string, ov, nv *view, st *nodeState) bool {
+	subj := w.subject(path)
+	oldSub, newSub := subsetTypes(ov.types, nv.types), subsetTypes(nv.types, ov.types)
+	if oldSub && newSub {
+		return true
+	}
+	f := finding{ptr: childPtr(ptr, "type"), subject: subj, old: ov.typeText(), new: nv.typeText()}
+	f.goAPI, f.goWhy = st.kindAPI()
+	switch {
+	case newSub:
+		f.rule, f.summary = TypeNarrowed, fmt.Sprintf("type of %s narrowed", subj)
+	case oldSub:
+		f.rule, f.summary = TypeWidened, fmt.Sprintf("type of %s widened", subj)
+	default:
+		f.rule, f.summary = TypeChanged, fmt.Sprintf("type of %s changed", subj)
+	}
+	w.report(f)
+	return f.rule != TypeChanged
+}
+
+// splitForUnion splits a plain schema compared against a union into its
+// annotations, compared with the union's own keywords, and one branch holding
+// its constraints, compared with the union's branches.
+func splitForUnion(v *view) (*view, *node) {
+	parent := &view{obj: newObject(), nullable: v.nullable, refName: v.refName, refs: v.refs}
+	branch := newObject()
+	for _, k := range v.obj.keys {
+		val := v.obj.vals[k]
+		switch {
+		case annotationKeys[k] || k == "default":
+			parent.obj.set(k, val)
+		case k == "nullable":
+		case k == "type":
+			if len(v.types) == 1 {
+				branch.set(k, &node{kind: kString, str: v.types[0]})
+			} else if v.types != nil {
+				t := &node{kind: kArray}
+				for _, name := range v.types {
+					t.items = append(t.items, &node{kind: kString, str: name})
+				}
+				branch.set(k, t)
+			}
+		case k == "enum":
+			branch.set(k, &node{kind: kArray, items: v.enum})
+		default:
+			branch.set(k, val)
+		}
+	}
+	return parent, branch
+}
+
+func (w *walker) compareNullable(ptr, subj string, ov, nv *view, pos position) {
+	if ov.nullable == nv.nullable {
+		return
+	}
+	f := finding{ptr: ptr, subject: subj, old: nullText(ov.nullable), new: nullText(nv.nullable)}
+	if nv.nullable {
+		f.rule, f.summary = NullableAdded, fmt.Sprintf("%s became nullable", subj)
+	} else {
+		f.rule, f.summary = NullableRemoved, fmt.Sprintf("%s is no longer nullable", subj)
+	}
+	if pos.field {
+		before, after := ov.pointer(pos.oldReq), nv.pointer(pos.newReq)
+		if before != after && nv.pointer(pos.oldReq) != before {
+			f.goAPI, f.goWhy = true, pointerWhy(before)
+		}
+	}
+	w.report(f)
+}
+
+func nullText(b bool) string {
+	if b {
+		return "nullable"
+	}
+	return "not nullable"
+}
+
+// pointerWhy explains a field that moves between T and *T.
+func pointerWhy(wasPointer bool) string {
+	if wasPointer {
+		return "The generated Go field changes from *T to T, so code that sets or reads it must change."
+	}
+	return "The generated Go field changes from T to *T, so code that sets or reads it must change."
+}
+
+// compareKeyword reports a keyword added, changed or removed.
+func (w *walker) compareKeyword(ptr, subj string, ov, nv *view, key string, added, changed, removed Rule) {
+	o, n := ov.obj.get(key), nv.obj.get(key)
+	if equal(o, n) {
+		return
+	}
+	f := finding{ptr: childPtr(ptr, key), subject: subj, old: valueText(o), new: valueText(n)}
+	switch {
+	case o == nil:
+		f.rule, f.summary = added, fmt.Sprintf("%s added to %s", key, subj)
+	case n == nil:
+		f.rule, f.summary = removed, fmt.Sprintf("%s removed from %s", key, subj)
+	default:
+		f.rule, f.summary = changed, fmt.Sprintf("%s of %s changed", key, subj)
+	}
+	w.report(f)
+}
+
+func (w *walker) compareText(ptr, subj string, ov, nv *view, key string, rule Rule) {
+	o, n := ov.obj.get(key), nv.obj.get(key)
+	if equal(o, n) {
+		return
+	}
+	w.report(finding{rule: rule, ptr: childPtr(ptr, key), subject: subj,
+		summary: fmt.Sprintf("%s of %s changed", key, subj), old: textOf(o), new: textOf(n)})
+}
+
+// textOf returns a string node's text, or compact JSON for anything else.
+func textOf(n *node) string {
+	if n != nil && n.kind == kString {
+		return n.str
+	}
+	return valueText(n)
+}
+
+func (w *walker) compareConst(ptr, subj string, ov, nv *view, st *nodeState) {
+	o, n := ov.obj.get("const"), nv.obj.get("const")
+	if equal(o, n) {
+		return
+	}
+	f := finding{ptr: childPtr(ptr, "const"), subject: subj, old: valueText(o), new: valueText(n),
+		goAPI: true, goWhy: "The generated constant type changes."}
+	if st.kindChanged {
+		st.goReported = true
+		f.goWhy = st.kindWhy
+	}
+	switch {
+	case o == nil:
+		f.rule, f.summary = ConstAdded, fmt.Sprintf("%s fixed to %s", subj, valueText(n))
+	case n == nil:
+		f.rule, f.summary = ConstRemoved, fmt.Sprintf("%s no longer fixed to %s", subj, valueText(o))
+	default:
+		f.rule, f.summary = ConstChanged, fmt.Sprintf("constant of %s changed", subj)
+	}
+	w.report(f)
+}
+
+func (w *walker) compareEnum(ptr, path string, ov, nv *view) {
+	subj := w.subject(path)
+	eptr := childPtr(ptr, "enum")
+	switch {
+	case !ov.hasEnum && !nv.hasEnum:
+		return
+	case !ov.hasEnum:
+		w.report(finding{rule: EnumAdded, ptr: eptr, subject: subj,
+			summary: fmt.Sprintf("%s restricted to a list of values", subj),
+			new:     valueText(nv.obj.get("enum")), goAPI: true,
+			goWhy: "The field gets a named Go type with one constant per value."})
+		return
+	case !nv.hasEnum:
+		w.report(finding{rule: EnumRemoved, ptr: eptr, subject: subj,
+			summary: fmt.Sprintf("%s no longer restricted to a list of values", subj),
+			old:     valueText(ov.obj.get("enum")), goAPI: true,
+			goWhy: "The named Go type and its constants disappear."})
+		return
+	}
+	inOld, inNew := map[string]bool{}, map[string]bool{}
+	for _, v := range ov.enum {
+		inOld[canon(v)] = true
+	}
+	for _, v := range nv.enum {
+		inNew[canon(v)] = true
+	}
+	var removed, added []*node
+	for _, v := range ov.enum {
+		if !inNew[canon(v)] {
+			removed = append(removed, v)
+		}
+	}
+	for _, v := range nv.enum {
+		if !inOld[canon(v)] {
+			added = append(added, v)
+		}
+	}
+	if len(removed) == 1 && len(added) == 1 {
+		o, n := valueText(removed[0]), valueText(added[0])
+		w.report(finding{rule: EnumValueRenamed, ptr: eptr, subject: o,
+			summary: fmt.Sprintf("value %s of %s renamed to %s", o, subj, n),
+			old:     o, new: n, goAPI: true,
+			goWhy: fmt.Sprintf("The generated constant for %s is replaced by one for %s.", o, n)})
+		return
+	}
+	for _, v := range removed {
+		t := valueText(v)
+		w.report(finding{rule: EnumValueRemoved, ptr: eptr, subject: t,
+			summary: fmt.Sprintf("value %s removed from %s", t, subj), old: t, goAPI: true,
+			goWhy: fmt.Sprintf("The generated constant for %s disappears.", t)})
+	}
+	for _, v := range added {
+		t := valueText(v)
+		w.report(finding{rule: EnumValueAdded, ptr: eptr, subject: t,
+			summary: fmt.Sprintf("value %s added to %s", t, subj), new: t})
+	}
+}
+
+// limitKeys lists the numeric limits in report order.
+var limitKeys = []string{
+	"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+	"minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+	"minProperties", "maxProperties", "minContains", "maxContains",
+}
+
+func (w *walker) compareLimits(ptr, subj string, ov, nv *view) {
+	for _, key := range limitKeys {
+		o, n := ov.obj.get(key), nv.obj.get(key)
+		if equal(o, n) {
+			continue
+		}
+		ls := fmt.Sprintf("`%s` of %s", key, subj)
+		f := finding{ptr: childPtr(ptr, key), subject: ls, old: valueText(o), new: valueText(n)}
+		f.rule = limitRule(key, o, n)
+		switch f.rule {
+		case LimitAdded:
+			f.summary = fmt.Sprintf("%s set to %s", ls, valueText(n))
+		case LimitRemoved:
+			f.summary = fmt.Sprintf("%s removed", ls)
+		case LimitTightened:
+			f.summary = fmt.Sprintf("%s tightened", ls)
+		case LimitRelaxed:
+			f.summary = fmt.Sprintf("%s relaxed", ls)
+		default:
+			f.summary = fmt.Sprintf("%s changed", ls)
+		}
+		w.report(f)
+	}
+}
+
+// limitRule classifies a change of one limit keyword.
+func limitRule(key string, o, n *node) Rule {
+	// Flags: uniqueItems, and the draft-04 boolean exclusiveMinimum/Maximum.
+	if isFlag(o) || isFlag(n) {
+		ot, nt := flagOn(o), flagOn(n)
+		switch {
+		case ot == nt:
+			return LimitChanged
+		case nt && o == nil:
+			return LimitAdded
+		case nt:
+			return LimitTightened
+		case n == nil:
+			return LimitRemoved
+		default:
+			return LimitRelaxed
+		}
+	}
+	if o == nil {
+		return LimitAdded
+	}
+	if n == nil {
+		return LimitRemoved
+	}
+	a, aok := o.rat()
+	b, bok := n.rat()
+	if !aok || !bok {
+		return LimitChanged
+	}
+	switch {
+	case key == "multipleOf":
+		if a.Sign() == 0 || b.Sign() == 0 {
+			return LimitChanged
+		}
+		if isInt(new(big.Rat).Quo(b, a)) {
+			return LimitTightened
+		}
+		if isInt(new(big.Rat).Quo(a, b)) {
+			return LimitRelaxed
+		}
+		return LimitChanged
+	case isLower(key):
+		if b.Cmp(a) > 0 {
+			return LimitTightened
+		}
+		return LimitRelaxed
+	default:
+		if b.Cmp(a) < 0 {
+			return LimitTightened
+		}
+		return LimitRelaxed
+	}
+}
+
+func isFlag(n *node) bool   { return n != nil && n.kind == kBool }
+func flagOn(n *node) bool   { return n != nil && n.kind == kBool && n.b }
+func isInt(r *big.Rat) bool { return r.IsInt() }
+
+// handledKeys are the keywords compared by their own rules.
+var handledKeys = map[string]bool{
+	"type": true, "nullable": true, "format": true, "const": true, "enum": true,
+	"pattern": true, "default": true, "title": true, "description": true,
+	"properties": true, "required": true, "additionalProperties": true,
+	"items": true, "prefixItems": true, "anyOf": true, "oneOf": true, "allOf": true,
+	"$defs": true, "definitions": true,
+}
+
+// annotationKeys are keywords that do not constrain values.
+var annotationKeys = map[string]bool{
+	"title": true, "description": true, "examples": true, "example": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true,
+	"$schema": true, "$id": true, "$anchor": true, "$dynamicAnchor": true,
+	"contentMediaType": true, "markdownDescription": true,
+}
+
+func isAnnotation(key string) bool {
+	return annotationKeys[key] || strings.HasPrefix(key, "x-")
+}
+
+// compareOther reports changes to every keyword no other rule handles.
+func (w *walker) compareOther(ptr, subj string, ov, nv *view) {
+	for _, key := range unionKeys(ov.obj, nv.obj) {
+		if handledKeys[key] || contains(limitKeys, key) {
+			continue
+		}
+		o, n := ov.obj.get(key), nv.obj.get(key)
+		if equal(o, n) {
+			continue
+		}
+		f := finding{ptr: childPtr(ptr, key), subject: "`" + key + "` of " + subj,
+			old: valueText(o), new: valueText(n),
+			summary: fmt.Sprintf("`%s` of %s changed", key, subj)}
+		if isAnnotation(key) {
+			f.rule = AnnotationChanged
+		} else {
+			f.rule = KeywordChanged
+		}
+		w.report(f)
+	}
+}
+
+// unionKeys returns the keys of a and then the keys only b has.
+func unionKeys(a, b *node) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range []*node{a, b} {
+		if n == nil || n.kind != kObject {
+			continue
+		}
+		for _, k := range n.keys {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// closed reports whether an object schema rejects undeclared keys.
+func closed(v *view) bool {
+	for _, key := range []string{"additionalProperties", "unevaluatedProperties"} {
+		if a := v.obj.get(key); a != nil && a.kind == kBool && !a.b {
+			return true
+		}
+	}
+	return false
+}
+
+func requiredSet(o *node) map[string]bool {
+	out := map[string]bool{}
+	if r := o.get("required"); r != nil && r.kind == kArray {
+		for _, it := range r.items {
+			if it.kind == kString {
+				out[it.str] = true
+			}
+		}
+	}
+	return out
+}
+
+// propertyNames returns the declared properties, then required names that
+// have no declaration, in schema order.
+func propertyNames(o *node) []string {
+	var names []string
+	seen := map[string]bool{}
+	if p := o.get("properties"); p != nil && p.kind == kObject {
+		for _, k := range p.keys {
+			seen[k] = true
+			names = append(names, k)
+		}
+	}
+	if r := o.get("required"); r != nil && r.kind == kArray {
+		for _, it := range r.items {
+			if it.kind == kString && !seen[it.str] {
+				seen[it.str] = true
+				names = append(names, it.str)
+			}
+		}
+	}
+	return names
+}
+
+func propSchema(o *node, name string) *node {
+	if s := o.get("properties").get(name); s != nil {
+		return s
+	}
+	return trueNode
+}
+
+func (w *walker) compareProperties(ptr, path string, ov, nv *view) {
+	oldNames, newNames := propertyNames(ov.obj), propertyNames(nv.obj)
+	if len(oldNames) == 0 && len(newNames) == 0 {
+		return
+	}
+	inOld, inNew := map[string]bool{}, map[string]bool{}
+	for _, name := range oldNames {
+		inOld[name] = true
+	}
+	for _, name := range newNames {
+		inNew[name] = true
+	}
+	oreq, nreq := requiredSet(ov.obj), requiredSet(nv.obj)
+	var removed, added []string
+	for _, name := range oldNames {
+		if !inNew[name] {
+			removed = append(removed, name)
+		}
+	}
+	for _, name := range newNames {
+		if !inOld[name] {
+			added = append(added, name)
+		}
+	}
+	renamedTo := ""
+	if len(removed) == 1 && len(added) == 1 &&
+		equal(propSchema(ov.obj, removed[0]), propSchema(nv.obj, added[0])) {
+		renamedTo = added[0]
+	}
+
+	removedSev := func(name string) Severity {
+		if w.output {
+			if oreq[name] {
+				return Err
+			}
+			return Warn
+		}
+		if closed(nv) {
+			return Err
+		}
+		return Warn
+	}
+	addedRule := func(name string) Rule {
+		if nreq[name] {
+			return PropertyAddedRequired
+		}
+		return PropertyAdded
+	}
+
+	order := append(append([]string(nil), oldNames...), added...)
+	for _, name := range order {
+		pptr := childPtr(ptr, "properties", name)
+		ppath := childPath(path, name)
+		psubj := "`" + ppath + "`"
+		switch {
+		case inOld[name] && inNew[name]:
+			os, ns := propSchema(ov.obj, name), propSchema(nv.obj, name)
+			or, nr := oreq[name], nreq[name]
+			if or != nr {
+				opv, npv := w.old.view(os), w.new.view(ns)
+				f := finding{ptr: pptr, subject: psubj, old: reqText(or), new: reqText(nr)}
+				if nr {
+					f.rule, f.summary = PropertyBecameRequired, fmt.Sprintf("%s became required", psubj)
+				} else {
+					f.rule, f.summary = PropertyBecameOptional, fmt.Sprintf("%s became optional", psubj)
+				}
+				before := opv.pointer(or)
+				if before != npv.pointer(nr) && before != opv.pointer(nr) {
+					f.goAPI, f.goWhy = true, pointerWhy(before)
+				}
+				w.report(f)
+			}
+			w.compare(pptr, ppath, os, ns, position{field: true, oldReq: or, newReq: nr})
+		case inOld[name] && renamedTo != "":
+			to := childPath(path, renamedTo)
+			sev := removedSev(name)
+			if s := rules[addedRule(renamedTo)]; w.output && s.out > sev {
+				sev = s.out
+			} else if !w.output && s.in > sev {
+				sev = s.in
+			}
+			w.report(finding{rule: PropertyRenamed, ptr: pptr, subject: psubj,
+				summary: fmt.Sprintf("%s renamed to `%s`", psubj, to),
+				old:     name, new: renamedTo, sev: &sev, goAPI: true,
+				goWhy: "The generated Go field is renamed, so code that uses it no longer compiles."})
+		case inOld[name]:
+			sev := removedSev(name)
+			w.report(finding{rule: PropertyRemoved, ptr: pptr, subject: psubj,
+				summary: fmt.Sprintf("%s removed", psubj),
+				old:     valueText(propSchema(ov.obj, name)), sev: &sev, goAPI: true,
+				goWhy: "The generated Go field disappears, so code that uses it no longer compiles."})
+		case name == renamedTo:
+			// Reported with the old name.
+		default:
+			rule := addedRule(name)
+			summary := fmt.Sprintf("optional property %s added", psubj)
+			if rule == PropertyAddedRequired {
+				summary = fmt.Sprintf("required property %s added", psubj)
+			}
+			w.report(finding{rule: rule, ptr: pptr, subject: psubj, summary: summary,
+				new: valueText(propSchema(nv.obj, name))})
+		}
+	}
+}
+
+func reqText(required bool) string {
+	if required {
+		return "required"
+	}
+	return "optional"
+}
+
+// compareAdditional compares additionalProperties.
+func (w *walker) compareAdditional(ptr, path string, ov, nv *view) {
+	o, n := ov.obj.get("additionalProperties"), nv.obj.get("additionalProperties")
+	if equal(o, n) {
+		return
+	}
+	isClosed := func(a *node) bool { return a != nil && a.kind == kBool && !a.b }
+	aptr := childPtr(ptr, "additionalProperties")
+	subj := w.subject(path)
+	switch {
+	case !isClosed(o) && isClosed(n):
+		w.report(finding{rule: AdditionalPropsClosed, ptr: aptr, subject: subj,
+			summary: fmt.Sprintf("%s no longer accepts undeclared keys", subj),
+			old:     valueText(o), new: valueText(n)})
+	case isClosed(o) && !isClosed(n):
+		w.report(finding{rule: AdditionalPropsOpened, ptr: aptr, subject: subj,
+			summary: fmt.Sprintf("%s now accepts undeclared keys", subj),
+			old:     valueText(o), new: valueText(n)})
+	default:
+		w.compare(aptr, path+"{}", o, n, position{field: true, oldReq: true, newReq: true})
+	}
+}
+
+// tuple returns the positional item schemas of an array schema, from
+// prefixItems or from a draft-07 items array, and the keyword they are under.
+func tuple(o *node) ([]*node, string) {
+	if p := o.get("prefixItems"); p != nil && p.kind == kArray {
+		return p.items, "prefixItems"
+	}
+	if it := o.get("items"); it != nil && it.kind == kArray {
+		return it.items, "items"
+	}
+	return nil, ""
+}
+
+// compareItems compares items and prefixItems.
+func (w *walker) compareItems(ptr, path string, ov, nv *view) {
+	ot, okw := tuple(ov.obj)
+	nt, nkw := tuple(nv.obj)
+	if okw != "" || nkw != "" {
+		kw := firstNonEmpty(nkw, okw)
+		for i := 0; i < len(ot) && i < len(nt); i++ {
+			idx := fmt.Sprint(i)
+			w.compare(childPtr(ptr, kw, idx), fmt.Sprintf("%s[%d]", path, i), ot[i], nt[i],
+				position{field: true, oldReq: true, newReq: true})
+		}
+		if len(ot) != len(nt) {
+			subj := w.subject(path)
+			w.report(finding{rule: TupleLengthChanged, ptr: childPtr(ptr, kw), subject: subj,
+				summary: fmt.Sprintf("%s has %d positions instead of %d", subj, len(nt), len(ot)),
+				old:     fmt.Sprint(len(ot)), new: fmt.Sprint(len(nt)), goAPI: true,
+				goWhy: "The generated tuple type changes."})
+		}
+	}
+	o, n := ov.obj.get("items"), nv.obj.get("items")
+	if (o != nil && o.kind == kArray) || (n != nil && n.kind == kArray) || equal(o, n) {
+		return
+	}
+	w.compare(childPtr(ptr, "items"), path+"[]", o, n, position{field: true, oldReq: true, newReq: true})
+}
+
+// branchSignature identifies a union branch across versions: its types, its
+// constant, and the constants of its properties (the usual discriminator).
+func (r resolver) branchSignature(b *node) string {
+	v := r.view(b)
+	types := append([]string(nil), v.types...)
+	sort.Strings(types)
+	sig := strings.Join(types, ",") + "|" + valueText(v.obj.get("const"))
+	if p := v.obj.get("properties"); p != nil && p.kind == kObject {
+		var discr []string
+		for _, k := range p.keys {
+			if c := r.view(p.vals[k]).obj.get("const"); c != nil {
+				discr = append(discr, k+"="+canon(c))
+			}
+		}
+		sort.Strings(discr)
+		sig += "|" + strings.Join(discr, ",")
+	}
+	return sig
+}
+
+// compareBranches compares the alternatives of anyOf/oneOf. A plain schema
+// compared with a union stands for a union of one branch (wrapped).
+func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrapped *node, st *nodeState) {
+	subj := w.subject(path)
+	type branch struct {
+		n   *node
+		ptr string
+	}
+	list := func(v *view, wrapped *node) []branch {
+		if wrapped != nil {
+			return []branch{{wrapped, ptr}}
+		}
+		out := make([]branch, len(v.union))
+		for i, b := range v.union {
+			out[i] = branch{b, childPtr(ptr, v.unionKW, fmt.Sprint(unionIndex(v, b)))}
+		}
+		return out
+	}
+	ob, nb := list(ov, oWrapped), list(nv, nWrapped)
+	if ov.unionKW != "" && nv.unionKW != "" && ov.unionKW != nv.unionKW {
+		w.report(finding{rule: UnionKindChanged, ptr: childPtr(ptr, nv.unionKW), subject: subj,
+			summary: fmt.Sprintf("%s changed from %s to %s", subj, ov.unionKW, nv.unionKW),
+			old:     ov.unionKW, new: nv.unionKW})
+	}
+
+	matchedOld := make([]int, len(ob)) // index+1 of the matching new branch
+	matchedNew := make([]int, len(nb))
+	pair := func(same func(i, j int) bool) {
+		for i := range ob {
+			if matchedOld[i] != 0 {
+				continue
+			}
+			for j := range nb {
+				if matchedNew[j] == 0 && same(i, j) {
+					matchedOld[i], matchedNew[j] = j+1, i+1
+					break
+				}
+			}
+		}
+	}
+	pair(func(i, j int) bool { return canon(ob[i].n) == canon(nb[j].n) && !w.refsInside(ob[i].n, nb[j].n) })
+	pair(func(i, j int) bool { return canon(ob[i].n) == canon(nb[j].n) })
+	pair(func(i, j int) bool { return w.old.branchSignature(ob[i].n) == w.new.branchSignature(nb[j].n) })
+	var restOld, restNew []int
+	for i := range ob {
+		if matchedOld[i] == 0 {
+			restOld = append(restOld, i)
+		}
+	}
+	for j := range nb {
+		if matchedNew[j] == 0 {
+			restNew = append(restNew, j)
+		}
+	}
+	if len(restOld) == 1 && len(restNew) == 1 {
+		matchedOld[restOld[0]], matchedNew[restNew[0]] = restNew[0]+1, restOld[0]+1
+		restOld, restNew = nil, nil
+	}
+	for i, b := range ob {
+		if j := matchedOld[i]; j != 0 {
+			w.compare(nb[j-1].ptr, path, b.n, nb[j-1].n, position{})
+		}
+	}
+	for _, i := range restOld {
+		api, why := true, "The generated union type loses a field."
+		if st.kindChanged {
+			st.goReported = true
+			why = st.kindWhy
+		}
+		w.report(finding{rule: BranchRemoved, ptr: ob[i].ptr, subject: subj,
+			summary: fmt.Sprintf("alternative removed from %s", subj),
+			old:     valueText(ob[i].n), goAPI: api, goWhy: why})
+	}
+	for _, j := range restNew {
+		api, why := st.kindAPI()
+		w.report(finding{rule: BranchAdded, ptr: nb[j].ptr, subject: subj,
+			summary: fmt.Sprintf("alternative added to %s", subj),
+			new:     valueText(nb[j].n), goAPI: api, goWhy: why})
+	}
+}
+
+// unionIndex returns the index of branch b in v's union keyword as written,
+// null branches included.
+func unionIndex(v *view, b *node) int {
+	if u := v.obj.get(v.unionKW); u != nil {
+		for i, it := range u.items {
+			if it == b {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// valueText renders a value for a report as compact JSON; "" when absent.
+func valueText(n *node) string {
+	if n == nil {
+		return ""
+	}
+	return compact(n)
+}
+
+// schemaText renders a whole schema view for a report.
+func schemaText(v *view) string {
+	if v.never {
+		return "false"
+	}
+	if len(v.obj.keys) == 0 {
+		return "true"
+	}
+	return compact(v.obj)
+}

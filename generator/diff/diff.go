@@ -1,0 +1,341 @@
+// Package diff classifies the changes between two versions of an MCP
+// server's tool list, so that a reviewer sees at once which ones break
+// callers.
+//
+// It owns the breaking-change rules of mcpgen diff and mcpgen check: every
+// change gets a severity (ERR, WARN or INFO, judged from the caller's side:
+// stricter input schemas and looser output schemas break callers) and a
+// GO_API marker when generated Go identifiers change or a field moves between
+// T and *T. Schemas are compared by meaning: key order and whitespace never
+// make a change, local $refs are followed, allOf is merged, and the
+// spellings of null (a type list, a null branch, nullable) are one.
+//
+// Reports come in three formats: text, JSON and Markdown.
+package diff
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Sections of a tool that a change can be in.
+const (
+	SectionTool   = ""
+	SectionInput  = "inputSchema"
+	SectionOutput = "outputSchema"
+)
+
+// Change is one classified difference between two tool lists.
+type Change struct {
+	// Tool is the tool's name in the old list (in the new list for an added
+	// tool).
+	Tool string `json:"tool"`
+	// Schema is SectionInput or SectionOutput for schema changes, and empty
+	// for changes to the tool itself.
+	Schema string `json:"schema,omitempty"`
+	// Pointer is the JSON pointer of the change within the schema (within
+	// the tool object for tool-level changes), such as
+	// "/properties/volume_level"; empty for the whole schema or tool.
+	Pointer  string   `json:"pointer"`
+	Severity Severity `json:"severity"`
+	// GoAPI is set when generated Go code changes in a way that breaks
+	// compilation of callers: an identifier is renamed or removed, or a field
+	// moves between T and *T.
+	GoAPI bool `json:"goAPI"`
+	Rule  Rule `json:"rule"`
+	// Summary says what changed in a few words.
+	Summary string `json:"summary"`
+	// Old and New are the values before and after, as compact JSON or
+	// text; empty when absent.
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
+	// Why says why the change matters to callers.
+	Why string `json:"why"`
+}
+
+// Where returns the change's location for a report, such as
+// "inputSchema/properties/volume_level".
+func (c *Change) Where() string {
+	if c.Schema == SectionTool {
+		if c.Pointer == "" {
+			return "tool"
+		}
+		return "tool" + c.Pointer
+	}
+	return c.Schema + c.Pointer
+}
+
+// Tools compares an old and a new tool list and returns every change,
+// grouped by tool in name order, and within a tool in the order of the
+// schemas. It fails on a schema that is not valid JSON and on two tools with
+// the same name, naming the tool.
+func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
+	olds, err := index(oldTools, "old")
+	if err != nil {
+		return nil, err
+	}
+	news, err := index(newTools, "new")
+	if err != nil {
+		return nil, err
+	}
+
+	var removed, added []string
+	for name := range olds {
+		if news[name] == nil {
+			removed = append(removed, name)
+		}
+	}
+	for name := range news {
+		if olds[name] == nil {
+			added = append(added, name)
+		}
+	}
+	sort.Strings(removed)
+	sort.Strings(added)
+	renames := detectRenames(olds, news, removed, added)
+
+	byTool := map[string][]Change{}
+	var order []string
+	emit := func(key string, cs ...Change) {
+		if len(cs) == 0 {
+			return
+		}
+		if _, ok := byTool[key]; !ok {
+			order = append(order, key)
+		}
+		byTool[key] = append(byTool[key], cs...)
+	}
+	renamedTo := map[string]bool{}
+	for _, name := range removed {
+		if to, ok := renames[name]; ok {
+			renamedTo[to] = true
+			emit(name, Change{Tool: name, Severity: Err, GoAPI: true, Rule: ToolRenamed,
+				Summary: fmt.Sprintf("tool %s renamed to %s", name, to),
+				Old:     name, New: to,
+				Why: fmt.Sprintf("Calls to %s fail: the server now calls the tool %s. The generated method and argument type are renamed, so code that uses them no longer compiles.", name, to)})
+			emit(name, compareTools(olds[name], news[to])...)
+			continue
+		}
+		emit(name, Change{Tool: name, Severity: Err, GoAPI: true, Rule: ToolRemoved,
+			Summary: fmt.Sprintf("tool %s removed", name), Old: name,
+			Why: fmt.Sprintf("Calls to %s fail: the server no longer has the tool. Its generated method and types disappear, so code that uses them no longer compiles.", name)})
+	}
+	for _, name := range added {
+		if renamedTo[name] {
+			continue
+		}
+		emit(name, Change{Tool: name, Severity: Info, Rule: ToolAdded,
+			Summary: fmt.Sprintf("tool %s added", name), New: name,
+			Why: "A new tool is available; regenerate to call it."})
+	}
+	for name, o := range olds {
+		if n := news[name]; n != nil {
+			emit(name, compareTools(o, n)...)
+		}
+	}
+	sort.Strings(order)
+	var out []Change
+	for _, key := range order {
+		out = append(out, byTool[key]...)
+	}
+	return out, nil
+}
+
+// parsedTool is a tool with its schemas decoded.
+type parsedTool struct {
+	tool   *runtime.Tool
+	input  *node // nil when absent
+	output *node // nil when absent
+	extra  *node // the tool object's other keys, from Raw
+}
+
+func index(tools []runtime.Tool, side string) (map[string]*parsedTool, error) {
+	out := make(map[string]*parsedTool, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		if out[t.Name] != nil {
+			return nil, fmt.Errorf("%s tool list has two tools named %q", side, t.Name)
+		}
+		p := &parsedTool{tool: t}
+		var err error
+		if p.input, err = parseSchema(t.InputSchema); err != nil {
+			return nil, fmt.Errorf("tool %s in the %s list: inputSchema: %w", t.Name, side, err)
+		}
+		if p.output, err = parseSchema(t.OutputSchema); err != nil {
+			return nil, fmt.Errorf("tool %s in the %s list: outputSchema: %w", t.Name, side, err)
+		}
+		if len(bytes.TrimSpace(t.Raw)) > 0 {
+			raw, err := parse(t.Raw)
+			if err != nil {
+				return nil, fmt.Errorf("tool %s in the %s list: %w", t.Name, side, err)
+			}
+			if raw.kind == kObject {
+				p.extra = newObject()
+				for _, k := range raw.keys {
+					if !knownToolKeys[k] {
+						p.extra.set(k, raw.vals[k])
+					}
+				}
+			}
+		}
+		out[t.Name] = p
+	}
+	return out, nil
+}
+
+// knownToolKeys are the tool keys compared by their own rules.
+var knownToolKeys = map[string]bool{
+	"name": true, "title": true, "description": true,
+	"inputSchema": true, "outputSchema": true, "annotations": true,
+}
+
+func parseSchema(raw []byte) (*node, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	n, err := parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	if n.kind != kObject && n.kind != kBool {
+		return nil, fmt.Errorf("a schema must be an object or a boolean, not %s", compact(n))
+	}
+	return n, nil
+}
+
+// detectRenames pairs a removed tool with an added one when their schemas
+// are the same and neither has another candidate.
+func detectRenames(olds, news map[string]*parsedTool, removed, added []string) map[string]string {
+	sig := func(p *parsedTool) string { return canonOrEmpty(p.input) + "\x00" + canonOrEmpty(p.output) }
+	oldBySig, newBySig := map[string][]string{}, map[string][]string{}
+	for _, name := range removed {
+		s := sig(olds[name])
+		oldBySig[s] = append(oldBySig[s], name)
+	}
+	for _, name := range added {
+		s := sig(news[name])
+		newBySig[s] = append(newBySig[s], name)
+	}
+	out := map[string]string{}
+	for s, os := range oldBySig {
+		if ns := newBySig[s]; len(os) == 1 && len(ns) == 1 {
+			out[os[0]] = ns[0]
+		}
+	}
+	return out
+}
+
+func canonOrEmpty(n *node) string {
+	if n == nil {
+		return ""
+	}
+	return canon(n)
+}
+
+// compareTools compares two versions of one tool.
+func compareTools(o, n *parsedTool) []Change {
+	name := o.tool.Name
+	var out []Change
+	add := func(c Change) {
+		c.Tool = name
+		out = append(out, c)
+	}
+	if o.tool.Title != n.tool.Title {
+		add(Change{Pointer: "/title", Severity: Info, Rule: ToolTitleChanged,
+			Summary: "title changed", Old: o.tool.Title, New: n.tool.Title,
+			Why: "The title is shown to users and models."})
+	}
+	if o.tool.Description != n.tool.Description {
+		add(Change{Pointer: "/description", Severity: Info, Rule: ToolDescriptionChanged,
+			Summary: "description changed", Old: o.tool.Description, New: n.tool.Description,
+			Why: "The description is prompt text: it decides when a model picks the tool."})
+	}
+	out = append(out, compareAnnotations(name, o, n)...)
+
+	in := newWalker(name, SectionInput, false, o.input, n.input)
+	in.compare("", "", orTrue(o.input), orTrue(n.input), position{})
+	out = append(out, in.changes...)
+
+	switch {
+	case o.output == nil && n.output == nil:
+	case o.output == nil:
+		add(Change{Schema: SectionOutput, Severity: Info, Rule: OutputSchemaAdded,
+			Summary: "output schema added", New: compact(n.output),
+			Why: "The tool now promises structured results; regenerate to get a typed result."})
+	case n.output == nil:
+		add(Change{Schema: SectionOutput, Severity: Err, GoAPI: true, Rule: OutputSchemaRemoved,
+			Summary: "output schema removed", Old: compact(o.output),
+			Why: "The tool no longer promises structured results, so code that reads them may get nothing. The generated result type disappears."})
+	default:
+		ow := newWalker(name, SectionOutput, true, o.output, n.output)
+		ow.compare("", "", o.output, n.output, position{})
+		out = append(out, ow.changes...)
+	}
+	return out
+}
+
+func orTrue(n *node) *node {
+	if n == nil {
+		return trueNode
+	}
+	return n
+}
+
+func newWalker(tool, section string, output bool, oldRoot, newRoot *node) *walker {
+	return &walker{
+		tool:    tool,
+		section: section,
+		output:  output,
+		old:     resolver{root: orTrue(oldRoot)},
+		new:     resolver{root: orTrue(newRoot)},
+		active:  map[string]bool{},
+	}
+}
+
+// compareAnnotations compares the behaviour hints and the tool object's
+// other keys, one key at a time.
+func compareAnnotations(name string, o, n *parsedTool) []Change {
+	var out []Change
+	oa, _ := parseSchemaLoose(o.tool.Annotations)
+	na, _ := parseSchemaLoose(n.tool.Annotations)
+	for _, key := range unionKeys(oa, na) {
+		ov, nv := oa.get(key), na.get(key)
+		if equal(ov, nv) {
+			continue
+		}
+		c := Change{Tool: name, Pointer: childPtr("/annotations", key), Severity: Info,
+			Rule: ToolAnnotationsChanged, Summary: fmt.Sprintf("annotation %s changed", key),
+			Old: valueText(ov), New: valueText(nv),
+			Why: "Behaviour hints decide whether clients ask users to confirm a call."}
+		if (key == "readOnlyHint" && flagOn(ov) && !flagOn(nv)) ||
+			(key == "destructiveHint" && flagOn(nv) && !flagOn(ov)) {
+			c.Severity = Warn
+			c.Why = "The tool now says it may change or destroy data: callers that ran it without confirmation should reconsider."
+		}
+		out = append(out, c)
+	}
+	for _, key := range unionKeys(o.extra, n.extra) {
+		ov, nv := o.extra.get(key), n.extra.get(key)
+		if equal(ov, nv) {
+			continue
+		}
+		out = append(out, Change{Tool: name, Pointer: childPtr("", key), Severity: Info,
+			Rule: ToolAnnotationsChanged, Summary: fmt.Sprintf("tool key %s changed", key),
+			Old: valueText(ov), New: valueText(nv),
+			Why: "The tool's metadata changed; it does not change the arguments."})
+	}
+	return out
+}
+
+// parseSchemaLoose decodes optional JSON, treating bad input as absent.
+func parseSchemaLoose(raw []byte) (*node, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	return parse(raw)
+}

@@ -1,0 +1,306 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Report is the outcome of comparing two tool lists, ready to print.
+type Report struct {
+	// Old and New name the two sides, such as file names or REV:path.
+	Old, New string
+	// Warnings are remarks about the comparison itself, such as two
+	// snapshots that name different servers.
+	Warnings []string
+	Changes  []Change
+}
+
+// Count returns how many changes have severity s.
+func (r *Report) Count(s Severity) int {
+	n := 0
+	for i := range r.Changes {
+		if r.Changes[i].Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// GoAPICount returns how many changes carry the GO_API marker.
+func (r *Report) GoAPICount() int {
+	n := 0
+	for i := range r.Changes {
+		if r.Changes[i].GoAPI {
+			n++
+		}
+	}
+	return n
+}
+
+// Fails reports whether any change is at least as severe as threshold.
+func (r *Report) Fails(threshold Severity) bool {
+	for i := range r.Changes {
+		if r.Changes[i].Severity >= threshold {
+			return true
+		}
+	}
+	return false
+}
+
+// Format is a report format.
+type Format string
+
+// Report formats.
+const (
+	FormatText     Format = "text"
+	FormatJSON     Format = "json"
+	FormatMarkdown Format = "markdown"
+)
+
+// ParseFormat reads a format name: text, json or markdown (md).
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "text", "":
+		return FormatText, nil
+	case "json":
+		return FormatJSON, nil
+	case "markdown", "md":
+		return FormatMarkdown, nil
+	}
+	return "", fmt.Errorf("format %q is not one of text, json, markdown", s)
+}
+
+// Write writes the report in format f.
+func (r *Report) Write(w io.Writer, f Format) error {
+	var s string
+	switch f {
+	case FormatText, "":
+		s = r.text()
+	case FormatJSON:
+		b, err := r.json()
+		if err != nil {
+			return err
+		}
+		s = string(b)
+	case FormatMarkdown:
+		s = r.markdown()
+	default:
+		return fmt.Errorf("format %q is not one of text, json, markdown", string(f))
+	}
+	_, err := io.WriteString(w, s)
+	return err
+}
+
+// counts renders the severity counts, such as "2 ERR, 0 WARN, 1 INFO".
+func (r *Report) counts() string {
+	return fmt.Sprintf("%d ERR, %d WARN, %d INFO", r.Count(Err), r.Count(Warn), r.Count(Info))
+}
+
+func (r *Report) goAPIText() string {
+	switch n := r.GoAPICount(); n {
+	case 0:
+		return "the Go API is unchanged"
+	case 1:
+		return "1 changes the Go API"
+	default:
+		return fmt.Sprintf("%d change the Go API", n)
+	}
+}
+
+// groups splits the changes by tool, keeping their order.
+func (r *Report) groups() [][]Change {
+	var out [][]Change
+	for i, c := range r.Changes {
+		if i == 0 || c.Tool != r.Changes[i-1].Tool {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], c)
+	}
+	return out
+}
+
+// maxValueRunes bounds how much of an old or new value the text and
+// Markdown reports show; the JSON report has them whole.
+const maxValueRunes = 120
+
+// shorten makes a value one line of at most maxValueRunes runes.
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= maxValueRunes {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxValueRunes-1]) + "…"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func (r *Report) text() string {
+	var b strings.Builder
+	if r.Old != "" || r.New != "" {
+		fmt.Fprintf(&b, "mcpgen diff %s → %s\n", r.Old, r.New)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	if len(r.Changes) == 0 {
+		b.WriteString("No changes.\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d changes: %s; %s.\n", len(r.Changes), r.counts(), r.goAPIText())
+	for _, g := range r.groups() {
+		fmt.Fprintf(&b, "\n%s\n", g[0].Tool)
+		for _, c := range g {
+			marker := ""
+			if c.GoAPI {
+				marker = " GO_API"
+			}
+			fmt.Fprintf(&b, "  %-4s%s  %s: %s\n", c.Severity, marker, c.Where(), oneLine(c.Summary))
+			if c.Old != "" || c.New != "" {
+				fmt.Fprintf(&b, "        %s → %s\n", orNone(shorten(c.Old)), orNone(shorten(c.New)))
+			}
+			fmt.Fprintf(&b, "        %s\n", oneLine(c.Why))
+		}
+	}
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// jsonReport is the JSON form of a report.
+type jsonReport struct {
+	Old      string      `json:"old,omitempty"`
+	New      string      `json:"new,omitempty"`
+	Summary  jsonSummary `json:"summary"`
+	Warnings []string    `json:"warnings"`
+	Changes  []Change    `json:"changes"`
+}
+
+type jsonSummary struct {
+	Err   int `json:"ERR"`
+	Warn  int `json:"WARN"`
+	Info  int `json:"INFO"`
+	GoAPI int `json:"GO_API"`
+}
+
+func (r *Report) json() ([]byte, error) {
+	j := jsonReport{
+		Old: r.Old, New: r.New,
+		Summary:  jsonSummary{r.Count(Err), r.Count(Warn), r.Count(Info), r.GoAPICount()},
+		Warnings: r.Warnings,
+		Changes:  r.Changes,
+	}
+	if j.Warnings == nil {
+		j.Warnings = []string{}
+	}
+	if j.Changes == nil {
+		j.Changes = []Change{}
+	}
+	b, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding the report: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+func (r *Report) markdown() string {
+	var b strings.Builder
+	b.WriteString("### mcpgen diff")
+	if r.Old != "" || r.New != "" {
+		fmt.Fprintf(&b, ": %s → %s", codeSpan(r.Old), codeSpan(r.New))
+	}
+	b.WriteString("\n\n")
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "> **Warning:** %s\n\n", mdText(w))
+	}
+	if len(r.Changes) == 0 {
+		b.WriteString("No changes.\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**%d ERR** · **%d WARN** · **%d INFO** · %s\n",
+		r.Count(Err), r.Count(Warn), r.Count(Info), r.goAPIText())
+	for _, g := range r.groups() {
+		fmt.Fprintf(&b, "\n#### %s\n\n", codeSpan(g[0].Tool))
+		b.WriteString("| Severity | Where | Change | Old → New | Why it matters |\n")
+		b.WriteString("| --- | --- | --- | --- | --- |\n")
+		for _, c := range g {
+			sev := "**" + c.Severity.String() + "**"
+			if c.GoAPI {
+				sev += " GO_API"
+			}
+			values := ""
+			if c.Old != "" || c.New != "" {
+				values = mdValue(c.Old) + " → " + mdValue(c.New)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n",
+				sev, cell(codeSpan(c.Where())), cell(mdMixed(c.Summary)), cell(values), cell(mdMixed(c.Why)))
+		}
+	}
+	return b.String()
+}
+
+func mdValue(s string) string {
+	if s == "" {
+		return "*none*"
+	}
+	return codeSpan(shorten(s))
+}
+
+// codeSpan renders s as a Markdown code span, with a fence longer than any
+// run of backticks in s.
+func codeSpan(s string) string {
+	s = oneLine(s)
+	if s == "" {
+		return "` `"
+	}
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// mdText escapes plain text for Markdown.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "#", `\#`, "`", "\\`",
+)
+
+func mdText(s string) string { return mdEscaper.Replace(oneLine(s)) }
+
+// mdMixed renders text in which `backticked` parts are code.
+func mdMixed(s string) string {
+	parts := strings.Split(oneLine(s), "`")
+	if len(parts)%2 == 0 {
+		return mdText(s)
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			b.WriteString(codeSpan(p))
+		} else {
+			b.WriteString(mdText(p))
+		}
+	}
+	return b.String()
+}
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
