@@ -105,11 +105,15 @@ func (e *ServerExitedError) Error() string {
 }
 
 // MessageTooLargeError reports an incoming line or event over the size limit.
-// Prefix holds the first bytes of the message, from which the Session reads
-// the id of the request it answers, so that only that request fails.
+// Prefix holds the first bytes of the message, from which (or from Suffix) the
+// Session reads the id of the request it answers, so that only that request
+// fails.
 type MessageTooLargeError struct {
 	Limit  int
 	Prefix []byte
+	// Suffix holds the last bytes of the message, when the transport kept
+	// them: many servers write the id last.
+	Suffix []byte
 }
 
 func (e *MessageTooLargeError) Error() string {

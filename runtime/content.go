@@ -1,0 +1,161 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// UnmarshalJSON decodes one content block of any type. Image and audio data
+// and embedded blobs are decoded from base64; a block of a type this package
+// does not know keeps its bytes in Raw.
+func (c *Content) UnmarshalJSON(data []byte) error {
+	return c.decode(data, false)
+}
+
+// MarshalJSON encodes the block as the server sent it: a block of unknown
+// type is written from Raw.
+func (c Content) MarshalJSON() ([]byte, error) {
+	if len(c.Raw) > 0 && !knownContentType(c.Type) {
+		return c.Raw, nil
+	}
+	type plain Content
+	return json.Marshal(plain(c))
+}
+
+func knownContentType(t string) bool {
+	switch t {
+	case ContentText, ContentImage, ContentAudio, ContentResourceLink, ContentResource:
+		return true
+	}
+	return false
+}
+
+// decode decodes the block data. When alias is set, raw members point into
+// data instead of copies of it.
+func (c *Content) decode(data []byte, alias bool) error {
+	*c = Content{}
+	keep := func(v []byte) json.RawMessage {
+		if alias {
+			return json.RawMessage(v)
+		}
+		return bytes.Clone(v)
+	}
+	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
+		k := string(key)
+		if escaped {
+			var err error
+			if k, err = jsonrpc.String(quoted(key)); err != nil {
+				return err
+			}
+		}
+		var err error
+		switch k {
+		case "type":
+			c.Type, err = jsonrpc.String(v)
+		case "text":
+			c.Text, err = jsonrpc.String(v)
+		case "data":
+			c.Data, err = decodeBase64(v)
+		case "mimeType":
+			c.MIMEType, err = jsonrpc.String(v)
+		case "uri":
+			c.URI, err = jsonrpc.String(v)
+		case "name":
+			c.Name, err = jsonrpc.String(v)
+		case "title":
+			c.Title, err = jsonrpc.String(v)
+		case "description":
+			c.Description, err = jsonrpc.String(v)
+		case "size":
+			if jsonrpc.IsNull(v) {
+				return nil
+			}
+			n, ok := jsonrpc.Int(v)
+			if !ok || v[0] == '"' {
+				return errors.New("size: expected an integer")
+			}
+			c.Size = &n
+		case "resource":
+			if jsonrpc.IsNull(v) {
+				return nil
+			}
+			c.Resource = &ResourceContents{}
+			err = c.Resource.decode(v, keep)
+		case "annotations":
+			c.Annotations = keep(v)
+		case "_meta":
+			c.Meta = keep(v)
+		default:
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if c.Type == "" {
+		return errors.New("content block has no type")
+	}
+	if !knownContentType(c.Type) {
+		c.Raw = bytes.Clone(data)
+	}
+	return nil
+}
+
+func (r *ResourceContents) decode(data []byte, keep func([]byte) json.RawMessage) error {
+	return jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
+		var err error
+		switch {
+		case jsonrpc.KeyIs(key, escaped, "uri"):
+			r.URI, err = jsonrpc.String(v)
+		case jsonrpc.KeyIs(key, escaped, "mimeType"):
+			r.MIMEType, err = jsonrpc.String(v)
+		case jsonrpc.KeyIs(key, escaped, "text"):
+			r.Text, err = jsonrpc.String(v)
+		case jsonrpc.KeyIs(key, escaped, "blob"):
+			r.Blob, err = decodeBase64(v)
+		case jsonrpc.KeyIs(key, escaped, "_meta"):
+			r.Meta = keep(v)
+		}
+		return err
+	})
+}
+
+// decodeBase64 decodes a JSON string of standard base64.
+func decodeBase64(v []byte) ([]byte, error) {
+	if jsonrpc.IsNull(v) {
+		return nil, nil
+	}
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return nil, errors.New("expected a base64 string")
+	}
+	src := v[1 : len(v)-1]
+	if bytes.IndexByte(src, '\\') >= 0 {
+		s, err := jsonrpc.String(v)
+		if err != nil {
+			return nil, err
+		}
+		src = []byte(s)
+	}
+	dst := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
+	n, err := base64.StdEncoding.Decode(dst, src)
+	if err != nil {
+		return nil, fmt.Errorf("invalid base64: %w", err)
+	}
+	return dst[:n], nil
+}
+
+func quoted(b []byte) []byte {
+	q := make([]byte, 0, len(b)+2)
+	q = append(q, '"')
+	q = append(q, b...)
+	return append(q, '"')
+}

@@ -1,0 +1,33 @@
+package runtime
+
+// DriftError reports that the server's live tool list differs from the
+// snapshot a generated package was made from.
+type DriftError struct {
+	Snapshot string // the generated package's SnapshotHash
+	Live     string // ToolsHash of the tools the server lists now
+}
+
+func (e *DriftError) Error() string {
+	return "the server's tools changed since the snapshot (snapshot " + e.Snapshot + ", server " + e.Live +
+		"): regenerate the package or review the difference with mcpgen diff"
+}
+
+// checkDrift compares tools with Options.SnapshotHash: it logs a warning the
+// first time they differ, and returns a *DriftError with FailOnDrift.
+func (s *Session) checkDrift(tools []Tool) error {
+	if s.opts.SnapshotHash == "" {
+		return nil
+	}
+	live := ToolsHash(tools)
+	if live == s.opts.SnapshotHash {
+		return nil
+	}
+	err := &DriftError{Snapshot: s.opts.SnapshotHash, Live: live}
+	if s.opts.FailOnDrift {
+		return err
+	}
+	s.driftOnce.Do(func() {
+		s.log.Warn("the server's tools differ from the snapshot", "snapshot", err.Snapshot, "server", err.Live)
+	})
+	return nil
+}

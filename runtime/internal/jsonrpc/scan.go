@@ -1,0 +1,397 @@
+// Package jsonrpc holds the JSON-RPC 2.0 wire code of the MCP client: a small
+// allocation-free scanner over JSON text, the decoding of incoming message
+// envelopes, the appending encoders for outgoing messages, and the recovery of
+// a request id from the ends of a message too large to read whole.
+//
+// Nothing here decodes into map[string]any: values are handed out as slices
+// of the input, which the caller owns.
+package jsonrpc
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+)
+
+// maxDepth bounds the nesting of arrays and objects the scanner follows, so
+// that hostile input cannot exhaust the stack.
+const maxDepth = 10000
+
+// errSyntax is returned for malformed JSON; errDepth for nesting beyond
+// maxDepth.
+var (
+	errSyntax    = errors.New("malformed JSON")
+	errDepth     = errors.New("JSON nested too deeply")
+	errTruncated = errors.New("truncated JSON")
+)
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// skipSpace returns the index of the first non-space byte at or after i.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// TrimSpace returns data without leading and trailing JSON whitespace.
+func TrimSpace(data []byte) []byte {
+	i := skipSpace(data, 0)
+	j := len(data)
+	for j > i && isSpace(data[j-1]) {
+		j--
+	}
+	return data[i:j]
+}
+
+// SkipValue returns the index just past the JSON value that starts at
+// data[i], which must not be whitespace.
+func SkipValue(data []byte, i int) (int, error) {
+	return skipValue(data, i, 0)
+}
+
+func skipValue(data []byte, i, depth int) (int, error) {
+	if i >= len(data) {
+		return i, errTruncated
+	}
+	switch c := data[i]; {
+	case c == '"':
+		return skipString(data, i)
+	case c == '{':
+		if depth >= maxDepth {
+			return i, errDepth
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == '}' {
+			return i + 1, nil
+		}
+		for {
+			if i >= len(data) {
+				return i, errTruncated
+			}
+			if data[i] != '"' {
+				return i, errSyntax
+			}
+			var err error
+			if i, err = skipString(data, i); err != nil {
+				return i, err
+			}
+			i = skipSpace(data, i)
+			if i >= len(data) {
+				return i, errTruncated
+			}
+			if data[i] != ':' {
+				return i, errSyntax
+			}
+			i = skipSpace(data, i+1)
+			if i, err = skipValue(data, i, depth+1); err != nil {
+				return i, err
+			}
+			i = skipSpace(data, i)
+			if i >= len(data) {
+				return i, errTruncated
+			}
+			switch data[i] {
+			case ',':
+				i = skipSpace(data, i+1)
+			case '}':
+				return i + 1, nil
+			default:
+				return i, errSyntax
+			}
+		}
+	case c == '[':
+		if depth >= maxDepth {
+			return i, errDepth
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == ']' {
+			return i + 1, nil
+		}
+		for {
+			var err error
+			if i, err = skipValue(data, i, depth+1); err != nil {
+				return i, err
+			}
+			i = skipSpace(data, i)
+			if i >= len(data) {
+				return i, errTruncated
+			}
+			switch data[i] {
+			case ',':
+				i = skipSpace(data, i+1)
+			case ']':
+				return i + 1, nil
+			default:
+				return i, errSyntax
+			}
+		}
+	case c == 't':
+		return skipLiteral(data, i, "true")
+	case c == 'f':
+		return skipLiteral(data, i, "false")
+	case c == 'n':
+		return skipLiteral(data, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return skipNumber(data, i)
+	}
+	return i, errSyntax
+}
+
+func skipLiteral(data []byte, i int, lit string) (int, error) {
+	if len(data)-i < len(lit) {
+		if string(data[i:]) == lit[:len(data)-i] {
+			return len(data), errTruncated
+		}
+		return i, errSyntax
+	}
+	if string(data[i:i+len(lit)]) != lit {
+		return i, errSyntax
+	}
+	return i + len(lit), nil
+}
+
+func skipNumber(data []byte, i int) (int, error) {
+	start := i
+	if data[i] == '-' {
+		i++
+	}
+	digits := 0
+	for i < len(data) {
+		c := data[i]
+		if (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' {
+			if c >= '0' && c <= '9' {
+				digits++
+			}
+			i++
+			continue
+		}
+		break
+	}
+	if digits == 0 {
+		if i == len(data) {
+			return i, errTruncated
+		}
+		return start, errSyntax
+	}
+	return i, nil
+}
+
+// skipString returns the index just past the string that starts at data[i].
+func skipString(data []byte, i int) (int, error) {
+	i++
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			return i + 1, nil
+		case c == '\\':
+			if i+1 >= len(data) {
+				return len(data), errTruncated
+			}
+			if data[i+1] == 'u' {
+				i += 6
+			} else {
+				i += 2
+			}
+		case c < 0x20:
+			return i, errSyntax
+		default:
+			i++
+		}
+	}
+	return len(data), errTruncated
+}
+
+// ObjectEach calls fn for each member of the JSON object data, in order. key
+// is the member name as raw string content (still escaped when escaped is
+// true) and value the member's raw JSON value. Iteration stops at the first
+// error fn returns.
+func ObjectEach(data []byte, fn func(key []byte, escaped bool, value []byte) error) error {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return errors.New("expected a JSON object")
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return checkTrailing(data, i+1)
+	}
+	for {
+		if i >= len(data) {
+			return errTruncated
+		}
+		if data[i] != '"' {
+			return errSyntax
+		}
+		end, err := skipString(data, i)
+		if err != nil {
+			return err
+		}
+		key := data[i+1 : end-1]
+		escaped := indexByte(key, '\\') >= 0
+		i = skipSpace(data, end)
+		if i >= len(data) {
+			return errTruncated
+		}
+		if data[i] != ':' {
+			return errSyntax
+		}
+		i = skipSpace(data, i+1)
+		start := i
+		if i, err = skipValue(data, i, 1); err != nil {
+			return err
+		}
+		if err := fn(key, escaped, data[start:i]); err != nil {
+			return err
+		}
+		i = skipSpace(data, i)
+		if i >= len(data) {
+			return errTruncated
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return checkTrailing(data, i+1)
+		default:
+			return errSyntax
+		}
+	}
+}
+
+// ArrayEach calls fn for each element of the JSON array data, in order.
+func ArrayEach(data []byte, fn func(value []byte) error) error {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return errors.New("expected a JSON array")
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return checkTrailing(data, i+1)
+	}
+	for {
+		start := i
+		var err error
+		if i, err = skipValue(data, i, 1); err != nil {
+			return err
+		}
+		if err := fn(data[start:i]); err != nil {
+			return err
+		}
+		i = skipSpace(data, i)
+		if i >= len(data) {
+			return errTruncated
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case ']':
+			return checkTrailing(data, i+1)
+		default:
+			return errSyntax
+		}
+	}
+}
+
+func checkTrailing(data []byte, i int) error {
+	if skipSpace(data, i) != len(data) {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// KeyIs reports whether an object key as ObjectEach reports it equals name.
+func KeyIs(key []byte, escaped bool, name string) bool {
+	if !escaped {
+		return string(key) == name
+	}
+	s, err := unquoteContent(key)
+	return err == nil && s == name
+}
+
+// String decodes the JSON string value v.
+func String(v []byte) (string, error) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", errors.New("expected a JSON string")
+	}
+	return unquoteContent(v[1 : len(v)-1])
+}
+
+// unquoteContent decodes the content of a JSON string (without the quotes).
+// The fast path, with no escapes and valid UTF-8, makes one allocation.
+func unquoteContent(b []byte) (string, error) {
+	if indexByte(b, '\\') < 0 && utf8.Valid(b) {
+		for _, c := range b {
+			if c < 0x20 {
+				return "", errSyntax
+			}
+		}
+		return string(b), nil
+	}
+	q := make([]byte, 0, len(b)+2)
+	q = append(q, '"')
+	q = append(q, b...)
+	q = append(q, '"')
+	var s string
+	if err := json.Unmarshal(q, &s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// Bool decodes the JSON value v as a boolean; null is false.
+func Bool(v []byte) (bool, error) {
+	switch string(v) {
+	case "true":
+		return true, nil
+	case "false", "null":
+		return false, nil
+	}
+	return false, errors.New("expected a JSON boolean")
+}
+
+// Int parses v as a JSON integer, or a JSON string holding one.
+func Int(v []byte) (int64, bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	if len(v) == 0 || len(v) > 19 {
+		return 0, false
+	}
+	var n int64
+	neg := false
+	for i, c := range v {
+		if i == 0 && c == '-' && len(v) > 1 {
+			neg = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// Float parses v as a JSON number.
+func Float(v []byte) (float64, bool) {
+	f, err := strconv.ParseFloat(string(v), 64)
+	return f, err == nil
+}
+
+// IsNull reports whether v is the JSON literal null.
+func IsNull(v []byte) bool { return string(v) == "null" }

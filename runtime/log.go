@@ -1,0 +1,122 @@
+package runtime
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// callLevel returns the level of tool's call records and whether the logger
+// takes that level.
+func (s *Session) callLevel(ctx context.Context, tool string) (slog.Level, bool) {
+	level := slog.LevelDebug
+	if s.opts.CallLogLevel != nil {
+		level = *s.opts.CallLogLevel
+	}
+	if l, ok := s.opts.ToolLogLevels[tool]; ok {
+		level = l
+	}
+	return level, s.log.Enabled(ctx, level)
+}
+
+// trafficLevel returns the level of the traffic records about tool.
+func (s *Session) trafficLevel(tool string) slog.Level {
+	if l, ok := s.opts.ToolLogLevels[tool]; ok && l < slog.LevelDebug {
+		return l
+	}
+	return slog.LevelDebug
+}
+
+// traceOut logs an outgoing message.
+func (s *Session) traceOut(m *OutMessage, tool string) {
+	level := s.trafficLevel(tool)
+	if !s.log.Enabled(context.Background(), level) {
+		return
+	}
+	s.log.LogAttrs(context.Background(), level, "mcp send", slog.String("message", RedactJSON(m.Data)))
+}
+
+// traceIn logs an incoming message.
+func (s *Session) traceIn(data []byte, tool string) {
+	level := s.trafficLevel(tool)
+	if !s.log.Enabled(context.Background(), level) {
+		return
+	}
+	s.log.LogAttrs(context.Background(), level, "mcp recv", slog.String("message", RedactJSON(data)))
+}
+
+// secretWords are the parts of a member name that mark its value as a secret.
+var secretWords = []string{"token", "password", "passwd", "secret", "authorization", "apikey", "api_key", "api-key", "cookie", "credential", "private_key", "privatekey"}
+
+// isSecretName reports whether a member called name probably holds a secret.
+func isSecretName(name string) bool {
+	n := strings.ToLower(name)
+	if n == "progresstoken" || n == "nextcursor" {
+		return false
+	}
+	for _, w := range secretWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactJSON returns the JSON text data as a string in which the values of
+// members whose names suggest secrets ("token", "password", "apiKey",
+// "authorization", ...) are replaced by "[REDACTED]". Text that is not valid
+// JSON is cut to its first bytes.
+func RedactJSON(data []byte) string {
+	out, ok := jsonrpc.Redact(data, isSecretName)
+	if !ok {
+		return snippet(out) + " (malformed JSON)"
+	}
+	return string(out)
+}
+
+// serverLog forwards a notifications/message from the server to the logger.
+func (s *Session) serverLog(params []byte) {
+	var level, logger string
+	var data []byte
+	_ = jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
+		switch {
+		case jsonrpc.KeyIs(key, escaped, "level"):
+			level, _ = jsonrpc.String(v)
+		case jsonrpc.KeyIs(key, escaped, "logger"):
+			logger, _ = jsonrpc.String(v)
+		case jsonrpc.KeyIs(key, escaped, "data"):
+			data = v
+		}
+		return nil
+	})
+	l := serverLogLevel(level)
+	if !s.log.Enabled(context.Background(), l) {
+		return
+	}
+	msg := RedactJSON(data)
+	if str, err := jsonrpc.String(data); err == nil {
+		msg = str
+	}
+	attrs := []slog.Attr{slog.String("data", msg)}
+	if logger != "" {
+		attrs = append(attrs, slog.String("logger", logger))
+	}
+	s.log.LogAttrs(context.Background(), l, "server log", attrs...)
+}
+
+// serverLogLevel maps an MCP logging level onto slog's levels.
+func serverLogLevel(level string) slog.Level {
+	switch level {
+	case "debug":
+		return slog.LevelDebug
+	case "info", "notice":
+		return slog.LevelInfo
+	case "warning":
+		return slog.LevelWarn
+	case "error", "critical", "alert", "emergency":
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}

@@ -1,0 +1,235 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// legacyServer is the outcome of a probe that found no modern server: the
+// Session falls back to the initialize handshake, with version when the
+// server named one.
+type legacyServer struct {
+	reason  string
+	version string
+}
+
+func (e *legacyServer) Error() string { return "server is not modern: " + e.reason }
+
+// negotiate settles the protocol version: the server/discover probe of the
+// 2026-07-28 era, with a fallback to the initialize handshake.
+func (s *Session) negotiate(ctx context.Context) error {
+	pin := s.opts.ProtocolVersion
+	if pin != "" && !isSupported(pin) {
+		return fmt.Errorf("protocol version %q is not supported (this client speaks %s)", pin, strings.Join(supportedVersions, ", "))
+	}
+	if pin != "" && !isModern(pin) {
+		return s.initialize(ctx, pin, true)
+	}
+	want := pin
+	if want == "" {
+		want = LatestProtocolVersion
+	}
+	err := s.discover(ctx, want, true)
+	var legacy *legacyServer
+	if !errors.As(err, &legacy) {
+		return err
+	}
+	if pin != "" {
+		return fmt.Errorf("the server does not speak protocol version %s: %s", pin, legacy.reason)
+	}
+	s.log.Debug("falling back to the initialize handshake", "reason", legacy.reason)
+	version := legacy.version
+	if version == "" {
+		version = LatestLegacyProtocolVersion
+	}
+	return s.initialize(ctx, version, true)
+}
+
+// discover sends the server/discover probe asking for version, within
+// Options.ProbeTimeout. It returns nil when the server is modern, a
+// *legacyServer when it is not, and any other error when the connection
+// failed.
+func (s *Session) discover(ctx context.Context, version string, retry bool) error {
+	st := &negotiated{version: version, meta: s.modernMeta(version)}
+	pctx, cancel := context.WithTimeout(ctx, s.opts.ProbeTimeout)
+	res, err := s.do(pctx, st, &request{method: "server/discover", noCancel: true, noResend: true})
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("negotiating the protocol version: %w", ctx.Err())
+		}
+		if pctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+			return &legacyServer{reason: "no answer to server/discover within " + s.opts.ProbeTimeout.String()}
+		}
+		var rpc *RPCError
+		var he *HTTPError
+		switch {
+		case errors.As(err, &rpc):
+			return s.discoverError(ctx, rpc, retry)
+		case errors.As(err, &he):
+			return &legacyServer{reason: he.Error()}
+		}
+		return fmt.Errorf("negotiating the protocol version: %w", err)
+	}
+	var r struct {
+		SupportedVersions []string        `json:"supportedVersions"`
+		Capabilities      json.RawMessage `json:"capabilities"`
+		Instructions      string          `json:"instructions"`
+		ResultType        string          `json:"resultType"`
+		Meta              struct {
+			ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		return &legacyServer{reason: "malformed server/discover result: " + err.Error()}
+	}
+	chosen := ""
+	if s.opts.ProtocolVersion != "" {
+		for _, v := range r.SupportedVersions {
+			if v == s.opts.ProtocolVersion {
+				chosen = v
+			}
+		}
+	} else {
+		chosen = highestCommon(r.SupportedVersions, true)
+	}
+	if chosen == "" {
+		if v := highestCommon(r.SupportedVersions, false); v != "" {
+			return &legacyServer{reason: "server/discover lists only legacy versions", version: v}
+		}
+		return fmt.Errorf("the server speaks protocol versions %s; this client speaks %s",
+			strings.Join(r.SupportedVersions, ", "), strings.Join(supportedVersions, ", "))
+	}
+	s.state.Store(&negotiated{
+		version:      chosen,
+		serverInfo:   r.Meta.ServerInfo,
+		caps:         parseCapabilities(r.Capabilities),
+		instructions: r.Instructions,
+		meta:         s.modernMeta(chosen),
+	})
+	return nil
+}
+
+// discoverError interprets a JSON-RPC error to the probe. Only the modern
+// protocol errors prove a modern server; anything else means legacy.
+func (s *Session) discoverError(ctx context.Context, rpc *RPCError, retry bool) error {
+	switch rpc.Code {
+	case CodeUnsupportedProtocolVersion:
+		var d struct {
+			Supported []string `json:"supported"`
+		}
+		_ = json.Unmarshal(rpc.Data, &d)
+		if v := highestCommon(d.Supported, true); v != "" && retry && s.opts.ProtocolVersion == "" {
+			return s.discover(ctx, v, false)
+		}
+		if v := highestCommon(d.Supported, false); v != "" {
+			return &legacyServer{reason: "the server supports only legacy versions", version: v}
+		}
+		if len(d.Supported) == 0 {
+			return &legacyServer{reason: rpc.Error()}
+		}
+		return fmt.Errorf("the server speaks protocol versions %s; this client speaks %s",
+			strings.Join(d.Supported, ", "), strings.Join(supportedVersions, ", "))
+	case CodeMissingRequiredClientCapability, CodeHeaderMismatch:
+		return fmt.Errorf("server/discover: %w", rpc)
+	}
+	return &legacyServer{reason: rpc.Error()}
+}
+
+// highestCommon returns the newest version in offered that this client
+// speaks, of the modern era when modern is set and of the legacy era
+// otherwise.
+func highestCommon(offered []string, modern bool) string {
+	for _, v := range supportedVersions {
+		if isModern(v) != modern {
+			continue
+		}
+		for _, o := range offered {
+			if o == v {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// initialize runs the legacy handshake: initialize, then
+// notifications/initialized.
+func (s *Session) initialize(ctx context.Context, version string, retry bool) error {
+	pre := &negotiated{legacy: true}
+	res, err := s.do(ctx, pre, &request{
+		method:   "initialize",
+		noCancel: true,
+		noResend: true,
+		members: func(b []byte) []byte {
+			b = append(b, `"protocolVersion":`...)
+			b = jsonrpc.AppendString(b, version)
+			b = append(b, `,"capabilities":{},"clientInfo":{"name":`...)
+			b = jsonrpc.AppendString(b, s.opts.ClientName)
+			b = append(b, `,"version":`...)
+			b = jsonrpc.AppendString(b, s.opts.ClientVersion)
+			return append(b, '}')
+		},
+	})
+	if err != nil {
+		var rpc *RPCError
+		if retry && errors.As(err, &rpc) && len(rpc.Data) > 0 {
+			var d struct {
+				Supported []string `json:"supported"`
+			}
+			if json.Unmarshal(rpc.Data, &d) == nil {
+				if v := highestCommon(d.Supported, false); v != "" && v != version {
+					return s.initialize(ctx, v, false)
+				}
+			}
+		}
+		return fmt.Errorf("initialize: %w", err)
+	}
+	var r struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      Implementation  `json:"serverInfo"`
+		Instructions    string          `json:"instructions"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		return fmt.Errorf("initialize: malformed result: %w", err)
+	}
+	if !isSupported(r.ProtocolVersion) || isModern(r.ProtocolVersion) {
+		return fmt.Errorf("initialize: the server chose protocol version %q, which this client does not speak", r.ProtocolVersion)
+	}
+	st := &negotiated{
+		version:      r.ProtocolVersion,
+		legacy:       true,
+		serverInfo:   r.ServerInfo,
+		caps:         parseCapabilities(r.Capabilities),
+		instructions: r.Instructions,
+	}
+	s.state.Store(st)
+	if err := s.notify(ctx, st, "notifications/initialized", []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
+		return fmt.Errorf("sending notifications/initialized: %w", s.writeError(err))
+	}
+	if hn, ok := s.conn.(HandshakeNotifier); ok {
+		hn.HandshakeDone(st.version)
+	}
+	return nil
+}
+
+// rehandshake runs the handshake again after the server expired the
+// session, unless another request already did since generation gen.
+func (s *Session) rehandshake(ctx context.Context, gen uint64) error {
+	s.hsMu.Lock()
+	defer s.hsMu.Unlock()
+	if s.hsGen.Load() != gen {
+		return nil
+	}
+	if err := s.initialize(ctx, s.state.Load().version, false); err != nil {
+		return err
+	}
+	s.hsGen.Add(1)
+	return nil
+}

@@ -1,0 +1,846 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// Protocol versions a Session speaks.
+const (
+	// LatestProtocolVersion is the modern version a Session asks for first.
+	LatestProtocolVersion = "2026-07-28"
+	// LatestLegacyProtocolVersion is the version a Session asks for in the
+	// initialize handshake when it falls back to the legacy era.
+	LatestLegacyProtocolVersion = "2025-11-25"
+)
+
+// supportedVersions lists every version a Session speaks, newest first.
+var supportedVersions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// SupportedProtocolVersions returns the protocol versions a Session speaks,
+// newest first.
+func SupportedProtocolVersions() []string {
+	return append([]string(nil), supportedVersions...)
+}
+
+// isModern reports whether v belongs to the handshake-free era.
+func isModern(v string) bool { return v >= LatestProtocolVersion }
+
+func isSupported(v string) bool {
+	for _, s := range supportedVersions {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Defaults for Options.
+const (
+	DefaultCallTimeout  = 60 * time.Second
+	DefaultProbeTimeout = 3 * time.Second
+)
+
+// Options configure a Session. The zero value is ready to use.
+type Options struct {
+	// ClientName and ClientVersion are sent as the client's implementation
+	// info; they default to "mcpgen" and "dev".
+	ClientName    string
+	ClientVersion string
+
+	// ProtocolVersion pins the protocol version. Empty means: ask for
+	// LatestProtocolVersion and fall back to the initialize handshake for an
+	// older server. A legacy version (2025-11-25 and older) skips the probe
+	// and runs the handshake with that version; a modern version refuses to
+	// fall back.
+	ProtocolVersion string
+
+	// ProbeTimeout bounds the wait for the server/discover probe, after
+	// which the server is taken for a legacy one; DefaultProbeTimeout when
+	// zero.
+	ProbeTimeout time.Duration
+
+	// CallTimeout bounds every request whose context has no deadline;
+	// DefaultCallTimeout when zero, no bound when negative.
+	CallTimeout time.Duration
+
+	// Logger receives the Session's own log records, the server's log
+	// notifications and, with LogTraffic, every message. Nil discards them.
+	Logger *slog.Logger
+	// LogTraffic logs every message in and out at debug level, with the
+	// values of secret-looking members ("token", "password", ...) redacted.
+	LogTraffic bool
+	// CallLogLevel is the level of the record logged for each tool call
+	// (debug when zero, as slog.LevelDebug is not the zero Level; use
+	// ToolLogLevels to change a single tool).
+	CallLogLevel *slog.Level
+	// ToolLogLevels overrides the level of the call records and traffic of
+	// single tools, so that a polled tool does not flood the log: set it
+	// below slog.LevelDebug to silence one.
+	ToolLogLevels map[string]slog.Level
+
+	// OnToolsChanged is called, from a goroutine of its own and never
+	// concurrently with itself, when the server reports that its tool list
+	// changed. In the 2026-07-28 era the Session opens a
+	// subscriptions/listen stream for it when the server supports it.
+	OnToolsChanged func()
+
+	// SnapshotHash is the ToolsHash of the tool list a generated package
+	// was made from (its SnapshotHash constant). When set, Connect lists the
+	// server's tools and logs a warning, once per Session, if they differ.
+	SnapshotHash string
+	// FailOnDrift turns that warning into a *DriftError from Connect and
+	// ListTools.
+	FailOnDrift bool
+}
+
+// Implementation names an MCP client or server.
+type Implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Title   string `json:"title,omitempty"`
+}
+
+// ServerCapabilities are the capabilities a server declared.
+type ServerCapabilities struct {
+	// Tools reports the tools capability; ToolsListChanged its listChanged
+	// flag.
+	Tools            bool
+	ToolsListChanged bool
+	Prompts          bool
+	Resources        bool
+	Logging          bool
+	Completions      bool
+	// Raw is the capabilities object as the server sent it.
+	Raw json.RawMessage
+}
+
+func parseCapabilities(raw json.RawMessage) ServerCapabilities {
+	var c struct {
+		Tools *struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"tools"`
+		Prompts     json.RawMessage `json:"prompts"`
+		Resources   json.RawMessage `json:"resources"`
+		Logging     json.RawMessage `json:"logging"`
+		Completions json.RawMessage `json:"completions"`
+	}
+	_ = json.Unmarshal(raw, &c)
+	present := func(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }
+	caps := ServerCapabilities{
+		Prompts:     present(c.Prompts),
+		Resources:   present(c.Resources),
+		Logging:     present(c.Logging),
+		Completions: present(c.Completions),
+		Raw:         raw,
+	}
+	if c.Tools != nil {
+		caps.Tools = true
+		caps.ToolsListChanged = c.Tools.ListChanged
+	}
+	return caps
+}
+
+// CancelsByClosing is implemented by connections on which abandoning a
+// request's response stream cancels the request, as Streamable HTTP does in
+// the 2026-07-28 era. When CancelsByClosing reports true, the Session does
+// not send notifications/cancelled in that era: cancelling the context it
+// gave to Write is the cancellation. In the legacy era the Session always
+// sends notifications/cancelled.
+type CancelsByClosing interface {
+	CancelsByClosing() bool
+}
+
+// A Session is a connection to one MCP server, after version negotiation.
+// It is safe for use by many goroutines at once, and it implements Caller.
+type Session struct {
+	conn Conn
+	opts Options
+	log  *slog.Logger
+
+	// directWrite is set for connections whose Write does not use its
+	// context once it returns, so that a call needs no context of its own.
+	directWrite      bool
+	cancelsByClosing bool
+
+	nextID atomic.Int64
+
+	mu      sync.Mutex
+	pending map[int64]*call
+	err     error // why the Session no longer works; nil while it does
+
+	state atomic.Pointer[negotiated]
+	hsMu  sync.Mutex
+	hsGen atomic.Uint64
+
+	ctx        context.Context
+	cancel     context.CancelFunc
+	readerDone chan struct{}
+	wg         sync.WaitGroup
+	changed    chan struct{}
+
+	driftOnce sync.Once
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// negotiated is what the handshake or the probe settled.
+type negotiated struct {
+	version      string
+	legacy       bool
+	serverInfo   Implementation
+	caps         ServerCapabilities
+	instructions string
+	// meta is the pre-encoded content of a modern request's _meta object.
+	meta []byte
+}
+
+// directWriter is implemented by this package's connections whose Write
+// ignores its context after returning.
+type directWriter interface{ writeIgnoresContext() }
+
+// Connect connects to the server t reaches, negotiates the protocol version
+// (see Options.ProtocolVersion) and returns the ready Session. ctx bounds the
+// connection and the negotiation only.
+func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) {
+	conn, err := t.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := newSession(conn, opts)
+	if err := s.negotiate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if s.opts.OnToolsChanged != nil {
+		s.wg.Add(1)
+		go s.changedLoop()
+		st := s.state.Load()
+		if !st.legacy && st.caps.ToolsListChanged {
+			s.wg.Add(1)
+			go s.listen()
+		}
+	}
+	if s.opts.SnapshotHash != "" {
+		if _, err := s.ListTools(ctx); err != nil {
+			var de *DriftError
+			if errors.As(err, &de) || !isToolsUnsupported(err) {
+				s.Close()
+				return nil, err
+			}
+		}
+	}
+	return s, nil
+}
+
+func newSession(conn Conn, opts *Options) *Session {
+	s := &Session{
+		conn:       conn,
+		pending:    make(map[int64]*call),
+		readerDone: make(chan struct{}),
+		changed:    make(chan struct{}, 1),
+	}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.ClientName == "" {
+		s.opts.ClientName = "mcpgen"
+	}
+	if s.opts.ClientVersion == "" {
+		s.opts.ClientVersion = "dev"
+	}
+	if s.opts.ProbeTimeout <= 0 {
+		s.opts.ProbeTimeout = DefaultProbeTimeout
+	}
+	if s.opts.CallTimeout == 0 {
+		s.opts.CallTimeout = DefaultCallTimeout
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	_, s.directWrite = conn.(directWriter)
+	if c, ok := conn.(CancelsByClosing); ok {
+		s.cancelsByClosing = c.CancelsByClosing()
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	go s.readLoop()
+	return s
+}
+
+// ProtocolVersion returns the negotiated protocol version.
+func (s *Session) ProtocolVersion() string { return s.state.Load().version }
+
+// ServerInfo returns the server's implementation info.
+func (s *Session) ServerInfo() Implementation { return s.state.Load().serverInfo }
+
+// Capabilities returns the capabilities the server declared.
+func (s *Session) Capabilities() ServerCapabilities { return s.state.Load().caps }
+
+// Instructions returns the server's instructions for the model, if any.
+func (s *Session) Instructions() string { return s.state.Load().instructions }
+
+// Done returns a channel closed when the connection has ended, by Close or
+// because the server went away; Err then says why.
+func (s *Session) Done() <-chan struct{} { return s.readerDone }
+
+// Err returns nil while the Session works, and afterwards the reason it
+// stopped: ErrClosed after Close, or the transport's error, such as a
+// *ServerExitedError.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Close ends the Session: it fails calls in flight with ErrClosed, closes
+// the connection (for a stdio server: stops and reaps the process) and waits
+// for the Session's goroutines. It is safe to call more than once.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = ErrClosed
+		}
+		s.mu.Unlock()
+		s.cancel()
+		s.closeErr = s.conn.Close()
+		<-s.readerDone
+		s.wg.Wait()
+	})
+	return s.closeErr
+}
+
+// call is one request in flight. Calls are pooled with their channel and
+// timer.
+type call struct {
+	id       int64
+	ch       chan reply
+	timer    *time.Timer
+	progress func(Progress)
+	tool     string
+	msg      OutMessage
+}
+
+type reply struct {
+	result []byte
+	err    error
+}
+
+var callPool = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &call{ch: make(chan reply, 1), timer: t}
+}}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+const maxPooledBuf = 64 << 10
+
+func putBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooledBuf {
+		*bp = (*bp)[:0]
+		bufPool.Put(bp)
+	}
+}
+
+// request is one request to send: the method, the Mcp-Name value, and a
+// function appending the members of params other than _meta.
+type request struct {
+	method   string
+	name     string
+	members  func(b []byte) []byte
+	timeout  time.Duration // 0: Options.CallTimeout applies; <0: none
+	progress func(Progress)
+	// noCancel marks requests that must not be cancelled with a
+	// notification (initialize, and the probe of a possibly legacy server).
+	noCancel bool
+	// noResend marks requests not retried after a session expiry.
+	noResend bool
+}
+
+// do sends r under st and waits for its result, which is a slice of the
+// message the connection delivered.
+func (s *Session) do(ctx context.Context, st *negotiated, r *request) ([]byte, error) {
+	c := callPool.Get().(*call)
+	id := s.nextID.Add(1)
+	c.id, c.progress, c.tool = id, r.progress, r.name
+
+	bp := bufPool.Get().(*[]byte)
+	b := jsonrpc.AppendRequestHead((*bp)[:0], id, r.method)
+	n := len(b)
+	if r.members != nil {
+		b = r.members(b)
+	}
+	b = s.appendMeta(b, st, len(b) > n, r.progress != nil, id)
+	// The newline past Data lets a line-framed connection write the
+	// message with one call.
+	b = append(b, '}', '}', '\n')
+	*bp = b
+	c.msg = OutMessage{Data: b[:len(b)-1], Method: r.method, ID: strconv.FormatInt(id, 10), Name: r.name, ProtocolVersion: st.version}
+
+	timeout := r.timeout
+	if timeout == 0 {
+		timeout = s.opts.CallTimeout
+	}
+	if _, ok := ctx.Deadline(); ok && r.timeout == 0 {
+		timeout = -1 // the caller's deadline rules
+	}
+	wctx := ctx
+	var timerC <-chan time.Time
+	if timeout > 0 {
+		if s.directWrite {
+			c.timer.Reset(timeout)
+			timerC = c.timer.C
+		} else {
+			var cancel context.CancelFunc
+			wctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+	}
+
+	s.mu.Lock()
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		putBuf(bp)
+		s.release(c)
+		return nil, err
+	}
+	s.pending[id] = c
+	s.mu.Unlock()
+
+	if s.opts.LogTraffic {
+		s.traceOut(&c.msg, r.name)
+	}
+	err := s.write(wctx, &c.msg, st, r.noResend)
+	putBuf(bp)
+	c.msg.Data = nil
+	if err != nil {
+		if rep, ok := s.abandon(c); ok && rep.err != nil {
+			err = rep.err // the connection died; its error says more
+		}
+		s.release(c)
+		return nil, s.writeError(err)
+	}
+
+	var rep reply
+	select {
+	case rep = <-c.ch:
+	case <-wctx.Done():
+		rep.err = s.cancelCall(ctx, wctx, c, st, r, timeout)
+	case <-timerC:
+		rep.err = s.cancelCall(ctx, wctx, c, st, r, timeout)
+	}
+	s.release(c)
+	return rep.result, rep.err
+}
+
+// release returns c to the pool.
+func (s *Session) release(c *call) {
+	c.timer.Stop()
+	c.progress = nil
+	c.msg = OutMessage{}
+	callPool.Put(c)
+}
+
+// abandon removes c from the pending calls. When the reader or a failing
+// connection got to c first, it waits for the reply already on its way and
+// returns it with ok set.
+func (s *Session) abandon(c *call) (reply, bool) {
+	s.mu.Lock()
+	_, pending := s.pending[c.id]
+	delete(s.pending, c.id)
+	s.mu.Unlock()
+	if pending {
+		return reply{}, false
+	}
+	return <-c.ch, true
+}
+
+// cancelCall abandons a call whose context ended or whose timeout passed,
+// tells the server where the era and transport want a notification, and
+// returns the error the caller gets.
+func (s *Session) cancelCall(ctx, wctx context.Context, c *call, st *negotiated, r *request, timeout time.Duration) error {
+	_, raced := s.abandon(c)
+	var err error
+	switch {
+	case ctx.Err() != nil:
+		err = ctx.Err()
+	default:
+		err = &TimeoutError{Method: r.method, Name: r.name, Timeout: timeout}
+	}
+	if raced || r.noCancel || (!st.legacy && s.cancelsByClosing) {
+		return err
+	}
+	reason := "timeout"
+	if ctx.Err() != nil {
+		reason = ctx.Err().Error()
+	}
+	s.notifyCancelled(ctx, st, c.id, reason)
+	return err
+}
+
+// notifyCancelled sends notifications/cancelled for request id.
+func (s *Session) notifyCancelled(ctx context.Context, st *negotiated, id int64, reason string) {
+	nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	b := jsonrpc.AppendNotificationHead(nil, "notifications/cancelled")
+	b = append(b, `"requestId":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"reason":`...)
+	b = jsonrpc.AppendString(b, reason)
+	b = append(b, '}', '}')
+	if err := s.notify(nctx, st, "notifications/cancelled", b); err != nil {
+		s.log.Debug("sending notifications/cancelled failed", "request", id, "error", err)
+	}
+}
+
+// notify sends the complete notification data.
+func (s *Session) notify(ctx context.Context, st *negotiated, method string, data []byte) error {
+	m := &OutMessage{Data: data, Method: method, ProtocolVersion: st.version}
+	if s.opts.LogTraffic {
+		s.traceOut(m, "")
+	}
+	return s.write(ctx, m, st, true)
+}
+
+// write sends m, and when a Streamable HTTP session has expired, runs the
+// handshake again and resends m once.
+func (s *Session) write(ctx context.Context, m *OutMessage, st *negotiated, noResend bool) error {
+	gen := s.hsGen.Load()
+	err := s.conn.Write(ctx, m)
+	if err == nil || noResend || !st.legacy || !errors.Is(err, ErrSessionExpired) {
+		return err
+	}
+	s.log.Info("server session expired; initializing again")
+	if err := s.rehandshake(ctx, gen); err != nil {
+		return fmt.Errorf("initializing again after the session expired: %w", err)
+	}
+	m.ProtocolVersion = s.state.Load().version
+	return s.conn.Write(ctx, m)
+}
+
+// writeError prefers the Session's own reason, such as a server exit, to
+// the error a write into a dead connection returned.
+func (s *Session) writeError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	select {
+	case <-s.readerDone:
+	case <-time.After(200 * time.Millisecond):
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil && !errors.Is(s.err, ErrClosed) {
+		return s.err
+	}
+	return err
+}
+
+// appendMeta appends the _meta member of a request's params: the modern
+// triple, and a progress token when asked.
+func (s *Session) appendMeta(b []byte, st *negotiated, comma, progress bool, id int64) []byte {
+	if st.legacy && !progress {
+		return b
+	}
+	if comma {
+		b = append(b, ',')
+	}
+	b = append(b, `"_meta":{`...)
+	if !st.legacy {
+		b = append(b, st.meta...)
+		if progress {
+			b = append(b, ',')
+		}
+	}
+	if progress {
+		b = append(b, `"progressToken":`...)
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return append(b, '}')
+}
+
+// modernMeta encodes the _meta members every modern request carries.
+func (s *Session) modernMeta(version string) []byte {
+	b := []byte(`"io.modelcontextprotocol/protocolVersion":`)
+	b = jsonrpc.AppendString(b, version)
+	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":`...)
+	b = jsonrpc.AppendString(b, s.opts.ClientName)
+	b = append(b, `,"version":`...)
+	b = jsonrpc.AppendString(b, s.opts.ClientVersion)
+	return append(b, '}')
+}
+
+// TimeoutError reports a request that got no response in time. It matches
+// context.DeadlineExceeded with errors.Is.
+type TimeoutError struct {
+	Method  string
+	Name    string // the tool, for tools/call
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	what := e.Method
+	if e.Name != "" {
+		what += " " + e.Name
+	}
+	return what + ": no response within " + e.Timeout.String()
+}
+
+// Is makes a TimeoutError match context.DeadlineExceeded.
+func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// readLoop reads every message from the connection until it ends.
+func (s *Session) readLoop() {
+	defer close(s.readerDone)
+	for {
+		data, err := s.conn.Read(s.ctx)
+		if err != nil {
+			var tl *MessageTooLargeError
+			if errors.As(err, &tl) {
+				s.tooLarge(tl)
+				continue
+			}
+			s.fail(err)
+			return
+		}
+		s.handle(data)
+	}
+}
+
+// fail ends the Session after the connection failed, and fails every call in
+// flight with the reason.
+func (s *Session) fail(err error) {
+	s.mu.Lock()
+	if s.err == nil {
+		var se *ServerExitedError
+		if !errors.As(err, &se) && !errors.Is(err, ErrClosed) {
+			err = fmt.Errorf("connection to the server lost: %w", err)
+		}
+		s.err = err
+		s.log.Warn("connection to the server ended", "error", err)
+	}
+	err = s.err
+	pending := s.pending
+	s.pending = make(map[int64]*call)
+	s.mu.Unlock()
+	for _, c := range pending {
+		c.ch <- reply{err: err}
+	}
+}
+
+// tooLarge fails the one request an oversize message answered.
+func (s *Session) tooLarge(e *MessageTooLargeError) {
+	raw, ok := jsonrpc.FindID(e.Prefix, e.Suffix)
+	id, isInt := jsonrpc.Int(raw)
+	if !ok || !isInt {
+		s.log.Warn("dropped an oversize message from the server", "limit", e.Limit)
+		return
+	}
+	s.deliver(id, raw, reply{err: e})
+}
+
+// deliver hands rep to the call with the given id.
+func (s *Session) deliver(id int64, rawID []byte, rep reply) {
+	s.mu.Lock()
+	c := s.pending[id]
+	delete(s.pending, id)
+	s.mu.Unlock()
+	if c == nil {
+		if id > 0 && id <= s.nextID.Load() {
+			s.log.Debug("ignored a response to a request no longer waiting", "id", string(rawID))
+		} else {
+			s.log.Warn("ignored a response with an unknown id", "id", string(rawID))
+		}
+		return
+	}
+	c.ch <- rep
+}
+
+// handle dispatches one message or batch from the server.
+func (s *Session) handle(data []byte) {
+	if jsonrpc.IsBatch(data) {
+		if err := jsonrpc.Batch(data, func(m []byte) error { s.handleOne(m); return nil }); err != nil {
+			s.log.Warn("ignored the rest of a malformed batch from the server", "error", err)
+		}
+		return
+	}
+	s.handleOne(data)
+}
+
+func (s *Session) handleOne(data []byte) {
+	m, err := jsonrpc.Decode(data)
+	if err != nil {
+		s.malformed(data, err)
+		return
+	}
+	switch m.Kind {
+	case jsonrpc.KindResponse:
+		id, ok := jsonrpc.Int(m.ID)
+		if s.opts.LogTraffic {
+			s.traceIn(data, s.pendingTool(id))
+		}
+		if !ok {
+			s.log.Warn("ignored a response with an unknown id", "id", string(m.ID))
+			return
+		}
+		var rep reply
+		if m.Error != nil && !jsonrpc.IsNull(m.Error) {
+			rep.err = decodeRPCError(m.Error)
+		} else {
+			rep.result = m.Result
+		}
+		s.deliver(id, m.ID, rep)
+	case jsonrpc.KindRequest:
+		if s.opts.LogTraffic {
+			s.traceIn(data, "")
+		}
+		s.wg.Add(1)
+		go s.serveRequest(m.ID, m.Method)
+	case jsonrpc.KindNotification:
+		if s.opts.LogTraffic {
+			s.traceIn(data, "")
+		}
+		s.notification(m.Method, m.Params)
+	}
+}
+
+// pendingTool returns the tool of the pending call id, for logging.
+func (s *Session) pendingTool(id int64) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.pending[id]; c != nil {
+		return c.tool
+	}
+	return ""
+}
+
+// malformed handles a message that is not valid JSON-RPC: if its id can be
+// read and names a call in flight, that call fails; otherwise it is logged
+// and dropped.
+func (s *Session) malformed(data []byte, err error) {
+	if raw, ok := jsonrpc.FindID(data, data); ok {
+		if id, isInt := jsonrpc.Int(raw); isInt && s.isPending(id) {
+			s.deliver(id, raw, reply{err: fmt.Errorf("invalid response from the server: %v", err)})
+			return
+		}
+	}
+	s.log.Warn("ignored a malformed message from the server", "error", err, "message", snippet(data))
+}
+
+func (s *Session) isPending(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pending[id] != nil
+}
+
+// snippet returns the start of data for a log record.
+func snippet(data []byte) string {
+	const max = 200
+	if len(data) > max {
+		return string(data[:max]) + "..."
+	}
+	return string(data)
+}
+
+func decodeRPCError(raw []byte) *RPCError {
+	var e RPCError
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return &RPCError{Code: CodeInternalError, Message: "malformed error response: " + snippet(raw)}
+	}
+	if len(e.Data) > 0 {
+		e.Data = append(json.RawMessage(nil), e.Data...)
+	}
+	return &e
+}
+
+// serveRequest answers a request from the server: ping, and -32601 for
+// everything this client does not offer.
+func (s *Session) serveRequest(id []byte, method string) {
+	defer s.wg.Done()
+	st := s.state.Load()
+	if st == nil {
+		st = &negotiated{legacy: true}
+	}
+	var b []byte
+	if method == "ping" {
+		b = jsonrpc.AppendResult(nil, id, []byte("{}"))
+	} else {
+		b = jsonrpc.AppendError(nil, id, CodeMethodNotFound, "method not found: "+method)
+	}
+	m := &OutMessage{Data: b, ID: string(id), ProtocolVersion: st.version}
+	if s.opts.LogTraffic {
+		s.traceOut(m, "")
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	if err := s.conn.Write(ctx, m); err != nil {
+		s.log.Debug("answering a server request failed", "method", method, "error", err)
+	}
+}
+
+// notification handles a notification from the server.
+func (s *Session) notification(method string, params []byte) {
+	switch method {
+	case "notifications/progress":
+		s.progress(params)
+	case "notifications/tools/list_changed":
+		select {
+		case s.changed <- struct{}{}:
+		default:
+		}
+	case "notifications/message":
+		s.serverLog(params)
+	case "notifications/subscriptions/acknowledged":
+		s.log.Debug("subscription acknowledged", "notifications", snippet(params))
+	case "notifications/cancelled":
+		s.log.Debug("the server cancelled a request", "params", snippet(params))
+	default:
+		s.log.Debug("ignored a notification", "method", method)
+	}
+}
+
+// changedLoop runs OnToolsChanged for list-changed notifications, one at a
+// time, coalescing those that arrive meanwhile.
+func (s *Session) changedLoop() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-s.readerDone:
+			return
+		case <-s.changed:
+			s.opts.OnToolsChanged()
+		}
+	}
+}
+
+// listen keeps a 2026-07-28 subscriptions/listen request open for tool list
+// changes until the Session closes or the server ends it.
+func (s *Session) listen() {
+	defer s.wg.Done()
+	st := s.state.Load()
+	_, err := s.do(s.ctx, st, &request{
+		method:   "subscriptions/listen",
+		timeout:  -1,
+		noResend: true,
+		members: func(b []byte) []byte {
+			return append(b, `"notifications":{"toolsListChanged":true}`...)
+		},
+	})
+	if err != nil && s.ctx.Err() == nil {
+		s.log.Warn("the tool list subscription ended", "error", err)
+	}
+}

@@ -1,0 +1,428 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// connectFake connects to the fake stdio server in mode and closes the
+// Session, checking that the process is gone, when the test ends.
+func connectFake(t *testing.T, mode string, opts *Options) *Session {
+	t.Helper()
+	tr := fakeTransport(t, mode)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, tr, opts)
+	if err != nil {
+		t.Fatalf("Connect(%s): %v", mode, err)
+	}
+	t.Cleanup(func() { closeAndCheckReaped(t, s) })
+	return s
+}
+
+// closeAndCheckReaped closes s and checks that its server process is gone.
+func closeAndCheckReaped(t *testing.T, s *Session) {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	c, ok := s.conn.(*stdioConn)
+	if !ok {
+		return
+	}
+	if c.cmd.ProcessState == nil {
+		t.Errorf("server process %d was not reaped", c.cmd.Process.Pid)
+	}
+	if err := syscall.Kill(c.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("server process %d still exists after Close (kill 0: %v)", c.cmd.Process.Pid, err)
+	}
+}
+
+func callText(t *testing.T, s *Session, tool string, args any) string {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), tool, args)
+	if err != nil {
+		t.Fatalf("CallTool(%s): %v", tool, err)
+	}
+	return res.Text()
+}
+
+func TestNegotiation(t *testing.T) {
+	for _, tc := range []struct {
+		mode, pin    string
+		wantVersion  string
+		wantServer   string
+		instructions string
+	}{
+		{"modern", "", "2026-07-28", "fake", "be nice"},
+		{"legacy", "", "2025-11-25", "fake-legacy", "old"},
+		{"silent", "", "2025-11-25", "fake-legacy", "old"},
+		{"v32022", "", "2025-06-18", "fake-legacy", "old"},
+		{"modern", "2025-11-25", "2025-11-25", "fake-legacy", "old"},
+		{"legacy", "2024-11-05", "2024-11-05", "fake-legacy", "old"},
+	} {
+		t.Run(tc.mode+"/"+tc.pin, func(t *testing.T) {
+			start := time.Now()
+			s := connectFake(t, tc.mode, &Options{ProtocolVersion: tc.pin, ProbeTimeout: 300 * time.Millisecond})
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Connect took %v", d)
+			}
+			if got := s.ProtocolVersion(); got != tc.wantVersion {
+				t.Errorf("ProtocolVersion = %q, want %q", got, tc.wantVersion)
+			}
+			if got := s.ServerInfo().Name; got != tc.wantServer {
+				t.Errorf("ServerInfo().Name = %q, want %q", got, tc.wantServer)
+			}
+			if got := s.Instructions(); got != tc.instructions {
+				t.Errorf("Instructions = %q, want %q", got, tc.instructions)
+			}
+			caps := s.Capabilities()
+			if !caps.Tools || !caps.ToolsListChanged {
+				t.Errorf("Capabilities = %+v, want tools with listChanged", caps)
+			}
+			if got := callText(t, s, "echo", map[string]string{"message": "hi"}); got != "hi" {
+				t.Errorf("echo = %q", got)
+			}
+		})
+	}
+}
+
+func TestPinnedModernRefusesLegacyServer(t *testing.T) {
+	_, err := Connect(context.Background(), fakeTransport(t, "legacy"), &Options{ProtocolVersion: "2026-07-28"})
+	if err == nil || !strings.Contains(err.Error(), "does not speak protocol version 2026-07-28") {
+		t.Fatalf("Connect = %v, want a refusal to fall back", err)
+	}
+}
+
+func TestUnsupportedPin(t *testing.T) {
+	_, err := Connect(context.Background(), fakeTransport(t, "legacy"), &Options{ProtocolVersion: "1999-01-01"})
+	if err == nil || !strings.Contains(err.Error(), `"1999-01-01" is not supported`) {
+		t.Fatalf("Connect = %v", err)
+	}
+}
+
+func TestListTools(t *testing.T) {
+	for _, mode := range []string{"modern", "legacy", "modern+pages", "legacy+pages"} {
+		t.Run(mode, func(t *testing.T) {
+			s := connectFake(t, mode, nil)
+			tools, err := s.ListTools(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range tools {
+				names = append(names, tool.Name)
+				if len(tool.Raw) == 0 || len(tool.InputSchema) == 0 {
+					t.Errorf("tool %s lacks its raw bytes or schema", tool.Name)
+				}
+			}
+			if got := strings.Join(names, ","); got != "echo,slow,big,fail,die" {
+				t.Errorf("tools = %s", got)
+			}
+		})
+	}
+}
+
+func TestListToolsCursorLoop(t *testing.T) {
+	s := connectFake(t, "legacy+loop", nil)
+	_, err := s.ListTools(context.Background())
+	if err == nil || !strings.Contains(err.Error(), `cursor "again" twice`) {
+		t.Fatalf("ListTools = %v, want a cursor loop error", err)
+	}
+}
+
+func TestCallErrors(t *testing.T) {
+	for _, mode := range []string{"modern", "legacy"} {
+		t.Run(mode, func(t *testing.T) {
+			s := connectFake(t, mode, nil)
+			res, err := s.CallTool(context.Background(), "fail", nil)
+			var te *ToolError
+			if !errors.As(err, &te) || te.Tool != "fail" || te.Result.Text() != "no such city" || res == nil || !res.IsError {
+				t.Errorf("fail: res=%+v err=%v, want a *ToolError with the content", res, err)
+			}
+			_, err = s.CallTool(context.Background(), "rpcerr", nil)
+			var re *RPCError
+			if !errors.As(err, &re) || re.Code != CodeInvalidParams || string(re.Data) != `{"tool":"rpcerr"}` {
+				t.Errorf("rpcerr: %v, want *RPCError -32602 with data", err)
+			}
+			if err == nil || !strings.Contains(err.Error(), "rpcerr") {
+				t.Errorf("rpcerr: error %q does not name the tool", err)
+			}
+			_, err = s.CallTool(context.Background(), "echo", json.RawMessage(`{"message":`))
+			if err == nil || !strings.Contains(err.Error(), "arguments") {
+				t.Errorf("bad raw args: %v", err)
+			}
+		})
+	}
+}
+
+func TestArgumentForms(t *testing.T) {
+	s := connectFake(t, "modern", nil)
+	for _, tc := range []struct {
+		args any
+		want string
+	}{
+		{nil, "null"},
+		{json.RawMessage("{\n  \"a\": 1\n}"), `{"a":1}`},
+		{[]byte(`{"b":[1,2]}`), `{"b":[1,2]}`},
+		{map[string]any{"c": "<&>"}, `{"c":"\u003c\u0026\u003e"}`},
+		{struct {
+			D int `json:"d"`
+		}{4}, `{"d":4}`},
+	} {
+		if got := callText(t, s, "args", tc.args); got != tc.want && !(tc.want == "null" && got == "") {
+			t.Errorf("args %v arrived as %s, want %s", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestServerExitsMidCall(t *testing.T) {
+	s := connectFake(t, "legacy", nil)
+	_, err := s.CallTool(context.Background(), "die", nil)
+	var se *ServerExitedError
+	if !errors.As(err, &se) {
+		t.Fatalf("die: %v, want *ServerExitedError", err)
+	}
+	if se.ExitStatus != "exit status 7" || !strings.Contains(se.StderrTail, "out of cheese") {
+		t.Errorf("die: %+v, want exit status 7 and the stderr tail", se)
+	}
+	select {
+	case <-s.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("Done not closed after the server exited")
+	}
+	_, err = s.CallTool(context.Background(), "echo", nil)
+	if !errors.As(err, &se) {
+		t.Errorf("call after exit: %v, want *ServerExitedError", err)
+	}
+}
+
+func TestServerExitsDuringHandshake(t *testing.T) {
+	for _, pin := range []string{"", "2025-11-25"} {
+		start := time.Now()
+		_, err := Connect(context.Background(), fakeTransport(t, "die-init"), &Options{ProtocolVersion: pin})
+		var se *ServerExitedError
+		if !errors.As(err, &se) || se.ExitStatus != "exit status 3" || !strings.Contains(se.StderrTail, "cannot start") {
+			t.Errorf("Connect(pin %q) = %v, want *ServerExitedError with status 3 and stderr", pin, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("Connect took %v to notice the exit", d)
+		}
+	}
+}
+
+func TestStartFailure(t *testing.T) {
+	_, err := Connect(context.Background(), NewCommandTransport("/nonexistent/mcp-server"), nil)
+	if err == nil || !strings.Contains(err.Error(), "starting server mcp-server") {
+		t.Fatalf("Connect = %v", err)
+	}
+}
+
+func TestGarbageAndUnknownIDs(t *testing.T) {
+	for _, mode := range []string{"legacy", "modern"} {
+		s := connectFake(t, mode, nil)
+		if got := callText(t, s, "garbage", nil); got != "survived" {
+			t.Errorf("garbage = %q", got)
+		}
+		if got := callText(t, s, "unknownid", nil); got != "after unknown" {
+			t.Errorf("unknownid = %q", got)
+		}
+		_, err := s.CallTool(context.Background(), "badresult", nil)
+		if err == nil || !strings.Contains(err.Error(), "isError") {
+			t.Errorf("badresult: %v, want a malformed result error", err)
+		}
+		if got := callText(t, s, "echo", map[string]string{"message": "still"}); got != "still" {
+			t.Errorf("echo after garbage = %q", got)
+		}
+	}
+}
+
+func TestOversizeMessage(t *testing.T) {
+	for _, mode := range []string{"legacy", "legacy+idlast", "modern+idlast"} {
+		t.Run(mode, func(t *testing.T) {
+			tr := fakeTransport(t, mode)
+			tr.MaxMessageSize = 100 << 10
+			s, err := Connect(context.Background(), tr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer closeAndCheckReaped(t, s)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, err = s.CallTool(ctx, "big", map[string]int{"n": 300 << 10})
+			var tl *MessageTooLargeError
+			if !errors.As(err, &tl) || tl.Limit != 100<<10 {
+				t.Fatalf("big: %v, want *MessageTooLargeError", err)
+			}
+			res, err := s.CallTool(ctx, "big", map[string]int{"n": 50 << 10})
+			if err != nil || len(res.Text()) != 50<<10 {
+				t.Fatalf("big under the limit: %v", err)
+			}
+		})
+	}
+}
+
+func TestSlowServerAgainstDeadline(t *testing.T) {
+	for _, mode := range []string{"legacy", "modern"} {
+		t.Run(mode, func(t *testing.T) {
+			s := connectFake(t, mode, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err := s.CallTool(ctx, "slow", map[string]int{"ms": 3000})
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("slow: %v, want DeadlineExceeded", err)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("slow returned after %v", d)
+			}
+			// The server was told: its list of cancelled requests names one.
+			if got := callText(t, s, "cancelled", nil); got == "" {
+				t.Errorf("the server saw no notifications/cancelled")
+			}
+		})
+	}
+}
+
+func TestCallTimeoutOption(t *testing.T) {
+	s := connectFake(t, "legacy", &Options{CallTimeout: 100 * time.Millisecond})
+	_, err := s.CallTool(context.Background(), "slow", map[string]int{"ms": 2000})
+	var te *TimeoutError
+	if !errors.As(err, &te) || !errors.Is(err, context.DeadlineExceeded) || te.Name != "slow" {
+		t.Fatalf("slow: %v, want *TimeoutError", err)
+	}
+	if got := callText(t, s, "echo", map[string]string{"message": "ok"}); got != "ok" {
+		t.Errorf("echo after a timeout = %q", got)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	for _, mode := range []string{"legacy", "modern"} {
+		s := connectFake(t, mode, nil)
+		var got []Progress
+		ctx := WithProgress(context.Background(), func(p Progress) { got = append(got, p) })
+		res, err := s.CallTool(ctx, "progress", nil)
+		if err != nil || res.Text() != "progressed" {
+			t.Fatalf("progress: %v", err)
+		}
+		if len(got) != 3 || got[2] != (Progress{Progress: 3, Total: 3, Message: "step 3"}) {
+			t.Errorf("%s: progress = %+v", mode, got)
+		}
+	}
+}
+
+func TestServerRequestsAndBatches(t *testing.T) {
+	s := connectFake(t, "legacy", nil)
+	if got := callText(t, s, "ping", nil); !strings.Contains(got, "ping={}") || !strings.Contains(got, "-32601") {
+		t.Errorf("ping = %q, want an empty ping result and -32601 for sampling", got)
+	}
+	if got := callText(t, s, "batch", nil); got != "batched" {
+		t.Errorf("batch = %q", got)
+	}
+}
+
+func TestToolsListChanged(t *testing.T) {
+	for _, mode := range []string{"legacy", "modern"} {
+		t.Run(mode, func(t *testing.T) {
+			changed := make(chan struct{}, 4)
+			s := connectFake(t, mode, &Options{OnToolsChanged: func() { changed <- struct{}{} }})
+			callText(t, s, "changed", nil)
+			select {
+			case <-changed:
+			case <-time.After(5 * time.Second):
+				t.Fatal("OnToolsChanged was not called")
+			}
+		})
+	}
+}
+
+func TestContentTypes(t *testing.T) {
+	s := connectFake(t, "modern", nil)
+	res, err := s.CallTool(context.Background(), "content", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int64(12)
+	want := []Content{
+		{Type: "text", Text: "héllo \"q\"\n", Annotations: json.RawMessage(`{"audience":["user"]}`)},
+		{Type: "image", Data: []byte{0x89, 'P', 'N', 'G', 0x0d}, MIMEType: "image/png"},
+		{Type: "audio", Data: []byte("RIFF"), MIMEType: "audio/wav"},
+		{Type: "resource_link", URI: "file:///a.txt", Name: "a.txt", Title: "A", Description: "d", MIMEType: "text/plain", Size: &size},
+		{Type: "resource", Resource: &ResourceContents{URI: "file:///b.txt", MIMEType: "text/plain", Text: "bee"}},
+		{Type: "resource", Resource: &ResourceContents{URI: "file:///c.bin", Blob: []byte{0, 1}}},
+		{Type: "hologram", Raw: json.RawMessage(`{"depth":3,"type":"hologram"}`)},
+	}
+	if len(res.Content) != len(want) {
+		t.Fatalf("got %d blocks, want %d", len(res.Content), len(want))
+	}
+	for i := range want {
+		g, _ := json.Marshal(res.Content[i])
+		w, _ := json.Marshal(want[i])
+		if string(g) != string(w) {
+			t.Errorf("block %d = %s, want %s", i, g, w)
+		}
+	}
+	if string(res.StructuredContent) != `{"temperature":22.5}` {
+		t.Errorf("structuredContent = %s", res.StructuredContent)
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	s := connectFake(t, "modern", nil)
+	var wg sync.WaitGroup
+	errs := make(chan error, 400)
+	for g := 0; g < 20; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				msg := fmt.Sprintf("g%d-%d", g, i)
+				res, err := s.CallTool(context.Background(), "echo", map[string]string{"message": msg})
+				if err != nil {
+					errs <- err
+					continue
+				}
+				if res.Text() != msg {
+					errs <- fmt.Errorf("got %q, want %q", res.Text(), msg)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestCloseFailsCallsInFlight(t *testing.T) {
+	s, err := Connect(context.Background(), fakeTransport(t, "legacy"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.CallTool(context.Background(), "slow", map[string]int{"ms": 10000})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	closeAndCheckReaped(t, s)
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("call in flight: %v, want ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call in flight did not return after Close")
+	}
+	if _, err := s.CallTool(context.Background(), "echo", nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("call after Close: %v, want ErrClosed", err)
+	}
+}

@@ -1,0 +1,408 @@
+package runtime
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultShutdownTimeout is how long closing a stdio connection waits for
+// the server to exit after closing its input, and again after SIGTERM.
+const DefaultShutdownTimeout = 2 * time.Second
+
+// CommandTransport runs an MCP server as a child process and speaks to it
+// over its standard input and output, one JSON-RPC message per line. What the
+// server writes to standard error goes to Logger, and its last lines are
+// kept for the error that reports the server's exit.
+type CommandTransport struct {
+	// Command is the program to run, looked up in PATH when it has no
+	// slash; Args are its arguments.
+	Command string
+	Args    []string
+	// Env holds KEY=VALUE entries added to the environment the server
+	// inherits.
+	Env []string
+	// Dir is the server's working directory; empty means the current one.
+	Dir string
+	// MaxMessageSize bounds one incoming line; DefaultMaxMessageSize when
+	// zero. A longer line fails only the request it answers.
+	MaxMessageSize int
+	// Logger receives each line the server writes to standard error, at
+	// debug level. Nil discards them.
+	Logger *slog.Logger
+	// ShutdownTimeout is each of the two waits of Close (after closing the
+	// server's input, then after SIGTERM) before the next, harder step;
+	// DefaultShutdownTimeout when zero.
+	ShutdownTimeout time.Duration
+}
+
+// NewCommandTransport returns a transport that runs command with args.
+func NewCommandTransport(command string, args ...string) *CommandTransport {
+	return &CommandTransport{Command: command, Args: args}
+}
+
+// stderrTailLines and stderrTailBytes bound the stderr tail kept for errors.
+const (
+	stderrTailLines = 20
+	stderrTailBytes = 4 << 10
+)
+
+// Connect starts the server process.
+func (t *CommandTransport) Connect(ctx context.Context) (Conn, error) {
+	if t.Command == "" {
+		return nil, errors.New("stdio transport: no command to run")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	name := filepath.Base(t.Command)
+	cmd := exec.Command(t.Command, t.Args...)
+	cmd.Dir = t.Dir
+	if len(t.Env) > 0 {
+		cmd.Env = append(os.Environ(), t.Env...)
+	}
+	setProcessGroup(cmd)
+
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("starting server %s: %w", name, err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("starting server %s: %w", name, err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("starting server %s: %w", name, err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("starting server %s: %w", name, err)
+	}
+	// The child holds its own copies of these ends.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	limit := t.MaxMessageSize
+	if limit <= 0 {
+		limit = DefaultMaxMessageSize
+	}
+	shutdown := t.ShutdownTimeout
+	if shutdown <= 0 {
+		shutdown = DefaultShutdownTimeout
+	}
+	logger := t.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	c := &stdioConn{
+		cmd:        cmd,
+		name:       name,
+		stdin:      inW,
+		stdout:     outR,
+		stderr:     errR,
+		br:         bufio.NewReaderSize(outR, 64<<10),
+		limit:      limit,
+		shutdown:   shutdown,
+		exited:     make(chan struct{}),
+		stderrDone: make(chan struct{}),
+	}
+	go c.wait()
+	go c.readStderr(logger.With("server", name))
+	return c, nil
+}
+
+// stdioConn is a Conn to a child process.
+type stdioConn struct {
+	cmd            *exec.Cmd
+	name           string
+	stdin          *os.File
+	stdout, stderr *os.File
+	br             *bufio.Reader
+	limit          int
+	shutdown       time.Duration
+
+	wmu sync.Mutex
+
+	exited  chan struct{} // closed once the process is reaped
+	waitErr error
+
+	stderrDone chan struct{}
+	tailMu     sync.Mutex
+	tail       []string
+
+	closing   atomic.Bool
+	closeOnce sync.Once
+}
+
+func (c *stdioConn) writeIgnoresContext() {}
+
+// wait reaps the process.
+func (c *stdioConn) wait() {
+	c.waitErr = c.cmd.Wait()
+	close(c.exited)
+}
+
+// readStderr logs each stderr line and keeps the last ones.
+func (c *stdioConn) readStderr(log *slog.Logger) {
+	defer close(c.stderrDone)
+	r := bufio.NewReaderSize(c.stderr, 4<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		if len(line) > 0 {
+			text := strings.TrimRight(string(line), "\r\n")
+			if errors.Is(err, bufio.ErrBufferFull) {
+				text += "..."
+				// Skip the rest of an overlong line.
+				for errors.Is(err, bufio.ErrBufferFull) {
+					_, err = r.ReadSlice('\n')
+				}
+			}
+			if text != "" {
+				log.Debug(text)
+				c.addTail(text)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (c *stdioConn) addTail(line string) {
+	c.tailMu.Lock()
+	defer c.tailMu.Unlock()
+	c.tail = append(c.tail, line)
+	if len(c.tail) > stderrTailLines {
+		c.tail = c.tail[len(c.tail)-stderrTailLines:]
+	}
+	for n := c.tailSize(); n > stderrTailBytes && len(c.tail) > 1; n = c.tailSize() {
+		c.tail = c.tail[1:]
+	}
+}
+
+func (c *stdioConn) tailSize() int {
+	n := 0
+	for _, l := range c.tail {
+		n += len(l) + 1
+	}
+	return n
+}
+
+// stderrTail returns the last stderr lines, joined.
+func (c *stdioConn) stderrTail() string {
+	c.tailMu.Lock()
+	defer c.tailMu.Unlock()
+	s := strings.Join(c.tail, "\n")
+	if len(s) > stderrTailBytes {
+		s = "..." + s[len(s)-stderrTailBytes:]
+	}
+	return s
+}
+
+// exitError waits up to d for the process to exit and returns the error
+// describing how it ended.
+func (c *stdioConn) exitError(d time.Duration) error {
+	status := "stdout closed"
+	select {
+	case <-c.exited:
+		status = exitStatus(c.waitErr, c.cmd.ProcessState)
+	case <-time.After(d):
+	}
+	// Let the stderr reader drain what the server wrote last.
+	select {
+	case <-c.stderrDone:
+	case <-time.After(500 * time.Millisecond):
+	}
+	return &ServerExitedError{Command: c.name, ExitStatus: status, StderrTail: c.stderrTail()}
+}
+
+func exitStatus(waitErr error, ps *os.ProcessState) string {
+	if ps != nil {
+		return ps.String()
+	}
+	if waitErr != nil {
+		return waitErr.Error()
+	}
+	return ""
+}
+
+// Write sends one message as one line.
+func (c *stdioConn) Write(_ context.Context, m *OutMessage) error {
+	if c.closing.Load() {
+		return ErrClosed
+	}
+	data := m.Data
+	c.wmu.Lock()
+	var err error
+	if n := len(data); cap(data) > n && data[:n+1][n] == '\n' {
+		// The Session leaves the newline just past the message.
+		_, err = c.stdin.Write(data[:n+1])
+	} else {
+		if _, err = c.stdin.Write(data); err == nil {
+			_, err = c.stdin.Write(newline)
+		}
+	}
+	c.wmu.Unlock()
+	if err == nil {
+		return nil
+	}
+	if c.closing.Load() {
+		return ErrClosed
+	}
+	return c.exitError(time.Second)
+}
+
+var newline = []byte{'\n'}
+
+// Read returns the next non-empty line from the server.
+func (c *stdioConn) Read(context.Context) ([]byte, error) {
+	for {
+		line, err := c.readLine()
+		if err != nil {
+			var tl *MessageTooLargeError
+			if errors.As(err, &tl) {
+				return nil, err
+			}
+			if c.closing.Load() {
+				return nil, ErrClosed
+			}
+			return nil, c.exitError(2 * time.Second)
+		}
+		if len(line) > 0 {
+			return line, nil
+		}
+	}
+}
+
+// tooLargeKeep is how many bytes of each end of an oversize line are kept.
+const tooLargeKeep = 1024
+
+// readLine reads one line, without its line ending, as a fresh slice.
+func (c *stdioConn) readLine() ([]byte, error) {
+	line, err := c.br.ReadSlice('\n')
+	if err == nil {
+		line = trimEOL(line)
+		if len(line) > c.limit {
+			return nil, &MessageTooLargeError{Limit: c.limit, Prefix: bytes.Clone(line[:tooLargeKeep]), Suffix: bytes.Clone(line[len(line)-tooLargeKeep:])}
+		}
+		return bytes.Clone(line), nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, eofError(err)
+	}
+	buf := bytes.Clone(line)
+	for {
+		line, err = c.br.ReadSlice('\n')
+		if err == nil {
+			line = trimEOL(line)
+		}
+		if len(buf)+len(line) > c.limit {
+			return nil, c.discardLine(buf, line, err)
+		}
+		buf = append(buf, line...)
+		if err == nil {
+			return buf, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, eofError(err)
+		}
+	}
+}
+
+// discardLine skips the rest of an oversize line, keeping its two ends.
+func (c *stdioConn) discardLine(head, line []byte, err error) error {
+	e := &MessageTooLargeError{Limit: c.limit, Prefix: bytes.Clone(head[:min(len(head), tooLargeKeep)])}
+	suffix := append([]byte(nil), line...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = c.br.ReadSlice('\n')
+		if err == nil {
+			line = trimEOL(line)
+		}
+		suffix = append(suffix, line...)
+		if len(suffix) > 2*tooLargeKeep {
+			suffix = append(suffix[:0], suffix[len(suffix)-tooLargeKeep:]...)
+		}
+	}
+	if err != nil {
+		// The line never ended: the server is gone.
+		return eofError(err)
+	}
+	if len(suffix) > tooLargeKeep {
+		suffix = suffix[len(suffix)-tooLargeKeep:]
+	}
+	e.Suffix = suffix
+	return e
+}
+
+func eofError(err error) error {
+	if err == nil {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, newline)
+	return bytes.TrimSuffix(b, []byte{'\r'})
+}
+
+// Close stops the server: it closes the server's input, waits, sends SIGTERM,
+// waits again, then kills it, and always reaps it.
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.closing.Store(true)
+		c.stdin.Close()
+		if !c.waitExit(c.shutdown) {
+			terminate(c.cmd)
+			if !c.waitExit(c.shutdown) {
+				kill(c.cmd)
+				<-c.exited
+			}
+		}
+		// A grandchild may still hold the pipes; stop reading them.
+		c.stdout.Close()
+		c.stderr.Close()
+		<-c.stderrDone
+	})
+	return nil
+}
+
+func (c *stdioConn) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package runtime
+
+import "os/exec"
+
+// setProcessGroup does nothing where process groups do not exist.
+func setProcessGroup(*exec.Cmd) {}
+
+// terminate stops the server; without signals it is a kill.
+func terminate(cmd *exec.Cmd) { _ = cmd.Process.Kill() }
+
+// kill kills the server.
+func kill(cmd *exec.Cmd) { _ = cmd.Process.Kill() }

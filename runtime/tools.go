@@ -1,0 +1,382 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// Progress is one progress notification about a call in flight.
+type Progress struct {
+	// Progress is the amount done so far; it increases with each
+	// notification.
+	Progress float64
+	// Total is the total amount, or 0 when the server did not say.
+	Total float64
+	// Message describes the current step, if the server sent one.
+	Message string
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context that asks the server for progress
+// notifications about the calls made with it, and passes each to fn. fn runs
+// on the Session's reading goroutine: it must return quickly and must not
+// call the Session.
+func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+func progressFrom(ctx context.Context) func(Progress) {
+	fn, _ := ctx.Value(progressKey{}).(func(Progress))
+	return fn
+}
+
+// progress routes a notifications/progress to the call whose id is its token.
+func (s *Session) progress(params []byte) {
+	var p Progress
+	var token int64
+	var ok bool
+	err := jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
+		switch {
+		case jsonrpc.KeyIs(key, escaped, "progressToken"):
+			token, ok = jsonrpc.Int(v)
+		case jsonrpc.KeyIs(key, escaped, "progress"):
+			p.Progress, _ = jsonrpc.Float(v)
+		case jsonrpc.KeyIs(key, escaped, "total"):
+			p.Total, _ = jsonrpc.Float(v)
+		case jsonrpc.KeyIs(key, escaped, "message"):
+			p.Message, _ = jsonrpc.String(v)
+		}
+		return nil
+	})
+	if err != nil || !ok {
+		s.log.Debug("ignored a malformed progress notification", "params", snippet(params))
+		return
+	}
+	s.mu.Lock()
+	var fn func(Progress)
+	if c := s.pending[token]; c != nil {
+		fn = c.progress
+	}
+	s.mu.Unlock()
+	if fn != nil {
+		fn(p)
+	}
+}
+
+// maxPages bounds the pages ListTools follows, beyond the cursor loop check.
+const maxPages = 10000
+
+// ListTools returns every tool the server lists, following each page's
+// cursor. A cursor the server already sent is reported as an error instead
+// of being followed forever.
+func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
+	var tools []Tool
+	seen := make(map[string]bool)
+	var cursor *string
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return nil, fmt.Errorf("tools/list: more than %d pages", maxPages)
+		}
+		r := &request{method: "tools/list"}
+		if cursor != nil {
+			c := *cursor
+			r.members = func(b []byte) []byte {
+				b = append(b, `"cursor":`...)
+				return jsonrpc.AppendString(b, c)
+			}
+		}
+		res, err := s.do(ctx, s.state.Load(), r)
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		var next *string
+		tools, next, err = decodeToolsPage(tools, res)
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		if next == nil {
+			break
+		}
+		if seen[*next] {
+			return nil, fmt.Errorf("tools/list: the server sent cursor %q twice; its pagination loops", *next)
+		}
+		seen[*next] = true
+		cursor = next
+	}
+	names := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		if names[t.Name] {
+			s.log.Warn("the server lists a tool twice", "tool", t.Name)
+		}
+		names[t.Name] = true
+	}
+	if err := s.checkDrift(tools); err != nil {
+		return tools, err
+	}
+	return tools, nil
+}
+
+// decodeToolsPage appends the tools of one tools/list result to tools and
+// returns the next cursor, nil at the end. An empty cursor is a cursor.
+func decodeToolsPage(tools []Tool, res []byte) ([]Tool, *string, error) {
+	var next *string
+	var sawTools bool
+	err := jsonrpc.ObjectEach(res, func(key []byte, escaped bool, v []byte) error {
+		switch {
+		case jsonrpc.KeyIs(key, escaped, "tools"):
+			sawTools = true
+			return jsonrpc.ArrayEach(v, func(raw []byte) error {
+				var t Tool
+				if err := json.Unmarshal(raw, &t); err != nil {
+					return fmt.Errorf("tool %d: %w", len(tools), err)
+				}
+				if t.Name == "" {
+					return fmt.Errorf("tool %d has no name", len(tools))
+				}
+				t.Raw = bytes.Clone(raw)
+				tools = append(tools, t)
+				return nil
+			})
+		case jsonrpc.KeyIs(key, escaped, "nextCursor"):
+			if jsonrpc.IsNull(v) {
+				return nil
+			}
+			c, err := jsonrpc.String(v)
+			if err != nil {
+				return fmt.Errorf("nextCursor: %w", err)
+			}
+			next = &c
+		case jsonrpc.KeyIs(key, escaped, "resultType"):
+			return checkResultType(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !sawTools {
+		return nil, nil, errors.New("the result has no tools array")
+	}
+	return tools, next, nil
+}
+
+// checkResultType accepts a complete result.
+func checkResultType(v []byte) error {
+	rt, err := jsonrpc.String(v)
+	if err != nil || rt != "complete" {
+		return fmt.Errorf("unsupported resultType %s", snippet(v))
+	}
+	return nil
+}
+
+// maxInputRounds bounds the retries of a call the server answers with
+// input_required.
+const maxInputRounds = 10
+
+// CallTool calls the tool name with args, which are marshaled with
+// encoding/json unless they are a json.RawMessage or []byte, sent as they
+// are; nil sends no arguments.
+//
+// The call is bounded by ctx and, when ctx has no deadline, by
+// Options.CallTimeout. When it is cancelled or times out, the server is told
+// (notifications/cancelled, or closing the request's stream on modern HTTP).
+// A result whose isError flag is set is returned along with a *ToolError
+// holding it; a JSON-RPC error is an *RPCError, and a server that exited is
+// a *ServerExitedError (reach each with errors.As). Progress notifications
+// reach the function WithProgress put in ctx.
+func (s *Session) CallTool(ctx context.Context, name string, args any) (*Result, error) {
+	level, logged := s.callLevel(ctx, name)
+	var start time.Time
+	if logged {
+		start = time.Now()
+	}
+	res, err := s.callTool(ctx, name, args)
+	if logged {
+		attrs := []slog.Attr{slog.String("tool", name), slog.Duration("took", time.Since(start))}
+		if err != nil {
+			attrs = append(attrs, slog.String("error", err.Error()))
+		}
+		s.log.LogAttrs(ctx, level, "tool call", attrs...)
+	}
+	return res, err
+}
+
+func (s *Session) callTool(ctx context.Context, name string, args any) (*Result, error) {
+	raw, err := marshalArgs(args)
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: arguments: %w", name, err)
+	}
+	st := s.state.Load()
+	var state []byte
+	for round := 0; ; round++ {
+		r := &request{
+			method:   "tools/call",
+			name:     name,
+			progress: progressFrom(ctx),
+			members: func(b []byte) []byte {
+				b = append(b, `"name":`...)
+				b = jsonrpc.AppendString(b, name)
+				if raw != nil {
+					b = append(b, `,"arguments":`...)
+					b = append(b, raw...)
+				}
+				if state != nil {
+					b = append(b, `,"requestState":`...)
+					b = append(b, state...)
+				}
+				return b
+			},
+		}
+		data, err := s.do(ctx, st, r)
+		if err != nil {
+			return nil, fmt.Errorf("calling %s: %w", name, err)
+		}
+		res, more, err := decodeResult(data)
+		if err != nil {
+			return nil, fmt.Errorf("calling %s: %w", name, err)
+		}
+		if more != nil {
+			if more.inputRequests {
+				return nil, fmt.Errorf("calling %s: the server asks the client for input (elicitation or sampling), which this client does not provide", name)
+			}
+			if round+1 >= maxInputRounds {
+				return nil, fmt.Errorf("calling %s: the server asked to retry %d times", name, maxInputRounds)
+			}
+			state = more.requestState
+			continue
+		}
+		if res.IsError {
+			return res, &ToolError{Tool: name, Result: res}
+		}
+		return res, nil
+	}
+}
+
+// marshalArgs returns the JSON text of a call's arguments, compact and on one
+// line, or nil for no arguments.
+func marshalArgs(args any) ([]byte, error) {
+	var raw []byte
+	switch a := args.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		raw = a
+	case []byte:
+		raw = a
+	default:
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, err
+		}
+		if string(b) == "null" {
+			return nil, nil
+		}
+		return b, nil
+	}
+	raw = jsonrpc.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if bytes.IndexByte(raw, '\n') >= 0 || bytes.IndexByte(raw, '\r') >= 0 {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	if !json.Valid(raw) {
+		return nil, errors.New("not valid JSON")
+	}
+	return raw, nil
+}
+
+// inputRequired is what a result of type input_required asks for.
+type inputRequired struct {
+	inputRequests bool
+	requestState  []byte
+}
+
+// decodeResult decodes a tools/call result. It returns a non-nil
+// *inputRequired instead of a result when the server asks for a retry.
+func decodeResult(data []byte) (*Result, *inputRequired, error) {
+	res := &Result{}
+	var more *inputRequired
+	var state []byte
+	var inputs bool
+	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
+		k := string(key)
+		if escaped {
+			var err error
+			if k, err = jsonrpc.String(append(append([]byte{'"'}, key...), '"')); err != nil {
+				return err
+			}
+		}
+		switch k {
+		case "content":
+			if jsonrpc.IsNull(v) {
+				return nil
+			}
+			n := 0
+			_ = jsonrpc.ArrayEach(v, func([]byte) error { n++; return nil })
+			res.Content = make([]Content, 0, n)
+			return jsonrpc.ArrayEach(v, func(block []byte) error {
+				var c Content
+				if err := c.decode(block, true); err != nil {
+					return fmt.Errorf("content block %d: %w", len(res.Content), err)
+				}
+				res.Content = append(res.Content, c)
+				return nil
+			})
+		case "structuredContent":
+			res.StructuredContent = json.RawMessage(v)
+		case "isError":
+			b, err := jsonrpc.Bool(v)
+			if err != nil {
+				return fmt.Errorf("isError: %w", err)
+			}
+			res.IsError = b
+		case "_meta":
+			res.Meta = json.RawMessage(v)
+		case "resultType":
+			rt, err := jsonrpc.String(v)
+			if err != nil {
+				return fmt.Errorf("resultType: %w", err)
+			}
+			switch rt {
+			case "complete":
+			case "input_required":
+				more = &inputRequired{}
+			default:
+				return fmt.Errorf("unsupported resultType %q", rt)
+			}
+		case "inputRequests":
+			inputs = !jsonrpc.IsNull(v)
+		case "requestState":
+			state = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("malformed result: %w", err)
+	}
+	if more != nil {
+		more.inputRequests = inputs
+		more.requestState = bytes.Clone(state)
+		return nil, more, nil
+	}
+	return res, nil, nil
+}
+
+// isToolsUnsupported reports whether err says the server has no tools.
+func isToolsUnsupported(err error) bool {
+	var rpc *RPCError
+	return errors.As(err, &rpc) && rpc.Code == CodeMethodNotFound
+}
