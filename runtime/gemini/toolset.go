@@ -1,0 +1,268 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// A Toolset offers MCP tools to a Gemini model and runs the function calls
+// the model makes.
+//
+// It is built from a runtime.Caller and the tools to offer: a generated
+// package's MCPTools(), or a live session's tool list. It is safe for
+// concurrent use.
+type Toolset struct {
+	caller  runtime.Caller
+	decls   []*genai.FunctionDeclaration
+	byName  map[string]*toolEntry // by declared name
+	declsOf map[string]string     // MCP name → declared name
+}
+
+type toolEntry struct {
+	tool   runtime.Tool
+	schema *runtime.Schema // nil when the tool has no input schema
+}
+
+// NewToolset returns a Toolset that declares tools to Gemini (see
+// Declarations for how, and for the errors) and calls them through caller.
+func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *DeclarationOptions) (*Toolset, error) {
+	if caller == nil {
+		return nil, errors.New("gemini toolset: caller is nil")
+	}
+	decls, names, err := Declarations(tools, opts)
+	if err != nil {
+		return nil, err
+	}
+	ts := &Toolset{
+		caller:  caller,
+		decls:   decls,
+		byName:  make(map[string]*toolEntry, len(tools)),
+		declsOf: make(map[string]string, len(tools)),
+	}
+	byMCP := make(map[string]runtime.Tool, len(tools))
+	for _, t := range tools {
+		byMCP[t.Name] = t
+	}
+	for declared, mcpName := range names {
+		t := byMCP[mcpName]
+		e := &toolEntry{tool: t}
+		if len(strings.TrimSpace(string(t.InputSchema))) > 0 {
+			e.schema = runtime.NewSchema(t.Name, t.InputSchema)
+		}
+		ts.byName[declared] = e
+		ts.declsOf[mcpName] = declared
+	}
+	return ts, nil
+}
+
+// Tools returns the tools to put in genai.GenerateContentConfig.Tools: one
+// genai.Tool holding every function declaration. It returns nil when the
+// toolset is empty.
+func (ts *Toolset) Tools() []*genai.Tool {
+	if len(ts.decls) == 0 {
+		return nil
+	}
+	return []*genai.Tool{{FunctionDeclarations: ts.decls}}
+}
+
+// Declarations returns the function declarations, in the order of the tools
+// the Toolset was built from.
+func (ts *Toolset) Declarations() []*genai.FunctionDeclaration { return ts.decls }
+
+// MCPName returns the MCP tool name behind a declared function name.
+func (ts *Toolset) MCPName(declared string) (string, bool) {
+	e, ok := ts.byName[declared]
+	if !ok {
+		return "", false
+	}
+	return e.tool.Name, true
+}
+
+// DeclaredName returns the function name a tool is declared under.
+func (ts *Toolset) DeclaredName(mcpName string) (string, bool) {
+	d, ok := ts.declsOf[mcpName]
+	return d, ok
+}
+
+// Handle runs one function call and returns the response to send back to
+// the model. It never fails: every problem becomes a response whose
+// "error" the model can read and act on.
+//
+//   - An unknown function name gets an error listing the known ones.
+//   - Arguments that break the tool's input schema get an error naming the
+//     JSON pointer and the reason, and the tool is not called.
+//   - A tool result's text blocks are joined into "output"; structured
+//     content, when present, is the "output" instead. Images are attached
+//     as FunctionResponse parts, and described in the text with a short
+//     placeholder, like every other kind of content.
+//   - A result with isError set, and an error from the caller, go into
+//     "error".
+//   - A panic in the caller becomes an error.
+//
+// The response carries the call's ID and name.
+func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) (resp *genai.FunctionResponse) {
+	if call == nil {
+		return &genai.FunctionResponse{Response: map[string]any{"error": "empty function call"}}
+	}
+	resp = &genai.FunctionResponse{ID: call.ID, Name: call.Name}
+	defer func() {
+		if p := recover(); p != nil {
+			resp.Parts = nil
+			resp.Response = map[string]any{"error": fmt.Sprintf("calling %s failed: internal error: %v", call.Name, p)}
+		}
+	}()
+	e, ok := ts.byName[call.Name]
+	if !ok {
+		resp.Response = map[string]any{"error": fmt.Sprintf("unknown function %q; the functions are: %s", call.Name, strings.Join(ts.names(), ", "))}
+		return resp
+	}
+	args := []byte("{}")
+	if call.Args != nil {
+		b, err := json.Marshal(call.Args)
+		if err != nil {
+			resp.Response = map[string]any{"error": fmt.Sprintf("arguments of %s do not encode as JSON: %v", call.Name, err)}
+			return resp
+		}
+		args = b
+	}
+	if e.schema != nil {
+		if err := e.schema.Validate(args); err != nil {
+			var ve *runtime.ValidationError
+			if errors.As(err, &ve) {
+				resp.Response = map[string]any{"error": ve.Error()}
+				return resp
+			}
+			// The schema itself does not compile: that is not the
+			// model's fault, and the server checks the arguments anyway.
+		}
+	}
+	res, err := ts.caller.CallTool(ctx, e.tool.Name, json.RawMessage(args))
+	var te *runtime.ToolError
+	if errors.As(err, &te) && te.Result != nil {
+		res, err = te.Result, nil
+		res.IsError = true
+	}
+	if err != nil {
+		resp.Response = map[string]any{"error": fmt.Sprintf("calling %s failed: %v", call.Name, err)}
+		return resp
+	}
+	resp.Response, resp.Parts = responseFromResult(res)
+	return resp
+}
+
+// HandleAll runs the function calls of one model turn concurrently and
+// returns their responses in the order of calls.
+func (ts *Toolset) HandleAll(ctx context.Context, calls []*genai.FunctionCall) []*genai.FunctionResponse {
+	out := make([]*genai.FunctionResponse, len(calls))
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = ts.Handle(ctx, c)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func (ts *Toolset) names() []string {
+	names := make([]string, 0, len(ts.byName))
+	for n := range ts.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// responseFromResult maps a tool result to a function response body and
+// its media parts.
+func responseFromResult(res *runtime.Result) (map[string]any, []*genai.FunctionResponsePart) {
+	if res == nil {
+		res = &runtime.Result{}
+	}
+	var texts []string
+	var parts []*genai.FunctionResponsePart
+	for i := range res.Content {
+		c := &res.Content[i]
+		switch c.Type {
+		case runtime.ContentText:
+			texts = append(texts, c.Text)
+		case runtime.ContentImage:
+			parts = append(parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: c.MIMEType, Data: c.Data}})
+			texts = append(texts, fmt.Sprintf("[image %d: %s, attached]", len(parts), orUnknown(c.MIMEType)))
+		case runtime.ContentAudio:
+			texts = append(texts, fmt.Sprintf("[audio: %s, %d bytes, not shown]", orUnknown(c.MIMEType), len(c.Data)))
+		case runtime.ContentResourceLink:
+			texts = append(texts, resourceLinkText(c))
+		case runtime.ContentResource:
+			texts = append(texts, resourceText(c.Resource))
+		default:
+			texts = append(texts, fmt.Sprintf("[content of type %q, not shown]", c.Type))
+		}
+	}
+	text := strings.Join(texts, "\n")
+	key := "output"
+	if res.IsError {
+		key = "error"
+		if strings.TrimSpace(text) == "" {
+			text = "the tool reported an error without a message"
+		}
+	}
+	body := map[string]any{key: text}
+	if len(res.StructuredContent) > 0 && !res.IsError {
+		var v any
+		if err := json.Unmarshal(res.StructuredContent, &v); err == nil {
+			body[key] = v
+		}
+	}
+	return body, parts
+}
+
+func resourceLinkText(c *runtime.Content) string {
+	var b strings.Builder
+	b.WriteString("[resource link: ")
+	name := c.Title
+	if name == "" {
+		name = c.Name
+	}
+	if name != "" {
+		b.WriteString(name)
+		b.WriteByte(' ')
+	}
+	b.WriteString("<" + c.URI + ">")
+	if c.MIMEType != "" {
+		b.WriteString(", " + c.MIMEType)
+	}
+	if c.Description != "" {
+		b.WriteString(": " + c.Description)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func resourceText(r *runtime.ResourceContents) string {
+	if r == nil {
+		return "[empty resource]"
+	}
+	if r.Text != "" || len(r.Blob) == 0 {
+		return fmt.Sprintf("[resource <%s>]\n%s", r.URI, r.Text)
+	}
+	return fmt.Sprintf("[resource <%s>: %s, %d bytes, not shown]", r.URI, orUnknown(r.MIMEType), len(r.Blob))
+}
+
+func orUnknown(mime string) string {
+	if mime == "" {
+		return "unknown type"
+	}
+	return mime
+}
