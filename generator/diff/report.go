@@ -161,13 +161,13 @@ func (r *Report) text() string {
 		for _, c := range g {
 			marker := ""
 			if c.GoAPI {
-				marker = " GO_API"
+				marker = "GO_API"
 			}
-			fmt.Fprintf(&b, "  %-4s%s  %s: %s\n", c.Severity, marker, c.Where(), oneLine(c.Summary))
+			fmt.Fprintf(&b, "  %-4s %-6s %s: %s\n", c.Severity, marker, c.Where(), oneLine(c.Summary))
 			if c.Old != "" || c.New != "" {
-				fmt.Fprintf(&b, "        %s → %s\n", orNone(shorten(c.Old)), orNone(shorten(c.New)))
+				fmt.Fprintf(&b, "              %s → %s\n", orNone(shorten(c.Old)), orNone(shorten(c.New)))
 			}
-			fmt.Fprintf(&b, "        %s\n", oneLine(c.Why))
+			fmt.Fprintf(&b, "              %s\n", oneLine(c.Why))
 		}
 	}
 	return b.String()
@@ -285,9 +285,13 @@ var mdEscaper = strings.NewReplacer(
 
 func mdText(s string) string { return mdEscaper.Replace(oneLine(s)) }
 
+// mdEscape escapes plain text for Markdown, keeping its spaces.
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
 // mdMixed renders text in which `backticked` parts are code.
 func mdMixed(s string) string {
-	parts := strings.Split(oneLine(s), "`")
+	s = oneLine(s)
+	parts := strings.Split(s, "`")
 	if len(parts)%2 == 0 {
 		return mdText(s)
 	}
@@ -296,7 +300,7 @@ func mdMixed(s string) string {
 		if i%2 == 1 {
 			b.WriteString(codeSpan(p))
 		} else {
-			b.WriteString(mdText(p))
+			b.WriteString(mdEscape(p))
 		}
 	}
 	return b.String()

@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/mcpgen/mcpgen/generator/diff"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/gitfile"
+)
+
+var diffCommand = &command{
+	name:    "diff",
+	summary: "classify the changes between two snapshots as ERR, WARN or INFO",
+	run:     runDiff,
+}
+
+const diffHelp = `[--format text|json|markdown] [--fail-on ERR|WARN|INFO] OLD NEW
+
+OLD and NEW are snapshot files, or REV:path to read a snapshot from git
+as "git show REV:path" does (for example HEAD:testdata/tools.json).
+
+Exit status: 0 when no change reaches the --fail-on severity, 1 when one
+does, 2 when the arguments or the snapshots cannot be used.`
+
+// reportFlags are the flags diff and check share.
+type reportFlags struct {
+	format string
+	failOn string
+}
+
+func (rf *reportFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&rf.format, "format", "text", "report `format`: text, json or markdown")
+	fs.StringVar(&rf.failOn, "fail-on", "ERR", "exit with status 1 when a change is at least this `severity`: ERR, WARN or INFO")
+}
+
+// parse checks the flag values.
+func (rf *reportFlags) parse() (diff.Format, diff.Severity, error) {
+	format, err := diff.ParseFormat(rf.format)
+	if err != nil {
+		return "", 0, usagef("--format: %v", err)
+	}
+	threshold, err := diff.ParseSeverity(rf.failOn)
+	if err != nil {
+		return "", 0, usagef("--fail-on: %v", err)
+	}
+	return format, threshold, nil
+}
+
+func runDiff(e *env, args []string) error {
+	fs := newFlagSet(e, "diff", diffHelp)
+	var rf reportFlags
+	rf.register(fs)
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return err
+	}
+	format, threshold, err := rf.parse()
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("diff takes two snapshots, OLD and NEW; got %d argument(s)", len(pos))
+	}
+	ctx := context.Background()
+	oldSnap, err := loadSnapshot(ctx, pos[0])
+	if err != nil {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	}
+	newSnap, err := loadSnapshot(ctx, pos[1])
+	if err != nil {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	}
+	r, err := compareSnapshots(pos[0], pos[1], oldSnap, newSnap)
+	if err != nil {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	}
+	if oldSnap.Server.Name != "" && newSnap.Server.Name != "" && oldSnap.Server.Name != newSnap.Server.Name {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%s is a snapshot of server %q but %s is of server %q: the two may not be versions of one server",
+			pos[0], oldSnap.Server.Name, pos[1], newSnap.Server.Name))
+	}
+	return writeReport(e, r, format, threshold)
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments, and returns the positional arguments.
+func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(e, fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// loadSnapshot reads a snapshot from a file, or from git when spec is
+// REV:path and no file of that name exists.
+func loadSnapshot(ctx context.Context, spec string) (*snapshot.Snapshot, error) {
+	data, err := os.ReadFile(spec)
+	switch {
+	case err == nil:
+		return snapshot.Read(spec, data)
+	case errors.Is(err, fs.ErrNotExist):
+		rev, path, ok := gitfile.Split(spec)
+		if !ok {
+			return nil, fmt.Errorf("reading snapshot %s: no such file", spec)
+		}
+		data, err := gitfile.Read(ctx, "", rev, path)
+		if err != nil {
+			var ge *gitfile.Error
+			if errors.As(err, &ge) {
+				return nil, fmt.Errorf("reading snapshot %s: %s", spec, ge.Msg)
+			}
+			return nil, fmt.Errorf("reading snapshot %s: %w", spec, err)
+		}
+		return snapshot.Read(spec, data)
+	default:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("reading snapshot %s: %v", spec, err)
+	}
+}
+
+// compareSnapshots classifies the changes from oldSnap to newSnap.
+func compareSnapshots(oldName, newName string, oldSnap, newSnap *snapshot.Snapshot) (*diff.Report, error) {
+	changes, err := diff.Tools(oldSnap.RuntimeTools(), newSnap.RuntimeTools())
+	if err != nil {
+		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
+	}
+	return &diff.Report{Old: oldName, New: newName, Changes: changes}, nil
+}
+
+// writeReport prints r and turns a change at or above threshold into exit
+// status 1.
+func writeReport(e *env, r *diff.Report, format diff.Format, threshold diff.Severity) error {
+	if err := r.Write(e.stdout, format); err != nil {
+		return err
+	}
+	n := 0
+	for i := range r.Changes {
+		if r.Changes[i].Severity >= threshold {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return &exitError{code: exitFail, msg: fmt.Sprintf("%d change(s) at %s or above (--fail-on %s)", n, threshold, threshold)}
+}

@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs mcpgen in-process and returns its exit status and output.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// writeSnapshot writes a canonical-shaped snapshot of server with tools
+// (JSON tool objects) and returns its path.
+func writeSnapshot(t *testing.T, dir, file, server, tools string) string {
+	t.Helper()
+	path := filepath.Join(dir, file)
+	data := `{"server":{"name":"` + server + `","version":"1"},"protocolVersion":"2025-06-18","source":"test","tools":[` + tools + `]}` + "\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const (
+	toolA     = `{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`
+	toolAWarn = `{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string","maxLength":8}}}}`
+	toolB     = `{"name":"b","inputSchema":{"type":"object"}}`
+)
+
+// TestDiffGolden runs diff on the Home Assistant pair from the top of the
+// repository, so that its output is exactly the report golden files.
+func TestDiffGolden(t *testing.T) {
+	t.Chdir("../..")
+	for _, tc := range []struct {
+		args   []string
+		golden string
+	}{
+		{nil, "testdata/diff/homeassistant.txt"},
+		{[]string{"--format", "json"}, "testdata/diff/homeassistant.json"},
+		{[]string{"--format=markdown"}, "testdata/diff/homeassistant.md"},
+	} {
+		args := append([]string{"diff"}, tc.args...)
+		args = append(args, "testdata/homeassistant-tools-list.json", "testdata/diff/homeassistant-new.json")
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 1 {
+			t.Errorf("%v: exit status %d, want 1 (the pair has ERR changes); stderr: %s", tc.args, code, stderr)
+		}
+		if !strings.Contains(stderr, "3 change(s) at ERR or above") {
+			t.Errorf("%v: stderr = %q", tc.args, stderr)
+		}
+		want, err := os.ReadFile(tc.golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stdout != string(want) {
+			t.Errorf("%v: output differs from %s:\n%s", tc.args, tc.golden, stdout)
+		}
+	}
+}
+
+func TestDiffFailOn(t *testing.T) {
+	dir := t.TempDir()
+	base := writeSnapshot(t, dir, "base.json", "srv", toolA)
+	same := writeSnapshot(t, dir, "same.json", "srv", toolA)
+	warn := writeSnapshot(t, dir, "warn.json", "srv", toolAWarn)
+	added := writeSnapshot(t, dir, "added.json", "srv", toolA+","+toolB)
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{base, same}, 0},
+		{[]string{base, warn}, 0},
+		{[]string{"--fail-on", "WARN", base, warn}, 1},
+		{[]string{base, warn, "--fail-on=warn"}, 1},
+		{[]string{base, added}, 0},
+		{[]string{"--fail-on", "INFO", base, added}, 1},
+		{[]string{"--fail-on", "WARN", base, added}, 0},
+		{[]string{added, base}, 1}, // a removed tool is ERR
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"diff"}, tc.args...)...)
+		if code != tc.code {
+			t.Errorf("diff %v: exit status %d, want %d\n%s%s", tc.args, code, tc.code, stdout, stderr)
+		}
+	}
+
+	code, stdout, _ := runCLI(t, "diff", base, same)
+	if code != 0 || !strings.Contains(stdout, "No changes.") {
+		t.Errorf("identical snapshots: status %d, output %q", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "diff", "--format", "json", base, warn)
+	var report struct {
+		Summary map[string]int `json:"summary"`
+		Changes []struct {
+			Tool, Pointer, Severity, Rule string
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("json report: %v\n%s", err, stdout)
+	}
+	if code != 0 || len(report.Changes) != 1 || report.Changes[0].Rule != "limit-added" ||
+		report.Changes[0].Pointer != "/properties/x/maxLength" || report.Summary["WARN"] != 1 {
+		t.Errorf("json report: status %d, %+v", code, report)
+	}
+}
+
+func TestDiffUsage(t *testing.T) {
+	dir := t.TempDir()
+	base := writeSnapshot(t, dir, "base.json", "srv", toolA)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "diff takes two snapshots"},
+		{[]string{base}, "got 1 argument"},
+		{[]string{base, base, base}, "got 3 argument"},
+		{[]string{"--format", "xml", base, base}, `format "xml" is not one of text, json, markdown`},
+		{[]string{"--fail-on", "FATAL", base, base}, `severity "FATAL" is not one of ERR, WARN, INFO`},
+		{[]string{"--colour", base, base}, "flag provided but not defined"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"diff"}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("diff %v: status %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	code, stdout, _ := runCLI(t, "diff", "--help")
+	if code != 0 || !strings.Contains(stdout, "REV:path") || !strings.Contains(stdout, "-fail-on") {
+		t.Errorf("diff --help: status %d, output %q", code, stdout)
+	}
+}
+
+func TestDiffBadInput(t *testing.T) {
+	dir := t.TempDir()
+	base := writeSnapshot(t, dir, "base.json", "srv", toolA)
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte("{\"tools\": [\n  {\"name\": \"a\",}\n]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badSchema := writeSnapshot(t, dir, "bad-schema.json", "srv", `{"name":"a","inputSchema":{"type":"object","properties":{"x":{"$ref":"#/$defs/missing"}}}}`)
+	missing := filepath.Join(dir, "missing.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{missing, base}, "reading snapshot " + missing + ": no such file"},
+		{"missing new file", []string{base, missing}, "reading snapshot " + missing + ": no such file"},
+		{"unreadable JSON", []string{base, broken}, broken + ":2:16: malformed JSON"},
+		{"directory", []string{dir, base}, "is a directory"},
+		{"dangling $ref", []string{base, badSchema}, `$ref "#/$defs/missing" does not resolve`},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"diff"}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2 and %q", tc.name, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestDiffDifferentServers(t *testing.T) {
+	dir := t.TempDir()
+	a := writeSnapshot(t, dir, "a.json", "weather", toolA)
+	b := writeSnapshot(t, dir, "b.json", "calendar", toolA)
+	for _, format := range []string{"text", "json", "markdown"} {
+		code, stdout, _ := runCLI(t, "diff", "--format", format, a, b)
+		if code != 0 || !strings.Contains(stdout, `of server \"weather\"`) && !strings.Contains(stdout, `of server "weather"`) {
+			t.Errorf("%s: status %d, output lacks the server warning:\n%s", format, code, stdout)
+		}
+	}
+}
+
+// TestDiffGit reads snapshots from git revisions of a temporary repository.
+func TestDiffGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=test", "-c", "user.email=test@example.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	writeSnapshot(t, dir, "tools.json", "srv", toolA+","+toolB)
+	git("add", "tools.json")
+	git("commit", "-q", "-m", "one")
+	writeSnapshot(t, dir, "tools.json", "srv", toolA)
+	t.Chdir(dir)
+
+	code, stdout, stderr := runCLI(t, "diff", "HEAD:tools.json", "tools.json")
+	if code != 1 || !strings.Contains(stdout, "tool b removed") {
+		t.Errorf("HEAD:tools.json vs the work tree: status %d\n%s%s", code, stdout, stderr)
+	}
+	for _, tc := range []struct {
+		spec, want string
+	}{
+		{"v9.9.9:tools.json", "reading snapshot v9.9.9:tools.json: git revision v9.9.9 does not exist"},
+		{"HEAD~3:tools.json", "git revision HEAD~3 does not exist"},
+		{"HEAD:other.json", "reading snapshot HEAD:other.json: other.json does not exist in revision HEAD"},
+	} {
+		code, _, stderr := runCLI(t, "diff", tc.spec, "tools.json")
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("diff %s: status %d, stderr %q; want 2 and %q", tc.spec, code, stderr, tc.want)
+		}
+	}
+}
