@@ -286,11 +286,11 @@ var ruleCases = []struct {
 		obj(`"v":{"description":"d","anyOf":[{"type":"string"},{"type":"integer"}]}`),
 		[]want{{BranchAdded, "/properties/v/anyOf/1", Info, true}}},
 	{"tagged union branch changed", false,
-		obj(`"v":{"oneOf":[`+
-			`{"type":"object","properties":{"kind":{"const":"a"},"x":{"type":"string"}}},`+
+		obj(`"v":{"oneOf":[` +
+			`{"type":"object","properties":{"kind":{"const":"a"},"x":{"type":"string"}}},` +
 			`{"type":"object","properties":{"kind":{"const":"b"},"y":{"type":"string"}}}]}`),
-		obj(`"v":{"oneOf":[`+
-			`{"type":"object","properties":{"kind":{"const":"b"},"y":{"type":"string"}},"required":["y"]},`+
+		obj(`"v":{"oneOf":[` +
+			`{"type":"object","properties":{"kind":{"const":"b"},"y":{"type":"string"}},"required":["y"]},` +
 			`{"type":"object","properties":{"kind":{"const":"a"},"x":{"type":"string"}}}]}`),
 		[]want{{PropertyBecameRequired, "/properties/v/oneOf/0/properties/y", Err, true}}},
 	{"anyOf becomes oneOf", false,

@@ -34,7 +34,7 @@ type command struct {
 
 // commands lists the subcommands in the order help shows them.
 var commands = []*command{
-
+	diffCommand,
 }
 
 // usageError is a mistake in how mcpgen was invoked.
