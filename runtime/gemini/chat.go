@@ -1,0 +1,151 @@
+package gemini
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"google.golang.org/genai"
+)
+
+// DefaultMaxSteps is the number of model requests one Chat.Run makes at most
+// when Chat.MaxSteps is zero.
+const DefaultMaxSteps = 10
+
+// ErrMaxSteps is returned (wrapped) when the model still asks for tools after
+// the last allowed step.
+var ErrMaxSteps = errors.New("the model kept calling tools past the step limit")
+
+// Chat is a conversation with a Gemini model that can call the tools of a
+// Toolset. Its zero value is not usable: set Client, Model and Toolset.
+//
+// Chat is not safe for concurrent use; use one Chat per conversation.
+type Chat struct {
+	// Client reaches the Gemini API.
+	Client *genai.Client
+	// Model is the model name, such as "gemini-2.5-flash".
+	Model string
+	// Toolset is offered to the model and runs its function calls. It may
+	// be nil for a chat without tools.
+	Toolset *Toolset
+	// Config is sent with every request, with the toolset's tools added to
+	// its Tools. It may be nil.
+	Config *genai.GenerateContentConfig
+	// MaxSteps bounds the model requests of one Run; zero means
+	// DefaultMaxSteps.
+	MaxSteps int
+	// History is the conversation so far. Run appends every model turn as
+	// the model sent it (thought signatures included) and every turn of
+	// function responses.
+	History []*genai.Content
+}
+
+// Send appends a user message to the history and runs the conversation until
+// the model answers in text, which it returns.
+func (c *Chat) Send(ctx context.Context, text string) (string, error) {
+	c.History = append(c.History, genai.NewContentFromText(text, genai.RoleUser))
+	return c.Run(ctx)
+}
+
+// Run sends the history to the model. While the model asks for function
+// calls, it runs them all through the Toolset, appends the model's turn and
+// the responses to the history, and asks again. It returns the text of the
+// first answer without function calls, or an error wrapping ErrMaxSteps when
+// the model still calls tools after MaxSteps requests.
+func (c *Chat) Run(ctx context.Context) (string, error) {
+	if c.Client == nil || c.Client.Models == nil {
+		return "", errors.New("gemini chat: Client is nil")
+	}
+	maxSteps := c.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	cfg := c.config()
+	for step := 0; step < maxSteps; step++ {
+		resp, err := c.Client.Models.GenerateContent(ctx, c.Model, c.History, cfg)
+		if err != nil {
+			return "", fmt.Errorf("gemini chat: %w", err)
+		}
+		turn, err := modelTurn(resp)
+		if err != nil {
+			return "", err
+		}
+		c.History = append(c.History, turn)
+		calls := functionCalls(turn)
+		if len(calls) == 0 {
+			return turnText(turn), nil
+		}
+		if c.Toolset == nil {
+			return "", fmt.Errorf("gemini chat: the model called %s, but the chat has no toolset", calls[0].Name)
+		}
+		responses := c.Toolset.HandleAll(ctx, calls)
+		parts := make([]*genai.Part, len(responses))
+		for i, r := range responses {
+			parts[i] = &genai.Part{FunctionResponse: r}
+		}
+		c.History = append(c.History, genai.NewContentFromParts(parts, genai.RoleUser))
+	}
+	return "", fmt.Errorf("gemini chat: %w (%d requests)", ErrMaxSteps, maxSteps)
+}
+
+// config returns the request configuration: c.Config with the toolset's
+// tools added.
+func (c *Chat) config() *genai.GenerateContentConfig {
+	var cfg genai.GenerateContentConfig
+	if c.Config != nil {
+		cfg = *c.Config
+	}
+	if c.Toolset != nil {
+		cfg.Tools = append(append([]*genai.Tool(nil), cfg.Tools...), c.Toolset.Tools()...)
+	}
+	return &cfg
+}
+
+// modelTurn returns the content of the first candidate, or an error saying
+// why the model gave none.
+func modelTurn(resp *genai.GenerateContentResponse) (*genai.Content, error) {
+	if resp == nil || len(resp.Candidates) == 0 {
+		if resp != nil && resp.PromptFeedback != nil && resp.PromptFeedback.BlockReason != "" {
+			return nil, fmt.Errorf("gemini chat: the prompt was blocked (%s)", resp.PromptFeedback.BlockReason)
+		}
+		return nil, errors.New("gemini chat: the model returned no candidate")
+	}
+	cand := resp.Candidates[0]
+	if cand.Content == nil || len(cand.Content.Parts) == 0 {
+		reason := string(cand.FinishReason)
+		if cand.FinishMessage != "" {
+			reason += ": " + cand.FinishMessage
+		}
+		if reason == "" {
+			reason = "no reason given"
+		}
+		return nil, fmt.Errorf("gemini chat: the model returned an empty turn (%s)", reason)
+	}
+	turn := cand.Content
+	if turn.Role == "" {
+		turn.Role = genai.RoleModel
+	}
+	return turn, nil
+}
+
+func functionCalls(turn *genai.Content) []*genai.FunctionCall {
+	var calls []*genai.FunctionCall
+	for _, p := range turn.Parts {
+		if p != nil && p.FunctionCall != nil {
+			calls = append(calls, p.FunctionCall)
+		}
+	}
+	return calls
+}
+
+// turnText joins the text parts of a turn that are not thoughts.
+func turnText(turn *genai.Content) string {
+	var b strings.Builder
+	for _, p := range turn.Parts {
+		if p != nil && p.Text != "" && !p.Thought {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
