@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // A Toolset offers MCP tools to a Gemini model and runs the function calls
@@ -109,23 +110,17 @@ func (ts *Toolset) DeclaredName(mcpName string) (string, bool) {
 //   - A panic in the caller becomes an error.
 //
 // The response carries the call's ID and name.
-func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) (resp *genai.FunctionResponse) {
+func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.FunctionResponse {
 	if call == nil {
 		return &genai.FunctionResponse{Response: map[string]any{"error": "empty function call"}}
 	}
-	resp = &genai.FunctionResponse{ID: call.ID, Name: call.Name}
-	defer func() {
-		if p := recover(); p != nil {
-			resp.Parts = nil
-			resp.Response = map[string]any{"error": fmt.Sprintf("calling %s failed: internal error: %v", call.Name, p)}
-		}
-	}()
+	resp := &genai.FunctionResponse{ID: call.ID, Name: call.Name}
 	e, ok := ts.byName[call.Name]
 	if !ok {
 		resp.Response = map[string]any{"error": fmt.Sprintf("unknown function %q; the functions are: %s", call.Name, strings.Join(ts.names(), ", "))}
 		return resp
 	}
-	args := []byte("{}")
+	var args []byte
 	if call.Args != nil {
 		b, err := json.Marshal(call.Args)
 		if err != nil {
@@ -134,28 +129,22 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) (resp *
 		}
 		args = b
 	}
-	if e.schema != nil {
-		if err := e.schema.Validate(args); err != nil {
-			var ve *runtime.ValidationError
-			if errors.As(err, &ve) {
-				resp.Response = map[string]any{"error": ve.Error()}
-				return resp
-			}
-			// The schema itself does not compile: that is not the
-			// model's fault, and the server checks the arguments anyway.
-		}
-	}
-	res, err := ts.caller.CallTool(ctx, e.tool.Name, json.RawMessage(args))
-	var te *runtime.ToolError
-	if errors.As(err, &te) && te.Result != nil {
-		res, err = te.Result, nil
-		res.IsError = true
-	}
-	if err != nil {
-		resp.Response = map[string]any{"error": fmt.Sprintf("calling %s failed: %v", call.Name, err)}
+	out := toolcall.Run(ctx, ts.caller, e.tool.Name, e.schema, args, true)
+	if out.Error != "" {
+		resp.Response = map[string]any{"error": out.Error}
 		return resp
 	}
-	resp.Response, resp.Parts = responseFromResult(res)
+	var output any = out.Text
+	if out.Structured != nil {
+		var v any
+		if err := json.Unmarshal(out.Structured, &v); err == nil {
+			output = v
+		}
+	}
+	resp.Response = map[string]any{"output": output}
+	for _, img := range out.Images {
+		resp.Parts = append(resp.Parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: img.MIMEType, Data: img.Data}})
+	}
 	return resp
 }
 
@@ -182,87 +171,4 @@ func (ts *Toolset) names() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// responseFromResult maps a tool result to a function response body and
-// its media parts.
-func responseFromResult(res *runtime.Result) (map[string]any, []*genai.FunctionResponsePart) {
-	if res == nil {
-		res = &runtime.Result{}
-	}
-	var texts []string
-	var parts []*genai.FunctionResponsePart
-	for i := range res.Content {
-		c := &res.Content[i]
-		switch c.Type {
-		case runtime.ContentText:
-			texts = append(texts, c.Text)
-		case runtime.ContentImage:
-			parts = append(parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: c.MIMEType, Data: c.Data}})
-			texts = append(texts, fmt.Sprintf("[image %d: %s, attached]", len(parts), orUnknown(c.MIMEType)))
-		case runtime.ContentAudio:
-			texts = append(texts, fmt.Sprintf("[audio: %s, %d bytes, not shown]", orUnknown(c.MIMEType), len(c.Data)))
-		case runtime.ContentResourceLink:
-			texts = append(texts, resourceLinkText(c))
-		case runtime.ContentResource:
-			texts = append(texts, resourceText(c.Resource))
-		default:
-			texts = append(texts, fmt.Sprintf("[content of type %q, not shown]", c.Type))
-		}
-	}
-	text := strings.Join(texts, "\n")
-	key := "output"
-	if res.IsError {
-		key = "error"
-		if strings.TrimSpace(text) == "" {
-			text = "the tool reported an error without a message"
-		}
-	}
-	body := map[string]any{key: text}
-	if len(res.StructuredContent) > 0 && !res.IsError {
-		var v any
-		if err := json.Unmarshal(res.StructuredContent, &v); err == nil {
-			body[key] = v
-		}
-	}
-	return body, parts
-}
-
-func resourceLinkText(c *runtime.Content) string {
-	var b strings.Builder
-	b.WriteString("[resource link: ")
-	name := c.Title
-	if name == "" {
-		name = c.Name
-	}
-	if name != "" {
-		b.WriteString(name)
-		b.WriteByte(' ')
-	}
-	b.WriteString("<" + c.URI + ">")
-	if c.MIMEType != "" {
-		b.WriteString(", " + c.MIMEType)
-	}
-	if c.Description != "" {
-		b.WriteString(": " + c.Description)
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-func resourceText(r *runtime.ResourceContents) string {
-	if r == nil {
-		return "[empty resource]"
-	}
-	if r.Text != "" || len(r.Blob) == 0 {
-		return fmt.Sprintf("[resource <%s>]\n%s", r.URI, r.Text)
-	}
-	return fmt.Sprintf("[resource <%s>: %s, %d bytes, not shown]", r.URI, orUnknown(r.MIMEType), len(r.Blob))
-}
-
-func orUnknown(mime string) string {
-	if mime == "" {
-		return "unknown type"
-	}
-	return mime
 }

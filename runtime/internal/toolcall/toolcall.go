@@ -1,0 +1,163 @@
+// Package toolcall runs one model-requested tool call against an MCP server
+// for the provider adapters: it validates the arguments against the tool's
+// own schema, calls the tool, recovers from panics, and turns the result
+// into text, structured output and images that every provider can carry.
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Image is an image content block of a tool result.
+type Image struct {
+	MIMEType string
+	Data     []byte
+}
+
+// Outcome is what a tool call gives back to the model.
+type Outcome struct {
+	// Error is set when the call failed: invalid arguments (with the JSON
+	// pointer and the reason), a failed call, or a result whose isError is
+	// set. It is meant to be shown to the model.
+	Error string
+	// Text joins the result's text blocks and a short placeholder for every
+	// other block, in order. On a failed tool run (isError), Error holds it.
+	Text string
+	// Structured is the result's structuredContent, nil when there is none.
+	Structured json.RawMessage
+	// Images are the result's image blocks when attaching them was asked
+	// for; Text then says where each one goes.
+	Images []Image
+	// Called reports whether the tool was called.
+	Called bool
+}
+
+// Run validates args (one JSON object; empty means {}) against schema (nil
+// skips validation), and when they are valid calls the tool through
+// caller. It never panics: a panic in the caller becomes Error.
+func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtime.Schema, args []byte, attachImages bool) (out Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = Outcome{Called: out.Called, Error: fmt.Sprintf("calling %s failed: internal error: %v", tool, p)}
+		}
+	}()
+	if len(strings.TrimSpace(string(args))) == 0 || string(args) == "null" {
+		args = []byte("{}")
+	}
+	if schema != nil {
+		if err := schema.Validate(args); err != nil {
+			var ve *runtime.ValidationError
+			if errors.As(err, &ve) {
+				return Outcome{Error: ve.Error()}
+			}
+			if !json.Valid(args) {
+				return Outcome{Error: fmt.Sprintf("arguments for %s are not valid JSON", tool)}
+			}
+			// The schema itself does not compile: that is not the
+			// model's fault, and the server checks the arguments anyway.
+		}
+	}
+	out.Called = true
+	res, err := caller.CallTool(ctx, tool, json.RawMessage(args))
+	var te *runtime.ToolError
+	if errors.As(err, &te) && te.Result != nil {
+		res, err = te.Result, nil
+		res.IsError = true
+	}
+	if err != nil {
+		out.Error = fmt.Sprintf("calling %s failed: %v", tool, err)
+		return out
+	}
+	if res == nil {
+		res = &runtime.Result{}
+	}
+	text, images := Describe(res, attachImages)
+	if res.IsError {
+		if strings.TrimSpace(text) == "" {
+			text = "the tool reported an error without a message"
+		}
+		out.Error = text
+		return out
+	}
+	out.Text, out.Images = text, images
+	if len(res.StructuredContent) > 0 && json.Valid(res.StructuredContent) {
+		out.Structured = res.StructuredContent
+	}
+	return out
+}
+
+// Describe joins the text blocks of a result, with a placeholder for every
+// other block. With attachImages, image blocks are returned and their
+// placeholder says they are attached.
+func Describe(res *runtime.Result, attachImages bool) (string, []Image) {
+	var texts []string
+	var images []Image
+	for i := range res.Content {
+		c := &res.Content[i]
+		switch c.Type {
+		case runtime.ContentText:
+			texts = append(texts, c.Text)
+		case runtime.ContentImage:
+			if attachImages {
+				images = append(images, Image{MIMEType: c.MIMEType, Data: c.Data})
+				texts = append(texts, fmt.Sprintf("[image %d: %s, attached]", len(images), orUnknown(c.MIMEType)))
+			} else {
+				texts = append(texts, fmt.Sprintf("[image: %s, %d bytes, not shown]", orUnknown(c.MIMEType), len(c.Data)))
+			}
+		case runtime.ContentAudio:
+			texts = append(texts, fmt.Sprintf("[audio: %s, %d bytes, not shown]", orUnknown(c.MIMEType), len(c.Data)))
+		case runtime.ContentResourceLink:
+			texts = append(texts, resourceLinkText(c))
+		case runtime.ContentResource:
+			texts = append(texts, resourceText(c.Resource))
+		default:
+			texts = append(texts, fmt.Sprintf("[content of type %q, not shown]", c.Type))
+		}
+	}
+	return strings.Join(texts, "\n"), images
+}
+
+func resourceLinkText(c *runtime.Content) string {
+	var b strings.Builder
+	b.WriteString("[resource link: ")
+	name := c.Title
+	if name == "" {
+		name = c.Name
+	}
+	if name != "" {
+		b.WriteString(name)
+		b.WriteByte(' ')
+	}
+	b.WriteString("<" + c.URI + ">")
+	if c.MIMEType != "" {
+		b.WriteString(", " + c.MIMEType)
+	}
+	if c.Description != "" {
+		b.WriteString(": " + c.Description)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func resourceText(r *runtime.ResourceContents) string {
+	if r == nil {
+		return "[empty resource]"
+	}
+	if r.Text != "" || len(r.Blob) == 0 {
+		return fmt.Sprintf("[resource <%s>]\n%s", r.URI, r.Text)
+	}
+	return fmt.Sprintf("[resource <%s>: %s, %d bytes, not shown]", r.URI, orUnknown(r.MIMEType), len(r.Blob))
+}
+
+func orUnknown(mime string) string {
+	if mime == "" {
+		return "unknown type"
+	}
+	return mime
+}
