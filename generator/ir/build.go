@@ -22,7 +22,7 @@ var ReservedNames = []string{
 
 // reservedFields are the method names of generated types, which a field may
 // not take.
-var reservedFields = []string{"Validate", "Valid", "MarshalJSON", "UnmarshalJSON", "String"}
+var reservedFields = []string{"Validate", "MarshalJSON", "UnmarshalJSON"}
 
 // Build converts tools into the IR. Tools are sorted by name; Go names are
 // assigned in that order, so the same tool list always gives the same names.

@@ -34,6 +34,7 @@ type command struct {
 
 // commands lists the subcommands in the order help shows them.
 var commands = []*command{
+	generateCommand,
 	diffCommand,
 }
 

@@ -1,0 +1,412 @@
+package emit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/generator/jsonv"
+)
+
+// goType is the Go type of a value of t.
+func goType(t *ir.Type) *jen.Statement {
+	switch t.Kind {
+	case ir.Bool:
+		return jen.Bool()
+	case ir.Int:
+		return jen.Int64()
+	case ir.Number:
+		return jen.Float64()
+	case ir.String:
+		return jen.String()
+	case ir.Nullable:
+		if t.Elem.NilAble() {
+			return goType(t.Elem)
+		}
+		return jen.Op("*").Add(goType(t.Elem))
+	}
+	if t.IsNamed() {
+		return jen.Id(t.Name)
+	}
+	switch t.Kind {
+	case ir.Slice:
+		return jen.Index().Add(goType(t.Elem))
+	case ir.Map:
+		return jen.Map(jen.String()).Add(goType(t.Elem))
+	}
+	return jen.Qual(jsonPkg, "RawMessage")
+}
+
+// fieldPointer reports whether a field's Go type is a pointer to goType of
+// its type: optional values without a nil of their own, and required values
+// of recursive types.
+func fieldPointer(f *ir.Field) bool {
+	t := f.Type
+	if f.Required {
+		return (t.Kind == ir.Struct || t.Kind == ir.Union) && t.Recursive
+	}
+	return t.Kind != ir.Nullable && !t.NilAble()
+}
+
+func fieldType(f *ir.Field) *jen.Statement {
+	if fieldPointer(f) {
+		return jen.Op("*").Add(goType(f.Type))
+	}
+	return goType(f.Type)
+}
+
+// omitEmpty reports whether a field is left out of the JSON when nil.
+func omitEmpty(f *ir.Field) bool { return !f.Required }
+
+func (g *gen) typesFile() *jen.File {
+	f := g.newFile()
+	for _, t := range g.pkg.Types {
+		switch t.Kind {
+		case ir.Struct:
+			g.structDecl(f, t)
+		case ir.Enum:
+			g.enumDecl(f, t)
+		case ir.Const:
+			g.constDecl(f, t)
+		case ir.Union:
+			g.unionDecl(f, t)
+		case ir.Slice, ir.Map:
+			f.Add(comment(fmt.Sprintf("%s is a recursive %s.", t.Name, kindNoun(t)), t.Doc)).Type().Id(t.Name).Add(goTypeUnnamed(t))
+		}
+	}
+	return f
+}
+
+func kindNoun(t *ir.Type) string {
+	if t.Kind == ir.Slice {
+		return "array"
+	}
+	return "map"
+}
+
+// goTypeUnnamed is the underlying type of a named slice or map.
+func goTypeUnnamed(t *ir.Type) *jen.Statement {
+	if t.Kind == ir.Slice {
+		return jen.Index().Add(goType(t.Elem))
+	}
+	return jen.Map(jen.String()).Add(goType(t.Elem))
+}
+
+func (g *gen) typeDoc(t *ir.Type) jen.Code {
+	var paras []string
+	if r, ok := g.roots[t]; ok {
+		what := "arguments"
+		if r.result {
+			what = "structured result"
+		}
+		paras = append(paras, fmt.Sprintf("%s holds the %s of the tool %s.", t.Name, what, quote(r.tool.Name)))
+		if !r.result && r.tool.Description != "" {
+			paras = append(paras, r.tool.Description)
+		}
+		if r.result && t.Doc != "" {
+			paras = append(paras, t.Doc)
+		}
+	} else {
+		lead := t.Name + " is"
+		switch t.Kind {
+		case ir.Enum:
+			lead += " one of the values of an enum."
+		case ir.Const:
+			lead += " a constant: it always encodes as " + oneLine(t.Const.String()) + "."
+		case ir.Union:
+			lead += " one of several shapes; exactly one field is set."
+			if t.OneOf {
+				lead += " The value must match exactly one branch (oneOf)."
+			}
+		default:
+			lead += " an object."
+		}
+		paras = append(paras, lead)
+		if t.Doc != "" {
+			paras = append(paras, t.Doc)
+		}
+	}
+	if t.Default != nil {
+		paras = append(paras, "Default: "+oneLine(t.Default.String()))
+	}
+	return comment(paras...)
+}
+
+// quote renders a name from a server for use inside a comment.
+func quote(s string) string { return fmt.Sprintf("%q", oneLine(s)) }
+
+func (g *gen) structDecl(f *jen.File, t *ir.Type) {
+	fields := make([]jen.Code, 0, len(t.Fields)+1)
+	for _, fl := range t.Fields {
+		var paras []string
+		if fl.Doc != "" {
+			paras = append(paras, fl.Doc)
+		}
+		if d := fl.Type.Default; d != nil {
+			paras = append(paras, "Default: "+oneLine(d.String()))
+		}
+		switch {
+		case fl.Required && fl.Type.Kind == ir.Nullable:
+			paras = append(paras, "Required; nil is sent as null.")
+		case fl.Required:
+			paras = append(paras, "Required.")
+		case fl.Type.Kind == ir.Nullable:
+			paras = append(paras, "Optional and nullable: nil leaves it out (null is read as nil).")
+		}
+		tag := fl.JSONName
+		if omitEmpty(fl) {
+			tag += ",omitempty"
+		}
+		fields = append(fields, jen.Add(comment(paras...)).Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
+	}
+	if t.Extra != nil {
+		fields = append(fields, jen.Add(comment("Extra holds the properties that are not fields, which the schema allows (additionalProperties).")).
+			Id("Extra").Map(jen.String()).Add(goType(t.Extra)).Tag(map[string]string{"json": "-"}))
+	}
+	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct(fields...)
+
+	// Decoding checks.
+	shape := "shape" + t.Name
+	var shapeFields []jen.Code
+	for _, fl := range t.Fields {
+		kv := []jen.Code{jen.Id("Name").Op(":").Lit(fl.JSONName)}
+		if fl.Required {
+			kv = append(kv, jen.Id("Required").Op(":").True())
+		}
+		if fl.Type.Kind == ir.Nullable || fl.Type.Kind == ir.Raw {
+			kv = append(kv, jen.Id("Nullable").Op(":").True())
+		}
+		if u := fl.Type.Underlying(); (u.Kind == ir.Slice || u.Kind == ir.Map) && !u.IsNamed() && u.Elem.Kind != ir.Raw && u.Elem.Kind != ir.Nullable {
+			kv = append(kv, jen.Id("NonNullElems").Op(":").True())
+		}
+		shapeFields = append(shapeFields, jen.Line().Values(kv...))
+	}
+	if len(shapeFields) > 0 {
+		shapeFields = append(shapeFields, jen.Line())
+	}
+	sd := jen.Dict{}
+	if t.Closed {
+		sd[jen.Id("Closed")] = jen.True()
+	}
+	if len(shapeFields) > 0 {
+		sd[jen.Id("Fields")] = jen.Index().Qual(runtimePkg, "FieldShape").Values(shapeFields...)
+	}
+	f.Var().Id(shape).Op("=").Qual(runtimePkg, "ObjectShape").Values(sd)
+
+	body := []jen.Code{
+		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "CheckObject").Call(jen.Id("data"), jen.Op("&").Id(shape)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Type().Id("plain").Id(t.Name),
+		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("a"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	}
+	if t.Extra != nil {
+		body = append(body,
+			jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(runtimePkg, "DecodeExtra").Types(goType(t.Extra)).Call(jen.Id("data"), jen.Op("&").Id(shape)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Id("a").Dot("Extra").Op("=").Id("extra"),
+		)
+	}
+	body = append(body, jen.Return(jen.Nil()))
+	f.Add(comment("UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.")).Func().Params(jen.Id("a").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+
+	if t.Extra != nil {
+		f.Add(comment("MarshalJSON encodes the fields followed by Extra.")).Func().Params(jen.Id("a").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Type().Id("plain").Id(t.Name),
+			jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("a"))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Qual(runtimePkg, "EncodeExtra").Call(jen.Id("data"), jen.Id("a").Dot("Extra"))),
+		)
+	}
+}
+
+func enumBase(t *ir.Type) *jen.Statement {
+	switch t.Base {
+	case ir.Int:
+		return jen.Int64()
+	case ir.Number:
+		return jen.Float64()
+	case ir.Bool:
+		return jen.Bool()
+	}
+	return jen.String()
+}
+
+// literal renders a scalar JSON value as a Go constant of kind base.
+func literal(v *jsonv.Value, base ir.Kind) jen.Code {
+	switch v.Kind {
+	case jsonv.String:
+		return jen.Lit(v.Str)
+	case jsonv.Bool:
+		return jen.Lit(v.Bool)
+	case jsonv.Number:
+		return jen.Id(v.Str)
+	}
+	return jen.Nil()
+}
+
+// enumReason is the error reason for a value outside an enum.
+func enumReason(t *ir.Type) string {
+	if len(t.Values) > 12 {
+		return fmt.Sprintf("must be one of the %d values of %s", len(t.Values), t.Name)
+	}
+	var parts []string
+	for _, v := range t.Values {
+		parts = append(parts, v.Value.String())
+	}
+	return "must be one of " + strings.Join(parts, ", ")
+}
+
+func (g *gen) enumDecl(f *jen.File, t *ir.Type) {
+	f.Add(g.typeDoc(t)).Type().Id(t.Name).Add(enumBase(t))
+	var consts []jen.Code
+	var names []jen.Code
+	for _, v := range t.Values {
+		consts = append(consts, jen.Id(v.GoName).Id(t.Name).Op("=").Add(literal(v.Value, t.Base)))
+		names = append(names, jen.Id(v.GoName))
+	}
+	f.Add(comment(fmt.Sprintf("The values of %s.", t.Name))).Const().Defs(consts...)
+	f.Add(comment("Valid reports whether e is one of the values of the enum.")).Func().Params(jen.Id("e").Id(t.Name)).Id("Valid").Params().Bool().Block(
+		jen.Switch(jen.Id("e")).Block(jen.Case(names...).Block(jen.Return(jen.True()))),
+		jen.Return(jen.False()),
+	)
+	f.Add(comment("Validate returns a *runtime.ValidationError when e is not one of the values of the enum.")).Func().Params(jen.Id("e").Id(t.Name)).Id("Validate").Params().Error().Block(
+		jen.If(jen.Op("!").Id("e").Dot("Valid").Call()).Block(jen.Return(jen.Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit(enumReason(t))))),
+		jen.Return(jen.Nil()),
+	)
+}
+
+func (g *gen) constDecl(f *jen.File, t *ir.Type) {
+	lit := t.Const.String()
+	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct()
+	f.Add(comment("MarshalJSON encodes the constant.")).Func().Params(jen.Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Index().Byte().Call(jen.Lit(lit)), jen.Nil()),
+	)
+	f.Add(comment("UnmarshalJSON accepts the constant only.")).Func().Params(jen.Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.If(jen.Op("!").Qual(runtimePkg, "ConstMatches").Call(jen.Id("data"), jen.Lit(lit))).Block(
+			jen.Return(jen.Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit("must be "+truncate(lit, 80)))),
+		),
+		jen.Return(jen.Nil()),
+	)
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+var kindConst = map[jsonv.Kind]string{
+	jsonv.Null: "KindNull", jsonv.Bool: "KindBool", jsonv.Number: "KindNumber",
+	jsonv.String: "KindString", jsonv.Array: "KindArray", jsonv.Object: "KindObject",
+}
+
+func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
+	var fields []jen.Code
+	for _, b := range t.Branches {
+		var doc []string
+		if b.Type.Doc != "" {
+			doc = append(doc, b.Type.Doc)
+		}
+		fields = append(fields, jen.Add(comment(doc...)).Id(b.GoName).Op("*").Add(goType(b.Type)))
+	}
+	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct(fields...)
+
+	// MarshalJSON.
+	var mbody []jen.Code
+	for _, b := range t.Branches {
+		mbody = append(mbody, jen.If(jen.Id("u").Dot(b.GoName).Op("!=").Nil()).Block(
+			jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("u").Dot(b.GoName)))))
+	}
+	mbody = append(mbody, jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil()))
+	f.Add(comment("MarshalJSON encodes the branch that is set, or null when none is.")).Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(mbody...)
+
+	// UnmarshalJSON.
+	body := []jen.Code{
+		jen.Var().Id("out").Id(t.Name),
+		jen.Var().Id("first").Error(),
+		jen.Id("n").Op(":=").Lit(0),
+		jen.Id("k").Op(":=").Qual(runtimePkg, "JSONKind").Call(jen.Id("data")),
+	}
+	var kindsSeen []jsonv.Kind
+	for _, b := range t.Branches {
+		var conds []jen.Code
+		for _, k := range b.Kinds {
+			conds = append(conds, jen.Id("k").Op("==").Qual(runtimePkg, kindConst[k]))
+			if !containsKind(kindsSeen, k) {
+				kindsSeen = append(kindsSeen, k)
+			}
+		}
+		cond := jen.Parens(joinOr(conds))
+		if !t.OneOf {
+			cond = jen.Id("n").Op("==").Lit(0).Op("&&").Add(cond)
+		}
+		inner := []jen.Code{
+			jen.Var().Id("v").Add(goType(b.Type)),
+			jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("v")),
+		}
+		if b.Type.IsNamed() && g.needsValidate(b.Type) {
+			inner = append(inner, jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("v").Dot("Validate").Call()))
+		} else if checks := g.checks(b.Type, "v", nil, 0); len(checks) > 0 {
+			inner = append(inner, jen.If(jen.Err().Op("==").Nil()).Block(
+				jen.Err().Op("=").Func().Params().Error().Block(append(checks, jen.Return(jen.Nil()))...).Call(),
+			))
+		}
+		inner = append(inner, jen.If(jen.Err().Op("==").Nil()).Block(
+			jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Id("out").Dot(b.GoName).Op("=").Op("&").Id("v")),
+			jen.Id("n").Op("++"),
+		).Else().If(jen.Id("first").Op("==").Nil()).Block(jen.Id("first").Op("=").Err()))
+		body = append(body, jen.If(cond).Block(inner...))
+	}
+	var kindWords []string
+	for _, k := range kindsSeen {
+		kindWords = append(kindWords, article(k))
+	}
+	body = append(body,
+		jen.If(jen.Id("n").Op("==").Lit(0)).Block(
+			jen.If(jen.Id("first").Op("==").Nil()).Block(
+				jen.Id("first").Op("=").Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit("must be "+strings.Join(kindWords, " or "))),
+			),
+			jen.Return(jen.Id("first")),
+		),
+	)
+	if t.OneOf {
+		body = append(body, jen.If(jen.Id("n").Op(">").Lit(1)).Block(
+			jen.Return(jen.Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit("matches more than one branch of oneOf"))),
+		))
+	}
+	body = append(body, jen.Op("*").Id("u").Op("=").Id("out"), jen.Return(jen.Nil()))
+	f.Add(comment("UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.")).Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+}
+
+func containsKind(list []jsonv.Kind, k jsonv.Kind) bool {
+	for _, x := range list {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func article(k jsonv.Kind) string {
+	switch k {
+	case jsonv.Null:
+		return "null"
+	case jsonv.Array, jsonv.Object:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+func joinOr(conds []jen.Code) *jen.Statement {
+	s := jen.Null()
+	for i, c := range conds {
+		if i > 0 {
+			s.Op("||")
+		}
+		s.Add(c)
+	}
+	return s
+}
