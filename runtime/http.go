@@ -1,0 +1,482 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/sse"
+)
+
+// HTTPOptions configure the HTTP transports: StreamableHTTP, SSE and HTTP.
+// The zero value is ready to use.
+type HTTPOptions struct {
+	// Header holds headers sent with every request, such as an API key.
+	// Like the bearer token, they are not sent on after a redirect to
+	// another host.
+	Header http.Header
+
+	// BearerEnv names an environment variable holding a bearer token, sent
+	// as "Authorization: Bearer <token>" on every request. Connect fails when
+	// the variable is unset or empty. The token never appears in errors or
+	// logs.
+	BearerEnv string
+
+	// Client is the HTTP client requests go through. Nil means a client
+	// shared by every connection of the process, which keeps connections
+	// alive between calls. Its Timeout should be zero: streams stay open for
+	// as long as a call runs.
+	Client *http.Client
+
+	// Logger receives the transport's records: streams opened, resumed and
+	// lost. Nil discards them.
+	Logger *slog.Logger
+
+	// MaxMessageSize limits one incoming JSON body or SSE event;
+	// DefaultMaxMessageSize when zero.
+	MaxMessageSize int
+
+	// EndpointTimeout bounds the wait for the endpoint event of the legacy
+	// HTTP+SSE transport; DefaultEndpointTimeout when zero.
+	EndpointTimeout time.Duration
+}
+
+// DefaultEndpointTimeout is how long the legacy HTTP+SSE transport waits for
+// the server's endpoint event.
+const DefaultEndpointTimeout = 10 * time.Second
+
+// RequestError reports a failure that ends one request only, such as a
+// Streamable HTTP response stream that broke before it delivered the response
+// and could not be resumed. Conn.Read returns it; the Session fails the
+// request with the given id and goes on reading.
+type RequestError struct {
+	ID  string // the request id as JSON text, as in OutMessage.ID
+	Err error
+}
+
+func (e *RequestError) Error() string { return "request " + e.ID + ": " + e.Err.Error() }
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// Tuning of the HTTP transports.
+const (
+	// maxResumeAttempts bounds the consecutive failed attempts to resume a
+	// broken stream or to reopen the GET stream.
+	maxResumeAttempts = 5
+	// defaultRetry is the reconnection delay when the server set none.
+	defaultRetry = time.Second
+	// maxRetry caps a server's retry interval and our backoff.
+	maxRetry = 30 * time.Second
+	// maxErrorBody is how much of an HTTP error body is read, to find a
+	// JSON-RPC error in it.
+	maxErrorBody = 64 << 10
+	// maxErrorBodyShown is how much of it an HTTPError keeps.
+	maxErrorBodyShown = 2 << 10
+	// afterResponseGrace is how long a stream may go on after it delivered
+	// the response before it is closed; servers end it right away, and
+	// reading to the end lets the HTTP connection be reused.
+	afterResponseGrace = 200 * time.Millisecond
+	// deleteTimeout bounds the DELETE that ends a session on Close.
+	deleteTimeout = 3 * time.Second
+)
+
+// sharedHTTPClient is the client used when HTTPOptions.Client is nil.
+var sharedHTTPClient = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return &http.Client{Transport: t}
+})
+
+// httpClient is what the HTTP transports share: the client with its redirect
+// policy, the headers of every request and the secret to keep out of errors.
+type httpClient struct {
+	client  *http.Client
+	header  http.Header // user headers and Authorization, canonical keys
+	secrets []string    // values never to show: the token, header values
+	env     string      // BearerEnv, for error hints
+	hasAuth bool
+	log     *slog.Logger
+	maxSize int
+	endWait time.Duration
+}
+
+func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
+	var o HTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	h := &httpClient{
+		header:  make(http.Header, len(o.Header)+1),
+		env:     o.BearerEnv,
+		log:     o.Logger,
+		maxSize: o.MaxMessageSize,
+		endWait: o.EndpointTimeout,
+	}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.maxSize <= 0 {
+		h.maxSize = DefaultMaxMessageSize
+	}
+	if h.endWait <= 0 {
+		h.endWait = DefaultEndpointTimeout
+	}
+	userKeys := make(map[string]bool, len(o.Header))
+	for k, vs := range o.Header {
+		ck := http.CanonicalHeaderKey(k)
+		h.header[ck] = append([]string(nil), vs...)
+		userKeys[ck] = true
+		for _, v := range vs {
+			if len(v) >= 8 {
+				h.secrets = append(h.secrets, v)
+			}
+		}
+	}
+	if o.BearerEnv != "" {
+		token := strings.TrimSpace(os.Getenv(o.BearerEnv))
+		if token == "" {
+			return nil, fmt.Errorf("bearer token variable %s is not set", o.BearerEnv)
+		}
+		h.header["Authorization"] = []string{"Bearer " + token}
+		h.secrets = append(h.secrets, token)
+		h.hasAuth = true
+	} else if len(h.header["Authorization"]) > 0 {
+		h.hasAuth = true
+	}
+	base := o.Client
+	if base == nil {
+		base = sharedHTTPClient()
+	}
+	c := *base
+	c.CheckRedirect = redirectPolicy(base.CheckRedirect, userKeys)
+	h.client = &c
+	return h, nil
+}
+
+// addURLSecrets adds the password and the query values of rawURL to the
+// secrets kept out of errors: keys and session ids travel there.
+func (h *httpClient) addURLSecrets(rawURL string) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return
+	}
+	if p, ok := u.User.Password(); ok && p != "" {
+		h.secrets = append(h.secrets, p)
+	}
+	for _, vs := range u.Query() {
+		for _, v := range vs {
+			if len(v) >= 6 {
+				h.secrets = append(h.secrets, v)
+			}
+		}
+	}
+}
+
+// redirectPolicy returns a CheckRedirect that drops the Authorization header
+// and the user's headers when a redirect leaves the original host or
+// downgrades from https, and then defers to next.
+func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys map[string]bool) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		first := via[0].URL
+		if !strings.EqualFold(req.URL.Host, first.Host) || (first.Scheme == "https" && req.URL.Scheme != "https") {
+			req.Header.Del("Authorization")
+			for k := range userKeys {
+				req.Header.Del(k)
+			}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+}
+
+// newRequest returns a request to u carrying the shared headers.
+func (h *httpClient) newRequest(ctx context.Context, method, u string, body []byte) (*http.Request, error) {
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, r)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, redactURL(u), h.scrubErr(err))
+	}
+	for k, v := range h.header {
+		req.Header[k] = v
+	}
+	return req, nil
+}
+
+// do sends req. Its errors hold no secret and no query string.
+func (h *httpClient) do(req *http.Request) (*http.Response, error) {
+	resp, err := h.client.Do(req)
+	if err != nil {
+		return nil, h.scrubErr(err)
+	}
+	return resp, nil
+}
+
+// scrubErr removes the query and credentials from the URL of a *url.Error and
+// any secret from the message.
+func (h *httpClient) scrubErr(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		ue.URL = redactURL(ue.URL)
+	}
+	msg := err.Error()
+	if s := h.scrub(msg); s != msg {
+		return &scrubbedError{msg: s, err: err}
+	}
+	return err
+}
+
+// scrubbedError is an error whose message had a secret removed. It keeps the
+// original for errors.Is (context errors) but never prints it.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+
+func (e *scrubbedError) Is(target error) bool {
+	return target == context.Canceled && errors.Is(e.err, context.Canceled) ||
+		target == context.DeadlineExceeded && errors.Is(e.err, context.DeadlineExceeded)
+}
+
+// scrub replaces every secret in s.
+func (h *httpClient) scrub(s string) string {
+	for _, secret := range h.secrets {
+		if strings.Contains(s, secret) {
+			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+		}
+	}
+	return s
+}
+
+// statusError builds the error for an HTTP response without a JSON-RPC
+// message. A 401 or 403 gets a hint about the bearer token.
+func (h *httpClient) statusError(method, u string, status int, body []byte) error {
+	body = bytes.TrimSpace(body)
+	if len(body) > maxErrorBodyShown {
+		body = body[:maxErrorBodyShown]
+	}
+	if len(body) > 0 {
+		body = []byte(h.scrub(string(body)))
+	}
+	e := &HTTPError{Method: method, URL: redactURL(u), StatusCode: status, Body: body}
+	if status != http.StatusUnauthorized && status != http.StatusForbidden {
+		return e
+	}
+	switch {
+	case h.env != "":
+		return &AuthError{HTTPError: e, Hint: fmt.Sprintf("the server refused the bearer token from $%s", h.env)}
+	case h.hasAuth:
+		return &AuthError{HTTPError: e, Hint: "the server refused the Authorization header"}
+	default:
+		return &AuthError{HTTPError: e, Hint: "the server wants authorization: name an environment variable holding a bearer token in HTTPOptions.BearerEnv (mcpgen: --bearer-env VAR)"}
+	}
+}
+
+// AuthError is an HTTP 401 or 403: the server wants credentials, or refused
+// the ones sent. It is an authorization failure, never a sign of the
+// server's protocol era. errors.As also finds its *HTTPError.
+type AuthError struct {
+	*HTTPError
+	Hint string // what to do about it, in one sentence
+}
+
+func (e *AuthError) Error() string { return e.HTTPError.Error() + "; " + e.Hint }
+
+func (e *AuthError) Unwrap() error { return e.HTTPError }
+
+// readErrorBody reads the start of an error response's body and closes it.
+func readErrorBody(resp *http.Response) []byte {
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	return b
+}
+
+// drain reads what is left of a small body, so that the connection can be
+// reused, and closes it.
+func drain(body io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	body.Close()
+}
+
+// readBody reads a whole JSON body of at most limit bytes and closes it. A
+// larger body is a *MessageTooLargeError.
+func readBody(resp *http.Response, limit int) ([]byte, error) {
+	defer resp.Body.Close()
+	if n := resp.ContentLength; n >= 0 {
+		if n > int64(limit) {
+			pre := make([]byte, sse.PrefixSize)
+			k, _ := io.ReadFull(resp.Body, pre)
+			return nil, &MessageTooLargeError{Limit: limit, Prefix: pre[:k]}
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(resp.Body, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > int64(limit) {
+		b := buf.Bytes()
+		return nil, &MessageTooLargeError{Limit: limit, Prefix: b[:sse.PrefixSize], Suffix: b[len(b)-sse.PrefixSize:]}
+	}
+	return buf.Bytes(), nil
+}
+
+// mediaType returns the media type of a Content-Type header, lower case.
+func mediaType(ct string) string {
+	if ct == "" {
+		return ""
+	}
+	if i := strings.IndexByte(ct, ';'); i < 0 && !strings.ContainsAny(ct, "ABCDEFGHIJKLMNOPQRSTUVWXYZ ") {
+		return ct
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
+	}
+	return mt
+}
+
+// redactURL returns u without user info, query and fragment: session ids and
+// keys often travel in the query.
+func redactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		if i := strings.IndexAny(u, "?#"); i >= 0 {
+			u = u[:i]
+		}
+		if i := strings.Index(u, "@"); i >= 0 {
+			if j := strings.Index(u, "://"); j >= 0 && j < i {
+				u = u[:j+3] + u[i+1:]
+			}
+		}
+		return u
+	}
+	p.User = nil
+	p.RawQuery = ""
+	p.ForceQuery = false
+	p.Fragment = ""
+	p.RawFragment = ""
+	return p.String()
+}
+
+// rpcResponseFor reports whether body is a JSON-RPC response to the request
+// whose id is id (JSON text), as a server sends in an HTTP error status.
+func rpcResponseFor(body []byte, id string) bool {
+	if id == "" {
+		return false
+	}
+	m, err := jsonrpc.Decode(jsonrpc.TrimSpace(body))
+	return err == nil && m.Kind == jsonrpc.KindResponse && sameID(m.ID, id)
+}
+
+// sameID compares a raw JSON id with an id as JSON text.
+func sameID(raw []byte, id string) bool {
+	return string(jsonrpc.TrimSpace(raw)) == id
+}
+
+// encodeHeaderValue encodes a value for the Mcp-Name header: as it is when it
+// is plain printable ASCII without surrounding spaces, else in the
+// =?base64?...?= form.
+func encodeHeaderValue(v string) string {
+	plain := v != "" && v[0] != ' ' && v[0] != '\t' && v[len(v)-1] != ' ' && v[len(v)-1] != '\t'
+	for i := 0; plain && i < len(v); i++ {
+		plain = v[i] >= 0x20 && v[i] < 0x7f
+	}
+	if plain && !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=")) {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// inbox is the queue a connection's Read drains. Several producers (the
+// response streams) put messages in it; Close of its owner ends it.
+type inbox struct {
+	ch        chan item
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+type item struct {
+	data []byte
+	err  error
+}
+
+func newInbox() *inbox {
+	return &inbox{ch: make(chan item, 64), done: make(chan struct{})}
+}
+
+// put queues it, unless ctx ends or the inbox closes first.
+func (b *inbox) put(ctx context.Context, it item) bool {
+	select {
+	case b.ch <- it:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-b.done:
+		return false
+	}
+}
+
+func (b *inbox) read(ctx context.Context) ([]byte, error) {
+	select {
+	case it := <-b.ch:
+		return it.data, it.err
+	case <-b.done:
+		return nil, ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (b *inbox) close() { b.closeOnce.Do(func() { close(b.done) }) }
+
+// sleep waits d, or less when ctx ends first, which it reports.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// retryDelay returns the delay before reconnection attempt n (from 0): the
+// server's retry interval when it set one, else a backoff from defaultRetry.
+func retryDelay(r *sse.Reader, n int) time.Duration {
+	if d, ok := r.Retry(); ok {
+		return min(d, maxRetry)
+	}
+	d := defaultRetry << min(n, 5)
+	return min(d, maxRetry)
+}

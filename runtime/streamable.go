@@ -1,0 +1,561 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/sse"
+)
+
+// StreamableHTTP returns a Transport to the Streamable HTTP endpoint at
+// rawURL, the transport of protocol 2025-03-26 and later.
+//
+// Every message is a POST. A request's response comes back as a JSON body or
+// as an SSE stream carrying notifications and server requests before it.
+// In the 2026-07-28 era each POST carries the MCP-Protocol-Version, Mcp-Method
+// and Mcp-Name headers, and closing a response stream cancels its request. In
+// the legacy era the connection keeps the server's Mcp-Session-Id, opens the
+// GET stream for server-initiated messages once the handshake is done,
+// resumes broken streams with Last-Event-ID after the server's retry interval,
+// reports a 404 on the session as ErrSessionExpired, and ends the session with
+// DELETE on Close.
+func StreamableHTTP(rawURL string, opts *HTTPOptions) Transport {
+	return &streamableTransport{url: rawURL, opts: opts}
+}
+
+type streamableTransport struct {
+	url  string
+	opts *HTTPOptions
+}
+
+func (t *streamableTransport) Connect(ctx context.Context) (Conn, error) {
+	if err := checkHTTPURL(t.url); err != nil {
+		return nil, err
+	}
+	h, err := newHTTPClient(t.opts)
+	if err != nil {
+		return nil, err
+	}
+	h.addURLSecrets(t.url)
+	return newStreamableConn(h, t.url, nil), nil
+}
+
+// checkHTTPURL checks that rawURL is an absolute http or https URL. Its
+// errors show the URL without query or credentials.
+func checkHTTPURL(rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return fmt.Errorf("invalid server URL %q", redactURL(rawURL))
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("invalid server URL %q: want an http:// or https:// URL", redactURL(rawURL))
+	}
+	return nil
+}
+
+// Header values shared by every request; net/http does not modify them.
+var (
+	headerJSON       = []string{"application/json"}
+	headerAcceptBoth = []string{"application/json, text/event-stream"}
+	headerAcceptSSE  = []string{"text/event-stream"}
+)
+
+// streamableConn is a Conn over Streamable HTTP.
+type streamableConn struct {
+	h      *httpClient
+	url    string
+	logURL string
+	in     *inbox
+	ownsIn bool
+
+	ctx    context.Context // ends with Close, and with it every stream
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // Writes in progress and stream pumps
+
+	mu        sync.Mutex
+	closed    bool
+	sessionID string
+	version   string             // negotiated legacy version, from HandshakeDone
+	stopGet   context.CancelFunc // ends the GET stream
+}
+
+// newStreamableConn returns a connection that queues incoming messages in
+// in, or in an inbox of its own when in is nil.
+func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn {
+	c := &streamableConn{h: h, url: rawURL, logURL: redactURL(rawURL), in: in}
+	if in == nil {
+		c.in, c.ownsIn = newInbox(), true
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c
+}
+
+// CancelsByClosing reports true: in the 2026-07-28 era, closing a request's
+// response stream is its cancellation.
+func (c *streamableConn) CancelsByClosing() bool { return true }
+
+func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
+
+// Write POSTs m and returns once the response status and headers are in. A
+// JSON response is queued for Read before Write returns; an SSE response is
+// read by a goroutine for as long as ctx lasts.
+func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
+	modern := isModern(m.ProtocolVersion)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return ErrClosed
+	}
+	var sid string
+	if !modern && m.Method != "initialize" {
+		sid = c.sessionID
+	}
+	c.wg.Add(1)
+	c.mu.Unlock()
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			c.wg.Done()
+		}
+	}()
+
+	sctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(c.ctx, cancel)
+	release := func() { stop(); cancel() }
+
+	req, err := c.h.newRequest(sctx, http.MethodPost, c.url, m.Data)
+	if err != nil {
+		release()
+		return err
+	}
+	hd := req.Header
+	hd["Content-Type"] = headerJSON
+	hd["Accept"] = headerAcceptBoth
+	if m.ProtocolVersion != "" {
+		hd["Mcp-Protocol-Version"] = []string{m.ProtocolVersion}
+	}
+	if modern {
+		if m.Method != "" {
+			hd["Mcp-Method"] = []string{m.Method}
+		}
+		if m.Name != "" {
+			hd["Mcp-Name"] = []string{encodeHeaderValue(m.Name)}
+		}
+	} else if sid != "" {
+		hd["Mcp-Session-Id"] = []string{sid}
+	}
+
+	resp, err := c.h.do(req)
+	if err != nil {
+		release()
+		if c.ctx.Err() != nil && ctx.Err() == nil {
+			return ErrClosed
+		}
+		return err
+	}
+
+	switch status := resp.StatusCode; {
+	case status == http.StatusNotFound && sid != "":
+		drain(resp.Body)
+		release()
+		c.expire(sid)
+		return ErrSessionExpired
+	case status == http.StatusAccepted || status == http.StatusNoContent:
+		drain(resp.Body)
+		release()
+		return nil
+	case status >= 200 && status < 300:
+		if m.Method == "initialize" {
+			c.setSession(resp.Header.Get("Mcp-Session-Id"))
+		}
+		switch mt := mediaType(resp.Header.Get("Content-Type")); mt {
+		case "text/event-stream":
+			handedOff = true
+			go c.pump(sctx, release, resp, m.ID, m.ProtocolVersion)
+			return nil
+		case "application/json", "":
+			data, err := readBody(resp, c.h.maxSize)
+			release()
+			if err != nil {
+				return fmt.Errorf("POST %s: reading the response: %w", c.logURL, err)
+			}
+			if len(jsonrpc.TrimSpace(data)) == 0 {
+				return nil // an empty 200, as some servers answer notifications
+			}
+			if !c.in.put(ctx, item{data: data}) {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return ErrClosed
+			}
+			return nil
+		default:
+			drain(resp.Body)
+			release()
+			return fmt.Errorf("POST %s: unexpected response content type %q", c.logURL, mt)
+		}
+	default:
+		body := readErrorBody(resp)
+		release()
+		if rpcResponseFor(body, m.ID) {
+			// A JSON-RPC error in an HTTP error status, as modern servers
+			// send for -32022 or -32601: the request's answer.
+			if !c.in.put(ctx, item{data: body}) {
+				return ErrClosed
+			}
+			return nil
+		}
+		return c.h.statusError(http.MethodPost, c.url, status, body)
+	}
+}
+
+// setSession records the session id from an initialize response.
+func (c *streamableConn) setSession(id string) {
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			c.h.log.Warn("ignored an invalid Mcp-Session-Id from the server", "url", c.logURL)
+			id = ""
+			break
+		}
+	}
+	c.mu.Lock()
+	c.sessionID = id
+	c.mu.Unlock()
+}
+
+// expire forgets the session id sid after the server answered 404 to it, and
+// stops the GET stream that belonged to it.
+func (c *streamableConn) expire(sid string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sessionID != sid {
+		return
+	}
+	c.sessionID = ""
+	if c.stopGet != nil {
+		c.stopGet()
+		c.stopGet = nil
+	}
+}
+
+func (c *streamableConn) session() (string, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID, c.version
+}
+
+// HandshakeDone opens the GET stream for server-initiated messages, once a
+// legacy handshake has negotiated version. A server that offers none answers
+// 405, which is fine.
+func (c *streamableConn) HandshakeDone(version string) {
+	if isModern(version) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.version = version
+	if c.stopGet != nil {
+		c.stopGet()
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.stopGet = cancel
+	c.wg.Add(1)
+	go c.listen(ctx, version)
+}
+
+// Close ends every stream, ends the session with DELETE when the server gave
+// one, and waits for the connection's goroutines.
+func (c *streamableConn) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	sid, version := c.sessionID, c.version
+	c.mu.Unlock()
+	c.cancel()
+	if c.ownsIn {
+		c.in.close()
+	}
+	if sid != "" {
+		c.deleteSession(sid, version)
+	}
+	c.wg.Wait()
+	return nil
+}
+
+func (c *streamableConn) deleteSession(sid, version string) {
+	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+	defer cancel()
+	req, err := c.h.newRequest(ctx, http.MethodDelete, c.url, nil)
+	if err != nil {
+		return
+	}
+	req.Header["Mcp-Session-Id"] = []string{sid}
+	if version != "" {
+		req.Header["Mcp-Protocol-Version"] = []string{version}
+	}
+	resp, err := c.h.do(req)
+	if err != nil {
+		c.h.log.Debug("ending the session failed", "url", c.logURL, "error", err)
+		return
+	}
+	drain(resp.Body)
+	if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusMethodNotAllowed {
+		c.h.log.Debug("ending the session failed", "url", c.logURL, "status", resp.StatusCode)
+	}
+}
+
+// openGet opens an SSE stream with GET: the stream for server-initiated
+// messages, or with lastID the resumption of a broken stream.
+func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*http.Response, error) {
+	req, err := c.h.newRequest(ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header["Accept"] = headerAcceptSSE
+	sid, _ := c.session()
+	if sid != "" {
+		req.Header["Mcp-Session-Id"] = []string{sid}
+	}
+	if version != "" {
+		req.Header["Mcp-Protocol-Version"] = []string{version}
+	}
+	if lastID != "" {
+		req.Header["Last-Event-Id"] = []string{lastID}
+	}
+	resp, err := c.h.do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, c.h.statusError(http.MethodGet, c.url, resp.StatusCode, readErrorBody(resp))
+	}
+	if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+		drain(resp.Body)
+		return nil, fmt.Errorf("GET %s: unexpected response content type %q", c.logURL, mt)
+	}
+	return resp, nil
+}
+
+// pump reads the SSE stream that answers the POST of request id (empty for
+// a notification or a response) and queues its messages. When the stream
+// breaks before the response in the legacy era, it resumes it with GET and
+// Last-Event-ID. A request whose response cannot come any more is failed
+// with a *RequestError.
+func (c *streamableConn) pump(ctx context.Context, release func(), resp *http.Response, id, version string) {
+	defer c.wg.Done()
+	defer release()
+	r := sse.NewReader(resp.Body, c.h.maxSize)
+	defer r.Release()
+	body := resp.Body
+	failures := 0
+	for {
+		done, got, err := c.readStream(ctx, r, body, id)
+		if done || id == "" || ctx.Err() != nil {
+			return
+		}
+		if got {
+			failures = 0
+		}
+		if isModern(version) || r.LastID() == "" {
+			c.failRequest(ctx, id, streamEndError(c.logURL, err))
+			return
+		}
+		c.h.log.Debug("resuming a broken response stream", "url", c.logURL, "request", id)
+		for {
+			if failures >= maxResumeAttempts {
+				c.failRequest(ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL, failures, err))
+				return
+			}
+			if !sleep(ctx, retryDelay(r, failures)) {
+				return
+			}
+			failures++
+			resp, err = c.openGet(ctx, r.LastID(), version)
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			var he *HTTPError
+			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
+				c.failRequest(ctx, id, fmt.Errorf("resuming the response stream: %w", err))
+				return
+			}
+		}
+		body = resp.Body
+		r.Reset(body)
+	}
+}
+
+// streamEndError describes a response stream that ended without the
+// response.
+func streamEndError(logURL string, err error) error {
+	if err == nil || err == io.EOF {
+		return fmt.Errorf("the response stream from %s ended before the response", logURL)
+	}
+	return fmt.Errorf("the response stream from %s broke before the response: %w", logURL, err)
+}
+
+// failRequest hands Read a *RequestError for request id.
+func (c *streamableConn) failRequest(ctx context.Context, id string, err error) {
+	c.in.put(ctx, item{err: &RequestError{ID: id, Err: err}})
+}
+
+// readStream queues the messages of one SSE stream and closes body. done
+// reports that the stream delivered the response to request id (or failed
+// it); got that it carried at least one event. err is why the stream ended.
+func (c *streamableConn) readStream(ctx context.Context, r *sse.Reader, body io.ReadCloser, id string) (done, got bool, err error) {
+	defer body.Close()
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			var tl *sse.TooLargeError
+			if !errors.As(err, &tl) {
+				return false, got, err
+			}
+			got = true
+			e := &MessageTooLargeError{Limit: tl.Limit, Prefix: tl.Prefix, Suffix: tl.Suffix}
+			if id != "" {
+				// The request gets the error; its stream is of no more use.
+				c.in.put(ctx, item{err: &RequestError{ID: id, Err: e}})
+				return true, got, nil
+			}
+			if !c.in.put(ctx, item{err: e}) {
+				return false, got, ctx.Err()
+			}
+			continue
+		}
+		got = true
+		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
+			continue // a priming event, or an event type MCP does not use
+		}
+		if id != "" && isResponseTo(ev.Data, id) {
+			c.finish(ctx, r, body, ev.Data)
+			return true, got, nil
+		}
+		if !c.in.put(ctx, item{data: ev.Data}) {
+			return false, got, ctx.Err()
+		}
+	}
+}
+
+// finish queues the response, after reading the stream to its end (briefly)
+// first: a stream read to its end lets the HTTP connection be reused, while
+// one abandoned when the caller's context ends right after the response
+// would be torn down.
+func (c *streamableConn) finish(ctx context.Context, r *sse.Reader, body io.ReadCloser, response []byte) {
+	t := time.AfterFunc(afterResponseGrace, func() { body.Close() })
+	defer t.Stop()
+	queued := false
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
+			continue
+		}
+		// The server goes on after the response: keep the order.
+		if !queued {
+			if !c.in.put(ctx, item{data: response}) {
+				return
+			}
+			queued = true
+		}
+		if !c.in.put(ctx, item{data: ev.Data}) {
+			return
+		}
+	}
+	if !queued {
+		c.in.put(ctx, item{data: response})
+	}
+}
+
+// isResponseTo reports whether data is, or is a batch holding, the response
+// to the request whose id is id.
+func isResponseTo(data []byte, id string) bool {
+	if jsonrpc.IsBatch(data) {
+		found := false
+		_ = jsonrpc.Batch(data, func(m []byte) error {
+			found = found || isResponseTo(m, id)
+			return nil
+		})
+		return found
+	}
+	m, err := jsonrpc.Decode(data)
+	return err == nil && m.Kind == jsonrpc.KindResponse && sameID(m.ID, id)
+}
+
+// listen keeps the GET stream of a legacy session open: it queues what the
+// server sends on it and reopens it when it ends, after the server's retry
+// interval, until ctx ends or attempts keep failing.
+func (c *streamableConn) listen(ctx context.Context, version string) {
+	defer c.wg.Done()
+	var r *sse.Reader
+	defer func() {
+		if r != nil {
+			r.Release()
+		}
+	}()
+	failures := 0
+	for {
+		lastID := ""
+		if r != nil {
+			lastID = r.LastID()
+		}
+		resp, err := c.openGet(ctx, lastID, version)
+		if ctx.Err() != nil {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			return
+		}
+		got := false
+		if err != nil {
+			var he *HTTPError
+			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
+				c.h.log.Debug("the server offers no GET stream", "url", c.logURL, "status", he.StatusCode)
+				return
+			}
+			c.h.log.Debug("opening the GET stream failed", "url", c.logURL, "error", err)
+		} else {
+			if r == nil {
+				r = sse.NewReader(resp.Body, c.h.maxSize)
+			} else {
+				r.Reset(resp.Body)
+			}
+			_, got, err = c.readStream(ctx, r, resp.Body, "")
+			if ctx.Err() != nil {
+				return
+			}
+			c.h.log.Debug("the GET stream ended", "url", c.logURL, "error", err)
+		}
+		if got {
+			failures = 0
+		} else if failures++; failures >= maxResumeAttempts {
+			c.h.log.Warn("gave up on the GET stream for server messages", "url", c.logURL, "error", err)
+			return
+		}
+		delay := defaultRetry << min(failures, 5)
+		if r != nil {
+			delay = retryDelay(r, failures)
+		}
+		if !sleep(ctx, min(delay, maxRetry)) {
+			return
+		}
+	}
+}
