@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,6 +71,8 @@ type fakeServer struct {
 //	pages    lists its tools two per page
 //	loop     sends the same cursor forever
 //	idlast   writes the id last in responses
+//	extra    also lists the tool whoami
+//	solo     also lists the tool solo
 func serveFake(mode string) int {
 	s := &fakeServer{mode: mode, out: bufio.NewWriter(os.Stdout), pending: map[string]chan fakeMsg{}}
 	in := bufio.NewScanner(os.Stdin)
@@ -245,7 +248,14 @@ func (s *fakeServer) listTools(id json.RawMessage, cursor *string, modern bool) 
 		return
 	}
 	if !s.has("pages") {
-		s.reply(id, map[string]any{"tools": fakeTools})
+		tools := fakeTools
+		if s.has("extra") {
+			tools = append(slices.Clone(tools), map[string]any{"name": "whoami", "inputSchema": map[string]any{"type": "object"}})
+		}
+		if s.has("solo") {
+			tools = append(slices.Clone(tools), map[string]any{"name": "solo", "inputSchema": map[string]any{"type": "object"}})
+		}
+		s.reply(id, map[string]any{"tools": tools})
 		return
 	}
 	start := 0
@@ -276,6 +286,8 @@ func (s *fakeServer) call(m fakeMsg, name string, rawArgs json.RawMessage, token
 	switch name {
 	case "echo":
 		s.reply(m.ID, text(args.Message))
+	case "whoami", "solo":
+		s.reply(m.ID, text(name+" "+s.mode))
 	case "args":
 		s.reply(m.ID, text(string(rawArgs)))
 	case "slow":

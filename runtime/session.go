@@ -188,6 +188,11 @@ type Session struct {
 	wg         sync.WaitGroup
 	changed    chan struct{}
 
+	// listenCancel ends the subscriptions/listen request, whose goroutine
+	// closes listenDone.
+	listenCancel context.CancelFunc
+	listenDone   chan struct{}
+
 	driftOnce sync.Once
 	closeOnce sync.Once
 	closeErr  error
@@ -226,8 +231,9 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 		go s.changedLoop()
 		st := s.state.Load()
 		if !st.legacy && st.caps.ToolsListChanged {
-			s.wg.Add(1)
-			go s.listen()
+			ctx, cancel := context.WithCancel(s.ctx)
+			s.listenCancel, s.listenDone = cancel, make(chan struct{})
+			go s.listen(ctx)
 		}
 	}
 	if s.opts.SnapshotHash != "" {
@@ -312,10 +318,21 @@ func (s *Session) Close() error {
 			s.err = ErrClosed
 		}
 		s.mu.Unlock()
+		if s.listenDone != nil {
+			// End the subscription while the connection can still say so.
+			s.listenCancel()
+			select {
+			case <-s.listenDone:
+			case <-time.After(2 * time.Second):
+			}
+		}
 		s.cancel()
 		s.closeErr = s.conn.Close()
 		<-s.readerDone
 		s.wg.Wait()
+		if s.listenDone != nil {
+			<-s.listenDone
+		}
 	})
 	return s.closeErr
 }
@@ -829,10 +846,10 @@ func (s *Session) changedLoop() {
 
 // listen keeps a 2026-07-28 subscriptions/listen request open for tool list
 // changes until the Session closes or the server ends it.
-func (s *Session) listen() {
-	defer s.wg.Done()
+func (s *Session) listen(ctx context.Context) {
+	defer close(s.listenDone)
 	st := s.state.Load()
-	_, err := s.do(s.ctx, st, &request{
+	_, err := s.do(ctx, st, &request{
 		method:   "subscriptions/listen",
 		timeout:  -1,
 		noResend: true,
@@ -840,7 +857,7 @@ func (s *Session) listen() {
 			return append(b, `"notifications":{"toolsListChanged":true}`...)
 		},
 	})
-	if err != nil && s.ctx.Err() == nil {
+	if err != nil && ctx.Err() == nil {
 		s.log.Warn("the tool list subscription ended", "error", err)
 	}
 }

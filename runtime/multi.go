@@ -1,0 +1,206 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A Server is one server of a Multi: its name, which prefixes its tools when
+// their names clash with another server's, and how to reach it.
+type Server struct {
+	Name      string
+	Transport Transport
+	// Options configure the server's Session; nil means the zero Options.
+	Options *Options
+}
+
+// MultiTool is one tool of a Multi.
+type MultiTool struct {
+	// Tool is the tool as its server lists it.
+	Tool
+	// Server is the name of the server that has it.
+	Server string
+	// Exposed is the name the Multi calls it by: the tool's own name, or
+	// "<server>__<tool>" when another server has a tool of the same name.
+	Exposed string
+}
+
+// MultiSeparator joins a server name and a tool name in a prefixed name.
+const MultiSeparator = "__"
+
+// Multi is a set of Sessions, one per server, called as one Caller: a tool
+// name leads to the server that has the tool. It is safe for use by many
+// goroutines at once.
+type Multi struct {
+	names    []string
+	sessions map[string]*Session
+
+	mu     sync.RWMutex
+	tools  []MultiTool
+	routes map[string]route
+}
+
+type route struct {
+	server, tool string
+}
+
+// ConnectMulti connects to every server in parallel and lists their tools.
+// If any server fails, it closes the others and returns an error naming the
+// failed servers.
+func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
+	m := &Multi{sessions: make(map[string]*Session, len(servers))}
+	for _, srv := range servers {
+		switch {
+		case srv.Name == "":
+			return nil, errors.New("connecting to several servers: a server has no name")
+		case strings.Contains(srv.Name, MultiSeparator):
+			return nil, fmt.Errorf("connecting to several servers: server name %q contains %q", srv.Name, MultiSeparator)
+		case slices.Contains(m.names, srv.Name):
+			return nil, fmt.Errorf("connecting to several servers: two servers are named %q", srv.Name)
+		case srv.Transport == nil:
+			return nil, fmt.Errorf("connecting to server %s: no transport", srv.Name)
+		}
+		m.names = append(m.names, srv.Name)
+	}
+	sessions := make([]*Session, len(servers))
+	errs := make([]error, len(servers))
+	var wg sync.WaitGroup
+	for i, srv := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := Connect(ctx, srv.Transport, srv.Options)
+			if err != nil {
+				errs[i] = fmt.Errorf("connecting to server %s: %w", srv.Name, err)
+				return
+			}
+			sessions[i] = s
+		}()
+	}
+	wg.Wait()
+	for i, s := range sessions {
+		if s != nil {
+			m.sessions[servers[i].Name] = s
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		m.Close()
+		return nil, err
+	}
+	if err := m.Refresh(ctx); err != nil {
+		m.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// Refresh lists every server's tools again, in parallel, and rebuilds the
+// tool map. A server without the tools capability has no tools.
+func (m *Multi) Refresh(ctx context.Context) error {
+	lists := make([][]Tool, len(m.names))
+	errs := make([]error, len(m.names))
+	var wg sync.WaitGroup
+	for i, name := range m.names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tools, err := m.sessions[name].ListTools(ctx)
+			if err != nil && !isToolsUnsupported(err) {
+				errs[i] = fmt.Errorf("listing the tools of server %s: %w", name, err)
+			}
+			lists[i] = tools
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	count := make(map[string]int)
+	for _, tools := range lists {
+		for _, t := range tools {
+			count[t.Name]++
+		}
+	}
+	var all []MultiTool
+	routes := make(map[string]route)
+	for i, tools := range lists {
+		for _, t := range tools {
+			mt := MultiTool{Tool: t, Server: m.names[i], Exposed: t.Name}
+			if count[t.Name] > 1 {
+				mt.Exposed = m.names[i] + MultiSeparator + t.Name
+			}
+			all = append(all, mt)
+			routes[mt.Exposed] = route{server: mt.Server, tool: t.Name}
+		}
+	}
+	// A prefixed name reaches a tool whose name does not clash, too.
+	for _, mt := range all {
+		prefixed := mt.Server + MultiSeparator + mt.Name
+		if _, taken := routes[prefixed]; !taken {
+			routes[prefixed] = route{server: mt.Server, tool: mt.Name}
+		}
+	}
+	m.mu.Lock()
+	m.tools, m.routes = all, routes
+	m.mu.Unlock()
+	return nil
+}
+
+// Tools returns every server's tools, in the order of the servers given to
+// ConnectMulti and then of each server's list.
+func (m *Multi) Tools() []MultiTool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return slices.Clone(m.tools)
+}
+
+// Session returns the Session of the named server, or nil.
+func (m *Multi) Session(server string) *Session { return m.sessions[server] }
+
+// CallTool calls the tool Tools lists under name, on its server. A name the
+// Multi does not know makes it list the tools again once, since a server may
+// have added the tool.
+func (m *Multi) CallTool(ctx context.Context, name string, args any) (*Result, error) {
+	r, ok := m.route(name)
+	if !ok {
+		if err := m.Refresh(ctx); err != nil {
+			return nil, fmt.Errorf("calling %s: %w", name, err)
+		}
+		if r, ok = m.route(name); !ok {
+			return nil, fmt.Errorf("calling %s: no server has this tool", name)
+		}
+	}
+	return m.sessions[r.server].CallTool(ctx, r.tool, args)
+}
+
+func (m *Multi) route(name string) (route, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	r, ok := m.routes[name]
+	return r, ok
+}
+
+// Close closes every Session, in parallel, and returns their errors joined.
+func (m *Multi) Close() error {
+	errs := make([]error, len(m.names))
+	var wg sync.WaitGroup
+	for i, name := range m.names {
+		s := m.sessions[name]
+		if s == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.Close(); err != nil {
+				errs[i] = fmt.Errorf("closing server %s: %w", name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
