@@ -22,6 +22,7 @@ type walker struct {
 	old, new resolver
 	changes  []Change
 	active   map[string]bool // $ref pairs being compared, against recursion
+	stable   map[string]bool // refsStable results by reference
 	depth    int
 }
 
@@ -137,9 +138,77 @@ func (w *walker) compare(ptr, path string, o, n *node, pos position) {
 }
 
 // refsInside reports whether two equal-looking schemas may still differ
-// because they hold local references whose targets may have changed.
+// because they hold local references whose targets differ between the old
+// and the new document.
 func (w *walker) refsInside(o, n *node) bool {
-	return strings.Contains(canon(o), `"$ref"`) || strings.Contains(canon(n), `"$ref"`)
+	return !w.refsStable(o) || !w.refsStable(n)
+}
+
+// refsStable reports whether every local $ref reachable from n, directly or
+// through other references, resolves to equal targets in the old and the new
+// document.
+func (w *walker) refsStable(n *node) bool {
+	stable := true
+	eachRef(n, func(ref string) {
+		if stable && !w.refStable(ref) {
+			stable = false
+		}
+	})
+	return stable
+}
+
+// refStable is refsStable for one reference, memoized. It walks the whole
+// closure of references reachable from ref, in both documents.
+func (w *walker) refStable(ref string) bool {
+	if state, ok := w.stable[ref]; ok {
+		return state
+	}
+	seen := map[string]bool{}
+	queue := []string{ref}
+	ok := true
+	for len(queue) > 0 && ok {
+		r := queue[0]
+		queue = queue[1:]
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		ot, _, ook := w.old.lookupRef(r)
+		nt, _, nok := w.new.lookupRef(r)
+		if ook != nok || (ook && canon(ot) != canon(nt)) {
+			ok = false
+			break
+		}
+		if ook {
+			eachRef(ot, func(next string) { queue = append(queue, next) })
+		}
+	}
+	w.stable[ref] = ok
+	return ok
+}
+
+// eachRef calls fn with every $ref string under n, outside data keywords.
+func eachRef(n *node, fn func(string)) {
+	if n == nil {
+		return
+	}
+	switch n.kind {
+	case kArray:
+		for _, it := range n.items {
+			eachRef(it, fn)
+		}
+	case kObject:
+		for _, k := range n.keys {
+			v := n.vals[k]
+			switch {
+			case k == "$ref" && v.kind == kString:
+				fn(v.str)
+			case k == "enum" || k == "const" || k == "default" || k == "examples" || k == "example":
+			default:
+				eachRef(v, fn)
+			}
+		}
+	}
 }
 
 var goKindText = map[string]string{
@@ -650,10 +719,10 @@ func (w *walker) compareProperties(ptr, path string, ov, nv *view) {
 			added = append(added, name)
 		}
 	}
-	renamedTo := ""
+	renamed, renamedTo := false, ""
 	if len(removed) == 1 && len(added) == 1 &&
 		equal(propSchema(ov.obj, removed[0]), propSchema(nv.obj, added[0])) {
-		renamedTo = added[0]
+		renamed, renamedTo = true, added[0]
 	}
 
 	removedSev := func(name string) Severity {
@@ -699,7 +768,7 @@ func (w *walker) compareProperties(ptr, path string, ov, nv *view) {
 				w.report(f)
 			}
 			w.compare(pptr, ppath, os, ns, position{field: true, oldReq: or, newReq: nr})
-		case inOld[name] && renamedTo != "":
+		case inOld[name] && renamed:
 			to := childPath(path, renamedTo)
 			sev := removedSev(name)
 			if s := rules[addedRule(renamedTo)]; w.output && s.out > sev {
@@ -717,7 +786,7 @@ func (w *walker) compareProperties(ptr, path string, ov, nv *view) {
 				summary: fmt.Sprintf("%s removed", psubj),
 				old:     valueText(propSchema(ov.obj, name)), sev: &sev, goAPI: true,
 				goWhy: "The generated Go field disappears, so code that uses it no longer compiles."})
-		case name == renamedTo:
+		case renamed && name == renamedTo:
 			// Reported with the old name.
 		default:
 			rule := addedRule(name)

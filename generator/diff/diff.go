@@ -150,6 +150,8 @@ type parsedTool struct {
 	input  *node // nil when absent
 	output *node // nil when absent
 	extra  *node // the tool object's other keys, from Raw
+	// annotations are the tool's behaviour hints, or nil.
+	annotations *node
 }
 
 func index(tools []runtime.Tool, side string) (map[string]*parsedTool, error) {
@@ -166,6 +168,9 @@ func index(tools []runtime.Tool, side string) (map[string]*parsedTool, error) {
 		}
 		if p.output, err = parseSchema(t.OutputSchema); err != nil {
 			return nil, fmt.Errorf("tool %s in the %s list: outputSchema: %w", t.Name, side, err)
+		}
+		if p.annotations, err = parseOptional(t.Annotations); err != nil {
+			return nil, fmt.Errorf("tool %s in the %s list: annotations: not valid JSON: %w", t.Name, side, err)
 		}
 		if len(bytes.TrimSpace(t.Raw)) > 0 {
 			raw, err := parse(t.Raw)
@@ -256,12 +261,15 @@ func compareTools(o, n *parsedTool) []Change {
 	}
 	out = append(out, compareAnnotations(name, o, n)...)
 
-	in := newWalker(name, SectionInput, false, o.input, n.input)
-	in.compare("", "", orTrue(o.input), orTrue(n.input), position{})
-	out = append(out, in.changes...)
+	// Equal documents have equal references too: skip the walk.
+	if canonOrEmpty(o.input) != canonOrEmpty(n.input) {
+		in := newWalker(name, SectionInput, false, o.input, n.input)
+		in.compare("", "", orTrue(o.input), orTrue(n.input), position{})
+		out = append(out, in.changes...)
+	}
 
 	switch {
-	case o.output == nil && n.output == nil:
+	case canonOrEmpty(o.output) == canonOrEmpty(n.output):
 	case o.output == nil:
 		add(Change{Schema: SectionOutput, Severity: Info, Rule: OutputSchemaAdded,
 			Summary: "output schema added", New: compact(n.output),
@@ -293,6 +301,7 @@ func newWalker(tool, section string, output bool, oldRoot, newRoot *node) *walke
 		old:     resolver{root: orTrue(oldRoot)},
 		new:     resolver{root: orTrue(newRoot)},
 		active:  map[string]bool{},
+		stable:  map[string]bool{},
 	}
 }
 
@@ -300,8 +309,7 @@ func newWalker(tool, section string, output bool, oldRoot, newRoot *node) *walke
 // other keys, one key at a time.
 func compareAnnotations(name string, o, n *parsedTool) []Change {
 	var out []Change
-	oa, _ := parseSchemaLoose(o.tool.Annotations)
-	na, _ := parseSchemaLoose(n.tool.Annotations)
+	oa, na := o.annotations, n.annotations
 	for _, key := range unionKeys(oa, na) {
 		ov, nv := oa.get(key), na.get(key)
 		if equal(ov, nv) {
@@ -331,8 +339,8 @@ func compareAnnotations(name string, o, n *parsedTool) []Change {
 	return out
 }
 
-// parseSchemaLoose decodes optional JSON, treating bad input as absent.
-func parseSchemaLoose(raw []byte) (*node, error) {
+// parseOptional decodes optional JSON; empty input is absent.
+func parseOptional(raw []byte) (*node, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil, nil

@@ -384,7 +384,11 @@ func (v *view) goKind() string {
 		}
 		return "raw"
 	}
-	if len(types) > 1 {
+	switch len(types) {
+	case 0:
+		return "raw"
+	case 1:
+	default:
 		return "union"
 	}
 	switch types[0] {
@@ -421,8 +425,11 @@ func (v *view) pointer(required bool) bool {
 // typeText renders v's types for a report, such as "string" or
 // "string|number"; "any" when unconstrained.
 func (v *view) typeText() string {
-	if v.types == nil {
+	switch {
+	case v.types == nil:
 		return "any"
+	case len(v.types) == 0:
+		return "no valid type"
 	}
 	return strings.Join(v.types, "|")
 }
