@@ -26,6 +26,10 @@ var (
 	errTruncated = errors.New("truncated JSON")
 )
 
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // skipSpace returns the index of the first non-space byte at or after i.
@@ -153,30 +157,51 @@ func skipLiteral(data []byte, i int, lit string) (int, error) {
 	return i + len(lit), nil
 }
 
+// skipNumber follows the JSON number grammar:
+// -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
 func skipNumber(data []byte, i int) (int, error) {
 	start := i
 	if data[i] == '-' {
 		i++
 	}
-	digits := 0
-	for i < len(data) {
-		c := data[i]
-		if (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-' {
-			if c >= '0' && c <= '9' {
-				digits++
-			}
+	digits := func() int {
+		n := 0
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
 			i++
-			continue
+			n++
 		}
-		break
+		return n
 	}
-	if digits == 0 {
-		if i == len(data) {
-			return i, errTruncated
+	if i < len(data) && data[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return numberEnd(data, i, start)
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if digits() == 0 {
+			return numberEnd(data, i, start)
 		}
-		return start, errSyntax
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return numberEnd(data, i, start)
+		}
 	}
 	return i, nil
+}
+
+// numberEnd reports a number cut short: truncated at the end of data,
+// malformed otherwise.
+func numberEnd(data []byte, i, start int) (int, error) {
+	if i == len(data) {
+		return i, errTruncated
+	}
+	return start, errSyntax
 }
 
 // skipString returns the index just past the string that starts at data[i].
@@ -191,10 +216,21 @@ func skipString(data []byte, i int) (int, error) {
 			if i+1 >= len(data) {
 				return len(data), errTruncated
 			}
-			if data[i+1] == 'u' {
-				i += 6
-			} else {
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
+			case 'u':
+				for k := i + 2; k < i+6; k++ {
+					if k >= len(data) {
+						return len(data), errTruncated
+					}
+					if !isHex(data[k]) {
+						return k, errSyntax
+					}
+				}
+				i += 6
+			default:
+				return i, errSyntax
 			}
 		case c < 0x20:
 			return i, errSyntax

@@ -1,0 +1,112 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type greetIn struct {
+	Name string `json:"name"`
+}
+
+type greetOut struct {
+	Greeting string `json:"greeting"`
+}
+
+// connect runs an SDK server in memory and returns a Caller on an SDK client
+// session connected to it.
+func connect(t *testing.T) *Caller {
+	t.Helper()
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "greet", Description: "Greets."}, func(_ context.Context, _ *mcp.CallToolRequest, in greetIn) (*mcp.CallToolResult, greetOut, error) {
+		return nil, greetOut{Greeting: "hello " + in.Name}, nil
+	})
+	server.AddTool(&mcp.Tool{Name: "picture", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.ImageContent{Data: []byte{1, 2, 3}, MIMEType: "image/png"},
+			&mcp.ResourceLink{URI: "file:///x", Name: "x"},
+		}}, nil
+	})
+	server.AddTool(&mcp.Tool{Name: "broken", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it broke"}}}, nil
+	})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return New(cs)
+}
+
+func TestCallTool(t *testing.T) {
+	c := connect(t)
+	ctx := context.Background()
+	for _, args := range []any{
+		map[string]string{"name": "ann"},
+		json.RawMessage(`{"name":"ann"}`),
+		[]byte(`{"name":"ann"}`),
+		greetIn{Name: "ann"},
+	} {
+		res, err := c.CallTool(ctx, "greet", args)
+		if err != nil {
+			t.Fatalf("greet(%T): %v", args, err)
+		}
+		var out greetOut
+		if err := json.Unmarshal(res.StructuredContent, &out); err != nil || out.Greeting != "hello ann" {
+			t.Errorf("greet(%T): structured content %s (%v)", args, res.StructuredContent, err)
+		}
+	}
+
+	res, err := c.CallTool(ctx, "picture", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) != 2 || res.Content[0].Type != runtime.ContentImage || string(res.Content[0].Data) != "\x01\x02\x03" ||
+		res.Content[1].Type != runtime.ContentResourceLink || res.Content[1].URI != "file:///x" {
+		t.Errorf("picture: %+v", res.Content)
+	}
+
+	_, err = c.CallTool(ctx, "broken", nil)
+	var te *runtime.ToolError
+	if !errors.As(err, &te) || te.Result.Text() != "it broke" {
+		t.Errorf("broken: %v, want a *runtime.ToolError", err)
+	}
+
+	_, err = c.CallTool(ctx, "missing", nil)
+	var re *runtime.RPCError
+	if !errors.As(err, &re) || re.Code != runtime.CodeInvalidParams {
+		t.Errorf("missing: %v, want a *runtime.RPCError -32602", err)
+	}
+}
+
+func TestListTools(t *testing.T) {
+	tools, err := connect(t).ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tool := range tools {
+		names[tool.Name] = true
+		if len(tool.Raw) == 0 || len(tool.InputSchema) == 0 {
+			t.Errorf("tool %s lacks raw bytes or a schema", tool.Name)
+		}
+	}
+	if len(tools) != 3 || !names["greet"] || !names["picture"] || !names["broken"] {
+		t.Errorf("tools: %v", names)
+	}
+}
