@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+)
+
+// benchServer answers every POST with a tools/call result carrying the
+// request's id, as JSON or as a one-event SSE stream.
+func benchServer(b *testing.B, useSSE bool) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal(body, &m)
+		if m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		if r.Header.Get("Mcp-Method") == "server/discover" {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}`)
+			return
+		}
+		resp := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"resultType":"complete","content":[{"type":"text","text":"Echo: hello"}]}}`
+		if useSSE {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: message\ndata: "+resp+"\n\n")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, resp)
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+func benchmarkSession(b *testing.B, useSSE bool) {
+	srv := benchServer(b, useSSE)
+	s, err := Connect(context.Background(), StreamableHTTP(srv.URL, nil), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	args := json.RawMessage(`{"message":"hello"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.CallTool(ctx, "echo", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStreamableCall measures a tools/call through the Session over
+// Streamable HTTP; BenchmarkMinimalHTTPCall is the same exchange written by
+// hand with net/http and encoding/json, the yardstick.
+func BenchmarkStreamableCallJSON(b *testing.B) { benchmarkSession(b, false) }
+func BenchmarkStreamableCallSSE(b *testing.B)  { benchmarkSession(b, true) }
+
+func BenchmarkMinimalHTTPCall(b *testing.B) {
+	srv := benchServer(b, false)
+	client := &http.Client{}
+	id := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		id++
+		body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "echo")
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var out struct {
+			Result struct {
+				Content []struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(data, &out); err != nil || len(out.Result.Content) != 1 {
+			b.Fatalf("bad response %s", data)
+		}
+	}
+}
