@@ -86,12 +86,14 @@ type converter struct {
 	building map[string]bool
 	recursed map[string]bool
 	raw      map[string]bool
+	// shared are the types stored in memo.
+	shared map[*Type]bool
 }
 
 func newConverter(pkg *Package, names *Namer, index map[*Type]int, tool string, doc *jsonv.Value, rootPtr string) *converter {
 	c := &converter{
 		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
-		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{},
+		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
 	}
 	if s := doc.Get("$schema"); s != nil && s.Kind == jsonv.String {
 		c.draft07 = strings.Contains(s.Str, "draft-07") || strings.Contains(s.Str, "draft-06") || strings.Contains(s.Str, "draft-04")
@@ -129,7 +131,7 @@ func (c *converter) named(t *Type, hint string) *Type {
 // root converts the whole schema document, which must become a named type.
 func (c *converter) root(base, name string) (*Type, error) {
 	c.base, c.rootName = base, name
-	t, err := c.refTarget("", c.doc, name)
+	t, err := c.conv(c.doc, c.rootPtr, name)
 	if err != nil {
 		return nil, err
 	}
@@ -156,37 +158,42 @@ func (c *converter) ref(ref, ptr string) (*Type, error) {
 	}
 	hint := c.base + Exported(lastToken(tptr), "Def")
 	if tptr == "" {
-		hint = c.base
-	}
-	return c.refTarget(tptr, target, hint)
-}
-
-func isBareRef(v *jsonv.Value) bool {
-	if v.Kind != jsonv.Object || v.Get("$ref") == nil {
-		return false
-	}
-	for _, k := range v.Keys() {
-		if k != "$ref" && isAssertion(k) {
-			return false
+		hint = c.rootName
+		if hint == "" {
+			hint = c.base
 		}
 	}
-	return true
+	return c.conv(target, c.rootPtr+tptr, hint)
 }
 
-func (c *converter) refTarget(tptr string, target *jsonv.Value, hint string) (*Type, error) {
-	if t, ok := c.memo[tptr]; ok {
-		if c.building[tptr] {
-			c.recursed[tptr] = true
+// conv converts the schema v at ptr; hint names the type if it needs a
+// name. Each pointer is converted once: a $ref to a schema that was already
+// converted, or is being converted (recursion), gets the same type.
+func (c *converter) conv(v *jsonv.Value, ptr, hint string) (*Type, error) {
+	if t, ok := c.memo[ptr]; ok {
+		if c.building[ptr] {
+			c.recursed[ptr] = true
 		}
 		return t, nil
 	}
 	placeholder := &Type{}
-	c.memo[tptr] = placeholder
-	c.building[tptr] = true
-	t, err := c.conv(target, c.rootPtr+tptr, hint)
-	delete(c.building, tptr)
+	c.shared[placeholder] = true
+	c.memo[ptr] = placeholder
+	c.building[ptr] = true
+	t, err := c.convNode(v, ptr, hint)
+	if t == placeholder {
+		return nil, c.errf(ptr, "the schema refers to itself without describing a value")
+	}
+	delete(c.building, ptr)
 	if err != nil {
 		return nil, err
+	}
+	if c.shared[t] {
+		// A bare $ref: use the referenced type itself, which may still be
+		// under construction.
+		delete(c.shared, placeholder)
+		c.memo[ptr] = t
+		return t, nil
 	}
 	*placeholder = *t
 	if i, ok := c.index[t]; ok && t.IsNamed() {
@@ -194,14 +201,14 @@ func (c *converter) refTarget(tptr string, target *jsonv.Value, hint string) (*T
 		c.index[placeholder] = i
 		delete(c.index, t)
 	}
-	if c.recursed[tptr] {
+	if c.recursed[ptr] {
 		placeholder.Recursive = true
 		if !placeholder.IsNamed() {
 			switch placeholder.Kind {
 			case Slice, Map:
 				c.named(placeholder, hint)
 			default:
-				return nil, c.errf(c.rootPtr+tptr, "a %s cannot contain itself", kindWord(placeholder.Kind))
+				return nil, c.errf(ptr, "a %s cannot contain itself", kindWord(placeholder.Kind))
 			}
 		}
 	}
@@ -233,7 +240,7 @@ var rawOnly = map[string]bool{
 	"dependentSchemas": true, "dependencies": true, "propertyNames": true,
 	"unevaluatedProperties": true, "unevaluatedItems": true, "contains": true,
 	"minContains": true, "maxContains": true, "uniqueItems": true, "minProperties": true,
-	"maxProperties": true, "$dynamicRef": true, "$recursiveRef": true, "nullable": true,
+	"maxProperties": true, "$dynamicRef": true, "$recursiveRef": true,
 }
 
 // patternsKey holds the extra patterns of merged allOf parts.
@@ -253,8 +260,8 @@ func description(v *jsonv.Value) string {
 	return ""
 }
 
-// conv converts the schema v at ptr; hint names the type if it needs a name.
-func (c *converter) conv(v *jsonv.Value, ptr, hint string) (*Type, error) {
+// convNode converts v without looking at what was converted before.
+func (c *converter) convNode(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	if v.Kind == jsonv.Bool {
 		if !v.Bool {
 			c.needRaw("false schema")
@@ -266,7 +273,7 @@ func (c *converter) conv(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	}
 	for _, k := range v.Keys() {
 		if rawOnly[k] && k != "minProperties" && k != "maxProperties" {
-			if k == "uniqueItems" || k == "nullable" {
+			if k == "uniqueItems" {
 				if b := v.Get(k); b.Kind == jsonv.Bool && !b.Bool {
 					continue
 				}
@@ -277,9 +284,6 @@ func (c *converter) conv(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	t, err := c.conv1(v, ptr, hint)
 	if err != nil {
 		return nil, err
-	}
-	if n := v.Get("nullable"); n != nil && n.Kind == jsonv.Bool && n.Bool && t.Kind != Nullable {
-		t = &Type{Kind: Nullable, Elem: t, Pointer: ptr}
 	}
 	if t.Doc == "" && !t.IsNamed() {
 		t.Doc = description(v)
@@ -559,7 +563,7 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		}
 	}
 	isRoot := ptr == c.rootPtr
-	if !isRoot && (props == nil || len(props.Members) == 0) && (addl == nil || addl.Kind != jsonv.Bool || addl.Bool) {
+	if !isRoot && (props == nil || len(props.Members) == 0) && (addl == nil || addl.Kind != jsonv.Bool || addl.Bool || pattern != nil) {
 		// A map.
 		t := &Type{Kind: Map, Pointer: ptr, Default: v.Get("default")}
 		var err error
@@ -668,6 +672,19 @@ func isTrivial(v *jsonv.Value) bool {
 	}
 	for _, k := range v.Keys() {
 		if isAssertion(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// isBareRef reports a $ref whose siblings are annotations only.
+func isBareRef(v *jsonv.Value) bool {
+	if v.Kind != jsonv.Object || v.Get("$ref") == nil {
+		return false
+	}
+	for _, k := range v.Keys() {
+		if k != "$ref" && isAssertion(k) {
 			return false
 		}
 	}

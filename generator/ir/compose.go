@@ -33,8 +33,10 @@ func (c *converter) allOf(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	if len(parts) == 1 && isTrivial(siblings) {
 		// allOf: [{$ref}] with a description beside it, a common way to
 		// describe a reference: keep the referenced type.
-		t, err := c.conv(parts[0], ptrs[0], hint)
-		return t, err
+		if ptrs[0] == ptr {
+			return c.convNode(parts[0], ptr, hint)
+		}
+		return c.conv(parts[0], ptrs[0], hint)
 	}
 	merged := &jsonv.Value{Kind: jsonv.Object}
 	if err := c.mergeInto(merged, siblings, ptr, nil); err != nil {
@@ -45,7 +47,7 @@ func (c *converter) allOf(v *jsonv.Value, ptr, hint string) (*Type, error) {
 			return nil, err
 		}
 	}
-	return c.conv(merged, ptr, hint)
+	return c.convNode(merged, ptr, hint)
 }
 
 var lowerBounds = map[string]bool{"minimum": true, "exclusiveMinimum": true, "minLength": true, "minItems": true, "minProperties": true}

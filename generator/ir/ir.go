@@ -29,7 +29,7 @@
 // unevaluatedProperties, unevaluatedItems, contains, uniqueItems,
 // prefixItems, minProperties/maxProperties on structs, multipleOf on
 // numbers that are not integers, enums and consts mixing JSON kinds, type
-// "null" on its own, false schemas, and OpenAPI's nullable. The generated type
+// "null" on its own, and false schemas. The generated type
 // keeps the base shape, and a tool that uses any of them has RawChecks set:
 // its generated Validate then also checks the encoded value against the
 // tool's own schema with the runtime's JSON Schema validator, so that the two
@@ -112,7 +112,7 @@ type Type struct {
 type Constraints struct {
 	Minimum, Maximum *Bound
 	// MultipleOf is the literal of an integer multipleOf, or "".
-	MultipleOf string
+	MultipleOf           string
 	MinLength, MaxLength *int64
 	MinItems, MaxItems   *int64
 	// MinEntries and MaxEntries bound the size of a map.

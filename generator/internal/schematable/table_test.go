@@ -1,0 +1,300 @@
+package schematable
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+var printShapes = flag.Bool("print-shapes", false, "print the Go shape of every tool's arguments")
+
+type validator interface{ Validate() error }
+
+// newArgs returns a new value of each tool's Args type.
+var newArgs = map[string]func() validator{
+	"t01_string":                    func() validator { return new(T01StringArgs) },
+	"t02_string_length":             func() validator { return new(T02StringLengthArgs) },
+	"t03_string_pattern":            func() validator { return new(T03StringPatternArgs) },
+	"t04_string_pattern_unanchored": func() validator { return new(T04StringPatternUnanchoredArgs) },
+	"t05_format_email":              func() validator { return new(T05FormatEmailArgs) },
+	"t06_format_datetime":           func() validator { return new(T06FormatDatetimeArgs) },
+	"t07_format_unknown":            func() validator { return new(T07FormatUnknownArgs) },
+	"t08_integer_range":             func() validator { return new(T08IntegerRangeArgs) },
+	"t09_integer_exclusive":         func() validator { return new(T09IntegerExclusiveArgs) },
+	"t10_number_range":              func() validator { return new(T10NumberRangeArgs) },
+	"t11_integer_fraction_bound":    func() validator { return new(T11IntegerFractionBoundArgs) },
+	"t12_integer_multiple":          func() validator { return new(T12IntegerMultipleArgs) },
+	"t13_number_multiple":           func() validator { return new(T13NumberMultipleArgs) },
+	"t14_boolean":                   func() validator { return new(T14BooleanArgs) },
+	"t15_type_null_list":            func() validator { return new(T15TypeNullListArgs) },
+	"t16_type_multi_list":           func() validator { return new(T16TypeMultiListArgs) },
+	"t17_anyof_null":                func() validator { return new(T17AnyofNullArgs) },
+	"t18_nullable_openapi":          func() validator { return new(T18NullableOpenapiArgs) },
+	"t19_enum_string":               func() validator { return new(T19EnumStringArgs) },
+	"t20_enum_integer":              func() validator { return new(T20EnumIntegerArgs) },
+	"t21_enum_number":               func() validator { return new(T21EnumNumberArgs) },
+	"t22_enum_boolean":              func() validator { return new(T22EnumBooleanArgs) },
+	"t23_enum_with_null":            func() validator { return new(T23EnumWithNullArgs) },
+	"t24_enum_mixed":                func() validator { return new(T24EnumMixedArgs) },
+	"t25_enum_empty":                func() validator { return new(T25EnumEmptyArgs) },
+	"t26_const_string":              func() validator { return new(T26ConstStringArgs) },
+	"t27_const_number":              func() validator { return new(T27ConstNumberArgs) },
+	"t28_const_object":              func() validator { return new(T28ConstObjectArgs) },
+	"t29_anyof_string_or_integer":   func() validator { return new(T29AnyofStringOrIntegerArgs) },
+	"t30_oneof_const_tagged":        func() validator { return new(T30OneofConstTaggedArgs) },
+	"t31_oneof_required_keys":       func() validator { return new(T31OneofRequiredKeysArgs) },
+	"t32_oneof_overlap":             func() validator { return new(T32OneofOverlapArgs) },
+	"t33_anyof_object_or_string":    func() validator { return new(T33AnyofObjectOrStringArgs) },
+	"t34_anyof_siblings":            func() validator { return new(T34AnyofSiblingsArgs) },
+	"t35_allof_numeric":             func() validator { return new(T35AllofNumericArgs) },
+	"t36_allof_objects":             func() validator { return new(T36AllofObjectsArgs) },
+	"t37_allof_two_patterns":        func() validator { return new(T37AllofTwoPatternsArgs) },
+	"t38_ref_defs":                  func() validator { return new(T38RefDefsArgs) },
+	"t39_ref_definitions_draft07":   func() validator { return new(T39RefDefinitionsDraft07Args) },
+	"t40_ref_recursive":             func() validator { return new(T40RefRecursiveArgs) },
+	"t41_ref_root_recursive":        func() validator { return new(T41RefRootRecursiveArgs) },
+	"t42_ref_into_properties":       func() validator { return new(T42RefIntoPropertiesArgs) },
+	"t43_ref_with_description":      func() validator { return new(T43RefWithDescriptionArgs) },
+	"t44_ref_with_constraints":      func() validator { return new(T44RefWithConstraintsArgs) },
+	"t45_closed_object":             func() validator { return new(T45ClosedObjectArgs) },
+	"t46_open_object":               func() validator { return new(T46OpenObjectArgs) },
+	"t47_map_of_schema":             func() validator { return new(T47MapOfSchemaArgs) },
+	"t48_struct_with_extra":         func() validator { return new(T48StructWithExtraArgs) },
+	"t49_free_object":               func() validator { return new(T49FreeObjectArgs) },
+	"t50_pattern_properties":        func() validator { return new(T50PatternPropertiesArgs) },
+	"t51_pattern_properties_open":   func() validator { return new(T51PatternPropertiesOpenArgs) },
+	"t52_array_of_objects":          func() validator { return new(T52ArrayOfObjectsArgs) },
+	"t53_array_limits":              func() validator { return new(T53ArrayLimitsArgs) },
+	"t54_array_of_arrays":           func() validator { return new(T54ArrayOfArraysArgs) },
+	"t55_array_of_nullable":         func() validator { return new(T55ArrayOfNullableArgs) },
+	"t56_array_no_items":            func() validator { return new(T56ArrayNoItemsArgs) },
+	"t57_prefix_items":              func() validator { return new(T57PrefixItemsArgs) },
+	"t58_unique_items":              func() validator { return new(T58UniqueItemsArgs) },
+	"t59_true_schema":               func() validator { return new(T59TrueSchemaArgs) },
+	"t60_empty_schema":              func() validator { return new(T60EmptySchemaArgs) },
+	"t61_no_type":                   func() validator { return new(T61NoTypeArgs) },
+	"t62_no_type_constraints":       func() validator { return new(T62NoTypeConstraintsArgs) },
+	"t63_false_schema":              func() validator { return new(T63FalseSchemaArgs) },
+	"t64_required_fields":           func() validator { return new(T64RequiredFieldsArgs) },
+	"t65_nested_object":             func() validator { return new(T65NestedObjectArgs) },
+	"t66_defaults":                  func() validator { return new(T66DefaultsArgs) },
+	"t67_if_then_else":              func() validator { return new(T67IfThenElseArgs) },
+	"t68_not":                       func() validator { return new(T68NotArgs) },
+	"t69_property_names":            func() validator { return new(T69PropertyNamesArgs) },
+	"t70_dependent_required":        func() validator { return new(T70DependentRequiredArgs) },
+	"t71_min_properties_struct":     func() validator { return new(T71MinPropertiesStructArgs) },
+	"t72_draft04_exclusive":         func() validator { return new(T72Draft04ExclusiveArgs) },
+	"t73_odd_property_names":        func() validator { return new(T73OddPropertyNamesArgs) },
+	"t74_no_type_root":              func() validator { return new(T74NoTypeRootArgs) },
+	"t75_empty_root":                func() validator { return new(T75EmptyRootArgs) },
+}
+
+// shape describes a struct type: its fields with their Go types and tags,
+// and the underlying types of the named types they use, one level deep.
+func shape(t reflect.Type) string { return shapeSeen(t, map[reflect.Type]bool{t: true}) }
+
+func shapeSeen(t reflect.Type, seen map[reflect.Type]bool) string {
+	var b strings.Builder
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %s", f.Name, typeName(f.Type, seen))
+		if tag := f.Tag.Get("json"); tag != "" {
+			fmt.Fprintf(&b, " %s", tag)
+		}
+	}
+	return b.String()
+}
+
+// typeName names a type and, for named types of this package, its kind.
+func typeName(t reflect.Type, seen map[reflect.Type]bool) string {
+	s := strings.ReplaceAll(t.String(), "schematable.", "")
+	base := t
+	for base.Kind() == reflect.Pointer || base.Kind() == reflect.Slice || base.Kind() == reflect.Map {
+		base = base.Elem()
+	}
+	if base.PkgPath() == reflect.TypeOf(T01StringArgs{}).PkgPath() && base.Name() != "" && !seen[base] {
+		seen[base] = true
+		defer delete(seen, base)
+		switch base.Kind() {
+		case reflect.Struct:
+			if base.NumField() == 0 {
+				s += "(const)"
+			} else {
+				s += "{" + shapeSeen(base, seen) + "}"
+			}
+		default:
+			s += "(" + base.Kind().String() + ")"
+		}
+	}
+	return s
+}
+
+func TestTableIsLarge(t *testing.T) {
+	if n := len(MCPTools()); n < 40 {
+		t.Fatalf("the table has %d schemas, want at least 40", n)
+	}
+	if len(newArgs) != len(MCPTools()) {
+		t.Fatalf("newArgs has %d entries for %d tools", len(newArgs), len(MCPTools()))
+	}
+}
+
+func TestShapes(t *testing.T) {
+	for _, tool := range MCPTools() {
+		mk, ok := newArgs[tool.Name]
+		if !ok {
+			t.Errorf("no Args type registered for %s", tool.Name)
+			continue
+		}
+		got := shape(reflect.TypeOf(mk()).Elem())
+		if *printShapes {
+			fmt.Printf("\t%q: %q,\n", tool.Name, got)
+			continue
+		}
+		if want := wantShapes[tool.Name]; got != want {
+			t.Errorf("%s: Go shape\n got %s\nwant %s", tool.Name, got, want)
+		}
+	}
+}
+
+// TestValidatorsAgree decodes every instance into the tool's Args type and
+// validates it, and checks it with the tool's own schema: both must give
+// the verdict the table expects.
+func TestValidatorsAgree(t *testing.T) {
+	instances := 0
+	for _, tool := range MCPTools() {
+		var meta struct {
+			Valid   []json.RawMessage `json:"x-valid"`
+			Invalid []json.RawMessage `json:"x-invalid"`
+		}
+		if err := json.Unmarshal(tool.Raw, &meta); err != nil {
+			t.Fatal(err)
+		}
+		mk := newArgs[tool.Name]
+		if mk == nil {
+			continue
+		}
+		check := func(inst json.RawMessage, want bool) {
+			instances++
+			rawErr := ValidateArguments(tool.Name, inst)
+			var ve *runtime.ValidationError
+			if rawErr != nil && !errors.As(rawErr, &ve) {
+				t.Errorf("%s %s: raw validation failed to run: %v", tool.Name, inst, rawErr)
+				return
+			}
+			a := mk()
+			goErr := json.Unmarshal(inst, a)
+			if goErr == nil {
+				goErr = a.Validate()
+			}
+			if (rawErr == nil) != want {
+				t.Errorf("%s %s: jsonschema says %v, the table says valid=%v", tool.Name, inst, rawErr, want)
+			}
+			if (goErr == nil) != want {
+				t.Errorf("%s %s: decode+Validate says %v, the table says valid=%v", tool.Name, inst, goErr, want)
+			}
+			if goErr != nil {
+				if errors.As(goErr, &ve) && ve.Reason == "" {
+					t.Errorf("%s %s: validation error without a reason: %+v", tool.Name, inst, ve)
+				}
+			}
+		}
+		for _, inst := range meta.Valid {
+			check(inst, true)
+		}
+		for _, inst := range meta.Invalid {
+			check(inst, false)
+		}
+	}
+	if instances < 150 {
+		t.Errorf("only %d instances checked", instances)
+	}
+}
+
+// wantShapes is the Go shape of each tool's arguments: fields with their
+// types and JSON tags, named types of this package expanded once.
+var wantShapes = map[string]string{
+	"t01_string":                    "X *string x,omitempty",
+	"t02_string_length":             "X *string x,omitempty",
+	"t03_string_pattern":            "X *string x,omitempty",
+	"t04_string_pattern_unanchored": "X *string x,omitempty",
+	"t05_format_email":              "X *string x,omitempty",
+	"t06_format_datetime":           "X *string x,omitempty",
+	"t07_format_unknown":            "X *string x,omitempty",
+	"t08_integer_range":             "X *int64 x,omitempty",
+	"t09_integer_exclusive":         "X *int64 x,omitempty",
+	"t10_number_range":              "X *float64 x,omitempty",
+	"t11_integer_fraction_bound":    "X *int64 x,omitempty",
+	"t12_integer_multiple":          "X *int64 x,omitempty",
+	"t13_number_multiple":           "X *float64 x,omitempty",
+	"t14_boolean":                   "X *bool x,omitempty",
+	"t15_type_null_list":            "X *string x,omitempty",
+	"t16_type_multi_list":           "X *T16TypeMultiListX{String *string; Number *float64; Bool *bool} x,omitempty",
+	"t17_anyof_null":                "X *int64 x,omitempty",
+	"t18_nullable_openapi":          "X *string x,omitempty",
+	"t19_enum_string":               "X *T19EnumStringX(string) x,omitempty",
+	"t20_enum_integer":              "X *T20EnumIntegerX(int64) x,omitempty",
+	"t21_enum_number":               "X *T21EnumNumberX(float64) x,omitempty",
+	"t22_enum_boolean":              "X *T22EnumBooleanX(bool) x,omitempty",
+	"t23_enum_with_null":            "X *T23EnumWithNullX(string) x,omitempty",
+	"t24_enum_mixed":                "X json.RawMessage x,omitempty",
+	"t25_enum_empty":                "X json.RawMessage x,omitempty",
+	"t26_const_string":              "X *T26ConstStringX(const) x,omitempty",
+	"t27_const_number":              "X *T27ConstNumberX(const) x,omitempty",
+	"t28_const_object":              "X *T28ConstObjectX(const) x,omitempty",
+	"t29_anyof_string_or_integer":   "X *T29AnyofStringOrIntegerX{String *T29AnyofStringOrIntegerXString(string); Int *int64} x,omitempty",
+	"t30_oneof_const_tagged":        "X *T30OneofConstTaggedX{Circle *T30OneofConstTaggedXCircle{Type T30OneofConstTaggedXCircleType(const) type; Radius float64 radius}; Square *T30OneofConstTaggedXSquare{Type T30OneofConstTaggedXSquareType(const) type; Side float64 side}} x,omitempty",
+	"t31_oneof_required_keys":       "X *T31OneofRequiredKeysX{Object *T31OneofRequiredKeysXObject{ID int64 id}; Object2 *T31OneofRequiredKeysXObject2{Name string name}} x,omitempty",
+	"t32_oneof_overlap":             "X *T32OneofOverlapX{Int *int64; Number *float64} x,omitempty",
+	"t33_anyof_object_or_string":    "X *T33AnyofObjectOrStringX{String *string; Object *T33AnyofObjectOrStringXObject{Path string path}} x,omitempty",
+	"t34_anyof_siblings":            "X *T34AnyofSiblingsX{String *string; String2 *string} x,omitempty",
+	"t35_allof_numeric":             "X *int64 x,omitempty",
+	"t36_allof_objects":             "X *T36AllofObjectsX{A string a; B *int64 b,omitempty} x,omitempty",
+	"t37_allof_two_patterns":        "X *string x,omitempty",
+	"t38_ref_defs":                  "From T38RefDefsPoint{X float64 x; Y float64 y} from; To *T38RefDefsPoint{X float64 x; Y float64 y} to,omitempty",
+	"t39_ref_definitions_draft07":   "Count *int64 count,omitempty",
+	"t40_ref_recursive":             "Root *T40RefRecursiveNode{Name string name; Children []T40RefRecursiveNode children,omitempty} root",
+	"t41_ref_root_recursive":        "Label *string label,omitempty; Next *T41RefRootRecursiveArgs next,omitempty",
+	"t42_ref_into_properties":       "A *T42RefIntoPropertiesA(string) a,omitempty; B *T42RefIntoPropertiesA(string) b,omitempty",
+	"t43_ref_with_description":      "ID *string id,omitempty",
+	"t44_ref_with_constraints":      "N *int64 n,omitempty",
+	"t45_closed_object":             "A *string a,omitempty",
+	"t46_open_object":               "A *string a,omitempty",
+	"t47_map_of_schema":             "X map[string]int64 x,omitempty",
+	"t48_struct_with_extra":         "Name *string name,omitempty; Extra map[string]bool -",
+	"t49_free_object":               "X map[string]json.RawMessage x,omitempty",
+	"t50_pattern_properties":        "X map[string]int64 x,omitempty",
+	"t51_pattern_properties_open":   "X map[string]json.RawMessage x,omitempty",
+	"t52_array_of_objects":          "X []T52ArrayOfObjectsXItem{ID int64 id} x,omitempty",
+	"t53_array_limits":              "X []string x,omitempty",
+	"t54_array_of_arrays":           "X [][]int64 x,omitempty",
+	"t55_array_of_nullable":         "X []*string x,omitempty",
+	"t56_array_no_items":            "X []json.RawMessage x,omitempty",
+	"t57_prefix_items":              "X []json.RawMessage x,omitempty",
+	"t58_unique_items":              "X []int64 x,omitempty",
+	"t59_true_schema":               "X json.RawMessage x,omitempty",
+	"t60_empty_schema":              "X json.RawMessage x,omitempty",
+	"t61_no_type":                   "X json.RawMessage x,omitempty",
+	"t62_no_type_constraints":       "X json.RawMessage x,omitempty",
+	"t63_false_schema":              "X json.RawMessage x,omitempty; Y *string y,omitempty",
+	"t64_required_fields":           "A string a; B []int64 b; C *int64 c",
+	"t65_nested_object":             "Address *T65NestedObjectAddress{City string city; Zip *string zip,omitempty} address,omitempty",
+	"t66_defaults":                  "N *int64 n,omitempty; S *string s,omitempty",
+	"t67_if_then_else":              "Kind *string kind,omitempty; Size *int64 size,omitempty",
+	"t68_not":                       "X *string x,omitempty",
+	"t69_property_names":            "X map[string]string x,omitempty",
+	"t70_dependent_required":        "Card *string card,omitempty; Cvv *string cvv,omitempty",
+	"t71_min_properties_struct":     "A *string a,omitempty; B *string b,omitempty",
+	"t72_draft04_exclusive":         "X *float64 x,omitempty",
+	"t73_odd_property_names":        "Type *string type,omitempty; Schema *string $schema,omitempty; OrderBy *string orderBy,omitempty; OrderBy2 *int64 order_by,omitempty; AuthMethod *T73OddPropertyNamesAuthMethod(string) auth-method,omitempty; UserName *string {{userName}},omitempty; Default *bool (default),omitempty; X5m *string 5m,omitempty; Validate2 *string Validate,omitempty; Properties map[string]json.RawMessage properties,omitempty",
+	"t74_no_type_root":              "A *int64 a,omitempty",
+	"t75_empty_root":                "",
+}
