@@ -87,7 +87,7 @@ const (
 	// afterResponseGrace is how long a stream may go on after it delivered
 	// the response before it is closed; servers end it right away, and
 	// reading to the end lets the HTTP connection be reused.
-	afterResponseGrace = 200 * time.Millisecond
+	afterResponseGrace = 2 * time.Second
 	// deleteTimeout bounds the DELETE that ends a session on Close.
 	deleteTimeout = 3 * time.Second
 )

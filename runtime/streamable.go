@@ -105,7 +105,8 @@ func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in
 
 // Write POSTs m and returns once the response status and headers are in. A
 // JSON response is queued for Read before Write returns; an SSE response is
-// read by a goroutine for as long as ctx lasts.
+// read by a goroutine. Until the response has arrived, ctx ending closes the
+// stream (in the 2026-07-28 era, that cancels the request).
 func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	modern := isModern(m.ProtocolVersion)
 	c.mu.Lock()
@@ -126,13 +127,17 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		}
 	}()
 
-	sctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(c.ctx, cancel)
-	release := func() { stop(); cancel() }
+	// The request lives in a context of the connection's, which the
+	// caller's context cancels until the response has arrived. Once it has,
+	// the stream is read to its end even though the caller's context ends,
+	// so that the HTTP connection can be reused.
+	rctx, rcancel := context.WithCancel(c.ctx)
+	detach := context.AfterFunc(ctx, rcancel)
+	s := &stream{ctx: rctx, cancel: rcancel, detach: detach}
 
-	req, err := c.h.newRequest(sctx, http.MethodPost, c.url, m.Data)
+	req, err := c.h.newRequest(rctx, http.MethodPost, c.url, m.Data)
 	if err != nil {
-		release()
+		s.release()
 		return err
 	}
 	hd := req.Header
@@ -154,8 +159,11 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 
 	resp, err := c.h.do(req)
 	if err != nil {
-		release()
-		if c.ctx.Err() != nil && ctx.Err() == nil {
+		s.release()
+		switch {
+		case ctx.Err() != nil:
+			return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+		case c.ctx.Err() != nil:
 			return ErrClosed
 		}
 		return err
@@ -164,12 +172,12 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	switch status := resp.StatusCode; {
 	case status == http.StatusNotFound && sid != "":
 		drain(resp.Body)
-		release()
+		s.release()
 		c.expire(sid)
 		return ErrSessionExpired
 	case status == http.StatusAccepted || status == http.StatusNoContent:
 		drain(resp.Body)
-		release()
+		s.release()
 		return nil
 	case status >= 200 && status < 300:
 		if m.Method == "initialize" {
@@ -178,12 +186,15 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		switch mt := mediaType(resp.Header.Get("Content-Type")); mt {
 		case "text/event-stream":
 			handedOff = true
-			go c.pump(sctx, release, resp, m.ID, m.ProtocolVersion)
+			go c.pump(s, resp, m.ID, m.ProtocolVersion)
 			return nil
 		case "application/json", "":
 			data, err := readBody(resp, c.h.maxSize)
-			release()
+			s.release()
 			if err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+				}
 				return fmt.Errorf("POST %s: reading the response: %w", c.logURL, err)
 			}
 			if len(jsonrpc.TrimSpace(data)) == 0 {
@@ -198,12 +209,12 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 			return nil
 		default:
 			drain(resp.Body)
-			release()
+			s.release()
 			return fmt.Errorf("POST %s: unexpected response content type %q", c.logURL, mt)
 		}
 	default:
 		body := readErrorBody(resp)
-		release()
+		s.release()
 		if rpcResponseFor(body, m.ID) {
 			// A JSON-RPC error in an HTTP error status, as modern servers
 			// send for -32022 or -32601: the request's answer.
@@ -349,50 +360,62 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	return resp, nil
 }
 
+// stream is the life of one request's response stream.
+type stream struct {
+	ctx    context.Context // ends with Close, the caller's context, or cancel
+	cancel context.CancelFunc
+	detach func() bool // stops the caller's context from ending ctx
+}
+
+func (s *stream) release() {
+	s.detach()
+	s.cancel()
+}
+
 // pump reads the SSE stream that answers the POST of request id (empty for
 // a notification or a response) and queues its messages. When the stream
 // breaks before the response in the legacy era, it resumes it with GET and
 // Last-Event-ID. A request whose response cannot come any more is failed
 // with a *RequestError.
-func (c *streamableConn) pump(ctx context.Context, release func(), resp *http.Response, id, version string) {
+func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string) {
 	defer c.wg.Done()
-	defer release()
+	defer s.release()
 	r := sse.NewReader(resp.Body, c.h.maxSize)
 	defer r.Release()
 	body := resp.Body
 	failures := 0
 	for {
-		done, got, err := c.readStream(ctx, r, body, id)
-		if done || id == "" || ctx.Err() != nil {
+		done, got, err := c.readStream(s, r, body, id)
+		if done || id == "" || s.ctx.Err() != nil {
 			return
 		}
 		if got {
 			failures = 0
 		}
 		if isModern(version) || r.LastID() == "" {
-			c.failRequest(ctx, id, streamEndError(c.logURL, err))
+			c.failRequest(s.ctx, id, streamEndError(c.logURL, err))
 			return
 		}
 		c.h.log.Debug("resuming a broken response stream", "url", c.logURL, "request", id)
 		for {
 			if failures >= maxResumeAttempts {
-				c.failRequest(ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL, failures, err))
+				c.failRequest(s.ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL, failures, err))
 				return
 			}
-			if !sleep(ctx, retryDelay(r, failures)) {
+			if !sleep(s.ctx, retryDelay(r, failures)) {
 				return
 			}
 			failures++
-			resp, err = c.openGet(ctx, r.LastID(), version)
+			resp, err = c.openGet(s.ctx, r.LastID(), version)
 			if err == nil {
 				break
 			}
-			if ctx.Err() != nil {
+			if s.ctx.Err() != nil {
 				return
 			}
 			var he *HTTPError
 			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
-				c.failRequest(ctx, id, fmt.Errorf("resuming the response stream: %w", err))
+				c.failRequest(s.ctx, id, fmt.Errorf("resuming the response stream: %w", err))
 				return
 			}
 		}
@@ -418,7 +441,7 @@ func (c *streamableConn) failRequest(ctx context.Context, id string, err error) 
 // readStream queues the messages of one SSE stream and closes body. done
 // reports that the stream delivered the response to request id (or failed
 // it); got that it carried at least one event. err is why the stream ended.
-func (c *streamableConn) readStream(ctx context.Context, r *sse.Reader, body io.ReadCloser, id string) (done, got bool, err error) {
+func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser, id string) (done, got bool, err error) {
 	defer body.Close()
 	for {
 		ev, err := r.Next()
@@ -431,11 +454,11 @@ func (c *streamableConn) readStream(ctx context.Context, r *sse.Reader, body io.
 			e := &MessageTooLargeError{Limit: tl.Limit, Prefix: tl.Prefix, Suffix: tl.Suffix}
 			if id != "" {
 				// The request gets the error; its stream is of no more use.
-				c.in.put(ctx, item{err: &RequestError{ID: id, Err: e}})
+				c.in.put(s.ctx, item{err: &RequestError{ID: id, Err: e}})
 				return true, got, nil
 			}
-			if !c.in.put(ctx, item{err: e}) {
-				return false, got, ctx.Err()
+			if !c.in.put(s.ctx, item{err: e}) {
+				return false, got, s.ctx.Err()
 			}
 			continue
 		}
@@ -443,45 +466,36 @@ func (c *streamableConn) readStream(ctx context.Context, r *sse.Reader, body io.
 		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
 			continue // a priming event, or an event type MCP does not use
 		}
-		if id != "" && isResponseTo(ev.Data, id) {
-			c.finish(ctx, r, body, ev.Data)
-			return true, got, nil
+		isResponse := id != "" && isResponseTo(ev.Data, id)
+		if !c.in.put(s.ctx, item{data: ev.Data}) {
+			return false, got, s.ctx.Err()
 		}
-		if !c.in.put(ctx, item{data: ev.Data}) {
-			return false, got, ctx.Err()
+		if isResponse {
+			c.drainStream(s, r, body)
+			return true, got, nil
 		}
 	}
 }
 
-// finish queues the response, after reading the stream to its end (briefly)
-// first: a stream read to its end lets the HTTP connection be reused, while
-// one abandoned when the caller's context ends right after the response
-// would be torn down.
-func (c *streamableConn) finish(ctx context.Context, r *sse.Reader, body io.ReadCloser, response []byte) {
-	t := time.AfterFunc(afterResponseGrace, func() { body.Close() })
+// drainStream reads what follows the response, briefly: servers end the
+// stream right after it, and a stream read to its end lets the HTTP
+// connection be reused, where one abandoned would be torn down.
+func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadCloser) {
+	if !s.detach() {
+		return // the caller's context ended: the stream is being closed
+	}
+	t := time.AfterFunc(afterResponseGrace, s.cancel)
 	defer t.Stop()
-	queued := false
 	for {
 		ev, err := r.Next()
 		if err != nil {
-			break
-		}
-		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
-			continue
-		}
-		// The server goes on after the response: keep the order.
-		if !queued {
-			if !c.in.put(ctx, item{data: response}) {
-				return
-			}
-			queued = true
-		}
-		if !c.in.put(ctx, item{data: ev.Data}) {
 			return
 		}
-	}
-	if !queued {
-		c.in.put(ctx, item{data: response})
+		if len(ev.Data) > 0 && (ev.Type == "" || ev.Type == "message") {
+			if !c.in.put(s.ctx, item{data: ev.Data}) {
+				return
+			}
+		}
 	}
 }
 
@@ -538,7 +552,7 @@ func (c *streamableConn) listen(ctx context.Context, version string) {
 			} else {
 				r.Reset(resp.Body)
 			}
-			_, got, err = c.readStream(ctx, r, resp.Body, "")
+			_, got, err = c.readStream(&stream{ctx: ctx}, r, resp.Body, "")
 			if ctx.Err() != nil {
 				return
 			}
