@@ -1,0 +1,224 @@
+package homeassistant
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// argsTypes lists the Args type of every tool, so that removing one breaks
+// compilation.
+var argsTypes = map[string]any{
+	"GetLiveContext":         GetLiveContextArgs{},
+	"HassCancelAllTimers":    HassCancelAllTimersArgs{},
+	"HassLightSet":           HassLightSetArgs{},
+	"HassListAddItem":        HassListAddItemArgs{},
+	"HassMediaNext":          HassMediaNextArgs{},
+	"HassMediaPause":         HassMediaPauseArgs{},
+	"HassMediaPlayerMute":    HassMediaPlayerMuteArgs{},
+	"HassMediaPrevious":      HassMediaPreviousArgs{},
+	"HassMediaSearchAndPlay": HassMediaSearchAndPlayArgs{},
+	"HassMediaUnpause":       HassMediaUnpauseArgs{},
+	"HassSetVolume":          HassSetVolumeArgs{},
+	"HassSetVolumeRelative":  HassSetVolumeRelativeArgs{},
+	"HassTurnOff":            HassTurnOffArgs{},
+	"HassTurnOn":             HassTurnOnArgs{},
+	"describe_doorbell":      DescribeDoorbellArgs{},
+}
+
+func TestEveryToolIsGenerated(t *testing.T) {
+	tools := MCPTools()
+	decls := FunctionDeclarations()
+	if len(tools) != 15 || len(decls) != 15 || len(DeclaredNames) != 15 || len(argsTypes) != 15 {
+		t.Fatalf("got %d tools, %d declarations, %d declared names, %d Args types; want 15 of each",
+			len(tools), len(decls), len(DeclaredNames), len(argsTypes))
+	}
+	for i, tool := range tools {
+		if _, ok := argsTypes[tool.Name]; !ok {
+			t.Errorf("tool %s has no Args type listed", tool.Name)
+		}
+		if DeclaredNames[decls[i].Name] != tool.Name {
+			t.Errorf("declaration %s maps to %q, want %s", decls[i].Name, DeclaredNames[decls[i].Name], tool.Name)
+		}
+		if decls[i].Description == "" {
+			t.Errorf("declaration %s has an empty description", decls[i].Name)
+		}
+	}
+	if got := runtime.ToolsHash(tools); got != SnapshotHash {
+		t.Errorf("SnapshotHash = %s, but the embedded tools hash to %s", SnapshotHash, got)
+	}
+	if tools := Tools(); len(tools) != 1 || len(tools[0].FunctionDeclarations) != 15 {
+		t.Errorf("Tools() = %v, want one tool with 15 declarations", tools)
+	}
+}
+
+func TestVolumeStepUnion(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want func(HassSetVolumeRelativeVolumeStep) bool
+	}{
+		{`{"volume_step":"up"}`, func(u HassSetVolumeRelativeVolumeStep) bool {
+			return u.String != nil && *u.String == HassSetVolumeRelativeVolumeStepStringUp && u.Int == nil
+		}},
+		{`{"volume_step":-30}`, func(u HassSetVolumeRelativeVolumeStep) bool {
+			return u.Int != nil && *u.Int == -30 && u.String == nil
+		}},
+	} {
+		var a HassSetVolumeRelativeArgs
+		if err := json.Unmarshal([]byte(tc.in), &a); err != nil {
+			t.Fatalf("decoding %s: %v", tc.in, err)
+		}
+		if a.VolumeStep == nil || !tc.want(*a.VolumeStep) {
+			t.Fatalf("decoding %s gave %+v", tc.in, a.VolumeStep)
+		}
+		if err := a.Validate(); err != nil {
+			t.Errorf("Validate(%s) = %v", tc.in, err)
+		}
+		out, err := json.Marshal(a)
+		if err != nil || string(out) != tc.in {
+			t.Errorf("round trip of %s gave %s, %v", tc.in, out, err)
+		}
+		if err := ValidateArguments("HassSetVolumeRelative", []byte(tc.in)); err != nil {
+			t.Errorf("ValidateArguments(%s) = %v", tc.in, err)
+		}
+	}
+	for _, in := range []string{`{"volume_step":"sideways"}`, `{"volume_step":150}`} {
+		var a HassSetVolumeRelativeArgs
+		err := json.Unmarshal([]byte(in), &a)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) || ve.Reason == "" {
+			t.Errorf("decoding %s: error %v, want a *runtime.ValidationError", in, err)
+		}
+		if err := ValidateArguments("HassSetVolumeRelative", []byte(in)); !errors.As(err, &ve) || ve.Pointer != "/volume_step" {
+			t.Errorf("ValidateArguments(%s) = %v, want an error at /volume_step", in, err)
+		}
+	}
+	// Values built in Go are checked the same way.
+	bad := HassSetVolumeRelativeVolumeStepString("sideways")
+	a := HassSetVolumeRelativeArgs{VolumeStep: &HassSetVolumeRelativeVolumeStep{String: &bad}}
+	var ve *runtime.ValidationError
+	if err := a.Validate(); !errors.As(err, &ve) || ve.Pointer != "/volume_step" || ve.Tool != "HassSetVolumeRelative" {
+		t.Errorf("Validate of a sideways step = %v, want an error at /volume_step naming the tool", err)
+	}
+	big := int64(150)
+	a = HassSetVolumeRelativeArgs{VolumeStep: &HassSetVolumeRelativeVolumeStep{Int: &big}}
+	if err := a.Validate(); !errors.As(err, &ve) || ve.Pointer != "/volume_step" {
+		t.Errorf("Validate of a step of 150 = %v, want an error at /volume_step", err)
+	}
+}
+
+func TestDeviceClassIsASliceOfAnEnum(t *testing.T) {
+	f, ok := reflect.TypeOf(HassTurnOnArgs{}).FieldByName("DeviceClass")
+	if !ok {
+		t.Fatal("HassTurnOnArgs has no DeviceClass field")
+	}
+	if f.Type != reflect.TypeOf([]HassTurnOnDeviceClass(nil)) || f.Type.Elem().Kind() != reflect.String {
+		t.Fatalf("DeviceClass is a %s, want []HassTurnOnDeviceClass of kind string", f.Type)
+	}
+	if !HassTurnOnDeviceClassGarage.Valid() || HassTurnOnDeviceClass("toaster").Valid() {
+		t.Error("Valid does not follow the enum")
+	}
+	a := HassTurnOnArgs{DeviceClass: []HassTurnOnDeviceClass{HassTurnOnDeviceClassTv, "toaster"}}
+	var ve *runtime.ValidationError
+	if err := a.Validate(); !errors.As(err, &ve) || ve.Pointer != "/device_class/1" {
+		t.Errorf("Validate = %v, want an error at /device_class/1", err)
+	}
+}
+
+func TestDescribeDoorbell(t *testing.T) {
+	if err := (&DescribeDoorbellArgs{}).Validate(); err != nil {
+		t.Errorf("Validate = %v", err)
+	}
+	for _, d := range FunctionDeclarations() {
+		if DeclaredNames[d.Name] != "describe_doorbell" {
+			continue
+		}
+		if d.Parameters != nil || d.ParametersJsonSchema != nil {
+			t.Errorf("describe_doorbell declares parameters: %+v", d.Parameters)
+		}
+		if strings.TrimSpace(d.Description) == "" {
+			t.Error("describe_doorbell has an empty description")
+		}
+		return
+	}
+	t.Error("no declaration for describe_doorbell")
+}
+
+// TestEveryFieldIsOptional checks that, as no Home Assistant tool has
+// required properties, every field can be left out.
+func TestEveryFieldIsOptional(t *testing.T) {
+	for name, v := range argsTypes {
+		typ := reflect.TypeOf(v)
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			switch f.Type.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Map:
+			default:
+				t.Errorf("%s.%s is a %s, want a pointer, slice or map", name, f.Name, f.Type)
+			}
+			if !strings.HasSuffix(f.Tag.Get("json"), ",omitempty") {
+				t.Errorf("%s.%s has tag %q, want omitempty", name, f.Name, f.Tag)
+			}
+		}
+		if err := reflect.New(typ).Interface().(interface{ Validate() error }).Validate(); err != nil {
+			t.Errorf("the zero %s is invalid: %v", name, err)
+		}
+	}
+}
+
+type fakeCaller struct {
+	calls  []string
+	result *runtime.Result
+}
+
+func (f *fakeCaller) CallTool(ctx context.Context, name string, args any) (*runtime.Result, error) {
+	data, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	f.calls = append(f.calls, name+" "+string(data))
+	return f.result, nil
+}
+
+func TestClient(t *testing.T) {
+	ctx := context.Background()
+	fc := &fakeCaller{result: &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done"}}}}
+	c := NewClient(fc)
+	level := int64(150)
+	if _, err := c.HassSetVolume(ctx, HassSetVolumeArgs{VolumeLevel: &level}); err == nil || len(fc.calls) != 0 {
+		t.Fatalf("invalid arguments: err %v, calls %v; want an error and no call", err, fc.calls)
+	}
+	level = 30
+	res, err := c.HassSetVolume(ctx, HassSetVolumeArgs{VolumeLevel: &level})
+	if err != nil || res.Text() != "done" {
+		t.Fatalf("HassSetVolume = %v, %v", res, err)
+	}
+	if want := `HassSetVolume {"volume_level":30}`; len(fc.calls) != 1 || fc.calls[0] != want {
+		t.Errorf("calls = %q, want %q", fc.calls, want)
+	}
+	fc.result = &runtime.Result{IsError: true, Content: []runtime.Content{{Type: runtime.ContentText, Text: "no such device"}}}
+	_, err = c.HassTurnOn(ctx, HassTurnOnArgs{})
+	var te *runtime.ToolError
+	if !errors.As(err, &te) || te.Tool != "HassTurnOn" {
+		t.Errorf("a failed tool gave %v, want a *runtime.ToolError", err)
+	}
+}
+
+func TestValidateDoesNotAllocate(t *testing.T) {
+	level, name := int64(30), "Kitchen"
+	a := HassSetVolumeArgs{Name: &name, VolumeLevel: &level, DeviceClass: []HassSetVolumeDeviceClass{HassSetVolumeDeviceClassSpeaker}}
+	step := int64(-10)
+	r := HassSetVolumeRelativeArgs{VolumeStep: &HassSetVolumeRelativeVolumeStep{Int: &step}}
+	if n := testing.AllocsPerRun(100, func() {
+		if a.Validate() != nil || r.Validate() != nil {
+			t.Fatal("valid arguments failed validation")
+		}
+	}); n != 0 {
+		t.Errorf("Validate allocates %v times per run, want 0", n)
+	}
+}
