@@ -46,17 +46,13 @@ func (c *Content) decode(data []byte, alias bool) error {
 		return bytes.Clone(v)
 	}
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
-		k := string(key)
-		if escaped {
-			var err error
-			if k, err = jsonrpc.String(quoted(key)); err != nil {
-				return err
-			}
+		k, err := jsonrpc.Key(key, escaped)
+		if err != nil {
+			return err
 		}
-		var err error
-		switch k {
+		switch string(k) {
 		case "type":
-			c.Type, err = jsonrpc.String(v)
+			c.Type, err = contentType(v)
 		case "text":
 			c.Text, err = jsonrpc.String(v)
 		case "data":
@@ -153,9 +149,19 @@ func decodeBase64(v []byte) ([]byte, error) {
 	return dst[:n], nil
 }
 
-func quoted(b []byte) []byte {
-	q := make([]byte, 0, len(b)+2)
-	q = append(q, '"')
-	q = append(q, b...)
-	return append(q, '"')
+// contentType decodes a block's type, without allocating for known types.
+func contentType(v []byte) (string, error) {
+	switch string(v) {
+	case `"text"`:
+		return ContentText, nil
+	case `"image"`:
+		return ContentImage, nil
+	case `"audio"`:
+		return ContentAudio, nil
+	case `"resource_link"`:
+		return ContentResourceLink, nil
+	case `"resource"`:
+		return ContentResource, nil
+	}
+	return jsonrpc.String(v)
 }

@@ -312,14 +312,11 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 	var state []byte
 	var inputs bool
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
-		k := string(key)
-		if escaped {
-			var err error
-			if k, err = jsonrpc.String(append(append([]byte{'"'}, key...), '"')); err != nil {
-				return err
-			}
+		k, err := jsonrpc.Key(key, escaped)
+		if err != nil {
+			return err
 		}
-		switch k {
+		switch string(k) {
 		case "content":
 			if jsonrpc.IsNull(v) {
 				return nil

@@ -356,6 +356,15 @@ func KeyIs(key []byte, escaped bool, name string) bool {
 	return err == nil && s == name
 }
 
+// Key returns an object key as ObjectEach reports it, unescaped.
+func Key(key []byte, escaped bool) ([]byte, error) {
+	if !escaped {
+		return key, nil
+	}
+	s, err := unquoteContent(key)
+	return []byte(s), err
+}
+
 // String decodes the JSON string value v.
 func String(v []byte) (string, error) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
