@@ -502,3 +502,69 @@ func TestStreamableConnectionReuse(t *testing.T) {
 		t.Errorf("20 calls opened %d connections", n)
 	}
 }
+
+// TestStreamableGETStreamReconnects checks that the GET stream is reopened
+// after the server closes it, with Last-Event-ID and after its retry
+// interval, and that its messages reach Read.
+func TestStreamableGETStreamReconnects(t *testing.T) {
+	checkLeaks(t)
+	var gets atomic.Int32
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		switch gets.Add(1) {
+		case 1:
+			s := startSSE(w)
+			s.event("id: g1", "retry: 30", `data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+			// The server ends the stream, as SSE polling does.
+		case 2:
+			if r.Header.Get("Last-Event-Id") != "g1" {
+				http.Error(w, "want Last-Event-ID g1", http.StatusBadRequest)
+				return
+			}
+			s := startSSE(w)
+			s.event("id: g2", `data: {"jsonrpc":"2.0","id":"s1","method":"ping"}`)
+			<-r.Context().Done()
+		default:
+			http.Error(w, "too many GETs", http.StatusBadRequest)
+		}
+	})
+	c := dial(t, StreamableHTTP(srv.URL, testHTTPOptions(t)))
+	c.(HandshakeNotifier).HandshakeDone("2025-11-25")
+	if got := readMsg(t, c); !strings.Contains(got, "list_changed") {
+		t.Fatalf("first GET stream message = %s", got)
+	}
+	if got := readMsg(t, c); !strings.Contains(got, `"ping"`) {
+		t.Fatalf("second GET stream message = %s", got)
+	}
+	if n := gets.Load(); n != 2 {
+		t.Errorf("%d GET requests, want 2", n)
+	}
+}
+
+// TestStreamableModernCancelClosesStream checks that ending the caller's
+// context before the response closes the request's stream, which is how a
+// 2026-07-28 request is cancelled.
+func TestStreamableModernCancelClosesStream(t *testing.T) {
+	checkLeaks(t)
+	disconnected := make(chan struct{})
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w).event(`data: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}`)
+		<-r.Context().Done()
+		close(disconnected)
+	})
+	c := dial(t, StreamableHTTP(srv.URL, testHTTPOptions(t)))
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := c.Write(ctx, rpcReq(1, "tools/call", "2026-07-28")); err != nil {
+		t.Fatal(err)
+	}
+	readMsg(t, c)
+	cancel()
+	select {
+	case <-disconnected:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never saw the stream close")
+	}
+}
