@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mcpgen/mcpgen/generator/jsonv"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
@@ -622,6 +623,9 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 			}
 			seen[m.Key] = true
 			fptr := ptr + "/properties/" + jsonv.EscapeToken(m.Key)
+			if !validTagName(m.Key) {
+				return nil, c.errf(fptr, "property name %q cannot be named in a Go struct tag: encoding/json accepts only letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~", m.Key)
+			}
 			ft, err := c.conv(m.Value, fptr, base+Exported(m.Key, "Field"))
 			if err != nil {
 				return nil, err
@@ -685,6 +689,20 @@ func isBareRef(v *jsonv.Value) bool {
 	}
 	for _, k := range v.Keys() {
 		if k != "$ref" && isAssertion(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// validTagName reports whether encoding/json accepts name in a struct tag;
+// it silently uses the Go field name otherwise.
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r) {
 			return false
 		}
 	}
