@@ -307,6 +307,13 @@ func (s *fakeServer) call(m fakeMsg, name string, rawArgs json.RawMessage, token
 	case "die":
 		fmt.Fprintln(os.Stderr, "fake: panic: out of cheese")
 		os.Exit(7)
+	case "partial":
+		s.mu.Lock()
+		fmt.Fprintf(s.out, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"te`, m.ID)
+		s.out.Flush()
+		s.mu.Unlock()
+		fmt.Fprintln(os.Stderr, "fake: crashed mid-write")
+		os.Exit(9)
 	case "garbage":
 		s.writeLine("this is not JSON")
 		s.writeLine(`{"jsonrpc":"2.0","id":`)

@@ -488,3 +488,27 @@ func TestDrift(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+func TestLateModernServer(t *testing.T) {
+	discovers := 0
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		switch m.Method {
+		case "server/discover":
+			discovers++
+			if discovers > 1 {
+				c.reply(m, modernDiscover)
+			}
+		case "initialize":
+			c.replyError(m, CodeInvalidParams, `{"supported":["2026-07-28"],"requested":"2025-11-25"}`)
+		}
+		return nil
+	})
+	s, err := Connect(context.Background(), conn, &Options{ProbeTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.ProtocolVersion() != "2026-07-28" || discovers != 2 {
+		t.Errorf("version %s after %d discovers", s.ProtocolVersion(), discovers)
+	}
+}

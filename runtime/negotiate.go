@@ -186,6 +186,13 @@ func (s *Session) initialize(ctx context.Context, version string, retry bool) er
 				if v := highestCommon(d.Supported, false); v != "" && v != version {
 					return s.initialize(ctx, v, false)
 				}
+				// A modern-only server whose answer to the probe came too
+				// late, such as one still starting up.
+				if v := highestCommon(d.Supported, true); v != "" && s.opts.ProtocolVersion == "" {
+					if err := s.discover(ctx, v, false); err == nil {
+						return nil
+					}
+				}
 			}
 		}
 		return fmt.Errorf("initialize: %w", err)

@@ -47,7 +47,7 @@ func isSupported(v string) bool {
 // Defaults for Options.
 const (
 	DefaultCallTimeout  = 60 * time.Second
-	DefaultProbeTimeout = 3 * time.Second
+	DefaultProbeTimeout = 2 * time.Second
 )
 
 // Options configure a Session. The zero value is ready to use.

@@ -204,6 +204,15 @@ func TestServerExitsMidCall(t *testing.T) {
 	}
 }
 
+func TestServerExitsMidLine(t *testing.T) {
+	s := connectFake(t, "modern", nil)
+	_, err := s.CallTool(context.Background(), "partial", nil)
+	var se *ServerExitedError
+	if !errors.As(err, &se) || se.ExitStatus != "exit status 9" || !strings.Contains(se.StderrTail, "crashed mid-write") {
+		t.Fatalf("partial: %v, want *ServerExitedError with status 9", err)
+	}
+}
+
 func TestServerExitsDuringHandshake(t *testing.T) {
 	for _, pin := range []string{"", "2025-11-25"} {
 		start := time.Now()
