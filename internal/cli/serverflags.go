@@ -1,0 +1,365 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// serverUsage is the part of a live command's usage line that picks the
+// server.
+const serverUsage = "[--url URL | --sse URL] [--header 'Name: value']... [--bearer-env VAR] [-- COMMAND ARGS...]"
+
+// serverHelp explains the server flags, for the help text of live commands.
+const serverHelp = `The server is reached in one of three ways:
+
+  --url URL            Streamable HTTP, falling back to the legacy HTTP+SSE
+                       transport when the server is an old one
+  --sse URL            the legacy HTTP+SSE transport only
+  -- COMMAND ARGS...   a command speaking MCP over its standard input and
+                       output; it comes last, after "--"`
+
+// defaultTimeout bounds a live command unless --timeout says otherwise.
+const defaultTimeout = 60 * time.Second
+
+// serverFlags are the flags that every command talking to a live server
+// shares: how to reach the server, and how long to wait for it.
+type serverFlags struct {
+	url       string
+	sse       string
+	headers   headerFlag
+	bearerEnv string
+	timeout   time.Duration
+	protocol  string
+	verbose   bool
+
+	// name is the command's name, for messages; command is the stdio
+	// server's command line, the arguments after "--".
+	name    string
+	command []string
+}
+
+// register adds the server flags to fs.
+func (f *serverFlags) register(fs *flag.FlagSet) {
+	f.name = fs.Name()
+	fs.StringVar(&f.url, "url", "", "the server's `URL`: Streamable HTTP, or legacy HTTP+SSE when the server only speaks that")
+	fs.StringVar(&f.sse, "sse", "", "the `URL` of a server speaking only the legacy HTTP+SSE transport (its SSE endpoint, such as .../sse)")
+	fs.Var(&f.headers, "header", "an HTTP header sent with every request, as `'Name: value'` (repeatable)")
+	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the environment `VARIABLE` holding a bearer token sent as \"Authorization: Bearer ...\"; the token is never printed")
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "how long the whole command may take, connecting included; 0 for no limit")
+	fs.StringVar(&f.protocol, "protocol-version", "", "pin the MCP protocol `version` (default: the newest, falling back to the initialize handshake for older servers)")
+	fs.BoolVar(&f.verbose, "v", false, "log the connection, every message (secrets redacted) and the server's standard error to standard error")
+}
+
+// splitCommand splits args at the first "--" into the command's own
+// arguments and the server command line after it.
+func splitCommand(args []string) (own, command []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// parse parses a live command's arguments: flags and positional arguments,
+// in any order, then optionally "--" and the server's command line. It
+// returns the positional arguments and checks that exactly one way to reach
+// the server was given.
+func (f *serverFlags) parse(e *env, fs *flag.FlagSet, args []string) ([]string, error) {
+	own, command := splitCommand(args)
+	var pos []string
+	for {
+		if err := parseFlags(e, fs, own); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		own = rest[1:]
+	}
+	if err := f.check(command); err != nil {
+		return nil, err
+	}
+	return pos, nil
+}
+
+// check records the server command line and reports a *usageError unless
+// exactly one of --url, --sse and a command was given, with flags that suit
+// it.
+func (f *serverFlags) check(command []string) error {
+	name := f.name
+	if name == "" {
+		name = "mcpgen"
+	}
+	f.command = command
+	if f.headers.err != nil {
+		return usagef("%s: --header: %v", name, f.headers.err)
+	}
+	n := 0
+	for _, given := range []bool{f.url != "", f.sse != "", len(command) > 0} {
+		if given {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return usagef("%s: no server given: use --url URL, --sse URL, or -- COMMAND ARGS... at the end", name)
+	case n > 1:
+		return usagef("%s: give only one of --url, --sse and -- COMMAND ARGS...", name)
+	}
+	for _, u := range []struct{ flag, value string }{{"--url", f.url}, {"--sse", f.sse}} {
+		if u.value == "" {
+			continue
+		}
+		p, err := url.Parse(u.value)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return usagef("%s: %s wants an http:// or https:// URL, not %q", name, u.flag, redactURL(u.value))
+		}
+	}
+	if len(command) > 0 {
+		if len(f.headers.header) > 0 {
+			return usagef("%s: --header applies to --url and --sse only, not to a server command", name)
+		}
+		if f.bearerEnv != "" {
+			return usagef("%s: --bearer-env applies to --url and --sse only, not to a server command", name)
+		}
+	}
+	if f.bearerEnv != "" && strings.TrimSpace(os.Getenv(f.bearerEnv)) == "" {
+		return usagef("%s: --bearer-env %s: the variable is unset or empty", name, f.bearerEnv)
+	}
+	if f.timeout < 0 {
+		return usagef("%s: --timeout must not be negative", name)
+	}
+	if f.protocol != "" && !supportedVersion(f.protocol) {
+		return usagef("%s: --protocol-version %q is not one of %s", name, f.protocol, strings.Join(runtime.SupportedProtocolVersions(), ", "))
+	}
+	return nil
+}
+
+func supportedVersion(v string) bool {
+	for _, s := range runtime.SupportedProtocolVersions() {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// context returns the context a live command runs in, bounded by --timeout.
+func (f *serverFlags) context() (context.Context, context.CancelFunc) {
+	if f.timeout == 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithTimeout(context.Background(), f.timeout)
+}
+
+// transport returns the transport the flags describe; parse or check must
+// have succeeded first.
+func (f *serverFlags) transport(e *env) runtime.Transport {
+	var logger *slog.Logger
+	if f.verbose {
+		logger = f.logger(e)
+	}
+	if len(f.command) > 0 {
+		t := runtime.NewCommandTransport(f.command[0], f.command[1:]...)
+		t.Logger = logger
+		return t
+	}
+	opts := &runtime.HTTPOptions{BearerEnv: f.bearerEnv, Logger: logger}
+	if len(f.headers.header) > 0 {
+		opts.Header = f.headers.header.Clone()
+	}
+	if f.sse != "" {
+		return runtime.SSE(f.sse, opts)
+	}
+	return runtime.HTTP(f.url, opts)
+}
+
+// logger returns the logger of --v, writing to the command's standard error.
+func (f *serverFlags) logger(e *env) *slog.Logger {
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// options returns the Session options the flags describe.
+func (f *serverFlags) options(e *env) *runtime.Options {
+	opts := &runtime.Options{ClientName: "mcpgen", ProtocolVersion: f.protocol, CallTimeout: -1}
+	if f.verbose {
+		opts.Logger = f.logger(e)
+		opts.LogTraffic = true
+	}
+	return opts
+}
+
+// connect checks the server command line rest (the arguments after "--",
+// if any; f.command after parse) against the flags, then connects to the
+// server. A bad combination is a *usageError; a connection failure names the
+// server by its source, which holds no secrets.
+func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runtime.Session, error) {
+	if err := f.check(rest); err != nil {
+		return nil, err
+	}
+	s, err := runtime.Connect(ctx, f.transport(e), f.options(e))
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", f.source(), err)
+	}
+	return s, nil
+}
+
+// source describes the server for people and snapshot headers: the URL (as
+// "--sse URL" for the legacy transport) or the command line, with secrets
+// removed. A URL loses its password and the values of its query parameters;
+// a command loses the values of secret-looking flags and KEY=VALUE
+// arguments. Absolute paths inside the working directory are written
+// relative to it, so that the same capture from another checkout reads the
+// same.
+func (f *serverFlags) source() string {
+	switch {
+	case f.url != "":
+		return redactURL(f.url)
+	case f.sse != "":
+		return "--sse " + redactURL(f.sse)
+	}
+	wd, _ := os.Getwd()
+	words := make([]string, len(f.command))
+	secretNext := false
+	for i, a := range f.command {
+		switch {
+		case secretNext:
+			a = "REDACTED"
+			secretNext = false
+		case strings.HasPrefix(a, "-"):
+			name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if isSecretWord(name) {
+				if hasValue {
+					a = a[:strings.IndexByte(a, '=')+1] + "REDACTED"
+				} else {
+					secretNext = true
+				}
+			}
+		default:
+			if k, _, ok := strings.Cut(a, "="); ok && isSecretWord(k) {
+				a = k + "=REDACTED"
+			} else if wd != "" && filepath.IsAbs(a) {
+				if rel, err := filepath.Rel(wd, a); err == nil && !strings.HasPrefix(rel, "..") {
+					a = "." + string(filepath.Separator) + rel
+				}
+			} else if strings.Contains(a, "://") {
+				a = redactURL(a)
+			}
+		}
+		words[i] = shellQuote(a)
+	}
+	return strings.Join(words, " ")
+}
+
+// secretWords mark a flag or variable name as naming a secret.
+var secretWords = []string{"token", "password", "passwd", "secret", "apikey", "api_key", "api-key", "auth", "credential", "private-key", "private_key"}
+
+func isSecretWord(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range secretWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactURL returns rawURL without its user information and with the values
+// of its query parameters replaced.
+func redactURL(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "(malformed URL)"
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			q[k] = []string{"REDACTED"}
+		}
+		u.RawQuery = q.Encode()
+	}
+	u.Fragment = ""
+	return u.String()
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
+
+// headerFlag collects repeated --header 'Name: value' flags. A bad header is
+// kept in err and reported by serverFlags.check rather than by Set, because
+// the flag package would quote the whole value, a secret perhaps, in its
+// message.
+type headerFlag struct {
+	header http.Header
+	err    error
+}
+
+func (h *headerFlag) String() string {
+	if h == nil || len(h.header) == 0 {
+		return ""
+	}
+	// Only names: values may be secrets.
+	names := make([]string, 0, len(h.header))
+	for k := range h.header {
+		names = append(names, k)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Set parses one 'Name: value' header, keeping the first error.
+func (h *headerFlag) Set(s string) error {
+	if err := h.add(s); err != nil && h.err == nil {
+		h.err = err
+	}
+	return nil
+}
+
+// add parses one header. Its errors never repeat the value.
+func (h *headerFlag) add(s string) error {
+	name, value, ok := strings.Cut(s, ":")
+	if !ok {
+		return fmt.Errorf("want 'Name: value', got no colon")
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return fmt.Errorf("want 'Name: value', got no name before the colon")
+	}
+	for _, r := range name {
+		if r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return fmt.Errorf("header name %q has a character not allowed in a header name", name)
+		}
+	}
+	value = strings.TrimSpace(value)
+	if strings.ContainsAny(value, "\r\n") {
+		return fmt.Errorf("the value of header %s has a line break", name)
+	}
+	if h.header == nil {
+		h.header = http.Header{}
+	}
+	h.header.Add(name, value)
+	return nil
+}
