@@ -88,6 +88,9 @@ const (
 	// the response before it is closed; servers end it right away, and
 	// reading to the end lets the HTTP connection be reused.
 	afterResponseGrace = 2 * time.Second
+	// getOpenWait bounds the wait for the server's answer to the GET that
+	// opens the stream for server-initiated messages.
+	getOpenWait = 3 * time.Second
 	// deleteTimeout bounds the DELETE that ends a session on Close.
 	deleteTimeout = 3 * time.Second
 )

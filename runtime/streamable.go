@@ -264,14 +264,15 @@ func (c *streamableConn) session() (string, string) {
 
 // HandshakeDone opens the GET stream for server-initiated messages, once a
 // legacy handshake has negotiated version. A server that offers none answers
-// 405, which is fine.
+// 405, which is fine. It waits, at most getOpenWait, for the server to answer
+// the GET, so that the stream is in place before the requests that follow.
 func (c *streamableConn) HandshakeDone(version string) {
 	if isModern(version) {
 		return
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.closed {
+		c.mu.Unlock()
 		return
 	}
 	c.version = version
@@ -281,7 +282,16 @@ func (c *streamableConn) HandshakeDone(version string) {
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.stopGet = cancel
 	c.wg.Add(1)
-	go c.listen(ctx, version)
+	opened := make(chan struct{})
+	go c.listen(ctx, version, opened)
+	c.mu.Unlock()
+	t := time.NewTimer(getOpenWait)
+	defer t.Stop()
+	select {
+	case <-opened:
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // Close ends every stream, ends the session with DELETE when the server gave
@@ -517,8 +527,10 @@ func isResponseTo(data []byte, id string) bool {
 // listen keeps the GET stream of a legacy session open: it queues what the
 // server sends on it and reopens it when it ends, after the server's retry
 // interval, until ctx ends or attempts keep failing.
-func (c *streamableConn) listen(ctx context.Context, version string) {
+func (c *streamableConn) listen(ctx context.Context, version string, opened chan struct{}) {
 	defer c.wg.Done()
+	once := sync.OnceFunc(func() { close(opened) })
+	defer once()
 	var r *sse.Reader
 	defer func() {
 		if r != nil {
@@ -532,6 +544,7 @@ func (c *streamableConn) listen(ctx context.Context, version string) {
 			lastID = r.LastID()
 		}
 		resp, err := c.openGet(ctx, lastID, version)
+		once()
 		if ctx.Err() != nil {
 			if resp != nil {
 				resp.Body.Close()
