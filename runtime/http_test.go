@@ -301,8 +301,15 @@ func TestSecretsNeverShown(t *testing.T) {
 	}
 	_, err := SSE(srv.URL+"/sse?k="+querySecret, opts).Connect(context.Background())
 	errs = append(errs, err)
+	// Auto-detection tries HTTP+SSE after the 404, and logs why it failed.
+	c := dial(t, HTTP(srv.URL+"/sse?k="+querySecret, opts))
+	errs = append(errs, c.Write(context.Background(), rpcReq(1, "initialize", "")))
+	c.Close()
+	if !strings.Contains(logs.String(), "neither") {
+		t.Errorf("no log of the failed detection:\n%s", logs.String())
+	}
 	// A refused connection: the *url.Error must not show the query.
-	c := dial(t, StreamableHTTP("http://127.0.0.1:1/mcp?k="+querySecret, opts))
+	c = dial(t, StreamableHTTP("http://127.0.0.1:1/mcp?k="+querySecret, opts))
 	errs = append(errs, c.Write(context.Background(), rpcReq(1, "initialize", "")))
 
 	for _, err := range errs {
