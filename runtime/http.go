@@ -345,7 +345,7 @@ func readBody(resp *http.Response, limit int) ([]byte, error) {
 	}
 	if n > int64(limit) {
 		b := buf.Bytes()
-		return nil, &MessageTooLargeError{Limit: limit, Prefix: b[:sse.PrefixSize], Suffix: b[len(b)-sse.PrefixSize:]}
+		return nil, &MessageTooLargeError{Limit: limit, Prefix: b[:min(len(b), sse.PrefixSize)]}
 	}
 	return buf.Bytes(), nil
 }

@@ -335,6 +335,11 @@ func TestStreamableOversize(t *testing.T) {
 		switch r.URL.Path {
 		case "/json":
 			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+id+`,"result":{"text":"`+big+`"}}`)
+		case "/chunked":
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,`)
+			w.(http.Flusher).Flush()
+			io.WriteString(w, `"result":{"text":"`+big+`"}}`)
 		case "/sse":
 			s := startSSE(w)
 			s.event(`data: {"result":{"text":"` + big + `"},"jsonrpc":"2.0","id":` + id + `}`)
@@ -342,13 +347,19 @@ func TestStreamableOversize(t *testing.T) {
 	})
 	opts := testHTTPOptions(t)
 	opts.MaxMessageSize = 1000
-	c := dial(t, StreamableHTTP(srv.URL+"/json", opts))
 	var tl *MessageTooLargeError
-	if err := c.Write(context.Background(), rpcReq(1, "tools/call", "2025-06-18")); !errors.As(err, &tl) || tl.Limit != 1000 {
-		t.Errorf("oversize JSON: Write = %v", err)
+	for _, path := range []string{"/json", "/chunked"} {
+		for _, limit := range []int{100, 1000} {
+			opts.MaxMessageSize = limit
+			c := dial(t, StreamableHTTP(srv.URL+path, opts))
+			if err := c.Write(context.Background(), rpcReq(1, "tools/call", "2025-06-18")); !errors.As(err, &tl) || tl.Limit != limit || !strings.HasPrefix(string(tl.Prefix), `{"jsonrpc":"2.0","id":1`[:min(limit, 23)]) {
+				t.Errorf("oversize JSON from %s, limit %d: Write = %v", path, limit, err)
+			}
+		}
 	}
+	opts.MaxMessageSize = 1000
 
-	c = dial(t, StreamableHTTP(srv.URL+"/sse", opts))
+	c := dial(t, StreamableHTTP(srv.URL+"/sse", opts))
 	write(t, c, rpcReq(2, "tools/call", "2025-06-18"))
 	err := readErr(t, c)
 	var re *RequestError
