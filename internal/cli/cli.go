@@ -36,6 +36,8 @@ type command struct {
 var commands = []*command{
 	generateCommand,
 	diffCommand,
+	toolsCommand,
+	callCommand,
 }
 
 // usageError is a mistake in how mcpgen was invoked.

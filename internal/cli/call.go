@@ -1,0 +1,278 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+var callCommand = &command{
+	name:    "call",
+	summary: "call one tool of a live server and print its result",
+	run:     runCall,
+}
+
+const callHelp = `[--json] [--no-validate] TOOL ['JSON-ARGS' | -] ` + serverUsage + `
+
+Calls TOOL with JSON-ARGS, a JSON object ({} when omitted; "-" reads it
+from standard input), and prints the result: text blocks as they are,
+other blocks as one-line summaries, and the structured content as
+indented JSON. --json prints the whole result as JSON instead. Progress
+the server reports goes to standard error.
+
+The arguments are first checked against the tool's input schema, so that
+a mistake is reported with its JSON pointer before anything is sent;
+--no-validate skips the check (and the tools/list request it needs).
+
+Exit status: 0 for a result, 1 for an error result (isError) or a failed
+call, 2 for usage errors and arguments the schema rejects.
+
+` + serverHelp
+
+func runCall(e *env, args []string) error {
+	fs := newFlagSet(e, "call", callHelp)
+	var sf serverFlags
+	sf.register(fs)
+	asJSON := fs.Bool("json", false, "print the raw result as JSON")
+	noValidate := fs.Bool("no-validate", false, "send the arguments without checking them against the tool's input schema")
+	pos, err := sf.parse(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("call: missing TOOL")
+	}
+	if len(pos) > 2 {
+		return usagef("call: unexpected argument %q (a server command goes after --)", pos[2])
+	}
+	tool := pos[0]
+	argText := "{}"
+	if len(pos) == 2 {
+		argText = pos[1]
+	}
+	if argText == "-" {
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return fmt.Errorf("call: reading the arguments from standard input: %w", err)
+		}
+		argText = string(data)
+	}
+	callArgs, err := parseCallArgs(argText)
+	if err != nil {
+		return usagef("call %s: the arguments %v", tool, err)
+	}
+
+	ctx, cancel := sf.context()
+	defer cancel()
+	s, err := sf.connect(ctx, e, sf.command)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	if !*noValidate {
+		if err := validateCall(ctx, e, s, tool, callArgs); err != nil {
+			return err
+		}
+	}
+	ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { printProgress(e.stderr, tool, p) })
+	res, err := s.CallTool(ctx, tool, callArgs)
+	var te *runtime.ToolError
+	if errors.As(err, &te) && te.Result != nil {
+		res, err = te.Result, nil
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeResultJSON(e.stdout, res); err != nil {
+			return err
+		}
+	} else {
+		writeResult(e.stdout, res)
+	}
+	if res.IsError {
+		return &exitError{code: exitFail, msg: fmt.Sprintf("call %s: the tool reported an error (isError)", tool)}
+	}
+	return nil
+}
+
+// parseCallArgs checks that text is one JSON object and returns it compact.
+func parseCallArgs(text string) (json.RawMessage, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return json.RawMessage("{}"), nil
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("are not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("hold more than one JSON value")
+	}
+	if v[0] != '{' {
+		return nil, fmt.Errorf("must be a JSON object, not %s", jsonKindName(v[0]))
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, v); err != nil {
+		return nil, fmt.Errorf("are not valid JSON: %v", err)
+	}
+	return b.Bytes(), nil
+}
+
+func jsonKindName(first byte) string {
+	switch first {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// validateCall checks args against the input schema of tool, listing the
+// server's tools to find it. Arguments the schema rejects are a usage error
+// naming the JSON pointer; a schema that does not compile is only reported,
+// as the server may still accept the call.
+func validateCall(ctx context.Context, e *env, s *runtime.Session, tool string, args json.RawMessage) error {
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		return fmt.Errorf("listing tools to validate the arguments (--no-validate skips this): %w", err)
+	}
+	var found *runtime.Tool
+	names := make([]string, 0, len(tools))
+	for i := range tools {
+		names = append(names, tools[i].Name)
+		if tools[i].Name == tool {
+			found = &tools[i]
+		}
+	}
+	if found == nil {
+		return &exitError{code: exitFail, msg: fmt.Sprintf("call: the server has no tool %q; it has: %s", tool, strings.Join(names, ", "))}
+	}
+	err = runtime.NewSchema(tool, found.InputSchema).Validate(args)
+	var ve *runtime.ValidationError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ve):
+		return usagef("%v (--no-validate sends them anyway)", ve)
+	default:
+		fmt.Fprintf(e.stderr, "mcpgen: warning: not validating the arguments: %v\n", err)
+		return nil
+	}
+}
+
+// printProgress writes one progress notification as a line.
+func printProgress(w io.Writer, tool string, p runtime.Progress) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "progress %s: %g", tool, p.Progress)
+	if p.Total > 0 {
+		fmt.Fprintf(&b, "/%g", p.Total)
+	}
+	if p.Message != "" {
+		b.WriteString(" ")
+		b.WriteString(p.Message)
+	}
+	b.WriteString("\n")
+	io.WriteString(w, b.String())
+}
+
+// writeResultJSON writes res as indented JSON.
+func writeResultJSON(w io.Writer, res *runtime.Result) error {
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the result: %w", err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// writeResult writes res for people: text blocks verbatim, other blocks as
+// a one-line summary, then the structured content, indented, unless a text
+// block already holds the same JSON value.
+func writeResult(w io.Writer, res *runtime.Result) {
+	var b strings.Builder
+	structured := len(bytes.TrimSpace(res.StructuredContent)) > 0
+	var structuredValue any
+	if structured {
+		structured = json.Unmarshal(res.StructuredContent, &structuredValue) == nil
+	}
+	for _, c := range res.Content {
+		switch c.Type {
+		case runtime.ContentText:
+			b.WriteString(c.Text)
+			if !strings.HasSuffix(c.Text, "\n") {
+				b.WriteString("\n")
+			}
+			if structured && sameJSON(c.Text, structuredValue) {
+				structured = false
+			}
+		case runtime.ContentImage, runtime.ContentAudio:
+			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", c.Type, orDash(c.MIMEType), len(c.Data))
+		case runtime.ContentResourceLink:
+			fmt.Fprintf(&b, "[resource_link %s", c.URI)
+			if c.Name != "" {
+				fmt.Fprintf(&b, " %q", c.Name)
+			}
+			if c.MIMEType != "" {
+				fmt.Fprintf(&b, " %s", c.MIMEType)
+			}
+			b.WriteString("]\n")
+		case runtime.ContentResource:
+			if c.Resource == nil {
+				b.WriteString("[resource]\n")
+				break
+			}
+			if c.Resource.Blob != nil {
+				fmt.Fprintf(&b, "[resource %s %s, %d bytes]\n", c.Resource.URI, orDash(c.Resource.MIMEType), len(c.Resource.Blob))
+				break
+			}
+			fmt.Fprintf(&b, "[resource %s %s]\n", c.Resource.URI, orDash(c.Resource.MIMEType))
+			b.WriteString(c.Resource.Text)
+			if !strings.HasSuffix(c.Resource.Text, "\n") {
+				b.WriteString("\n")
+			}
+		default:
+			fmt.Fprintf(&b, "[%s block]\n", c.Type)
+		}
+	}
+	if structured {
+		var out bytes.Buffer
+		if json.Indent(&out, res.StructuredContent, "", "  ") == nil {
+			b.WriteString("structured content:\n")
+			b.Write(out.Bytes())
+			b.WriteString("\n")
+		}
+	}
+	io.WriteString(w, b.String())
+}
+
+// sameJSON reports whether text is the JSON encoding of v.
+func sameJSON(text string, v any) bool {
+	var t any
+	if json.Unmarshal([]byte(text), &t) != nil {
+		return false
+	}
+	return reflect.DeepEqual(t, v)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

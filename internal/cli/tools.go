@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+var toolsCommand = &command{
+	name:    "tools",
+	summary: "list the tools of a live server",
+	run:     runTools,
+}
+
+const toolsHelp = `[--json] ` + serverUsage + `
+
+Lists the server's tools as a table: name, arguments (optional ones end
+in "?") and the first line of the description. --json prints the tool
+objects as the server sent them, as one JSON array.
+
+` + serverHelp
+
+func runTools(e *env, args []string) error {
+	fs := newFlagSet(e, "tools", toolsHelp)
+	var sf serverFlags
+	sf.register(fs)
+	asJSON := fs.Bool("json", false, "print the raw tool list as a JSON array")
+	pos, err := sf.parse(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("tools: unexpected argument %q (a server command goes after --)", pos[0])
+	}
+	ctx, cancel := sf.context()
+	defer cancel()
+	s, err := sf.connect(ctx, e, sf.command)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		return fmt.Errorf("listing the tools of %s: %w", sf.source(), err)
+	}
+	if *asJSON {
+		return writeToolsJSON(e.stdout, tools)
+	}
+	info := s.ServerInfo()
+	fmt.Fprintf(e.stdout, "%s %s, protocol %s, %d tool(s)\n\n", orUnknown(info.Name), info.Version, s.ProtocolVersion(), len(tools))
+	return writeToolsTable(e.stdout, tools)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unnamed server)"
+	}
+	return s
+}
+
+// writeToolsJSON writes tools as a JSON array of the objects the server
+// sent, indented by two spaces, key order kept.
+func writeToolsJSON(w io.Writer, tools []runtime.Tool) error {
+	var b bytes.Buffer
+	b.WriteString("[")
+	for i, t := range tools {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		raw := t.Raw
+		if len(raw) == 0 {
+			var err error
+			if raw, err = json.Marshal(t); err != nil {
+				return fmt.Errorf("encoding tool %s: %w", t.Name, err)
+			}
+		}
+		b.Write(raw)
+	}
+	b.WriteString("]")
+	var out bytes.Buffer
+	if err := json.Indent(&out, b.Bytes(), "", "  "); err != nil {
+		return fmt.Errorf("encoding the tool list: %w", err)
+	}
+	out.WriteByte('\n')
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+// maxDescription is the width of the description column.
+const maxDescription = 72
+
+// writeToolsTable writes one row per tool, sorted by name.
+func writeToolsTable(w io.Writer, tools []runtime.Tool) error {
+	sorted := append([]runtime.Tool(nil), tools...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tARGUMENTS\tDESCRIPTION")
+	for _, t := range sorted {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, argumentSummary(t.InputSchema), summarize(firstNonEmpty(t.Title, t.Description), maxDescription))
+	}
+	return tw.Flush()
+}
+
+func firstNonEmpty(a, b string) string {
+	if strings.TrimSpace(a) != "" {
+		return a
+	}
+	return b
+}
+
+// summarize returns the first line of s, cut to at most n runes.
+func summarize(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	s = strings.ReplaceAll(s, "\t", " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// argumentSummary lists the top-level properties of an input schema in the
+// server's order, optional ones followed by "?", or "-" when there are none.
+func argumentSummary(schema json.RawMessage) string {
+	names, err := propertyNames(schema)
+	if err != nil || len(names) == 0 {
+		return "-"
+	}
+	var s struct {
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(schema, &s) // a malformed "required" marks every argument optional
+	required := map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	for i, n := range names {
+		if !required[n] {
+			names[i] = n + "?"
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// propertyNames returns the keys of a schema's "properties" object in the
+// order they appear.
+func propertyNames(schema []byte) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("the schema is not an object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if key != "properties" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return nil, fmt.Errorf("properties is not an object")
+		}
+		var names []string
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			name, _ := tok.(string)
+			names = append(names, name)
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+		}
+		return names, nil
+	}
+	return nil, nil
+}
