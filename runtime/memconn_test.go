@@ -512,3 +512,73 @@ func TestLateModernServer(t *testing.T) {
 		t.Errorf("version %s after %d discovers", s.ProtocolVersion(), discovers)
 	}
 }
+
+func TestServerEndsSubscription(t *testing.T) {
+	listening := make(chan memMsg, 1)
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method == "subscriptions/listen" {
+			listening <- m
+		}
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, &Options{OnToolsChanged: func() {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := <-listening
+	conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}`, m.ID))
+	select {
+	case <-s.listenDone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the subscription did not end when the server cancelled it")
+	}
+}
+
+func TestConcurrentExpiryInitializesOnce(t *testing.T) {
+	var mu sync.Mutex
+	expired, calls, inits := false, 0, 0
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		mu.Lock()
+		defer mu.Unlock()
+		switch m.Method {
+		case "server/discover":
+			c.replyError(m, CodeMethodNotFound, "null")
+		case "initialize":
+			inits++
+			expired = false
+			c.reply(m, legacyInit)
+		case "tools/call":
+			calls++
+			if calls == 5 {
+				expired = true
+			}
+			if expired {
+				return ErrSessionExpired
+			}
+			c.reply(m, textResult)
+		}
+		return nil
+	})
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.CallTool(context.Background(), "t", nil); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if inits != 2 {
+		t.Errorf("%d initialize requests, want 2 (the first and one after the expiry)", inits)
+	}
+}

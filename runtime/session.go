@@ -90,8 +90,9 @@ type Options struct {
 
 	// OnToolsChanged is called, from a goroutine of its own and never
 	// concurrently with itself, when the server reports that its tool list
-	// changed. In the 2026-07-28 era the Session opens a
-	// subscriptions/listen stream for it when the server supports it.
+	// changed. It may call the Session (ListTools, typically) but not
+	// Close. In the 2026-07-28 era the Session opens a subscriptions/listen
+	// stream for it when the server supports it.
 	OnToolsChanged func()
 
 	// SnapshotHash is the ToolsHash of the tool list a generated package
@@ -547,15 +548,11 @@ func (s *Session) write(ctx context.Context, m *OutMessage, st *negotiated, noRe
 	return s.conn.Write(ctx, m)
 }
 
-// writeError prefers the Session's own reason, such as a server exit, to
-// the error a write into a dead connection returned.
+// writeError prefers the Session's own reason, such as a server exit the
+// reader already saw, to the error a write into a dead connection returned.
 func (s *Session) writeError(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
-	}
-	select {
-	case <-s.readerDone:
-	case <-time.After(200 * time.Millisecond):
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -822,10 +819,35 @@ func (s *Session) notification(method string, params []byte) {
 	case "notifications/subscriptions/acknowledged":
 		s.log.Debug("subscription acknowledged", "notifications", snippet(params))
 	case "notifications/cancelled":
-		s.log.Debug("the server cancelled a request", "params", snippet(params))
+		s.serverCancelled(params)
 	default:
 		s.log.Debug("ignored a notification", "method", method)
 	}
+}
+
+// serverCancelled handles a notifications/cancelled from the server. In the
+// 2026-07-28 era it ends a subscriptions/listen request (any request of ours
+// it names fails). In the legacy era it names a request the server sent,
+// which this client has answered at once, so it needs nothing.
+func (s *Session) serverCancelled(params []byte) {
+	if st := s.state.Load(); st == nil || st.legacy {
+		// A legacy server cancels only requests it sent.
+		s.log.Debug("the server cancelled a request", "params", snippet(params))
+		return
+	}
+	var id int64
+	var ok bool
+	_ = jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
+		if jsonrpc.KeyIs(key, escaped, "requestId") {
+			id, ok = jsonrpc.Int(v)
+		}
+		return nil
+	})
+	if !ok || !s.isPending(id) {
+		s.log.Debug("the server cancelled a request", "params", snippet(params))
+		return
+	}
+	s.deliver(id, nil, reply{err: errors.New("the server cancelled the request")})
 }
 
 // changedLoop runs OnToolsChanged for list-changed notifications, one at a

@@ -321,9 +321,7 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 			if jsonrpc.IsNull(v) {
 				return nil
 			}
-			n := 0
-			_ = jsonrpc.ArrayEach(v, func([]byte) error { n++; return nil })
-			res.Content = make([]Content, 0, n)
+			res.Content = make([]Content, 0, 1)
 			return jsonrpc.ArrayEach(v, func(block []byte) error {
 				var c Content
 				if err := c.decode(block, true); err != nil {
