@@ -77,6 +77,8 @@ const (
 	maxResumeAttempts = 5
 	// defaultRetry is the reconnection delay when the server set none.
 	defaultRetry = time.Second
+	// minGetRetry is the least delay before the GET stream is reopened.
+	minGetRetry = 100 * time.Millisecond
 	// maxRetry caps a server's retry interval and our backoff.
 	maxRetry = 30 * time.Second
 	// maxErrorBody is how much of an HTTP error body is read, to find a

@@ -581,6 +581,9 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 		if r != nil {
 			delay = retryDelay(r, failures)
 		}
+		// A server that ends the stream at once with a retry of 0 would
+		// otherwise have the connection spin.
+		delay = max(delay, minGetRetry)
 		if !sleep(ctx, min(delay, maxRetry)) {
 			return
 		}
