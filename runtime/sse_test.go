@@ -107,10 +107,16 @@ func (s *sseServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// TestSSETransport runs the flow of Home Assistant's /mcp_server/sse: a
+// bearer token on every request, the endpoint event, POSTs answered on the
+// stream.
 func TestSSETransport(t *testing.T) {
 	checkLeaks(t)
+	t.Setenv("MCPGEN_TEST_HA_TOKEN", "long-lived-access-token")
 	srv := newSSEServer(t)
-	c := dial(t, SSE(srv.URL+"/sse", testHTTPOptions(t)))
+	opts := testHTTPOptions(t)
+	opts.BearerEnv = "MCPGEN_TEST_HA_TOKEN"
+	c := dial(t, SSE(srv.URL+"/sse", opts))
 	write(t, c, rpcReq(1, "initialize", ""))
 	if got := readMsg(t, c); !strings.Contains(got, `"protocolVersion":"2024-11-05"`) {
 		t.Fatalf("initialize answer = %s", got)
@@ -123,6 +129,9 @@ func TestSSETransport(t *testing.T) {
 	c.Close()
 	var posts []string
 	for _, r := range srv.requests() {
+		if r.Header.Get("Authorization") != "Bearer long-lived-access-token" {
+			t.Errorf("%s %s went without the token", r.Method, r.Path)
+		}
 		if r.Method == http.MethodPost {
 			posts = append(posts, r.Path+"?"+r.Query)
 		}
