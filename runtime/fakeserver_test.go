@@ -210,6 +210,8 @@ func (s *fakeServer) request(m fakeMsg) {
 				"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "fake", "version": "1.0"}},
 				"ttlMs": 0, "cacheScope": "public"})
 		case s.has("silent"):
+		case s.has("emptyresult"):
+			s.reply(m.ID, map[string]any{})
 		case s.has("v32022"):
 			s.replyError(m.ID, -32022, "Unsupported protocol version", map[string]any{"supported": []string{"2025-06-18"}, "requested": p.Meta.Version})
 		default:

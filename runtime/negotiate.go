@@ -88,6 +88,11 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 	if err := json.Unmarshal(res, &r); err != nil {
 		return &legacyServer{reason: "malformed server/discover result: " + err.Error()}
 	}
+	if len(r.SupportedVersions) == 0 {
+		// Not a DiscoverResult, whose supportedVersions is required: some
+		// legacy servers answer every unknown method with an empty result.
+		return &legacyServer{reason: "the server/discover result lists no supportedVersions"}
+	}
 	chosen := ""
 	if s.opts.ProtocolVersion != "" {
 		for _, v := range r.SupportedVersions {

@@ -64,6 +64,7 @@ func TestNegotiation(t *testing.T) {
 		{"modern", "", "2026-07-28", "fake", "be nice"},
 		{"legacy", "", "2025-11-25", "fake-legacy", "old"},
 		{"silent", "", "2025-11-25", "fake-legacy", "old"},
+		{"emptyresult", "", "2025-11-25", "fake-legacy", "old"},
 		{"v32022", "", "2025-06-18", "fake-legacy", "old"},
 		{"modern", "2025-11-25", "2025-11-25", "fake-legacy", "old"},
 		{"legacy", "2024-11-05", "2024-11-05", "fake-legacy", "old"},
