@@ -16,6 +16,8 @@ type echoConn struct {
 
 func (c *echoConn) writeIgnoresContext() {}
 
+func (c *echoConn) releasesData() {}
+
 func (c *echoConn) Connect(context.Context) (Conn, error) { return c, nil }
 
 func (c *echoConn) Write(_ context.Context, m *OutMessage) error {

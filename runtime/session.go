@@ -151,6 +151,26 @@ func parseCapabilities(raw json.RawMessage) ServerCapabilities {
 	return caps
 }
 
+// How a Session uses its Conn, for those who write one:
+//
+//   - OutMessage: Method and ID are set on requests, Method alone on
+//     notifications, ID alone on responses to server requests. Name is the
+//     tool of a tools/call. ProtocolVersion is set on every message of the
+//     2026-07-28 era, and on every message after initialize in the legacy
+//     era (not on initialize itself).
+//   - Data is only read during Write, unless the Conn is one of this
+//     package's that say otherwise; a resend after ErrSessionExpired passes
+//     the same message again.
+//   - The context given to Write for a request ends when the request does:
+//     on its response, its cancellation or its timeout.
+//   - A Write error is the request's error, except ErrSessionExpired, which
+//     makes the Session run the handshake again and resend once, and an
+//     *HTTPError or *RPCError on the server/discover probe, which means a
+//     legacy server.
+//   - Read may return a *MessageTooLargeError and keep working; any other
+//     error ends the Session.
+//   - HandshakeDone is called after notifications/initialized is sent.
+
 // CancelsByClosing is implemented by connections on which abandoning a
 // request's response stream cancels the request, as Streamable HTTP does in
 // the 2026-07-28 era. When CancelsByClosing reports true, the Session does
@@ -170,7 +190,11 @@ type Session struct {
 
 	// directWrite is set for connections whose Write does not use its
 	// context once it returns, so that a call needs no context of its own.
-	directWrite      bool
+	directWrite bool
+	// reuseData is set for connections that are done with OutMessage.Data
+	// when Write returns, so that its buffer can be reused. An HTTP client
+	// may still be sending a request body after the response has arrived.
+	reuseData        bool
 	cancelsByClosing bool
 
 	nextID atomic.Int64
@@ -213,6 +237,10 @@ type negotiated struct {
 // directWriter is implemented by this package's connections whose Write
 // ignores its context after returning.
 type directWriter interface{ writeIgnoresContext() }
+
+// dataReleaser is implemented by this package's connections that do not
+// use OutMessage.Data once Write has returned.
+type dataReleaser interface{ releasesData() }
 
 // Connect connects to the server t reaches, negotiates the protocol version
 // (see Options.ProtocolVersion) and returns the ready Session. ctx bounds the
@@ -276,6 +304,7 @@ func newSession(conn Conn, opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	_, s.directWrite = conn.(directWriter)
+	_, s.reuseData = conn.(dataReleaser)
 	if c, ok := conn.(CancelsByClosing); ok {
 		s.cancelsByClosing = c.CancelsByClosing()
 	}
@@ -441,7 +470,9 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request) ([]byte, e
 		s.traceOut(&c.msg, r.name)
 	}
 	err := s.write(wctx, &c.msg, st, r.noResend)
-	putBuf(bp)
+	if s.reuseData {
+		putBuf(bp)
+	}
 	c.msg.Data = nil
 	if err != nil {
 		if rep, ok := s.abandon(c); ok && rep.err != nil {

@@ -165,6 +165,8 @@ type stdioConn struct {
 
 func (c *stdioConn) writeIgnoresContext() {}
 
+func (c *stdioConn) releasesData() {}
+
 // wait reaps the process.
 func (c *stdioConn) wait() {
 	c.waitErr = c.cmd.Wait()
