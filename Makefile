@@ -33,6 +33,12 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+# conformance runs the MCP conformance suite's client scenarios (initialize,
+# tools_call, sse-retry) against runtime/internal/conformanceclient, with no
+# expected failures.
+conformance: deps
+	runtime/internal/conformanceclient/run.sh
+
 generate:
 	$(GO) generate ./...
 

