@@ -1,0 +1,12 @@
+// Package integration tests mcpgen end to end against real MCP servers:
+// @modelcontextprotocol/server-everything over stdio, Streamable HTTP and the
+// legacy HTTP+SSE transport, and the official go-sdk server in
+// internal/sdkserver over stdio and stateless Streamable HTTP, in the
+// 2026-07-28 era and pinned to 2025-11-25. Every call goes through the typed
+// clients generated from the snapshots this package keeps current
+// (generated/everything and generated/sdkserver).
+//
+// The package holds only tests. Run "go test ./internal/integration -update"
+// to capture the servers' tool lists again into testdata/, then
+// "go generate ./generated/..." to regenerate the clients.
+package integration
