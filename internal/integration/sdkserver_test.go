@@ -146,8 +146,8 @@ type sentMethods struct {
 }
 
 func (h *sentMethods) Enabled(context.Context, slog.Level) bool { return true }
-func (h *sentMethods) WithAttrs([]slog.Attr) slog.Handler      { return h }
-func (h *sentMethods) WithGroup(string) slog.Handler           { return h }
+func (h *sentMethods) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *sentMethods) WithGroup(string) slog.Handler            { return h }
 
 func (h *sentMethods) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "mcp send" {
