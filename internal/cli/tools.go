@@ -103,7 +103,7 @@ func writeToolsTable(w io.Writer, tools []runtime.Tool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tARGUMENTS\tDESCRIPTION")
 	for _, t := range sorted {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, argumentSummary(t.InputSchema), summarize(firstNonEmpty(t.Title, t.Description), maxDescription))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, argumentSummary(t.InputSchema), summarize(firstNonEmpty(t.Description, t.Title), maxDescription))
 	}
 	return tw.Flush()
 }
