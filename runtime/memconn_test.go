@@ -582,3 +582,28 @@ func TestConcurrentExpiryInitializesOnce(t *testing.T) {
 		t.Errorf("%d initialize requests, want 2 (the first and one after the expiry)", inits)
 	}
 }
+
+func TestConnectHonoursContext(t *testing.T) {
+	conn := newMemConn(func(*memConn, context.Context, memMsg) error { return nil })
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Connect(ctx, conn, &Options{ProbeTimeout: time.Minute})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Connect = %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Connect returned after %v", d)
+	}
+}
+
+func TestSilentServerAfterProbe(t *testing.T) {
+	// The probe times out, and initialize gets no answer either: Connect
+	// ends at the call timeout.
+	conn := newMemConn(func(*memConn, context.Context, memMsg) error { return nil })
+	_, err := Connect(context.Background(), conn, &Options{ProbeTimeout: 50 * time.Millisecond, CallTimeout: 100 * time.Millisecond})
+	var te *TimeoutError
+	if !errors.As(err, &te) || te.Method != "initialize" {
+		t.Fatalf("Connect = %v, want an initialize timeout", err)
+	}
+}
