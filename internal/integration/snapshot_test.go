@@ -31,7 +31,7 @@ var snapshots = []struct {
 	},
 	{
 		file:    "sdkserver-tools.json",
-		source:  "go run ./internal/sdkserver",
+		source:  "go -C internal/sdkserver run .",
 		command: func(t *testing.T) []string { return []string{testenv.SDKServer(t)} },
 	},
 }
