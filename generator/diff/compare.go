@@ -430,7 +430,9 @@ func (w *walker) compareConst(ptr, subj string, ov, nv *view, st *nodeState) {
 	case n == nil:
 		f.rule, f.summary = ConstRemoved, fmt.Sprintf("%s no longer fixed to %s", subj, valueText(o))
 	default:
+		// The constant type keeps its name and fills in the new value.
 		f.rule, f.summary = ConstChanged, fmt.Sprintf("constant of %s changed", subj)
+		f.goAPI = st.kindChanged
 	}
 	w.report(f)
 }

@@ -8,7 +8,9 @@
 // GO_API marker when generated Go identifiers change or a field moves between
 // T and *T. Schemas are compared by meaning: key order and whitespace never
 // make a change, local $refs are followed, allOf is merged, and the
-// spellings of null (a type list, a null branch, nullable) are one.
+// spellings of null (a type list, a null branch, nullable) are one. The
+// GO_API markers are checked against the identifiers the generator would
+// emit for both lists (see refineGoAPI).
 //
 // Reports come in three formats: text, JSON and Markdown.
 package diff
@@ -141,7 +143,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	for _, key := range order {
 		out = append(out, byTool[key]...)
 	}
-	return out, nil
+	return refineGoAPI(oldTools, newTools, out), nil
 }
 
 // parsedTool is a tool with its schemas decoded.

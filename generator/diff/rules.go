@@ -135,7 +135,7 @@ var rules = map[Rule]ruleInfo{
 		"Every existing call leaves %s out, and the server now rejects such calls (a default does not help callers that validate against the schema).",
 		"Results now always carry %s."},
 	PropertyAdded: {Info, Info,
-		"Callers may now send %s; nothing existing changes.",
+		"Callers may now send %s; existing calls stay valid.",
 		"Results may now carry %s."},
 	PropertyRemoved: {Warn, Warn,
 		"The server no longer declares %s: values callers send for it are ignored or, when additional properties are closed, rejected.",

@@ -1,0 +1,382 @@
+package diff
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/generator/jsonv"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// The schema rules set the GO_API marker from what each change does to the
+// shape of a value. refineGoAPI then checks the markers against the package
+// the generator would emit: it builds the generator's IR for both lists and
+// compares every identifier callers can use (methods, types, fields,
+// constants) with its Go type. An identifier that disappears or changes type
+// marks the change at its schema location, or becomes a change of its own
+// when no schema change explains it (a name shifted by a collision, say); a
+// tool whose identifiers are all unchanged loses its markers. When either
+// list cannot be built into the IR, the schema rules' markers stand.
+
+// apiLoc is where an identifier comes from in a tool.
+type apiLoc struct {
+	tool, section, ptr string
+}
+
+// apiItem is one identifier of the generated package and its Go type.
+type apiItem struct {
+	sig string
+	loc apiLoc
+}
+
+// surface lists the identifiers of a generated package.
+type surface map[string]apiItem
+
+func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
+	oldAPI, ok := buildSurface(oldTools)
+	if !ok {
+		return changes
+	}
+	newAPI, ok := buildSurface(newTools)
+	if !ok {
+		return changes
+	}
+	// The identifiers that disappear or change type, grouped by location
+	// (the new one when the identifier is still there).
+	type group struct {
+		loc, alt      apiLoc // alt is the old location, tried second
+		ids           []string
+		gone, changed []string
+		old, new      []string
+	}
+	var groups []*group
+	byLoc := map[apiLoc]*group{}
+	broken := map[string]bool{} // tools with a break
+	for _, id := range sortedIDs(oldAPI) {
+		o := oldAPI[id]
+		n, found := newAPI[id]
+		if found && n.sig == o.sig {
+			continue
+		}
+		loc := o.loc
+		if found {
+			loc = n.loc
+		}
+		g := byLoc[loc]
+		if g == nil {
+			g = &group{loc: loc, alt: o.loc}
+			byLoc[loc] = g
+			groups = append(groups, g)
+		}
+		g.ids = append(g.ids, id)
+		g.old = append(g.old, id+" "+o.sig)
+		if found {
+			g.new = append(g.new, id+" "+n.sig)
+			g.changed = append(g.changed, id)
+		} else {
+			g.gone = append(g.gone, id)
+		}
+		broken[o.loc.tool] = true
+	}
+
+	for i := range changes {
+		if !broken[changes[i].Tool] {
+			changes[i].GoAPI = false
+		}
+	}
+	for _, g := range groups {
+		why := identifiersWhy(g.gone, g.changed)
+		i := explains(changes, g.loc)
+		if i < 0 && g.alt != g.loc {
+			i = explains(changes, g.alt)
+		}
+		if i >= 0 {
+			if !changes[i].GoAPI {
+				changes[i].GoAPI = true
+				changes[i].Why += " " + why
+			}
+			continue
+		}
+		changes = insertByTool(changes, Change{
+			Tool: g.loc.tool, Schema: g.loc.section, Pointer: g.loc.ptr,
+			Severity: Info, GoAPI: true, Rule: GoTypeChanged,
+			Summary: "generated Go API changes: " + strings.Join(g.ids, ", "),
+			Old:     strings.Join(g.old, "; "),
+			New:     strings.Join(g.new, "; "),
+			Why:     "The wire format is unchanged, but the generated Go code is not. " + why,
+		})
+	}
+	return changes
+}
+
+// identifiersWhy explains identifiers of the generated package that
+// disappear and ones that change type.
+func identifiersWhy(gone, changed []string) string {
+	var parts []string
+	if len(gone) > 0 {
+		parts = append(parts, fmt.Sprintf("Generated identifiers disappear or are renamed (%s), so code that uses them no longer compiles.", strings.Join(gone, ", ")))
+	}
+	if len(changed) > 0 {
+		parts = append(parts, fmt.Sprintf("Generated identifiers change their type or the JSON property they carry (%s), so code that uses them may no longer compile or may send a different argument.", strings.Join(changed, ", ")))
+	}
+	return strings.Join(parts, " ")
+}
+
+// explains returns the index of the change that best accounts for the
+// identifiers at loc: one at loc itself or at one of its keywords, then one
+// at a parent of loc (a removed property, tool or schema), then one inside
+// loc; -1 when none does.
+func explains(changes []Change, loc apiLoc) int {
+	best, bestRank := -1, 4
+	for i, c := range changes {
+		if c.Tool != loc.tool {
+			continue
+		}
+		rank := 4
+		switch {
+		case c.Schema == SectionTool && c.Pointer == "" && (c.Rule == ToolRemoved || c.Rule == ToolRenamed):
+			rank = 1
+		case c.Schema != loc.section:
+		case c.Pointer == loc.ptr:
+			rank = 0
+		case isKeywordOf(c.Pointer, loc.ptr):
+			rank = 0
+		case strings.HasPrefix(loc.ptr, c.Pointer+"/") || (c.Pointer == "" && c.Rule == OutputSchemaRemoved):
+			rank = 1
+		case strings.HasPrefix(c.Pointer, loc.ptr+"/"):
+			rank = 2
+		}
+		if rank < bestRank {
+			best, bestRank = i, rank
+		}
+	}
+	return best
+}
+
+// isKeywordOf reports whether ptr is a keyword of the schema at parent, such
+// as parent+"/type".
+func isKeywordOf(ptr, parent string) bool {
+	rest, ok := strings.CutPrefix(ptr, parent+"/")
+	return ok && !strings.Contains(rest, "/") && (handledKeys[rest] || contains(limitKeys, rest))
+}
+
+// insertByTool inserts c after the last change of its tool, or before the
+// first change of a later tool.
+func insertByTool(changes []Change, c Change) []Change {
+	at := len(changes)
+	for i := len(changes) - 1; i >= 0; i-- {
+		if changes[i].Tool == c.Tool {
+			at = i + 1
+			break
+		}
+		if changes[i].Tool < c.Tool {
+			at = i + 1
+			break
+		}
+		at = i
+	}
+	changes = append(changes, Change{})
+	copy(changes[at+1:], changes[at:])
+	changes[at] = c
+	return changes
+}
+
+func sortedIDs(s surface) []string {
+	ids := make([]string, 0, len(s))
+	for id := range s {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// buildSurface builds the IR of tools and lists its identifiers; ok is false
+// when the generator cannot build it.
+func buildSurface(tools []runtime.Tool) (surface, bool) {
+	st := make([]snapshot.Tool, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		st[i] = snapshot.Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+		in := bytes.TrimSpace(t.InputSchema)
+		if len(in) == 0 {
+			in = []byte(`{"type":"object"}`)
+		}
+		v, err := jsonv.Parse(in)
+		if err != nil || v.Kind != jsonv.Object || refCycle(in) {
+			return nil, false
+		}
+		st[i].Input = v
+		if out := bytes.TrimSpace(t.OutputSchema); len(out) > 0 && string(out) != "null" {
+			v, err := jsonv.Parse(out)
+			if err != nil || v.Kind != jsonv.Object || refCycle(out) {
+				return nil, false
+			}
+			st[i].Output = v
+		}
+	}
+	pkg, err := ir.Build(st)
+	if err != nil {
+		return nil, false
+	}
+	s := surface{}
+	for _, t := range pkg.Tools {
+		sig := t.Args.Name
+		if t.Result != nil {
+			sig += ", " + t.Result.Name
+		}
+		s.add("method "+t.GoName, sig, apiLoc{tool: t.Name})
+		w := &surfaceWalker{s: s, seen: map[*ir.Type]bool{}}
+		w.walk(t.Args, apiLoc{tool: t.Name, section: SectionInput})
+		if t.Result != nil {
+			w.walk(t.Result, apiLoc{tool: t.Name, section: SectionOutput})
+		}
+	}
+	return s, true
+}
+
+// add records an identifier at its first location.
+func (s surface) add(id, sig string, loc apiLoc) {
+	if _, ok := s[id]; !ok {
+		s[id] = apiItem{sig: sig, loc: loc}
+	}
+}
+
+type surfaceWalker struct {
+	s    surface
+	seen map[*ir.Type]bool
+}
+
+func (w *surfaceWalker) walk(t *ir.Type, loc apiLoc) {
+	if t == nil || w.seen[t] {
+		return
+	}
+	if t.IsNamed() {
+		w.seen[t] = true
+		w.s.add("type "+t.Name, kindName(t), loc)
+	}
+	at := func(tokens ...string) apiLoc {
+		l := loc
+		l.ptr = childPtr(loc.ptr, tokens...)
+		return l
+	}
+	switch t.Kind {
+	case ir.Nullable:
+		w.walk(t.Elem, loc)
+	case ir.Slice:
+		w.walk(t.Elem, at("items"))
+	case ir.Map:
+		w.walk(t.Elem, at("additionalProperties"))
+	case ir.Struct:
+		for _, f := range t.Fields {
+			floc := at("properties", f.JSONName)
+			w.s.add("field "+t.Name+"."+f.GoName, fmt.Sprintf("%s `json:%q`", fieldExpr(f), f.JSONName), floc)
+			w.walk(f.Type, floc)
+		}
+		if t.Extra != nil {
+			w.s.add("field "+t.Name+".Extra", "map[string]"+typeExpr(t.Extra), at("additionalProperties"))
+			w.walk(t.Extra, at("additionalProperties"))
+		}
+	case ir.Enum:
+		for _, v := range t.Values {
+			w.s.add("constant "+v.GoName, t.Name, loc)
+		}
+	case ir.Union:
+		kw := "anyOf"
+		if t.OneOf {
+			kw = "oneOf"
+		}
+		// A union may come from a type list, which has no branch
+		// pointers: its branch fields are located at the union.
+		for i, b := range t.Branches {
+			w.s.add("field "+t.Name+"."+b.GoName, "*"+typeExpr(b.Type), loc)
+			w.walk(b.Type, at(kw, fmt.Sprint(i)))
+		}
+	}
+}
+
+var kindNames = map[ir.Kind]string{
+	ir.Raw: "json.RawMessage", ir.Bool: "bool", ir.Int: "int64", ir.Number: "float64",
+	ir.String: "string", ir.Struct: "struct", ir.Slice: "slice", ir.Map: "map",
+	ir.Enum: "enum", ir.Const: "constant type", ir.Union: "union", ir.Nullable: "nullable",
+}
+
+func kindName(t *ir.Type) string {
+	if t.Kind == ir.Enum {
+		return "enum of " + kindNames[t.Base]
+	}
+	return kindNames[t.Kind]
+}
+
+// typeExpr is the Go type of a value of t, as the emitter writes it.
+func typeExpr(t *ir.Type) string {
+	switch t.Kind {
+	case ir.Bool, ir.Int, ir.Number, ir.String:
+		return kindNames[t.Kind]
+	case ir.Nullable:
+		if t.Elem.NilAble() {
+			return typeExpr(t.Elem)
+		}
+		return "*" + typeExpr(t.Elem)
+	}
+	if t.IsNamed() {
+		return t.Name
+	}
+	switch t.Kind {
+	case ir.Slice:
+		return "[]" + typeExpr(t.Elem)
+	case ir.Map:
+		return "map[string]" + typeExpr(t.Elem)
+	}
+	return "json.RawMessage"
+}
+
+// fieldExpr is the Go type of a struct field, as the emitter writes it:
+// optional values without a nil of their own are pointers, and so are
+// required values of recursive types.
+func fieldExpr(f *ir.Field) string {
+	t := f.Type
+	ptr := false
+	if f.Required {
+		ptr = (t.Kind == ir.Struct || t.Kind == ir.Union) && t.Recursive
+	} else {
+		ptr = t.Kind != ir.Nullable && !t.NilAble()
+	}
+	if ptr {
+		return "*" + typeExpr(t)
+	}
+	return typeExpr(t)
+}
+
+// refCycle reports whether a schema holds a chain of references that leads
+// back to itself without passing through a schema of its own, such as
+// a → b → a. The generator cannot build such a schema, so it is left to the
+// schema rules alone.
+func refCycle(raw []byte) bool {
+	root, err := parse(raw)
+	if err != nil {
+		return true
+	}
+	r := resolver{root: root}
+	cycle := false
+	eachRef(root, func(ref string) {
+		seen := map[string]bool{}
+		for !cycle {
+			if seen[ref] {
+				cycle = true
+				return
+			}
+			seen[ref] = true
+			target, _, ok := r.lookupRef(ref)
+			next := target.get("$ref")
+			if !ok || next == nil || next.kind != kString {
+				return
+			}
+			ref = next.str
+		}
+	})
+	return cycle
+}
