@@ -72,19 +72,23 @@ func BenchmarkCallToolInMemory(b *testing.B) {
 }
 
 func BenchmarkCallToolStdio(b *testing.B) {
-	s, err := Connect(context.Background(), fakeTransport(b, "modern"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	args := json.RawMessage(`{"message":"hello"}`)
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := s.CallTool(ctx, "echo", args)
-		if err != nil || res.Text() != "hello" {
-			b.Fatal(err)
-		}
+	for _, mode := range []string{"legacy", "modern"} {
+		b.Run(mode, func(b *testing.B) {
+			s, err := Connect(context.Background(), fakeTransport(b, mode), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			args := json.RawMessage(`{"message":"hello"}`)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := s.CallTool(ctx, "echo", args)
+				if err != nil || res.Text() != "hello" {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -93,6 +97,74 @@ func BenchmarkDecodeResult(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := decodeResult(bytes.Clone(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMinimalStdioCall is the floor CallToolStdio is measured against:
+// a hand-written client that writes a request line and reads the answer on
+// the same goroutine, with encoding/json, and no concurrency support.
+func BenchmarkMinimalStdioCall(b *testing.B) {
+	conn, err := fakeTransport(b, "legacy").Connect(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	c := conn.(*stdioConn)
+	type request struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      int64  `json:"id"`
+		Method  string `json:"method"`
+		Params  any    `json:"params"`
+	}
+	type response struct {
+		ID     int64           `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *RPCError       `json:"error"`
+	}
+	type callResult struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool `json:"isError"`
+	}
+	var id int64
+	roundTrip := func(method string, params any) json.RawMessage {
+		id++
+		line, err := json.Marshal(request{"2.0", id, method, params})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.stdin.Write(append(line, '\n')); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			data, err := c.readLine()
+			if err != nil {
+				b.Fatal(err)
+			}
+			var r response
+			if err := json.Unmarshal(data, &r); err != nil {
+				b.Fatal(err)
+			}
+			if r.ID == id {
+				return r.Result
+			}
+		}
+	}
+	roundTrip("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]string{"name": "floor", "version": "1"}})
+	c.stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	type callParams struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	args := json.RawMessage(`{"message":"hello"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var res callResult
+		if err := json.Unmarshal(roundTrip("tools/call", callParams{"echo", args}), &res); err != nil || res.Content[0].Text != "hello" {
 			b.Fatal(err)
 		}
 	}
