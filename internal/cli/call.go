@@ -73,13 +73,13 @@ func runCall(e *env, args []string) error {
 	defer cancel()
 	s, err := sf.connect(ctx, e, sf.command)
 	if err != nil {
-		return err
+		return sf.explain(ctx, err)
 	}
 	defer s.Close()
 
 	if !*noValidate {
 		if err := validateCall(ctx, e, s, tool, callArgs); err != nil {
-			return err
+			return sf.explain(ctx, err)
 		}
 	}
 	ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { printProgress(e.stderr, tool, p) })
@@ -89,7 +89,7 @@ func runCall(e *env, args []string) error {
 		res, err = te.Result, nil
 	}
 	if err != nil {
-		return err
+		return sf.explain(ctx, err)
 	}
 	if *asJSON {
 		if err := writeResultJSON(e.stdout, res); err != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -157,12 +158,31 @@ func supportedVersion(v string) bool {
 	return false
 }
 
-// context returns the context a live command runs in, bounded by --timeout.
+// context returns the context a live command runs in, bounded by --timeout
+// and cancelled by an interrupt (Ctrl-C), so that a call in flight is
+// cancelled at the server and a stdio server is shut down in order.
 func (f *serverFlags) context() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	if f.timeout == 0 {
-		return context.WithCancel(context.Background())
+		return ctx, stop
 	}
-	return context.WithTimeout(context.Background(), f.timeout)
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	return ctx, func() { cancel(); stop() }
+}
+
+// explain adds the reason to an error that ended a live command because ctx,
+// from f.context, is done: the --timeout, or an interrupt.
+func (f *serverFlags) explain(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	switch ctx.Err() {
+	case context.DeadlineExceeded:
+		return fmt.Errorf("%w (the --timeout of %v ran out)", err, f.timeout)
+	case context.Canceled:
+		return fmt.Errorf("%w (interrupted)", err)
+	}
+	return err
 }
 
 // transport returns the transport the flags describe; parse or check must

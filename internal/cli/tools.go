@@ -43,12 +43,12 @@ func runTools(e *env, args []string) error {
 	defer cancel()
 	s, err := sf.connect(ctx, e, sf.command)
 	if err != nil {
-		return err
+		return sf.explain(ctx, err)
 	}
 	defer s.Close()
 	tools, err := s.ListTools(ctx)
 	if err != nil {
-		return fmt.Errorf("listing the tools of %s: %w", sf.source(), err)
+		return sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))
 	}
 	if *asJSON {
 		return writeToolsJSON(e.stdout, tools)
