@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,8 +75,13 @@ type fakeServer struct {
 //	idlast   writes the id last in responses
 //	extra    also lists the tool whoami
 //	solo     also lists the tool solo
+//	lingering keeps running after its input closes
+//	stubborn  keeps running after its input closes and ignores SIGTERM
 func serveFake(mode string) int {
 	s := &fakeServer{mode: mode, out: bufio.NewWriter(os.Stdout), pending: map[string]chan fakeMsg{}}
+	if s.has("stubborn") {
+		signal.Ignore(syscall.SIGTERM)
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 64<<20)
 	var wg sync.WaitGroup
@@ -109,6 +116,9 @@ func serveFake(mode string) int {
 	}
 	wg.Wait()
 	fmt.Fprintln(os.Stderr, "fake: stdin closed")
+	if s.has("lingering") || s.has("stubborn") {
+		select {}
+	}
 	return 0
 }
 

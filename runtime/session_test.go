@@ -228,6 +228,37 @@ func TestServerExitsDuringHandshake(t *testing.T) {
 	}
 }
 
+func TestShutdownEscalates(t *testing.T) {
+	for _, tc := range []struct {
+		mode       string
+		min, max   time.Duration
+		wantSignal string
+	}{
+		{"legacy", 0, 2 * time.Second, ""},
+		{"legacy+lingering", 200 * time.Millisecond, 3 * time.Second, "terminated"},
+		{"legacy+stubborn", 400 * time.Millisecond, 3 * time.Second, "killed"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			tr := fakeTransport(t, tc.mode)
+			tr.ShutdownTimeout = 200 * time.Millisecond
+			s, err := Connect(context.Background(), tr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			closeAndCheckReaped(t, s)
+			d := time.Since(start)
+			if d < tc.min || d > tc.max {
+				t.Errorf("Close took %v, want %v to %v", d, tc.min, tc.max)
+			}
+			state := s.conn.(*stdioConn).cmd.ProcessState.String()
+			if tc.wantSignal != "" && !strings.Contains(state, tc.wantSignal) {
+				t.Errorf("process ended with %q, want %s", state, tc.wantSignal)
+			}
+		})
+	}
+}
+
 func TestStartFailure(t *testing.T) {
 	_, err := Connect(context.Background(), NewCommandTransport("/nonexistent/mcp-server"), nil)
 	if err == nil || !strings.Contains(err.Error(), "starting server mcp-server") {
