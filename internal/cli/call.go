@@ -116,7 +116,7 @@ func parseCallArgs(text string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("are not valid JSON: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("hold more than one JSON value")
+		return nil, fmt.Errorf("have more after the JSON object")
 	}
 	if v[0] != '{' {
 		return nil, fmt.Errorf("must be a JSON object, not %s", jsonKindName(v[0]))

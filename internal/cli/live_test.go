@@ -107,7 +107,7 @@ func TestCallLive(t *testing.T) {
 		{name: "unknown tool", args: []string{"nope", `{}`}, code: 1, stderrHas: `the server has no tool "nope"; it has: add, big, echo, fail, progress, slow`},
 		{name: "not an object", args: []string{"echo", `[1]`}, code: 2, stderrHas: "call echo: the arguments must be a JSON object, not an array"},
 		{name: "malformed", args: []string{"echo", `{"message":`}, code: 2, stderrHas: "call echo: the arguments are not valid JSON"},
-		{name: "two values", args: []string{"echo", `{} {}`}, code: 2, stderrHas: "hold more than one JSON value"},
+		{name: "two values", args: []string{"echo", `{} {}`}, code: 2, stderrHas: "have more after the JSON object"},
 		{name: "timeout", args: []string{"--timeout", "300ms", "slow", `{"ms":10000}`}, code: 1, stderrHas: "context deadline exceeded (the --timeout of 300ms ran out)"},
 		{name: "missing tool", args: nil, code: 2, stderrHas: "call: missing TOOL"},
 		{name: "extra argument", args: []string{"echo", "{}", "x"}, code: 2, stderrHas: `call: unexpected argument "x"`},
