@@ -10,6 +10,9 @@ import (
 
 // Report is the outcome of comparing two tool lists, ready to print.
 type Report struct {
+	// Command names what made the report in its heading; "mcpgen diff"
+	// when empty.
+	Command string
 	// Old and New name the two sides, such as file names or REV:path.
 	Old, New string
 	// Warnings are remarks about the comparison itself, such as two
@@ -94,6 +97,13 @@ func (r *Report) Write(w io.Writer, f Format) error {
 	return err
 }
 
+func (r *Report) command() string {
+	if r.Command == "" {
+		return "mcpgen diff"
+	}
+	return r.Command
+}
+
 // counts renders the severity counts, such as "2 ERR, 0 WARN, 1 INFO".
 func (r *Report) counts() string {
 	return fmt.Sprintf("%d ERR, %d WARN, %d INFO", r.Count(Err), r.Count(Warn), r.Count(Info))
@@ -146,7 +156,7 @@ func orNone(s string) string {
 func (r *Report) text() string {
 	var b strings.Builder
 	if r.Old != "" || r.New != "" {
-		fmt.Fprintf(&b, "mcpgen diff %s → %s\n", r.Old, r.New)
+		fmt.Fprintf(&b, "%s %s → %s\n", r.command(), r.Old, r.New)
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
@@ -213,7 +223,7 @@ func (r *Report) json() ([]byte, error) {
 
 func (r *Report) markdown() string {
 	var b strings.Builder
-	b.WriteString("### mcpgen diff")
+	b.WriteString("### " + r.command())
 	if r.Old != "" || r.New != "" {
 		fmt.Fprintf(&b, ": %s → %s", codeSpan(r.Old), codeSpan(r.New))
 	}

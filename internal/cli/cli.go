@@ -35,7 +35,9 @@ type command struct {
 // commands lists the subcommands in the order help shows them.
 var commands = []*command{
 	generateCommand,
+	snapshotCommand,
 	diffCommand,
+	checkCommand,
 	toolsCommand,
 	callCommand,
 }

