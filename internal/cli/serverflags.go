@@ -51,7 +51,7 @@ type serverFlags struct {
 
 // register adds the server flags to fs.
 func (f *serverFlags) register(fs *flag.FlagSet) {
-	f.name = fs.Name()
+	f.name = strings.TrimPrefix(fs.Name(), "mcpgen ")
 	fs.StringVar(&f.url, "url", "", "the server's `URL`: Streamable HTTP, or legacy HTTP+SSE when the server only speaks that")
 	fs.StringVar(&f.sse, "sse", "", "the `URL` of a server speaking only the legacy HTTP+SSE transport (its SSE endpoint, such as .../sse)")
 	fs.Var(&f.headers, "header", "an HTTP header sent with every request, as `'Name: value'` (repeatable)")
