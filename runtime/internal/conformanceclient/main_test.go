@@ -1,0 +1,25 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRunRejectsBadInvocations(t *testing.T) {
+	tests := []struct {
+		args     []string
+		scenario string
+		want     string
+	}{
+		{nil, "initialize", "usage: conformanceclient"},
+		{[]string{"http://127.0.0.1:1/mcp"}, "auth/basic-cimd", `scenario "auth/basic-cimd" is not one this client knows`},
+		{[]string{"http://127.0.0.1:1/mcp"}, "", `scenario "" is not one this client knows`},
+		{[]string{"-v", "http://127.0.0.1:1/mcp"}, "initialize", "connecting to http://127.0.0.1:1/mcp"},
+	}
+	for _, tt := range tests {
+		err := run(tt.args, tt.scenario)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("run(%q, %q) = %v, want an error containing %q", tt.args, tt.scenario, err, tt.want)
+		}
+	}
+}
