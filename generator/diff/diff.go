@@ -273,13 +273,13 @@ func compareTools(o, n *parsedTool) []Change {
 	switch {
 	case canonOrEmpty(o.output) == canonOrEmpty(n.output):
 	case o.output == nil:
-		add(Change{Schema: SectionOutput, Severity: Info, Rule: OutputSchemaAdded,
+		add(Change{Schema: SectionOutput, Severity: Info, GoAPI: true, Rule: OutputSchemaAdded,
 			Summary: "output schema added", New: compact(n.output),
-			Why: "The tool now promises structured results; regenerate to get a typed result."})
+			Why: "The tool now promises structured results. The generated method returns the typed result instead of *runtime.Result, so code that uses the result must change."})
 	case n.output == nil:
 		add(Change{Schema: SectionOutput, Severity: Err, GoAPI: true, Rule: OutputSchemaRemoved,
 			Summary: "output schema removed", Old: compact(o.output),
-			Why: "The tool no longer promises structured results, so code that reads them may get nothing. The generated result type disappears."})
+			Why: "The tool no longer promises structured results, so code that reads them may get nothing. The generated result type disappears and the method returns *runtime.Result."})
 	default:
 		ow := newWalker(name, SectionOutput, true, o.output, n.output)
 		ow.compare("", "", o.output, n.output, position{})

@@ -140,6 +140,9 @@ func explains(changes []Change, loc apiLoc) int {
 		switch {
 		case c.Schema == SectionTool && c.Pointer == "" && (c.Rule == ToolRemoved || c.Rule == ToolRenamed):
 			rank = 1
+		case loc.section == SectionTool && (c.Rule == OutputSchemaAdded || c.Rule == OutputSchemaRemoved):
+			// The method's result type follows the output schema.
+			rank = 0
 		case c.Schema != loc.section:
 		case c.Pointer == loc.ptr:
 			rank = 0
