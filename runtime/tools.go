@@ -33,7 +33,9 @@ func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 
-func progressFrom(ctx context.Context) func(Progress) {
+// ProgressFrom returns the function WithProgress put in ctx, or nil. Caller
+// implementations other than Session use it to pass progress on.
+func ProgressFrom(ctx context.Context) func(Progress) {
 	fn, _ := ctx.Value(progressKey{}).(func(Progress))
 	return fn
 }
@@ -220,7 +222,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 		r := &request{
 			method:   "tools/call",
 			name:     name,
-			progress: progressFrom(ctx),
+			progress: ProgressFrom(ctx),
 			members: func(b []byte) []byte {
 				b = append(b, `"name":`...)
 				b = jsonrpc.AppendString(b, name)

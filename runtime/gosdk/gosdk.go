@@ -3,7 +3,8 @@
 //
 // It is a module of its own, so that only programs importing it depend on the
 // SDK. Wrap a connected session with New and hand the result to a generated
-// package's NewClient:
+// package's NewClient (install HandleProgress in the client's options for
+// runtime.WithProgress to work):
 //
 //	cs, err := client.Connect(ctx, transport, nil)
 //	...
@@ -15,6 +16,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -47,6 +50,12 @@ func (c *Caller) CallTool(ctx context.Context, name string, args any) (*runtime.
 	default:
 		params.Arguments = a
 	}
+	if fn := runtime.ProgressFrom(ctx); fn != nil {
+		token := fmt.Sprintf("mcpgen-%d", nextToken.Add(1))
+		progressFuncs.Store(token, fn)
+		defer progressFuncs.Delete(token)
+		params.SetProgressToken(token)
+	}
 	res, err := c.session.CallTool(ctx, params)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", name, convertError(err))
@@ -59,6 +68,33 @@ func (c *Caller) CallTool(ctx context.Context, name string, args any) (*runtime.
 		return out, &runtime.ToolError{Tool: name, Result: out}
 	}
 	return out, nil
+}
+
+// Progress tokens of calls in flight, and the functions their progress goes
+// to.
+var (
+	nextToken     atomic.Int64
+	progressFuncs sync.Map // token string → func(runtime.Progress)
+)
+
+// HandleProgress is a ProgressNotificationHandler for mcp.ClientOptions. It
+// passes the progress notifications of calls made through a Caller to the
+// function runtime.WithProgress put in the call's context. The SDK handles
+// notifications concurrently with results, so a notification it gets to
+// after the call has returned is dropped. Install it with:
+//
+//	client := mcp.NewClient(impl, &mcp.ClientOptions{ProgressNotificationHandler: gosdk.HandleProgress})
+func HandleProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	token, ok := req.Params.ProgressToken.(string)
+	if !ok {
+		return
+	}
+	if fn, ok := progressFuncs.Load(token); ok {
+		fn.(func(runtime.Progress))(runtime.Progress{Progress: req.Params.Progress, Total: req.Params.Total, Message: req.Params.Message})
+	}
 }
 
 // ListTools returns every tool the session lists. Each Tool's Raw holds the

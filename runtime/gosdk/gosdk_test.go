@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,12 +38,25 @@ func connect(t *testing.T) *Caller {
 	server.AddTool(&mcp.Tool{Name: "broken", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it broke"}}}, nil
 	})
+	server.AddTool(&mcp.Tool{Name: "steps", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		for i := 1; i <= 2; i++ {
+			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: float64(i), Total: 2, Message: "step"})
+			if err != nil {
+				return nil, err
+			}
+		}
+		// The SDK client handles notifications concurrently with the
+		// result; progress handled after the call returned is dropped.
+		// Give the notifications time to be handled first.
+		time.Sleep(200 * time.Millisecond)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+	})
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, &mcp.ClientOptions{ProgressNotificationHandler: HandleProgress})
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +121,27 @@ func TestListTools(t *testing.T) {
 			t.Errorf("tool %s lacks raw bytes or a schema", tool.Name)
 		}
 	}
-	if len(tools) != 3 || !names["greet"] || !names["picture"] || !names["broken"] {
+	if len(tools) != 4 || !names["greet"] || !names["picture"] || !names["broken"] || !names["steps"] {
 		t.Errorf("tools: %v", names)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	c := connect(t)
+	var mu sync.Mutex
+	var got []runtime.Progress
+	ctx := runtime.WithProgress(context.Background(), func(p runtime.Progress) {
+		mu.Lock()
+		got = append(got, p)
+		mu.Unlock()
+	})
+	res, err := c.CallTool(ctx, "steps", nil)
+	if err != nil || res.Text() != "done" {
+		t.Fatalf("steps: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || got[1] != (runtime.Progress{Progress: 2, Total: 2, Message: "step"}) {
+		t.Errorf("progress = %+v", got)
 	}
 }
