@@ -129,7 +129,7 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		}
 		args = b
 	}
-	out := toolcall.Run(ctx, ts.caller, e.tool.Name, e.schema, args, true)
+	out := toolcall.Run(ctx, ts.caller, e.tool.Name, e.schema, args, isImage)
 	if out.Error != "" {
 		resp.Response = map[string]any{"error": out.Error}
 		return resp
@@ -172,3 +172,7 @@ func (ts *Toolset) names() []string {
 	sort.Strings(names)
 	return names
 }
+
+// isImage reports whether a MIME type is an image type, which Gemini takes
+// as a function response part.
+func isImage(mimeType string) bool { return strings.HasPrefix(mimeType, "image/") }

@@ -40,8 +40,10 @@ type Outcome struct {
 
 // Run validates args (one JSON object; empty means {}) against schema (nil
 // skips validation), and when they are valid calls the tool through
-// caller. It never panics: a panic in the caller becomes Error.
-func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtime.Schema, args []byte, attachImages bool) (out Outcome) {
+// caller. Images whose MIME type attach accepts are returned in Images (a
+// nil attach keeps none). It never panics: a panic in the caller becomes
+// Error.
+func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtime.Schema, args []byte, attach func(mimeType string) bool) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = Outcome{Called: out.Called, Error: fmt.Sprintf("calling %s failed: internal error: %v", tool, p)}
@@ -77,7 +79,7 @@ func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtim
 	if res == nil {
 		res = &runtime.Result{}
 	}
-	text, images := Describe(res, attachImages)
+	text, images := Describe(res, attach)
 	if res.IsError {
 		if strings.TrimSpace(text) == "" {
 			text = "the tool reported an error without a message"
@@ -93,9 +95,9 @@ func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtim
 }
 
 // Describe joins the text blocks of a result, with a placeholder for every
-// other block. With attachImages, image blocks are returned and their
-// placeholder says they are attached.
-func Describe(res *runtime.Result, attachImages bool) (string, []Image) {
+// other block. Image blocks whose MIME type attach accepts are returned, and
+// their placeholder says they are attached.
+func Describe(res *runtime.Result, attach func(mimeType string) bool) (string, []Image) {
 	var texts []string
 	var images []Image
 	for i := range res.Content {
@@ -104,7 +106,7 @@ func Describe(res *runtime.Result, attachImages bool) (string, []Image) {
 		case runtime.ContentText:
 			texts = append(texts, c.Text)
 		case runtime.ContentImage:
-			if attachImages {
+			if attach != nil && attach(c.MIMEType) {
 				images = append(images, Image{MIMEType: c.MIMEType, Data: c.Data})
 				texts = append(texts, fmt.Sprintf("[image %d: %s, attached]", len(images), orUnknown(c.MIMEType)))
 			} else {

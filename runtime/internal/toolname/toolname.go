@@ -3,9 +3,12 @@
 package toolname
 
 import (
+	"unicode"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/mcpgen/mcpgen/runtime"
 	"strings"
 	"unicode/utf8"
 )
@@ -127,3 +130,64 @@ func IsLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 
 // IsDigit reports whether c is an ASCII digit.
 func IsDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// Describe returns the description to declare for a tool: its description,
+// else its title, else a sentence made from its name. It is never empty.
+func Describe(t runtime.Tool) string {
+	if d := strings.TrimSpace(t.Description); d != "" {
+		return d
+	}
+	if d := strings.TrimSpace(t.Title); d != "" {
+		return d
+	}
+	return SentenceFromName(t.Name)
+}
+
+// SentenceFromName makes a short sentence from a tool name, splitting words
+// at separators and case changes: "describe_doorbell" gives "Describe
+// doorbell.", "GetLiveContext" gives "Get live context.".
+func SentenceFromName(name string) string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	if len(words) == 0 {
+		return "Runs the tool."
+	}
+	for i, w := range words {
+		if i > 0 && !isAcronym(w) {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	first := []rune(words[0])
+	first[0] = unicode.ToUpper(first[0])
+	words[0] = string(first)
+	return strings.Join(words, " ") + "."
+}
+
+func isAcronym(w string) bool {
+	n := 0
+	for _, r := range w {
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n > 1
+}

@@ -1,0 +1,132 @@
+package provschema
+
+import (
+	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
+)
+
+// StripAddedNulls undoes what Strict did to arguments: it removes every
+// property whose value is null where the server's schema has the property
+// optional and not nullable, which is how a strict-mode model says it left
+// the property out. doc is the server's whole input schema (for $refs) and
+// args the model's arguments. Arguments that do not parse are returned as
+// they are, for the validator to report.
+func StripAddedNulls(doc *jsontree.Node, args []byte) []byte {
+	v, err := jsontree.Parse(args)
+	if err != nil || v.Kind != jsontree.Object {
+		return args
+	}
+	if !strip(doc, doc, v, 0) {
+		return args
+	}
+	return []byte(v.JSON())
+}
+
+// strip walks value v along schema s and reports whether it removed
+// anything.
+func strip(doc, s, v *jsontree.Node, depth int) bool {
+	if depth > 64 || s == nil || s.Kind != jsontree.Object {
+		return false
+	}
+	if r, ok := s.Get("$ref").StringValue(); ok {
+		if t, err := doc.Lookup(r); err == nil {
+			return strip(doc, t, v, depth+1)
+		}
+		return false
+	}
+	changed := false
+	for _, key := range []string{"allOf", "anyOf", "oneOf"} {
+		if u := s.Get(key); u != nil {
+			for _, b := range u.Items {
+				if matchesKind(doc, b, v, depth) {
+					changed = strip(doc, b, v, depth+1) || changed
+					if key != "allOf" {
+						break
+					}
+				}
+			}
+		}
+	}
+	switch v.Kind {
+	case jsontree.Object:
+		props := s.Get("properties")
+		if props == nil {
+			return changed
+		}
+		required := Required(s)
+		kept := v.Members[:0]
+		for _, m := range v.Members {
+			ps := props.Get(m.Key)
+			if m.Value.Kind == jsontree.Null && ps != nil && !slices.Contains(required, m.Key) && !acceptsNull(doc, ps, depth) {
+				changed = true
+				continue
+			}
+			if ps != nil {
+				changed = strip(doc, ps, m.Value, depth+1) || changed
+			}
+			kept = append(kept, m)
+		}
+		v.Members = kept
+	case jsontree.Array:
+		if items := s.Get("items"); items != nil {
+			for _, it := range v.Items {
+				changed = strip(doc, items, it, depth+1) || changed
+			}
+		}
+	}
+	return changed
+}
+
+// matchesKind reports whether a union branch could describe v, judging by
+// its type only.
+func matchesKind(doc, s, v *jsontree.Node, depth int) bool {
+	if depth > 64 || s == nil || s.Kind != jsontree.Object {
+		return false
+	}
+	if r, ok := s.Get("$ref").StringValue(); ok {
+		t, err := doc.Lookup(r)
+		return err == nil && matchesKind(doc, t, v, depth+1)
+	}
+	types := typeList(s.Get("type"))
+	if len(types) == 0 {
+		return v.Kind == jsontree.Object && s.Has("properties") || v.Kind == jsontree.Array && s.Has("items")
+	}
+	return slices.Contains(types, v.Kind.String()) || v.Kind == jsontree.Number && slices.Contains(types, "integer")
+}
+
+// acceptsNull reports whether a schema of the server accepts null.
+func acceptsNull(doc, s *jsontree.Node, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	if s.Kind == jsontree.Bool {
+		return s.Bool
+	}
+	if s.Kind != jsontree.Object {
+		return false
+	}
+	if r, ok := s.Get("$ref").StringValue(); ok {
+		t, err := doc.Lookup(r)
+		return err == nil && acceptsNull(doc, t, depth+1)
+	}
+	if k := s.Get("const"); k != nil {
+		return k.Kind == jsontree.Null
+	}
+	if e := s.Get("enum"); e != nil {
+		return slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.Kind == jsontree.Null })
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		if u := s.Get(key); u != nil {
+			return slices.ContainsFunc(u.Items, func(b *jsontree.Node) bool { return acceptsNull(doc, b, depth+1) })
+		}
+	}
+	if t := s.Get("type"); t != nil {
+		return slices.Contains(typeList(t), "null")
+	}
+	if s.Has("nullable") {
+		n := s.Get("nullable")
+		return n.Kind == jsontree.Bool && n.Bool
+	}
+	return true
+}

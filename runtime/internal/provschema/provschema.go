@@ -1,0 +1,383 @@
+// Package provschema rewrites MCP input schemas into the JSON Schema subsets
+// that the Anthropic and OpenAI tool APIs accept, and maps arguments written
+// for a rewritten schema back to what the server's schema expects.
+package provschema
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
+)
+
+// Root parses a tool's input schema and returns it as a plain object schema
+// with no union or reference at its top level, as both providers require:
+// a top-level $ref is inlined, top-level allOf branches have their
+// properties and required lists merged in, and a top-level anyOf or oneOf
+// is removed and returned as a note for the tool description (the handler
+// still validates against the server's own schema). An empty schema gives
+// {"type":"object","properties":{}}.
+func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte(`{}`)
+	}
+	doc, err := jsontree.Parse(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf("tool %s: reading input schema: %w", tool, err)
+	}
+	if doc.Kind == jsontree.Bool && doc.Bool {
+		doc = &jsontree.Node{Kind: jsontree.Object}
+	}
+	if doc.Kind != jsontree.Object {
+		return nil, "", fmt.Errorf("tool %s: input schema at (root): schema is a JSON %s, not an object", tool, doc.Kind)
+	}
+	root := doc.Clone()
+	for i := 0; root.Has("$ref"); i++ {
+		if i > 16 {
+			return nil, "", fmt.Errorf("tool %s: input schema at (root): $ref chain too long", tool)
+		}
+		ref, _ := root.Get("$ref").StringValue()
+		if !strings.HasPrefix(ref, "#") {
+			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: $ref %q points outside the schema, which is not supported", tool, ref)
+		}
+		target, err := doc.Lookup(ref)
+		if err != nil {
+			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: %v", tool, err)
+		}
+		if target.Kind != jsontree.Object {
+			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: %q is not a schema object", tool, ref)
+		}
+		rest := root.Without("$ref")
+		root = target.Without("$defs", "definitions")
+		for _, m := range rest.Members {
+			root.Set(m.Key, m.Value)
+		}
+	}
+	if all := root.Get("allOf"); all != nil && all.Kind == jsontree.Array {
+		root.Delete("allOf")
+		for _, b := range all.Items {
+			if r, ok := b.Get("$ref").StringValue(); ok {
+				if t, err := doc.Lookup(r); err == nil {
+					b = t
+				}
+			}
+			mergeObject(root, b)
+		}
+	}
+	if t := root.Get("type"); t != nil {
+		if s, ok := t.StringValue(); !ok || s != "object" {
+			return nil, "", fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.JSON())
+		}
+	}
+	var notes []string
+	for _, key := range []string{"anyOf", "oneOf"} {
+		if u := root.Get(key); u != nil {
+			root.Delete(key)
+			notes = append(notes, "The arguments must also match one of these schemas: "+u.JSON()+".")
+		}
+	}
+	root.Delete("not")
+	out := &jsontree.Node{Kind: jsontree.Object}
+	out.Set("type", &jsontree.Node{Kind: jsontree.String, Str: "object"})
+	props := root.Get("properties")
+	if props == nil || props.Kind != jsontree.Object {
+		props = &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
+	}
+	out.Set("properties", props)
+	for _, m := range root.Members {
+		if m.Key != "type" && m.Key != "properties" {
+			out.Set(m.Key, m.Value)
+		}
+	}
+	return out, strings.Join(notes, " "), nil
+}
+
+// mergeObject merges the properties and required lists of a schema into dst.
+func mergeObject(dst, src *jsontree.Node) {
+	if p := src.Get("properties"); p != nil && p.Kind == jsontree.Object {
+		props := dst.Get("properties")
+		if props == nil || props.Kind != jsontree.Object {
+			props = &jsontree.Node{Kind: jsontree.Object}
+			dst.Set("properties", props)
+		}
+		for _, m := range p.Members {
+			if old := props.Get(m.Key); old != nil {
+				props.Set(m.Key, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
+					{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{old, m.Value}}},
+				}})
+			} else {
+				props.Set(m.Key, m.Value)
+			}
+		}
+	}
+	if r := src.Get("required"); r != nil && r.Kind == jsontree.Array {
+		req := dst.Get("required")
+		if req == nil || req.Kind != jsontree.Array {
+			req = &jsontree.Node{Kind: jsontree.Array}
+			dst.Set("required", req)
+		}
+		for _, v := range r.Items {
+			if !slices.ContainsFunc(req.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, v) }) {
+				req.Items = append(req.Items, v)
+			}
+		}
+	}
+}
+
+// Required returns the names in a schema's required list.
+func Required(n *jsontree.Node) []string {
+	var out []string
+	if r := n.Get("required"); r != nil {
+		for _, v := range r.Items {
+			if s, ok := v.StringValue(); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Strict rewrites a Root schema for OpenAI's strict mode: every object gets
+// additionalProperties false and lists all its properties as required, an
+// optional property becomes nullable (a "null" type, or an anyOf branch),
+// oneOf becomes anyOf, and keywords strict mode does not accept move into
+// the description. It returns a non-empty reason instead when strict mode
+// cannot express the schema (a free-form object, a value of any type, an
+// allOf, a reference into anything but $defs), in which case the caller
+// declares the tool without strict mode.
+func Strict(root *jsontree.Node) (*jsontree.Node, string) {
+	s := &strict{}
+	out := s.schema(root.Clone(), "", true)
+	return out, s.reason
+}
+
+type strict struct{ reason string }
+
+func (s *strict) fail(ptr, format string, args ...any) {
+	if s.reason == "" {
+		p := ptr
+		if p == "" {
+			p = "(root)"
+		}
+		s.reason = p + ": " + fmt.Sprintf(format, args...)
+	}
+}
+
+// Keywords strict mode accepts.
+var strictKeys = []string{
+	"type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const",
+	"description", "title", "$ref", "$defs", "definitions", "pattern", "format",
+	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
+}
+
+// Formats strict mode accepts.
+var strictFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+
+func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node {
+	if n.Kind == jsontree.Bool {
+		s.fail(ptr, "a boolean schema has no strict form")
+		return n
+	}
+	if n.Kind != jsontree.Object {
+		s.fail(ptr, "schema is a JSON %s", n.Kind)
+		return n
+	}
+	if o := n.Get("oneOf"); o != nil {
+		if n.Has("anyOf") {
+			s.fail(ptr, "anyOf beside oneOf has no strict form")
+		}
+		n.Set("anyOf", o)
+		n.Delete("oneOf")
+	}
+	if n.Has("allOf") {
+		s.fail(ptr, "allOf has no strict form")
+	}
+	if r, ok := n.Get("$ref").StringValue(); ok {
+		if !isDefsRef(r) {
+			s.fail(ptr, "$ref %q does not point at a $defs entry", r)
+		}
+	}
+	var notes []string
+	out := &jsontree.Node{Kind: jsontree.Object}
+	for _, m := range n.Members {
+		if slices.Contains(strictKeys, m.Key) {
+			out.Set(m.Key, m.Value)
+			continue
+		}
+		switch m.Key {
+		case "minLength":
+			notes = append(notes, "At least "+m.Value.JSON()+" characters.")
+		case "maxLength":
+			notes = append(notes, "At most "+m.Value.JSON()+" characters.")
+		case "default":
+			notes = append(notes, "Default: "+m.Value.JSON()+".")
+		case "uniqueItems":
+			if m.Value.Kind == jsontree.Bool && m.Value.Bool {
+				notes = append(notes, "Items must be unique.")
+			}
+		}
+	}
+	// Draft-04 boolean exclusive bounds become draft-06 numbers.
+	for _, b := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+		if ex := out.Get(b[0]); ex != nil && ex.Kind == jsontree.Bool {
+			out.Delete(b[0])
+			if bound := out.Get(b[1]); ex.Bool && bound != nil {
+				out.Delete(b[1])
+				out.Set(b[0], bound)
+			}
+		}
+	}
+	if f, ok := out.Get("format").StringValue(); ok && !slices.Contains(strictFormats, f) {
+		out.Delete("format")
+		notes = append(notes, "Format: "+f+".")
+	}
+	if len(notes) > 0 {
+		d, _ := out.Get("description").StringValue()
+		out.Set("description", &jsontree.Node{Kind: jsontree.String, Str: strings.TrimSpace(d + " " + strings.Join(notes, " "))})
+	}
+	for _, key := range []string{"$defs", "definitions"} {
+		if defs := out.Get(key); defs != nil && defs.Kind == jsontree.Object {
+			nd := &jsontree.Node{Kind: jsontree.Object}
+			for _, m := range defs.Members {
+				nd.Set(m.Key, s.schema(m.Value, ptr+"/"+key+"/"+runtime.EscapePointerToken(m.Key), false))
+			}
+			out.Set(key, nd)
+		}
+	}
+	if a := out.Get("anyOf"); a != nil && a.Kind == jsontree.Array {
+		na := &jsontree.Node{Kind: jsontree.Array}
+		for i, b := range a.Items {
+			na.Items = append(na.Items, s.schema(b, fmt.Sprintf("%s/anyOf/%d", ptr, i), false))
+		}
+		out.Set("anyOf", na)
+	}
+	types := typeList(out.Get("type"))
+	if len(types) == 0 && !out.Has("anyOf") && !out.Has("$ref") && !out.Has("enum") && !out.Has("const") {
+		switch {
+		case out.Has("properties"):
+			types = []string{"object"}
+			out.Set("type", &jsontree.Node{Kind: jsontree.String, Str: "object"})
+		case out.Has("items"):
+			types = []string{"array"}
+			out.Set("type", &jsontree.Node{Kind: jsontree.String, Str: "array"})
+		default:
+			s.fail(ptr, "a schema without a type has no strict form")
+		}
+	}
+	if slices.Contains(types, "array") {
+		items := out.Get("items")
+		if items == nil || items.Kind != jsontree.Object {
+			s.fail(ptr, "an array without an items schema has no strict form")
+		} else {
+			out.Set("items", s.schema(items, ptr+"/items", false))
+		}
+	}
+	if slices.Contains(types, "object") {
+		props := out.Get("properties")
+		if props == nil || props.Kind != jsontree.Object || len(props.Members) == 0 {
+			if !root {
+				s.fail(ptr, "an object without declared properties has no strict form")
+			}
+			props = &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
+		}
+		// Extra keys the server may allow cannot be sent in strict mode;
+		// the declared properties still can.
+		required := Required(out)
+		np := &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
+		req := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
+		for _, m := range props.Members {
+			ps := s.schema(m.Value, ptr+"/properties/"+runtime.EscapePointerToken(m.Key), false)
+			if !slices.Contains(required, m.Key) {
+				ps = nullable(ps)
+			}
+			np.Set(m.Key, ps)
+			req.Items = append(req.Items, &jsontree.Node{Kind: jsontree.String, Str: m.Key})
+		}
+		out.Set("properties", np)
+		out.Set("required", req)
+		out.Set("additionalProperties", &jsontree.Node{Kind: jsontree.Bool, Bool: false})
+	}
+	return out
+}
+
+func isDefsRef(r string) bool {
+	for _, p := range []string{"#/$defs/", "#/definitions/"} {
+		if rest, ok := strings.CutPrefix(r, p); ok && rest != "" && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// nullable makes a strict schema accept null too.
+func nullable(n *jsontree.Node) *jsontree.Node {
+	if acceptsNullShallow(n) {
+		return n
+	}
+	if t := n.Get("type"); t != nil && !n.Has("$ref") && !n.Has("anyOf") && !n.Has("const") {
+		types := typeList(t)
+		arr := &jsontree.Node{Kind: jsontree.Array}
+		for _, x := range types {
+			arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: x})
+		}
+		arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: "null"})
+		out := n.Clone()
+		out.Set("type", arr)
+		if e := out.Get("enum"); e != nil && e.Kind == jsontree.Array {
+			e.Items = append(e.Items, &jsontree.Node{Kind: jsontree.Null})
+		}
+		return out
+	}
+	if a := n.Get("anyOf"); a != nil && a.Kind == jsontree.Array && len(n.Members) <= 2 && (len(n.Members) == 1 || n.Has("description")) {
+		out := n.Clone()
+		out.Get("anyOf").Items = append(out.Get("anyOf").Items, nullType())
+		return out
+	}
+	wrap := &jsontree.Node{Kind: jsontree.Object}
+	if d := n.Get("description"); d != nil {
+		wrap.Set("description", d)
+		n = n.Without("description")
+	}
+	wrap.Set("anyOf", &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{n, nullType()}})
+	return wrap
+}
+
+func nullType() *jsontree.Node {
+	return &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "type", Value: &jsontree.Node{Kind: jsontree.String, Str: "null"}}}}
+}
+
+// acceptsNullShallow reports whether a schema visibly accepts null, without
+// following references.
+func acceptsNullShallow(n *jsontree.Node) bool {
+	if slices.Contains(typeList(n.Get("type")), "null") && !n.Has("enum") {
+		return true
+	}
+	if a := n.Get("anyOf"); a != nil {
+		for _, b := range a.Items {
+			if acceptsNullShallow(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func typeList(n *jsontree.Node) []string {
+	if n == nil {
+		return nil
+	}
+	if s, ok := n.StringValue(); ok {
+		return []string{s}
+	}
+	var out []string
+	for _, it := range n.Items {
+		if s, ok := it.StringValue(); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
