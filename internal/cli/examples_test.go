@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/testenv"
+)
+
+// TestExampleConsumer keeps examples/consumer, the module the README's
+// "Using mcpgen in your repository" section describes, honest: its snapshot
+// is canonical, its generated package is what go generate writes today, and
+// it builds, vets and runs against the real server.
+func TestExampleConsumer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	dir := filepath.Join(testenv.RepoRoot(), "examples", "consumer")
+	snapPath := filepath.Join(dir, "tools", "everything.json")
+
+	data, err := os.ReadFile(snapPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Read(snapPath, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonical, err := snapshot.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(canonical, data) {
+		t.Errorf("%s is not a canonical snapshot", snapPath)
+	}
+
+	out := t.TempDir()
+	code, _, stderr := runCLI(t, "generate", "--snapshot", snapPath, "--package", "everything", "--out", out)
+	if code != 0 {
+		t.Fatalf("generate: status %d: %s", code, stderr)
+	}
+	files, err := filepath.Glob(filepath.Join(out, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("generate wrote no files (%v)", err)
+	}
+	for _, f := range files {
+		fresh, _ := os.ReadFile(f)
+		checkedIn, err := os.ReadFile(filepath.Join(dir, "everything", filepath.Base(f)))
+		if err != nil || !bytes.Equal(fresh, checkedIn) {
+			t.Errorf("examples/consumer/everything/%s is stale: run go generate ./... in examples/consumer", filepath.Base(f))
+		}
+	}
+
+	goTool := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
+		outb, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s in examples/consumer: %v\n%s", strings.Join(args, " "), err, outb)
+		}
+		return string(outb)
+	}
+	goTool("vet", "./...")
+	bin := filepath.Join(t.TempDir(), "consumer")
+	goTool("build", "-o", bin, ".")
+
+	useEverything(t)
+	cmd := exec.Command(bin, "-strict", "--", "node_modules/.bin/mcp-server-everything", "stdio")
+	outb, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("running the example: %v\n%s", err, outb)
+	}
+	if !strings.Contains(string(outb), "Echo: hello from a generated client") || !strings.Contains(string(outb), "Chicago: ") {
+		t.Errorf("example output:\n%s", outb)
+	}
+}
