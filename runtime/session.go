@@ -260,9 +260,9 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 		go s.changedLoop()
 		st := s.state.Load()
 		if !st.legacy && st.caps.ToolsListChanged {
-			ctx, cancel := context.WithCancel(s.ctx)
+			lctx, cancel := context.WithCancel(s.ctx)
 			s.listenCancel, s.listenDone = cancel, make(chan struct{})
-			go s.listen(ctx)
+			go s.listen(lctx)
 		}
 	}
 	if s.opts.SnapshotHash != "" {
