@@ -35,7 +35,7 @@ func (s *Session) traceOut(m *OutMessage, tool string) {
 	if !s.log.Enabled(context.Background(), level) {
 		return
 	}
-	s.log.LogAttrs(context.Background(), level, "mcp send", slog.String("message", RedactJSON(m.Data)))
+	s.log.LogAttrs(context.Background(), level, "mcp send", slog.String("message", redactJSON(m.Data)))
 }
 
 // traceIn logs an incoming message.
@@ -44,7 +44,7 @@ func (s *Session) traceIn(data []byte, tool string) {
 	if !s.log.Enabled(context.Background(), level) {
 		return
 	}
-	s.log.LogAttrs(context.Background(), level, "mcp recv", slog.String("message", RedactJSON(data)))
+	s.log.LogAttrs(context.Background(), level, "mcp recv", slog.String("message", redactJSON(data)))
 }
 
 // secretWords are the parts of a member name that mark its value as a secret.
@@ -64,11 +64,11 @@ func isSecretName(name string) bool {
 	return false
 }
 
-// RedactJSON returns the JSON text data as a string in which the values of
+// redactJSON returns the JSON text data as a string in which the values of
 // members whose names suggest secrets ("token", "password", "apiKey",
 // "authorization", ...) are replaced by "[REDACTED]". Text that is not valid
 // JSON is cut to its first bytes.
-func RedactJSON(data []byte) string {
+func redactJSON(data []byte) string {
 	out, ok := jsonrpc.Redact(data, isSecretName)
 	if !ok {
 		return snippet(out) + " (malformed JSON)"
@@ -95,7 +95,7 @@ func (s *Session) serverLog(params []byte) {
 	if !s.log.Enabled(context.Background(), l) {
 		return
 	}
-	msg := RedactJSON(data)
+	msg := redactJSON(data)
 	if str, err := jsonrpc.String(data); err == nil {
 		msg = str
 	}
