@@ -356,7 +356,9 @@ func (w *walker) compareNullable(ptr, subj string, ov, nv *view, pos position) {
 	}
 	if pos.field {
 		before, after := ov.pointer(pos.oldReq), nv.pointer(pos.newReq)
-		if before != after && nv.pointer(pos.oldReq) != before {
+		// Marked when nullability alone moves the field between T and *T;
+		// a change of requiredness is marked by its own rule.
+		if before != after && ov.pointer(pos.newReq) != nv.pointer(pos.newReq) {
 			f.goAPI, f.goWhy = true, pointerWhy(before)
 		}
 	}
@@ -812,7 +814,7 @@ func reqText(required bool) string {
 // compareAdditional compares additionalProperties.
 func (w *walker) compareAdditional(ptr, path string, ov, nv *view) {
 	o, n := ov.obj.get("additionalProperties"), nv.obj.get("additionalProperties")
-	if equal(o, n) {
+	if o == nil && n == nil {
 		return
 	}
 	isClosed := func(a *node) bool { return a != nil && a.kind == kBool && !a.b }
@@ -864,7 +866,7 @@ func (w *walker) compareItems(ptr, path string, ov, nv *view) {
 		}
 	}
 	o, n := ov.obj.get("items"), nv.obj.get("items")
-	if (o != nil && o.kind == kArray) || (n != nil && n.kind == kArray) || equal(o, n) {
+	if (o != nil && o.kind == kArray) || (n != nil && n.kind == kArray) || (o == nil && n == nil) {
 		return
 	}
 	w.compare(childPtr(ptr, "items"), path+"[]", o, n, position{field: true, oldReq: true, newReq: true})

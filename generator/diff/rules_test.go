@@ -383,6 +383,22 @@ var ruleCases = []struct {
 		obj(`"v":{"anyOf":[{"type":"string"},{"type":"null"}]}`),
 		nil},
 
+	{"change inside a $defs entry reached through items", true,
+		`{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Issue"}}},"$defs":{"Issue":{"type":"object","properties":{"state":{"enum":["open","closed"]}}}}}`,
+		`{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Issue"}}},"$defs":{"Issue":{"type":"object","properties":{"state":{"enum":["open","closed","draft"]}}}}}`,
+		[]want{{EnumValueAdded, "/properties/items/items/properties/state/enum", Err, false}}},
+	{"change inside a $defs entry reached through additionalProperties", false,
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"$ref":"#/$defs/V"}}},"$defs":{"V":{"type":"string"}}}`,
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"$ref":"#/$defs/V"}}},"$defs":{"V":{"type":"string","maxLength":3}}}`,
+		[]want{{LimitAdded, "/properties/m/additionalProperties/maxLength", Warn, false}}},
+	{"output: optional and nullable at once is one move to *T", true,
+		obj(`"total":{"type":"integer"}`, `"required":["total"]`),
+		obj(`"total":{"type":["integer","null"]}`),
+		[]want{
+			{PropertyBecameOptional, "/properties/total", Err, true},
+			{NullableAdded, "/properties/total", Err, false},
+		}},
+
 	// Output schemas flip direction.
 	{"output: required property removed", true,
 		obj(`"id":{"type":"string"},"n":{"type":"integer"}`, `"required":["id","n"]`),
