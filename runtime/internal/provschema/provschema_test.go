@@ -1,0 +1,96 @@
+package provschema
+
+import (
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
+)
+
+func TestRoot(t *testing.T) {
+	cases := []struct{ name, in, want, note string }{
+		{"empty", ``, `{"type":"object","properties":{}}`, ""},
+		{"schema only", `{"$schema":"x"}`, `{"type":"object","properties":{},"$schema":"x"}`, ""},
+		{"order kept", `{"required":["b"],"properties":{"b":{},"a":{}},"type":"object"}`, `{"type":"object","properties":{"b":{},"a":{}},"required":["b"]}`, ""},
+		{"top ref", `{"$ref":"#/$defs/A","description":"D","$defs":{"A":{"type":"object","properties":{"x":{"$ref":"#/$defs/B"}}},"B":{"type":"string"}}}`,
+			`{"type":"object","properties":{"x":{"$ref":"#/$defs/B"}},"description":"D","$defs":{"A":{"type":"object","properties":{"x":{"$ref":"#/$defs/B"}}},"B":{"type":"string"}}}`, ""},
+		{"top allOf", `{"type":"object","properties":{"a":{"type":"integer"}},"allOf":[{"properties":{"a":{"minimum":1},"b":{}},"required":["b"]}]}`,
+			`{"type":"object","properties":{"a":{"allOf":[{"type":"integer"},{"minimum":1}]},"b":{}},"required":["b"]}`, ""},
+		{"top oneOf", `{"type":"object","properties":{"a":{}},"oneOf":[{"required":["a"]}]}`,
+			`{"type":"object","properties":{"a":{}}}`, `The arguments must also match one of these schemas: [{"required":["a"]}].`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root, note, err := Root("t", []byte(c.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := root.JSON(); got != c.want {
+				t.Errorf("root = %s\nwant %s", got, c.want)
+			}
+			if note != c.note {
+				t.Errorf("note = %q, want %q", note, c.note)
+			}
+		})
+	}
+}
+
+func TestStrict(t *testing.T) {
+	cases := []struct{ name, in, want, reason string }{
+		{"optional made nullable", `{"type":"object","properties":{"a":{"type":"string","minLength":2},"b":{"type":"integer","enum":[1,2]},"c":{"$ref":"#/$defs/C"},"d":{"type":["string","null"]}},"required":["a"],"$defs":{"C":{"type":"object","properties":{"x":{"type":"boolean"}}}}}`,
+			`{"type":"object","properties":{"a":{"type":"string","description":"At least 2 characters."},"b":{"type":["integer","null"],"enum":[1,2,null]},"c":{"anyOf":[{"$ref":"#/$defs/C"},{"type":"null"}]},"d":{"type":["string","null"]}},"required":["a","b","c","d"],"$defs":{"C":{"type":"object","properties":{"x":{"type":["boolean","null"]}},"required":["x"],"additionalProperties":false}},"additionalProperties":false}`, ""},
+		{"oneOf to anyOf", `{"type":"object","properties":{"u":{"oneOf":[{"type":"string"},{"type":"number"}]}},"required":["u"]}`,
+			`{"type":"object","properties":{"u":{"anyOf":[{"type":"string"},{"type":"number"}]}},"required":["u"],"additionalProperties":false}`, ""},
+		{"format and bounds", `{"type":"object","properties":{"f":{"type":"string","format":"uri"},"n":{"type":"number","minimum":0,"exclusiveMinimum":true}},"required":["f","n"]}`,
+			`{"type":"object","properties":{"f":{"type":"string","description":"Format: uri."},"n":{"type":"number","exclusiveMinimum":0}},"required":["f","n"],"additionalProperties":false}`, ""},
+		{"free-form", `{"type":"object","properties":{"m":{"type":"object"}}}`, "", "/properties/m: an object without declared properties has no strict form"},
+		{"untyped", `{"type":"object","properties":{"v":{"description":"any"}}}`, "", "/properties/v: a schema without a type has no strict form"},
+		{"allOf", `{"type":"object","properties":{"v":{"allOf":[{"type":"string"}]}}}`, "", "/properties/v: allOf has no strict form"},
+		{"boolean", `{"type":"object","properties":{"v":true}}`, "", "/properties/v: a boolean schema has no strict form"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root, _, err := Root("t", []byte(c.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, reason := Strict(root)
+			if reason != c.reason {
+				t.Errorf("reason = %q, want %q", reason, c.reason)
+			}
+			if c.reason == "" {
+				if got := out.JSON(); got != c.want {
+					t.Errorf("strict =\n %s\nwant %s", got, c.want)
+				}
+			}
+		})
+	}
+}
+
+func TestStripAddedNulls(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"req":{"type":"string"},
+		"opt":{"type":"string"},
+		"nul":{"type":["string","null"]},
+		"ref":{"$ref":"#/$defs/R"},
+		"list":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"},"y":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}},
+		"union":{"anyOf":[{"type":"object","properties":{"k":{"type":"string"}}},{"type":"string"}]}
+	},"required":["req"],"$defs":{"R":{"type":"object","properties":{"z":{"type":"boolean"}}}}}`
+	doc, err := jsontree.Parse([]byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ in, want string }{
+		{`{"req":"a","opt":null,"nul":null,"ref":null}`, `{"req":"a","nul":null}`},
+		{`{"req":null}`, `{"req":null}`},
+		{`{"req":"a","ref":{"z":null}}`, `{"req":"a","ref":{}}`},
+		{`{"req":"a","list":[{"x":null,"y":null},{"x":1}]}`, `{"req":"a","list":[{"y":null},{"x":1}]}`},
+		{`{"req":"a","union":{"k":null}}`, `{"req":"a","union":{}}`},
+		{`{"req":"a","opt":"b"}`, `{"req":"a","opt":"b"}`},
+		{`not json`, `not json`},
+	}
+	for _, c := range cases {
+		if got := string(StripAddedNulls(doc, []byte(c.in))); got != c.want {
+			t.Errorf("StripAddedNulls(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
