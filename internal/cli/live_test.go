@@ -3,6 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -174,5 +178,78 @@ func TestLiveUsage(t *testing.T) {
 	code, out, _ := run(t, "", "help", "call")
 	if code != 0 || !strings.Contains(out, "Usage: mcpgen call") || !strings.Contains(out, "-bearer-env") || !strings.Contains(out, "-no-validate") {
 		t.Errorf("help call: exit %d\n%s", code, out)
+	}
+}
+
+// TestLiveHTTPAuth puts the go-sdk server behind a proxy that wants a bearer
+// token and an API key header, and checks that --bearer-env and --header
+// reach it, and that a refusal names the flag but never the secret.
+func TestLiveHTTPAuth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	backend, err := url.Parse(testenv.ServeSDK(t, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := &httputil.ReverseProxy{
+		Rewrite:       func(r *httputil.ProxyRequest) { r.SetURL(&url.URL{Scheme: backend.Scheme, Host: backend.Host}) },
+		FlushInterval: -1,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret-token" || r.Header.Get("X-Api-Key") != "k3y" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	endpoint := srv.URL + backend.Path
+	t.Setenv("MCPGEN_TEST_TOKEN", "s3cret-token")
+	t.Setenv("MCPGEN_TEST_WRONG", "wrong-token")
+
+	code, out, errOut := run(t, "", "call", "--url", endpoint, "--bearer-env", "MCPGEN_TEST_TOKEN", "--header", "X-Api-Key: k3y", "echo", `{"message":"authorized"}`)
+	if code != 0 || out != "authorized\n" {
+		t.Fatalf("with token and key: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, tt := range []struct {
+		args []string
+		hint string
+	}{
+		{[]string{"tools", "--url", endpoint, "--header", "X-Api-Key: k3y"}, "--bearer-env"},
+		{[]string{"tools", "--url", endpoint, "--bearer-env", "MCPGEN_TEST_WRONG", "--header", "X-Api-Key: k3y"}, "refused the bearer token from $MCPGEN_TEST_WRONG"},
+		{[]string{"call", "--url", endpoint, "--bearer-env", "MCPGEN_TEST_TOKEN", "--header", "X-Api-Key: nope-k3y", "echo"}, "HTTP 401"},
+	} {
+		args := tt.args
+		code, _, errOut := run(t, "", args...)
+		if code != 1 || !strings.Contains(errOut, "HTTP 401") || !strings.Contains(errOut, tt.hint) {
+			t.Errorf("%q: exit %d, stderr %q; want 1 and a 401 saying %q", args, code, errOut, tt.hint)
+		}
+		for _, secret := range []string{"s3cret", "wrong-token", "k3y"} {
+			if strings.Contains(errOut, secret) {
+				t.Errorf("%q: stderr %q shows a secret", args, errOut)
+			}
+		}
+	}
+}
+
+// TestLiveEverythingHTTP lists and calls server-everything with --sse and
+// with --url on its Streamable HTTP endpoint.
+func TestLiveEverythingHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	for _, server := range [][]string{
+		{"--sse", testenv.ServeEverything(t, "sse")},
+		{"--url", testenv.ServeEverything(t, "streamableHttp")},
+	} {
+		code, out, errOut := run(t, "", append([]string{"tools"}, server...)...)
+		if code != 0 || !strings.HasPrefix(out, "mcp-servers/everything 2.0.0, protocol 2025-11-25,") || !strings.Contains(out, "\necho ") {
+			t.Errorf("tools %s: exit %d\nstdout: %s\nstderr: %s", server[0], code, out, errOut)
+		}
+		code, out, errOut = run(t, "", append([]string{"call", "get-structured-content", `{"location":"Chicago"}`}, server...)...)
+		if code != 0 || out != "{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}\n" {
+			t.Errorf("call %s: exit %d\nstdout: %q\nstderr: %s", server[0], code, out, errOut)
+		}
 	}
 }
