@@ -607,3 +607,17 @@ func TestSilentServerAfterProbe(t *testing.T) {
 		t.Fatalf("Connect = %v, want an initialize timeout", err)
 	}
 }
+
+func TestProbeAuthErrorIsNotAnEraSign(t *testing.T) {
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method == "initialize" {
+			t.Error("a 401 on the probe led to initialize")
+		}
+		return &HTTPError{Method: "POST", URL: "http://x/mcp", StatusCode: 401}
+	})
+	_, err := Connect(context.Background(), conn, nil)
+	var he *HTTPError
+	if !errors.As(err, &he) || he.StatusCode != 401 {
+		t.Fatalf("Connect = %v, want the 401", err)
+	}
+}

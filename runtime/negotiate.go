@@ -71,6 +71,9 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 		switch {
 		case errors.As(err, &rpc):
 			return s.discoverError(ctx, rpc, retry)
+		case errors.As(err, &he) && (he.StatusCode == 401 || he.StatusCode == 403):
+			// Authorization, not a sign of the protocol era.
+			return fmt.Errorf("negotiating the protocol version: %w", err)
 		case errors.As(err, &he):
 			return &legacyServer{reason: he.Error()}
 		}
