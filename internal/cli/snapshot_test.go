@@ -209,3 +209,42 @@ func TestCheckUnreachableServer(t *testing.T) {
 		t.Errorf("status %d, stderr %q", code, stderr)
 	}
 }
+
+// TestCheckOverHTTP checks the go-sdk test server, over Streamable HTTP,
+// against the snapshot checked in for it, and captures it in both eras'
+// transports with the same tools.
+func TestCheckOverHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	snap := filepath.Join(testenv.RepoRoot(), "testdata", "sdkserver-tools.json")
+	url := testenv.ServeSDK(t, false)
+	code, stdout, stderr := runCLI(t, "check", "--snapshot", snap, "--url", url)
+	if code != 0 || !strings.Contains(stdout, "No changes.") {
+		t.Fatalf("check over HTTP: status %d\n%s%s", code, stdout, stderr)
+	}
+	code, overHTTP, stderr := runCLI(t, "snapshot", "--url", url)
+	if code != 0 {
+		t.Fatalf("snapshot over HTTP: status %d: %s", code, stderr)
+	}
+	code, overStdio, stderr := runCLI(t, "snapshot", "--", testenv.SDKServer(t))
+	if code != 0 {
+		t.Fatalf("snapshot over stdio: status %d: %s", code, stderr)
+	}
+	a, err := snapshot.Read("http", []byte(overHTTP))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := snapshot.Read("stdio", []byte(overStdio))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Source != url || len(a.Tools) != len(b.Tools) {
+		t.Errorf("source %q, %d tools over HTTP, %d over stdio", a.Source, len(a.Tools), len(b.Tools))
+	}
+	for i := range a.Tools {
+		if string(a.Tools[i].Raw) != string(b.Tools[i].Raw) {
+			t.Errorf("tool %s differs between the transports", a.Tools[i].Name)
+		}
+	}
+}
