@@ -135,6 +135,9 @@ func decodeToolsPage(tools []Tool, res []byte) ([]Tool, *string, error) {
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "tools"):
 			sawTools = true
+			if jsonrpc.IsNull(v) {
+				return nil
+			}
 			return jsonrpc.ArrayEach(v, func(raw []byte) error {
 				var t Tool
 				if err := json.Unmarshal(raw, &t); err != nil {
