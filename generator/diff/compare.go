@@ -49,11 +49,7 @@ func (w *walker) report(f finding) {
 	if f.sev != nil {
 		sev = *f.sev
 	}
-	why = fmt.Sprintf(why, f.subject)
-	if f.goAPI && f.goWhy != "" {
-		why += " " + f.goWhy
-	}
-	w.changes = append(w.changes, Change{
+	c := Change{
 		Tool:     w.tool,
 		Schema:   w.section,
 		Pointer:  f.ptr,
@@ -63,8 +59,13 @@ func (w *walker) report(f finding) {
 		Summary:  f.summary,
 		Old:      f.old,
 		New:      f.new,
-		Why:      why,
-	})
+		baseWhy:  fmt.Sprintf(why, f.subject),
+	}
+	if f.goAPI {
+		c.goWhy = f.goWhy
+	}
+	c.composeWhy()
+	w.changes = append(w.changes, c)
 }
 
 // position tells where a schema sits in generated Go code, which decides

@@ -56,6 +56,23 @@ type Change struct {
 	New string `json:"new,omitempty"`
 	// Why says why the change matters to callers.
 	Why string `json:"why"`
+
+	// baseWhy and goWhy are the two parts of Why for schema changes: why
+	// the change matters on the wire, and why it matters to Go code (shown
+	// only with the GO_API marker). baseWhy is empty for changes whose Why
+	// is written whole.
+	baseWhy, goWhy string
+}
+
+// composeWhy rebuilds Why from its parts.
+func (c *Change) composeWhy() {
+	if c.baseWhy == "" {
+		return
+	}
+	c.Why = c.baseWhy
+	if c.GoAPI && c.goWhy != "" {
+		c.Why += " " + c.goWhy
+	}
 }
 
 // Where returns the change's location for a report, such as

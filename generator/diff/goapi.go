@@ -88,6 +88,11 @@ func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
 			changes[i].GoAPI = false
 		}
 	}
+	defer func() {
+		for i := range changes {
+			changes[i].composeWhy()
+		}
+	}()
 	for _, g := range groups {
 		why := identifiersWhy(g.gone, g.changed)
 		i := explains(changes, g.loc)
@@ -95,9 +100,16 @@ func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
 			i = explains(changes, g.alt)
 		}
 		if i >= 0 {
-			if !changes[i].GoAPI {
-				changes[i].GoAPI = true
-				changes[i].Why += " " + why
+			c := &changes[i]
+			switch {
+			case !c.GoAPI:
+				c.GoAPI = true
+				c.goWhy = why
+				if c.baseWhy == "" {
+					c.Why += " " + why
+				}
+			case c.baseWhy != "":
+				c.goWhy = strings.TrimSpace(c.goWhy + " Affected: " + strings.Join(g.ids, ", ") + ".")
 			}
 			continue
 		}

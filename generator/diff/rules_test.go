@@ -477,6 +477,9 @@ func TestRules(t *testing.T) {
 				if c.Why == "" || c.Summary == "" {
 					t.Errorf("change %s has no summary or why", c.Rule)
 				}
+				if !c.GoAPI && strings.Contains(c.Why, "generated") {
+					t.Errorf("change %s has no GO_API marker but its why speaks of generated code: %s", c.Rule, c.Why)
+				}
 				if c.Tool != "t" {
 					t.Errorf("change %s names tool %q", c.Rule, c.Tool)
 				}
