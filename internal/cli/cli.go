@@ -163,7 +163,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) error {
 	err := fs.Parse(args)
 	fs.SetOutput(out)
 	if err != nil {
-		return usagef("%s: %s", fs.Name(), strings.TrimSpace(firstLine(sink.String(), err.Error())))
+		return usagef("%s: %s", strings.TrimPrefix(fs.Name(), "mcpgen "), strings.TrimSpace(firstLine(sink.String(), err.Error())))
 	}
 	return nil
 }
