@@ -60,7 +60,7 @@ func TestExampleConsumer(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
+		cmd.Env = append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=readonly -buildvcs=false"))
 		outb, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go %s in examples/consumer: %v\n%s", strings.Join(args, " "), err, outb)

@@ -248,3 +248,27 @@ func TestCheckOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteIfChanged(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tools", "server.json")
+	for i, tc := range []struct {
+		data    string
+		changed bool
+	}{{"one\n", true}, {"one\n", false}, {"two\n", true}} {
+		changed, err := writeIfChanged(path, []byte(tc.data))
+		if err != nil || changed != tc.changed {
+			t.Fatalf("write %d: changed %v, %v; want %v", i, changed, err, tc.changed)
+		}
+		if got, _ := os.ReadFile(path); string(got) != tc.data {
+			t.Fatalf("write %d: file holds %q", i, got)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	if _, err := writeIfChanged(dir, []byte("x")); err == nil || !strings.Contains(err.Error(), "writing snapshot "+dir) {
+		t.Errorf("writing over a directory: %v", err)
+	}
+}
