@@ -124,3 +124,82 @@ func TestChangeBehindCyclicRefs(t *testing.T) {
 		t.Errorf("changes:%s\nwant:%s", fmtWants(got), fmtWants(exp))
 	}
 }
+
+// TestHostileText checks that text from a server cannot break out of a
+// report: no terminal escapes or line breaks in the text report, and no raw
+// HTML, table breaks or unbalanced code spans in the Markdown report.
+func TestHostileText(t *testing.T) {
+	evil := "line one\nline two \x1b[31mred\x1b[0m \u202eevil | <script>alert(1)</script> ``code``"
+	old := runtime.Tool{Name: "t`|<b>", Description: "plain", InputSchema: []byte(`{"type":"object","properties":{"a|b":{"type":"string"}}}`)}
+	newTool := old
+	newTool.Description = evil
+	newTool.InputSchema = []byte(`{"type":"object","properties":{"a|b":{"type":"string","description":` + jsonQuote(evil) + `}}}`)
+	changes, err := Tools([]runtime.Tool{old}, []runtime.Tool{newTool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Report{Old: "a\nb", New: "c", Changes: changes}
+	var text, md strings.Builder
+	if err := r.Write(&text, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Write(&md, FormatMarkdown); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"\x1b", "\u202e", "line one\n"} {
+		if strings.Contains(text.String(), bad) || strings.Contains(md.String(), bad) {
+			t.Errorf("report holds %q:\n%s\n%s", bad, text.String(), md.String())
+		}
+	}
+	if outside := stripCodeSpans(md.String()); strings.Contains(outside, "<script>") || strings.Contains(outside, "<b>") {
+		t.Errorf("markdown holds raw HTML outside code spans:\n%s", md.String())
+	}
+	for _, line := range strings.Split(md.String(), "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		if n := strings.Count(line, "|") - strings.Count(line, `\|`); n != 6 {
+			t.Errorf("table row has %d cell separators, want 6: %s", n, line)
+		}
+	}
+}
+
+func jsonQuote(s string) string {
+	var b strings.Builder
+	writeString(&b, s)
+	return b.String()
+}
+
+// stripCodeSpans removes Markdown code spans: a run of n backticks up to
+// the next run of exactly n.
+func stripCodeSpans(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(s) && s[i+n] == '`' {
+			n++
+		}
+		j := i + n
+		for j < len(s) {
+			if s[j] != '`' {
+				j++
+				continue
+			}
+			m := 0
+			for j+m < len(s) && s[j+m] == '`' {
+				m++
+			}
+			if m == n {
+				break
+			}
+			j += m
+		}
+		i = j + n
+	}
+	return b.String()
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -138,7 +139,7 @@ const maxValueRunes = 120
 
 // shorten makes a value one line of at most maxValueRunes runes.
 func shorten(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = oneLine(s)
 	if utf8.RuneCountInString(s) <= maxValueRunes {
 		return s
 	}
@@ -183,7 +184,18 @@ func (r *Report) text() string {
 	return b.String()
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine makes text from a server safe to print on one line: control
+// characters (terminal escapes included) and bidirectional overrides become
+// spaces, and runs of white space one space.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
 
 // jsonReport is the JSON form of a report.
 type jsonReport struct {
