@@ -228,10 +228,10 @@ var goKindText = map[string]string{
 
 func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
 	subj := w.subject(path)
-	ok, nk := ov.goKind(), nv.goKind()
+	oldKind, newKind := ov.goKind(), nv.goKind()
 	st := &nodeState{
-		kindChanged: ok != nk,
-		kindWhy:     fmt.Sprintf("The generated Go type changes from %s to %s.", goKindText[ok], goKindText[nk]),
+		kindChanged: oldKind != newKind,
+		kindWhy:     fmt.Sprintf("The generated Go type changes from %s to %s.", goKindText[oldKind], goKindText[newKind]),
 	}
 
 	if ov.never || nv.never {
@@ -247,7 +247,7 @@ func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
 		return
 	}
 
-	if ov.refName != "" && nv.refName != "" && ov.refName != nv.refName && (ok == "struct" || ov.hasEnum) {
+	if ov.refName != "" && nv.refName != "" && ov.refName != nv.refName && (oldKind == "struct" || ov.hasEnum) {
 		w.report(finding{rule: NamedTypeRenamed, ptr: ptr, subject: subj,
 			summary: fmt.Sprintf("definition of %s renamed", subj),
 			old:     ov.refName, new: nv.refName, goAPI: true,
@@ -287,7 +287,7 @@ func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
 	if st.kindChanged && !st.goReported {
 		w.report(finding{rule: GoTypeChanged, ptr: ptr, subject: subj,
 			summary: fmt.Sprintf("Go type of %s changes", subj),
-			old:     goKindText[ok], new: goKindText[nk], goAPI: true, goWhy: st.kindWhy})
+			old:     goKindText[oldKind], new: goKindText[newKind], goAPI: true, goWhy: st.kindWhy})
 	}
 }
 
