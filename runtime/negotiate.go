@@ -57,7 +57,7 @@ func (s *Session) negotiate(ctx context.Context) error {
 func (s *Session) discover(ctx context.Context, version string, retry bool) error {
 	st := &negotiated{version: version, meta: s.modernMeta(version)}
 	pctx, cancel := context.WithTimeout(ctx, s.opts.ProbeTimeout)
-	res, err := s.do(pctx, st, &request{method: "server/discover", noCancel: true, noResend: true})
+	res, err := s.do(pctx, st, &request{method: "server/discover", noCancel: true, noResend: true}, nil)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -170,19 +170,14 @@ func highestCommon(offered []string, modern bool) string {
 // notifications/initialized.
 func (s *Session) initialize(ctx context.Context, version string, retry bool) error {
 	pre := &negotiated{legacy: true}
-	res, err := s.do(ctx, pre, &request{
-		method:   "initialize",
-		noCancel: true,
-		noResend: true,
-		members: func(b []byte) []byte {
-			b = append(b, `"protocolVersion":`...)
-			b = jsonrpc.AppendString(b, version)
-			b = append(b, `,"capabilities":{},"clientInfo":{"name":`...)
-			b = jsonrpc.AppendString(b, s.opts.ClientName)
-			b = append(b, `,"version":`...)
-			b = jsonrpc.AppendString(b, s.opts.ClientVersion)
-			return append(b, '}')
-		},
+	res, err := s.do(ctx, pre, &request{method: "initialize", noCancel: true, noResend: true}, func(b []byte) []byte {
+		b = append(b, `"protocolVersion":`...)
+		b = jsonrpc.AppendString(b, version)
+		b = append(b, `,"capabilities":{},"clientInfo":{"name":`...)
+		b = jsonrpc.AppendString(b, s.opts.ClientName)
+		b = append(b, `,"version":`...)
+		b = jsonrpc.AppendString(b, s.opts.ClientVersion)
+		return append(b, '}')
 	})
 	if err != nil {
 		var rpc *RPCError

@@ -400,12 +400,11 @@ func putBuf(bp *[]byte) {
 	}
 }
 
-// request is one request to send: the method, the Mcp-Name value, and a
-// function appending the members of params other than _meta.
+// request is one request to send: the method, the Mcp-Name value and how
+// to send it.
 type request struct {
 	method   string
 	name     string
-	members  func(b []byte) []byte
 	timeout  time.Duration // 0: Options.CallTimeout applies; <0: none
 	progress func(Progress)
 	// noCancel marks requests that must not be cancelled with a
@@ -416,8 +415,10 @@ type request struct {
 }
 
 // do sends r under st and waits for its result, which is a slice of the
-// message the connection delivered.
-func (s *Session) do(ctx context.Context, st *negotiated, r *request) ([]byte, error) {
+// message the connection delivered. members, when not nil, appends the
+// members of params other than _meta; it is a parameter of its own, apart
+// from r, so that it does not escape.
+func (s *Session) do(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	c := callPool.Get().(*call)
 	id := s.nextID.Add(1)
 	c.id, c.progress, c.tool = id, r.progress, r.name
@@ -425,8 +426,8 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request) ([]byte, e
 	bp := bufPool.Get().(*[]byte)
 	b := jsonrpc.AppendRequestHead((*bp)[:0], id, r.method)
 	n := len(b)
-	if r.members != nil {
-		b = r.members(b)
+	if members != nil {
+		b = members(b)
 	}
 	b = s.appendMeta(b, st, len(b) > n, r.progress != nil, id)
 	// The newline past Data lets a line-framed connection write the
@@ -902,13 +903,8 @@ func (s *Session) changedLoop() {
 func (s *Session) listen(ctx context.Context) {
 	defer close(s.listenDone)
 	st := s.state.Load()
-	_, err := s.do(ctx, st, &request{
-		method:   "subscriptions/listen",
-		timeout:  -1,
-		noResend: true,
-		members: func(b []byte) []byte {
-			return append(b, `"notifications":{"toolsListChanged":true}`...)
-		},
+	_, err := s.do(ctx, st, &request{method: "subscriptions/listen", timeout: -1, noResend: true}, func(b []byte) []byte {
+		return append(b, `"notifications":{"toolsListChanged":true}`...)
 	})
 	if err != nil && ctx.Err() == nil {
 		s.log.Warn("the tool list subscription ended", "error", err)

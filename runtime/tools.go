@@ -87,15 +87,15 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 		if page == maxPages {
 			return nil, fmt.Errorf("tools/list: more than %d pages", maxPages)
 		}
-		r := &request{method: "tools/list"}
+		var members func(b []byte) []byte
 		if cursor != nil {
 			c := *cursor
-			r.members = func(b []byte) []byte {
+			members = func(b []byte) []byte {
 				b = append(b, `"cursor":`...)
 				return jsonrpc.AppendString(b, c)
 			}
 		}
-		res, err := s.do(ctx, s.state.Load(), r)
+		res, err := s.do(ctx, s.state.Load(), &request{method: "tools/list"}, members)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
@@ -222,25 +222,20 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 	st := s.state.Load()
 	var state []byte
 	for round := 0; ; round++ {
-		r := &request{
-			method:   "tools/call",
-			name:     name,
-			progress: ProgressFrom(ctx),
-			members: func(b []byte) []byte {
-				b = append(b, `"name":`...)
-				b = jsonrpc.AppendString(b, name)
-				if raw != nil {
-					b = append(b, `,"arguments":`...)
-					b = append(b, raw...)
-				}
-				if state != nil {
-					b = append(b, `,"requestState":`...)
-					b = append(b, state...)
-				}
-				return b
-			},
-		}
-		data, err := s.do(ctx, st, r)
+		r := &request{method: "tools/call", name: name, progress: ProgressFrom(ctx)}
+		data, err := s.do(ctx, st, r, func(b []byte) []byte {
+			b = append(b, `"name":`...)
+			b = jsonrpc.AppendString(b, name)
+			if raw != nil {
+				b = append(b, `,"arguments":`...)
+				b = append(b, raw...)
+			}
+			if state != nil {
+				b = append(b, `,"requestState":`...)
+				b = append(b, state...)
+			}
+			return b
+		})
 		if err != nil {
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
