@@ -335,3 +335,111 @@ func ValidateEncoded(s *Schema, v any) error {
 	}
 	return s.Validate(data)
 }
+
+// DecodeObject checks the JSON object data against shape (see CheckObject)
+// and decodes it into v, which is the generated struct converted to a type
+// without methods.
+func DecodeObject(data []byte, shape *ObjectShape, v any) error {
+	if err := CheckObject(data, shape); err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// DecodeValid decodes data into v and validates it.
+func DecodeValid[T any, P interface {
+	*T
+	Validate() error
+}](data []byte, v P) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	return v.Validate()
+}
+
+// UnionBranch is one branch of a generated union, for DecodeUnion.
+type UnionBranch struct {
+	// Kinds are the JSON kinds the branch accepts.
+	Kinds []byte
+	// Decode decodes data into the branch's value and validates it.
+	Decode func(data []byte) error
+	// Set stores the decoded value in the union.
+	Set func()
+}
+
+// DecodeUnion decodes data into the first branch, in order, that accepts its
+// JSON kind and decodes and validates without error. With oneOf, every
+// branch is tried and exactly one must succeed. The error is the first
+// branch's error when none succeeds.
+func DecodeUnion(data []byte, oneOf bool, branches []UnionBranch) error {
+	k := JSONKind(data)
+	var first error
+	n := 0
+	tried := false
+	for i := range branches {
+		b := &branches[i]
+		if !bytes.Contains(b.Kinds, []byte{k}) {
+			continue
+		}
+		tried = true
+		if err := b.Decode(data); err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		if n == 0 {
+			b.Set()
+		}
+		n++
+		if !oneOf {
+			return nil
+		}
+	}
+	switch {
+	case n == 1:
+		return nil
+	case n > 1:
+		return Invalid("", "matches more than one branch of oneOf")
+	case !tried:
+		var names []string
+		for _, b := range branches {
+			for _, bk := range b.Kinds {
+				name := kindName(bk)
+				if !containsString(names, name) {
+					names = append(names, name)
+				}
+			}
+		}
+		return Invalid("", "must be "+strings.Join(names, " or ")+", not "+kindName(k))
+	}
+	return first
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Decoded returns a UnionBranch for DecodeUnion that decodes into a new T,
+// checks it with check unless check is nil, and stores it in *dst.
+func Decoded[T any](dst **T, check func(*T) error, kinds ...byte) UnionBranch {
+	v := new(T)
+	return UnionBranch{
+		Kinds: kinds,
+		Decode: func(data []byte) error {
+			if err := json.Unmarshal(data, v); err != nil {
+				return err
+			}
+			if check != nil {
+				return check(v)
+			}
+			return nil
+		},
+		Set: func() { *dst = v },
+	}
+}

@@ -15,16 +15,10 @@ type GetLiveContextArgs struct{}
 
 var shapeGetLiveContextArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *GetLiveContextArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeGetLiveContextArgs); err != nil {
-		return err
-	}
 	type plain GetLiveContextArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeGetLiveContextArgs, (*plain)(a))
 }
 
 // HassCancelAllTimersArgs holds the arguments of the tool "HassCancelAllTimers".
@@ -38,16 +32,10 @@ var shapeHassCancelAllTimersArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "area"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassCancelAllTimersArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassCancelAllTimersArgs); err != nil {
-		return err
-	}
 	type plain HassCancelAllTimersArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassCancelAllTimersArgs, (*plain)(a))
 }
 
 // HassLightSetArgs holds the arguments of the tool "HassLightSet".
@@ -74,16 +62,10 @@ var shapeHassLightSetArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "brightness"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassLightSetArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassLightSetArgs); err != nil {
-		return err
-	}
 	type plain HassLightSetArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassLightSetArgs, (*plain)(a))
 }
 
 // HassLightSetDomain is one of the values of an enum.
@@ -124,16 +106,10 @@ var shapeHassListAddItemArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "name"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassListAddItemArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassListAddItemArgs); err != nil {
-		return err
-	}
 	type plain HassListAddItemArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassListAddItemArgs, (*plain)(a))
 }
 
 // HassMediaNextArgs holds the arguments of the tool "HassMediaNext".
@@ -155,16 +131,10 @@ var shapeHassMediaNextArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassMediaNextArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassMediaNextArgs); err != nil {
-		return err
-	}
 	type plain HassMediaNextArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a))
 }
 
 // HassMediaNextDomain is one of the values of an enum.
@@ -238,16 +208,10 @@ var shapeHassMediaPauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassMediaPauseArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassMediaPauseArgs); err != nil {
-		return err
-	}
 	type plain HassMediaPauseArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassMediaPauseArgs, (*plain)(a))
 }
 
 // HassMediaPauseDomain is one of the values of an enum.
@@ -321,16 +285,10 @@ var shapeHassMediaPlayerMuteArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassMediaPlayerMuteArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassMediaPlayerMuteArgs); err != nil {
-		return err
-	}
 	type plain HassMediaPlayerMuteArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassMediaPlayerMuteArgs, (*plain)(a))
 }
 
 // HassMediaPlayerMuteDomain is one of the values of an enum.
@@ -404,16 +362,10 @@ var shapeHassMediaPreviousArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassMediaPreviousArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassMediaPreviousArgs); err != nil {
-		return err
-	}
 	type plain HassMediaPreviousArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassMediaPreviousArgs, (*plain)(a))
 }
 
 // HassMediaPreviousDomain is one of the values of an enum.
@@ -491,16 +443,10 @@ var shapeHassMediaSearchAndPlayArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "media_class"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassMediaSearchAndPlayArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassMediaSearchAndPlayArgs); err != nil {
-		return err
-	}
 	type plain HassMediaSearchAndPlayArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassMediaSearchAndPlayArgs, (*plain)(a))
 }
 
 // HassMediaSearchAndPlayDomain is one of the values of an enum.
@@ -618,16 +564,10 @@ var shapeHassMediaUnpauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassMediaUnpauseArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassMediaUnpauseArgs); err != nil {
-		return err
-	}
 	type plain HassMediaUnpauseArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassMediaUnpauseArgs, (*plain)(a))
 }
 
 // HassMediaUnpauseDomain is one of the values of an enum.
@@ -704,16 +644,10 @@ var shapeHassSetVolumeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "volume_level"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassSetVolumeArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassSetVolumeArgs); err != nil {
-		return err
-	}
 	type plain HassSetVolumeArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassSetVolumeArgs, (*plain)(a))
 }
 
 // HassSetVolumeDomain is one of the values of an enum.
@@ -789,16 +723,10 @@ var shapeHassSetVolumeRelativeArgs = runtime.ObjectShape{Fields: []runtime.Field
 	{Name: "volume_step"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassSetVolumeRelativeArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassSetVolumeRelativeArgs); err != nil {
-		return err
-	}
 	type plain HassSetVolumeRelativeArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassSetVolumeRelativeArgs, (*plain)(a))
 }
 
 // HassSetVolumeRelativeDomain is one of the values of an enum.
@@ -870,55 +798,22 @@ func (u HassSetVolumeRelativeVolumeStep) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *HassSetVolumeRelativeVolumeStep) UnmarshalJSON(data []byte) error {
 	var out HassSetVolumeRelativeVolumeStep
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if n == 0 && (k == runtime.KindString) {
-		var v HassSetVolumeRelativeVolumeStepString
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = v.Validate()
-		}
-		if err == nil {
-			if n == 0 {
-				out.String = &v
+	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
+		runtime.Decoded(&out.String, (*HassSetVolumeRelativeVolumeStepString).Validate, runtime.KindString),
+		runtime.Decoded(&out.Int, func(v *int64) error {
+			if (*v) < -100 {
+				return runtime.Invalid("", "must be >= -100")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 && (k == runtime.KindNumber) {
-		var v int64
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = func() error {
-				if v < -100 {
-					return runtime.Invalid("", "must be >= -100")
-				}
-				if v > 100 {
-					return runtime.Invalid("", "must be <= 100")
-				}
-				return nil
-			}()
-		}
-		if err == nil {
-			if n == 0 {
-				out.Int = &v
+			if (*v) > 100 {
+				return runtime.Invalid("", "must be <= 100")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be a string or a number")
-		}
-		return first
+			return nil
+		}, runtime.KindNumber),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -969,16 +864,10 @@ var shapeHassTurnOffArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassTurnOffArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassTurnOffArgs); err != nil {
-		return err
-	}
 	type plain HassTurnOffArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a))
 }
 
 // HassTurnOffDeviceClass is one of the values of an enum.
@@ -1044,16 +933,10 @@ var shapeHassTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeHassTurnOnArgs); err != nil {
-		return err
-	}
 	type plain HassTurnOnArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a))
 }
 
 // HassTurnOnDeviceClass is one of the values of an enum.
@@ -1105,14 +988,8 @@ type DescribeDoorbellArgs struct{}
 
 var shapeDescribeDoorbellArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeDescribeDoorbellArgs); err != nil {
-		return err
-	}
 	type plain DescribeDoorbellArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a))
 }

@@ -10,10 +10,13 @@ package emit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"go/format"
 	"go/token"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/imports"
@@ -101,39 +104,40 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		return nil, err
 	}
 	g := newGen(pkg, snap, opts)
-	var files []File
-	add := func(name string, f *jen.File) error {
-		data, err := render(name, f)
-		if err != nil {
-			return err
-		}
-		files = append(files, File{Name: name, Data: data})
-		return nil
+	// Files are built in order (validate.go declares the patterns the
+	// others use) and rendered concurrently.
+	type built struct {
+		name string
+		f    *jen.File
 	}
+	var todo []built
 	if want[PartTypes] {
-		if err := add("types.go", g.typesFile()); err != nil {
-			return nil, err
-		}
-		if err := add("validate.go", g.validateFile()); err != nil {
-			return nil, err
-		}
-		if err := add("schemas.go", g.schemasFile()); err != nil {
-			return nil, err
-		}
+		todo = append(todo, built{"types.go", g.typesFile()}, built{"validate.go", g.validateFile()}, built{"schemas.go", g.schemasFile()})
 	}
 	if want[PartClient] {
-		if err := add("client.go", g.clientFile()); err != nil {
-			return nil, err
-		}
+		todo = append(todo, built{"client.go", g.clientFile()})
 	}
 	if want[PartGemini] {
 		f, err := g.geminiFile()
 		if err != nil {
 			return nil, err
 		}
-		if err := add("gemini.go", f); err != nil {
-			return nil, err
-		}
+		todo = append(todo, built{"gemini.go", f})
+	}
+	files := make([]File, len(todo))
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	for i, b := range todo {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			data, err := render(b.name, b.f)
+			files[i], errs[i] = File{Name: b.name, Data: data}, err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
@@ -141,22 +145,76 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 
 func (g *gen) newFile() *jen.File {
 	f := jen.NewFile(g.opts.Package)
+	// imports.Process formats the result: formatting twice would double
+	// the cost on large tool lists.
+	f.NoFormat = true
 	f.HeaderComment(Header)
 	f.ImportName(runtimePkg, "runtime")
 	f.ImportName(genaiPkg, "genai")
 	return f
 }
 
+// render renders f and formats it. Large files are formatted with go/format
+// and their imports grouped here, standard library first, as
+// golang.org/x/tools/imports would: imports.Process formats twice, which
+// doubles the cost on tool lists with thousands of tools.
 func render(name string, f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", name, err)
 	}
-	out, err := imports.Process(name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	if buf.Len() < 1<<20 {
+		out, err := imports.Process(name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+		if err != nil {
+			return nil, fmt.Errorf("formatting %s: %w", name, err)
+		}
+		return out, nil
+	}
+	out, err := format.Source(groupImports(buf.Bytes()))
 	if err != nil {
 		return nil, fmt.Errorf("formatting %s: %w", name, err)
 	}
 	return out, nil
+}
+
+// groupImports puts a blank line between the standard library imports and
+// the others in the first import block of src, which jennifer writes as one
+// sorted group of lines, one import each.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)"))
+	if end < 0 {
+		return src
+	}
+	lines := strings.Split(string(src[start:start+end]), "\n")
+	var std, other []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		path := t[strings.IndexByte(t, '"')+1:]
+		if i := strings.IndexByte(path, '/'); i >= 0 {
+			path = path[:i]
+		}
+		if strings.Contains(path, ".") {
+			other = append(other, t)
+		} else {
+			std = append(std, t)
+		}
+	}
+	block := strings.Join(std, "\n")
+	if len(std) > 0 && len(other) > 0 {
+		block += "\n\n"
+	}
+	block += strings.Join(other, "\n")
+	out := append([]byte(nil), src[:start]...)
+	out = append(out, block...)
+	return append(out, src[start+end:]...)
 }
 
 type gen struct {

@@ -195,20 +195,21 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 	}
 	f.Var().Id(shape).Op("=").Qual(runtimePkg, "ObjectShape").Values(sd)
 
-	body := []jen.Code{
-		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "CheckObject").Call(jen.Id("data"), jen.Op("&").Id(shape)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Type().Id("plain").Id(t.Name),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("a"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	}
-	if t.Extra != nil {
+	decode := jen.Qual(runtimePkg, "DecodeObject").Call(jen.Id("data"), jen.Op("&").Id(shape), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("a")))
+	body := []jen.Code{jen.Type().Id("plain").Id(t.Name)}
+	if t.Extra == nil {
+		body = append(body, jen.Return(decode))
+	} else {
 		body = append(body,
+			jen.If(jen.Err().Op(":=").Add(decode), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(runtimePkg, "DecodeExtra").Types(goType(t.Extra)).Call(jen.Id("data"), jen.Op("&").Id(shape)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.Id("a").Dot("Extra").Op("=").Id("extra"),
+			jen.Return(jen.Nil()),
 		)
 	}
-	body = append(body, jen.Return(jen.Nil()))
-	f.Add(comment("UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.")).Func().Params(jen.Id("a").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Add(comment("UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.")).
+		Func().Params(jen.Id("a").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 
 	if t.Extra != nil {
 		f.Add(comment("MarshalJSON encodes the fields followed by Extra.")).Func().Params(jen.Id("a").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
@@ -324,61 +325,33 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 	f.Add(comment("MarshalJSON encodes the branch that is set, or null when none is.")).Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(mbody...)
 
 	// UnmarshalJSON.
-	body := []jen.Code{
-		jen.Var().Id("out").Id(t.Name),
-		jen.Var().Id("first").Error(),
-		jen.Id("n").Op(":=").Lit(0),
-		jen.Id("k").Op(":=").Qual(runtimePkg, "JSONKind").Call(jen.Id("data")),
-	}
-	var kindsSeen []jsonv.Kind
+	var branches []jen.Code
 	for _, b := range t.Branches {
-		var conds []jen.Code
-		for _, k := range b.Kinds {
-			conds = append(conds, jen.Id("k").Op("==").Qual(runtimePkg, kindConst[k]))
-			if !containsKind(kindsSeen, k) {
-				kindsSeen = append(kindsSeen, k)
+		args := []jen.Code{jen.Op("&").Id("out").Dot(b.GoName)}
+		switch {
+		case b.Type.IsNamed() && g.needsValidate(b.Type):
+			args = append(args, jen.Parens(jen.Op("*").Id(b.Type.Name)).Dot("Validate"))
+		default:
+			if checks := g.checks(b.Type, "(*v)", nil, 0); len(checks) > 0 {
+				args = append(args, jen.Func().Params(jen.Id("v").Op("*").Add(goType(b.Type))).Error().Block(append(checks, jen.Return(jen.Nil()))...))
+			} else {
+				args = append(args, jen.Nil())
 			}
 		}
-		cond := jen.Parens(joinOr(conds))
-		if !t.OneOf {
-			cond = jen.Id("n").Op("==").Lit(0).Op("&&").Add(cond)
+		for _, k := range b.Kinds {
+			args = append(args, jen.Qual(runtimePkg, kindConst[k]))
 		}
-		inner := []jen.Code{
-			jen.Var().Id("v").Add(goType(b.Type)),
-			jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("v")),
-		}
-		if b.Type.IsNamed() && g.needsValidate(b.Type) {
-			inner = append(inner, jen.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("v").Dot("Validate").Call()))
-		} else if checks := g.checks(b.Type, "v", nil, 0); len(checks) > 0 {
-			inner = append(inner, jen.If(jen.Err().Op("==").Nil()).Block(
-				jen.Err().Op("=").Func().Params().Error().Block(append(checks, jen.Return(jen.Nil()))...).Call(),
-			))
-		}
-		inner = append(inner, jen.If(jen.Err().Op("==").Nil()).Block(
-			jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Id("out").Dot(b.GoName).Op("=").Op("&").Id("v")),
-			jen.Id("n").Op("++"),
-		).Else().If(jen.Id("first").Op("==").Nil()).Block(jen.Id("first").Op("=").Err()))
-		body = append(body, jen.If(cond).Block(inner...))
+		branches = append(branches, jen.Line().Qual(runtimePkg, "Decoded").Call(args...))
 	}
-	var kindWords []string
-	for _, k := range kindsSeen {
-		kindWords = append(kindWords, article(k))
+	branches = append(branches, jen.Line())
+	body := []jen.Code{
+		jen.Var().Id("out").Id(t.Name),
+		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(runtimePkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Op("*").Id("u").Op("=").Id("out"),
+		jen.Return(jen.Nil()),
 	}
-	body = append(body,
-		jen.If(jen.Id("n").Op("==").Lit(0)).Block(
-			jen.If(jen.Id("first").Op("==").Nil()).Block(
-				jen.Id("first").Op("=").Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit("must be "+strings.Join(kindWords, " or "))),
-			),
-			jen.Return(jen.Id("first")),
-		),
-	)
-	if t.OneOf {
-		body = append(body, jen.If(jen.Id("n").Op(">").Lit(1)).Block(
-			jen.Return(jen.Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit("matches more than one branch of oneOf"))),
-		))
-	}
-	body = append(body, jen.Op("*").Id("u").Op("=").Id("out"), jen.Return(jen.Nil()))
-	f.Add(comment("UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.")).Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Add(comment("UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.")).
+		Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
 func containsKind(list []jsonv.Kind, k jsonv.Kind) bool {

@@ -20,16 +20,10 @@ var shapeT01StringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T01StringArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT01StringArgs); err != nil {
-		return err
-	}
 	type plain T01StringArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT01StringArgs, (*plain)(a))
 }
 
 // T02StringLengthArgs holds the arguments of the tool "t02_string_length".
@@ -43,16 +37,10 @@ var shapeT02StringLengthArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T02StringLengthArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT02StringLengthArgs); err != nil {
-		return err
-	}
 	type plain T02StringLengthArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT02StringLengthArgs, (*plain)(a))
 }
 
 // T03StringPatternArgs holds the arguments of the tool "t03_string_pattern".
@@ -66,16 +54,10 @@ var shapeT03StringPatternArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T03StringPatternArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT03StringPatternArgs); err != nil {
-		return err
-	}
 	type plain T03StringPatternArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT03StringPatternArgs, (*plain)(a))
 }
 
 // T04StringPatternUnanchoredArgs holds the arguments of the tool "t04_string_pattern_unanchored".
@@ -89,16 +71,10 @@ var shapeT04StringPatternUnanchoredArgs = runtime.ObjectShape{Fields: []runtime.
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T04StringPatternUnanchoredArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT04StringPatternUnanchoredArgs); err != nil {
-		return err
-	}
 	type plain T04StringPatternUnanchoredArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT04StringPatternUnanchoredArgs, (*plain)(a))
 }
 
 // T05FormatEmailArgs holds the arguments of the tool "t05_format_email".
@@ -112,16 +88,10 @@ var shapeT05FormatEmailArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T05FormatEmailArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT05FormatEmailArgs); err != nil {
-		return err
-	}
 	type plain T05FormatEmailArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT05FormatEmailArgs, (*plain)(a))
 }
 
 // T06FormatDatetimeArgs holds the arguments of the tool "t06_format_datetime".
@@ -135,16 +105,10 @@ var shapeT06FormatDatetimeArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T06FormatDatetimeArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT06FormatDatetimeArgs); err != nil {
-		return err
-	}
 	type plain T06FormatDatetimeArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT06FormatDatetimeArgs, (*plain)(a))
 }
 
 // T07FormatUnknownArgs holds the arguments of the tool "t07_format_unknown".
@@ -158,16 +122,10 @@ var shapeT07FormatUnknownArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T07FormatUnknownArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT07FormatUnknownArgs); err != nil {
-		return err
-	}
 	type plain T07FormatUnknownArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT07FormatUnknownArgs, (*plain)(a))
 }
 
 // T08IntegerRangeArgs holds the arguments of the tool "t08_integer_range".
@@ -181,16 +139,10 @@ var shapeT08IntegerRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T08IntegerRangeArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT08IntegerRangeArgs); err != nil {
-		return err
-	}
 	type plain T08IntegerRangeArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT08IntegerRangeArgs, (*plain)(a))
 }
 
 // T09IntegerExclusiveArgs holds the arguments of the tool "t09_integer_exclusive".
@@ -204,16 +156,10 @@ var shapeT09IntegerExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T09IntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT09IntegerExclusiveArgs); err != nil {
-		return err
-	}
 	type plain T09IntegerExclusiveArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT09IntegerExclusiveArgs, (*plain)(a))
 }
 
 // T10NumberRangeArgs holds the arguments of the tool "t10_number_range".
@@ -227,16 +173,10 @@ var shapeT10NumberRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T10NumberRangeArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT10NumberRangeArgs); err != nil {
-		return err
-	}
 	type plain T10NumberRangeArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT10NumberRangeArgs, (*plain)(a))
 }
 
 // T11IntegerFractionBoundArgs holds the arguments of the tool "t11_integer_fraction_bound".
@@ -250,16 +190,10 @@ var shapeT11IntegerFractionBoundArgs = runtime.ObjectShape{Fields: []runtime.Fie
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T11IntegerFractionBoundArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT11IntegerFractionBoundArgs); err != nil {
-		return err
-	}
 	type plain T11IntegerFractionBoundArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT11IntegerFractionBoundArgs, (*plain)(a))
 }
 
 // T12IntegerMultipleArgs holds the arguments of the tool "t12_integer_multiple".
@@ -273,16 +207,10 @@ var shapeT12IntegerMultipleArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T12IntegerMultipleArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT12IntegerMultipleArgs); err != nil {
-		return err
-	}
 	type plain T12IntegerMultipleArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT12IntegerMultipleArgs, (*plain)(a))
 }
 
 // T13NumberMultipleArgs holds the arguments of the tool "t13_number_multiple".
@@ -296,16 +224,10 @@ var shapeT13NumberMultipleArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T13NumberMultipleArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT13NumberMultipleArgs); err != nil {
-		return err
-	}
 	type plain T13NumberMultipleArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT13NumberMultipleArgs, (*plain)(a))
 }
 
 // T14BooleanArgs holds the arguments of the tool "t14_boolean".
@@ -319,16 +241,10 @@ var shapeT14BooleanArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T14BooleanArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT14BooleanArgs); err != nil {
-		return err
-	}
 	type plain T14BooleanArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT14BooleanArgs, (*plain)(a))
 }
 
 // T15TypeNullListArgs holds the arguments of the tool "t15_type_null_list".
@@ -343,16 +259,10 @@ var shapeT15TypeNullListArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T15TypeNullListArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT15TypeNullListArgs); err != nil {
-		return err
-	}
 	type plain T15TypeNullListArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT15TypeNullListArgs, (*plain)(a))
 }
 
 // T16TypeMultiListArgs holds the arguments of the tool "t16_type_multi_list".
@@ -367,16 +277,10 @@ var shapeT16TypeMultiListArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T16TypeMultiListArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT16TypeMultiListArgs); err != nil {
-		return err
-	}
 	type plain T16TypeMultiListArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT16TypeMultiListArgs, (*plain)(a))
 }
 
 // T16TypeMultiListX is one of several shapes; exactly one field is set.
@@ -400,53 +304,15 @@ func (u T16TypeMultiListX) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T16TypeMultiListX) UnmarshalJSON(data []byte) error {
 	var out T16TypeMultiListX
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if n == 0 && (k == runtime.KindString) {
-		var v string
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.String = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 && (k == runtime.KindNumber) {
-		var v float64
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.Number = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 && (k == runtime.KindBool) {
-		var v bool
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.Bool = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be a string or a number or a boolean")
-		}
-		return first
+	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
+		runtime.Decoded(&out.String, nil, runtime.KindString),
+		runtime.Decoded(&out.Number, nil, runtime.KindNumber),
+		runtime.Decoded(&out.Bool, nil, runtime.KindBool),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -464,16 +330,10 @@ var shapeT17AnyofNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T17AnyofNullArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT17AnyofNullArgs); err != nil {
-		return err
-	}
 	type plain T17AnyofNullArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT17AnyofNullArgs, (*plain)(a))
 }
 
 // T18NullableOpenapiArgs holds the arguments of the tool "t18_nullable_openapi".
@@ -487,16 +347,10 @@ var shapeT18NullableOpenapiArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T18NullableOpenapiArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT18NullableOpenapiArgs); err != nil {
-		return err
-	}
 	type plain T18NullableOpenapiArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT18NullableOpenapiArgs, (*plain)(a))
 }
 
 // T19EnumStringArgs holds the arguments of the tool "t19_enum_string".
@@ -510,16 +364,10 @@ var shapeT19EnumStringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T19EnumStringArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT19EnumStringArgs); err != nil {
-		return err
-	}
 	type plain T19EnumStringArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT19EnumStringArgs, (*plain)(a))
 }
 
 // T19EnumStringX is one of the values of an enum.
@@ -565,16 +413,10 @@ var shapeT20EnumIntegerArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T20EnumIntegerArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT20EnumIntegerArgs); err != nil {
-		return err
-	}
 	type plain T20EnumIntegerArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT20EnumIntegerArgs, (*plain)(a))
 }
 
 // T20EnumIntegerX is one of the values of an enum.
@@ -615,16 +457,10 @@ var shapeT21EnumNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T21EnumNumberArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT21EnumNumberArgs); err != nil {
-		return err
-	}
 	type plain T21EnumNumberArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT21EnumNumberArgs, (*plain)(a))
 }
 
 // T21EnumNumberX is one of the values of an enum.
@@ -664,16 +500,10 @@ var shapeT22EnumBooleanArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T22EnumBooleanArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT22EnumBooleanArgs); err != nil {
-		return err
-	}
 	type plain T22EnumBooleanArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT22EnumBooleanArgs, (*plain)(a))
 }
 
 // T22EnumBooleanX is one of the values of an enum.
@@ -713,16 +543,10 @@ var shapeT23EnumWithNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T23EnumWithNullArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT23EnumWithNullArgs); err != nil {
-		return err
-	}
 	type plain T23EnumWithNullArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT23EnumWithNullArgs, (*plain)(a))
 }
 
 // T23EnumWithNullX is one of the values of an enum.
@@ -762,16 +586,10 @@ var shapeT24EnumMixedArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T24EnumMixedArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT24EnumMixedArgs); err != nil {
-		return err
-	}
 	type plain T24EnumMixedArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT24EnumMixedArgs, (*plain)(a))
 }
 
 // T25EnumEmptyArgs holds the arguments of the tool "t25_enum_empty".
@@ -785,16 +603,10 @@ var shapeT25EnumEmptyArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T25EnumEmptyArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT25EnumEmptyArgs); err != nil {
-		return err
-	}
 	type plain T25EnumEmptyArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT25EnumEmptyArgs, (*plain)(a))
 }
 
 // T26ConstStringArgs holds the arguments of the tool "t26_const_string".
@@ -808,16 +620,10 @@ var shapeT26ConstStringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T26ConstStringArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT26ConstStringArgs); err != nil {
-		return err
-	}
 	type plain T26ConstStringArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT26ConstStringArgs, (*plain)(a))
 }
 
 // T26ConstStringX is a constant: it always encodes as "fixed".
@@ -847,16 +653,10 @@ var shapeT27ConstNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T27ConstNumberArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT27ConstNumberArgs); err != nil {
-		return err
-	}
 	type plain T27ConstNumberArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT27ConstNumberArgs, (*plain)(a))
 }
 
 // T27ConstNumberX is a constant: it always encodes as 3.
@@ -886,16 +686,10 @@ var shapeT28ConstObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T28ConstObjectArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT28ConstObjectArgs); err != nil {
-		return err
-	}
 	type plain T28ConstObjectArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT28ConstObjectArgs, (*plain)(a))
 }
 
 // T28ConstObjectX is a constant: it always encodes as {"a":[1,2]}.
@@ -925,16 +719,10 @@ var shapeT29AnyofStringOrIntegerArgs = runtime.ObjectShape{Fields: []runtime.Fie
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T29AnyofStringOrIntegerArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT29AnyofStringOrIntegerArgs); err != nil {
-		return err
-	}
 	type plain T29AnyofStringOrIntegerArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT29AnyofStringOrIntegerArgs, (*plain)(a))
 }
 
 // T29AnyofStringOrIntegerX is one of several shapes; exactly one field is set.
@@ -954,55 +742,22 @@ func (u T29AnyofStringOrIntegerX) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T29AnyofStringOrIntegerX) UnmarshalJSON(data []byte) error {
 	var out T29AnyofStringOrIntegerX
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if n == 0 && (k == runtime.KindString) {
-		var v T29AnyofStringOrIntegerXString
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = v.Validate()
-		}
-		if err == nil {
-			if n == 0 {
-				out.String = &v
+	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
+		runtime.Decoded(&out.String, (*T29AnyofStringOrIntegerXString).Validate, runtime.KindString),
+		runtime.Decoded(&out.Int, func(v *int64) error {
+			if (*v) < -100 {
+				return runtime.Invalid("", "must be >= -100")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 && (k == runtime.KindNumber) {
-		var v int64
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = func() error {
-				if v < -100 {
-					return runtime.Invalid("", "must be >= -100")
-				}
-				if v > 100 {
-					return runtime.Invalid("", "must be <= 100")
-				}
-				return nil
-			}()
-		}
-		if err == nil {
-			if n == 0 {
-				out.Int = &v
+			if (*v) > 100 {
+				return runtime.Invalid("", "must be <= 100")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be a string or a number")
-		}
-		return first
+			return nil
+		}, runtime.KindNumber),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -1045,16 +800,10 @@ var shapeT30OneofConstTaggedArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T30OneofConstTaggedArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT30OneofConstTaggedArgs); err != nil {
-		return err
-	}
 	type plain T30OneofConstTaggedArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT30OneofConstTaggedArgs, (*plain)(a))
 }
 
 // T30OneofConstTaggedX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -1074,47 +823,14 @@ func (u T30OneofConstTaggedX) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T30OneofConstTaggedX) UnmarshalJSON(data []byte) error {
 	var out T30OneofConstTaggedX
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if k == runtime.KindObject {
-		var v T30OneofConstTaggedXCircle
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = v.Validate()
-		}
-		if err == nil {
-			if n == 0 {
-				out.Circle = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if k == runtime.KindObject {
-		var v T30OneofConstTaggedXSquare
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.Square = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be an object")
-		}
-		return first
-	}
-	if n > 1 {
-		return runtime.Invalid("", "matches more than one branch of oneOf")
+	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
+		runtime.Decoded(&out.Circle, (*T30OneofConstTaggedXCircle).Validate, runtime.KindObject),
+		runtime.Decoded(&out.Square, nil, runtime.KindObject),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -1133,16 +849,10 @@ var shapeT30OneofConstTaggedXCircle = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "radius", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T30OneofConstTaggedXCircle) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT30OneofConstTaggedXCircle); err != nil {
-		return err
-	}
 	type plain T30OneofConstTaggedXCircle
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT30OneofConstTaggedXCircle, (*plain)(a))
 }
 
 // T30OneofConstTaggedXCircleType is a constant: it always encodes as "circle".
@@ -1174,16 +884,10 @@ var shapeT30OneofConstTaggedXSquare = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "side", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T30OneofConstTaggedXSquare) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT30OneofConstTaggedXSquare); err != nil {
-		return err
-	}
 	type plain T30OneofConstTaggedXSquare
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT30OneofConstTaggedXSquare, (*plain)(a))
 }
 
 // T30OneofConstTaggedXSquareType is a constant: it always encodes as "square".
@@ -1213,16 +917,10 @@ var shapeT31OneofRequiredKeysArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T31OneofRequiredKeysArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT31OneofRequiredKeysArgs); err != nil {
-		return err
-	}
 	type plain T31OneofRequiredKeysArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT31OneofRequiredKeysArgs, (*plain)(a))
 }
 
 // T31OneofRequiredKeysX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -1242,44 +940,14 @@ func (u T31OneofRequiredKeysX) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T31OneofRequiredKeysX) UnmarshalJSON(data []byte) error {
 	var out T31OneofRequiredKeysX
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if k == runtime.KindObject {
-		var v T31OneofRequiredKeysXObject
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.Object = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if k == runtime.KindObject {
-		var v T31OneofRequiredKeysXObject2
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.Object2 = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be an object")
-		}
-		return first
-	}
-	if n > 1 {
-		return runtime.Invalid("", "matches more than one branch of oneOf")
+	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
+		runtime.Decoded(&out.Object, nil, runtime.KindObject),
+		runtime.Decoded(&out.Object2, nil, runtime.KindObject),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -1298,16 +966,10 @@ var shapeT31OneofRequiredKeysXObject = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T31OneofRequiredKeysXObject) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT31OneofRequiredKeysXObject); err != nil {
-		return err
-	}
 	type plain T31OneofRequiredKeysXObject
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT31OneofRequiredKeysXObject, (*plain)(a))
 }
 
 // T31OneofRequiredKeysXObject2 is an object.
@@ -1323,16 +985,10 @@ var shapeT31OneofRequiredKeysXObject2 = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T31OneofRequiredKeysXObject2) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT31OneofRequiredKeysXObject2); err != nil {
-		return err
-	}
 	type plain T31OneofRequiredKeysXObject2
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT31OneofRequiredKeysXObject2, (*plain)(a))
 }
 
 // T32OneofOverlapArgs holds the arguments of the tool "t32_oneof_overlap".
@@ -1346,16 +1002,10 @@ var shapeT32OneofOverlapArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T32OneofOverlapArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT32OneofOverlapArgs); err != nil {
-		return err
-	}
 	type plain T32OneofOverlapArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT32OneofOverlapArgs, (*plain)(a))
 }
 
 // T32OneofOverlapX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -1375,52 +1025,19 @@ func (u T32OneofOverlapX) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T32OneofOverlapX) UnmarshalJSON(data []byte) error {
 	var out T32OneofOverlapX
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if k == runtime.KindNumber {
-		var v int64
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.Int = &v
+	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
+		runtime.Decoded(&out.Int, nil, runtime.KindNumber),
+		runtime.Decoded(&out.Number, func(v *float64) error {
+			if (*v) < 10.0 {
+				return runtime.Invalid("", "must be >= 10")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if k == runtime.KindNumber {
-		var v float64
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = func() error {
-				if v < 10.0 {
-					return runtime.Invalid("", "must be >= 10")
-				}
-				return nil
-			}()
-		}
-		if err == nil {
-			if n == 0 {
-				out.Number = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be a number")
-		}
-		return first
-	}
-	if n > 1 {
-		return runtime.Invalid("", "matches more than one branch of oneOf")
+			return nil
+		}, runtime.KindNumber),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -1437,16 +1054,10 @@ var shapeT33AnyofObjectOrStringArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T33AnyofObjectOrStringArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT33AnyofObjectOrStringArgs); err != nil {
-		return err
-	}
 	type plain T33AnyofObjectOrStringArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT33AnyofObjectOrStringArgs, (*plain)(a))
 }
 
 // T33AnyofObjectOrStringX is one of several shapes; exactly one field is set.
@@ -1466,49 +1077,19 @@ func (u T33AnyofObjectOrStringX) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T33AnyofObjectOrStringX) UnmarshalJSON(data []byte) error {
 	var out T33AnyofObjectOrStringX
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if n == 0 && (k == runtime.KindString) {
-		var v string
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = func() error {
-				if utf8.RuneCountInString(v) < 1 {
-					return runtime.Invalid("", "must be at least 1 characters long")
-				}
-				return nil
-			}()
-		}
-		if err == nil {
-			if n == 0 {
-				out.String = &v
+	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
+		runtime.Decoded(&out.String, func(v *string) error {
+			if utf8.RuneCountInString((*v)) < 1 {
+				return runtime.Invalid("", "must be at least 1 characters long")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 && (k == runtime.KindObject) {
-		var v T33AnyofObjectOrStringXObject
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			if n == 0 {
-				out.Object = &v
-			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be a string or an object")
-		}
-		return first
+			return nil
+		}, runtime.KindString),
+		runtime.Decoded(&out.Object, nil, runtime.KindObject),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -1524,16 +1105,10 @@ var shapeT33AnyofObjectOrStringXObject = runtime.ObjectShape{Fields: []runtime.F
 	{Name: "path", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T33AnyofObjectOrStringXObject) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT33AnyofObjectOrStringXObject); err != nil {
-		return err
-	}
 	type plain T33AnyofObjectOrStringXObject
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT33AnyofObjectOrStringXObject, (*plain)(a))
 }
 
 // T34AnyofSiblingsArgs holds the arguments of the tool "t34_anyof_siblings".
@@ -1547,16 +1122,10 @@ var shapeT34AnyofSiblingsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T34AnyofSiblingsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT34AnyofSiblingsArgs); err != nil {
-		return err
-	}
 	type plain T34AnyofSiblingsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT34AnyofSiblingsArgs, (*plain)(a))
 }
 
 // T34AnyofSiblingsX is one of several shapes; exactly one field is set.
@@ -1576,63 +1145,30 @@ func (u T34AnyofSiblingsX) MarshalJSON() ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// UnmarshalJSON decodes the branches that accept the JSON kind of data, in schema order, and keeps the first that decodes and validates.
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T34AnyofSiblingsX) UnmarshalJSON(data []byte) error {
 	var out T34AnyofSiblingsX
-	var first error
-	n := 0
-	k := runtime.JSONKind(data)
-	if n == 0 && (k == runtime.KindString) {
-		var v string
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = func() error {
-				if utf8.RuneCountInString(v) > 3 {
-					return runtime.Invalid("", "must be at most 3 characters long")
-				}
-				if !pattern1.MatchString(v) {
-					return runtime.Invalid("", "must match the pattern ^a")
-				}
-				return nil
-			}()
-		}
-		if err == nil {
-			if n == 0 {
-				out.String = &v
+	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
+		runtime.Decoded(&out.String, func(v *string) error {
+			if utf8.RuneCountInString((*v)) > 3 {
+				return runtime.Invalid("", "must be at most 3 characters long")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 && (k == runtime.KindString) {
-		var v string
-		err := json.Unmarshal(data, &v)
-		if err == nil {
-			err = func() error {
-				if utf8.RuneCountInString(v) > 3 {
-					return runtime.Invalid("", "must be at most 3 characters long")
-				}
-				if !pattern2.MatchString(v) {
-					return runtime.Invalid("", "must match the pattern ^b")
-				}
-				return nil
-			}()
-		}
-		if err == nil {
-			if n == 0 {
-				out.String2 = &v
+			if !pattern1.MatchString((*v)) {
+				return runtime.Invalid("", "must match the pattern ^a")
 			}
-			n++
-		} else if first == nil {
-			first = err
-		}
-	}
-	if n == 0 {
-		if first == nil {
-			first = runtime.Invalid("", "must be a string")
-		}
-		return first
+			return nil
+		}, runtime.KindString),
+		runtime.Decoded(&out.String2, func(v *string) error {
+			if utf8.RuneCountInString((*v)) > 3 {
+				return runtime.Invalid("", "must be at most 3 characters long")
+			}
+			if !pattern2.MatchString((*v)) {
+				return runtime.Invalid("", "must match the pattern ^b")
+			}
+			return nil
+		}, runtime.KindString),
+	}); err != nil {
+		return err
 	}
 	*u = out
 	return nil
@@ -1649,16 +1185,10 @@ var shapeT35AllofNumericArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T35AllofNumericArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT35AllofNumericArgs); err != nil {
-		return err
-	}
 	type plain T35AllofNumericArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT35AllofNumericArgs, (*plain)(a))
 }
 
 // T36AllofObjectsArgs holds the arguments of the tool "t36_allof_objects".
@@ -1672,16 +1202,10 @@ var shapeT36AllofObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T36AllofObjectsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT36AllofObjectsArgs); err != nil {
-		return err
-	}
 	type plain T36AllofObjectsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT36AllofObjectsArgs, (*plain)(a))
 }
 
 // T36AllofObjectsX is an object.
@@ -1696,16 +1220,10 @@ var shapeT36AllofObjectsX = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T36AllofObjectsX) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT36AllofObjectsX); err != nil {
-		return err
-	}
 	type plain T36AllofObjectsX
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT36AllofObjectsX, (*plain)(a))
 }
 
 // T37AllofTwoPatternsArgs holds the arguments of the tool "t37_allof_two_patterns".
@@ -1719,16 +1237,10 @@ var shapeT37AllofTwoPatternsArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T37AllofTwoPatternsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT37AllofTwoPatternsArgs); err != nil {
-		return err
-	}
 	type plain T37AllofTwoPatternsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT37AllofTwoPatternsArgs, (*plain)(a))
 }
 
 // T38RefDefsArgs holds the arguments of the tool "t38_ref_defs".
@@ -1745,16 +1257,10 @@ var shapeT38RefDefsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "to"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T38RefDefsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT38RefDefsArgs); err != nil {
-		return err
-	}
 	type plain T38RefDefsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT38RefDefsArgs, (*plain)(a))
 }
 
 // T38RefDefsPoint is an object.
@@ -1770,16 +1276,10 @@ var shapeT38RefDefsPoint = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "y", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T38RefDefsPoint) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT38RefDefsPoint); err != nil {
-		return err
-	}
 	type plain T38RefDefsPoint
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT38RefDefsPoint, (*plain)(a))
 }
 
 // T39RefDefinitionsDraft07Args holds the arguments of the tool "t39_ref_definitions_draft07".
@@ -1793,16 +1293,10 @@ var shapeT39RefDefinitionsDraft07Args = runtime.ObjectShape{Fields: []runtime.Fi
 	{Name: "count"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T39RefDefinitionsDraft07Args) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT39RefDefinitionsDraft07Args); err != nil {
-		return err
-	}
 	type plain T39RefDefinitionsDraft07Args
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT39RefDefinitionsDraft07Args, (*plain)(a))
 }
 
 // T40RefRecursiveArgs holds the arguments of the tool "t40_ref_recursive".
@@ -1817,16 +1311,10 @@ var shapeT40RefRecursiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "root", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T40RefRecursiveArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT40RefRecursiveArgs); err != nil {
-		return err
-	}
 	type plain T40RefRecursiveArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT40RefRecursiveArgs, (*plain)(a))
 }
 
 // T40RefRecursiveNode is an object.
@@ -1841,16 +1329,10 @@ var shapeT40RefRecursiveNode = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "children", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T40RefRecursiveNode) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT40RefRecursiveNode); err != nil {
-		return err
-	}
 	type plain T40RefRecursiveNode
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT40RefRecursiveNode, (*plain)(a))
 }
 
 // T41RefRootRecursiveArgs holds the arguments of the tool "t41_ref_root_recursive".
@@ -1869,16 +1351,10 @@ var shapeT41RefRootRecursiveArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T41RefRootRecursiveArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT41RefRootRecursiveArgs); err != nil {
-		return err
-	}
 	type plain T41RefRootRecursiveArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT41RefRootRecursiveArgs, (*plain)(a))
 }
 
 // T42RefIntoPropertiesArgs holds the arguments of the tool "t42_ref_into_properties".
@@ -1894,16 +1370,10 @@ var shapeT42RefIntoPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T42RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT42RefIntoPropertiesArgs); err != nil {
-		return err
-	}
 	type plain T42RefIntoPropertiesArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT42RefIntoPropertiesArgs, (*plain)(a))
 }
 
 // T42RefIntoPropertiesA is one of the values of an enum.
@@ -1944,16 +1414,10 @@ var shapeT43RefWithDescriptionArgs = runtime.ObjectShape{Fields: []runtime.Field
 	{Name: "id"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T43RefWithDescriptionArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT43RefWithDescriptionArgs); err != nil {
-		return err
-	}
 	type plain T43RefWithDescriptionArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT43RefWithDescriptionArgs, (*plain)(a))
 }
 
 // T44RefWithConstraintsArgs holds the arguments of the tool "t44_ref_with_constraints".
@@ -1967,16 +1431,10 @@ var shapeT44RefWithConstraintsArgs = runtime.ObjectShape{Fields: []runtime.Field
 	{Name: "n"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T44RefWithConstraintsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT44RefWithConstraintsArgs); err != nil {
-		return err
-	}
 	type plain T44RefWithConstraintsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT44RefWithConstraintsArgs, (*plain)(a))
 }
 
 // T45ClosedObjectArgs holds the arguments of the tool "t45_closed_object".
@@ -1993,16 +1451,10 @@ var shapeT45ClosedObjectArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T45ClosedObjectArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT45ClosedObjectArgs); err != nil {
-		return err
-	}
 	type plain T45ClosedObjectArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT45ClosedObjectArgs, (*plain)(a))
 }
 
 // T46OpenObjectArgs holds the arguments of the tool "t46_open_object".
@@ -2016,16 +1468,10 @@ var shapeT46OpenObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "a"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T46OpenObjectArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT46OpenObjectArgs); err != nil {
-		return err
-	}
 	type plain T46OpenObjectArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT46OpenObjectArgs, (*plain)(a))
 }
 
 // T47MapOfSchemaArgs holds the arguments of the tool "t47_map_of_schema".
@@ -2039,16 +1485,10 @@ var shapeT47MapOfSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T47MapOfSchemaArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT47MapOfSchemaArgs); err != nil {
-		return err
-	}
 	type plain T47MapOfSchemaArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT47MapOfSchemaArgs, (*plain)(a))
 }
 
 // T48StructWithExtraArgs holds the arguments of the tool "t48_struct_with_extra".
@@ -2064,13 +1504,10 @@ var shapeT48StructWithExtraArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "name"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T48StructWithExtraArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT48StructWithExtraArgs); err != nil {
-		return err
-	}
 	type plain T48StructWithExtraArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
+	if err := runtime.DecodeObject(data, &shapeT48StructWithExtraArgs, (*plain)(a)); err != nil {
 		return err
 	}
 	extra, err := runtime.DecodeExtra[bool](data, &shapeT48StructWithExtraArgs)
@@ -2102,16 +1539,10 @@ var shapeT49FreeObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T49FreeObjectArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT49FreeObjectArgs); err != nil {
-		return err
-	}
 	type plain T49FreeObjectArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT49FreeObjectArgs, (*plain)(a))
 }
 
 // T50PatternPropertiesArgs holds the arguments of the tool "t50_pattern_properties".
@@ -2125,16 +1556,10 @@ var shapeT50PatternPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T50PatternPropertiesArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT50PatternPropertiesArgs); err != nil {
-		return err
-	}
 	type plain T50PatternPropertiesArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT50PatternPropertiesArgs, (*plain)(a))
 }
 
 // T51PatternPropertiesOpenArgs holds the arguments of the tool "t51_pattern_properties_open".
@@ -2148,16 +1573,10 @@ var shapeT51PatternPropertiesOpenArgs = runtime.ObjectShape{Fields: []runtime.Fi
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T51PatternPropertiesOpenArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT51PatternPropertiesOpenArgs); err != nil {
-		return err
-	}
 	type plain T51PatternPropertiesOpenArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT51PatternPropertiesOpenArgs, (*plain)(a))
 }
 
 // T52ArrayOfObjectsArgs holds the arguments of the tool "t52_array_of_objects".
@@ -2171,16 +1590,10 @@ var shapeT52ArrayOfObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T52ArrayOfObjectsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT52ArrayOfObjectsArgs); err != nil {
-		return err
-	}
 	type plain T52ArrayOfObjectsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT52ArrayOfObjectsArgs, (*plain)(a))
 }
 
 // T52ArrayOfObjectsXItem is an object.
@@ -2193,16 +1606,10 @@ var shapeT52ArrayOfObjectsXItem = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "id", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T52ArrayOfObjectsXItem) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT52ArrayOfObjectsXItem); err != nil {
-		return err
-	}
 	type plain T52ArrayOfObjectsXItem
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT52ArrayOfObjectsXItem, (*plain)(a))
 }
 
 // T53ArrayLimitsArgs holds the arguments of the tool "t53_array_limits".
@@ -2216,16 +1623,10 @@ var shapeT53ArrayLimitsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T53ArrayLimitsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT53ArrayLimitsArgs); err != nil {
-		return err
-	}
 	type plain T53ArrayLimitsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT53ArrayLimitsArgs, (*plain)(a))
 }
 
 // T54ArrayOfArraysArgs holds the arguments of the tool "t54_array_of_arrays".
@@ -2239,16 +1640,10 @@ var shapeT54ArrayOfArraysArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T54ArrayOfArraysArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT54ArrayOfArraysArgs); err != nil {
-		return err
-	}
 	type plain T54ArrayOfArraysArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT54ArrayOfArraysArgs, (*plain)(a))
 }
 
 // T55ArrayOfNullableArgs holds the arguments of the tool "t55_array_of_nullable".
@@ -2262,16 +1657,10 @@ var shapeT55ArrayOfNullableArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T55ArrayOfNullableArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT55ArrayOfNullableArgs); err != nil {
-		return err
-	}
 	type plain T55ArrayOfNullableArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT55ArrayOfNullableArgs, (*plain)(a))
 }
 
 // T56ArrayNoItemsArgs holds the arguments of the tool "t56_array_no_items".
@@ -2285,16 +1674,10 @@ var shapeT56ArrayNoItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T56ArrayNoItemsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT56ArrayNoItemsArgs); err != nil {
-		return err
-	}
 	type plain T56ArrayNoItemsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT56ArrayNoItemsArgs, (*plain)(a))
 }
 
 // T57PrefixItemsArgs holds the arguments of the tool "t57_prefix_items".
@@ -2308,16 +1691,10 @@ var shapeT57PrefixItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T57PrefixItemsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT57PrefixItemsArgs); err != nil {
-		return err
-	}
 	type plain T57PrefixItemsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT57PrefixItemsArgs, (*plain)(a))
 }
 
 // T58UniqueItemsArgs holds the arguments of the tool "t58_unique_items".
@@ -2331,16 +1708,10 @@ var shapeT58UniqueItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T58UniqueItemsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT58UniqueItemsArgs); err != nil {
-		return err
-	}
 	type plain T58UniqueItemsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT58UniqueItemsArgs, (*plain)(a))
 }
 
 // T59TrueSchemaArgs holds the arguments of the tool "t59_true_schema".
@@ -2354,16 +1725,10 @@ var shapeT59TrueSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T59TrueSchemaArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT59TrueSchemaArgs); err != nil {
-		return err
-	}
 	type plain T59TrueSchemaArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT59TrueSchemaArgs, (*plain)(a))
 }
 
 // T60EmptySchemaArgs holds the arguments of the tool "t60_empty_schema".
@@ -2377,16 +1742,10 @@ var shapeT60EmptySchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T60EmptySchemaArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT60EmptySchemaArgs); err != nil {
-		return err
-	}
 	type plain T60EmptySchemaArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT60EmptySchemaArgs, (*plain)(a))
 }
 
 // T61NoTypeArgs holds the arguments of the tool "t61_no_type".
@@ -2401,16 +1760,10 @@ var shapeT61NoTypeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T61NoTypeArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT61NoTypeArgs); err != nil {
-		return err
-	}
 	type plain T61NoTypeArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT61NoTypeArgs, (*plain)(a))
 }
 
 // T62NoTypeConstraintsArgs holds the arguments of the tool "t62_no_type_constraints".
@@ -2424,16 +1777,10 @@ var shapeT62NoTypeConstraintsArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T62NoTypeConstraintsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT62NoTypeConstraintsArgs); err != nil {
-		return err
-	}
 	type plain T62NoTypeConstraintsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT62NoTypeConstraintsArgs, (*plain)(a))
 }
 
 // T63FalseSchemaArgs holds the arguments of the tool "t63_false_schema".
@@ -2449,16 +1796,10 @@ var shapeT63FalseSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "y"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T63FalseSchemaArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT63FalseSchemaArgs); err != nil {
-		return err
-	}
 	type plain T63FalseSchemaArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT63FalseSchemaArgs, (*plain)(a))
 }
 
 // T64RequiredFieldsArgs holds the arguments of the tool "t64_required_fields".
@@ -2479,16 +1820,10 @@ var shapeT64RequiredFieldsArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "c", Required: true, Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T64RequiredFieldsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT64RequiredFieldsArgs); err != nil {
-		return err
-	}
 	type plain T64RequiredFieldsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT64RequiredFieldsArgs, (*plain)(a))
 }
 
 // T65NestedObjectArgs holds the arguments of the tool "t65_nested_object".
@@ -2502,16 +1837,10 @@ var shapeT65NestedObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "address"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T65NestedObjectArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT65NestedObjectArgs); err != nil {
-		return err
-	}
 	type plain T65NestedObjectArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT65NestedObjectArgs, (*plain)(a))
 }
 
 // T65NestedObjectAddress is an object.
@@ -2526,16 +1855,10 @@ var shapeT65NestedObjectAddress = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "zip"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T65NestedObjectAddress) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT65NestedObjectAddress); err != nil {
-		return err
-	}
 	type plain T65NestedObjectAddress
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT65NestedObjectAddress, (*plain)(a))
 }
 
 // T66DefaultsArgs holds the arguments of the tool "t66_defaults".
@@ -2553,16 +1876,10 @@ var shapeT66DefaultsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "s"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T66DefaultsArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT66DefaultsArgs); err != nil {
-		return err
-	}
 	type plain T66DefaultsArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT66DefaultsArgs, (*plain)(a))
 }
 
 // T67IfThenElseArgs holds the arguments of the tool "t67_if_then_else".
@@ -2578,16 +1895,10 @@ var shapeT67IfThenElseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "size"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T67IfThenElseArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT67IfThenElseArgs); err != nil {
-		return err
-	}
 	type plain T67IfThenElseArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT67IfThenElseArgs, (*plain)(a))
 }
 
 // T68NotArgs holds the arguments of the tool "t68_not".
@@ -2601,16 +1912,10 @@ var shapeT68NotArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T68NotArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT68NotArgs); err != nil {
-		return err
-	}
 	type plain T68NotArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT68NotArgs, (*plain)(a))
 }
 
 // T69PropertyNamesArgs holds the arguments of the tool "t69_property_names".
@@ -2624,16 +1929,10 @@ var shapeT69PropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T69PropertyNamesArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT69PropertyNamesArgs); err != nil {
-		return err
-	}
 	type plain T69PropertyNamesArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT69PropertyNamesArgs, (*plain)(a))
 }
 
 // T70DependentRequiredArgs holds the arguments of the tool "t70_dependent_required".
@@ -2649,16 +1948,10 @@ var shapeT70DependentRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "cvv"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T70DependentRequiredArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT70DependentRequiredArgs); err != nil {
-		return err
-	}
 	type plain T70DependentRequiredArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT70DependentRequiredArgs, (*plain)(a))
 }
 
 // T71MinPropertiesStructArgs holds the arguments of the tool "t71_min_properties_struct".
@@ -2674,16 +1967,10 @@ var shapeT71MinPropertiesStructArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T71MinPropertiesStructArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT71MinPropertiesStructArgs); err != nil {
-		return err
-	}
 	type plain T71MinPropertiesStructArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT71MinPropertiesStructArgs, (*plain)(a))
 }
 
 // T72Draft04ExclusiveArgs holds the arguments of the tool "t72_draft04_exclusive".
@@ -2697,16 +1984,10 @@ var shapeT72Draft04ExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T72Draft04ExclusiveArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT72Draft04ExclusiveArgs); err != nil {
-		return err
-	}
 	type plain T72Draft04ExclusiveArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT72Draft04ExclusiveArgs, (*plain)(a))
 }
 
 // T73OddPropertyNamesArgs holds the arguments of the tool "t73_odd_property_names".
@@ -2738,16 +2019,10 @@ var shapeT73OddPropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "properties"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T73OddPropertyNamesArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT73OddPropertyNamesArgs); err != nil {
-		return err
-	}
 	type plain T73OddPropertyNamesArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT73OddPropertyNamesArgs, (*plain)(a))
 }
 
 // T73OddPropertyNamesAuthMethod is one of the values of an enum.
@@ -2787,16 +2062,10 @@ var shapeT74NoTypeRootArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "a"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T74NoTypeRootArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT74NoTypeRootArgs); err != nil {
-		return err
-	}
 	type plain T74NoTypeRootArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT74NoTypeRootArgs, (*plain)(a))
 }
 
 // T75EmptyRootArgs holds the arguments of the tool "t75_empty_root".
@@ -2806,14 +2075,8 @@ type T75EmptyRootArgs struct{}
 
 var shapeT75EmptyRootArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, nulls where the schema allows none, and unknown properties of a closed object.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T75EmptyRootArgs) UnmarshalJSON(data []byte) error {
-	if err := runtime.CheckObject(data, &shapeT75EmptyRootArgs); err != nil {
-		return err
-	}
 	type plain T75EmptyRootArgs
-	if err := json.Unmarshal(data, (*plain)(a)); err != nil {
-		return err
-	}
-	return nil
+	return runtime.DecodeObject(data, &shapeT75EmptyRootArgs, (*plain)(a))
 }
