@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,6 +123,14 @@ func TestCheckLive(t *testing.T) {
 	code, stdout, stderr := runCLI(t, append([]string{"check", "--snapshot", snap}, everythingCommand...)...)
 	if code != 0 || !strings.Contains(stdout, "No changes.") {
 		t.Fatalf("check against a fresh snapshot: status %d\n%s%s", code, stdout, stderr)
+	}
+
+	// The same snapshot, as committed in the example module, read from git.
+	if err := exec.Command("git", "rev-parse", "--verify", "--quiet", "HEAD:examples/consumer/tools/everything.json").Run(); err == nil {
+		code, stdout, stderr = runCLI(t, append([]string{"check", "--snapshot", "HEAD:examples/consumer/tools/everything.json"}, everythingCommand...)...)
+		if code != 0 || !strings.Contains(stdout, "No changes.") {
+			t.Errorf("check against HEAD:examples/consumer/tools/everything.json: status %d\n%s%s", code, stdout, stderr)
+		}
 	}
 
 	// The snapshot says echo's message is optional, and lists a tool the
