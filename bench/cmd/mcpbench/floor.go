@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// The floor is the smallest JSON-RPC client that makes the same calls over
+// the same pipe or connection: encoding/json for every message, no
+// validation, no timeouts, no cancellation, no logging. It speaks the
+// 2026-07-28 era (every request carries its protocol version in _meta), as
+// the mcpgen runtime does against this server, so both put the same bytes on
+// the wire. Its costs approximate what the transport itself costs.
+
+// floorMeta is the per-request protocol metadata of the 2026-07-28 era.
+var floorMeta = map[string]any{
+	"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+	"io.modelcontextprotocol/clientCapabilities": struct{}{},
+}
+
+type floorRequest struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      int64  `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
+}
+
+type floorCallParams struct {
+	Name      string         `json:"name"`
+	Arguments any            `json:"arguments"`
+	Meta      map[string]any `json:"_meta"`
+}
+
+type floorListParams struct {
+	Meta map[string]any `json:"_meta"`
+}
+
+type floorResponse struct {
+	ID     int64           `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type floorCallResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError bool `json:"isError"`
+}
+
+func floorText(tool string, r *floorResponse) (string, error) {
+	if r.Error != nil {
+		return "", fmt.Errorf("tool %s: error %d: %s", tool, r.Error.Code, r.Error.Message)
+	}
+	var res floorCallResult
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		return "", fmt.Errorf("tool %s: decoding result: %w", tool, err)
+	}
+	if res.IsError || len(res.Content) == 0 {
+		return "", fmt.Errorf("tool %s: unexpected result", tool)
+	}
+	return res.Content[0].Text, nil
+}
+
+func floorToolCount(r *floorResponse) (int, error) {
+	if r.Error != nil {
+		return 0, fmt.Errorf("tools/list: error %d: %s", r.Error.Code, r.Error.Message)
+	}
+	var res struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		return 0, fmt.Errorf("tools/list: decoding result: %w", err)
+	}
+	return len(res.Tools), nil
+}
+
+// floorStdio writes one request line and reads lines until the answer
+// arrives, on the caller's goroutine. For concurrent use, startDemux hands
+// reading to one goroutine that routes answers by id.
+type floorStdio struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	r     *bufio.Reader
+	line  []byte
+	id    atomic.Int64
+
+	demux   bool
+	mu      sync.Mutex // serializes writes, and guards pending
+	pending map[int64]chan *floorResponse
+}
+
+func dialFloorStdio(_ context.Context, command string) (*floorStdio, error) {
+	cmd := exec.Command(command)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", command, err)
+	}
+	return &floorStdio{cmd: cmd, stdin: stdin, r: bufio.NewReaderSize(stdout, 64<<10)}, nil
+}
+
+// readLine returns the next line, valid until the next call.
+func (c *floorStdio) readLine() ([]byte, error) {
+	c.line = c.line[:0]
+	for {
+		frag, err := c.r.ReadSlice('\n')
+		c.line = append(c.line, frag...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return c.line, err
+	}
+}
+
+func (c *floorStdio) roundTrip(method string, params any) (*floorResponse, error) {
+	id := c.id.Add(1)
+	line, err := json.Marshal(floorRequest{"2.0", id, method, params})
+	if err != nil {
+		return nil, err
+	}
+	line = append(line, '\n')
+	if c.demux {
+		ch := make(chan *floorResponse, 1)
+		c.mu.Lock()
+		c.pending[id] = ch
+		_, err := c.stdin.Write(line)
+		c.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		r := <-ch
+		if r == nil {
+			return nil, errors.New("floor: connection closed")
+		}
+		return r, nil
+	}
+	if _, err := c.stdin.Write(line); err != nil {
+		return nil, err
+	}
+	for {
+		data, err := c.readLine()
+		if err != nil {
+			return nil, err
+		}
+		var r floorResponse
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, err
+		}
+		if r.ID == id {
+			return &r, nil
+		}
+	}
+}
+
+// startDemux switches to concurrent use: from now on one goroutine reads.
+func (c *floorStdio) startDemux() {
+	c.demux = true
+	c.pending = make(map[int64]chan *floorResponse)
+	go func() {
+		for {
+			data, err := c.readLine()
+			if err != nil {
+				c.mu.Lock()
+				for id, ch := range c.pending {
+					close(ch)
+					delete(c.pending, id)
+				}
+				c.mu.Unlock()
+				return
+			}
+			r := new(floorResponse)
+			if json.Unmarshal(data, r) != nil || r.ID == 0 {
+				continue
+			}
+			c.mu.Lock()
+			ch := c.pending[r.ID]
+			delete(c.pending, r.ID)
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- r
+			}
+		}
+	}()
+}
+
+func (c *floorStdio) listTools(context.Context) (int, error) {
+	r, err := c.roundTrip("tools/list", floorListParams{floorMeta})
+	if err != nil {
+		return 0, err
+	}
+	return floorToolCount(r)
+}
+
+func (c *floorStdio) call(_ context.Context, tool string, args any) (string, error) {
+	r, err := c.roundTrip("tools/call", floorCallParams{tool, args, floorMeta})
+	if err != nil {
+		return "", err
+	}
+	return floorText(tool, r)
+}
+
+func (c *floorStdio) close() error {
+	c.stdin.Close()
+	return c.cmd.Wait()
+}
+
+// floorHTTP posts each request with net/http and reads the answer, as JSON
+// or as a stream of server-sent events.
+type floorHTTP struct {
+	url    string
+	client *http.Client
+	id     atomic.Int64
+}
+
+func dialFloorHTTP(_ context.Context, url string) (*floorHTTP, error) {
+	return &floorHTTP{url: url, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}, nil
+}
+
+func (c *floorHTTP) roundTrip(method, name string, params any) (*floorResponse, error) {
+	id := c.id.Add(1)
+	body, err := json.Marshal(floorRequest{"2.0", id, method, params})
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequest(http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: HTTP %d: %s", method, resp.StatusCode, data)
+	}
+	// An event stream: take the data of each event until one answers.
+	if ct := resp.Header.Get("Content-Type"); len(ct) >= 17 && ct[:17] == "text/event-stream" {
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			payload, ok := bytes.CutPrefix(line, []byte("data:"))
+			if !ok {
+				continue
+			}
+			var r floorResponse
+			if json.Unmarshal(bytes.TrimSpace(payload), &r) == nil && r.ID == id {
+				return &r, nil
+			}
+		}
+		return nil, fmt.Errorf("%s: no answer with id %s in the event stream", method, strconv.FormatInt(id, 10))
+	}
+	var r floorResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (c *floorHTTP) listTools(context.Context) (int, error) {
+	r, err := c.roundTrip("tools/list", "", floorListParams{floorMeta})
+	if err != nil {
+		return 0, err
+	}
+	return floorToolCount(r)
+}
+
+func (c *floorHTTP) call(_ context.Context, tool string, args any) (string, error) {
+	r, err := c.roundTrip("tools/call", tool, floorCallParams{tool, args, floorMeta})
+	if err != nil {
+		return "", err
+	}
+	return floorText(tool, r)
+}
+
+func (c *floorHTTP) close() error {
+	c.client.CloseIdleConnections()
+	return nil
+}

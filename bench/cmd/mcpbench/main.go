@@ -1,0 +1,224 @@
+// Command mcpbench measures the mcpgen runtime against the official go-sdk
+// client, the mcp-go client and a hand-written floor client, all talking to
+// the same go-sdk server (internal/sdkserver) over stdio and Streamable
+// HTTP; it also measures the generator at scale and generated validation
+// against JSON Schema validation. It prints Markdown tables, checks the
+// performance targets, and writes an SVG chart.
+//
+// Usage, from the bench directory (make bench runs this):
+//
+//	go run ./cmd/mcpbench [-root ..] [-reps 3] [-svg ../docs/bench.svg]
+//
+// Each client runs in a child process of its own ("mcpbench worker"), so that
+// its CPU time and allocations are the client's alone; the server is always a
+// separate process. Clients take turns (A B C D A B C D ...) and every figure
+// is the median over the repetitions.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("mcpbench: ")
+	if len(os.Args) > 1 && os.Args[1] == "worker" {
+		if err := workerMain(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if err := benchMain(os.Args[1:]); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func workerMain(args []string) error {
+	fs := flag.NewFlagSet("mcpbench worker", flag.ContinueOnError)
+	name := fs.String("client", "", "the client to measure: "+strings.Join(clientNames, ", "))
+	transport := fs.String("transport", transportStdio, "stdio or http")
+	command := fs.String("server", "", "the stdio server command")
+	url := fs.String("url", "", "the Streamable HTTP endpoint")
+	quick := fs.Bool("quick", false, "a small workload, to check that everything runs")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	wl := defaultWorkload
+	if *quick {
+		wl = quickWorkload
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	return runWorker(ctx, *name, target{transport: *transport, command: *command, url: *url}, wl, os.Stdout)
+}
+
+// quickWorkload runs every measurement briefly.
+var quickWorkload = workload{Connects: 1, Warmup: 5, Sequential: 50, Goroutines: 32, Concurrent: 2, BigCalls: 1, BigSize: 1 << 20}
+
+type config struct {
+	root      string
+	reps      int
+	svg       string
+	quick     bool
+	skip      map[string]bool
+	clientsOf []string
+}
+
+func benchMain(args []string) error {
+	fs := flag.NewFlagSet("mcpbench", flag.ContinueOnError)
+	var cfg config
+	fs.StringVar(&cfg.root, "root", "..", "the root of the mcpgen checkout")
+	fs.IntVar(&cfg.reps, "reps", 3, "repetitions of every measurement; figures are their medians")
+	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
+	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
+	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, validate")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if cfg.reps < 1 {
+		return fmt.Errorf("-reps %d: want at least 1", cfg.reps)
+	}
+	cfg.skip = map[string]bool{}
+	for _, s := range strings.Split(*skip, ",") {
+		if s != "" {
+			cfg.skip[s] = true
+		}
+	}
+	root, err := filepath.Abs(cfg.root)
+	if err != nil {
+		return err
+	}
+	cfg.root = root
+	if cfg.svg == "" {
+		cfg.svg = filepath.Join(root, "docs", "bench.svg")
+	}
+	tmp, err := os.MkdirTemp("", "mcpbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	var rep report
+	rep.machine = describeMachine()
+	if !cfg.skip["clients"] {
+		if rep.clients, err = benchClients(cfg, tmp); err != nil {
+			return err
+		}
+	}
+	if !cfg.skip["validate"] {
+		rep.validation = benchValidation(cfg)
+	}
+	if !cfg.skip["scale"] {
+		if rep.scale, err = benchScale(cfg, tmp); err != nil {
+			return err
+		}
+	}
+	rep.print(os.Stdout)
+	if cfg.svg != "-" && len(rep.clients) > 0 {
+		if err := os.MkdirAll(filepath.Dir(cfg.svg), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(cfg.svg, chartSVG(rep.clients), 0o644); err != nil {
+			return fmt.Errorf("writing the chart: %w", err)
+		}
+		fmt.Printf("\nChart written to %s.\n", cfg.svg)
+	}
+	return nil
+}
+
+// goBuild builds the main package in dir into out.
+func goBuild(dir, out string) error {
+	cmd := exec.Command("go", "build", "-o", out, ".")
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s: %v\n%s", dir, err, b)
+	}
+	return nil
+}
+
+// benchClients builds the server, serves it over HTTP, and runs a worker
+// for every client, transport and repetition, in turns.
+func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
+	server := filepath.Join(tmp, "sdkserver")
+	log.Printf("building internal/sdkserver")
+	if err := goBuild(filepath.Join(cfg.root, "internal", "sdkserver"), server); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	url, stop, err := serveHTTP(server)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+
+	runs := map[string][]*clientResult{}
+	for r := range cfg.reps {
+		for _, tr := range transportNames {
+			for _, name := range clientNames {
+				log.Printf("repetition %d/%d: %s over %s", r+1, cfg.reps, name, tr)
+				args := []string{"worker", "-client", name, "-transport", tr, "-server", server, "-url", url}
+				if cfg.quick {
+					args = append(args, "-quick")
+				}
+				cmd := exec.Command(self, args...)
+				var stdout bytes.Buffer
+				cmd.Stdout = &stdout
+				cmd.Stderr = os.Stderr
+				if err := cmd.Run(); err != nil {
+					return nil, fmt.Errorf("worker for %s over %s: %w", name, tr, err)
+				}
+				var res clientResult
+				if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+					return nil, fmt.Errorf("worker for %s over %s: reading its result: %w", name, tr, err)
+				}
+				key := name + "/" + tr
+				runs[key] = append(runs[key], &res)
+			}
+		}
+	}
+	out := map[string]*clientResult{}
+	for key, rs := range runs {
+		out[key] = medianResult(rs)
+	}
+	return out, nil
+}
+
+// serveHTTP starts the server over stateless Streamable HTTP on a free
+// loopback port and returns its URL.
+func serveHTTP(server string) (string, func(), error) {
+	cmd := exec.Command(server, "-http", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("starting sdkserver: %w", err)
+	}
+	stop := func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("reading sdkserver's URL: %w", err)
+	}
+	go io.Copy(io.Discard, stdout)
+	return strings.TrimSpace(line), stop, nil
+}

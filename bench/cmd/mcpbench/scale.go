@@ -1,0 +1,242 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// scaleResult is what generating one snapshot cost.
+type scaleResult struct {
+	name      string
+	tools     int
+	genNs     float64 // wall time of mcpgen generate, median
+	cpuNs     float64 // its user+system CPU time, median
+	maxRSS    int64   // its peak resident set, bytes, the largest seen
+	lines     int     // lines of Go written
+	compileNs float64 // wall time of go build of the generated package
+	compileOK bool
+	compileMsg string
+}
+
+var scaleSizes = []int{100, 500, 2000}
+
+// benchScale builds cmd/mcpgen, then generates synthetic snapshots of each
+// size and the largest real snapshot in testdata, in turns, and compiles
+// each generated package once.
+func benchScale(cfg config, tmp string) ([]scaleResult, error) {
+	mcpgen := filepath.Join(tmp, "mcpgen")
+	log.Printf("building cmd/mcpgen")
+	if err := goBuild(filepath.Join(cfg.root, "cmd", "mcpgen"), mcpgen); err != nil {
+		return nil, err
+	}
+	sizes := scaleSizes
+	if cfg.quick {
+		sizes = []int{10, 40}
+	}
+	type input struct {
+		name, snapshot, pkg string
+		tools               int
+	}
+	var inputs []input
+	for _, n := range sizes {
+		p := filepath.Join(tmp, fmt.Sprintf("synthetic-%d.json", n))
+		if err := os.WriteFile(p, syntheticTools(n), 0o644); err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, input{fmt.Sprintf("synthetic %d", n), p, fmt.Sprintf("synth%d", n), n})
+	}
+	if real, err := largestSnapshot(cfg.root); err != nil {
+		return nil, err
+	} else if real != "" {
+		n, err := countTools(real)
+		if err != nil {
+			return nil, err
+		}
+		rel, _ := filepath.Rel(cfg.root, real)
+		inputs = append(inputs, input{rel, real, "realsnapshot", n})
+	}
+
+	results := make([]scaleResult, len(inputs))
+	walls := make([][]time.Duration, len(inputs))
+	cpus := make([][]time.Duration, len(inputs))
+	for r := range cfg.reps {
+		for i, in := range inputs {
+			log.Printf("repetition %d/%d: generating %s", r+1, cfg.reps, in.name)
+			out := filepath.Join(tmp, "gen", in.pkg)
+			os.RemoveAll(out)
+			cmd := exec.Command(mcpgen, "generate", "--snapshot", in.snapshot, "--package", in.pkg, "--out", out)
+			cmd.Stderr = os.Stderr
+			start := time.Now()
+			if err := cmd.Run(); err != nil {
+				return nil, fmt.Errorf("generating %s: %w", in.name, err)
+			}
+			walls[i] = append(walls[i], time.Since(start))
+			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			cpus[i] = append(cpus[i], time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
+			results[i].maxRSS = max(results[i].maxRSS, ru.Maxrss*1024)
+		}
+	}
+
+	// Compile each generated package once, inside this module so that it
+	// resolves the runtime and genai; a stamp file makes the build cache
+	// miss, so the time is a real compile of the package (its dependencies
+	// stay cached, as in a developer's repeated builds).
+	work, err := os.MkdirTemp(".", "scaletmp")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	for i, in := range inputs {
+		res := &results[i]
+		res.name, res.tools = in.name, in.tools
+		res.genNs = float64(median(walls[i]))
+		res.cpuNs = float64(median(cpus[i]))
+		src := filepath.Join(tmp, "gen", in.pkg)
+		dst := filepath.Join(work, in.pkg)
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			return nil, err
+		}
+		res.lines = countLines(dst)
+		stamp := fmt.Sprintf("package %s\n\nconst buildStamp = %q\n", in.pkg, strconv.FormatInt(time.Now().UnixNano(), 10))
+		if err := os.WriteFile(filepath.Join(dst, "zz_stamp.go"), []byte(stamp), 0o644); err != nil {
+			return nil, err
+		}
+		log.Printf("compiling the package generated from %s", in.name)
+		cmd := exec.Command("go", "build", "-o", os.DevNull, "./"+filepath.ToSlash(dst))
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		res.compileNs = float64(time.Since(start))
+		res.compileOK = err == nil
+		if err != nil {
+			res.compileMsg = firstLine(string(out))
+		}
+	}
+	return results, nil
+}
+
+// largestSnapshot returns the largest JSON file in testdata and
+// testdata/servers that lists tools.
+func largestSnapshot(root string) (string, error) {
+	var best string
+	var bestSize int64
+	for _, dir := range []string{"testdata", filepath.Join("testdata", "servers")} {
+		entries, err := os.ReadDir(filepath.Join(root, dir))
+		if os.IsNotExist(err) {
+			continue
+		} else if err != nil {
+			return "", err
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+				continue
+			}
+			p := filepath.Join(root, dir, e.Name())
+			info, err := e.Info()
+			if err != nil {
+				return "", err
+			}
+			if n, err := countTools(p); err == nil && n > 0 && info.Size() > bestSize {
+				best, bestSize = p, info.Size()
+			}
+		}
+	}
+	return best, nil
+}
+
+// countTools counts the tools of a snapshot in any of the forms mcpgen
+// reads: a JSON-RPC response, its result, or a bare array.
+func countTools(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	var v struct {
+		Tools  []any `json:"tools"`
+		Result struct {
+			Tools []any `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		var arr []any
+		if err := json.Unmarshal(data, &arr); err != nil {
+			return 0, fmt.Errorf("reading snapshot %s: %w", path, err)
+		}
+		return len(arr), nil
+	}
+	return len(v.Tools) + len(v.Result.Tools), nil
+}
+
+func countLines(dir string) int {
+	n := 0
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+			n += strings.Count(string(data), "\n")
+		}
+	}
+	return n
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func printScale(w io.Writer, rs []scaleResult) {
+	fmt.Fprintf(w, "\n## Generator scale (mcpgen generate, all parts)\n\n")
+	fmt.Fprintf(w, "| snapshot | tools | generate | per tool | CPU | peak RSS | lines | go build | per tool |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rs {
+		build := fmtDuration(r.compileNs)
+		if !r.compileOK {
+			build = "fails: " + r.compileMsg
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %d | %s | %s |\n", r.name, r.tools, fmtDuration(r.genNs),
+			fmtDuration(r.genNs/float64(r.tools)), fmtDuration(r.cpuNs), fmtBytes(float64(r.maxRSS)), r.lines,
+			build, fmtDuration(r.compileNs/float64(r.tools)))
+	}
+}
+
+// scaleTargets checks the generation targets on the synthetic sizes: the
+// largest under 2 s, growth no worse than linear (with 10% slack for noise)
+// from the smallest and from the middle size, and every package compiling.
+func scaleTargets(rs []scaleResult) []targetCheck {
+	var synth []scaleResult
+	for _, r := range rs {
+		if strings.HasPrefix(r.name, "synthetic ") {
+			synth = append(synth, r)
+		}
+	}
+	if len(synth) < 2 {
+		return nil
+	}
+	slices.SortFunc(synth, func(a, b scaleResult) int { return a.tools - b.tools })
+	big := synth[len(synth)-1]
+	ts := []targetCheck{{fmt.Sprintf("%d tools generated in < 2 s", big.tools), fmtDuration(big.genNs), big.genNs < 2e9}}
+	for _, small := range synth[:len(synth)-1] {
+		linear := float64(big.tools) / float64(small.tools)
+		got := big.genNs / small.genNs
+		ts = append(ts, targetCheck{fmt.Sprintf("generation time %d→%d tools grows ≤ linearly (≤ %.0f×)", small.tools, big.tools, linear),
+			fmt.Sprintf("%.1f×", got), got <= linear*1.1})
+	}
+	ok, msg := true, "all compile"
+	for _, r := range rs {
+		if !r.compileOK {
+			ok, msg = false, r.name+": "+r.compileMsg
+		}
+	}
+	ts = append(ts, targetCheck{"every generated package compiles", msg, ok})
+	return ts
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// workload sizes one worker's measurements.
+type workload struct {
+	Connects   int // connect + handshake + tools/list, each on a new session
+	Warmup     int // echo calls before measuring
+	Sequential int // echo calls measured one after the other
+	Goroutines int // concurrent callers for the throughput run
+	Concurrent int // echo calls per goroutine
+	BigCalls   int // calls of the big tool
+	BigSize    int // bytes of text each big call returns
+}
+
+var defaultWorkload = workload{
+	Connects:   5,
+	Warmup:     300,
+	Sequential: 3000,
+	Goroutines: 32,
+	Concurrent: 150,
+	BigCalls:   12,
+	BigSize:    1 << 20,
+}
+
+// clientResult is what one worker measured for one client over one
+// transport. Times are in nanoseconds.
+type clientResult struct {
+	Client      string  `json:"client"`
+	Transport   string  `json:"transport"`
+	ConnectNs   float64 `json:"connectNs"`   // connect + handshake + tools/list
+	P50Ns       float64 `json:"p50Ns"`       // sequential echo latency
+	P99Ns       float64 `json:"p99Ns"`       //
+	CPUNs       float64 `json:"cpuNs"`       // client CPU (user+system) per sequential echo call
+	Allocs      float64 `json:"allocs"`      // heap allocations per sequential echo call
+	Bytes       float64 `json:"bytes"`       // heap bytes per sequential echo call
+	CallsPerSec float64 `json:"callsPerSec"` // echo calls per second, Goroutines at once on one session
+	MBps        float64 `json:"mbps"`        // MiB of big results per second
+}
+
+// cpuTime returns the user plus system CPU time this process has used. The
+// server is another process, so its CPU never counts.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// runWorker measures one client against the server in t and writes the
+// result as JSON to w.
+func runWorker(ctx context.Context, name string, t target, wl workload, w io.Writer) error {
+	res, err := measure(ctx, name, t, wl)
+	if err != nil {
+		return fmt.Errorf("%s over %s: %w", name, t.transport, err)
+	}
+	return json.NewEncoder(w).Encode(res)
+}
+
+func measure(ctx context.Context, name string, t target, wl workload) (*clientResult, error) {
+	res := &clientResult{Client: name, Transport: t.transport}
+
+	// Connect, handshake and list tools, each time on a fresh session.
+	connects := make([]time.Duration, 0, wl.Connects)
+	for range wl.Connects {
+		start := time.Now()
+		c, err := connect(ctx, name, t)
+		if err != nil {
+			return nil, fmt.Errorf("connecting: %w", err)
+		}
+		n, err := c.listTools(ctx)
+		if err != nil {
+			c.close()
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		connects = append(connects, time.Since(start))
+		if n == 0 {
+			c.close()
+			return nil, fmt.Errorf("listing tools: the server listed none")
+		}
+		if err := c.close(); err != nil {
+			return nil, fmt.Errorf("closing: %w", err)
+		}
+	}
+	res.ConnectNs = float64(median(connects))
+
+	c, err := connect(ctx, name, t)
+	if err != nil {
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
+	defer c.close()
+	args := echoArgs{Message: "hello"}
+	echo := func() error {
+		text, err := c.call(ctx, "echo", args)
+		if err != nil {
+			return err
+		}
+		if text != "hello" {
+			return fmt.Errorf("echo returned %q", text)
+		}
+		return nil
+	}
+	for range wl.Warmup {
+		if err := echo(); err != nil {
+			return nil, err
+		}
+	}
+
+	// Sequential echo: latency, CPU and allocations per call.
+	lat := make([]time.Duration, wl.Sequential)
+	goruntime.GC()
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	cpu0 := cpuTime()
+	for i := range lat {
+		start := time.Now()
+		if err := echo(); err != nil {
+			return nil, err
+		}
+		lat[i] = time.Since(start)
+	}
+	cpu := cpuTime() - cpu0
+	goruntime.ReadMemStats(&after)
+	n := float64(wl.Sequential)
+	res.CPUNs = float64(cpu) / n
+	res.Allocs = float64(after.Mallocs-before.Mallocs) / n
+	res.Bytes = float64(after.TotalAlloc-before.TotalAlloc) / n
+	slices.Sort(lat)
+	res.P50Ns = float64(lat[len(lat)/2])
+	res.P99Ns = float64(lat[len(lat)*99/100])
+
+	// Throughput: many goroutines on the one session.
+	if d, ok := c.(interface{ startDemux() }); ok {
+		d.startDemux()
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, wl.Goroutines)
+	start := time.Now()
+	for range wl.Goroutines {
+		wg.Go(func() {
+			for range wl.Concurrent {
+				if err := echo(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, fmt.Errorf("concurrent echo: %w", err)
+	}
+	res.CallsPerSec = float64(wl.Goroutines*wl.Concurrent) / elapsed.Seconds()
+
+	// Large results.
+	big := bigArgs{N: wl.BigSize}
+	if _, err := c.call(ctx, "big", big); err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	for range wl.BigCalls {
+		text, err := c.call(ctx, "big", big)
+		if err != nil {
+			return nil, err
+		}
+		if len(text) != wl.BigSize || strings.Trim(text[:16], "x") != "" {
+			return nil, fmt.Errorf("big returned %d bytes, want %d", len(text), wl.BigSize)
+		}
+	}
+	res.MBps = float64(wl.BigCalls*wl.BigSize) / (1 << 20) / time.Since(start).Seconds()
+	return res, nil
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
