@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -158,7 +157,7 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 	res := anthropic.ToolResultBlockParam{ToolUseID: block.ID}
 	e, ok := ts.byName[block.Name]
 	if !ok {
-		return withError(res, fmt.Sprintf("unknown tool %q; the tools are: %s", block.Name, strings.Join(ts.names(), ", ")))
+		return withError(res, toolcall.UnknownTool("tool", block.Name, ts.names()))
 	}
 	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, block.Input, acceptedImage)
 	if out.Error != "" {
@@ -225,7 +224,6 @@ func (ts *Toolset) names() []string {
 	for n := range ts.byName {
 		names = append(names, n)
 	}
-	sort.Strings(names)
 	return names
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -117,7 +116,7 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 	resp := &genai.FunctionResponse{ID: call.ID, Name: call.Name}
 	e, ok := ts.byName[call.Name]
 	if !ok {
-		resp.Response = map[string]any{"error": fmt.Sprintf("unknown function %q; the functions are: %s", call.Name, strings.Join(ts.names(), ", "))}
+		resp.Response = map[string]any{"error": toolcall.UnknownTool("function", call.Name, ts.names())}
 		return resp
 	}
 	var args []byte
@@ -169,7 +168,6 @@ func (ts *Toolset) names() []string {
 	for n := range ts.byName {
 		names = append(names, n)
 	}
-	sort.Strings(names)
 	return names
 }
 

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -196,7 +195,7 @@ func (ts *Toolset) result(ctx context.Context, call openai.ChatCompletionMessage
 	name := call.Function.Name
 	e, ok := ts.byName[name]
 	if !ok {
-		return fmt.Sprintf("Error: unknown function %q; the functions are: %s", name, strings.Join(ts.names(), ", "))
+		return "Error: " + toolcall.UnknownTool("function", name, ts.names())
 	}
 	args := []byte(call.Function.Arguments)
 	if e.strict && e.doc != nil {
@@ -233,6 +232,5 @@ func (ts *Toolset) names() []string {
 	for n := range ts.byName {
 		names = append(names, n)
 	}
-	sort.Strings(names)
 	return names
 }

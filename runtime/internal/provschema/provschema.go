@@ -152,10 +152,23 @@ func Required(n *jsontree.Node) []string {
 func Strict(root *jsontree.Node) (*jsontree.Node, string) {
 	s := &strict{}
 	out := s.schema(root.Clone(), "", true)
+	if s.reason == "" && s.props > maxStrictProperties {
+		s.reason = fmt.Sprintf("(root): %d object properties exceed strict mode's limit of %d", s.props, maxStrictProperties)
+	}
 	return out, s.reason
 }
 
-type strict struct{ reason string }
+// Strict mode's size limits.
+const (
+	maxStrictProperties = 5000
+	maxStrictNesting    = 10
+)
+
+type strict struct {
+	reason string
+	props  int // object properties seen
+	depth  int // objects around the current schema
+}
 
 func (s *strict) fail(ptr, format string, args ...any) {
 	if s.reason == "" {
@@ -277,6 +290,11 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		}
 	}
 	if slices.Contains(types, "object") {
+		s.depth++
+		defer func() { s.depth-- }()
+		if s.depth > maxStrictNesting {
+			s.fail(ptr, "objects nest deeper than strict mode's limit of %d levels", maxStrictNesting)
+		}
 		props := out.Get("properties")
 		if props == nil || props.Kind != jsontree.Object || len(props.Members) == 0 {
 			if !root {
@@ -289,6 +307,7 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		required := Required(out)
 		np := &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
 		req := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
+		s.props += len(props.Members)
 		for _, m := range props.Members {
 			ps := s.schema(m.Value, ptr+"/properties/"+runtime.EscapePointerToken(m.Key), false)
 			if !slices.Contains(required, m.Key) {

@@ -46,6 +46,8 @@ func TestStrict(t *testing.T) {
 		{"untyped", `{"type":"object","properties":{"v":{"description":"any"}}}`, "", "/properties/v: a schema without a type has no strict form"},
 		{"allOf", `{"type":"object","properties":{"v":{"allOf":[{"type":"string"}]}}}`, "", "/properties/v: allOf has no strict form"},
 		{"boolean", `{"type":"object","properties":{"v":true}}`, "", "/properties/v: a boolean schema has no strict form"},
+		{"too deep", nested(11), "", "/properties/o/properties/o/properties/o/properties/o/properties/o/properties/o/properties/o/properties/o/properties/o/properties/o: objects nest deeper than strict mode's limit of 10 levels"},
+		{"deep enough", nested(10), nested(10), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -64,6 +66,19 @@ func TestStrict(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nested returns an object schema with levels nested objects, each with one
+// required property.
+func nested(levels int) string {
+	s := `{"type":"string"}`
+	for i := 0; i < levels; i++ {
+		if i == levels-1 {
+			return `{"type":"object","properties":{"o":` + s + `},"required":["o"],"additionalProperties":false}`
+		}
+		s = `{"type":"object","properties":{"o":` + s + `},"required":["o"],"additionalProperties":false}`
+	}
+	return s
 }
 
 func TestStripAddedNulls(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -162,4 +163,19 @@ func orUnknown(mime string) string {
 		return "unknown type"
 	}
 	return mime
+}
+
+// maxListed bounds the names an unknown-tool message lists.
+const maxListed = 40
+
+// UnknownTool returns the message for a call to a name that is not
+// declared, listing the declared names (sorted, at most 40) so that the
+// model can correct itself.
+func UnknownTool(kind, name string, known []string) string {
+	known = slices.Sorted(slices.Values(known))
+	list := strings.Join(known, ", ")
+	if len(known) > maxListed {
+		list = strings.Join(known[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(known)-maxListed)
+	}
+	return fmt.Sprintf("unknown %s %q; the %ss are: %s", kind, name, kind, list)
 }

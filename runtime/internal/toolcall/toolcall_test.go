@@ -1,0 +1,75 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+type callerFunc func(ctx context.Context, name string, args any) (*runtime.Result, error)
+
+func (f callerFunc) CallTool(ctx context.Context, name string, args any) (*runtime.Result, error) {
+	return f(ctx, name, args)
+}
+
+func TestRun(t *testing.T) {
+	schema := runtime.NewSchema("t", []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`))
+	var got string
+	ok := callerFunc(func(ctx context.Context, name string, args any) (*runtime.Result, error) {
+		got = string(args.(json.RawMessage))
+		return &runtime.Result{Content: []runtime.Content{{Type: "text", Text: "fine"}}, StructuredContent: json.RawMessage(`{"n":1}`)}, nil
+	})
+	cases := []struct {
+		name   string
+		caller runtime.Caller
+		schema *runtime.Schema
+		args   string
+		want   Outcome
+		sent   string
+	}{
+		{"valid", ok, schema, `{"n":1}`, Outcome{Text: "fine", Structured: json.RawMessage(`{"n":1}`), Called: true}, `{"n":1}`},
+		{"empty args", ok, schema, ``, Outcome{Text: "fine", Structured: json.RawMessage(`{"n":1}`), Called: true}, `{}`},
+		{"null args", ok, schema, `null`, Outcome{Text: "fine", Structured: json.RawMessage(`{"n":1}`), Called: true}, `{}`},
+		{"invalid", ok, schema, `{"n":"x"}`, Outcome{Error: "invalid arguments for t at /n: got string, want integer"}, ""},
+		{"not JSON", ok, schema, `{"n":`, Outcome{Error: "arguments for t are not valid JSON"}, ""},
+		{"no schema", ok, nil, `{"n":"x"}`, Outcome{Text: "fine", Structured: json.RawMessage(`{"n":1}`), Called: true}, `{"n":"x"}`},
+		{"panic", callerFunc(func(context.Context, string, any) (*runtime.Result, error) { panic("boom") }), nil, `{}`,
+			Outcome{Error: "calling t failed: internal error: boom", Called: true}, ""},
+		{"nil result", callerFunc(func(context.Context, string, any) (*runtime.Result, error) { return nil, nil }), nil, `{}`,
+			Outcome{Called: true}, ""},
+		{"isError without text", callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+			return &runtime.Result{IsError: true}, nil
+		}), nil, `{}`, Outcome{Error: "the tool reported an error without a message", Called: true}, ""},
+		{"schema does not compile", ok, runtime.NewSchema("t", []byte(`{"$ref":"http://x/y"}`)), `{}`,
+			Outcome{Text: "fine", Structured: json.RawMessage(`{"n":1}`), Called: true}, `{}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got = ""
+			out := Run(context.Background(), c.caller, "t", c.schema, []byte(c.args), nil)
+			if fmt.Sprint(out) != fmt.Sprint(c.want) {
+				t.Errorf("outcome = %+v\nwant %+v", out, c.want)
+			}
+			if got != c.sent {
+				t.Errorf("sent %q, want %q", got, c.sent)
+			}
+		})
+	}
+}
+
+func TestUnknownTool(t *testing.T) {
+	if got := UnknownTool("tool", "x", []string{"b", "a"}); got != `unknown tool "x"; the tools are: a, b` {
+		t.Errorf("got %q", got)
+	}
+	var many []string
+	for i := 0; i < 50; i++ {
+		many = append(many, fmt.Sprintf("t%02d", i))
+	}
+	if got := UnknownTool("function", "x", many); !strings.HasSuffix(got, "t39 and 10 more") {
+		t.Errorf("got %q", got)
+	}
+}
