@@ -804,10 +804,10 @@ func (u *HassSetVolumeRelativeVolumeStep) UnmarshalJSON(data []byte) error {
 	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
 		runtime.Decoded(&out.String, (*HassSetVolumeRelativeVolumeStepString).Validate, runtime.KindString),
 		runtime.Decoded(&out.Int, func(v *int64) error {
-			if (*v) < -100 {
+			if *v < -100 {
 				return runtime.Invalid("", "must be >= -100")
 			}
-			if (*v) > 100 {
+			if *v > 100 {
 				return runtime.Invalid("", "must be <= 100")
 			}
 			return nil

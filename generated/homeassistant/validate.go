@@ -40,15 +40,15 @@ func (a *HassLightSetArgs) validate() error {
 		}
 	}
 	if a.Temperature != nil {
-		if (*a.Temperature) < 0 {
+		if *a.Temperature < 0 {
 			return runtime.Invalid("/temperature", "must be >= 0")
 		}
 	}
 	if a.Brightness != nil {
-		if (*a.Brightness) < 0 {
+		if *a.Brightness < 0 {
 			return runtime.Invalid("/brightness", "must be >= 0")
 		}
-		if (*a.Brightness) > 100 {
+		if *a.Brightness > 100 {
 			return runtime.Invalid("/brightness", "must be <= 100")
 		}
 	}
@@ -216,10 +216,10 @@ func (a *HassSetVolumeArgs) validate() error {
 		}
 	}
 	if a.VolumeLevel != nil {
-		if (*a.VolumeLevel) < 0 {
+		if *a.VolumeLevel < 0 {
 			return runtime.Invalid("/volume_level", "must be >= 0")
 		}
-		if (*a.VolumeLevel) > 100 {
+		if *a.VolumeLevel > 100 {
 			return runtime.Invalid("/volume_level", "must be <= 100")
 		}
 	}
@@ -273,10 +273,10 @@ func (u *HassSetVolumeRelativeVolumeStep) Validate() error {
 		}
 	}
 	if u.Int != nil {
-		if (*u.Int) < -100 {
+		if *u.Int < -100 {
 			return runtime.Invalid("", "must be >= -100")
 		}
-		if (*u.Int) > 100 {
+		if *u.Int > 100 {
 			return runtime.Invalid("", "must be <= 100")
 		}
 	}

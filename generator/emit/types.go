@@ -332,7 +332,7 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 		case b.Type.IsNamed() && g.needsValidate(b.Type):
 			args = append(args, jen.Parens(jen.Op("*").Id(b.Type.Name)).Dot("Validate"))
 		default:
-			if checks := g.checks(b.Type, "(*v)", nil, 0); len(checks) > 0 {
+			if checks := g.checks(b.Type, "*v", nil, 0); len(checks) > 0 {
 				args = append(args, jen.Func().Params(jen.Id("v").Op("*").Add(goType(b.Type))).Error().Block(append(checks, jen.Return(jen.Nil()))...))
 			} else {
 				args = append(args, jen.Nil())

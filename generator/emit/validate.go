@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -135,7 +136,7 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 		return nil
 	}
 	if t.IsNamed() {
-		return []jen.Code{c.within(jen.Id(expr).Dot("Validate").Call())}
+		return []jen.Code{c.within(jen.Id(operand(expr)).Dot("Validate").Call())}
 	}
 	var out []jen.Code
 	switch t.Kind {
@@ -143,7 +144,7 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 		if t.Elem.NilAble() {
 			return g.checksAt(t.Elem, expr, c, depth)
 		}
-		inner := g.checksAt(t.Elem, "(*"+expr+")", c, depth)
+		inner := g.checksAt(t.Elem, "*"+expr, c, depth)
 		if len(inner) == 0 {
 			return nil
 		}
@@ -182,7 +183,7 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 				c.invalid(fmt.Sprintf("must have at most %d items", *t.MaxItems))))
 		}
 		i := "i" + strconv.Itoa(depth)
-		if inner := g.checksAt(t.Elem, expr+"["+i+"]", c.withVar(i), depth+1); len(inner) > 0 {
+		if inner := g.checksAt(t.Elem, operand(expr)+"["+i+"]", c.withVar(i), depth+1); len(inner) > 0 {
 			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Id(expr)).Block(inner...))
 		}
 	case ir.Map:
@@ -191,6 +192,15 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 		// Unnamed structs do not occur: structs are always named.
 	}
 	return out
+}
+
+// operand makes expr usable before a selector or an index: a dereference
+// gets parentheses.
+func operand(expr string) string {
+	if strings.HasPrefix(expr, "*") {
+		return "(" + expr + ")"
+	}
+	return expr
 }
 
 // mapChecks checks a map of elem; lim carries the size and key limits.
@@ -293,7 +303,7 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 				body = append(body, jen.If(jen.Id(expr).Op("==").Nil()).Block(fc.invalid("is required")))
 			}
 			if fieldPointer(fl) {
-				if inner := g.checksAt(ft, "(*"+expr+")", fc, 0); len(inner) > 0 {
+				if inner := g.checksAt(ft, "*"+expr, fc, 0); len(inner) > 0 {
 					body = append(body, jen.If(jen.Id(expr).Op("!=").Nil()).Block(inner...))
 				}
 				continue
@@ -315,7 +325,7 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 			jen.If(jen.Id("n").Op(">").Lit(1)).Block(c.invalid("more than one branch of "+t.Name+" is set")),
 		)
 		for _, b := range t.Branches {
-			if inner := g.checksAt(b.Type, "(*"+recv+"."+b.GoName+")", c, 0); len(inner) > 0 {
+			if inner := g.checksAt(b.Type, "*"+recv+"."+b.GoName, c, 0); len(inner) > 0 {
 				body = append(body, jen.If(jen.Id(recv).Dot(b.GoName).Op("!=").Nil()).Block(inner...))
 			}
 		}

@@ -748,10 +748,10 @@ func (u *T29AnyofStringOrIntegerX) UnmarshalJSON(data []byte) error {
 	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
 		runtime.Decoded(&out.String, (*T29AnyofStringOrIntegerXString).Validate, runtime.KindString),
 		runtime.Decoded(&out.Int, func(v *int64) error {
-			if (*v) < -100 {
+			if *v < -100 {
 				return runtime.Invalid("", "must be >= -100")
 			}
-			if (*v) > 100 {
+			if *v > 100 {
 				return runtime.Invalid("", "must be <= 100")
 			}
 			return nil
@@ -1031,7 +1031,7 @@ func (u *T32OneofOverlapX) UnmarshalJSON(data []byte) error {
 	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
 		runtime.Decoded(&out.Int, nil, runtime.KindNumber),
 		runtime.Decoded(&out.Number, func(v *float64) error {
-			if (*v) < 10.0 {
+			if *v < 10.0 {
 				return runtime.Invalid("", "must be >= 10")
 			}
 			return nil
@@ -1082,7 +1082,7 @@ func (u *T33AnyofObjectOrStringX) UnmarshalJSON(data []byte) error {
 	var out T33AnyofObjectOrStringX
 	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
 		runtime.Decoded(&out.String, func(v *string) error {
-			if utf8.RuneCountInString((*v)) < 1 {
+			if utf8.RuneCountInString(*v) < 1 {
 				return runtime.Invalid("", "must be at least 1 characters long")
 			}
 			return nil
@@ -1150,19 +1150,19 @@ func (u *T34AnyofSiblingsX) UnmarshalJSON(data []byte) error {
 	var out T34AnyofSiblingsX
 	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
 		runtime.Decoded(&out.String, func(v *string) error {
-			if utf8.RuneCountInString((*v)) > 3 {
+			if utf8.RuneCountInString(*v) > 3 {
 				return runtime.Invalid("", "must be at most 3 characters long")
 			}
-			if !pattern1.MatchString((*v)) {
+			if !pattern1.MatchString(*v) {
 				return runtime.Invalid("", "must match the pattern ^a")
 			}
 			return nil
 		}, runtime.KindString),
 		runtime.Decoded(&out.String2, func(v *string) error {
-			if utf8.RuneCountInString((*v)) > 3 {
+			if utf8.RuneCountInString(*v) > 3 {
 				return runtime.Invalid("", "must be at most 3 characters long")
 			}
-			if !pattern2.MatchString((*v)) {
+			if !pattern2.MatchString(*v) {
 				return runtime.Invalid("", "must match the pattern ^b")
 			}
 			return nil

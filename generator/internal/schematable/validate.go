@@ -29,10 +29,10 @@ func (a *T02StringLengthArgs) Validate() error {
 }
 func (a *T02StringLengthArgs) validate() error {
 	if a.X != nil {
-		if utf8.RuneCountInString((*a.X)) < 2 {
+		if utf8.RuneCountInString(*a.X) < 2 {
 			return runtime.Invalid("/x", "must be at least 2 characters long")
 		}
-		if utf8.RuneCountInString((*a.X)) > 3 {
+		if utf8.RuneCountInString(*a.X) > 3 {
 			return runtime.Invalid("/x", "must be at most 3 characters long")
 		}
 	}
@@ -48,7 +48,7 @@ func (a *T03StringPatternArgs) Validate() error {
 }
 func (a *T03StringPatternArgs) validate() error {
 	if a.X != nil {
-		if !pattern3.MatchString((*a.X)) {
+		if !pattern3.MatchString(*a.X) {
 			return runtime.Invalid("/x", "must match the pattern ^[a-z]+-[0-9]+$")
 		}
 	}
@@ -64,7 +64,7 @@ func (a *T04StringPatternUnanchoredArgs) Validate() error {
 }
 func (a *T04StringPatternUnanchoredArgs) validate() error {
 	if a.X != nil {
-		if !pattern4.MatchString((*a.X)) {
+		if !pattern4.MatchString(*a.X) {
 			return runtime.Invalid("/x", "must match the pattern [0-9]")
 		}
 	}
@@ -80,7 +80,7 @@ func (a *T05FormatEmailArgs) Validate() error {
 }
 func (a *T05FormatEmailArgs) validate() error {
 	if a.X != nil {
-		if !runtime.CheckFormat("email", (*a.X)) {
+		if !runtime.CheckFormat("email", *a.X) {
 			return runtime.Invalid("/x", "must be a valid \"email\"")
 		}
 	}
@@ -96,7 +96,7 @@ func (a *T06FormatDatetimeArgs) Validate() error {
 }
 func (a *T06FormatDatetimeArgs) validate() error {
 	if a.X != nil {
-		if !runtime.CheckFormat("date-time", (*a.X)) {
+		if !runtime.CheckFormat("date-time", *a.X) {
 			return runtime.Invalid("/x", "must be a valid \"date-time\"")
 		}
 	}
@@ -112,7 +112,7 @@ func (a *T07FormatUnknownArgs) Validate() error {
 }
 func (a *T07FormatUnknownArgs) validate() error {
 	if a.X != nil {
-		if !runtime.CheckFormat("x-custom", (*a.X)) {
+		if !runtime.CheckFormat("x-custom", *a.X) {
 			return runtime.Invalid("/x", "must be a valid \"x-custom\"")
 		}
 	}
@@ -128,10 +128,10 @@ func (a *T08IntegerRangeArgs) Validate() error {
 }
 func (a *T08IntegerRangeArgs) validate() error {
 	if a.X != nil {
-		if (*a.X) < 0 {
+		if *a.X < 0 {
 			return runtime.Invalid("/x", "must be >= 0")
 		}
-		if (*a.X) > 100 {
+		if *a.X > 100 {
 			return runtime.Invalid("/x", "must be <= 100")
 		}
 	}
@@ -147,10 +147,10 @@ func (a *T09IntegerExclusiveArgs) Validate() error {
 }
 func (a *T09IntegerExclusiveArgs) validate() error {
 	if a.X != nil {
-		if (*a.X) <= 0 {
+		if *a.X <= 0 {
 			return runtime.Invalid("/x", "must be > 0")
 		}
-		if (*a.X) >= 10 {
+		if *a.X >= 10 {
 			return runtime.Invalid("/x", "must be < 10")
 		}
 	}
@@ -166,10 +166,10 @@ func (a *T10NumberRangeArgs) Validate() error {
 }
 func (a *T10NumberRangeArgs) validate() error {
 	if a.X != nil {
-		if (*a.X) < -1.5 {
+		if *a.X < -1.5 {
 			return runtime.Invalid("/x", "must be >= -1.5")
 		}
-		if (*a.X) > 2.5 {
+		if *a.X > 2.5 {
 			return runtime.Invalid("/x", "must be <= 2.5")
 		}
 	}
@@ -185,7 +185,7 @@ func (a *T11IntegerFractionBoundArgs) Validate() error {
 }
 func (a *T11IntegerFractionBoundArgs) validate() error {
 	if a.X != nil {
-		if float64((*a.X)) < 0.5 {
+		if float64(*a.X) < 0.5 {
 			return runtime.Invalid("/x", "must be >= 0.5")
 		}
 	}
@@ -201,7 +201,7 @@ func (a *T12IntegerMultipleArgs) Validate() error {
 }
 func (a *T12IntegerMultipleArgs) validate() error {
 	if a.X != nil {
-		if (*a.X)%5 != 0 {
+		if *a.X%5 != 0 {
 			return runtime.Invalid("/x", "must be a multiple of 5")
 		}
 	}
@@ -289,7 +289,7 @@ func (a *T17AnyofNullArgs) Validate() error {
 }
 func (a *T17AnyofNullArgs) validate() error {
 	if a.X != nil {
-		if (*a.X) < 1 {
+		if *a.X < 1 {
 			return runtime.Invalid("/x", "must be >= 1")
 		}
 	}
@@ -483,10 +483,10 @@ func (u *T29AnyofStringOrIntegerX) Validate() error {
 		}
 	}
 	if u.Int != nil {
-		if (*u.Int) < -100 {
+		if *u.Int < -100 {
 			return runtime.Invalid("", "must be >= -100")
 		}
-		if (*u.Int) > 100 {
+		if *u.Int > 100 {
 			return runtime.Invalid("", "must be <= 100")
 		}
 	}
@@ -621,7 +621,7 @@ func (u *T32OneofOverlapX) Validate() error {
 		return runtime.Invalid("", "more than one branch of T32OneofOverlapX is set")
 	}
 	if u.Number != nil {
-		if (*u.Number) < 10.0 {
+		if *u.Number < 10.0 {
 			return runtime.Invalid("", "must be >= 10")
 		}
 	}
@@ -660,7 +660,7 @@ func (u *T33AnyofObjectOrStringX) Validate() error {
 		return runtime.Invalid("", "more than one branch of T33AnyofObjectOrStringX is set")
 	}
 	if u.String != nil {
-		if utf8.RuneCountInString((*u.String)) < 1 {
+		if utf8.RuneCountInString(*u.String) < 1 {
 			return runtime.Invalid("", "must be at least 1 characters long")
 		}
 	}
@@ -704,18 +704,18 @@ func (u *T34AnyofSiblingsX) Validate() error {
 		return runtime.Invalid("", "more than one branch of T34AnyofSiblingsX is set")
 	}
 	if u.String != nil {
-		if utf8.RuneCountInString((*u.String)) > 3 {
+		if utf8.RuneCountInString(*u.String) > 3 {
 			return runtime.Invalid("", "must be at most 3 characters long")
 		}
-		if !pattern1.MatchString((*u.String)) {
+		if !pattern1.MatchString(*u.String) {
 			return runtime.Invalid("", "must match the pattern ^a")
 		}
 	}
 	if u.String2 != nil {
-		if utf8.RuneCountInString((*u.String2)) > 3 {
+		if utf8.RuneCountInString(*u.String2) > 3 {
 			return runtime.Invalid("", "must be at most 3 characters long")
 		}
-		if !pattern2.MatchString((*u.String2)) {
+		if !pattern2.MatchString(*u.String2) {
 			return runtime.Invalid("", "must match the pattern ^b")
 		}
 	}
@@ -731,10 +731,10 @@ func (a *T35AllofNumericArgs) Validate() error {
 }
 func (a *T35AllofNumericArgs) validate() error {
 	if a.X != nil {
-		if (*a.X) < 0 {
+		if *a.X < 0 {
 			return runtime.Invalid("/x", "must be >= 0")
 		}
-		if (*a.X) > 50 {
+		if *a.X > 50 {
 			return runtime.Invalid("/x", "must be <= 50")
 		}
 	}
@@ -763,7 +763,7 @@ func (a *T36AllofObjectsX) Validate() error {
 		return runtime.Invalid("/a", "must be at least 2 characters long")
 	}
 	if a.B != nil {
-		if (*a.B) > 3 {
+		if *a.B > 3 {
 			return runtime.Invalid("/b", "must be <= 3")
 		}
 	}
@@ -779,10 +779,10 @@ func (a *T37AllofTwoPatternsArgs) Validate() error {
 }
 func (a *T37AllofTwoPatternsArgs) validate() error {
 	if a.X != nil {
-		if !pattern1.MatchString((*a.X)) {
+		if !pattern1.MatchString(*a.X) {
 			return runtime.Invalid("/x", "must match the pattern ^a")
 		}
-		if !pattern5.MatchString((*a.X)) {
+		if !pattern5.MatchString(*a.X) {
 			return runtime.Invalid("/x", "must match the pattern z$")
 		}
 	}
@@ -814,7 +814,7 @@ func (a *T39RefDefinitionsDraft07Args) Validate() error {
 }
 func (a *T39RefDefinitionsDraft07Args) validate() error {
 	if a.Count != nil {
-		if (*a.Count) < 1 {
+		if *a.Count < 1 {
 			return runtime.Invalid("/count", "must be >= 1")
 		}
 	}
@@ -899,7 +899,7 @@ func (a *T43RefWithDescriptionArgs) Validate() error {
 }
 func (a *T43RefWithDescriptionArgs) validate() error {
 	if a.ID != nil {
-		if !pattern6.MatchString((*a.ID)) {
+		if !pattern6.MatchString(*a.ID) {
 			return runtime.Invalid("/id", "must match the pattern ^[0-9]+$")
 		}
 	}
@@ -915,10 +915,10 @@ func (a *T44RefWithConstraintsArgs) Validate() error {
 }
 func (a *T44RefWithConstraintsArgs) validate() error {
 	if a.N != nil {
-		if (*a.N) < 0 {
+		if *a.N < 0 {
 			return runtime.Invalid("/n", "must be >= 0")
 		}
-		if (*a.N) > 9 {
+		if *a.N > 9 {
 			return runtime.Invalid("/n", "must be <= 9")
 		}
 	}
@@ -1298,7 +1298,7 @@ func (a *T72Draft04ExclusiveArgs) Validate() error {
 }
 func (a *T72Draft04ExclusiveArgs) validate() error {
 	if a.X != nil {
-		if (*a.X) >= 5.0 {
+		if *a.X >= 5.0 {
 			return runtime.Invalid("/x", "must be < 5")
 		}
 	}
