@@ -777,14 +777,19 @@ func description(n *jsontree.Node) string {
 	return ""
 }
 
-// joinNotes joins the non-empty parts with spaces.
+// joinNotes joins the non-empty parts with spaces, ending a part with a
+// period when it has no closing punctuation and another part follows.
 func joinNotes(parts ...string) string {
 	var b strings.Builder
 	for _, p := range parts {
+		p = strings.TrimSpace(p)
 		if p == "" {
 			continue
 		}
 		if b.Len() > 0 {
+			if !strings.ContainsAny(b.String()[b.Len()-1:], ".!?:;)`\"'") {
+				b.WriteByte('.')
+			}
 			b.WriteByte(' ')
 		}
 		b.WriteString(p)

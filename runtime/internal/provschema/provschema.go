@@ -250,6 +250,9 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 	}
 	if len(notes) > 0 {
 		d, _ := out.Get("description").StringValue()
+		if d = strings.TrimSpace(d); d != "" && !strings.ContainsAny(d[len(d)-1:], ".!?:;)`\"'") {
+			d += "."
+		}
 		out.Set("description", &jsontree.Node{Kind: jsontree.String, Str: strings.TrimSpace(d + " " + strings.Join(notes, " "))})
 	}
 	for _, key := range []string{"$defs", "definitions"} {
