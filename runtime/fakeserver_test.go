@@ -338,6 +338,14 @@ func (s *fakeServer) call(m fakeMsg, name string, rawArgs json.RawMessage, token
 		s.writeLine(`{"jsonrpc":"2.0","id":987654,"result":{"content":[]}}`)
 		s.writeLine(`{"jsonrpc":"2.0","id":"weird","result":{"content":[]}}`)
 		s.reply(m.ID, text("after unknown"))
+	case "ticks":
+		for i := 1; i <= args.N; i++ {
+			time.Sleep(time.Duration(args.MS) * time.Millisecond)
+			if token != nil {
+				s.notify("notifications/progress", map[string]any{"progressToken": token, "progress": i})
+			}
+		}
+		s.reply(m.ID, text("ticked"))
 	case "progress":
 		for i := 1; i <= 3; i++ {
 			s.notify("notifications/progress", map[string]any{"progressToken": token, "progress": i, "total": 3, "message": fmt.Sprint("step ", i)})

@@ -70,7 +70,9 @@ type Options struct {
 	ProbeTimeout time.Duration
 
 	// CallTimeout bounds every request whose context has no deadline;
-	// DefaultCallTimeout when zero, no bound when negative.
+	// DefaultCallTimeout when zero, no bound when negative. For a call
+	// that asked for progress (WithProgress), each notification restarts
+	// the timeout, up to ten timeouts in all.
 	CallTimeout time.Duration
 
 	// Logger receives the Session's own log records, the server's log
@@ -374,8 +376,11 @@ type call struct {
 	ch       chan reply
 	timer    *time.Timer
 	progress func(Progress)
-	tool     string
-	msg      OutMessage
+	// progressAt is the time of the last progress notification, in Unix
+	// nanoseconds; zero before the first.
+	progressAt atomic.Int64
+	tool       string
+	msg        OutMessage
 }
 
 type reply struct {
@@ -445,14 +450,18 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	}
 	wctx := ctx
 	var timerC <-chan time.Time
+	var cancel context.CancelFunc
+	var start time.Time
 	if timeout > 0 {
-		if s.directWrite {
-			c.timer.Reset(timeout)
-			timerC = c.timer.C
-		} else {
-			var cancel context.CancelFunc
-			wctx, cancel = context.WithTimeout(ctx, timeout)
+		c.timer.Reset(timeout)
+		timerC = c.timer.C
+		if !s.directWrite {
+			// The context given to Write must end with the request.
+			wctx, cancel = context.WithCancel(ctx)
 			defer cancel()
+		}
+		if r.progress != nil {
+			start = time.Now()
 		}
 	}
 
@@ -484,21 +493,55 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	}
 
 	var rep reply
-	select {
-	case rep = <-c.ch:
-	case <-wctx.Done():
-		rep.err = s.cancelCall(ctx, wctx, c, st, r, timeout)
-	case <-timerC:
-		rep.err = s.cancelCall(ctx, wctx, c, st, r, timeout)
+wait:
+	for {
+		select {
+		case rep = <-c.ch:
+			break wait
+		case <-wctx.Done():
+			rep.err = s.cancelCall(ctx, c, st, r, timeout)
+			break wait
+		case <-timerC:
+			if d := progressExtension(c, start, timeout); d > 0 {
+				c.timer.Reset(d)
+				continue
+			}
+			if cancel != nil {
+				cancel()
+			}
+			rep.err = s.cancelCall(ctx, c, st, r, timeout)
+			break wait
+		}
 	}
 	s.release(c)
 	return rep.result, rep.err
+}
+
+// progressTimeoutFactor bounds how far progress notifications can stretch a
+// call's timeout: to this many times the timeout in all.
+const progressTimeoutFactor = 10
+
+// progressExtension returns how much longer a call whose timeout has passed
+// may wait: one that gets progress notifications waits until a timeout after
+// the last one, within progressTimeoutFactor timeouts from its start. It
+// returns zero or less when the call has waited long enough.
+func progressExtension(c *call, start time.Time, timeout time.Duration) time.Duration {
+	last := c.progressAt.Load()
+	if last == 0 || start.IsZero() {
+		return 0
+	}
+	until := time.Unix(0, last).Add(timeout)
+	if hard := start.Add(progressTimeoutFactor * timeout); until.After(hard) {
+		until = hard
+	}
+	return time.Until(until)
 }
 
 // release returns c to the pool.
 func (s *Session) release(c *call) {
 	c.timer.Stop()
 	c.progress = nil
+	c.progressAt.Store(0)
 	c.msg = OutMessage{}
 	callPool.Put(c)
 }
@@ -520,7 +563,7 @@ func (s *Session) abandon(c *call) (reply, bool) {
 // cancelCall abandons a call whose context ended or whose timeout passed,
 // tells the server where the era and transport want a notification, and
 // returns the error the caller gets.
-func (s *Session) cancelCall(ctx, wctx context.Context, c *call, st *negotiated, r *request, timeout time.Duration) error {
+func (s *Session) cancelCall(ctx context.Context, c *call, st *negotiated, r *request, timeout time.Duration) error {
 	_, raced := s.abandon(c)
 	var err error
 	switch {

@@ -360,6 +360,27 @@ func TestProgress(t *testing.T) {
 	}
 }
 
+func TestProgressExtendsTimeout(t *testing.T) {
+	s := connectFake(t, "legacy", &Options{CallTimeout: 300 * time.Millisecond})
+	ticks := map[string]int{"n": 8, "ms": 100} // 800 ms in all, never 300 ms without news
+	withProgress := WithProgress(context.Background(), func(Progress) {})
+	if _, err := s.CallTool(withProgress, "ticks", ticks); err != nil {
+		t.Errorf("a call with steady progress: %v", err)
+	}
+	if _, err := s.CallTool(context.Background(), "ticks", ticks); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a call without progress: %v, want a timeout", err)
+	}
+	// Progress stretches the timeout to ten timeouts at most.
+	start := time.Now()
+	_, err := s.CallTool(withProgress, "ticks", map[string]int{"n": 50, "ms": 100})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a call with endless progress: %v, want a timeout", err)
+	}
+	if d := time.Since(start); d < 2900*time.Millisecond || d > 6*time.Second {
+		t.Errorf("the call with endless progress ended after %v, want about 3s", d)
+	}
+}
+
 func TestServerRequestsAndBatches(t *testing.T) {
 	s := connectFake(t, "legacy", nil)
 	if got := callText(t, s, "ping", nil); !strings.Contains(got, "ping={}") || !strings.Contains(got, "-32601") {

@@ -66,6 +66,7 @@ func (s *Session) progress(params []byte) {
 	var fn func(Progress)
 	if c := s.pending[token]; c != nil {
 		fn = c.progress
+		c.progressAt.Store(time.Now().UnixNano())
 	}
 	s.mu.Unlock()
 	if fn != nil {
