@@ -452,14 +452,14 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	var timerC <-chan time.Time
 	var cancel context.CancelFunc
 	var start time.Time
+	if !s.directWrite {
+		// The context given to Write ends with the request.
+		wctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+	}
 	if timeout > 0 {
 		c.timer.Reset(timeout)
 		timerC = c.timer.C
-		if !s.directWrite {
-			// The context given to Write must end with the request.
-			wctx, cancel = context.WithCancel(ctx)
-			defer cancel()
-		}
 		if r.progress != nil {
 			start = time.Now()
 		}
