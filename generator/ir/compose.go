@@ -261,6 +261,12 @@ func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	siblings := v.Clone()
 	siblings.Delete(key)
 	distribute := !isTrivial(siblings)
+	if distribute && onlyRequired(list.Items) {
+		// "One of these properties is required": the shape is the object
+		// beside the anyOf; the tool's own schema checks which are present.
+		c.needRaw(key + " of required")
+		return c.convNode(siblings, ptr, hint)
+	}
 	var branches []*jsonv.Value
 	var ptrs []string
 	nullable := false
@@ -516,4 +522,19 @@ func (c *converter) constant(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		}
 	}
 	return c.named(&Type{Kind: Const, Const: cv, Pointer: ptr, Doc: description(v)}, hint), nil
+}
+
+// onlyRequired reports branches that only list required properties.
+func onlyRequired(branches []*jsonv.Value) bool {
+	for _, b := range branches {
+		if b.Kind != jsonv.Object || !b.Has("required") {
+			return false
+		}
+		for _, k := range b.Keys() {
+			if k != "required" && isAssertion(k) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:11a786ce9042"
+const SnapshotHash = "sha256:214d47bb8963"
 
 // The tools' own schemas, compiled on first use.
 var (
@@ -89,6 +89,7 @@ var (
 	inputSchemaT73OddPropertyNames        = runtime.NewSchema("t73_odd_property_names", []byte("{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\"},\"$schema\":{\"type\":\"string\"},\"orderBy\":{\"type\":\"string\"},\"order_by\":{\"type\":\"integer\"},\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"{{userName}}\":{\"type\":\"string\"},\"(default)\":{\"type\":\"boolean\"},\"5m\":{\"type\":\"string\"},\"Validate\":{\"type\":\"string\"},\"properties\":{\"type\":\"object\"}}}"))
 	inputSchemaT74NoTypeRoot              = runtime.NewSchema("t74_no_type_root", []byte("{\"properties\":{\"a\":{\"type\":\"integer\"}}}"))
 	inputSchemaT75EmptyRoot               = runtime.NewSchema("t75_empty_root", []byte("{\"type\":\"object\",\"properties\":{}}"))
+	inputSchemaT76AnyofRequired           = runtime.NewSchema("t76_anyof_required", []byte("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]}"))
 )
 var inputSchemas = map[string]*runtime.Schema{
 	"t01_string":                    inputSchemaT01String,
@@ -166,6 +167,7 @@ var inputSchemas = map[string]*runtime.Schema{
 	"t73_odd_property_names":        inputSchemaT73OddPropertyNames,
 	"t74_no_type_root":              inputSchemaT74NoTypeRoot,
 	"t75_empty_root":                inputSchemaT75EmptyRoot,
+	"t76_anyof_required":            inputSchemaT76AnyofRequired,
 }
 var outputSchemas = map[string]*runtime.Schema{}
 
@@ -189,7 +191,7 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
-// MCPTools returns the 75 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+// MCPTools returns the 76 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
 	return []runtime.Tool{
 		{
@@ -641,6 +643,12 @@ func MCPTools() []runtime.Tool {
 			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{}}"),
 			Name:        "t75_empty_root",
 			Raw:         json.RawMessage("{\"name\":\"t75_empty_root\",\"description\":\"an input schema with no properties\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}},\"x-valid\":[{},{\"any\":1}],\"x-invalid\":[]}"),
+		},
+		{
+			Description: "anyOf of required lists keeps the object shape (raw check)",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]}"),
+			Name:        "t76_anyof_required",
+			Raw:         json.RawMessage("{\"name\":\"t76_anyof_required\",\"description\":\"anyOf of required lists keeps the object shape (raw check)\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]},\"x-valid\":[{\"id\":\"1\"},{\"name\":\"n\"},{\"id\":\"1\",\"name\":\"n\"}],\"x-invalid\":[{},{\"id\":1}]}"),
 		},
 	}
 }

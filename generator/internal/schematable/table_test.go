@@ -93,6 +93,7 @@ var newArgs = map[string]func() validator{
 	"t73_odd_property_names":        func() validator { return new(T73OddPropertyNamesArgs) },
 	"t74_no_type_root":              func() validator { return new(T74NoTypeRootArgs) },
 	"t75_empty_root":                func() validator { return new(T75EmptyRootArgs) },
+	"t76_anyof_required":            func() validator { return new(T76AnyofRequiredArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -297,4 +298,5 @@ var wantShapes = map[string]string{
 	"t73_odd_property_names":        "Type *string type,omitempty; Schema *string $schema,omitempty; OrderBy *string orderBy,omitempty; OrderBy2 *int64 order_by,omitempty; AuthMethod *T73OddPropertyNamesAuthMethod(string) auth-method,omitempty; UserName *string {{userName}},omitempty; Default *bool (default),omitempty; X5m *string 5m,omitempty; Validate2 *string Validate,omitempty; Properties map[string]json.RawMessage properties,omitempty",
 	"t74_no_type_root":              "A *int64 a,omitempty",
 	"t75_empty_root":                "",
+	"t76_anyof_required":            "ID *string id,omitempty; Name *string name,omitempty",
 }

@@ -2080,3 +2080,22 @@ func (a *T75EmptyRootArgs) UnmarshalJSON(data []byte) error {
 	type plain T75EmptyRootArgs
 	return runtime.DecodeObject(data, &shapeT75EmptyRootArgs, (*plain)(a))
 }
+
+// T76AnyofRequiredArgs holds the arguments of the tool "t76_anyof_required".
+//
+// anyOf of required lists keeps the object shape (raw check)
+type T76AnyofRequiredArgs struct {
+	ID   *string `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+}
+
+var shapeT76AnyofRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "id"},
+	{Name: "name"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
+	type plain T76AnyofRequiredArgs
+	return runtime.DecodeObject(data, &shapeT76AnyofRequiredArgs, (*plain)(a))
+}

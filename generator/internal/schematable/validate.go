@@ -1343,6 +1343,19 @@ func (a *T75EmptyRootArgs) validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t76_anyof_required".
+//
+// The schema uses keywords without a Go counterpart (anyOf of required), so Validate also checks the encoded value against the schema itself.
+func (a *T76AnyofRequiredArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t76_anyof_required")
+	}
+	return runtime.ValidateEncoded(inputSchemaT76AnyofRequired, a)
+}
+func (a *T76AnyofRequiredArgs) validate() error {
+	return nil
+}
+
 // The patterns of the schemas, compiled once.
 var (
 	pattern1 = regexp.MustCompile("^a")
