@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // A Server is one server of a Multi: its name, which prefixes its tools when
@@ -15,6 +16,7 @@ type Server struct {
 	Name      string
 	Transport Transport
 	// Options configure the server's Session; nil means the zero Options.
+	// Its OnToolsChanged, if any, is called besides the Multi's own.
 	Options *Options
 }
 
@@ -42,6 +44,10 @@ type Multi struct {
 	mu     sync.RWMutex
 	tools  []MultiTool
 	routes map[string]route
+
+	// stale is set when a server reports that its tools changed; the next
+	// CallTool lists them again.
+	stale atomic.Bool
 }
 
 type route struct {
@@ -70,10 +76,21 @@ func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
 	errs := make([]error, len(servers))
 	var wg sync.WaitGroup
 	for i, srv := range servers {
+		var opts Options
+		if srv.Options != nil {
+			opts = *srv.Options
+		}
+		userChanged := opts.OnToolsChanged
+		opts.OnToolsChanged = func() {
+			m.stale.Store(true)
+			if userChanged != nil {
+				userChanged()
+			}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := Connect(ctx, srv.Transport, srv.Options)
+			s, err := Connect(ctx, srv.Transport, &opts)
 			if err != nil {
 				errs[i] = fmt.Errorf("connecting to server %s: %w", srv.Name, err)
 				return
@@ -101,6 +118,7 @@ func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
 // Refresh lists every server's tools again, in parallel, and rebuilds the
 // tool map. A server without the tools capability has no tools.
 func (m *Multi) Refresh(ctx context.Context) error {
+	m.stale.Store(false)
 	lists := make([][]Tool, len(m.names))
 	errs := make([]error, len(m.names))
 	var wg sync.WaitGroup
@@ -117,6 +135,7 @@ func (m *Multi) Refresh(ctx context.Context) error {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		m.stale.Store(true)
 		return err
 	}
 	count := make(map[string]int)
@@ -151,7 +170,9 @@ func (m *Multi) Refresh(ctx context.Context) error {
 }
 
 // Tools returns every server's tools, in the order of the servers given to
-// ConnectMulti and then of each server's list.
+// ConnectMulti and then of each server's list, as the last listing found
+// them: call Refresh to list them again. CallTool does so itself after a
+// server reported that its tools changed.
 func (m *Multi) Tools() []MultiTool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -163,8 +184,13 @@ func (m *Multi) Session(server string) *Session { return m.sessions[server] }
 
 // CallTool calls the tool Tools lists under name, on its server. A name the
 // Multi does not know makes it list the tools again once, since a server may
-// have added the tool.
+// have added the tool; so does a change a server reported.
 func (m *Multi) CallTool(ctx context.Context, name string, args any) (*Result, error) {
+	if m.stale.Load() {
+		if err := m.Refresh(ctx); err != nil {
+			return nil, fmt.Errorf("calling %s: %w", name, err)
+		}
+	}
 	r, ok := m.route(name)
 	if !ok {
 		if err := m.Refresh(ctx); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMulti(t *testing.T) {
@@ -70,5 +71,33 @@ func TestMultiConnectFailure(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), `two servers are named "x"`) {
 		t.Fatalf("ConnectMulti = %v, want a duplicate name error", err)
+	}
+}
+
+func TestMultiRefreshesAfterAChange(t *testing.T) {
+	userSaw := make(chan struct{}, 1)
+	m, err := ConnectMulti(context.Background(), []Server{
+		{Name: "a", Transport: fakeTransport(t, "legacy+solo"), Options: &Options{OnToolsChanged: func() { userSaw <- struct{}{} }}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := m.Session("a").CallTool(context.Background(), "changed", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-userSaw:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server's own OnToolsChanged was not called")
+	}
+	if !m.stale.Load() {
+		t.Fatal("the Multi did not note the change")
+	}
+	if _, err := m.CallTool(context.Background(), "solo", nil); err != nil {
+		t.Fatal(err)
+	}
+	if m.stale.Load() {
+		t.Error("CallTool did not list the tools again")
 	}
 }
