@@ -255,7 +255,7 @@ func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
 	}
 
 	oUnion, nUnion := len(ov.union) > 0, len(nv.union) > 0
-	var oWrapped, nWrapped *node
+	var oWrapped, nWrapped []*node
 	switch {
 	case !oUnion && !nUnion:
 		if !w.compareTypes(ptr, path, ov, nv, st) {
@@ -315,34 +315,38 @@ func (w *walker) compareTypes(ptr, path string, ov, nv *view, st *nodeState) boo
 }
 
 // splitForUnion splits a plain schema compared against a union into its
-// annotations, compared with the union's own keywords, and one branch holding
-// its constraints, compared with the union's branches.
-func splitForUnion(v *view) (*view, *node) {
+// annotations, compared with the union's own keywords, and branches holding
+// its constraints, compared with the union's branches: one branch, or one
+// per type when the schema has a type list, since ["string","integer"] is
+// the union of a string and an integer.
+func splitForUnion(v *view) (*view, []*node) {
 	parent := &view{obj: newObject(), nullable: v.nullable, refName: v.refName, refs: v.refs}
-	branch := newObject()
+	rest := newObject()
 	for _, k := range v.obj.keys {
 		val := v.obj.vals[k]
 		switch {
 		case annotationKeys[k] || k == "default":
 			parent.obj.set(k, val)
-		case k == "nullable":
-		case k == "type":
-			if len(v.types) == 1 {
-				branch.set(k, &node{kind: kString, str: v.types[0]})
-			} else if v.types != nil {
-				t := &node{kind: kArray}
-				for _, name := range v.types {
-					t.items = append(t.items, &node{kind: kString, str: name})
-				}
-				branch.set(k, t)
-			}
+		case k == "nullable", k == "type":
 		case k == "enum":
-			branch.set(k, &node{kind: kArray, items: v.enum})
+			rest.set(k, &node{kind: kArray, items: v.enum})
 		default:
-			branch.set(k, val)
+			rest.set(k, val)
 		}
 	}
-	return parent, branch
+	if len(v.types) == 0 {
+		return parent, []*node{rest}
+	}
+	var branches []*node
+	for _, name := range v.types {
+		b := newObject()
+		b.set("type", &node{kind: kString, str: name})
+		for _, k := range rest.keys {
+			b.set(k, rest.vals[k])
+		}
+		branches = append(branches, b)
+	}
+	return parent, branches
 }
 
 func (w *walker) compareNullable(ptr, subj string, ov, nv *view, pos position) {
@@ -894,16 +898,20 @@ func (r resolver) branchSignature(b *node) string {
 }
 
 // compareBranches compares the alternatives of anyOf/oneOf. A plain schema
-// compared with a union stands for a union of one branch (wrapped).
-func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrapped *node, st *nodeState) {
+// compared with a union stands for the union of its wrapped branches.
+func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrapped []*node, st *nodeState) {
 	subj := w.subject(path)
 	type branch struct {
 		n   *node
 		ptr string
 	}
-	list := func(v *view, wrapped *node) []branch {
+	list := func(v *view, wrapped []*node) []branch {
 		if wrapped != nil {
-			return []branch{{wrapped, ptr}}
+			out := make([]branch, len(wrapped))
+			for i, b := range wrapped {
+				out[i] = branch{b, ptr}
+			}
+			return out
 		}
 		out := make([]branch, len(v.union))
 		for i, b := range v.union {
