@@ -136,7 +136,16 @@ func (c *converter) root(base, name string) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !t.IsNamed() || (t.Kind != Struct && t.Kind != Union) {
+	ok := t.Kind == Struct
+	if t.Kind == Union {
+		ok = true
+		for _, b := range t.Branches {
+			if b.Type.Underlying().Kind != Struct {
+				ok = false
+			}
+		}
+	}
+	if !ok {
 		return nil, c.errf(c.rootPtr, "the schema does not describe a JSON object")
 	}
 	return t, nil

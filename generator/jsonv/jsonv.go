@@ -87,35 +87,31 @@ func checkSyntax(data []byte) error {
 	if err := dec.Decode(&v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return locate(data, se.Offset, se.Error())
+			// Offset counts the bytes read, the offending one included.
+			return locate(data, se.Offset-1, se.Error())
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			e := locate(data, int64(len(data)), "unexpected end of JSON input")
-			e.Column++ // just past the last byte
-			return e
+			return locate(data, int64(len(data)), "unexpected end of JSON input")
 		}
 		return locate(data, dec.InputOffset(), err.Error())
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return locate(data, dec.InputOffset(), "unexpected data after the JSON value")
+	off := dec.InputOffset()
+	for off < int64(len(data)) && strings.IndexByte(" \t\r\n", data[off]) >= 0 {
+		off++
+	}
+	if off < int64(len(data)) {
+		return locate(data, off, "unexpected data after the JSON value")
 	}
 	return nil
 }
 
-// locate turns a byte offset into a *SyntaxError with line and column.
-func locate(data []byte, off int64, msg string) *SyntaxError {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	if off < 0 {
-		off = 0
-	}
-	prefix := data[:off]
+// locate returns a *SyntaxError at the byte with index idx (len(data) for
+// the end of the input).
+func locate(data []byte, idx int64, msg string) *SyntaxError {
+	idx = max(0, min(idx, int64(len(data))))
+	prefix := data[:idx]
 	line := bytes.Count(prefix, []byte{'\n'}) + 1
-	col := int(off) - (bytes.LastIndexByte(prefix, '\n') + 1)
-	if col < 1 {
-		col = 1
-	}
+	col := int(idx) - (bytes.LastIndexByte(prefix, '\n') + 1) + 1
 	return &SyntaxError{Line: line, Column: col, Msg: msg}
 }
 

@@ -1,0 +1,110 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+)
+
+func build(t *testing.T, doc string) (*Package, error) {
+	t.Helper()
+	s, err := snapshot.Read("t.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(s.Tools)
+}
+
+// TestUnmappableSchemasAreErrors checks that constructs the IR cannot map
+// are errors naming the tool and the JSON pointer, never a silent fallback.
+func TestUnmappableSchemasAreErrors(t *testing.T) {
+	for _, tc := range []struct{ name, schema, want string }{
+		{"allOf types", `{"properties":{"x":{"allOf":[{"type":"string"},{"type":"integer"}]}}}`,
+			`tool "t": /inputSchema/properties/x/allOf/1/type: allOf parts have types "string" and "integer"`},
+		{"allOf consts", `{"properties":{"x":{"allOf":[{"const":1},{"const":2}]}}}`,
+			`tool "t": /inputSchema/properties/x/allOf/1/const: allOf parts disagree on const`},
+		{"allOf formats", `{"properties":{"x":{"allOf":[{"type":"string","format":"email"},{"format":"uri"}]}}}`,
+			`/inputSchema/properties/x/allOf/1/format: allOf parts disagree on format`},
+		{"recursive allOf", `{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}],"type":"object","properties":{"p":{"type":"string"}}}},"properties":{"x":{"$ref":"#/$defs/a"}}}`,
+			`a recursive schema cannot be merged`},
+		{"unknown type", `{"properties":{"x":{"type":"decimal"}}}`, `tool "t": /inputSchema/properties/x/type: unknown type "decimal"`},
+		{"type not string", `{"properties":{"x":{"type":5}}}`, `/inputSchema/properties/x/type: type is a JSON number`},
+		{"schema not object", `{"properties":{"x":"string"}}`, `/inputSchema/properties/x: schema is a JSON string`},
+		{"bad pattern", `{"properties":{"x":{"type":"string","pattern":"(?=a)"}}}`, `/inputSchema/properties/x/pattern: pattern "(?=a)" is not a regular expression Go supports`},
+		{"bad minLength", `{"properties":{"x":{"type":"string","minLength":-1}}}`, `/inputSchema/properties/x/minLength: minLength is -1`},
+		{"tag name", "{\"properties\":{\"a,b\":{\"type\":\"string\"}}}", `/inputSchema/properties/a,b: property name "a,b" cannot be named in a Go struct tag`},
+		{"empty name", `{"properties":{"":{"type":"string"}}}`, `property name "" cannot be named`},
+		{"anyOf and oneOf", `{"properties":{"x":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"integer"}]}}}`, `anyOf and oneOf on the same schema`},
+		{"empty anyOf", `{"properties":{"x":{"anyOf":[]}}}`, `/inputSchema/properties/x/anyOf: anyOf must be a non-empty array`},
+		{"root not object", `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, `tool "t": /inputSchema: the schema does not describe a JSON object`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := build(t, `[{"name":"t","inputSchema":`+tc.schema+`}]`)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Build error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestNamesAreStableAndCollisionFree(t *testing.T) {
+	pkg, err := build(t, `[
+		{"name":"list_events","inputSchema":{}},
+		{"name":"list-events","inputSchema":{}},
+		{"name":"Client","inputSchema":{}},
+		{"name":"snapshot","inputSchema":{"properties":{"hash":{"type":"object","properties":{"a":{"type":"string"}}}}}}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range pkg.Tools {
+		got = append(got, tool.Name+"="+tool.GoName)
+	}
+	if want := "Client=Client2 list-events=ListEvents list_events=ListEvents2 snapshot=Snapshot"; strings.Join(got, " ") != want {
+		t.Errorf("tool names = %s, want %s", strings.Join(got, " "), want)
+	}
+	seen := map[string]bool{}
+	for _, typ := range pkg.Types {
+		if seen[typ.Name] {
+			t.Errorf("type name %s used twice", typ.Name)
+		}
+		seen[typ.Name] = true
+	}
+	if !seen["SnapshotHash2"] || seen["SnapshotHash"] {
+		t.Errorf("the nested type of snapshot.hash must not take the reserved SnapshotHash: %v", seen)
+	}
+	// Adding a tool that sorts last renames nothing.
+	more, err := build(t, `[
+		{"name":"list_events","inputSchema":{}},
+		{"name":"list-events","inputSchema":{}},
+		{"name":"Client","inputSchema":{}},
+		{"name":"snapshot","inputSchema":{"properties":{"hash":{"type":"object","properties":{"a":{"type":"string"}}}}}},
+		{"name":"zz","inputSchema":{}}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tool := range pkg.Tools {
+		if more.Tools[i].GoName != tool.GoName {
+			t.Errorf("adding a tool renamed %s to %s", tool.GoName, more.Tools[i].GoName)
+		}
+	}
+}
+
+func TestRawChecksNameTheirKeywords(t *testing.T) {
+	pkg, err := build(t, `[{"name":"t","inputSchema":{"properties":{"x":{"type":"string","not":{"const":"a"}},
+		"y":{"type":"array","uniqueItems":true}},"if":{"required":["x"]},"then":{"required":["y"]}}}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(pkg.Tools[0].RawChecks, ","); got != "if,not,then,uniqueItems" {
+		t.Errorf("RawChecks = %s", got)
+	}
+	plain, err := build(t, `[{"name":"t","inputSchema":{"properties":{"x":{"type":"string","uniqueItems":false}}}}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Tools[0].RawChecks) != 0 {
+		t.Errorf("RawChecks = %v for a schema Go checks fully", plain.Tools[0].RawChecks)
+	}
+}
