@@ -222,3 +222,33 @@ func TestValidateDoesNotAllocate(t *testing.T) {
 		t.Errorf("Validate allocates %v times per run, want 0", n)
 	}
 }
+
+func benchArgs() (HassSetVolumeArgs, []byte) {
+	level, name := int64(30), "Kitchen"
+	a := HassSetVolumeArgs{Name: &name, VolumeLevel: &level, DeviceClass: []HassSetVolumeDeviceClass{HassSetVolumeDeviceClassSpeaker}}
+	raw, _ := json.Marshal(a)
+	return a, raw
+}
+
+// BenchmarkValidate measures the generated Validate on valid arguments.
+func BenchmarkValidate(b *testing.B) {
+	a, _ := benchArgs()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := a.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateArguments measures the raw JSON Schema validator on the
+// same arguments, for comparison.
+func BenchmarkValidateArguments(b *testing.B) {
+	_, raw := benchArgs()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := ValidateArguments("HassSetVolume", raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
