@@ -269,8 +269,10 @@ func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
 
 	w.compareNullable(ptr, subj, ov, nv, pos)
 	w.compareKeyword(ptr, subj, ov, nv, "format", FormatAdded, FormatChanged, FormatRemoved)
-	w.compareConst(ptr, subj, ov, nv, st)
-	w.compareEnum(ptr, path, ov, nv)
+	if !constEnumSwap(ov, nv) {
+		w.compareConst(ptr, subj, ov, nv, st)
+		w.compareEnum(ptr, path, ov, nv)
+	}
 	w.compareLimits(ptr, subj, ov, nv)
 	w.compareKeyword(ptr, subj, ov, nv, "pattern", PatternAdded, PatternChanged, PatternRemoved)
 	w.compareKeyword(ptr, subj, ov, nv, "default", DefaultAdded, DefaultChanged, DefaultRemoved)
@@ -418,6 +420,26 @@ func textOf(n *node) string {
 		return n.str
 	}
 	return valueText(n)
+}
+
+// constEnumSwap reports whether one side restricts the value with const and
+// the other with a one-value enum holding the same value: the same schema
+// on the wire, written two ways (as JSON Schema generators differ on
+// literals). A change to the generated Go type is still reported by the
+// check against the generator.
+func constEnumSwap(ov, nv *view) bool {
+	single := func(v *view) *node {
+		c := v.obj.get("const")
+		switch {
+		case c != nil && !v.hasEnum:
+			return c
+		case c == nil && v.hasEnum && len(v.enum) == 1:
+			return v.enum[0]
+		}
+		return nil
+	}
+	o, n := single(ov), single(nv)
+	return o != nil && n != nil && equal(o, n) && (ov.obj.has("const") != nv.obj.has("const"))
 }
 
 func (w *walker) compareConst(ptr, subj string, ov, nv *view, st *nodeState) {

@@ -208,6 +208,18 @@ var ruleCases = []struct {
 		obj(`"k":{"type":"string"}`),
 		[]want{{ConstRemoved, "/properties/k/const", Info, true}}},
 
+	{"one-value enum written as const", false,
+		obj(`"kind":{"type":"string","enum":["circle"]}`),
+		obj(`"kind":{"type":"string","const":"circle"}`),
+		[]want{{GoTypeChanged, "/properties/kind", Info, true}}},
+	{"one-value enum becomes a different const", false,
+		obj(`"kind":{"type":"string","enum":["circle"]}`),
+		obj(`"kind":{"type":"string","const":"square"}`),
+		[]want{
+			{ConstAdded, "/properties/kind/const", Err, true},
+			{EnumRemoved, "/properties/kind/enum", Info, true},
+		}},
+
 	// Limits.
 	{"minimum up", false,
 		obj(`"n":{"type":"integer","minimum":0}`),
