@@ -531,8 +531,107 @@ var limitKeys = []string{
 	"minProperties", "maxProperties", "minContains", "maxContains",
 }
 
+// numericBound is a minimum or maximum as it applies, whichever keywords
+// spell it: minimum/maximum, exclusiveMinimum/exclusiveMaximum as numbers
+// (draft 6 and later), or as a flag beside minimum/maximum (draft 4).
+type numericBound struct {
+	key       string // the keyword holding the value
+	value     *big.Rat
+	exclusive bool
+	text      string
+}
+
+// bound returns the effective lower (or upper) numeric bound of o, the
+// stricter one when several keywords set it, or nil.
+func bound(o *node, lower bool) *numericBound {
+	incl, excl := "maximum", "exclusiveMaximum"
+	if lower {
+		incl, excl = "minimum", "exclusiveMinimum"
+	}
+	var b *numericBound
+	stricter := func(c *numericBound) bool {
+		if b == nil {
+			return true
+		}
+		cmp := c.value.Cmp(b.value)
+		if !lower {
+			cmp = -cmp
+		}
+		return cmp > 0 || (cmp == 0 && c.exclusive && !b.exclusive)
+	}
+	flag := o.get(excl)
+	if r, ok := o.get(incl).rat(); ok {
+		c := &numericBound{key: incl, value: r, exclusive: flagOn(flag), text: valueText(o.get(incl))}
+		if c.exclusive {
+			c.text = "> " + c.text
+			if !lower {
+				c.text = "< " + valueText(o.get(incl))
+			}
+		}
+		b = c
+	}
+	if r, ok := flag.rat(); ok {
+		c := &numericBound{key: excl, value: r, exclusive: true, text: "> " + valueText(flag)}
+		if !lower {
+			c.text = "< " + valueText(flag)
+		}
+		if stricter(c) {
+			b = c
+		}
+	}
+	return b
+}
+
+// compareBounds compares the effective numeric bounds, so that moving a
+// bound between minimum and exclusiveMinimum (or between the draft-4 and
+// later spellings) reports what changed for values, not for keywords.
+func (w *walker) compareBounds(ptr, subj string, ov, nv *view) {
+	for _, lower := range []bool{true, false} {
+		o, n := bound(ov.obj, lower), bound(nv.obj, lower)
+		name := "maximum"
+		if lower {
+			name = "minimum"
+		}
+		ls := fmt.Sprintf("`%s` of %s", name, subj)
+		f := finding{subject: ls}
+		switch {
+		case o == nil && n == nil:
+			continue
+		case o == nil:
+			f.rule, f.summary, f.new, f.ptr = LimitAdded, fmt.Sprintf("%s set to %s", ls, n.text), n.text, childPtr(ptr, n.key)
+		case n == nil:
+			f.rule, f.summary, f.old, f.ptr = LimitRemoved, fmt.Sprintf("%s removed", ls), o.text, childPtr(ptr, o.key)
+		default:
+			cmp := n.value.Cmp(o.value)
+			if !lower {
+				cmp = -cmp
+			}
+			if cmp == 0 && n.exclusive != o.exclusive {
+				cmp = 1
+				if o.exclusive {
+					cmp = -1
+				}
+			}
+			if cmp == 0 {
+				continue
+			}
+			f.old, f.new, f.ptr = o.text, n.text, childPtr(ptr, n.key)
+			if cmp > 0 {
+				f.rule, f.summary = LimitTightened, fmt.Sprintf("%s tightened", ls)
+			} else {
+				f.rule, f.summary = LimitRelaxed, fmt.Sprintf("%s relaxed", ls)
+			}
+		}
+		w.report(f)
+	}
+}
+
 func (w *walker) compareLimits(ptr, subj string, ov, nv *view) {
+	w.compareBounds(ptr, subj, ov, nv)
 	for _, key := range limitKeys {
+		if isNumericBound(key) {
+			continue
+		}
 		o, n := ov.obj.get(key), nv.obj.get(key)
 		if equal(o, n) {
 			continue
@@ -554,6 +653,10 @@ func (w *walker) compareLimits(ptr, subj string, ov, nv *view) {
 		}
 		w.report(f)
 	}
+}
+
+func isNumericBound(key string) bool {
+	return key == "minimum" || key == "maximum" || key == "exclusiveMinimum" || key == "exclusiveMaximum"
 }
 
 // limitRule classifies a change of one limit keyword.
