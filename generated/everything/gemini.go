@@ -28,7 +28,7 @@ func FunctionDeclarations() []*genai.FunctionDeclaration {
 			Parameters: &genai.Schema{
 				Properties: map[string]*genai.Schema{
 					"includeImage": {
-						Description: "Whether to include an example image Default: false.",
+						Description: "Whether to include an example image. Default: false.",
 						Type:        genai.TypeBoolean,
 					},
 					"messageType": {
@@ -68,7 +68,7 @@ func FunctionDeclarations() []*genai.FunctionDeclaration {
 			Parameters: &genai.Schema{
 				Properties: map[string]*genai.Schema{
 					"resourceId": {
-						Description: "ID of the text resource to fetch Default: 1.",
+						Description: "ID of the text resource to fetch. Default: 1.",
 						Type:        genai.TypeNumber,
 					},
 					"resourceType": {
@@ -126,11 +126,11 @@ func FunctionDeclarations() []*genai.FunctionDeclaration {
 			Parameters: &genai.Schema{
 				Properties: map[string]*genai.Schema{
 					"data": {
-						Description: "URL or data URI of the file content to compress Format: uri. Default: \"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\".",
+						Description: "URL or data URI of the file content to compress. Format: uri. Default: \"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\".",
 						Type:        genai.TypeString,
 					},
 					"name": {
-						Description: "Name of the output file Default: \"README.md.gz\".",
+						Description: "Name of the output file. Default: \"README.md.gz\".",
 						Type:        genai.TypeString,
 					},
 					"outputType": {
@@ -176,11 +176,11 @@ func FunctionDeclarations() []*genai.FunctionDeclaration {
 			Parameters: &genai.Schema{
 				Properties: map[string]*genai.Schema{
 					"duration": {
-						Description: "Duration of the operation in seconds Default: 10.",
+						Description: "Duration of the operation in seconds. Default: 10.",
 						Type:        genai.TypeNumber,
 					},
 					"steps": {
-						Description: "Number of steps in the operation Default: 5.",
+						Description: "Number of steps in the operation. Default: 5.",
 						Type:        genai.TypeNumber,
 					},
 				},

@@ -49,10 +49,10 @@ func (a *GetResourceLinksArgs) Validate() error {
 }
 func (a *GetResourceLinksArgs) validate() error {
 	if a.Count != nil {
-		if (*a.Count) < 1.0 {
+		if *a.Count < 1.0 {
 			return runtime.Invalid("/count", "must be >= 1")
 		}
-		if (*a.Count) > 10.0 {
+		if *a.Count > 10.0 {
 			return runtime.Invalid("/count", "must be <= 10")
 		}
 	}
@@ -131,7 +131,7 @@ func (a *GzipFileAsResourceArgs) Validate() error {
 }
 func (a *GzipFileAsResourceArgs) validate() error {
 	if a.Data != nil {
-		if !runtime.CheckFormat("uri", (*a.Data)) {
+		if !runtime.CheckFormat("uri", *a.Data) {
 			return runtime.Invalid("/data", "must be a valid \"uri\"")
 		}
 	}
