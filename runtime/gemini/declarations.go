@@ -57,7 +57,8 @@ var NameRules = toolname.Rules{
 // model sends still passes the server's schema: a property name Gemini
 // rejects (such as "auth-method" or "$filter"; renaming it would need every
 // caller to rename arguments back), an object with no declared properties
-// below the top level (a free-form map), a tuple array, a union at the top
+// below the top level or, at the top level, one with a schema for its
+// undeclared keys (a free-form map), a tuple array, a union at the top
 // level, or a schema too large to expand.
 //
 // The error names the tool and the JSON pointer of the part that cannot be
@@ -120,6 +121,9 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	}
 	if pr == nil && len(s.AnyOf) > 0 {
 		c.fallbackf("", "a union at the top level has no typed form")
+	}
+	if ap := flat.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 && (pr != nil || len(s.Properties) == 0) {
+		c.fallbackf("", "an object whose keys are not declared has no typed form")
 	}
 	if c.fallback != "" {
 		d.ParametersJsonSchema = compact(raw)
