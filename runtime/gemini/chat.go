@@ -52,7 +52,9 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // calls, it runs them all through the Toolset, appends the model's turn and
 // the responses to the history, and asks again. It returns the text of the
 // first answer without function calls, or an error wrapping ErrMaxSteps when
-// the model still calls tools after MaxSteps requests.
+// the model still calls tools after MaxSteps requests. An answer without
+// text is an error when the model stopped for a reason other than STOP
+// (such as MAX_TOKENS or SAFETY), or when the prompt was blocked.
 func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Client == nil || c.Client.Models == nil {
 		return "", errors.New("gemini chat: Client is nil")
@@ -74,7 +76,11 @@ func (c *Chat) Run(ctx context.Context) (string, error) {
 		c.History = append(c.History, turn)
 		calls := functionCalls(turn)
 		if len(calls) == 0 {
-			return turnText(turn), nil
+			text := turnText(turn)
+			if reason := resp.Candidates[0].FinishReason; text == "" && reason != "" && reason != genai.FinishReasonStop {
+				return "", fmt.Errorf("gemini chat: the model stopped without an answer (%s)", reason)
+			}
+			return text, nil
 		}
 		if c.Toolset == nil {
 			return "", fmt.Errorf("gemini chat: the model called %s, but the chat has no toolset", calls[0].Name)

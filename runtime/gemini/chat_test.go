@@ -232,6 +232,7 @@ func TestChatErrors(t *testing.T) {
 	}{
 		{"max steps", loop, 3, "gemini chat: the model kept calling tools past the step limit (3 requests)", ErrMaxSteps, 3},
 		{"no candidate", `{"promptFeedback": {"blockReason": "SAFETY"}}`, 0, "gemini chat: the prompt was blocked (SAFETY)", nil, 1},
+		{"thoughts only", `{"candidates": [{"content": {"role": "model", "parts": [{"text": "hmm", "thought": true}]}, "finishReason": "MAX_TOKENS"}]}`, 0, "gemini chat: the model stopped without an answer (MAX_TOKENS)", nil, 1},
 		{"empty turn", `{"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL"}]}`, 0, "gemini chat: the model returned an empty turn (MALFORMED_FUNCTION_CALL)", nil, 1},
 	}
 	for _, c := range cases {
