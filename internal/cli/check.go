@@ -47,7 +47,7 @@ func runCheck(e *env, args []string) error {
 	}
 	ctx, cancel := sf.context()
 	defer cancel()
-	want, err := loadSnapshot(ctx, *snapPath)
+	want, err := loadSnapshot(ctx, e, *snapPath)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
@@ -21,8 +22,9 @@ var diffCommand = &command{
 
 const diffHelp = `[--format text|json|markdown] [--fail-on ERR|WARN|INFO] OLD NEW
 
-OLD and NEW are snapshot files, or REV:path to read a snapshot from git
-as "git show REV:path" does (for example HEAD:testdata/tools.json).
+OLD and NEW are snapshot files, REV:path to read a snapshot from git as
+"git show REV:path" does (for example HEAD:testdata/tools.json), or "-"
+for standard input (one side only), such as the output of mcpgen snapshot.
 
 Exit status: 0 when no change reaches the --fail-on severity, 1 when one
 does, 2 when the arguments or the snapshots cannot be used.`
@@ -66,12 +68,15 @@ func runDiff(e *env, args []string) error {
 	if len(pos) != 2 {
 		return usagef("diff takes two snapshots, OLD and NEW; got %d argument(s)", len(pos))
 	}
+	if pos[0] == "-" && pos[1] == "-" {
+		return usagef("diff: only one of OLD and NEW can be standard input")
+	}
 	ctx := context.Background()
-	oldSnap, err := loadSnapshot(ctx, pos[0])
+	oldSnap, err := loadSnapshot(ctx, e, pos[0])
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	}
-	newSnap, err := loadSnapshot(ctx, pos[1])
+	newSnap, err := loadSnapshot(ctx, e, pos[1])
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	}
@@ -106,9 +111,16 @@ func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, error
 	}
 }
 
-// loadSnapshot reads a snapshot from a file, or from git when spec is
-// REV:path and no file of that name exists.
-func loadSnapshot(ctx context.Context, spec string) (*snapshot.Snapshot, error) {
+// loadSnapshot reads a snapshot from a file, from standard input when spec
+// is "-", or from git when spec is REV:path and no file of that name exists.
+func loadSnapshot(ctx context.Context, e *env, spec string) (*snapshot.Snapshot, error) {
+	if spec == "-" {
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading snapshot from standard input: %w", err)
+		}
+		return snapshot.Read("standard input", data)
+	}
 	data, err := os.ReadFile(spec)
 	switch {
 	case err == nil:

@@ -112,6 +112,27 @@ func TestDiffFailOn(t *testing.T) {
 	}
 }
 
+func TestDiffStdin(t *testing.T) {
+	dir := t.TempDir()
+	base := writeSnapshot(t, dir, "base.json", "srv", toolA)
+	// A bare array of tools, as mcpgen tools --json prints it.
+	var out, errb bytes.Buffer
+	code := Main([]string{"diff", base, "-"}, strings.NewReader("["+toolA+","+toolB+"]"), &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "mcpgen diff "+base+" → -") || !strings.Contains(out.String(), "tool b added") {
+		t.Errorf("diff with standard input: status %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code = Main([]string{"diff", "-", base}, strings.NewReader("{"), &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "standard input:1:2: malformed JSON") {
+		t.Errorf("broken standard input: status %d, stderr %q", code, errb.String())
+	}
+	code, _, stderr := runCLI(t, "diff", "-", "-")
+	if code != 2 || !strings.Contains(stderr, "only one of OLD and NEW can be standard input") {
+		t.Errorf("diff - -: status %d, stderr %q", code, stderr)
+	}
+}
+
 func TestDiffUsage(t *testing.T) {
 	dir := t.TempDir()
 	base := writeSnapshot(t, dir, "base.json", "srv", toolA)
