@@ -52,7 +52,7 @@ func TestExampleConsumer(t *testing.T) {
 		fresh, _ := os.ReadFile(f)
 		checkedIn, err := os.ReadFile(filepath.Join(dir, "everything", filepath.Base(f)))
 		if err != nil || !bytes.Equal(fresh, checkedIn) {
-			t.Errorf("examples/consumer/everything/%s is stale: run go generate ./... in examples/consumer", filepath.Base(f))
+			t.Errorf("examples/consumer/everything/%s is stale: run make generate (or go generate ./examples) and commit it", filepath.Base(f))
 		}
 	}
 
