@@ -136,7 +136,7 @@ func TestCompile(t *testing.T) {
 			continue
 		}
 		dir := filepath.Join(root, c.name)
-		if _, err := WriteFiles(dir, c.generate(t)); err != nil {
+		if _, _, err := WriteFiles(dir, c.generate(t)); err != nil {
 			t.Fatal(err)
 		}
 		pkgs = append(pkgs, "./"+filepath.ToSlash(dir))

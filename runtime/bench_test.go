@@ -4,8 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"syscall"
 	"testing"
+	"time"
 )
+
+// cpuTime returns the CPU time this process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the client's CPU time per operation since start, which
+// leaves out the server process's.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
 
 // echoConn answers every tools/call at once with a fixed text result, so
 // that a benchmark over it measures the Session alone.
@@ -82,12 +97,14 @@ func BenchmarkCallToolStdio(b *testing.B) {
 			args := json.RawMessage(`{"message":"hello"}`)
 			ctx := context.Background()
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				res, err := s.CallTool(ctx, "echo", args)
 				if err != nil || res.Text() != "hello" {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 }
@@ -162,10 +179,12 @@ func BenchmarkMinimalStdioCall(b *testing.B) {
 	}
 	args := json.RawMessage(`{"message":"hello"}`)
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		var res callResult
 		if err := json.Unmarshal(roundTrip("tools/call", callParams{"echo", args}), &res); err != nil || res.Content[0].Text != "hello" {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }

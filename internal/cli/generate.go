@@ -61,14 +61,14 @@ func runGenerate(e *env, args []string) error {
 	if containsPart(list, emit.PartClient) && !containsPart(list, emit.PartTypes) {
 		return usagef("generate: --emit client needs types too")
 	}
-	changed, err := generator.Run(generator.Config{Snapshot: *snap, Package: *pkg, Out: *out, Gemini: *gemini, Parts: list})
-	if err != nil {
-		return err
-	}
-	for _, name := range changed {
+	written, removed, err := generator.Run(generator.Config{Snapshot: *snap, Package: *pkg, Out: *out, Gemini: *gemini, Parts: list})
+	for _, name := range written {
 		fmt.Fprintf(e.stderr, "wrote %s\n", filepath.Join(*out, name))
 	}
-	return nil
+	for _, name := range removed {
+		fmt.Fprintf(e.stderr, "removed %s (its part is no longer emitted)\n", filepath.Join(*out, name))
+	}
+	return err
 }
 
 func containsPart(list []string, p string) bool {
