@@ -701,6 +701,11 @@ func (s *Session) readLoop() {
 				s.tooLarge(tl)
 				continue
 			}
+			var re *RequestError
+			if errors.As(err, &re) {
+				s.requestFailed(re)
+				continue
+			}
 			s.fail(err)
 			return
 		}
@@ -738,6 +743,18 @@ func (s *Session) tooLarge(e *MessageTooLargeError) {
 		return
 	}
 	s.deliver(id, raw, reply{err: e})
+}
+
+// requestFailed fails the one request whose response stream broke, such as
+// a modern Streamable HTTP stream cut before its response; the connection
+// itself stays usable.
+func (s *Session) requestFailed(e *RequestError) {
+	id, ok := jsonrpc.Int([]byte(e.ID))
+	if !ok {
+		s.log.Warn("a response stream failed for an unknown request", "id", e.ID, "error", e.Err)
+		return
+	}
+	s.deliver(id, []byte(e.ID), reply{err: e})
 }
 
 // deliver hands rep to the call with the given id.
