@@ -40,7 +40,7 @@ var goldenCases = []goldenCase{
 		cfg: Config{Package: "schematable", Parts: []string{emit.PartTypes}}},
 	{name: "hostile", snapshot: "../testdata/golden/hostile/snapshot.json", dir: "../testdata/golden/hostile",
 		cfg: Config{Package: "hostile"}},
-	{name: "outputs", snapshot: "../testdata/golden/outputs/snapshot.json", dir: "../testdata/golden/outputs",
+	{name: "outputs", snapshot: "../testdata/golden/outputs/snapshot.json", dir: "internal/outputs", inPlace: true,
 		cfg: Config{Package: "outputs"}},
 	{name: "geminijson", snapshot: "../testdata/homeassistant-tools-list.json", dir: "../testdata/golden/geminijson",
 		cfg: Config{Package: "geminijson", Gemini: emit.GeminiJSON, Parts: []string{emit.PartGemini}}},
