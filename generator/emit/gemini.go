@@ -92,11 +92,11 @@ func renderValue(v reflect.Value) (jen.Code, error) {
 		}
 		var items []jen.Code
 		for i := 0; i < v.Len(); i++ {
-			lit, err := renderValue(v.Index(i))
+			lit, err := renderElem(v.Index(i))
 			if err != nil {
 				return nil, err
 			}
-			items = append(items, elide(lit, v.Index(i)))
+			items = append(items, lit)
 		}
 		return typeOf(v.Type()).Values(items...), nil
 	case reflect.Map:
@@ -104,11 +104,11 @@ func renderValue(v reflect.Value) (jen.Code, error) {
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
 		var items []jen.Code
 		for _, k := range keys {
-			lit, err := renderValue(v.MapIndex(k))
+			lit, err := renderElem(v.MapIndex(k))
 			if err != nil {
 				return nil, err
 			}
-			items = append(items, jen.Line().Lit(k.String()).Op(":").Add(elide(lit, v.MapIndex(k))))
+			items = append(items, jen.Line().Lit(k.String()).Op(":").Add(lit))
 		}
 		if len(items) > 0 {
 			items = append(items, jen.Line())
@@ -168,15 +168,13 @@ func structBody(v reflect.Value) (*jen.Statement, error) {
 	return jen.Values(order...), nil
 }
 
-// elide drops the type from elements of a composite literal (&T{...} and
-// T{...} become {...}), as gofmt -s would.
-func elide(lit jen.Code, v reflect.Value) jen.Code {
+// renderElem renders an element of a composite literal, leaving out the
+// type of a pointer to a struct (&T{...} becomes {...}), as gofmt -s would.
+func renderElem(v reflect.Value) (jen.Code, error) {
 	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
-		if body, err := structBody(v.Elem()); err == nil {
-			return body
-		}
+		return structBody(v.Elem())
 	}
-	return lit
+	return renderValue(v)
 }
 
 // typeOf renders a Go type of the genai package or a builtin.
