@@ -29,11 +29,13 @@
 // unevaluatedProperties, unevaluatedItems, contains, uniqueItems,
 // prefixItems, minProperties/maxProperties on structs, multipleOf on
 // numbers that are not integers, enums and consts mixing JSON kinds, type
-// "null" on its own, and false schemas. The generated type
-// keeps the base shape, and a tool that uses any of them has RawChecks set:
-// its generated Validate then also checks the encoded value against the
-// tool's own schema with the runtime's JSON Schema validator, so that the two
-// validators always agree. RawChecks names the keywords involved.
+// "null" on its own, false schemas, and anyOf or oneOf whose branches only
+// list required properties (the object beside them keeps its struct). The
+// generated type keeps the base shape, and a tool that uses any of them has
+// RawChecks set: its generated Validate then also checks the encoded value
+// against the tool's own schema with the runtime's JSON Schema validator, so
+// that the two validators always agree. RawChecks names the keywords
+// involved.
 package ir
 
 import (
