@@ -2,6 +2,7 @@ package providertest_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/providertest"
@@ -25,6 +26,7 @@ func TestNameRoundTrip(t *testing.T) {
 			tools = append(tools, runtime.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)})
 		}
 	}
+	valid := map[string]func(string) bool{"gemini": gemini.ValidName, "anthropic": anthropic.ValidName, "openai": openai.ValidName}
 	providers := map[string]func() ([]string, map[string]string, error){
 		"gemini": func() ([]string, map[string]string, error) {
 			decls, names, err := gemini.Declarations(tools, nil)
@@ -65,6 +67,12 @@ func TestNameRoundTrip(t *testing.T) {
 				if names[d] != tools[i].Name {
 					t.Errorf("%q declared as %q maps back to %q", tools[i].Name, d, names[d])
 				}
+				if !valid[provider](d) {
+					t.Errorf("%q declared as %q, which ValidName rejects", tools[i].Name, d)
+				}
+				if valid[provider](tools[i].Name) && d != tools[i].Name {
+					t.Errorf("valid name %q declared as %q", tools[i].Name, d)
+				}
 				if seen[d] {
 					t.Errorf("%q declared twice", d)
 				}
@@ -100,6 +108,36 @@ func TestSurveyGemini(t *testing.T) {
 		}
 		for _, err := range providertest.CheckGemini(decls) {
 			t.Error(err)
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	cases := []struct {
+		name                      string
+		gemini, anthropic, openai bool
+	}{
+		{"light.turn_on", true, false, false},
+		{"light_turn_on", true, true, true},
+		{"list-events", true, true, true},
+		{"ns:tool", true, false, false},
+		{"1st", false, true, true},
+		{"_x", true, true, true},
+		{"elicit (form)", false, false, false},
+		{"", false, false, false},
+		{strings.Repeat("a", 64), true, true, true},
+		{strings.Repeat("a", 65), false, true, false},
+		{strings.Repeat("a", 129), false, false, false},
+	}
+	for _, c := range cases {
+		if got := gemini.ValidName(c.name); got != c.gemini {
+			t.Errorf("gemini.ValidName(%q) = %v", c.name, got)
+		}
+		if got := anthropic.ValidName(c.name); got != c.anthropic {
+			t.Errorf("anthropic.ValidName(%q) = %v", c.name, got)
+		}
+		if got := openai.ValidName(c.name); got != c.openai {
+			t.Errorf("openai.ValidName(%q) = %v", c.name, got)
 		}
 	}
 }

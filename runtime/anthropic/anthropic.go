@@ -30,14 +30,19 @@ func isNameChar(c byte) bool {
 	return toolname.IsLetter(c) || toolname.IsDigit(c) || c == '_' || c == '-'
 }
 
-// NameRules are the tool names the Anthropic API accepts:
-// ^[a-zA-Z0-9_-]{1,128}$. A dot, as in light.turn_on, becomes '_'.
-var NameRules = toolname.Rules{MaxLen: 128, First: isNameChar, Rest: isNameChar, Prefix: "_"}
+// nameRules are the tool names the Anthropic API accepts: ^[a-zA-Z0-9_-]{1,128}$.
+var nameRules = toolname.Rules{MaxLen: 128, First: isNameChar, Rest: isNameChar, Prefix: "_"}
+
+// ValidName reports whether the Anthropic API accepts name as a tool name as it
+// is. Other names are rewritten: each disallowed character (such as the dot
+// in light.turn_on) becomes '_', and a name that is too long, or taken, ends
+// in '_' and six hex digits of a hash of the MCP name.
+func ValidName(name string) bool { return nameRules.Valid(name) }
 
 // ToolParams returns one tool declaration per MCP tool, in the order of
 // tools, and a map from each declared name to the MCP tool name.
 //
-// Names the API rejects are rewritten (see NameRules). The input schema is
+// Names the API rejects are rewritten (see ValidName). The input schema is
 // the server's, except at its top level, where the API takes no anyOf, oneOf
 // or allOf: a top-level $ref is inlined, allOf branches are merged, and an
 // anyOf or oneOf moves into the description (the handler still validates
@@ -48,7 +53,7 @@ func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string,
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	declared, err := toolname.Assign(names, NameRules)
+	declared, err := toolname.Assign(names, nameRules)
 	if err != nil {
 		return nil, nil, fmt.Errorf("declaring tools for Anthropic: %w", err)
 	}

@@ -21,9 +21,10 @@ type DeclarationOptions struct {
 	JSONSchema bool
 }
 
-// NameRules are the function names Gemini accepts: a letter or '_', then
-// letters, digits, '_', '.', ':' or '-', at most 64 characters.
-var NameRules = toolname.Rules{
+// nameRules are the function names Gemini accepts: a letter or '_', then
+// letters, digits, '_', '.', ':' or '-', at most 64 characters (the API
+// enforces 64, though the SDK documents 128).
+var nameRules = toolname.Rules{
 	MaxLen: 64,
 	First:  func(c byte) bool { return toolname.IsLetter(c) || c == '_' },
 	Rest: func(c byte) bool {
@@ -32,10 +33,17 @@ var NameRules = toolname.Rules{
 	Prefix: "_",
 }
 
+// ValidName reports whether Gemini accepts name as a function name as it is.
+// Declarations keeps such names, and rewrites the others.
+func ValidName(name string) bool { return nameRules.Valid(name) }
+
 // Declarations returns one function declaration per tool, in the order of
 // tools, and a map from each declared function name to the MCP tool name.
 //
-// Names Gemini rejects are rewritten (see NameRules); valid names are kept.
+// Names Gemini rejects (see ValidName) are rewritten: each disallowed
+// character becomes '_', a name that starts with neither a letter nor '_'
+// gets a '_' in front, and a name that is too long, or taken, ends in '_'
+// and six hex digits of a hash of the MCP name. Valid names are kept.
 // An empty description is replaced by the tool's title, or by a sentence made
 // from its name.
 //
@@ -72,7 +80,7 @@ func Declarations(tools []runtime.Tool, opts *DeclarationOptions) ([]*genai.Func
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	declared, err := toolname.Assign(names, NameRules)
+	declared, err := toolname.Assign(names, nameRules)
 	if err != nil {
 		return nil, nil, fmt.Errorf("declaring tools for Gemini: %w", err)
 	}

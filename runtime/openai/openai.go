@@ -31,9 +31,14 @@ func isNameChar(c byte) bool {
 	return toolname.IsLetter(c) || toolname.IsDigit(c) || c == '_' || c == '-'
 }
 
-// NameRules are the function names the OpenAI API accepts:
-// ^[a-zA-Z0-9_-]{1,64}$. A dot, as in light.turn_on, becomes '_'.
-var NameRules = toolname.Rules{MaxLen: 64, First: isNameChar, Rest: isNameChar, Prefix: "_"}
+// nameRules are the function names the OpenAI API accepts: ^[a-zA-Z0-9_-]{1,64}$.
+var nameRules = toolname.Rules{MaxLen: 64, First: isNameChar, Rest: isNameChar, Prefix: "_"}
+
+// ValidName reports whether the OpenAI API accepts name as a function name as it
+// is. Other names are rewritten: each disallowed character (such as the dot
+// in light.turn_on) becomes '_', and a name that is too long, or taken, ends
+// in '_' and six hex digits of a hash of the MCP name.
+func ValidName(name string) bool { return nameRules.Valid(name) }
 
 // Options tune FunctionDefinitions. A nil *Options means the zero value.
 type Options struct {
@@ -51,7 +56,7 @@ type Options struct {
 // FunctionDefinitions returns one function definition per MCP tool, in the
 // order of tools, and a map from each declared name to the MCP tool name.
 //
-// Names the API rejects are rewritten (see NameRules). The parameters are
+// Names the API rejects are rewritten (see ValidName). The parameters are
 // the server's schema, except at the top level, which must be a plain
 // object: a top-level $ref is inlined, allOf branches are merged, and an
 // anyOf or oneOf moves into the description (the handler still validates
@@ -70,7 +75,7 @@ func definitions(tools []runtime.Tool, opts *Options) ([]shared.FunctionDefiniti
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	declared, err := toolname.Assign(names, NameRules)
+	declared, err := toolname.Assign(names, nameRules)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("declaring tools for OpenAI: %w", err)
 	}
