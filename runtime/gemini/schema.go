@@ -208,6 +208,20 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 			out.Set(k, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
 				{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{av, bv}}},
 			}})
+		case "anyOf", "oneOf":
+			// Both unions must hold. convert reads anyOf beside oneOf as
+			// that intersection, so the second union takes the free key.
+			if jsontree.Equal(av, bv) {
+				break
+			}
+			other := "oneOf"
+			if k == "oneOf" {
+				other = "anyOf"
+			}
+			if out.Has(other) {
+				return nil, c.errorf(ptr, "allOf branches hold more than two unions, which cannot be merged")
+			}
+			out.Set(other, bv)
 		case "pattern":
 			if !jsontree.Equal(av, bv) {
 				if s, ok := bv.StringValue(); ok {
