@@ -320,6 +320,10 @@ func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
 			if err != nil {
 				return nil, err
 			}
+			if bt.Kind == Nullable {
+				// A branch that accepts null makes the union nullable.
+				bt, nullable = bt.Elem, true
+			}
 			u.Branches = append(u.Branches, &Branch{GoName: fields.Take(suffix), Type: bt, Kinds: bt.JSONKinds()})
 		}
 		t = u
@@ -367,8 +371,14 @@ func (c *converter) branchSuffix(b *jsonv.Value) string {
 			return s
 		}
 	}
-	if t := b.Get("type"); t != nil && t.Kind == jsonv.String {
-		switch t.Str {
+	if t := b.Get("type"); t != nil {
+		name := ""
+		for _, s := range typeSet(t) {
+			if s != "null" && name == "" {
+				name = s
+			}
+		}
+		switch name {
 		case "string":
 			return "String"
 		case "integer":

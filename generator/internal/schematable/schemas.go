@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:214d47bb8963"
+const SnapshotHash = "sha256:01b7e929b432"
 
 // The tools' own schemas, compiled on first use.
 var (
@@ -90,6 +90,7 @@ var (
 	inputSchemaT74NoTypeRoot              = runtime.NewSchema("t74_no_type_root", []byte("{\"properties\":{\"a\":{\"type\":\"integer\"}}}"))
 	inputSchemaT75EmptyRoot               = runtime.NewSchema("t75_empty_root", []byte("{\"type\":\"object\",\"properties\":{}}"))
 	inputSchemaT76AnyofRequired           = runtime.NewSchema("t76_anyof_required", []byte("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]}"))
+	inputSchemaT77AnyofNullableBranch     = runtime.NewSchema("t77_anyof_nullable_branch", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":[\"string\",\"null\"]},{\"type\":\"integer\",\"minimum\":0}]}}}"))
 )
 var inputSchemas = map[string]*runtime.Schema{
 	"t01_string":                    inputSchemaT01String,
@@ -168,6 +169,7 @@ var inputSchemas = map[string]*runtime.Schema{
 	"t74_no_type_root":              inputSchemaT74NoTypeRoot,
 	"t75_empty_root":                inputSchemaT75EmptyRoot,
 	"t76_anyof_required":            inputSchemaT76AnyofRequired,
+	"t77_anyof_nullable_branch":     inputSchemaT77AnyofNullableBranch,
 }
 var outputSchemas = map[string]*runtime.Schema{}
 
@@ -191,7 +193,7 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
-// MCPTools returns the 76 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+// MCPTools returns the 77 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
 	return []runtime.Tool{
 		{
@@ -649,6 +651,12 @@ func MCPTools() []runtime.Tool {
 			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]}"),
 			Name:        "t76_anyof_required",
 			Raw:         json.RawMessage("{\"name\":\"t76_anyof_required\",\"description\":\"anyOf of required lists keeps the object shape (raw check)\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]},\"x-valid\":[{\"id\":\"1\"},{\"name\":\"n\"},{\"id\":\"1\",\"name\":\"n\"}],\"x-invalid\":[{},{\"id\":1}]}"),
+		},
+		{
+			Description: "a union branch that accepts null makes the union nullable",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":[\"string\",\"null\"]},{\"type\":\"integer\",\"minimum\":0}]}}}"),
+			Name:        "t77_anyof_nullable_branch",
+			Raw:         json.RawMessage("{\"name\":\"t77_anyof_nullable_branch\",\"description\":\"a union branch that accepts null makes the union nullable\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":[\"string\",\"null\"]},{\"type\":\"integer\",\"minimum\":0}]}}},\"x-valid\":[{\"x\":\"a\"},{\"x\":null},{\"x\":3}],\"x-invalid\":[{\"x\":-1},{\"x\":true}]}"),
 		},
 	}
 }

@@ -94,6 +94,7 @@ var newArgs = map[string]func() validator{
 	"t74_no_type_root":              func() validator { return new(T74NoTypeRootArgs) },
 	"t75_empty_root":                func() validator { return new(T75EmptyRootArgs) },
 	"t76_anyof_required":            func() validator { return new(T76AnyofRequiredArgs) },
+	"t77_anyof_nullable_branch":     func() validator { return new(T77AnyofNullableBranchArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -299,4 +300,5 @@ var wantShapes = map[string]string{
 	"t74_no_type_root":              "A *int64 a,omitempty",
 	"t75_empty_root":                "",
 	"t76_anyof_required":            "ID *string id,omitempty; Name *string name,omitempty",
+	"t77_anyof_nullable_branch":     "X *T77AnyofNullableBranchX{String *string; Int *int64} x,omitempty",
 }

@@ -2099,3 +2099,56 @@ func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
 	type plain T76AnyofRequiredArgs
 	return runtime.DecodeObject(data, &shapeT76AnyofRequiredArgs, (*plain)(a))
 }
+
+// T77AnyofNullableBranchArgs holds the arguments of the tool "t77_anyof_nullable_branch".
+//
+// a union branch that accepts null makes the union nullable
+type T77AnyofNullableBranchArgs struct {
+	// Optional and nullable: nil leaves it out (null is read as nil).
+	X *T77AnyofNullableBranchX `json:"x,omitempty"`
+}
+
+var shapeT77AnyofNullableBranchArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x", Nullable: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T77AnyofNullableBranchArgs) UnmarshalJSON(data []byte) error {
+	type plain T77AnyofNullableBranchArgs
+	return runtime.DecodeObject(data, &shapeT77AnyofNullableBranchArgs, (*plain)(a))
+}
+
+// T77AnyofNullableBranchX is one of several shapes; exactly one field is set.
+type T77AnyofNullableBranchX struct {
+	String *string
+	Int    *int64
+}
+
+// MarshalJSON encodes the branch that is set, or null when none is.
+func (u T77AnyofNullableBranchX) MarshalJSON() ([]byte, error) {
+	if u.String != nil {
+		return json.Marshal(u.String)
+	}
+	if u.Int != nil {
+		return json.Marshal(u.Int)
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
+func (u *T77AnyofNullableBranchX) UnmarshalJSON(data []byte) error {
+	var out T77AnyofNullableBranchX
+	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
+		runtime.Decoded(&out.String, nil, runtime.KindString),
+		runtime.Decoded(&out.Int, func(v *int64) error {
+			if *v < 0 {
+				return runtime.Invalid("", "must be >= 0")
+			}
+			return nil
+		}, runtime.KindNumber),
+	}); err != nil {
+		return err
+	}
+	*u = out
+	return nil
+}

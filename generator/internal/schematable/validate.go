@@ -1356,6 +1356,45 @@ func (a *T76AnyofRequiredArgs) validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t77_anyof_nullable_branch".
+func (a *T77AnyofNullableBranchArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t77_anyof_nullable_branch")
+	}
+	return nil
+}
+func (a *T77AnyofNullableBranchArgs) validate() error {
+	if a.X != nil {
+		if err := (*a.X).Validate(); err != nil {
+			return runtime.Within(err, "x")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (u *T77AnyofNullableBranchX) Validate() error {
+	n := 0
+	if u.String != nil {
+		n++
+	}
+	if u.Int != nil {
+		n++
+	}
+	if n == 0 {
+		return runtime.Invalid("", "no branch of T77AnyofNullableBranchX is set")
+	}
+	if n > 1 {
+		return runtime.Invalid("", "more than one branch of T77AnyofNullableBranchX is set")
+	}
+	if u.Int != nil {
+		if *u.Int < 0 {
+			return runtime.Invalid("", "must be >= 0")
+		}
+	}
+	return nil
+}
+
 // The patterns of the schemas, compiled once.
 var (
 	pattern1 = regexp.MustCompile("^a")
