@@ -53,5 +53,12 @@ check-generated: generate
 	@git diff --exit-code -- generated/ testdata/ examples/ || \
 		(echo "generated code is stale: run make generate and commit the result"; exit 1)
 
+# bench measures the runtime against the go-sdk and mcp-go clients and a
+# hand-written floor client over stdio and Streamable HTTP, the generator at
+# scale, and generated validation; it prints the tables and the targets, and
+# writes them to docs/bench.md with a chart in docs/bench.svg.
+bench:
+	cd bench && $(GO) run ./cmd/mcpbench -root .. -md ../docs/bench.md -svg ../docs/bench.svg
+
 clean:
 	rm -rf node_modules

@@ -7,7 +7,7 @@
 //
 // Usage, from the bench directory (make bench runs this):
 //
-//	go run ./cmd/mcpbench [-root ..] [-reps 3] [-svg ../docs/bench.svg]
+//	go run ./cmd/mcpbench [-root ..] [-reps 3] [-md FILE] [-svg ../docs/bench.svg]
 //
 // Each client runs in a child process of its own ("mcpbench worker"), so that
 // its CPU time and allocations are the client's alone; the server is always a
@@ -27,6 +27,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 )
@@ -52,6 +54,9 @@ func workerMain(args []string) error {
 	command := fs.String("server", "", "the stdio server command")
 	url := fs.String("url", "", "the Streamable HTTP endpoint")
 	quick := fs.Bool("quick", false, "a small workload, to check that everything runs")
+	sequential := fs.Int("sequential", 0, "override the number of sequential echo calls")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measurements to `FILE`")
+	memProfile := fs.String("memprofile", "", "write an allocation profile of the measurements to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,13 +64,36 @@ func workerMain(args []string) error {
 	if *quick {
 		wl = quickWorkload
 	}
+	if *sequential > 0 {
+		wl.Sequential = *sequential
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if *memProfile != "" {
+		goruntime.MemProfileRate = 512
+		defer func() {
+			if f, err := os.Create(*memProfile); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	return runWorker(ctx, *name, target{transport: *transport, command: *command, url: *url}, wl, os.Stdout)
 }
 
 // quickWorkload runs every measurement briefly.
-var quickWorkload = workload{Connects: 1, Warmup: 5, Sequential: 50, Goroutines: 32, Concurrent: 2, BigCalls: 1, BigSize: 1 << 20}
+var quickWorkload = workload{Connects: 1, Warmup: 5, Sequential: 50, Chunks: 2, Goroutines: 32, Concurrent: 2, BigCalls: 1, BigSize: 1 << 20}
 
 type config struct {
 	root      string
@@ -82,6 +110,7 @@ func benchMain(args []string) error {
 	fs.StringVar(&cfg.root, "root", "..", "the root of the mcpgen checkout")
 	fs.IntVar(&cfg.reps, "reps", 3, "repetitions of every measurement; figures are their medians")
 	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
+	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
 	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, validate")
 	if err := fs.Parse(args); err != nil {
@@ -126,6 +155,13 @@ func benchMain(args []string) error {
 		}
 	}
 	rep.print(os.Stdout)
+	if *md != "" {
+		var b bytes.Buffer
+		rep.print(&b)
+		if err := os.WriteFile(*md, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("writing the tables: %w", err)
+		}
+	}
 	if cfg.svg != "-" && len(rep.clients) > 0 {
 		if err := os.MkdirAll(filepath.Dir(cfg.svg), 0o755); err != nil {
 			return err

@@ -35,6 +35,7 @@ func medianResult(rs []*clientResult) *clientResult {
 		P50Ns:       m(func(r *clientResult) float64 { return r.P50Ns }),
 		P99Ns:       m(func(r *clientResult) float64 { return r.P99Ns }),
 		CPUNs:       m(func(r *clientResult) float64 { return r.CPUNs }),
+		SysNs:       m(func(r *clientResult) float64 { return r.SysNs }),
 		Allocs:      m(func(r *clientResult) float64 { return r.Allocs }),
 		Bytes:       m(func(r *clientResult) float64 { return r.Bytes }),
 		CallsPerSec: m(func(r *clientResult) float64 { return r.CallsPerSec }),
@@ -81,6 +82,8 @@ var clientMetrics = []metric{
 
 func fmtDuration(ns float64) string {
 	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
 	case ns >= 1e6:
 		return fmt.Sprintf("%.2f ms", ns/1e6)
 	case ns >= 1e3:

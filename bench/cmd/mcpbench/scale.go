@@ -17,14 +17,14 @@ import (
 
 // scaleResult is what generating one snapshot cost.
 type scaleResult struct {
-	name      string
-	tools     int
-	genNs     float64 // wall time of mcpgen generate, median
-	cpuNs     float64 // its user+system CPU time, median
-	maxRSS    int64   // its peak resident set, bytes, the largest seen
-	lines     int     // lines of Go written
-	compileNs float64 // wall time of go build of the generated package
-	compileOK bool
+	name       string
+	tools      int
+	genNs      float64 // wall time of mcpgen generate, median
+	cpuNs      float64 // its user+system CPU time, median
+	maxRSS     int64   // its peak resident set, bytes, the largest seen
+	lines      int     // lines of Go written
+	compileNs  float64 // wall time of go build of the generated package
+	compileOK  bool
 	compileMsg string
 }
 

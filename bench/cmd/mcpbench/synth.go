@@ -28,15 +28,23 @@ func syntheticTools(n int) []byte {
 
 // propertyKinds are the property schemas tools draw from, most common first.
 var propertyKinds = []func(i int) any{
-	func(i int) any { return obj("type", "string", "description", fmt.Sprintf("The `name` of thing %d.", i)) },
+	func(i int) any {
+		return obj("type", "string", "description", fmt.Sprintf("The `name` of thing %d.", i))
+	},
 	func(i int) any { return obj("type", "integer", "minimum", 0, "maximum", 100+i%7, "default", 10) },
-	func(i int) any { return obj("type", "string", "enum", []string{"asc", "desc", "Y", "y", "5m", "*/*", "-timestamp", "timestamp"}) },
-	func(i int) any { return obj("type", []string{"string", "null"}, "description", "Nullable, as a type list.") },
+	func(i int) any {
+		return obj("type", "string", "enum", []string{"asc", "desc", "Y", "y", "5m", "*/*", "-timestamp", "timestamp"})
+	},
+	func(i int) any {
+		return obj("type", []string{"string", "null"}, "description", "Nullable, as a type list.")
+	},
 	func(i int) any { return obj("type", "boolean", "default", i%2 == 0) },
 	func(i int) any {
 		return obj("type", "array", "minItems", 1, "items", obj("type", "string", "minLength", 1, "maxLength", 64))
 	},
-	func(i int) any { return obj("anyOf", []any{obj("type", "string", "format", "date-time"), obj("type", "null")}) },
+	func(i int) any {
+		return obj("anyOf", []any{obj("type", "string", "format", "date-time"), obj("type", "null")})
+	},
 	func(i int) any { return obj("type", "string", "pattern", "^[a-z][a-z0-9_]*$", "maxLength", 128) },
 	func(i int) any { return obj("$ref", "#/$defs/Filter", "description", "A filter, by reference.") },
 	func(i int) any {
@@ -62,8 +70,12 @@ var propertyKinds = []func(i int) any{
 	func(i int) any {
 		return obj("allOf", []any{obj("type", "integer", "minimum", 0), obj("type", "number", "maximum", 50)})
 	},
-	func(i int) any { return obj("anyOf", []any{obj("type", "object", "properties", obj("q", obj("type", "string"))), obj("type", "string")}) },
-	func(i int) any { return obj("type", "string", "format", "email", "description", "Ends a comment: */ and goes on.") },
+	func(i int) any {
+		return obj("anyOf", []any{obj("type", "object", "properties", obj("q", obj("type", "string"))), obj("type", "string")})
+	},
+	func(i int) any {
+		return obj("type", "string", "format", "email", "description", "Ends a comment: */ and goes on.")
+	},
 }
 
 // propertyNames mix plain names, snake and camel twins, Go keywords and

@@ -18,6 +18,7 @@ type workload struct {
 	Connects   int // connect + handshake + tools/list, each on a new session
 	Warmup     int // echo calls before measuring
 	Sequential int // echo calls measured one after the other
+	Chunks     int // parts of Sequential measured apart for CPU and allocations
 	Goroutines int // concurrent callers for the throughput run
 	Concurrent int // echo calls per goroutine
 	BigCalls   int // calls of the big tool
@@ -28,6 +29,7 @@ var defaultWorkload = workload{
 	Connects:   5,
 	Warmup:     300,
 	Sequential: 3000,
+	Chunks:     6,
 	Goroutines: 32,
 	Concurrent: 150,
 	BigCalls:   12,
@@ -43,20 +45,21 @@ type clientResult struct {
 	P50Ns       float64 `json:"p50Ns"`       // sequential echo latency
 	P99Ns       float64 `json:"p99Ns"`       //
 	CPUNs       float64 `json:"cpuNs"`       // client CPU (user+system) per sequential echo call
+	SysNs       float64 `json:"sysNs"`       // the system part of CPUNs
 	Allocs      float64 `json:"allocs"`      // heap allocations per sequential echo call
 	Bytes       float64 `json:"bytes"`       // heap bytes per sequential echo call
 	CallsPerSec float64 `json:"callsPerSec"` // echo calls per second, Goroutines at once on one session
 	MBps        float64 `json:"mbps"`        // MiB of big results per second
 }
 
-// cpuTime returns the user plus system CPU time this process has used. The
-// server is another process, so its CPU never counts.
-func cpuTime() time.Duration {
+// cpuTime returns the user plus system CPU time this process has used, and
+// the system part. The server is another process, so its CPU never counts.
+func cpuTime() (total, sys time.Duration) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+		return 0, 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), time.Duration(ru.Stime.Nano())
 }
 
 // runWorker measures one client against the server in t and writes the
@@ -118,25 +121,39 @@ func measure(ctx context.Context, name string, t target, wl workload) (*clientRe
 		}
 	}
 
-	// Sequential echo: latency, CPU and allocations per call.
-	lat := make([]time.Duration, wl.Sequential)
-	goruntime.GC()
+	// Sequential echo: latency, CPU and allocations per call. The calls run
+	// in chunks, and CPU and allocations per call are the medians over the
+	// chunks, so that a burst of load from elsewhere on the machine skews
+	// one chunk rather than the figure.
+	lat := make([]time.Duration, 0, wl.Sequential)
+	chunks := max(1, wl.Chunks)
+	perChunk := max(1, wl.Sequential/chunks)
+	cpus := make([]float64, 0, chunks)
+	syss := make([]float64, 0, chunks)
+	allocs := make([]float64, 0, chunks)
+	bytes := make([]float64, 0, chunks)
 	var before, after goruntime.MemStats
-	goruntime.ReadMemStats(&before)
-	cpu0 := cpuTime()
-	for i := range lat {
-		start := time.Now()
-		if err := echo(); err != nil {
-			return nil, err
+	for range chunks {
+		goruntime.GC()
+		goruntime.ReadMemStats(&before)
+		cpu0, sys0 := cpuTime()
+		for range perChunk {
+			start := time.Now()
+			if err := echo(); err != nil {
+				return nil, err
+			}
+			lat = append(lat, time.Since(start))
 		}
-		lat[i] = time.Since(start)
+		cpu1, sys1 := cpuTime()
+		goruntime.ReadMemStats(&after)
+		n := float64(perChunk)
+		cpus = append(cpus, float64(cpu1-cpu0)/n)
+		syss = append(syss, float64(sys1-sys0)/n)
+		allocs = append(allocs, float64(after.Mallocs-before.Mallocs)/n)
+		bytes = append(bytes, float64(after.TotalAlloc-before.TotalAlloc)/n)
 	}
-	cpu := cpuTime() - cpu0
-	goruntime.ReadMemStats(&after)
-	n := float64(wl.Sequential)
-	res.CPUNs = float64(cpu) / n
-	res.Allocs = float64(after.Mallocs-before.Mallocs) / n
-	res.Bytes = float64(after.TotalAlloc-before.TotalAlloc) / n
+	res.CPUNs, res.SysNs = medianFloat(cpus), medianFloat(syss)
+	res.Allocs, res.Bytes = medianFloat(allocs), medianFloat(bytes)
 	slices.Sort(lat)
 	res.P50Ns = float64(lat[len(lat)/2])
 	res.P99Ns = float64(lat[len(lat)*99/100])
@@ -183,6 +200,12 @@ func measure(ctx context.Context, name string, t target, wl workload) (*clientRe
 	}
 	res.MBps = float64(wl.BigCalls*wl.BigSize) / (1 << 20) / time.Since(start).Seconds()
 	return res, nil
+}
+
+func medianFloat(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 func median(d []time.Duration) time.Duration {
