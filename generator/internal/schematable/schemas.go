@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:01b7e929b432"
+const SnapshotHash = "sha256:714806416201"
 
 // The tools' own schemas, compiled on first use.
 var (
@@ -91,6 +91,12 @@ var (
 	inputSchemaT75EmptyRoot               = runtime.NewSchema("t75_empty_root", []byte("{\"type\":\"object\",\"properties\":{}}"))
 	inputSchemaT76AnyofRequired           = runtime.NewSchema("t76_anyof_required", []byte("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]}"))
 	inputSchemaT77AnyofNullableBranch     = runtime.NewSchema("t77_anyof_nullable_branch", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":[\"string\",\"null\"]},{\"type\":\"integer\",\"minimum\":0}]}}}"))
+	inputSchemaT78OneofNull               = runtime.NewSchema("t78_oneof_null", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}}}"))
+	inputSchemaT79NullableObject          = runtime.NewSchema("t79_nullable_object", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}}"))
+	inputSchemaT80SharedEnumRef           = runtime.NewSchema("t80_shared_enum_ref", []byte("{\"type\":\"object\",\"$defs\":{\"level\":{\"type\":\"integer\",\"enum\":[-1,0,1]}},\"properties\":{\"min\":{\"$ref\":\"#/$defs/level\"},\"max\":{\"$ref\":\"#/$defs/level\"}}}"))
+	inputSchemaT81IntOrNumber             = runtime.NewSchema("t81_int_or_number", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"integer\",\"maximum\":10},{\"type\":\"number\",\"minimum\":100}]}}}"))
+	inputSchemaT82PatternAndFormat        = runtime.NewSchema("t82_pattern_and_format", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"email\",\"pattern\":\"@example\\\\.com$\"}}}"))
+	inputSchemaT83ConstTrue               = runtime.NewSchema("t83_const_true", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"const\":true}},\"required\":[\"x\"]}"))
 )
 var inputSchemas = map[string]*runtime.Schema{
 	"t01_string":                    inputSchemaT01String,
@@ -170,6 +176,12 @@ var inputSchemas = map[string]*runtime.Schema{
 	"t75_empty_root":                inputSchemaT75EmptyRoot,
 	"t76_anyof_required":            inputSchemaT76AnyofRequired,
 	"t77_anyof_nullable_branch":     inputSchemaT77AnyofNullableBranch,
+	"t78_oneof_null":                inputSchemaT78OneofNull,
+	"t79_nullable_object":           inputSchemaT79NullableObject,
+	"t80_shared_enum_ref":           inputSchemaT80SharedEnumRef,
+	"t81_int_or_number":             inputSchemaT81IntOrNumber,
+	"t82_pattern_and_format":        inputSchemaT82PatternAndFormat,
+	"t83_const_true":                inputSchemaT83ConstTrue,
 }
 var outputSchemas = map[string]*runtime.Schema{}
 
@@ -193,7 +205,7 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
-// MCPTools returns the 77 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+// MCPTools returns the 83 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
 	return []runtime.Tool{
 		{
@@ -657,6 +669,42 @@ func MCPTools() []runtime.Tool {
 			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":[\"string\",\"null\"]},{\"type\":\"integer\",\"minimum\":0}]}}}"),
 			Name:        "t77_anyof_nullable_branch",
 			Raw:         json.RawMessage("{\"name\":\"t77_anyof_nullable_branch\",\"description\":\"a union branch that accepts null makes the union nullable\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":[\"string\",\"null\"]},{\"type\":\"integer\",\"minimum\":0}]}}},\"x-valid\":[{\"x\":\"a\"},{\"x\":null},{\"x\":3}],\"x-invalid\":[{\"x\":-1},{\"x\":true}]}"),
+		},
+		{
+			Description: "oneOf with a null branch",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}}}"),
+			Name:        "t78_oneof_null",
+			Raw:         json.RawMessage("{\"name\":\"t78_oneof_null\",\"description\":\"oneOf with a null branch\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}}},\"x-valid\":[{\"x\":\"a\"},{\"x\":null}],\"x-invalid\":[{\"x\":1}]}"),
+		},
+		{
+			Description: "an object or null",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}}"),
+			Name:        "t79_nullable_object",
+			Raw:         json.RawMessage("{\"name\":\"t79_nullable_object\",\"description\":\"an object or null\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}},\"x-valid\":[{\"x\":null},{\"x\":{\"a\":\"b\"}}],\"x-invalid\":[{\"x\":{}},{\"x\":\"a\"}]}"),
+		},
+		{
+			Description: "an enum in $defs used twice",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"$defs\":{\"level\":{\"type\":\"integer\",\"enum\":[-1,0,1]}},\"properties\":{\"min\":{\"$ref\":\"#/$defs/level\"},\"max\":{\"$ref\":\"#/$defs/level\"}}}"),
+			Name:        "t80_shared_enum_ref",
+			Raw:         json.RawMessage("{\"name\":\"t80_shared_enum_ref\",\"description\":\"an enum in $defs used twice\",\"inputSchema\":{\"type\":\"object\",\"$defs\":{\"level\":{\"type\":\"integer\",\"enum\":[-1,0,1]}},\"properties\":{\"min\":{\"$ref\":\"#/$defs/level\"},\"max\":{\"$ref\":\"#/$defs/level\"}}},\"x-valid\":[{\"min\":-1,\"max\":1}],\"x-invalid\":[{\"min\":2},{\"max\":\"0\"}]}"),
+		},
+		{
+			Description: "anyOf integer or number",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"integer\",\"maximum\":10},{\"type\":\"number\",\"minimum\":100}]}}}"),
+			Name:        "t81_int_or_number",
+			Raw:         json.RawMessage("{\"name\":\"t81_int_or_number\",\"description\":\"anyOf integer or number\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"integer\",\"maximum\":10},{\"type\":\"number\",\"minimum\":100}]}}},\"x-valid\":[{\"x\":1},{\"x\":150.5}],\"x-invalid\":[{\"x\":50},{\"x\":10.5}]}"),
+		},
+		{
+			Description: "a pattern and a format together",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"email\",\"pattern\":\"@example\\\\.com$\"}}}"),
+			Name:        "t82_pattern_and_format",
+			Raw:         json.RawMessage("{\"name\":\"t82_pattern_and_format\",\"description\":\"a pattern and a format together\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"email\",\"pattern\":\"@example\\\\.com$\"}}},\"x-valid\":[{\"x\":\"a@example.com\"}],\"x-invalid\":[{\"x\":\"a@other.com\"},{\"x\":\"a b c@example.com\"}]}"),
+		},
+		{
+			Description: "const true",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"const\":true}},\"required\":[\"x\"]}"),
+			Name:        "t83_const_true",
+			Raw:         json.RawMessage("{\"name\":\"t83_const_true\",\"description\":\"const true\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"const\":true}},\"required\":[\"x\"]},\"x-valid\":[{\"x\":true}],\"x-invalid\":[{\"x\":false},{}]}"),
 		},
 	}
 }

@@ -95,6 +95,12 @@ var newArgs = map[string]func() validator{
 	"t75_empty_root":                func() validator { return new(T75EmptyRootArgs) },
 	"t76_anyof_required":            func() validator { return new(T76AnyofRequiredArgs) },
 	"t77_anyof_nullable_branch":     func() validator { return new(T77AnyofNullableBranchArgs) },
+	"t78_oneof_null":                func() validator { return new(T78OneofNullArgs) },
+	"t79_nullable_object":           func() validator { return new(T79NullableObjectArgs) },
+	"t80_shared_enum_ref":           func() validator { return new(T80SharedEnumRefArgs) },
+	"t81_int_or_number":             func() validator { return new(T81IntOrNumberArgs) },
+	"t82_pattern_and_format":        func() validator { return new(T82PatternAndFormatArgs) },
+	"t83_const_true":                func() validator { return new(T83ConstTrueArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -301,4 +307,10 @@ var wantShapes = map[string]string{
 	"t75_empty_root":                "",
 	"t76_anyof_required":            "ID *string id,omitempty; Name *string name,omitempty",
 	"t77_anyof_nullable_branch":     "X *T77AnyofNullableBranchX{String *string; Int *int64} x,omitempty",
+	"t78_oneof_null":                "X *string x,omitempty",
+	"t79_nullable_object":           "X *T79NullableObjectX{A string a} x,omitempty",
+	"t80_shared_enum_ref":           "Min *T80SharedEnumRefLevel(int64) min,omitempty; Max *T80SharedEnumRefLevel(int64) max,omitempty",
+	"t81_int_or_number":             "X *T81IntOrNumberX{Int *int64; Number *float64} x,omitempty",
+	"t82_pattern_and_format":        "X *string x,omitempty",
+	"t83_const_true":                "X T83ConstTrueX(const) x",
 }

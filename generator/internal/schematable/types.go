@@ -2152,3 +2152,209 @@ func (u *T77AnyofNullableBranchX) UnmarshalJSON(data []byte) error {
 	*u = out
 	return nil
 }
+
+// T78OneofNullArgs holds the arguments of the tool "t78_oneof_null".
+//
+// oneOf with a null branch
+type T78OneofNullArgs struct {
+	// Optional and nullable: nil leaves it out (null is read as nil).
+	X *string `json:"x,omitempty"`
+}
+
+var shapeT78OneofNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x", Nullable: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T78OneofNullArgs) UnmarshalJSON(data []byte) error {
+	type plain T78OneofNullArgs
+	return runtime.DecodeObject(data, &shapeT78OneofNullArgs, (*plain)(a))
+}
+
+// T79NullableObjectArgs holds the arguments of the tool "t79_nullable_object".
+//
+// an object or null
+type T79NullableObjectArgs struct {
+	// Optional and nullable: nil leaves it out (null is read as nil).
+	X *T79NullableObjectX `json:"x,omitempty"`
+}
+
+var shapeT79NullableObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x", Nullable: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T79NullableObjectArgs) UnmarshalJSON(data []byte) error {
+	type plain T79NullableObjectArgs
+	return runtime.DecodeObject(data, &shapeT79NullableObjectArgs, (*plain)(a))
+}
+
+// T79NullableObjectX is an object.
+type T79NullableObjectX struct {
+	// Required.
+	A string `json:"a"`
+}
+
+var shapeT79NullableObjectX = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "a", Required: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T79NullableObjectX) UnmarshalJSON(data []byte) error {
+	type plain T79NullableObjectX
+	return runtime.DecodeObject(data, &shapeT79NullableObjectX, (*plain)(a))
+}
+
+// T80SharedEnumRefArgs holds the arguments of the tool "t80_shared_enum_ref".
+//
+// an enum in $defs used twice
+type T80SharedEnumRefArgs struct {
+	Min *T80SharedEnumRefLevel `json:"min,omitempty"`
+	Max *T80SharedEnumRefLevel `json:"max,omitempty"`
+}
+
+var shapeT80SharedEnumRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "min"},
+	{Name: "max"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T80SharedEnumRefArgs) UnmarshalJSON(data []byte) error {
+	type plain T80SharedEnumRefArgs
+	return runtime.DecodeObject(data, &shapeT80SharedEnumRefArgs, (*plain)(a))
+}
+
+// T80SharedEnumRefLevel is one of the values of an enum.
+type T80SharedEnumRefLevel int64
+
+// The values of T80SharedEnumRefLevel.
+const (
+	T80SharedEnumRefLevelMinus1 T80SharedEnumRefLevel = -1
+	T80SharedEnumRefLevel0      T80SharedEnumRefLevel = 0
+	T80SharedEnumRefLevel1      T80SharedEnumRefLevel = 1
+)
+
+// Valid reports whether e is one of the values of the enum.
+func (e T80SharedEnumRefLevel) Valid() bool {
+	switch e {
+	case T80SharedEnumRefLevelMinus1, T80SharedEnumRefLevel0, T80SharedEnumRefLevel1:
+		return true
+	}
+	return false
+}
+
+// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
+func (e T80SharedEnumRefLevel) Validate() error {
+	if !e.Valid() {
+		return runtime.Invalid("", "must be one of -1, 0, 1")
+	}
+	return nil
+}
+
+// T81IntOrNumberArgs holds the arguments of the tool "t81_int_or_number".
+//
+// anyOf integer or number
+type T81IntOrNumberArgs struct {
+	X *T81IntOrNumberX `json:"x,omitempty"`
+}
+
+var shapeT81IntOrNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T81IntOrNumberArgs) UnmarshalJSON(data []byte) error {
+	type plain T81IntOrNumberArgs
+	return runtime.DecodeObject(data, &shapeT81IntOrNumberArgs, (*plain)(a))
+}
+
+// T81IntOrNumberX is one of several shapes; exactly one field is set.
+type T81IntOrNumberX struct {
+	Int    *int64
+	Number *float64
+}
+
+// MarshalJSON encodes the branch that is set, or null when none is.
+func (u T81IntOrNumberX) MarshalJSON() ([]byte, error) {
+	if u.Int != nil {
+		return json.Marshal(u.Int)
+	}
+	if u.Number != nil {
+		return json.Marshal(u.Number)
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
+func (u *T81IntOrNumberX) UnmarshalJSON(data []byte) error {
+	var out T81IntOrNumberX
+	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
+		runtime.Decoded(&out.Int, func(v *int64) error {
+			if *v > 10 {
+				return runtime.Invalid("", "must be <= 10")
+			}
+			return nil
+		}, runtime.KindNumber),
+		runtime.Decoded(&out.Number, func(v *float64) error {
+			if *v < 100.0 {
+				return runtime.Invalid("", "must be >= 100")
+			}
+			return nil
+		}, runtime.KindNumber),
+	}); err != nil {
+		return err
+	}
+	*u = out
+	return nil
+}
+
+// T82PatternAndFormatArgs holds the arguments of the tool "t82_pattern_and_format".
+//
+// a pattern and a format together
+type T82PatternAndFormatArgs struct {
+	X *string `json:"x,omitempty"`
+}
+
+var shapeT82PatternAndFormatArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T82PatternAndFormatArgs) UnmarshalJSON(data []byte) error {
+	type plain T82PatternAndFormatArgs
+	return runtime.DecodeObject(data, &shapeT82PatternAndFormatArgs, (*plain)(a))
+}
+
+// T83ConstTrueArgs holds the arguments of the tool "t83_const_true".
+//
+// const true
+type T83ConstTrueArgs struct {
+	// Required.
+	X T83ConstTrueX `json:"x"`
+}
+
+var shapeT83ConstTrueArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x", Required: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T83ConstTrueArgs) UnmarshalJSON(data []byte) error {
+	type plain T83ConstTrueArgs
+	return runtime.DecodeObject(data, &shapeT83ConstTrueArgs, (*plain)(a))
+}
+
+// T83ConstTrueX is a constant: it always encodes as true.
+type T83ConstTrueX struct{}
+
+// MarshalJSON encodes the constant.
+func (T83ConstTrueX) MarshalJSON() ([]byte, error) {
+	return []byte("true"), nil
+}
+
+// UnmarshalJSON accepts the constant only.
+func (*T83ConstTrueX) UnmarshalJSON(data []byte) error {
+	if !runtime.ConstMatches(data, "true") {
+		return runtime.Invalid("", "must be true")
+	}
+	return nil
+}

@@ -1395,6 +1395,128 @@ func (u *T77AnyofNullableBranchX) Validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t78_oneof_null".
+func (a *T78OneofNullArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t78_oneof_null")
+	}
+	return nil
+}
+func (a *T78OneofNullArgs) validate() error {
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t79_nullable_object".
+func (a *T79NullableObjectArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t79_nullable_object")
+	}
+	return nil
+}
+func (a *T79NullableObjectArgs) validate() error {
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (a *T79NullableObjectX) Validate() error {
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t80_shared_enum_ref".
+func (a *T80SharedEnumRefArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t80_shared_enum_ref")
+	}
+	return nil
+}
+func (a *T80SharedEnumRefArgs) validate() error {
+	if a.Min != nil {
+		if err := (*a.Min).Validate(); err != nil {
+			return runtime.Within(err, "min")
+		}
+	}
+	if a.Max != nil {
+		if err := (*a.Max).Validate(); err != nil {
+			return runtime.Within(err, "max")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t81_int_or_number".
+func (a *T81IntOrNumberArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t81_int_or_number")
+	}
+	return nil
+}
+func (a *T81IntOrNumberArgs) validate() error {
+	if a.X != nil {
+		if err := (*a.X).Validate(); err != nil {
+			return runtime.Within(err, "x")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (u *T81IntOrNumberX) Validate() error {
+	n := 0
+	if u.Int != nil {
+		n++
+	}
+	if u.Number != nil {
+		n++
+	}
+	if n == 0 {
+		return runtime.Invalid("", "no branch of T81IntOrNumberX is set")
+	}
+	if n > 1 {
+		return runtime.Invalid("", "more than one branch of T81IntOrNumberX is set")
+	}
+	if u.Int != nil {
+		if *u.Int > 10 {
+			return runtime.Invalid("", "must be <= 10")
+		}
+	}
+	if u.Number != nil {
+		if *u.Number < 100.0 {
+			return runtime.Invalid("", "must be >= 100")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t82_pattern_and_format".
+func (a *T82PatternAndFormatArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t82_pattern_and_format")
+	}
+	return nil
+}
+func (a *T82PatternAndFormatArgs) validate() error {
+	if a.X != nil {
+		if !pattern8.MatchString(*a.X) {
+			return runtime.Invalid("/x", "must match the pattern @example\\.com$")
+		}
+		if !runtime.CheckFormat("email", *a.X) {
+			return runtime.Invalid("/x", "must be a valid \"email\"")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t83_const_true".
+func (a *T83ConstTrueArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t83_const_true")
+	}
+	return nil
+}
+func (a *T83ConstTrueArgs) validate() error {
+	return nil
+}
+
 // The patterns of the schemas, compiled once.
 var (
 	pattern1 = regexp.MustCompile("^a")
@@ -1404,4 +1526,5 @@ var (
 	pattern5 = regexp.MustCompile("z$")
 	pattern6 = regexp.MustCompile("^[0-9]+$")
 	pattern7 = regexp.MustCompile("^[a-z]+$")
+	pattern8 = regexp.MustCompile("@example\\.com$")
 )
