@@ -17,6 +17,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 
@@ -34,6 +35,9 @@ type Config struct {
 	// Parts are the parts to write ("types", "client", "gemini"); nil
 	// means all.
 	Parts []string
+	// Limits bound the tool count and the schema depth; zero fields take
+	// the defaults (ir.DefaultMaxTools, ir.DefaultMaxSchemaDepth).
+	Limits ir.Limits
 }
 
 // Generate reads the snapshot and renders the files of the package.
@@ -42,7 +46,7 @@ func Generate(cfg Config) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini})
+	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, Limits: cfg.Limits})
 	if err != nil {
 		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
 	}

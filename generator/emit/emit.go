@@ -65,6 +65,9 @@ type Options struct {
 	Parts []string
 	// Gemini is GeminiTyped (the default) or GeminiJSON.
 	Gemini string
+	// Limits bound the tool count and the schema depth; zero fields take
+	// the defaults of package ir.
+	Limits ir.Limits
 }
 
 // File is one generated file.
@@ -99,7 +102,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if opts.Gemini != GeminiTyped && opts.Gemini != GeminiJSON {
 		return nil, fmt.Errorf("unknown Gemini form %q (want typed or json)", opts.Gemini)
 	}
-	pkg, err := ir.Build(snap.Tools)
+	pkg, err := ir.BuildLimited(snap.Tools, opts.Limits)
 	if err != nil {
 		return nil, err
 	}

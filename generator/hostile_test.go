@@ -1,0 +1,136 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// nested returns an input schema whose property a nests levels objects deep.
+func nested(levels int) string {
+	s := `{"type":"string"}`
+	for range levels {
+		s = `{"type":"object","properties":{"a":` + s + `}}`
+	}
+	return s
+}
+
+// toolList returns a tool-list snapshot of n tools with the given input
+// schema.
+func toolList(n int, schema string) string {
+	var b strings.Builder
+	b.WriteString(`{"tools":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"tool_%d","inputSchema":%s}`, i, schema)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// generateText runs the whole generator on the snapshot text.
+func generateText(doc string, lim ir.Limits, parts ...string) ([]emit.File, error) {
+	snap, err := snapshot.Read("hostile.json", []byte(doc))
+	if err != nil {
+		return nil, err
+	}
+	return emit.Generate(snap, emit.Options{Package: "hostile", Limits: lim, Parts: parts})
+}
+
+// TestHostileSchemas feeds the generator the schemas of a hostile server:
+// each is generated into code that parses, or rejected with an error that
+// says what is wrong and where.
+func TestHostileSchemas(t *testing.T) {
+	cycle := `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/z"},"z":{"$ref":"#/$defs/x"}}}`
+	var chain strings.Builder
+	chain.WriteString(`{"type":"object","properties":{"a":{"$ref":"#/$defs/d0"}},"$defs":{`)
+	for i := range 1000 {
+		fmt.Fprintf(&chain, `"d%d":{"$ref":"#/$defs/d%d"},`, i, i+1)
+	}
+	chain.WriteString(`"d1000":{"type":"string"}}}`)
+	recursive := `{"type":"object","properties":{"node":{"$ref":"#/$defs/n"}},"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}}}}}`
+	huge := strings.Repeat("x", 100_000)
+	cases := []struct {
+		name string
+		doc  string
+		lim  ir.Limits
+		// want is a substring of the error; empty means the generated code
+		// must parse.
+		want string
+	}{
+		{"depth at the limit", toolList(1, nested(ir.DefaultMaxSchemaDepth-1)), ir.Limits{}, ""},
+		{"depth over the limit", toolList(1, nested(ir.DefaultMaxSchemaDepth)), ir.Limits{}, "nests more than 64 levels"},
+		{"depth 1000", toolList(1, nested(1000)), ir.Limits{}, "nests more than 64 levels"},
+		{"depth 10000", toolList(1, nested(10000)), ir.Limits{}, "exceeded max depth"},
+		{"raised depth limit", toolList(1, nested(100)), ir.Limits{MaxSchemaDepth: 200}, ""},
+		{"cycle of bare refs", toolList(1, cycle), ir.Limits{}, "leads back to itself"},
+		{"self ref", toolList(1, `{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`), ir.Limits{}, "leads back to itself"},
+		{"long ref chain", toolList(1, chain.String()), ir.Limits{}, ""},
+		{"recursive type", toolList(1, recursive), ir.Limits{}, ""},
+		{"network ref", toolList(1, `{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/evil.json#/x"}}}`), ir.Limits{}, "which mcpgen does not fetch"},
+		{"enormous names", `{"tools":[{"name":"` + huge + `","inputSchema":{"type":"object","properties":{"` + huge + `":{"type":"string","enum":["` + huge + `"]}}}}]}`, ir.Limits{}, ""},
+		{"tools over the limit", toolList(ir.DefaultMaxTools+1, `{"type":"object"}`), ir.Limits{}, "10001 tools, more than the limit of 10000"},
+		{"tools over a lowered limit", toolList(11, `{"type":"object"}`), ir.Limits{MaxTools: 10}, "11 tools, more than the limit of 10"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// The Gemini declarations keep their own depth limit of 64.
+			files, err := generateText(c.doc, c.lim, emit.PartTypes, emit.PartClient)
+			if c.want != "" {
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("error = %.300v, want one containing %q", err, c.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("generating: %.300v", err)
+			}
+			for _, f := range files {
+				if _, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.SkipObjectResolution); err != nil {
+					t.Errorf("%s does not parse: %.300v", f.Name, err)
+				}
+			}
+		})
+	}
+}
+
+// TestTooManyToolsError checks that the tool-count error can be told apart.
+func TestTooManyToolsError(t *testing.T) {
+	_, err := generateText(toolList(3, `{"type":"object"}`), ir.Limits{MaxTools: 2})
+	var tm *ir.TooManyToolsError
+	if !errors.As(err, &tm) || tm.Count != 3 || tm.Limit != 2 {
+		t.Fatalf("error = %v, want a *ir.TooManyToolsError for 3 tools over 2", err)
+	}
+}
+
+// TestNetworkRefNeverFetched points a $ref at a server that fails the test
+// when reached, and runs every piece of mcpgen that reads schemas: the
+// snapshot reader, the generator and the runtime validator.
+func TestNetworkRefNeverFetched(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the schema's $ref was fetched: %s %s", r.Method, r.URL)
+	}))
+	defer srv.Close()
+	for _, ref := range []string{srv.URL + "/schema.json", srv.URL + "/schema.json#/$defs/x", "//" + srv.Listener.Addr().String() + "/x"} {
+		schema := `{"type":"object","properties":{"a":{"$ref":"` + ref + `"}}}`
+		if _, err := generateText(toolList(1, schema), ir.Limits{}); err == nil || !strings.Contains(err.Error(), "does not fetch") {
+			t.Errorf("generating with $ref %s: error = %v, want a refusal", ref, err)
+		}
+		s := runtime.NewSchema("t", []byte(schema))
+		if err := s.Validate([]byte(`{"a":1}`)); err == nil || !strings.Contains(err.Error(), "not fetched") {
+			t.Errorf("validating with $ref %s: error = %v, want a refusal", ref, err)
+		}
+	}
+}
