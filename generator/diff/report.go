@@ -105,6 +105,35 @@ func (r *Report) command() string {
 	return r.Command
 }
 
+// WriteAll writes several reports in format f: the text and Markdown
+// reports one after the other, separated by a blank line, and the JSON
+// reports as one JSON array.
+func WriteAll(w io.Writer, reports []*Report, f Format) error {
+	if f != FormatJSON {
+		for i, r := range reports {
+			if i > 0 {
+				if _, err := io.WriteString(w, "\n"); err != nil {
+					return err
+				}
+			}
+			if err := r.Write(w, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	all := make([]jsonReport, len(reports))
+	for i, r := range reports {
+		all[i] = r.jsonValue()
+	}
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the reports: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
 // counts renders the severity counts, such as "2 ERR, 0 WARN, 1 INFO".
 func (r *Report) counts() string {
 	return fmt.Sprintf("%d ERR, %d WARN, %d INFO", r.Count(Err), r.Count(Warn), r.Count(Info))
@@ -214,6 +243,14 @@ type jsonSummary struct {
 }
 
 func (r *Report) json() ([]byte, error) {
+	b, err := json.MarshalIndent(r.jsonValue(), "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding the report: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+func (r *Report) jsonValue() jsonReport {
 	j := jsonReport{
 		Old: r.Old, New: r.New,
 		Summary:  jsonSummary{r.Count(Err), r.Count(Warn), r.Count(Info), r.GoAPICount()},
@@ -226,11 +263,7 @@ func (r *Report) json() ([]byte, error) {
 	if j.Changes == nil {
 		j.Changes = []Change{}
 	}
-	b, err := json.MarshalIndent(j, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding the report: %w", err)
-	}
-	return append(b, '\n'), nil
+	return j
 }
 
 func (r *Report) markdown() string {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/generator/diff"
 )
 
 var checkCommand = &command{
@@ -12,14 +15,20 @@ var checkCommand = &command{
 }
 
 const checkHelp = `--snapshot FILE [--format text|json|markdown] [--fail-on ERR|WARN|INFO] ` + serverUsage + `
+       mcpgen check --config mcpgen.yaml [--server NAME]... [--format ...] [--fail-on ...]
 
 Captures the server's tool list and classifies every change since the
 snapshot, with the rules and report formats of mcpgen diff. FILE may also
-be REV:path, read from git. The snapshot must come from the same server:
-a different server name in its header is an error.
+be REV:path, read from git, or "-" for standard input. The snapshot must
+come from the same server: a different server name in its header is an
+error.
+
+With --config, every server of the file (or each one named by --server) is
+checked against the snapshot its entry gives, one report per server; the
+JSON format then prints an array of reports.
 
 Exit status: 0 when no change reaches the --fail-on severity, 1 when one
-does, 2 when the arguments are wrong, the snapshot cannot be read, or the
+does, 2 when the arguments are wrong, a snapshot cannot be read, or a
 server cannot be reached.
 
 ` + serverHelp
@@ -30,47 +39,103 @@ func runCheck(e *env, args []string) error {
 	sf.register(fs)
 	var rf reportFlags
 	rf.register(fs)
-	snapPath := fs.String("snapshot", "", "the checked-in snapshot `file` (or REV:path) to compare the server with (required)")
-	pos, err := sf.parse(e, fs, args)
+	var cf configFlags
+	cf.register(fs)
+	snapPath := fs.String("snapshot", "", "the checked-in snapshot `file` (or REV:path) to compare the server with (required without --config)")
+	pos, err := parseLive(e, fs, &sf, &cf, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("check: unexpected argument %q (a server command goes after --)", pos[0])
 	}
-	if *snapPath == "" {
+	switch {
+	case cf.file != "" && *snapPath != "":
+		return usagef("check: --config gives each server's snapshot: drop --snapshot")
+	case cf.file == "" && *snapPath == "":
 		return usagef("check: --snapshot is required")
 	}
 	format, threshold, err := rf.parse()
 	if err != nil {
 		return err
 	}
+	if cf.file != "" {
+		return checkConfig(e, &cf, &sf, format, threshold)
+	}
 	ctx, cancel := sf.context()
 	defer cancel()
-	want, err := loadSnapshot(ctx, e, *snapPath)
+	r, err := checkServer(ctx, e, &sf, *snapPath)
 	if err != nil {
-		return &exitError{code: exitUsage, msg: err.Error()}
+		return err
 	}
-	live, _, err := capture(ctx, e, &sf)
+	return writeReport(e, r, format, threshold)
+}
+
+// checkServer compares the server sf describes with the snapshot at spec.
+// Its errors are *usageError or *exitError with status 2: the check could
+// not be made.
+func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string) (*diff.Report, error) {
+	want, err := loadSnapshot(ctx, e, spec)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, msg: err.Error()}
+	}
+	live, _, err := capture(ctx, e, sf)
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
-			return err
+			return nil, err
 		}
-		return &exitError{code: exitUsage, msg: err.Error()}
+		return nil, &exitError{code: exitUsage, msg: err.Error()}
 	}
 	if want.Server.Name != "" && want.Server.Name != live.Server.Name {
-		return &exitError{code: exitUsage, msg: fmt.Sprintf(
+		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf(
 			"snapshot %s is of server %q, but %s is server %q: check compares a server with its own snapshot (capture a new one with mcpgen snapshot, or compare two snapshots with mcpgen diff)",
-			*snapPath, want.Server.Name, sf.source(), orUnknown(live.Server.Name))}
+			spec, want.Server.Name, sf.source(), orUnknown(live.Server.Name))}
 	}
-	r, err := compareSnapshots(*snapPath, sf.source(), want, live)
+	r, err := compareSnapshots(spec, sf.source(), want, live)
 	if err != nil {
-		return &exitError{code: exitUsage, msg: err.Error()}
+		return nil, &exitError{code: exitUsage, msg: err.Error()}
 	}
 	r.Command = "mcpgen check"
 	if want.Server.Version != "" && want.Server.Version != live.Server.Version {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("the server's version changed from %s to %s", want.Server.Version, orUnknown(live.Server.Version)))
 	}
-	return writeReport(e, r, format, threshold)
+	return r, nil
+}
+
+// checkConfig checks every selected server of a config file. A server that
+// cannot be checked is reported on standard error and does not stop the
+// others.
+func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format, threshold diff.Severity) error {
+	servers, flags, err := configServers(cf, base)
+	if err != nil {
+		return err
+	}
+	var reports []*diff.Report
+	failed, hits := 0, 0
+	for i, s := range servers {
+		r, err := func() (*diff.Report, error) {
+			ctx, cancel := flags[i].context()
+			defer cancel()
+			return checkServer(ctx, e, flags[i], s.Snapshot)
+		}()
+		if err != nil {
+			failed++
+			fmt.Fprintf(e.stderr, "mcpgen: server %s: %v\n", s.Name, err)
+			continue
+		}
+		r.Command = "mcpgen check (server " + s.Name + ")"
+		hits += countAtLeast(r, threshold)
+		reports = append(reports, r)
+	}
+	if err := diff.WriteAll(e.stdout, reports, format); err != nil {
+		return err
+	}
+	switch {
+	case failed > 0:
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d server(s) could not be checked", failed, len(servers))}
+	case hits > 0:
+		return &exitError{code: exitFail, msg: fmt.Sprintf("%d change(s) at %s or above (--fail-on %s)", hits, threshold, threshold)}
+	}
+	return nil
 }

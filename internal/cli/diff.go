@@ -163,14 +163,21 @@ func writeReport(e *env, r *diff.Report, format diff.Format, threshold diff.Seve
 	if err := r.Write(e.stdout, format); err != nil {
 		return err
 	}
+	n := countAtLeast(r, threshold)
+	if n == 0 {
+		return nil
+	}
+	return &exitError{code: exitFail, msg: fmt.Sprintf("%d change(s) at %s or above (--fail-on %s)", n, threshold, threshold)}
+}
+
+// countAtLeast returns how many changes of r are at least as severe as
+// threshold.
+func countAtLeast(r *diff.Report, threshold diff.Severity) int {
 	n := 0
 	for i := range r.Changes {
 		if r.Changes[i].Severity >= threshold {
 			n++
 		}
 	}
-	if n == 0 {
-		return nil
-	}
-	return &exitError{code: exitFail, msg: fmt.Sprintf("%d change(s) at %s or above (--fail-on %s)", n, threshold, threshold)}
+	return n
 }

@@ -17,6 +17,7 @@ var snapshotCommand = &command{
 }
 
 const snapshotHelp = `[--out FILE] ` + serverUsage + `
+       mcpgen snapshot --config mcpgen.yaml [--server NAME]...
 
 Writes the server's tool list in mcpgen's canonical snapshot format: a
 header naming the server, its protocol version and where it was captured
@@ -25,6 +26,10 @@ server sent it. The output has no timestamps, so capturing an unchanged
 server gives the same bytes. Without --out the snapshot goes to standard
 output; with it, the file is only rewritten when its content changes.
 
+With --config, every server of the file (or each one named by --server)
+is captured into the snapshot path its entry gives. A server that fails
+does not stop the others; the exit status is then 1.
+
 ` + serverHelp
 
 func runSnapshot(e *env, args []string) error {
@@ -32,12 +37,20 @@ func runSnapshot(e *env, args []string) error {
 	var sf serverFlags
 	sf.register(fs)
 	out := fs.String("out", "", "the `file` to write the snapshot to (default: standard output)")
-	pos, err := sf.parse(e, fs, args)
+	var cf configFlags
+	cf.register(fs)
+	pos, err := parseLive(e, fs, &sf, &cf, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usagef("snapshot: unexpected argument %q (a server command goes after --)", pos[0])
+	}
+	if cf.file != "" {
+		if *out != "" {
+			return usagef("snapshot: --config writes each server's snapshot to its own path: drop --out")
+		}
+		return snapshotConfig(e, &cf, &sf)
 	}
 	ctx, cancel := sf.context()
 	defer cancel()
@@ -57,6 +70,44 @@ func runSnapshot(e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "wrote %s\n", *out)
 	} else {
 		fmt.Fprintf(e.stderr, "%s is up to date\n", *out)
+	}
+	return nil
+}
+
+// snapshotConfig captures every selected server of a config file into its
+// snapshot path.
+func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
+	servers, flags, err := configServers(cf, base)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for i, s := range servers {
+		err := func() error {
+			ctx, cancel := flags[i].context()
+			defer cancel()
+			_, data, err := capture(ctx, e, flags[i])
+			if err != nil {
+				return err
+			}
+			changed, err := writeIfChanged(s.Snapshot, data)
+			if err != nil {
+				return err
+			}
+			if changed {
+				fmt.Fprintf(e.stderr, "server %s: wrote %s\n", s.Name, s.Snapshot)
+			} else {
+				fmt.Fprintf(e.stderr, "server %s: %s is up to date\n", s.Name, s.Snapshot)
+			}
+			return nil
+		}()
+		if err != nil {
+			failed++
+			fmt.Fprintf(e.stderr, "mcpgen: server %s: %v\n", s.Name, err)
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: exitFail, msg: fmt.Sprintf("%d of %d server(s) could not be captured", failed, len(servers))}
 	}
 	return nil
 }

@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/testenv"
+)
+
+// TestConfigLive captures and checks two servers listed in an mcpgen.yaml:
+// server-everything over stdio and the go-sdk server over Streamable HTTP.
+func TestConfigLive(t *testing.T) {
+	useEverything(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	text := "servers:\n" +
+		"  everything:\n" +
+		"    snapshot: tools/everything.json\n" +
+		"    command: [node_modules/.bin/mcp-server-everything, stdio]\n" +
+		"  sdk:\n" +
+		"    snapshot: tools/sdk.json\n" +
+		"    url: " + testenv.ServeSDK(t, false) + "\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	everything := filepath.Join(dir, "tools", "everything.json")
+	sdk := filepath.Join(dir, "tools", "sdk.json")
+
+	code, _, stderr := runCLI(t, "snapshot", "--config", cfg)
+	if code != 0 || !strings.Contains(stderr, "server everything: wrote "+everything) || !strings.Contains(stderr, "server sdk: wrote "+sdk) {
+		t.Fatalf("snapshot --config: status %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "snapshot", "--config", cfg, "--server", "sdk")
+	if code != 0 || !strings.Contains(stderr, "server sdk: "+sdk+" is up to date") || strings.Contains(stderr, "everything") {
+		t.Fatalf("snapshot --config --server sdk: status %d, stderr %q", code, stderr)
+	}
+
+	code, stdout, stderr := runCLI(t, "check", "--config", cfg)
+	if code != 0 || strings.Count(stdout, "No changes.") != 2 || !strings.Contains(stdout, "mcpgen check (server sdk) "+sdk) {
+		t.Fatalf("check --config: status %d\n%s%s", code, stdout, stderr)
+	}
+
+	// The sdk snapshot lists a tool the server no longer has.
+	editSnapshot(t, sdk, func(s *snapshot.Snapshot, tools map[string]map[string]any) {
+		tools["retired"] = map[string]any{"name": "retired", "inputSchema": map[string]any{"type": "object"}}
+	})
+	code, stdout, stderr = runCLI(t, "check", "--config", cfg, "--format", "json")
+	if code != 1 || !strings.Contains(stderr, "1 change(s) at ERR or above") {
+		t.Errorf("check --config after an edit: status %d, stderr %q", code, stderr)
+	}
+	var reports []struct {
+		Old     string
+		Changes []struct{ Tool, Rule string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &reports); err != nil {
+		t.Fatalf("json reports: %v\n%s", err, stdout)
+	}
+	if len(reports) != 2 || reports[0].Old != everything || len(reports[0].Changes) != 0 ||
+		reports[1].Old != sdk || len(reports[1].Changes) != 1 || reports[1].Changes[0].Rule != "tool-removed" {
+		t.Errorf("json reports: %+v", reports)
+	}
+	code, _, _ = runCLI(t, "check", "--config", cfg, "--server", "everything")
+	if code != 0 {
+		t.Errorf("check --config --server everything: status %d", code)
+	}
+
+	// A server whose snapshot is missing is reported; the others are still
+	// checked.
+	if err := os.Remove(everything); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI(t, "check", "--config", cfg)
+	if code != 2 || !strings.Contains(stderr, "server everything: reading snapshot "+everything+": no such file") ||
+		!strings.Contains(stderr, "1 of 2 server(s) could not be checked") || !strings.Contains(stdout, "tool retired removed") {
+		t.Errorf("check with a missing snapshot: status %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+func TestConfigUsage(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	if err := os.WriteFile(cfg, []byte("servers:\n  a:\n    snapshot: a.json\n    url: http://127.0.0.1:1/mcp\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("servers:\n  a:\n    snapshot: a.json\n    url: ftp://x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"snapshot", "--config", cfg, "--url", "http://x"}, "--config takes the servers from the file"},
+		{[]string{"check", "--config", cfg, "--", "server"}, "--config takes the servers from the file"},
+		{[]string{"snapshot", "--config", cfg, "--out", "x.json"}, "drop --out"},
+		{[]string{"check", "--config", cfg, "--snapshot", "x.json"}, "drop --snapshot"},
+		{[]string{"check", "--server", "a", "--snapshot", "x.json", "--", "srv"}, "--server picks servers of a --config file"},
+		{[]string{"check", "--config", cfg, "--server", "b"}, `has no server "b" (it has a)`},
+		{[]string{"check", "--config", filepath.Join(dir, "missing.yaml")}, "reading config " + filepath.Join(dir, "missing.yaml") + ": no such file or directory"},
+		{[]string{"snapshot", "--config", bad}, bad + ":2: server a: --url wants an http:// or https:// URL"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// A server that cannot be reached fails the capture with status 1.
+	code, _, stderr := runCLI(t, "snapshot", "--config", cfg, "--timeout", "5s")
+	if code != 1 || !strings.Contains(stderr, "mcpgen: server a: connecting to http://127.0.0.1:1/mcp") || !strings.Contains(stderr, "1 of 1 server(s) could not be captured") {
+		t.Errorf("unreachable server: status %d, stderr %q", code, stderr)
+	}
+}

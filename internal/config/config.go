@@ -1,0 +1,262 @@
+// Package config reads mcpgen.yaml, the optional file for repositories that
+// use several MCP servers. It lists each server once: where its snapshot is
+// checked in and how to reach it, so that "mcpgen snapshot --config" and
+// "mcpgen check --config" work on all of them (or on the ones named) in one
+// run. A single server needs no file: the command-line flags say the same.
+//
+//	servers:
+//	  everything:
+//	    snapshot: tools/everything.json
+//	    command: [npx, -y, "@modelcontextprotocol/server-everything", stdio]
+//	  homeassistant:
+//	    snapshot: tools/homeassistant.json
+//	    url: https://staging.example.com/api/mcp
+//	    bearer_env: STAGING_TOKEN
+//	    headers:
+//	      X-Tenant: ci
+//
+// Relative paths are relative to the directory of the file. Unknown keys are
+// errors, so that a typo never goes unnoticed.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// DefaultFile is the file name commands look for.
+const DefaultFile = "mcpgen.yaml"
+
+// File is a parsed mcpgen.yaml.
+type File struct {
+	// Path is the file as given; Dir is its directory, which relative paths
+	// in the file are relative to.
+	Path, Dir string
+	// Servers are the servers in file order.
+	Servers []*Server
+}
+
+// Server is one server entry.
+type Server struct {
+	// Name is the entry's key.
+	Name string
+	// Snapshot is the path of the server's checked-in snapshot, joined to
+	// File.Dir when relative.
+	Snapshot string
+	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
+	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
+	URL     string
+	SSE     string
+	Command []string
+	// Headers are sent with every HTTP request, in file order.
+	Headers []Header
+	// BearerEnv names the environment variable holding a bearer token.
+	BearerEnv string
+	// ProtocolVersion pins the protocol version; empty negotiates.
+	ProtocolVersion string
+	// Timeout bounds the capture; zero means the command's default.
+	Timeout time.Duration
+	// Line is where the entry starts in the file.
+	Line int
+}
+
+// Header is one HTTP header.
+type Header struct {
+	Name, Value string
+}
+
+// Error is a problem in the file, with its line.
+type Error struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// Load reads and checks the file at path.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("reading config %s: %v", path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse checks the contents of a config file; path names it in errors and
+// gives the directory relative paths are resolved against.
+func Parse(path string, data []byte) (*File, error) {
+	f := &File{Path: path, Dir: filepath.Dir(path)}
+	fail := func(line int, format string, args ...any) error {
+		return &Error{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fail(0, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) == 0 {
+		return nil, fail(0, "the file is empty: want a servers mapping")
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, fail(root.Line, "want a mapping with a servers key")
+	}
+	var servers *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "servers":
+			servers = v
+		default:
+			return nil, fail(k.Line, "unknown key %q (want servers)", k.Value)
+		}
+	}
+	if servers == nil || servers.Kind != yaml.MappingNode || len(servers.Content) == 0 {
+		line := root.Line
+		if servers != nil {
+			line = servers.Line
+		}
+		return nil, fail(line, "servers must map each server's name to its entry")
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(servers.Content); i += 2 {
+		k, v := servers.Content[i], servers.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			return nil, fail(k.Line, "server %s is listed twice (first at line %d)", k.Value, first)
+		}
+		seen[k.Value] = k.Line
+		s, err := parseServer(f, k, v, fail)
+		if err != nil {
+			return nil, err
+		}
+		f.Servers = append(f.Servers, s)
+	}
+	return f, nil
+}
+
+func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error) (*Server, error) {
+	name := k.Value
+	if strings.TrimSpace(name) == "" {
+		return nil, fail(k.Line, "a server has an empty name")
+	}
+	if v.Kind != yaml.MappingNode {
+		return nil, fail(v.Line, "server %s: want a mapping of its settings", name)
+	}
+	s := &Server{Name: name, Line: k.Line}
+	str := func(n *yaml.Node, key string) (string, error) {
+		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+			return "", fail(n.Line, "server %s: %s must be a string", name, key)
+		}
+		return n.Value, nil
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		kk, vv := v.Content[i], v.Content[i+1]
+		var err error
+		switch kk.Value {
+		case "snapshot":
+			s.Snapshot, err = str(vv, kk.Value)
+		case "url":
+			s.URL, err = str(vv, kk.Value)
+		case "sse":
+			s.SSE, err = str(vv, kk.Value)
+		case "bearer_env":
+			s.BearerEnv, err = str(vv, kk.Value)
+		case "protocol_version":
+			s.ProtocolVersion, err = str(vv, kk.Value)
+		case "timeout":
+			var t string
+			if t, err = str(vv, kk.Value); err == nil {
+				if s.Timeout, err = time.ParseDuration(t); err != nil || s.Timeout < 0 {
+					err = fail(vv.Line, "server %s: timeout %q is not a duration such as 30s", name, t)
+				}
+			}
+		case "command":
+			if vv.Kind != yaml.SequenceNode || len(vv.Content) == 0 {
+				return nil, fail(vv.Line, "server %s: command must be a list: the program, then its arguments", name)
+			}
+			for _, a := range vv.Content {
+				w, err := str(a, "each word of command")
+				if err != nil {
+					return nil, err
+				}
+				s.Command = append(s.Command, w)
+			}
+		case "headers":
+			if vv.Kind != yaml.MappingNode {
+				return nil, fail(vv.Line, "server %s: headers must map header names to values", name)
+			}
+			for j := 0; j+1 < len(vv.Content); j += 2 {
+				val, err := str(vv.Content[j+1], "header "+vv.Content[j].Value)
+				if err != nil {
+					return nil, err
+				}
+				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
+			}
+		default:
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if s.Snapshot == "" {
+		return nil, fail(s.Line, "server %s: snapshot is required", name)
+	}
+	if !filepath.IsAbs(s.Snapshot) {
+		s.Snapshot = filepath.Join(f.Dir, s.Snapshot)
+	}
+	n := 0
+	for _, set := range []bool{s.URL != "", s.SSE != "", len(s.Command) > 0} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, fail(s.Line, "server %s: give exactly one of url, sse and command", name)
+	}
+	return s, nil
+}
+
+// Select returns the servers named in names, in file order, or every server
+// when names is empty. An unknown name is an error that lists the known
+// ones.
+func (f *File) Select(names []string) ([]*Server, error) {
+	if len(names) == 0 {
+		return f.Servers, nil
+	}
+	var known []string
+	for _, s := range f.Servers {
+		known = append(known, s.Name)
+	}
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, fmt.Errorf("%s has no server %q (it has %s)", f.Path, n, strings.Join(known, ", "))
+		}
+	}
+	var out []*Server
+	for _, s := range f.Servers {
+		if slices.Contains(names, s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}

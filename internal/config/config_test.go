@@ -1,0 +1,104 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	const text = `# Servers this repository generates clients for.
+servers:
+  everything:
+    snapshot: tools/everything.json
+    command: [npx, -y, "@modelcontextprotocol/server-everything", stdio]
+    timeout: 30s
+  homeassistant:
+    snapshot: /abs/ha.json
+    url: https://staging.example.com/api/mcp
+    bearer_env: STAGING_TOKEN
+    protocol_version: "2025-06-18"
+    headers:
+      X-Tenant: ci
+      X-Trace: "on"
+  legacy:
+    snapshot: tools/legacy.json
+    sse: http://127.0.0.1:8123/mcp_server/sse
+`
+	f, err := Parse(filepath.Join("repo", "mcpgen.yaml"), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Servers) != 3 {
+		t.Fatalf("%d servers", len(f.Servers))
+	}
+	e, h, l := f.Servers[0], f.Servers[1], f.Servers[2]
+	if e.Name != "everything" || e.Snapshot != filepath.Join("repo", "tools", "everything.json") ||
+		strings.Join(e.Command, " ") != "npx -y @modelcontextprotocol/server-everything stdio" || e.Timeout != 30*time.Second || e.Line != 3 {
+		t.Errorf("everything = %+v", e)
+	}
+	if h.Snapshot != "/abs/ha.json" || h.URL != "https://staging.example.com/api/mcp" || h.BearerEnv != "STAGING_TOKEN" ||
+		h.ProtocolVersion != "2025-06-18" || len(h.Headers) != 2 || h.Headers[0] != (Header{"X-Tenant", "ci"}) || h.Headers[1] != (Header{"X-Trace", "on"}) {
+		t.Errorf("homeassistant = %+v", h)
+	}
+	if l.SSE != "http://127.0.0.1:8123/mcp_server/sse" {
+		t.Errorf("legacy = %+v", l)
+	}
+
+	sel, err := f.Select([]string{"legacy", "everything"})
+	if err != nil || len(sel) != 2 || sel[0] != e || sel[1] != l {
+		t.Errorf("Select = %v, %v", sel, err)
+	}
+	if all, _ := f.Select(nil); len(all) != 3 {
+		t.Errorf("Select(nil) gives %d servers", len(all))
+	}
+	if _, err := f.Select([]string{"weather"}); err == nil || !strings.Contains(err.Error(), `has no server "weather" (it has everything, homeassistant, legacy)`) {
+		t.Errorf("Select(weather) error = %v", err)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"empty", "", "mcpgen.yaml: the file is empty"},
+		{"not YAML", "servers: [a\n", "mcpgen.yaml: line 1"},
+		{"list at the top", "- a\n", "mcpgen.yaml:1: want a mapping with a servers key"},
+		{"unknown top key", "server:\n  a: {}\n", `mcpgen.yaml:1: unknown key "server" (want servers)`},
+		{"no servers", "servers: {}\n", "mcpgen.yaml:1: servers must map each server's name to its entry"},
+		{"entry not a mapping", "servers:\n  a: x\n", "mcpgen.yaml:2: server a: want a mapping"},
+		{"unknown server key", "servers:\n  a:\n    snapshot: s.json\n    urll: http://x\n", `mcpgen.yaml:4: server a: unknown key "urll"`},
+		{"no snapshot", "servers:\n  a:\n    url: http://x\n", "mcpgen.yaml:2: server a: snapshot is required"},
+		{"two transports", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    sse: http://y\n", "mcpgen.yaml:2: server a: give exactly one of url, sse and command"},
+		{"no transport", "servers:\n  a:\n    snapshot: s.json\n", "give exactly one of url, sse and command"},
+		{"command not a list", "servers:\n  a:\n    snapshot: s.json\n    command: npx server\n", "mcpgen.yaml:4: server a: command must be a list"},
+		{"snapshot not a string", "servers:\n  a:\n    snapshot: [x]\n    url: http://x\n", "mcpgen.yaml:3: server a: snapshot must be a string"},
+		{"bad timeout", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    timeout: soon\n", `mcpgen.yaml:5: server a: timeout "soon" is not a duration`},
+		{"headers not a mapping", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    headers: [a]\n", "mcpgen.yaml:5: server a: headers must map header names to values"},
+		{"listed twice", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n  a:\n    snapshot: t.json\n    url: http://y\n", "mcpgen.yaml:5: server a is listed twice (first at line 2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("mcpgen.yaml", []byte(tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcpgen.yaml")
+	if _, err := Load(path); err == nil || err.Error() != "reading config "+path+": no such file or directory" {
+		t.Errorf("missing file: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("servers:\n  a:\n    snapshot: s.json\n    url: http://x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path)
+	if err != nil || f.Servers[0].Snapshot != filepath.Join(dir, "s.json") {
+		t.Errorf("Load = %+v, %v", f, err)
+	}
+}
