@@ -25,9 +25,23 @@ var ReservedNames = []string{
 // not take.
 var reservedFields = []string{"Validate", "MarshalJSON", "UnmarshalJSON"}
 
-// Build converts tools into the IR. Tools are sorted by name; Go names are
-// assigned in that order, so the same tool list always gives the same names.
+// Build converts tools into the IR with the default Limits. Tools are sorted
+// by name; Go names are assigned in that order, so the same tool list always
+// gives the same names.
 func Build(tools []snapshot.Tool) (*Package, error) {
+	return BuildLimited(tools, Limits{})
+}
+
+// BuildLimited is Build with limits on the tool count and the schema depth.
+func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
+	lim = lim.withDefaults()
+	if len(tools) > lim.MaxTools {
+		return nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
+	}
+	tools, err := withSchemas(tools)
+	if err != nil {
+		return nil, err
+	}
 	sorted := make([]*snapshot.Tool, len(tools))
 	for i := range tools {
 		sorted[i] = &tools[i]
@@ -56,6 +70,7 @@ func Build(tools []snapshot.Tool) (*Package, error) {
 	for i, st := range sorted {
 		t := pkg.Tools[i]
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
+		c.maxDepth = lim.MaxSchemaDepth
 		args, err := c.root(t.GoName, t.GoName+"Args")
 		if err != nil {
 			return nil, err
@@ -63,6 +78,7 @@ func Build(tools []snapshot.Tool) (*Package, error) {
 		t.Args, t.RawChecks = args, c.rawList()
 		if st.Output != nil {
 			c := newConverter(pkg, names, index, t.Name, st.Output, "/outputSchema")
+			c.maxDepth = lim.MaxSchemaDepth
 			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
 			if err != nil {
 				return nil, err
@@ -89,6 +105,8 @@ type converter struct {
 	raw      map[string]bool
 	// shared are the types stored in memo.
 	shared map[*Type]bool
+	// depth is how many conversions are under way; maxDepth bounds it.
+	depth, maxDepth int
 }
 
 func newConverter(pkg *Package, names *Namer, index map[*Type]int, tool string, doc *jsonv.Value, rootPtr string) *converter {
@@ -154,13 +172,15 @@ func (c *converter) root(base, name string) (*Type, error) {
 // ref converts the target of a $ref found at ptr.
 func (c *converter) ref(ref, ptr string) (*Type, error) {
 	target, tptr, err := snapshot.ResolveRef(c.doc, ref)
+	visited := map[string]bool{tptr: true}
 	for err == nil && isBareRef(target) {
 		next := target.Get("$ref").Str
 		var nptr string
 		target, nptr, err = snapshot.ResolveRef(c.doc, next)
-		if nptr == tptr {
-			return nil, c.errf(ptr, "$ref %q refers to itself", ref)
+		if err == nil && visited[nptr] {
+			return nil, c.errf(ptr, "$ref %q leads back to itself through other bare $refs, never to a schema", ref)
 		}
+		visited[nptr] = true
 		tptr = nptr
 	}
 	if err != nil {
@@ -186,6 +206,11 @@ func (c *converter) conv(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		}
 		return t, nil
 	}
+	if c.depth >= c.maxDepth && c.maxDepth > 0 {
+		return nil, c.errf(ptr, "the schema nests more than %d levels", c.maxDepth)
+	}
+	c.depth++
+	defer func() { c.depth-- }()
 	placeholder := &Type{}
 	c.shared[placeholder] = true
 	c.memo[ptr] = placeholder
