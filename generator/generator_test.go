@@ -125,6 +125,12 @@ func TestCompile(t *testing.T) {
 	if _, err := os.Stat(goBin); err != nil {
 		goBin = "go"
 	}
+	// The packages must be inside the module to import its runtime; the go
+	// command skips testdata directories in ./... patterns.
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove("testdata") // only if empty: it is not checked in
 	root, err := os.MkdirTemp("testdata", "compile-")
 	if err != nil {
 		t.Fatal(err)
