@@ -34,8 +34,8 @@ type sentCall struct {
 }
 
 func (l *trafficLog) Enabled(context.Context, slog.Level) bool { return true }
-func (l *trafficLog) WithAttrs([]slog.Attr) slog.Handler        { return l }
-func (l *trafficLog) WithGroup(string) slog.Handler             { return l }
+func (l *trafficLog) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *trafficLog) WithGroup(string) slog.Handler            { return l }
 
 func (l *trafficLog) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "mcp send" {
