@@ -45,26 +45,37 @@ const (
 	PartTypes  = "types"
 	PartClient = "client"
 	PartGemini = "gemini"
+	// PartAnthropic and PartOpenAI are written only when asked for: they
+	// make the package import the providers' SDKs.
+	PartAnthropic = "anthropic"
+	PartOpenAI    = "openai"
 )
 
 // Parts lists every part in the order files are written.
-var Parts = []string{PartTypes, PartClient, PartGemini}
+var Parts = []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenAI}
+
+// DefaultParts are the parts written when none are named.
+var DefaultParts = []string{PartTypes, PartClient, PartGemini}
 
 // FileNames are the files each part writes.
 var FileNames = map[string][]string{
-	PartTypes:  {"types.go", "validate.go", "schemas.go"},
-	PartClient: {"client.go"},
-	PartGemini: {"gemini.go"},
+	PartTypes:     {"types.go", "validate.go", "schemas.go"},
+	PartClient:    {"client.go"},
+	PartGemini:    {"gemini.go"},
+	PartAnthropic: {"anthropic.go"},
+	PartOpenAI:    {"openai.go"},
 }
 
 // Options choose what Generate writes.
 type Options struct {
 	// Package is the Go package name.
 	Package string
-	// Parts are the parts to write; nil means all of them.
+	// Parts are the parts to write; nil means DefaultParts.
 	Parts []string
 	// Gemini is GeminiTyped (the default) or GeminiJSON.
 	Gemini string
+	// OpenAIStrict declares the tools of the openai part in strict mode.
+	OpenAIStrict bool
 	// Limits bound the tool count and the schema depth; zero fields take
 	// the defaults of package ir.
 	Limits ir.Limits
@@ -84,7 +95,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	}
 	parts := opts.Parts
 	if parts == nil {
-		parts = Parts
+		parts = DefaultParts
 	}
 	want := map[string]bool{}
 	for _, p := range parts {
@@ -93,8 +104,10 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		}
 		want[p] = true
 	}
-	if want[PartClient] && !want[PartTypes] {
-		return nil, fmt.Errorf("the client part needs the types part")
+	for _, p := range []string{PartClient, PartAnthropic, PartOpenAI} {
+		if want[p] && !want[PartTypes] {
+			return nil, fmt.Errorf("the %s part needs the types part", p)
+		}
 	}
 	if opts.Gemini == "" {
 		opts.Gemini = GeminiTyped
@@ -107,40 +120,73 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		return nil, err
 	}
 	g := newGen(pkg, snap, opts)
-	// Files are built in order (validate.go declares the patterns the
-	// others use) and rendered concurrently.
-	type built struct {
-		name string
-		f    *jen.File
+	// Three groups of files are built and rendered concurrently. Within a
+	// group files are built in order: validate.go declares the patterns
+	// types.go uses, and only that group touches the generator's caches.
+	type job struct {
+		name  string
+		build func() (*jen.File, error)
 	}
-	var todo []built
+	noErr := func(f func() *jen.File) func() (*jen.File, error) {
+		return func() (*jen.File, error) { return f(), nil }
+	}
+	var groups [][]job
 	if want[PartTypes] {
-		todo = append(todo, built{"types.go", g.typesFile()}, built{"validate.go", g.validateFile()}, built{"schemas.go", g.schemasFile()})
+		groups = append(groups,
+			[]job{{"types.go", noErr(g.typesFile)}, {"validate.go", noErr(g.validateFile)}},
+			[]job{{"schemas.go", noErr(g.schemasFile)}})
 	}
 	if want[PartClient] {
-		todo = append(todo, built{"client.go", g.clientFile()})
+		groups = append(groups, []job{{"client.go", noErr(g.clientFile)}})
 	}
 	if want[PartGemini] {
-		f, err := g.geminiFile()
-		if err != nil {
-			return nil, err
-		}
-		todo = append(todo, built{"gemini.go", f})
+		groups = append(groups, []job{{"gemini.go", g.geminiFile}})
 	}
-	files := make([]File, len(todo))
-	errs := make([]error, len(todo))
-	var wg sync.WaitGroup
-	for i, b := range todo {
+	if want[PartAnthropic] {
+		groups = append(groups, []job{{"anthropic.go", g.anthropicFile}})
+	}
+	if want[PartOpenAI] {
+		groups = append(groups, []job{{"openai.go", g.openaiFile}})
+	}
+	var (
+		mu    sync.Mutex
+		files []File
+		errs  []error
+		wg    sync.WaitGroup
+	)
+	for _, group := range groups {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			data, err := render(b.name, b.f)
-			files[i], errs[i] = File{Name: b.name, Data: data}, err
+			var rendering sync.WaitGroup
+			defer rendering.Wait()
+			for _, j := range group {
+				f, err := j.build()
+				if err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+					return
+				}
+				rendering.Add(1)
+				go func() {
+					defer rendering.Done()
+					data, err := render(j.name, f)
+					mu.Lock()
+					defer mu.Unlock()
+					if err != nil {
+						errs = append(errs, err)
+						return
+					}
+					files = append(files, File{Name: j.name, Data: data})
+				}()
+			}
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	if len(errs) > 0 {
+		sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+		return nil, errors.Join(errs...)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
