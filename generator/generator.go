@@ -32,9 +32,11 @@ type Config struct {
 	// Gemini is the form of the Gemini declarations: "typed" (the default)
 	// or "json".
 	Gemini string
-	// Parts are the parts to write ("types", "client", "gemini"); nil
-	// means all.
+	// Parts are the parts to write ("types", "client", "gemini",
+	// "anthropic", "openai"); nil means emit.DefaultParts.
 	Parts []string
+	// OpenAIStrict declares the tools of the openai part in strict mode.
+	OpenAIStrict bool
 	// Limits bound the tool count and the schema depth; zero fields take
 	// the defaults (ir.DefaultMaxTools, ir.DefaultMaxSchemaDepth).
 	Limits ir.Limits
@@ -46,7 +48,7 @@ func Generate(cfg Config) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, Limits: cfg.Limits})
+	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits})
 	if err != nil {
 		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
 	}

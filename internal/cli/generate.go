@@ -22,7 +22,8 @@ func runGenerate(e *env, args []string) error {
 	pkg := fs.String("package", "", "the Go package name of the generated code (default: the last element of --out)")
 	out := fs.String("out", "", "the directory to write the package to; created if missing (required)")
 	gemini := fs.String("gemini", emit.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
-	parts := fs.String("emit", strings.Join(emit.Parts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go)")
+	parts := fs.String("emit", strings.Join(emit.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
+	openaiStrict := fs.Bool("openai-strict", false, "declare the tools of the openai part in OpenAI's strict mode where their schemas allow it")
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
@@ -58,10 +59,15 @@ func runGenerate(e *env, args []string) error {
 	if len(list) == 0 {
 		return usagef("generate: --emit names no part")
 	}
-	if containsPart(list, emit.PartClient) && !containsPart(list, emit.PartTypes) {
-		return usagef("generate: --emit client needs types too")
+	for _, p := range []string{emit.PartClient, emit.PartAnthropic, emit.PartOpenAI} {
+		if containsPart(list, p) && !containsPart(list, emit.PartTypes) {
+			return usagef("generate: --emit %s needs types too", p)
+		}
 	}
-	written, removed, err := generator.Run(generator.Config{Snapshot: *snap, Package: *pkg, Out: *out, Gemini: *gemini, Parts: list})
+	if *openaiStrict && !containsPart(list, emit.PartOpenAI) {
+		return usagef("generate: --openai-strict needs --emit openai")
+	}
+	written, removed, err := generator.Run(generator.Config{Snapshot: *snap, Package: *pkg, Out: *out, Gemini: *gemini, Parts: list, OpenAIStrict: *openaiStrict})
 	for _, name := range written {
 		fmt.Fprintf(e.stderr, "wrote %s\n", filepath.Join(*out, name))
 	}
