@@ -40,6 +40,7 @@ func medianResult(rs []*clientResult) *clientResult {
 		Bytes:       m(func(r *clientResult) float64 { return r.Bytes }),
 		CallsPerSec: m(func(r *clientResult) float64 { return r.CallsPerSec }),
 		MBps:        m(func(r *clientResult) float64 { return r.MBps }),
+		BigCPUNs:    m(func(r *clientResult) float64 { return r.BigCPUNs }),
 	}
 }
 
@@ -77,6 +78,7 @@ var clientMetrics = []metric{
 	{"echo p99", func(r *clientResult) float64 { return r.P99Ns }, fmtDuration, false},
 	{"32-way calls/s", func(r *clientResult) float64 { return r.CallsPerSec }, func(v float64) string { return fmt.Sprintf("%.0f", v) }, true},
 	{"1 MiB result MB/s", func(r *clientResult) float64 { return r.MBps }, func(v float64) string { return fmt.Sprintf("%.0f", v) }, true},
+	{"CPU per 1 MiB result", func(r *clientResult) float64 { return r.BigCPUNs }, fmtDuration, false},
 	{"connect+list", func(r *clientResult) float64 { return r.ConnectNs }, fmtDuration, false},
 }
 

@@ -6,13 +6,14 @@ import (
 )
 
 // syntheticTools returns a tools/list result of n tools whose schemas mix
-// the constructs real servers send, in roughly the proportions of the survey
-// in ../shared/docs/design.md: descriptions, required lists, closed and open
-// objects, enums (some with values that collide as identifiers), nullable
-// types both as type lists and as anyOf, numeric and string bounds, formats,
-// patterns, arrays of objects, maps, $defs with $ref, const-tagged oneOf
-// unions, allOf, names that are not Go identifiers or are Go keywords,
-// annotations and titles, and an output schema on one tool in sixteen. The
+// the constructs real servers send, in the proportions of the survey of 85
+// servers and 2,897 tools in ../shared/docs/design.md: mostly described
+// strings, numbers with bounds and defaults, booleans and nullable type
+// lists; an enum in about a third of the tools (some with values that
+// collide as identifiers), anyOf in about one in eight, and rarer $ref into
+// $defs, const-tagged oneOf unions, allOf, const, nested objects, maps and
+// multi-type lists; names that are not Go identifiers or are Go keywords;
+// annotations and titles; and an output schema on one tool in sixteen. The
 // result depends on n alone.
 func syntheticTools(n int) []byte {
 	tools := make([]map[string]any, n)
@@ -24,6 +25,45 @@ func syntheticTools(n int) []byte {
 		panic(err) // maps of plain values always encode
 	}
 	return data
+}
+
+// kindWeights are how often each of propertyKinds is drawn, per thousand
+// properties; a tool has 6.5 properties on average.
+var kindWeights = []int{
+	300, // described string
+	120, // bounded integer with a default
+	50,  // string enum
+	180, // nullable string, as a type list
+	80,  // boolean with a default
+	60,  // array of strings
+	40,  // anyOf with null
+	40,  // string with a pattern
+	5,   // $ref into $defs
+	30,  // array of objects
+	10,  // map of numbers
+	30,  // open nested object
+	3,   // const-tagged oneOf
+	6,   // const
+	5,   // multi-type list with null
+	2,   // allOf of two numeric constraints
+	5,   // anyOf object or string
+	34,  // string with a format
+}
+
+// pickKind draws a property kind for property j of tool i.
+func pickKind(i, j int) int {
+	h := uint32(i)*2654435761 ^ uint32(j+1)*2246822519
+	h ^= h >> 15
+	h *= 2654435761
+	h ^= h >> 13
+	r := int(h % 1000)
+	for k, w := range kindWeights {
+		if r < w {
+			return k
+		}
+		r -= w
+	}
+	return 0
 }
 
 // propertyKinds are the property schemas tools draw from, most common first.
@@ -94,7 +134,7 @@ func syntheticTool(i int) map[string]any {
 			name = fmt.Sprintf("%s_%d", name, j)
 		}
 		seen[name] = true
-		k := (i*5 + j*3) % len(propertyKinds)
+		k := pickKind(i, j)
 		if k == 8 {
 			usesRef = true
 		}

@@ -46,3 +46,29 @@ func TestSyntheticTools(t *testing.T) {
 		os.WriteFile(out, syntheticTools(2000), 0o644)
 	}
 }
+
+// TestKindWeights checks that the weights cover every kind and add up to a
+// thousand, so that pickKind draws each kind at its stated rate.
+func TestKindWeights(t *testing.T) {
+	if len(kindWeights) != len(propertyKinds) {
+		t.Fatalf("%d weights for %d property kinds", len(kindWeights), len(propertyKinds))
+	}
+	sum := 0
+	for _, w := range kindWeights {
+		sum += w
+	}
+	if sum != 1000 {
+		t.Fatalf("the weights add up to %d, want 1000", sum)
+	}
+	counts := make([]int, len(propertyKinds))
+	const n = 100000
+	for i := range n {
+		counts[pickKind(i/7, i%7)]++
+	}
+	for k, w := range kindWeights {
+		got := float64(counts[k]) / n * 1000
+		if got < float64(w)*0.7-2 || got > float64(w)*1.3+2 {
+			t.Errorf("kind %d drawn %.1f times per thousand, want about %d", k, got, w)
+		}
+	}
+}
