@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+)
+
+// sampleResults gives every client the same figures over both transports,
+// except that fn may change them.
+func sampleResults(fn func(name, tr string, r *clientResult)) map[string]*clientResult {
+	out := map[string]*clientResult{}
+	for _, tr := range transportNames {
+		for _, name := range clientNames {
+			r := &clientResult{Client: name, Transport: tr, ConnectNs: 1e6, P50Ns: 1e5, P99Ns: 1e6,
+				CPUNs: 3e4, Allocs: 10, Bytes: 1000, CallsPerSec: 5000, MBps: 100, BigCPUNs: 1e7}
+			if fn != nil {
+				fn(name, tr, r)
+			}
+			out[name+"/"+tr] = r
+		}
+	}
+	return out
+}
+
+func TestTargets(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(name, tr string, r *clientResult)
+		target string
+		met    bool
+	}{
+		{"cpu within 1.25x of the floor", func(name, tr string, r *clientResult) {
+			if name == clientRuntime {
+				r.CPUNs = 3.6e4
+			}
+		}, "stdio client CPU/call ≤ 1.25× floor", true},
+		{"cpu beyond 1.25x of the floor", func(name, tr string, r *clientResult) {
+			if name == clientRuntime {
+				r.CPUNs = 4e4
+			}
+		}, "stdio client CPU/call ≤ 1.25× floor", false},
+		{"cpu equal to go-sdk's", nil, "stdio client CPU/call ≤ 0.5× go-sdk", false},
+		{"cpu half of go-sdk's", func(name, tr string, r *clientResult) {
+			if name == clientGoSDK {
+				r.CPUNs = 6e4
+			}
+		}, "stdio client CPU/call ≤ 0.5× go-sdk", true},
+		{"cpu equal to mcp-go's", nil, "stdio client CPU/call < mcp-go (ratio < 1)", false},
+		{"bytes under 4 KB", nil, "stdio bytes/call < 4 KB", true},
+		{"bytes over 4 KB", func(name, tr string, r *clientResult) { r.Bytes = 5000 }, "stdio bytes/call < 4 KB", false},
+		{"throughput below go-sdk over HTTP", func(name, tr string, r *clientResult) {
+			if name == clientRuntime && tr == transportHTTP {
+				r.CallsPerSec = 4000
+			}
+		}, "32-way throughput ≥ go-sdk (HTTP)", false},
+		{"MB/s at 0.9x the floor", func(name, tr string, r *clientResult) {
+			if name == clientRuntime {
+				r.MBps = 90
+			}
+		}, "1 MiB result MB/s ≥ 0.9× floor (stdio)", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := report{clients: sampleResults(tt.change)}
+			var found bool
+			for _, c := range rep.targets() {
+				if c.name == tt.target {
+					found = true
+					if c.met != tt.met {
+						t.Errorf("%s: met = %v (measured %s), want %v", c.name, c.met, c.measured, tt.met)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no target named %q", tt.target)
+			}
+		})
+	}
+}
+
+func TestScaleTargets(t *testing.T) {
+	linear := []scaleResult{
+		{name: "synthetic 100", tools: 100, genNs: 1e8, compileOK: true},
+		{name: "synthetic 2000", tools: 2000, genNs: 1.5e9, compileOK: true},
+	}
+	super := []scaleResult{
+		{name: "synthetic 100", tools: 100, genNs: 1e8, compileOK: true},
+		{name: "synthetic 2000", tools: 2000, genNs: 3e9, compileOK: false, compileMsg: "boom"},
+	}
+	verdicts := func(rs []scaleResult) []bool {
+		var v []bool
+		for _, c := range scaleTargets(rs) {
+			v = append(v, c.met)
+		}
+		return v
+	}
+	if got := verdicts(linear); len(got) != 3 || !got[0] || !got[1] || !got[2] {
+		t.Errorf("linear growth under 2 s: verdicts %v, want all met", got)
+	}
+	if got := verdicts(super); len(got) != 3 || got[0] || got[1] || got[2] {
+		t.Errorf("superlinear growth over 2 s that fails to compile: verdicts %v, want all missed", got)
+	}
+}
+
+// TestChartSVG checks that the chart is well-formed XML with one bar per
+// client, metric and transport.
+func TestChartSVG(t *testing.T) {
+	data := chartSVG(sampleResults(nil))
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	bars := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the chart is not well-formed XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "title" {
+			bars++
+		}
+	}
+	if want := len(transportNames) * len(chartMetrics) * len(clientNames); bars != want {
+		t.Errorf("the chart has %d bars, want %d", bars, want)
+	}
+	if !strings.HasPrefix(string(data), "<svg ") {
+		t.Errorf("the chart does not start with an svg element")
+	}
+}
