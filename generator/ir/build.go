@@ -50,7 +50,10 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 
 	pkg := &Package{}
 	names := NewNamer(ReservedNames...)
-	toolNames := NewNamer(ReservedNames...)
+	// Tool names become methods of Client and prefixes of type names, so
+	// they may repeat package-level names ("client" gives Client.Client
+	// and ClientArgs).
+	toolNames := NewNamer()
 	for _, st := range sorted {
 		t := &Tool{Name: st.Name, Title: st.Title, Description: st.Description}
 		// A tool name must leave room for its Args and Result types.

@@ -61,7 +61,7 @@ func TestNamesAreStableAndCollisionFree(t *testing.T) {
 	for _, tool := range pkg.Tools {
 		got = append(got, tool.Name+"="+tool.GoName)
 	}
-	if want := "Client=Client2 list-events=ListEvents list_events=ListEvents2 snapshot=Snapshot"; strings.Join(got, " ") != want {
+	if want := "Client=Client list-events=ListEvents list_events=ListEvents2 snapshot=Snapshot"; strings.Join(got, " ") != want {
 		t.Errorf("tool names = %s, want %s", strings.Join(got, " "), want)
 	}
 	seen := map[string]bool{}
