@@ -308,7 +308,13 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 				}
 				continue
 			}
-			body = append(body, g.checksAt(ft, expr, fc, 0)...)
+			checks := g.checksAt(ft, expr, fc, 0)
+			if u := ft.Underlying(); (u.Kind == ir.Slice && u.MinItems != nil) || (u.Kind == ir.Map && u.MinEntries != nil) {
+				// A nil slice or map is an absent property (or null): its
+				// minItems or minProperties does not apply.
+				checks = []jen.Code{jen.If(jen.Id(expr).Op("!=").Nil()).Block(checks...)}
+			}
+			body = append(body, checks...)
 		}
 		if t.Extra != nil {
 			body = append(body, g.mapChecks(t.Extra, &ir.Type{}, recv+".Extra", c, 0)...)

@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:714806416201"
+const SnapshotHash = "sha256:232db1ec046d"
 
 // The tools' own schemas, compiled on first use.
 var (
@@ -524,7 +524,7 @@ func MCPTools() []runtime.Tool {
 			Description: "minItems and maxItems",
 			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":2}}}"),
 			Name:        "t53_array_limits",
-			Raw:         json.RawMessage("{\"name\":\"t53_array_limits\",\"description\":\"minItems and maxItems\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":2}}},\"x-valid\":[{\"x\":[\"a\"]},{\"x\":[\"a\",\"b\"]}],\"x-invalid\":[{\"x\":[]},{\"x\":[\"a\",\"b\",\"c\"]},{\"x\":[1]},{\"x\":[\"a\",null]}]}"),
+			Raw:         json.RawMessage("{\"name\":\"t53_array_limits\",\"description\":\"minItems and maxItems\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":2}}},\"x-valid\":[{},{\"x\":[\"a\"]},{\"x\":[\"a\",\"b\"]}],\"x-invalid\":[{\"x\":[]},{\"x\":[\"a\",\"b\",\"c\"]},{\"x\":[1]},{\"x\":[\"a\",null]}]}"),
 		},
 		{
 			Description: "nested arrays",

@@ -1041,11 +1041,13 @@ func (a *T53ArrayLimitsArgs) Validate() error {
 	return nil
 }
 func (a *T53ArrayLimitsArgs) validate() error {
-	if len(a.X) < 1 {
-		return runtime.Invalid("/x", "must have at least 1 items")
-	}
-	if len(a.X) > 2 {
-		return runtime.Invalid("/x", "must have at most 2 items")
+	if a.X != nil {
+		if len(a.X) < 1 {
+			return runtime.Invalid("/x", "must have at least 1 items")
+		}
+		if len(a.X) > 2 {
+			return runtime.Invalid("/x", "must have at most 2 items")
+		}
 	}
 	return nil
 }
