@@ -44,6 +44,10 @@ var goldenCases = []goldenCase{
 		cfg: Config{Package: "outputs"}},
 	{name: "geminijson", snapshot: "../testdata/homeassistant-tools-list.json", dir: "../testdata/golden/geminijson",
 		cfg: Config{Package: "geminijson", Gemini: emit.GeminiJSON, Parts: []string{emit.PartGemini}}},
+	{name: "providers", snapshot: "../internal/providertest/testdata/survey-tools.json", dir: "internal/providers", inPlace: true,
+		cfg: Config{Package: "providers", Parts: []string{emit.PartTypes, emit.PartGemini, emit.PartAnthropic, emit.PartOpenAI}, OpenAIStrict: true}},
+	{name: "nonstrict", snapshot: "../testdata/golden/providers/snapshot.json", dir: "../testdata/golden/providers",
+		cfg: Config{Package: "providers", Parts: []string{emit.PartTypes, emit.PartAnthropic, emit.PartOpenAI}}},
 }
 
 func (c goldenCase) generate(t *testing.T) []emit.File {

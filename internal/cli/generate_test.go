@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +53,33 @@ func TestGenerateWritesThePackage(t *testing.T) {
 	code, _, stderr = runCLI(t, "generate", "--snapshot", haSnapshot, "--out", out)
 	if code != 0 || stderr != "" {
 		t.Errorf("second run: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestGenerateProviderParts writes the optional provider files only when
+// asked for, in strict mode with --openai-strict, and removes them again
+// when they are no longer asked for.
+func TestGenerateProviderParts(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--package", "p", "--out", out, "--emit", "types,anthropic,openai", "--openai-strict")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got, want := listDir(t, out), []string{"anthropic.go", "openai.go", "schemas.go", "types.go", "validate.go"}; !slices.Equal(got, want) {
+		t.Fatalf("wrote %v, want %v", got, want)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "openai.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "var openAIOptions = &mcpopenai.Options{Strict: true}") || !regexp.MustCompile(`"HassSetVolume": +"HassSetVolume"`).Match(data) {
+		t.Errorf("openai.go is not in strict mode or lacks the name map:\n%s", data)
+	}
+	if code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--package", "p", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got, want := listDir(t, out), []string{"client.go", "gemini.go", "schemas.go", "types.go", "validate.go"}; !slices.Equal(got, want) {
+		t.Errorf("after the default parts the directory holds %v, want %v", got, want)
 	}
 }
 
@@ -115,6 +143,8 @@ func TestGenerateErrors(t *testing.T) {
 		{"bad gemini", []string{"--snapshot", haSnapshot, "--out", out, "--gemini", "yaml"}, 2, "--gemini must be typed or json"},
 		{"bad part", []string{"--snapshot", haSnapshot, "--out", out, "--emit", "types,docs"}, 2, `unknown part "docs"`},
 		{"client alone", []string{"--snapshot", haSnapshot, "--out", out, "--emit", "client"}, 2, "--emit client needs types"},
+		{"anthropic alone", []string{"--snapshot", haSnapshot, "--out", out, "--emit", "anthropic"}, 2, "--emit anthropic needs types"},
+		{"strict without openai", []string{"--snapshot", haSnapshot, "--out", out, "--openai-strict"}, 2, "--openai-strict needs --emit openai"},
 		{"stray argument", []string{"--snapshot", haSnapshot, "--out", out, "extra"}, 2, `unexpected argument "extra"`},
 		{"unknown flag", []string{"--snapshot", haSnapshot, "--out", out, "--nope"}, 2, "flag provided but not defined"},
 		{"missing file", []string{"--snapshot", filepath.Join(dir, "none.json"), "--out", out}, 1, "mcpgen: reading snapshot"},

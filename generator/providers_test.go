@@ -1,0 +1,49 @@
+package generator
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestProviderSDKsOnlyOnRequest checks with go list -deps that a package
+// generated with the default parts depends on neither the Anthropic nor the
+// OpenAI SDK, while one generated with those parts depends on both.
+func TestProviderSDKsOnlyOnRequest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		goBin = "go"
+	}
+	sdks := []string{"github.com/anthropics/anthropic-sdk-go", "github.com/openai/openai-go/v3"}
+	cases := []struct {
+		pkg  string
+		want bool
+	}{
+		{"../generated/homeassistant", false},
+		{"./internal/providers", true},
+	}
+	for _, c := range cases {
+		out, err := exec.Command(goBin, "list", "-deps", c.pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", c.pkg, err, out)
+		}
+		deps := map[string]bool{}
+		for _, line := range strings.Fields(string(out)) {
+			deps[line] = true
+		}
+		if !deps["google.golang.org/genai"] {
+			t.Errorf("%s does not depend on genai: the dependency list is not what it seems", c.pkg)
+		}
+		for _, sdk := range sdks {
+			if deps[sdk] != c.want {
+				t.Errorf("%s depends on %s: %v, want %v", c.pkg, sdk, deps[sdk], c.want)
+			}
+		}
+	}
+}
