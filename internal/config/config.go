@@ -33,9 +33,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// DefaultFile is the file name commands look for.
-const DefaultFile = "mcpgen.yaml"
-
 // File is a parsed mcpgen.yaml.
 type File struct {
 	// Path is the file as given; Dir is its directory, which relative paths
