@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,16 +16,18 @@ import (
 	"go.uber.org/goleak"
 )
 
-// standIn is a Home Assistant MCP server stand-in: Streamable HTTP with
-// plain JSON responses, in the legacy protocol era, serving the 15 tools of
-// the checked-in snapshot. It records every tools/call and the bearer
-// tokens it was sent.
+// standIn is a Home Assistant MCP server stand-in in the legacy protocol
+// era, serving the 15 tools of the checked-in snapshot at both of Home
+// Assistant's endpoints: Streamable HTTP with plain JSON responses at
+// /api/mcp, and the HTTP+SSE transport of 2024-11-05 at /mcp_server/sse. It
+// records every tools/call and the bearer tokens it was sent.
 type standIn struct {
-	tools json.RawMessage // the "tools" array of the snapshot
+	tools  json.RawMessage // the "tools" array of the snapshot
+	events chan []byte     // messages for the open SSE stream
 
 	mu      sync.Mutex
 	calls   []toolCall
-	methods []string
+	methods []string // the path and method of every JSON-RPC message
 	auth    map[string]bool
 }
 
@@ -33,6 +36,7 @@ type toolCall struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
+// newStandIn starts the stand-in and returns it with its base URL.
 func newStandIn(t *testing.T) (*standIn, string) {
 	t.Helper()
 	data, err := os.ReadFile("../../testdata/homeassistant-tools-list.json")
@@ -47,21 +51,65 @@ func newStandIn(t *testing.T) (*standIn, string) {
 	if err := json.Unmarshal(data, &snap); err != nil {
 		t.Fatalf("reading the snapshot: %v", err)
 	}
-	s := &standIn{tools: snap.Result.Tools, auth: map[string]bool{}}
+	s := &standIn{tools: snap.Result.Tools, events: make(chan []byte, 16), auth: map[string]bool{}}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	return s, srv.URL + "/api/mcp"
+	return s, srv.URL
 }
 
 func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.auth[r.Header.Get("Authorization")] = true
 	s.mu.Unlock()
-	if r.Method != http.MethodPost {
-		// No server-initiated stream, and sessions end with the connection.
+	switch {
+	case r.URL.Path == "/api/mcp" && r.Method == http.MethodPost:
+		status, body := s.answer(r)
+		if body == nil {
+			w.WriteHeader(status)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(body)
+	case r.URL.Path == "/mcp_server/sse" && r.Method == http.MethodGet:
+		s.stream(w, r)
+	case r.URL.Path == "/mcp_server/messages" && r.Method == http.MethodPost:
+		status, body := s.answer(r)
+		if body != nil {
+			s.events <- body
+		}
+		if status == http.StatusOK {
+			status = http.StatusAccepted
+		}
+		w.WriteHeader(status)
+	default:
+		// No server-initiated stream on /api/mcp, and no POSTs to the
+		// SSE endpoint: the client finds out which transport to speak.
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
 	}
+}
+
+// stream serves the legacy event stream: the endpoint event, then the
+// answers to the messages POSTed to it.
+func (s *standIn) stream(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	io.WriteString(w, "event: endpoint\ndata: /mcp_server/messages?session_id=1\n\n")
+	w.(http.Flusher).Flush()
+	for {
+		select {
+		case msg := <-s.events:
+			io.WriteString(w, "event: message\ndata: "+string(msg)+"\n\n")
+			w.(http.Flusher).Flush()
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// answer handles one JSON-RPC message and returns the HTTP status and the
+// response body; a notification has none.
+func (s *standIn) answer(r *http.Request) (int, []byte) {
 	var req struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -69,18 +117,15 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(r.Body)
 	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
+		return http.StatusBadRequest, nil
 	}
 	s.mu.Lock()
-	s.methods = append(s.methods, req.Method)
+	s.methods = append(s.methods, r.URL.Path+" "+req.Method)
 	s.mu.Unlock()
 	if req.ID == nil {
-		w.WriteHeader(http.StatusAccepted) // a notification
-		return
+		return http.StatusAccepted, nil
 	}
-	var result any
-	var rpcErr any
+	var result, rpcErr any
 	switch req.Method {
 	case "initialize":
 		var p struct {
@@ -114,8 +159,8 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		resp["result"] = result
 	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(resp)
+	out, _ := json.Marshal(resp)
+	return http.StatusOK, out
 }
 
 func (s *standIn) recorded() ([]toolCall, []string, map[string]bool) {
@@ -174,6 +219,7 @@ const (
 func TestSetVolume(t *testing.T) {
 	cases := []struct {
 		name      string
+		endpoint  string
 		args      []string
 		stdin     string
 		replies   []string
@@ -183,6 +229,7 @@ func TestSetVolume(t *testing.T) {
 	}{
 		{
 			name:      "prompt argument",
+			endpoint:  "/api/mcp",
 			args:      []string{"set the kitchen speaker volume to 30"},
 			replies:   []string{setVolumeReply, doneReply},
 			wantCalls: []string{`{"name":"kitchen speaker","volume_level":30}`},
@@ -190,6 +237,7 @@ func TestSetVolume(t *testing.T) {
 		},
 		{
 			name:      "prompt on standard input",
+			endpoint:  "/api/mcp",
 			stdin:     "\nset the kitchen speaker volume to 30\n",
 			replies:   []string{setVolumeReply, doneReply},
 			wantCalls: []string{`{"name":"kitchen speaker","volume_level":30}`},
@@ -197,10 +245,19 @@ func TestSetVolume(t *testing.T) {
 		},
 		{
 			name:      "arguments the schema rejects",
+			endpoint:  "/api/mcp",
 			args:      []string{"set the kitchen speaker volume to 300"},
 			replies:   []string{badLevelReply, sorryReply},
 			wantOut:   "The volume must be between 0 and 100.\n",
 			wantError: "invalid arguments for HassSetVolume at /volume_level: ",
+		},
+		{
+			name:      "legacy SSE endpoint",
+			endpoint:  "/mcp_server/sse",
+			args:      []string{"set the kitchen speaker volume to 30"},
+			replies:   []string{setVolumeReply, doneReply},
+			wantCalls: []string{`{"name":"kitchen speaker","volume_level":30}`},
+			wantOut:   "The kitchen speaker is now at 30%.\n",
 		},
 	}
 	for _, c := range cases {
@@ -209,7 +266,7 @@ func TestSetVolume(t *testing.T) {
 			// closed and the clients' connections have ended.
 			opt := goleak.IgnoreCurrent()
 			t.Cleanup(func() { goleak.VerifyNone(t, opt) })
-			server, url := newStandIn(t)
+			server, base := newStandIn(t)
 			fake := &fakeGemini{replies: c.replies}
 			gsrv := httptest.NewServer(fake)
 			t.Cleanup(gsrv.Close)
@@ -217,7 +274,7 @@ func TestSetVolume(t *testing.T) {
 			env := map[string]string{"GEMINI_API_KEY": "gemini-key"}
 
 			var stdout, stderr bytes.Buffer
-			args := append([]string{"--url", url, "--token-env", "TEST_HA_TOKEN", "--base-url", gsrv.URL, "--model", "gemini-test"}, c.args...)
+			args := append([]string{"--url", base + c.endpoint, "--token-env", "TEST_HA_TOKEN", "--base-url", gsrv.URL, "--model", "gemini-test"}, c.args...)
 			code := run(context.Background(), args, strings.NewReader(c.stdin), &stdout, &stderr, func(k string) string { return env[k] })
 			if code != 0 {
 				t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())
@@ -243,8 +300,15 @@ func TestSetVolume(t *testing.T) {
 			if len(auth) != 1 || !auth["Bearer ha-secret"] {
 				t.Errorf("Authorization headers = %v, want only the token from TEST_HA_TOKEN", auth)
 			}
-			if methods[0] != "server/discover" || methods[1] != "initialize" {
-				t.Errorf("the session began with %v", methods)
+			// Streamable HTTP: the probe is refused, the handshake follows.
+			// HTTP+SSE: the POSTed probe fails, the client opens the
+			// stream, and every message goes to the endpoint it announced.
+			want := []string{"/api/mcp server/discover", "/api/mcp initialize", "/api/mcp notifications/initialized", "/api/mcp tools/list"}
+			if c.endpoint == "/mcp_server/sse" {
+				want = []string{"/mcp_server/messages initialize", "/mcp_server/messages notifications/initialized", "/mcp_server/messages tools/list"}
+			}
+			if len(methods) < len(want) || !slices.Equal(methods[:len(want)], want) {
+				t.Errorf("the session began with %v, want %v", methods, want)
 			}
 
 			reqs := fake.requests()
