@@ -46,7 +46,9 @@ func isSupported(v string) bool {
 
 // Defaults for Options.
 const (
-	DefaultCallTimeout  = 60 * time.Second
+	DefaultCallTimeout = 60 * time.Second
+	// DefaultMaxTools is the default of Options.MaxTools.
+	DefaultMaxTools     = 10000
 	DefaultProbeTimeout = 2 * time.Second
 )
 
@@ -74,6 +76,10 @@ type Options struct {
 	// that asked for progress (WithProgress), each notification restarts
 	// the timeout, up to ten timeouts in all.
 	CallTimeout time.Duration
+
+	// MaxTools bounds the tools ListTools accepts from one server, across
+	// all pages; DefaultMaxTools when zero. A longer list is an error.
+	MaxTools int
 
 	// Logger receives the Session's own log records, the server's log
 	// notifications and, with LogTraffic, every message. Nil discards them.
@@ -301,6 +307,9 @@ func newSession(conn Conn, opts *Options) *Session {
 	if s.opts.CallTimeout == 0 {
 		s.opts.CallTimeout = DefaultCallTimeout
 	}
+	if s.opts.MaxTools <= 0 {
+		s.opts.MaxTools = DefaultMaxTools
+	}
 	s.log = s.opts.Logger
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -479,7 +488,21 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	if s.opts.LogTraffic {
 		s.traceOut(&c.msg, r.name)
 	}
+	// A Write that uses its context may read the whole response (a JSON
+	// body over Streamable HTTP): the timeout must end it too, or a body
+	// that never ends would hold the call forever.
+	var writeTimer *time.Timer
+	var writeTimedOut atomic.Bool
+	if cancel != nil && timeout > 0 {
+		writeTimer = time.AfterFunc(timeout, func() {
+			writeTimedOut.Store(true)
+			cancel()
+		})
+	}
 	err := s.write(wctx, &c.msg, st, r.noResend)
+	if writeTimer != nil {
+		writeTimer.Stop()
+	}
 	if s.reuseData {
 		putBuf(bp)
 	}
@@ -489,6 +512,9 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 			err = rep.err // the connection died; its error says more
 		}
 		s.release(c)
+		if writeTimedOut.Load() && ctx.Err() == nil {
+			return nil, &TimeoutError{Method: r.method, Name: r.name, Timeout: timeout}
+		}
 		return nil, s.writeError(err)
 	}
 

@@ -105,6 +105,9 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
+		if len(tools) > s.opts.MaxTools {
+			return nil, fmt.Errorf("tools/list: the server lists more than %d tools (Options.MaxTools)", s.opts.MaxTools)
+		}
 		if next == nil {
 			break
 		}
