@@ -23,8 +23,12 @@ import (
 
 // Config says what to generate.
 type Config struct {
-	// Snapshot is the path of the tool-list snapshot.
+	// Snapshot is the path of the tool-list snapshot. When From is set, it
+	// only names the snapshot in errors.
 	Snapshot string
+	// From, when set, is the snapshot to generate from instead of reading
+	// Snapshot: a live server's tool list, for instance.
+	From *snapshot.Snapshot
 	// Package is the Go package name.
 	Package string
 	// Out is the output directory; it is created if missing.
@@ -44,9 +48,12 @@ type Config struct {
 
 // Generate reads the snapshot and renders the files of the package.
 func Generate(cfg Config) ([]emit.File, error) {
-	snap, err := snapshot.ReadFile(cfg.Snapshot)
-	if err != nil {
-		return nil, err
+	snap := cfg.From
+	if snap == nil {
+		var err error
+		if snap, err = snapshot.ReadFile(cfg.Snapshot); err != nil {
+			return nil, err
+		}
 	}
 	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits})
 	if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -8,30 +9,127 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/internal/config"
 )
 
 var generateCommand = &command{
 	name:    "generate",
-	summary: "generate a Go package from a tools/list snapshot",
+	summary: "generate a Go package from a tools/list snapshot or a live server",
 	run:     runGenerate,
 }
 
+const generateHelp = `--snapshot FILE --out DIR [--package NAME] [flags]
+       mcpgen generate --out DIR [--package NAME] [--write-snapshot FILE] [flags] ` + serverUsage + `
+       mcpgen generate --config mcpgen.yaml [--server NAME]... [flags]
+
+Generates a Go package from a tool list: a snapshot file (a JSON-RPC
+response, its result, a bare array of tools, or a canonical mcpgen
+snapshot), or the tool list of a live server, reached with the same flags
+as mcpgen snapshot. From a live server, --write-snapshot FILE also saves
+the canonical snapshot the package was generated from, so that generating
+from that file later gives the same code.
+
+With --config, every server of the file (or each one named by --server)
+is generated from the snapshot path its entry gives into its out
+directory and package, with the entry's overrides. --emit, --gemini and
+--openai-strict apply to each of them.
+
+` + serverHelp
+
+// genFlags are the flags that say what generate writes, shared by all its
+// forms.
+type genFlags struct {
+	gemini       string
+	parts        string
+	openaiStrict bool
+	list         []string
+}
+
+func (g *genFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.gemini, "gemini", emit.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
+	fs.StringVar(&g.parts, "emit", strings.Join(emit.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
+	fs.BoolVar(&g.openaiStrict, "openai-strict", false, "declare the tools of the openai part in OpenAI's strict mode where their schemas allow it")
+}
+
+// check validates the flags and fills in list.
+func (g *genFlags) check() error {
+	if g.gemini != emit.GeminiTyped && g.gemini != emit.GeminiJSON {
+		return usagef("generate: --gemini must be typed or json, not %q", g.gemini)
+	}
+	for _, p := range strings.Split(g.parts, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if _, ok := emit.FileNames[p]; !ok {
+			return usagef("generate: unknown part %q in --emit (want %s)", p, strings.Join(emit.Parts, ", "))
+		}
+		g.list = append(g.list, p)
+	}
+	if len(g.list) == 0 {
+		return usagef("generate: --emit names no part")
+	}
+	for _, p := range []string{emit.PartClient, emit.PartAnthropic, emit.PartOpenAI} {
+		if containsPart(g.list, p) && !containsPart(g.list, emit.PartTypes) {
+			return usagef("generate: --emit %s needs types too", p)
+		}
+	}
+	if g.openaiStrict && !containsPart(g.list, emit.PartOpenAI) {
+		return usagef("generate: --openai-strict needs --emit openai")
+	}
+	return nil
+}
+
+// config returns the generator configuration for one package.
+func (g *genFlags) config(pkg, out string) generator.Config {
+	return generator.Config{Package: pkg, Out: out, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict}
+}
+
 func runGenerate(e *env, args []string) error {
-	fs := newFlagSet(e, "generate", "--snapshot FILE --package NAME --out DIR [flags]")
-	snap := fs.String("snapshot", "", "the tools/list snapshot to read: a JSON-RPC response, its result, a bare array of tools, or a canonical mcpgen snapshot (required)")
-	pkg := fs.String("package", "", "the Go package name of the generated code (default: the last element of --out)")
-	out := fs.String("out", "", "the directory to write the package to; created if missing (required)")
-	gemini := fs.String("gemini", emit.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
-	parts := fs.String("emit", strings.Join(emit.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
-	openaiStrict := fs.Bool("openai-strict", false, "declare the tools of the openai part in OpenAI's strict mode where their schemas allow it")
-	if err := parseFlags(e, fs, args); err != nil {
+	fs := newFlagSet(e, "generate", generateHelp)
+	snap := fs.String("snapshot", "", "the tools/list `file` to read: a JSON-RPC response, its result, a bare array of tools, or a canonical mcpgen snapshot")
+	pkg := fs.String("package", "", "the Go package `name` of the generated code (default: the last element of --out)")
+	out := fs.String("out", "", "the `directory` to write the package to; created if missing")
+	writeSnap := fs.String("write-snapshot", "", "with a live server, also save the canonical snapshot generated from to this `file`")
+	var gf genFlags
+	gf.register(fs)
+	var sf serverFlags
+	sf.register(fs)
+	var cf configFlags
+	cf.register(fs)
+	own, command := splitCommand(args)
+	pos, err := parseInterspersed(e, fs, own)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("generate: unexpected argument %q", fs.Arg(0))
+	if len(pos) > 0 {
+		return usagef("generate: unexpected argument %q (a server command goes after --)", pos[0])
 	}
-	if *snap == "" {
-		return usagef("generate: --snapshot is required")
+	live := sf.url != "" || sf.sse != "" || len(command) > 0 || len(sf.headers.header) > 0 || sf.headers.err != nil || sf.bearerEnv != ""
+	if cf.file != "" {
+		if *snap != "" || *out != "" || *pkg != "" || *writeSnap != "" || live {
+			return usagef("generate: --config takes each server's snapshot, out and package from the file: drop --snapshot, --out, --package, --write-snapshot and the server flags")
+		}
+		if err := gf.check(); err != nil {
+			return err
+		}
+		return generateConfig(e, &cf, &gf)
+	}
+	if len(cf.servers) > 0 {
+		return usagef("generate: --server picks servers of a --config file")
+	}
+	switch {
+	case *snap != "" && live:
+		return usagef("generate: give either --snapshot or a live server (--url, --sse or -- COMMAND), not both")
+	case *snap == "" && !live:
+		return usagef("generate: give --snapshot FILE, a live server (--url URL, --sse URL or -- COMMAND ARGS...), or --config")
+	case *snap != "" && *writeSnap != "":
+		return usagef("generate: --write-snapshot saves a live server's tool list; with --snapshot the file is already there")
+	}
+	if live {
+		if err := sf.check(command); err != nil {
+			return err
+		}
 	}
 	if *out == "" {
 		return usagef("generate: --out is required")
@@ -42,39 +140,72 @@ func runGenerate(e *env, args []string) error {
 	if !token.IsIdentifier(*pkg) || token.IsKeyword(*pkg) || *pkg == "_" {
 		return usagef("generate: package name %q is not a Go identifier (set --package)", *pkg)
 	}
-	if *gemini != emit.GeminiTyped && *gemini != emit.GeminiJSON {
-		return usagef("generate: --gemini must be typed or json, not %q", *gemini)
+	if err := gf.check(); err != nil {
+		return err
 	}
-	var list []string
-	for _, p := range strings.Split(*parts, ",") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
+	cfg := gf.config(*pkg, *out)
+	cfg.Snapshot = *snap
+	if live {
+		ctx, cancel := sf.context()
+		defer cancel()
+		from, data, err := capture(ctx, e, &sf)
+		if err != nil {
+			return err
 		}
-		if _, ok := emit.FileNames[p]; !ok {
-			return usagef("generate: unknown part %q in --emit (want %s)", p, strings.Join(emit.Parts, ", "))
-		}
-		list = append(list, p)
-	}
-	if len(list) == 0 {
-		return usagef("generate: --emit names no part")
-	}
-	for _, p := range []string{emit.PartClient, emit.PartAnthropic, emit.PartOpenAI} {
-		if containsPart(list, p) && !containsPart(list, emit.PartTypes) {
-			return usagef("generate: --emit %s needs types too", p)
+		cfg.Snapshot, cfg.From = sf.source(), from
+		// The snapshot is saved before generating, so that a tool list the
+		// generator rejects can still be looked at.
+		if *writeSnap != "" {
+			if err := saveSnapshot(e, "", *writeSnap, data); err != nil {
+				return err
+			}
 		}
 	}
-	if *openaiStrict && !containsPart(list, emit.PartOpenAI) {
-		return usagef("generate: --openai-strict needs --emit openai")
-	}
-	written, removed, err := generator.Run(generator.Config{Snapshot: *snap, Package: *pkg, Out: *out, Gemini: *gemini, Parts: list, OpenAIStrict: *openaiStrict})
+	return writePackage(e, "", cfg)
+}
+
+// writePackage generates one package and reports the files it wrote and
+// removed; label prefixes the messages.
+func writePackage(e *env, label string, cfg generator.Config) error {
+	written, removed, err := generator.Run(cfg)
 	for _, name := range written {
-		fmt.Fprintf(e.stderr, "wrote %s\n", filepath.Join(*out, name))
+		fmt.Fprintf(e.stderr, "%swrote %s\n", label, filepath.Join(cfg.Out, name))
 	}
 	for _, name := range removed {
-		fmt.Fprintf(e.stderr, "removed %s (its part is no longer emitted)\n", filepath.Join(*out, name))
+		fmt.Fprintf(e.stderr, "%sremoved %s (its part is no longer emitted)\n", label, filepath.Join(cfg.Out, name))
 	}
 	return err
+}
+
+// generateConfig generates every selected server of a config file from its
+// snapshot. A server that fails does not stop the others.
+func generateConfig(e *env, cf *configFlags, gf *genFlags) error {
+	file, err := config.Load(cf.file)
+	if err != nil {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	}
+	servers, err := file.Select(cf.servers)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for _, s := range servers {
+		if s.Out == "" {
+			return &exitError{code: exitUsage, msg: fmt.Sprintf("%s:%d: server %s: out is required to generate it", file.Path, s.Line, s.Name)}
+		}
+	}
+	failed := 0
+	for _, s := range servers {
+		cfg := gf.config(s.Package, s.Out)
+		cfg.Snapshot = s.Snapshot
+		if err := writePackage(e, "server "+s.Name+": ", cfg); err != nil {
+			failed++
+			fmt.Fprintf(e.stderr, "mcpgen: server %s: %v\n", s.Name, err)
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: exitFail, msg: fmt.Sprintf("%d of %d server(s) could not be generated", failed, len(servers))}
+	}
+	return nil
 }
 
 func containsPart(list []string, p string) bool {

@@ -137,7 +137,7 @@ func TestGenerateErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no snapshot", []string{"--out", out}, 2, "mcpgen: generate: --snapshot is required"},
+		{"no snapshot", []string{"--out", out}, 2, "mcpgen: generate: give --snapshot FILE, a live server"},
 		{"no out", []string{"--snapshot", haSnapshot}, 2, "--out is required"},
 		{"bad package", []string{"--snapshot", haSnapshot, "--out", out, "--package", "func"}, 2, `package name "func" is not a Go identifier`},
 		{"bad gemini", []string{"--snapshot", haSnapshot, "--out", out, "--gemini", "yaml"}, 2, "--gemini must be typed or json"},

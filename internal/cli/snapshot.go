@@ -62,16 +62,7 @@ func runSnapshot(e *env, args []string) error {
 		_, err := e.stdout.Write(data)
 		return err
 	}
-	changed, err := writeIfChanged(*out, data)
-	if err != nil {
-		return err
-	}
-	if changed {
-		fmt.Fprintf(e.stderr, "wrote %s\n", *out)
-	} else {
-		fmt.Fprintf(e.stderr, "%s is up to date\n", *out)
-	}
-	return nil
+	return saveSnapshot(e, "", *out, data)
 }
 
 // snapshotConfig captures every selected server of a config file into its
@@ -90,16 +81,7 @@ func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
 			if err != nil {
 				return err
 			}
-			changed, err := writeIfChanged(s.Snapshot, data)
-			if err != nil {
-				return err
-			}
-			if changed {
-				fmt.Fprintf(e.stderr, "server %s: wrote %s\n", s.Name, s.Snapshot)
-			} else {
-				fmt.Fprintf(e.stderr, "server %s: %s is up to date\n", s.Name, s.Snapshot)
-			}
-			return nil
+			return saveSnapshot(e, "server "+s.Name+": ", s.Snapshot, data)
 		}()
 		if err != nil {
 			failed++
@@ -137,6 +119,21 @@ func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, 
 		return nil, nil, fmt.Errorf("the tool list of %s cannot be used: %w", sf.source(), err)
 	}
 	return parsed, data, nil
+}
+
+// saveSnapshot writes a captured snapshot to path unless the file already
+// holds it, and says which on standard error; label prefixes the message.
+func saveSnapshot(e *env, label, path string, data []byte) error {
+	changed, err := writeIfChanged(path, data)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(e.stderr, "%swrote %s\n", label, path)
+	} else {
+		fmt.Fprintf(e.stderr, "%s%s is up to date\n", label, path)
+	}
+	return nil
 }
 
 // writeIfChanged writes data to path unless the file already holds it, and

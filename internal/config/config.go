@@ -1,12 +1,13 @@
 // Package config reads mcpgen.yaml, the optional file for repositories that
 // use several MCP servers. It lists each server once: where its snapshot is
-// checked in and how to reach it, so that "mcpgen snapshot --config" and
-// "mcpgen check --config" work on all of them (or on the ones named) in one
-// run. A single server needs no file: the command-line flags say the same.
+// checked in, where its package is generated and how to reach it, so that
+// "mcpgen snapshot --config", "mcpgen generate --config" and "mcpgen check
+// --config" work on all of them (or on the ones named) in one run. A single server needs no file: the command-line flags say the same.
 //
 //	servers:
 //	  everything:
 //	    snapshot: tools/everything.json
+//	    out: internal/everything
 //	    command: [npx, -y, "@modelcontextprotocol/server-everything", stdio]
 //	  homeassistant:
 //	    snapshot: tools/homeassistant.json
@@ -23,6 +24,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -49,6 +51,11 @@ type Server struct {
 	// Snapshot is the path of the server's checked-in snapshot, joined to
 	// File.Dir when relative.
 	Snapshot string
+	// Out is the directory "mcpgen generate --config" writes the server's
+	// package to, joined to File.Dir when relative; empty when the entry
+	// is not generated. Package is the package name, by default the last
+	// element of Out.
+	Out, Package string
 	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
 	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
 	URL     string
@@ -171,6 +178,12 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		switch kk.Value {
 		case "snapshot":
 			s.Snapshot, err = str(vv, kk.Value)
+		case "out":
+			s.Out, err = str(vv, kk.Value)
+		case "package":
+			if s.Package, err = str(vv, kk.Value); err == nil && !isPackageName(s.Package) {
+				err = fail(vv.Line, "server %s: package %q is not a Go identifier", name, s.Package)
+			}
 		case "url":
 			s.URL, err = str(vv, kk.Value)
 		case "sse":
@@ -209,7 +222,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
 			}
 		default:
-			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -221,6 +234,19 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 	if !filepath.IsAbs(s.Snapshot) {
 		s.Snapshot = filepath.Join(f.Dir, s.Snapshot)
 	}
+	if s.Out != "" {
+		if !filepath.IsAbs(s.Out) {
+			s.Out = filepath.Join(f.Dir, s.Out)
+		}
+		if s.Package == "" {
+			s.Package = filepath.Base(s.Out)
+			if !isPackageName(s.Package) {
+				return nil, fail(s.Line, "server %s: the directory name %q of out is not a Go identifier: set package", name, s.Package)
+			}
+		}
+	} else if s.Package != "" {
+		return nil, fail(s.Line, "server %s: package needs out, the directory to generate into", name)
+	}
 	n := 0
 	for _, set := range []bool{s.URL != "", s.SSE != "", len(s.Command) > 0} {
 		if set {
@@ -231,6 +257,11 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		return nil, fail(s.Line, "server %s: give exactly one of url, sse and command", name)
 	}
 	return s, nil
+}
+
+// isPackageName reports whether name can name a Go package.
+func isPackageName(name string) bool {
+	return token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_"
 }
 
 // Select returns the servers named in names, in file order, or every server

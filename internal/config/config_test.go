@@ -25,6 +25,8 @@ servers:
       X-Trace: "on"
   legacy:
     snapshot: tools/legacy.json
+    out: gen/legacy-tools
+    package: legacy
     sse: http://127.0.0.1:8123/mcp_server/sse
 `
 	f, err := Parse(filepath.Join("repo", "mcpgen.yaml"), []byte(text))
@@ -42,6 +44,9 @@ servers:
 	if h.Snapshot != "/abs/ha.json" || h.URL != "https://staging.example.com/api/mcp" || h.BearerEnv != "STAGING_TOKEN" ||
 		h.ProtocolVersion != "2025-06-18" || len(h.Headers) != 2 || h.Headers[0] != (Header{"X-Tenant", "ci"}) || h.Headers[1] != (Header{"X-Trace", "on"}) {
 		t.Errorf("homeassistant = %+v", h)
+	}
+	if e.Out != "" || e.Package != "" || l.Out != filepath.Join("repo", "gen", "legacy-tools") || l.Package != "legacy" {
+		t.Errorf("out and package: everything %q %q, legacy %q %q", e.Out, e.Package, l.Out, l.Package)
 	}
 	if l.SSE != "http://127.0.0.1:8123/mcp_server/sse" {
 		t.Errorf("legacy = %+v", l)
@@ -77,6 +82,9 @@ func TestParseErrors(t *testing.T) {
 		{"snapshot not a string", "servers:\n  a:\n    snapshot: [x]\n    url: http://x\n", "mcpgen.yaml:3: server a: snapshot must be a string"},
 		{"bad timeout", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    timeout: soon\n", `mcpgen.yaml:5: server a: timeout "soon" is not a duration`},
 		{"headers not a mapping", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    headers: [a]\n", "mcpgen.yaml:5: server a: headers must map header names to values"},
+		{"package without out", "servers:\n  a:\n    snapshot: s.json\n    package: a\n    url: http://x\n", "mcpgen.yaml:2: server a: package needs out"},
+		{"out not a package name", "servers:\n  a:\n    snapshot: s.json\n    out: gen/my-tools\n    url: http://x\n", `mcpgen.yaml:2: server a: the directory name "my-tools" of out is not a Go identifier: set package`},
+		{"bad package", "servers:\n  a:\n    snapshot: s.json\n    out: gen\n    package: type\n    url: http://x\n", `mcpgen.yaml:5: server a: package "type" is not a Go identifier`},
 		{"listed twice", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n  a:\n    snapshot: t.json\n    url: http://y\n", "mcpgen.yaml:5: server a is listed twice (first at line 2)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
