@@ -9,7 +9,7 @@ export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 # adapter, the go-sdk test server, the example consumer and the benchmarks.
 NESTED := runtime/gosdk internal/sdkserver examples/consumer bench
 
-.PHONY: all build test test-short vet fmt-check generate check-generated deps bench conformance fuzz clean
+.PHONY: all build test test-short vet fmt-check generate check-generated deps bench conformance fuzz fuzz-compile soak clean
 
 all: build test
 
@@ -59,6 +59,41 @@ check-generated: generate
 # writes them to docs/bench.md with a chart in docs/bench.svg.
 bench:
 	cd bench && $(GO) run ./cmd/mcpbench -root .. -md ../docs/bench.md -svg ../docs/bench.svg
+
+# FUZZ_TARGETS are the fuzz targets "make fuzz" runs, as package:Target.
+FUZZ_TARGETS := \
+	./runtime/internal/jsonrpc:FuzzDecode \
+	./runtime/internal/sse:FuzzReader \
+	./runtime:FuzzSessionInput \
+	./generator/snapshot:FuzzRead \
+	./generator:FuzzGenerate \
+	./generator/diff:FuzzTools \
+	./runtime/gemini:FuzzDeclarations \
+	./generated/homeassistant:FuzzUnionUnmarshalJSON
+FUZZTIME ?= 10s
+
+# fuzz runs each fuzz target for FUZZTIME (10s each, 80s in all) from its
+# checked-in seed corpus in testdata/fuzz, and prints the executions of
+# each. A crasher fails the target and is written to its testdata/fuzz
+# directory, to be fixed and kept as a regression seed.
+fuzz:
+	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
+	for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$name ($$pkg)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg > $$log 2>&1 || { cat $$log; exit 1; }; \
+		grep 'execs:' $$log | tail -n 1; \
+	done
+
+# fuzz-compile builds and vets packages generated from the seeds of
+# FuzzGenerate, its corpus and a sample of what "make fuzz" found.
+fuzz-compile:
+	$(GO) test -tags slowfuzz -run TestCompileFuzzOutputs -count=1 -v ./generator
+
+# soak runs the long fault-injection tests: 100,000 calls against servers
+# that drop connections, over stdio and Streamable HTTP.
+soak:
+	$(GO) test -tags soak -run Soak -count=1 -timeout 30m -v ./runtime
 
 clean:
 	rm -rf node_modules
