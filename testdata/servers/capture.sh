@@ -62,9 +62,9 @@ capture() {
 
 only=("$@")
 
-# gobuild MODULE/PATH@VERSION installs a pinned Go server into ./bin.
+# gobuild DIR MODULE/PATH@VERSION installs a pinned Go server into bin/DIR.
 gobuild() {
-	GOBIN="$here/bin" go install "$1"
+	GOBIN="$here/bin/$1" go install "$2"
 }
 
 # selected NAME reports whether NAME is to be captured.
@@ -98,12 +98,16 @@ capture launchdarkly -- node node_modules/@launchdarkly/mcp-server/bin/mcp-serve
 capture mapbox MAPBOX_ACCESS_TOKEN=pk.dummy -- node node_modules/@mapbox/mcp-server/dist/esm/index.js
 
 # Go servers, pinned here.
-selected grafana && gobuild github.com/grafana/mcp-grafana/cmd/mcp-grafana@v1.6.3
-selected gosdk-everything && gobuild github.com/modelcontextprotocol/go-sdk/examples/server/everything@v1.8.0
-selected gosdk-toolschemas && gobuild github.com/modelcontextprotocol/go-sdk/examples/server/toolschemas@v1.8.0
-capture grafana GRAFANA_URL=http://127.0.0.1:9 GRAFANA_SERVICE_ACCOUNT_TOKEN=dummy -- bin/mcp-grafana
-capture gosdk-everything -- bin/everything
-capture gosdk-toolschemas -- bin/toolschemas
+selected grafana && gobuild grafana github.com/grafana/mcp-grafana/cmd/mcp-grafana@v1.6.3
+selected gosdk-everything && gobuild gosdk github.com/modelcontextprotocol/go-sdk/examples/server/everything@v1.8.0
+selected gosdk-toolschemas && gobuild gosdk github.com/modelcontextprotocol/go-sdk/examples/server/toolschemas@v1.8.0
+selected mcpgo-everything && gobuild mcpgo github.com/mark3labs/mcp-go/examples/everything@v1.2.1
+selected mcpgo-structured && gobuild mcpgo github.com/mark3labs/mcp-go/examples/structured_input_and_output@v1.2.1
+capture grafana GRAFANA_URL=http://127.0.0.1:9 GRAFANA_SERVICE_ACCOUNT_TOKEN=dummy -- bin/grafana/mcp-grafana
+capture gosdk-everything -- bin/gosdk/everything
+capture gosdk-toolschemas -- bin/gosdk/toolschemas
+capture mcpgo-everything -- bin/mcpgo/everything
+capture mcpgo-structured -- bin/mcpgo/structured_input_and_output
 
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "capture.sh: failed: ${failed[*]}" >&2
