@@ -38,7 +38,7 @@ func chartSVG(results map[string]*clientResult) []byte {
 		groupGap = 12
 		top      = 64
 	)
-	lo, hi := 0.01, 10.0 // the axis, in ratios to go-sdk
+	lo, hi := 0.001, 10.0 // the axis, in ratios to go-sdk
 	ratio := func(name, tr string, i int) (float64, bool) {
 		r, ref := results[name+"/"+tr], results[clientGoSDK+"/"+tr]
 		if r == nil || ref == nil {
@@ -76,7 +76,7 @@ func chartSVG(results map[string]*clientResult) []byte {
 		fmt.Fprintf(&b, `<text x="10" y="%d" font-size="13" font-weight="bold">%s</text>`+"\n", y0+12, transportTitle(tr))
 		gy := y0 + 22
 		axisTop, axisBottom := gy, gy+len(chartMetrics)*groupH
-		for _, tick := range []float64{0.01, 0.1, 1, 10} {
+		for _, tick := range []float64{0.001, 0.01, 0.1, 1, 10} {
 			tx := x(tick)
 			stroke := "#ddd"
 			if tick == 1 {
@@ -94,9 +94,9 @@ func chartSVG(results map[string]*clientResult) []byte {
 					continue
 				}
 				by := y + j*barH
-				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %.2f× go-sdk</title></rect>`+"\n",
+				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %.3g× go-sdk</title></rect>`+"\n",
 					left, by, x(v)-left, barH-1, chartColors[name], name, m.title, v)
-				fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="8" fill="#333">%.2f×</text>`+"\n", x(v)+3, by+barH-1, v)
+				fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="8" fill="#333">%.3g×</text>`+"\n", x(v)+3, by+barH-1, v)
 			}
 		}
 	}

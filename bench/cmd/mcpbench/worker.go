@@ -31,8 +31,8 @@ var defaultWorkload = workload{
 	Sequential: 3000,
 	Chunks:     6,
 	Goroutines: 32,
-	Concurrent: 150,
-	BigCalls:   12,
+	Concurrent: 120,
+	BigCalls:   15,
 	BigSize:    1 << 20,
 }
 
