@@ -49,25 +49,25 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 
 	pkg := &Package{}
-	names := NewNamer(ReservedNames...)
+	names := newScope(ReservedNames...)
 	// Tool names become methods of Client and prefixes of type names, so
 	// they may repeat package-level names ("client" gives Client.Client
 	// and ClientArgs).
-	toolNames := NewNamer()
+	toolNames := newScope()
 	for _, st := range sorted {
 		t := &Tool{Name: st.Name, Title: st.Title, Description: st.Description}
-		// A tool name must leave room for its Args and Result types.
-		for {
-			t.GoName = toolNames.Take(Exported(st.Name, "Tool"))
-			if !names.Taken(t.GoName+"Args") && !names.Taken(t.GoName+"Result") {
-				break
-			}
-		}
-		names.Take(t.GoName + "Args")
-		if st.Output != nil {
-			names.Take(t.GoName + "Result")
-		}
+		base := Exported(st.Name, "Tool")
+		toolNames.claim(base, st.Name, spellingRank(st.Name, base), func(n string) { t.GoName = n })
 		pkg.Tools = append(pkg.Tools, t)
+	}
+	toolNames.resolve()
+	// Tool names are unique and no reserved name ends in Args or Result,
+	// so these never collide; nested types that want them get a suffix.
+	for i, st := range sorted {
+		names.reserve(pkg.Tools[i].GoName + "Args")
+		if st.Output != nil {
+			names.reserve(pkg.Tools[i].GoName + "Result")
+		}
 	}
 	index := map[*Type]int{}
 	for i, st := range sorted {
@@ -89,12 +89,36 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 			t.Result, t.ResultRawChecks = res, c.rawList()
 		}
 	}
+	nameTypes(pkg, names)
 	return pkg, nil
+}
+
+// nameTypes gives the named types their final names, then the enum
+// constants theirs, which start with the name of their type. During the
+// conversion a type's Name is the name it asks for; here every type asking
+// for the same name is ranked by the spelling of its schema's last pointer
+// token (a $defs name, a property name), so that which type keeps the name
+// never depends on the order the tools or properties come in.
+func nameTypes(pkg *Package, names *scope) {
+	for _, t := range pkg.Types {
+		if t.origin == "" {
+			continue // a tool's Args or Result type, reserved already
+		}
+		tok := lastToken(t.Pointer)
+		names.claim(t.Name, t.origin, spellingRank(tok, Exported(tok, "")), func(n string) { t.Name = n })
+	}
+	names.resolve()
+	for _, t := range pkg.Types {
+		for _, v := range t.Values {
+			names.claim(t.Name+v.suffix, t.origin+"="+scalarText(v.Value), v.rank, func(n string) { v.GoName = n })
+		}
+	}
+	names.resolve()
 }
 
 type converter struct {
 	pkg      *Package
-	names    *Namer
+	names    *scope
 	index    map[*Type]int
 	tool     string
 	doc      *jsonv.Value
@@ -112,7 +136,7 @@ type converter struct {
 	depth, maxDepth int
 }
 
-func newConverter(pkg *Package, names *Namer, index map[*Type]int, tool string, doc *jsonv.Value, rootPtr string) *converter {
+func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsonv.Value, rootPtr string) *converter {
 	c := &converter{
 		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
@@ -138,12 +162,15 @@ func (c *converter) rawList() []string {
 	return out
 }
 
-// named gives t a package-unique name derived from hint and records it.
+// named records t as a named type asking for the name hint; the tool's
+// root type gets its name at once, the others get theirs from nameTypes
+// once every tool is converted.
 func (c *converter) named(t *Type, hint string) *Type {
+	t.Name = hint
 	if hint == c.rootName && c.rootName != "" {
-		t.Name, c.rootName = hint, ""
+		c.rootName = ""
 	} else {
-		t.Name = c.names.Take(hint)
+		t.origin = c.tool + "#" + t.Pointer
 	}
 	c.index[t] = len(c.pkg.Types)
 	c.pkg.Types = append(c.pkg.Types, t)
@@ -640,9 +667,9 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	if isRoot {
 		base = c.base
 	}
-	fieldNames := NewNamer(reservedFields...)
+	fieldNames := newScope(reservedFields...)
 	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsonv.Bool) {
-		fieldNames.Take("Extra")
+		fieldNames.reserve("Extra")
 	}
 	if pattern != nil {
 		c.needRaw("patternProperties")
@@ -674,15 +701,18 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 			if doc == "" {
 				doc = ft.Doc
 			}
-			t.Fields = append(t.Fields, &Field{
+			f := &Field{
 				JSONName: m.Key,
-				GoName:   fieldNames.Take(Exported(m.Key, "Field")),
 				Doc:      doc,
 				Type:     ft,
 				Required: slices.Contains(required, m.Key),
-			})
+			}
+			goName := Exported(m.Key, "Field")
+			fieldNames.claim(goName, m.Key, spellingRank(m.Key, goName), func(n string) { f.GoName = n })
+			t.Fields = append(t.Fields, f)
 		}
 	}
+	fieldNames.resolve()
 	for _, r := range required {
 		if !seen[r] {
 			c.needRaw("required")

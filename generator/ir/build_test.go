@@ -1,6 +1,9 @@
 package ir
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,7 +64,10 @@ func TestNamesAreStableAndCollisionFree(t *testing.T) {
 	for _, tool := range pkg.Tools {
 		got = append(got, tool.Name+"="+tool.GoName)
 	}
-	if want := "Client=Client list-events=ListEvents list_events=ListEvents2 snapshot=Snapshot"; strings.Join(got, " ") != want {
+	// Both dashed and underscored names are two edits away from ListEvents;
+	// the tie goes to the one that sorts first, and the other gets a suffix
+	// from the hash of its own name.
+	if want := "Client=Client list-events=ListEvents list_events=ListEvents_23e2 snapshot=Snapshot"; strings.Join(got, " ") != want {
 		t.Errorf("tool names = %s, want %s", strings.Join(got, " "), want)
 	}
 	seen := map[string]bool{}
@@ -71,7 +77,7 @@ func TestNamesAreStableAndCollisionFree(t *testing.T) {
 		}
 		seen[typ.Name] = true
 	}
-	if !seen["SnapshotHash2"] || seen["SnapshotHash"] {
+	if !seen["SnapshotHash_8312"] || seen["SnapshotHash"] {
 		t.Errorf("the nested type of snapshot.hash must not take the reserved SnapshotHash: %v", seen)
 	}
 	// Adding a tool that sorts last renames nothing.
@@ -88,6 +94,97 @@ func TestNamesAreStableAndCollisionFree(t *testing.T) {
 		if more.Tools[i].GoName != tool.GoName {
 			t.Errorf("adding a tool renamed %s to %s", tool.GoName, more.Tools[i].GoName)
 		}
+	}
+}
+
+// identifiers maps what each identifier of pkg stands for to the
+// identifier: tools, named types, struct fields and enum constants.
+func identifiers(pkg *Package) map[string]string {
+	ids := map[string]string{}
+	for _, tool := range pkg.Tools {
+		ids["tool "+tool.Name] = tool.GoName
+	}
+	for _, typ := range pkg.Types {
+		key := typ.origin
+		if key == "" {
+			key = typ.Name // a tool's Args or Result
+		}
+		ids["type "+key] = typ.Name
+		for _, f := range typ.Fields {
+			ids["field "+key+"."+f.JSONName] = f.GoName
+		}
+		for _, v := range typ.Values {
+			ids["const "+key+"="+scalarText(v.Value)] = v.GoName
+		}
+	}
+	return ids
+}
+
+// TestAddingACollidingNameRenamesNothing builds a tool list, then the same
+// list with one more element that wants an identifier already handed out
+// and comes first (sorts first, or comes first in schema order): no
+// identifier of the first build changes, and the new element gets a
+// suffix derived from its own name.
+func TestAddingACollidingNameRenamesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, before, after, added string
+	}{
+		{"tool",
+			`[{"name":"listEvents","inputSchema":{}}]`,
+			`[{"name":"listEvents","inputSchema":{}},{"name":"list-events","inputSchema":{}}]`,
+			"tool list-events"},
+		{"exact tool name",
+			`[{"name":"HassTurnOn","inputSchema":{}}]`,
+			`[{"name":"HassTurnOn","inputSchema":{}},{"name":"Hass-Turn-On","inputSchema":{}}]`,
+			"tool Hass-Turn-On"},
+		{"property",
+			`[{"name":"t","inputSchema":{"properties":{"userId":{"type":"string"}}}}]`,
+			`[{"name":"t","inputSchema":{"properties":{"user-id":{"type":"string"},"userId":{"type":"string"}}}}]`,
+			"field TArgs.user-id"},
+		{"enum constant",
+			`[{"name":"t","inputSchema":{"properties":{"answer":{"enum":["yes","no"]}}}}]`,
+			`[{"name":"t","inputSchema":{"properties":{"answer":{"enum":["_yes","yes","no"]}}}}]`,
+			"const t#/inputSchema/properties/answer=_yes"},
+		{"type",
+			`[{"name":"list_user","inputSchema":{"properties":{"filter":{"type":"object","properties":{"q":{"type":"string"}}}}}}]`,
+			`[{"name":"list_user","inputSchema":{"properties":{"filter":{"type":"object","properties":{"q":{"type":"string"}}}}}},
+			  {"name":"list","inputSchema":{"properties":{"user_filter":{"type":"object","properties":{"q":{"type":"string"}}}}}}]`,
+			"type list#/inputSchema/properties/user_filter"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before, err := build(t, tc.before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := build(t, tc.after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old, now := identifiers(before), identifiers(after)
+			for k, id := range old {
+				if now[k] != id {
+					t.Errorf("%s was %s, is now %s", k, id, now[k])
+				}
+			}
+			added, ok := now[tc.added]
+			if !ok || !strings.Contains(added, "_") {
+				t.Errorf("%s is named %q, want a suffixed name (all: %v)", tc.added, added, now)
+			}
+			// The same list in another order gives the same names.
+			var list []json.RawMessage
+			if err := json.Unmarshal([]byte(tc.after), &list); err != nil {
+				t.Fatal(err)
+			}
+			slices.Reverse(list)
+			rev, _ := json.Marshal(list)
+			reversed, err := build(t, string(rev))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := identifiers(reversed); !maps.Equal(got, now) {
+				t.Errorf("reversing the tools changed the names:\n%v\n%v", now, got)
+			}
+		})
 	}
 }
 

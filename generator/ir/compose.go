@@ -315,8 +315,11 @@ func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		u := c.named(&Type{Kind: Union, Pointer: ptr, OneOf: key == "oneOf", Doc: description(v), Default: v.Get("default")}, hint)
 		fields := NewNamer(reservedFields...)
 		for i, b := range branches {
-			suffix := c.branchSuffix(b)
-			bt, err := c.conv(b, ptrs[i], hint+suffix)
+			// Branches have no names of their own: a branch type is named
+			// after the union and its field, so that two object branches
+			// give XObject and XObject2 for the fields Object and Object2.
+			goName := fields.Take(c.branchSuffix(b))
+			bt, err := c.conv(b, ptrs[i], hint+goName)
 			if err != nil {
 				return nil, err
 			}
@@ -324,7 +327,7 @@ func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
 				// A branch that accepts null makes the union nullable.
 				bt, nullable = bt.Elem, true
 			}
-			u.Branches = append(u.Branches, &Branch{GoName: fields.Take(suffix), Type: bt, Kinds: bt.JSONKinds()})
+			u.Branches = append(u.Branches, &Branch{GoName: goName, Type: bt, Kinds: bt.JSONKinds()})
 		}
 		t = u
 	}
@@ -488,17 +491,19 @@ func (c *converter) enum(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		}
 	}
 	t := c.named(&Type{Kind: Enum, Base: base, Pointer: ptr, Doc: description(v), Default: v.Get("default")}, hint)
-	for i, x := range vals {
+	for _, x := range vals {
 		val := x
 		if base == Int {
 			f, _ := strconv.ParseFloat(x.Str, 64)
 			val = &jsonv.Value{Kind: jsonv.Number, Str: strconv.FormatInt(int64(f), 10)}
 		}
-		suffix := valueName(scalarText(val))
+		text := scalarText(val)
+		suffix := valueName(text)
+		rank := spellingRank(text, suffix)
 		if suffix == "" {
-			suffix = "Value" + strconv.Itoa(i+1)
+			suffix, rank = "Value", 2
 		}
-		t.Values = append(t.Values, &EnumValue{GoName: c.names.Take(t.Name + suffix), Value: val})
+		t.Values = append(t.Values, &EnumValue{Value: val, suffix: suffix, rank: rank})
 	}
 	if nullable {
 		return &Type{Kind: Nullable, Elem: t, Pointer: ptr}, nil

@@ -108,6 +108,10 @@ type Type struct {
 	// Default is the schema's default value, or nil; it only documents.
 	Default *jsonv.Value
 	Constraints
+
+	// origin identifies a named type other than a tool's Args or Result
+	// (the tool name and the pointer) while its name is resolved.
+	origin string
 }
 
 // Constraints are the checks a generated Validate makes on a value.
@@ -147,6 +151,11 @@ type Field struct {
 type EnumValue struct {
 	GoName string
 	Value  *jsonv.Value
+
+	// suffix is what the constant's name adds to its type's name, and
+	// rank how closely it spells the value, until the name is resolved.
+	suffix string
+	rank   int
 }
 
 // Branch is one branch of a union.

@@ -1,6 +1,10 @@
 package ir
 
 import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -104,9 +108,11 @@ func valueName(s string) string {
 	return prefix + c
 }
 
-// Namer hands out identifiers that are unique within one scope. A name that
-// is taken gets the smallest numeric suffix from 2 up that is free, so the
-// same inputs in the same order always get the same names.
+// Namer hands out identifiers that are unique within one scope, for names
+// with no origin of their own, such as union branches named after their
+// kinds. A name that is taken gets the smallest numeric suffix from 2 up
+// that is free, so the same inputs in the same order always get the same
+// names.
 type Namer struct {
 	taken map[string]bool
 }
@@ -138,3 +144,104 @@ func (n *Namer) Take(name string) string {
 
 // Taken reports whether name is taken.
 func (n *Namer) Taken(name string) bool { return n.taken[name] }
+
+// A scope hands out identifiers that are unique within it without letting
+// the order of the claims decide: every claim is collected first, then
+// resolve gives each identifier wanted by several claims to the one spelled
+// most like it, and a suffix derived from its own origin to each of the
+// others. So a name only changes when a claim with a closer spelling
+// arrives: adding a tool, a property or an enum value never renames another
+// that keeps its place in the ranking.
+//
+// The ranking is: the original spelled exactly as the identifier
+// ("HassTurnOn", a property "Mode", an enum value "Y"); then one that differs
+// only in letter case ("listEvents", "y"); then the rest; ties go to the
+// origin that sorts first. The suffix is "_" and the first four hex digits
+// of the FNV-1a hash of the origin ("ListEvents_3fa2"), eight when four are
+// taken, then a number in the rare case that is taken too.
+type scope struct {
+	reserved map[string]bool
+	claims   []*claim
+}
+
+// claim asks for the identifier base on behalf of origin, which is unique
+// in its scope and what the suffix is derived from; rank orders claims of
+// the same base (lower wins); set receives the identifier.
+type claim struct {
+	base, origin string
+	rank         int
+	set          func(string)
+}
+
+func newScope(reserved ...string) *scope {
+	s := &scope{reserved: map[string]bool{}}
+	for _, r := range reserved {
+		s.reserved[r] = true
+	}
+	return s
+}
+
+// reserve takes name, which no claim then gets.
+func (s *scope) reserve(name string) { s.reserved[name] = true }
+
+// claim records a claim; resolve answers it.
+func (s *scope) claim(base, origin string, rank int, set func(string)) {
+	s.claims = append(s.claims, &claim{base: base, origin: origin, rank: rank, set: set})
+}
+
+// resolve assigns every claim its identifier and reserves it.
+func (s *scope) resolve() {
+	cs := slices.Clone(s.claims)
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.base != b.base {
+			return a.base < b.base
+		}
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		return a.origin < b.origin
+	})
+	var losers []*claim
+	for i, c := range cs {
+		if s.reserved[c.base] || (i > 0 && cs[i-1].base == c.base) {
+			losers = append(losers, c)
+			continue
+		}
+		s.reserved[c.base] = true
+		c.set(c.base)
+	}
+	for _, c := range losers {
+		h := fmt.Sprintf("%08x", fnv32(c.origin))
+		name := c.base + "_" + h[:4]
+		if s.reserved[name] {
+			name = c.base + "_" + h
+		}
+		for i := 2; s.reserved[name]; i++ {
+			name = c.base + "_" + h + "_" + strconv.Itoa(i)
+		}
+		s.reserved[name] = true
+		c.set(name)
+	}
+	s.claims = nil
+}
+
+// fnv32 is the 32-bit FNV-1a hash of s.
+func fnv32(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}
+
+// spellingRank ranks how far the identifier ident is from the original
+// spelling it was made from: 0 when they are the same, 1 when they differ
+// only in letter case, 2 otherwise.
+func spellingRank(original, ident string) int {
+	switch {
+	case original == ident:
+		return 0
+	case strings.EqualFold(original, ident):
+		return 1
+	}
+	return 2
+}

@@ -302,7 +302,7 @@ var wantShapes = map[string]string{
 	"t70_dependent_required":        "Card *string card,omitempty; Cvv *string cvv,omitempty",
 	"t71_min_properties_struct":     "A *string a,omitempty; B *string b,omitempty",
 	"t72_draft04_exclusive":         "X *float64 x,omitempty",
-	"t73_odd_property_names":        "Type *string type,omitempty; Schema *string $schema,omitempty; OrderBy *string orderBy,omitempty; OrderBy2 *int64 order_by,omitempty; AuthMethod *T73OddPropertyNamesAuthMethod(string) auth-method,omitempty; UserName *string {{userName}},omitempty; Default *bool (default),omitempty; X5m *string 5m,omitempty; Validate2 *string Validate,omitempty; Properties map[string]json.RawMessage properties,omitempty",
+	"t73_odd_property_names":        "Type *string type,omitempty; Schema *string $schema,omitempty; OrderBy *string orderBy,omitempty; OrderBy_860a *int64 order_by,omitempty; AuthMethod *T73OddPropertyNamesAuthMethod(string) auth-method,omitempty; UserName *string {{userName}},omitempty; Default *bool (default),omitempty; X5m *string 5m,omitempty; Validate_7a98 *string Validate,omitempty; Properties map[string]json.RawMessage properties,omitempty",
 	"t74_no_type_root":              "A *int64 a,omitempty",
 	"t75_empty_root":                "",
 	"t76_anyof_required":            "ID *string id,omitempty; Name *string name,omitempty",

@@ -378,17 +378,17 @@ const (
 	T19EnumStringXRed    T19EnumStringX = "red"
 	T19EnumStringXGreen  T19EnumStringX = "green"
 	T19EnumStringXY      T19EnumStringX = "Y"
-	T19EnumStringXY2     T19EnumStringX = "y"
+	T19EnumStringXY_eb6a T19EnumStringX = "y"
 	T19EnumStringXMinus1 T19EnumStringX = "-1"
 	T19EnumStringXPlus1  T19EnumStringX = "+1"
 	T19EnumStringX5m     T19EnumStringX = "5m"
-	T19EnumStringXValue8 T19EnumStringX = "*/*"
+	T19EnumStringXValue  T19EnumStringX = "*/*"
 )
 
 // Valid reports whether e is one of the values of the enum.
 func (e T19EnumStringX) Valid() bool {
 	switch e {
-	case T19EnumStringXRed, T19EnumStringXGreen, T19EnumStringXY, T19EnumStringXY2, T19EnumStringXMinus1, T19EnumStringXPlus1, T19EnumStringX5m, T19EnumStringXValue8:
+	case T19EnumStringXRed, T19EnumStringXGreen, T19EnumStringXY, T19EnumStringXY_eb6a, T19EnumStringXMinus1, T19EnumStringXPlus1, T19EnumStringX5m, T19EnumStringXValue:
 		return true
 	}
 	return false
@@ -1994,16 +1994,16 @@ func (a *T72Draft04ExclusiveArgs) UnmarshalJSON(data []byte) error {
 //
 // property names that are not Go identifiers
 type T73OddPropertyNamesArgs struct {
-	Type       *string                        `json:"type,omitempty"`
-	Schema     *string                        `json:"$schema,omitempty"`
-	OrderBy    *string                        `json:"orderBy,omitempty"`
-	OrderBy2   *int64                         `json:"order_by,omitempty"`
-	AuthMethod *T73OddPropertyNamesAuthMethod `json:"auth-method,omitempty"`
-	UserName   *string                        `json:"{{userName}},omitempty"`
-	Default    *bool                          `json:"(default),omitempty"`
-	X5m        *string                        `json:"5m,omitempty"`
-	Validate2  *string                        `json:"Validate,omitempty"`
-	Properties map[string]json.RawMessage     `json:"properties,omitempty"`
+	Type          *string                        `json:"type,omitempty"`
+	Schema        *string                        `json:"$schema,omitempty"`
+	OrderBy       *string                        `json:"orderBy,omitempty"`
+	OrderBy_860a  *int64                         `json:"order_by,omitempty"`
+	AuthMethod    *T73OddPropertyNamesAuthMethod `json:"auth-method,omitempty"`
+	UserName      *string                        `json:"{{userName}},omitempty"`
+	Default       *bool                          `json:"(default),omitempty"`
+	X5m           *string                        `json:"5m,omitempty"`
+	Validate_7a98 *string                        `json:"Validate,omitempty"`
+	Properties    map[string]json.RawMessage     `json:"properties,omitempty"`
 }
 
 var shapeT73OddPropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
