@@ -35,7 +35,7 @@ func (s *Session) traceOut(m *OutMessage, tool string) {
 	if !s.log.Enabled(context.Background(), level) {
 		return
 	}
-	s.log.LogAttrs(context.Background(), level, "mcp send", slog.String("message", redactJSON(m.Data)))
+	s.log.LogAttrs(context.Background(), level, "mcp send", slog.String("message", s.scrub(redactJSON(m.Data))))
 }
 
 // traceIn logs an incoming message.
@@ -44,7 +44,7 @@ func (s *Session) traceIn(data []byte, tool string) {
 	if !s.log.Enabled(context.Background(), level) {
 		return
 	}
-	s.log.LogAttrs(context.Background(), level, "mcp recv", slog.String("message", redactJSON(data)))
+	s.log.LogAttrs(context.Background(), level, "mcp recv", slog.String("message", s.scrub(redactJSON(data))))
 }
 
 // secretWords are the parts of a member name that mark its value as a secret.
@@ -99,7 +99,7 @@ func (s *Session) serverLog(params []byte) {
 	if str, err := jsonrpc.String(data); err == nil {
 		msg = str
 	}
-	attrs := []slog.Attr{slog.String("data", msg)}
+	attrs := []slog.Attr{slog.String("data", s.scrub(msg))}
 	if logger != "" {
 		attrs = append(attrs, slog.String("logger", logger))
 	}

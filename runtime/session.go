@@ -204,6 +204,9 @@ type Session struct {
 	// may still be sending a request body after the response has arrived.
 	reuseData        bool
 	cancelsByClosing bool
+	// scrubber removes the connection's credentials from logs and errors;
+	// nil when the connection holds none.
+	scrubber secretScrubber
 
 	nextID atomic.Int64
 
@@ -316,6 +319,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	}
 	_, s.directWrite = conn.(directWriter)
 	_, s.reuseData = conn.(dataReleaser)
+	s.scrubber, _ = conn.(secretScrubber)
 	if c, ok := conn.(CancelsByClosing); ok {
 		s.cancelsByClosing = c.CancelsByClosing()
 	}
@@ -829,7 +833,14 @@ func (s *Session) handleOne(data []byte) {
 		}
 		var rep reply
 		if m.Error != nil && !jsonrpc.IsNull(m.Error) {
-			rep.err = decodeRPCError(m.Error)
+			e := decodeRPCError(m.Error)
+			if s.scrubber != nil {
+				e.Message = s.scrub(e.Message)
+				if len(e.Data) > 0 {
+					e.Data = []byte(s.scrub(string(e.Data)))
+				}
+			}
+			rep.err = e
 		} else {
 			rep.result = m.Result
 		}
@@ -868,7 +879,7 @@ func (s *Session) malformed(data []byte, err error) {
 			return
 		}
 	}
-	s.log.Warn("ignored a malformed message from the server", "error", err, "message", snippet(data))
+	s.log.Warn("ignored a malformed message from the server", "error", err, "message", snippet([]byte(s.scrub(string(data)))))
 }
 
 func (s *Session) isPending(id int64) bool {
