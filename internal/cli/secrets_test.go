@@ -142,3 +142,68 @@ func TestSecretsStayOutOfCaptures(t *testing.T) {
 		check(name+" refusal", errOut)
 	}
 }
+
+// TestEchoedCredentialsNotCaptured captures a server that writes the
+// Authorization header and the API key it receives into its tool
+// descriptions and schema: the snapshot, the generated code and the -v log
+// get [REDACTED] instead, and the capture warns about it.
+func TestEchoedCredentialsNotCaptured(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil || m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		echo, _ := json.Marshal("you sent " + r.Header.Get("Authorization") + " and " + r.Header.Get("X-Api-Key") + " \"quoted\"")
+		var result string
+		switch m.Method {
+		case "server/discover":
+			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"echo","version":"1"}}`
+		case "tools/list":
+			result = `{"tools":[{"name":"lookup","description":` + string(echo) + `,"inputSchema":{"type":"object","properties":{"q":{"type":"string","description":` + string(echo) + `,"enum":[` + string(echo) + `]}}}}]}`
+		default:
+			result = `{}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, result)
+	}))
+	defer srv.Close()
+	t.Setenv("MCPGEN_TEST_SECRET_TOKEN", secretToken)
+	dir := t.TempDir()
+	for name, flags := range map[string][]string{
+		"bearer-env": {"--bearer-env", "MCPGEN_TEST_SECRET_TOKEN", "--header", "X-Api-Key: " + secretKey},
+		"header":     {"--header", "Authorization: Bearer " + secretHeader, "--header", "X-Api-Key: " + secretKey + `"q\`},
+	} {
+		snapPath := filepath.Join(dir, name+".json")
+		outDir := filepath.Join(dir, name)
+		args := append([]string{"generate", "-v", "--url", srv.URL, "--out", outDir, "--package", "echo", "--write-snapshot", snapPath}, flags...)
+		code, _, errOut := run(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stderr %s", name, code, errOut)
+		}
+		if !strings.Contains(errOut, "repeats a credential") {
+			t.Errorf("%s: no warning about the echoed credential:\n%s", name, errOut)
+		}
+		texts := map[string]string{"log": errOut}
+		data, _ := os.ReadFile(snapPath)
+		texts["snapshot"] = string(data)
+		files, _ := filepath.Glob(filepath.Join(outDir, "*.go"))
+		for _, f := range files {
+			code, _ := os.ReadFile(f)
+			texts[f] = string(code)
+		}
+		if !strings.Contains(texts["snapshot"], "you sent ") || !strings.Contains(texts["snapshot"], "[REDACTED] and [REDACTED]") {
+			t.Errorf("%s: the snapshot does not show the redacted echo:\n%s", name, data)
+		}
+		for what, text := range texts {
+			for _, s := range []string{secretToken, secretHeader, secretKey} {
+				if strings.Contains(text, s) {
+					t.Errorf("%s: %s shows the secret %s", name, what, s)
+				}
+			}
+		}
+	}
+}

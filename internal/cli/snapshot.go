@@ -114,6 +114,10 @@ func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("the tool list of %s: %w", sf.source(), err)
 	}
+	if clean, found := scrubSecrets(data, sf.secretValues()); found {
+		fmt.Fprintf(e.stderr, "mcpgen: warning: the tool list of %s repeats a credential sent to the server; it is replaced by %s\n", sf.source(), redacted)
+		data = clean
+	}
 	parsed, err := snapshot.Read(sf.source(), data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the tool list of %s cannot be used: %w", sf.source(), err)
