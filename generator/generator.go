@@ -44,6 +44,9 @@ type Config struct {
 	// Limits bound the tool count and the schema depth; zero fields take
 	// the defaults (ir.DefaultMaxTools, ir.DefaultMaxSchemaDepth).
 	Limits ir.Limits
+	// Overrides change the Go name or type of properties, keyed by
+	// ir.OverrideKey.
+	Overrides map[string]ir.Override
 }
 
 // Generate reads the snapshot and renders the files of the package.
@@ -55,7 +58,7 @@ func Generate(cfg Config) ([]emit.File, error) {
 			return nil, err
 		}
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits})
+	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides})
 	if err != nil {
 		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
 	}

@@ -79,6 +79,9 @@ type Options struct {
 	// Limits bound the tool count and the schema depth; zero fields take
 	// the defaults of package ir.
 	Limits ir.Limits
+	// Overrides change the Go name or type of properties, keyed by
+	// ir.OverrideKey.
+	Overrides map[string]ir.Override
 }
 
 // File is one generated file.
@@ -115,7 +118,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if opts.Gemini != GeminiTyped && opts.Gemini != GeminiJSON {
 		return nil, fmt.Errorf("unknown Gemini form %q (want typed or json)", opts.Gemini)
 	}
-	pkg, err := ir.BuildLimited(snap.Tools, opts.Limits)
+	pkg, err := ir.BuildOptions(snap.Tools, ir.Options{Limits: opts.Limits, Overrides: opts.Overrides})
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,9 @@ func goType(t *ir.Type) *jen.Statement {
 	case ir.Bool:
 		return jen.Bool()
 	case ir.Int:
+		if t.GoType != "" {
+			return jen.Id(t.GoType)
+		}
 		return jen.Int64()
 	case ir.Number:
 		return jen.Float64()

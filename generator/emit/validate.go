@@ -248,6 +248,9 @@ func bound(x *jen.Statement, t *ir.Type, b *ir.Bound, lower bool, c checker) []j
 		}
 	}
 	f, _ := strconv.ParseFloat(b.Lit, 64)
+	if lower && !b.Exclusive && f == 0 && strings.HasPrefix(t.GoType, "uint") {
+		return nil // an unsigned type is never below 0
+	}
 	var lhs, rhs jen.Code
 	switch {
 	case t.Kind == ir.Int && f == math.Trunc(f) && math.Abs(f) < 1<<62:

@@ -34,6 +34,11 @@ func Build(tools []snapshot.Tool) (*Package, error) {
 
 // BuildLimited is Build with limits on the tool count and the schema depth.
 func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
+	return BuildOptions(tools, Options{Limits: lim})
+}
+
+// buildPackage converts tools; used records the keys of the overrides applied.
+func buildPackage(tools []snapshot.Tool, lim Limits, overrides map[string]Override, used map[string]bool) (*Package, error) {
 	lim = lim.withDefaults()
 	if len(tools) > lim.MaxTools {
 		return nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
@@ -74,6 +79,7 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 		t := pkg.Tools[i]
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
 		c.maxDepth = lim.MaxSchemaDepth
+		c.overrides, c.usedOverrides = overrides, used
 		args, err := c.root(t.GoName, t.GoName+"Args")
 		if err != nil {
 			return nil, err
@@ -82,6 +88,7 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 		if st.Output != nil {
 			c := newConverter(pkg, names, index, t.Name, st.Output, "/outputSchema")
 			c.maxDepth = lim.MaxSchemaDepth
+			c.overrides, c.usedOverrides = overrides, used
 			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
 			if err != nil {
 				return nil, err
@@ -134,6 +141,10 @@ type converter struct {
 	shared map[*Type]bool
 	// depth is how many conversions are under way; maxDepth bounds it.
 	depth, maxDepth int
+	// overrides are the property overrides of the build, by OverrideKey;
+	// usedOverrides records those applied.
+	overrides     map[string]Override
+	usedOverrides map[string]bool
 }
 
 func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsonv.Value, rootPtr string) *converter {
@@ -679,6 +690,19 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 			c.needRaw(k)
 		}
 	}
+	if props != nil {
+		// Names an override gives are fixed before the others are handed
+		// out.
+		for _, m := range props.Members {
+			fptr := ptr + "/properties/" + jsonv.EscapeToken(m.Key)
+			if o, ok := c.override(fptr); ok && o.GoName != "" {
+				if fieldNames.reserved[o.GoName] {
+					return nil, &OverrideError{Key: OverrideKey(c.tool, fptr), Msg: fmt.Sprintf("Go name %s is taken by another field or a method of %s", o.GoName, t.Name)}
+				}
+				fieldNames.reserve(o.GoName)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	if props != nil {
 		for _, m := range props.Members {
@@ -707,8 +731,18 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 				Type:     ft,
 				Required: slices.Contains(required, m.Key),
 			}
-			goName := Exported(m.Key, "Field")
-			fieldNames.claim(goName, m.Key, spellingRank(m.Key, goName), func(n string) { f.GoName = n })
+			o, _ := c.override(fptr)
+			if o.GoType != "" {
+				if f.Type, err = c.withGoType(ft, o.GoType, fptr); err != nil {
+					return nil, err
+				}
+			}
+			if o.GoName != "" {
+				f.GoName = o.GoName
+			} else {
+				goName := Exported(m.Key, "Field")
+				fieldNames.claim(goName, m.Key, spellingRank(m.Key, goName), func(n string) { f.GoName = n })
+			}
 			t.Fields = append(t.Fields, f)
 		}
 	}

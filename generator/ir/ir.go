@@ -107,6 +107,9 @@ type Type struct {
 	Recursive bool
 	// Default is the schema's default value, or nil; it only documents.
 	Default *jsonv.Value
+	// GoType, when set, is the Go type of an integer instead of int64: a
+	// property override asked for it.
+	GoType string
 	Constraints
 
 	// origin identifies a named type other than a tool's Args or Result
