@@ -3,10 +3,12 @@ package corpus
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -40,10 +42,11 @@ var (
 	corpusOnce    sync.Once
 	corpusServers []*server
 	corpusErr     error
+	generateOnce  sync.Once
+	generateErr   error
 )
 
-// loadCorpus reads and generates every snapshot of the corpus, once per
-// test binary.
+// loadCorpus reads every snapshot of the corpus, once per test binary.
 func loadCorpus(t *testing.T) []*server {
 	t.Helper()
 	corpusOnce.Do(func() { corpusServers, corpusErr = readCorpus() })
@@ -71,15 +74,52 @@ func readCorpus() ([]*server, error) {
 		if s.snap, err = snapshot.ReadFile(p); err != nil {
 			return nil, err
 		}
-		if s.ir, err = ir.Build(s.snap.Tools); err != nil {
-			return nil, fmt.Errorf("%s: %w", base, err)
-		}
-		if s.files, err = emit.Generate(s.snap, emit.Options{Package: s.pkg}); err != nil {
-			return nil, fmt.Errorf("%s: %w", base, err)
-		}
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// generateCorpus reads the corpus and generates the package of every
+// server, once per test binary, using every CPU.
+func generateCorpus(t *testing.T) []*server {
+	t.Helper()
+	servers := loadCorpus(t)
+	generateOnce.Do(func() {
+		errs := make([]error, len(servers))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for w := 0; w < goruntime.GOMAXPROCS(0); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					errs[i] = servers[i].generate()
+				}
+			}()
+		}
+		for i := range servers {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		generateErr = errors.Join(errs...)
+	})
+	if generateErr != nil {
+		t.Fatal(generateErr)
+	}
+	return servers
+}
+
+// generate builds the IR and the files of the server's package.
+func (s *server) generate() error {
+	var err error
+	if s.ir, err = ir.Build(s.snap.Tools); err != nil {
+		return fmt.Errorf("%s: %w", s.file, err)
+	}
+	if s.files, err = emit.Generate(s.snap, emit.Options{Package: s.pkg}); err != nil {
+		return fmt.Errorf("%s: %w", s.file, err)
+	}
+	return nil
 }
 
 // packageName turns a snapshot file name into a Go package name.
@@ -167,7 +207,7 @@ type serverReport struct {
 // Validate methods with the tools' own schemas on the instances Instances
 // builds. Under -short it stops after generation.
 func TestCorpus(t *testing.T) {
-	servers := loadCorpus(t)
+	servers := generateCorpus(t)
 	if testing.Short() {
 		t.Skip("compiling the corpus takes a minute; run without -short")
 	}
