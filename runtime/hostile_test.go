@@ -294,3 +294,68 @@ func TestListToolsLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileServersThatStopReading calls a stdio server that reads no more
+// input, with arguments larger than the pipe holds, and an HTTP+SSE server
+// that never answers the POST of a call. Both calls fail at their timeout
+// instead of blocking in Write.
+func TestHostileServersThatStopReading(t *testing.T) {
+	checkLeaks(t)
+	big := map[string]any{"big": strings.Repeat("x", 1<<20)}
+
+	s, err := Connect(context.Background(), shServer(t, "sleep 30"), &Options{ProtocolVersion: "2025-06-18", CallTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = s.CallTool(context.Background(), "x", big)
+	var te *TimeoutError
+	if !errors.As(err, &te) {
+		t.Errorf("stdio call = %v, want a *TimeoutError", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the stdio call took %v", d)
+	}
+	s.Close()
+
+	events := make(chan string, 10)
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: endpoint\ndata: /msg\n\n")
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case ev := <-events:
+					io.WriteString(w, "data: "+ev+"\n\n")
+					w.(http.Flusher).Flush()
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		var m rpcIn
+		json.NewDecoder(r.Body).Decode(&m)
+		switch m.Method {
+		case "tools/call":
+			<-r.Context().Done() // never answer the POST
+			return
+		case "initialize":
+			events <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, legacyInit)
+		}
+		w.WriteHeader(http.StatusAccepted)
+	})
+	s, err = Connect(context.Background(), SSE(srv.URL+"/sse", testHTTPOptions(t)), &Options{ProtocolVersion: "2024-11-05", CallTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start = time.Now()
+	_, err = s.CallTool(context.Background(), "x", nil)
+	if !errors.As(err, &te) {
+		t.Errorf("HTTP+SSE call = %v, want a *TimeoutError", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the HTTP+SSE call took %v", d)
+	}
+}

@@ -465,8 +465,9 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	var timerC <-chan time.Time
 	var cancel context.CancelFunc
 	var start time.Time
-	if !s.directWrite {
-		// The context given to Write ends with the request.
+	if !s.directWrite || timeout > 0 {
+		// The context given to Write ends with the request, and with its
+		// timeout while Write runs.
 		wctx, cancel = context.WithCancel(ctx)
 		defer cancel()
 	}

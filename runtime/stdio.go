@@ -134,6 +134,7 @@ func (t *CommandTransport) Connect(ctx context.Context) (Conn, error) {
 		shutdown:   shutdown,
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
+		wsem:       make(chan struct{}, 1),
 	}
 	go c.wait()
 	go c.readStderr(logger.With("server", name))
@@ -150,7 +151,9 @@ type stdioConn struct {
 	limit          int
 	shutdown       time.Duration
 
-	wmu sync.Mutex
+	// wsem holds the turn to write; unlike a mutex, waiting for it can be
+	// given up.
+	wsem chan struct{}
 
 	exited  chan struct{} // closed once the process is reaped
 	waitErr error
@@ -258,27 +261,57 @@ func exitStatus(waitErr error, ps *os.ProcessState) string {
 }
 
 // Write sends one message as one line.
-func (c *stdioConn) Write(_ context.Context, m *OutMessage) error {
+func (c *stdioConn) Write(ctx context.Context, m *OutMessage) error {
 	if c.closing.Load() {
 		return ErrClosed
 	}
 	data := m.Data
-	c.wmu.Lock()
+	// A server that reads no input fills the pipe and blocks the write: ctx
+	// bounds the wait for the turn to write and the write itself.
+	select {
+	case c.wsem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	var stop func() bool
+	var fired chan struct{}
+	if ctx.Done() != nil {
+		fired = make(chan struct{})
+		stop = context.AfterFunc(ctx, func() {
+			c.stdin.SetWriteDeadline(time.Unix(1, 0))
+			close(fired)
+		})
+	}
+	var n, k int
 	var err error
-	if n := len(data); cap(data) > n && data[:n+1][n] == '\n' {
+	if l := len(data); cap(data) > l && data[:l+1][l] == '\n' {
 		// The Session leaves the newline just past the message.
-		_, err = c.stdin.Write(data[:n+1])
+		n, err = c.stdin.Write(data[:l+1])
 	} else {
-		if _, err = c.stdin.Write(data); err == nil {
-			_, err = c.stdin.Write(newline)
+		if n, err = c.stdin.Write(data); err == nil {
+			k, err = c.stdin.Write(newline)
+			n += k
 		}
 	}
-	c.wmu.Unlock()
+	if stop != nil && !stop() {
+		<-fired
+		c.stdin.SetWriteDeadline(time.Time{})
+	}
+	<-c.wsem
 	if err == nil {
 		return nil
 	}
 	if c.closing.Load() {
 		return ErrClosed
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+		if n == 0 {
+			return ctx.Err()
+		}
+		// Part of the line went out: what follows would be read as its
+		// rest. Closing the server's input tells it no more is coming.
+		c.stdin.Close()
+		return fmt.Errorf("server %s stopped reading its input in the middle of a message; its input is closed: %w", c.name, ctx.Err())
 	}
 	return c.exitError(time.Second)
 }
