@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/internal/config"
 )
 
@@ -197,8 +199,23 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags) error {
 	for _, s := range servers {
 		cfg := gf.config(s.Package, s.Out)
 		cfg.Snapshot = s.Snapshot
+		if len(s.Overrides) > 0 {
+			cfg.Overrides = map[string]ir.Override{}
+			for _, o := range s.Overrides {
+				cfg.Overrides[o.Key] = ir.Override{GoName: o.GoName, GoType: o.GoType}
+			}
+		}
 		if err := writePackage(e, "server "+s.Name+": ", cfg); err != nil {
 			failed++
+			var oe *ir.OverrideError
+			if errors.As(err, &oe) {
+				// Name the line of the override in the config file.
+				for _, o := range s.Overrides {
+					if o.Key == oe.Key {
+						err = fmt.Errorf("%s:%d: %w", file.Path, o.Line, oe)
+					}
+				}
+			}
 			fmt.Fprintf(e.stderr, "mcpgen: server %s: %v\n", s.Name, err)
 		}
 	}

@@ -101,6 +101,10 @@ func TestGenerateConfig(t *testing.T) {
 		"    out: gen/ha\n" +
 		"    package: homeassistant\n" +
 		"    url: http://127.0.0.1:1/mcp\n" +
+		"    overrides:\n" +
+		"      \"HassSetVolume#/inputSchema/properties/volume_level\":\n" +
+		"        go_name: Volume\n" +
+		"        go_type: int\n" +
 		"  sdk:\n" +
 		"    snapshot: " + sdk + "\n" +
 		"    out: gen/sdktools\n" +
@@ -122,6 +126,10 @@ func TestGenerateConfig(t *testing.T) {
 			t.Errorf("%s/types.go is not package %s (%v)", out, p.pkg, err)
 		}
 	}
+	haTypes, err := os.ReadFile(filepath.Join(dir, "gen", "ha", "types.go"))
+	if err != nil || !strings.Contains(string(haTypes), "Volume *int `json:\"volume_level,omitempty\"`") {
+		t.Errorf("the override of volume_level is not in the generated types (%v)", err)
+	}
 	if !strings.Contains(stderr, "server homeassistant: wrote "+filepath.Join(dir, "gen", "ha", "types.go")) {
 		t.Errorf("stderr does not name the server: %q", stderr)
 	}
@@ -134,11 +142,19 @@ func TestGenerateConfig(t *testing.T) {
 
 func TestGenerateConfigErrors(t *testing.T) {
 	dir := t.TempDir()
+	haAbs, err := filepath.Abs(haSnapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, text, want string
 	}{
 		{"no out", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n", "mcpgen.yaml:2: server a: out is required to generate it"},
 		{"bad package", "servers:\n  a:\n    snapshot: s.json\n    out: gen/a\n    package: my-pkg\n    url: http://x\n", `mcpgen.yaml:5: server a: package "my-pkg" is not a Go identifier`},
+		{"override of no property", "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    overrides:\n      \"HassSetVolume#/inputSchema/properties/volume\": {go_name: V}\n",
+			`mcpgen.yaml:7: override HassSetVolume#/inputSchema/properties/volume: tool "HassSetVolume" has no property at /inputSchema/properties/volume`},
+		{"override type of a string", "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    overrides:\n      \"HassSetVolume#/inputSchema/properties/volume_level\": {go_type: int8}\n      \"HassTurnOn#/inputSchema/properties/name\": {go_type: int}\n",
+			`mcpgen.yaml:8: override HassTurnOn#/inputSchema/properties/name: a Go type can only be given to an integer property, not to this string`},
 		{"missing snapshot file", "servers:\n  a:\n    snapshot: missing.json\n    out: gen/a\n    url: http://x\n", "missing.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

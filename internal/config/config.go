@@ -11,6 +11,11 @@
 //	    command: [npx, -y, "@modelcontextprotocol/server-everything", stdio]
 //	  homeassistant:
 //	    snapshot: tools/homeassistant.json
+//	    out: internal/homeassistant
+//	    overrides:
+//	      "HassSetVolume#/inputSchema/properties/volume_level":
+//	        go_name: Volume
+//	        go_type: int
 //	    url: https://staging.example.com/api/mcp
 //	    bearer_env: STAGING_TOKEN
 //	    headers:
@@ -56,6 +61,8 @@ type Server struct {
 	// is not generated. Package is the package name, by default the last
 	// element of Out.
 	Out, Package string
+	// Overrides change how properties are generated, in file order.
+	Overrides []Override
 	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
 	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
 	URL     string
@@ -71,6 +78,16 @@ type Server struct {
 	Timeout time.Duration
 	// Line is where the entry starts in the file.
 	Line int
+}
+
+// Override changes how one property is generated. Key is the tool name
+// and the JSON pointer of the property's schema within the tool, joined by
+// "#": "HassSetVolume#/inputSchema/properties/volume_level". GoName is the
+// field's Go name; GoType the Go type of an integer property (int, int32,
+// uint8, ...). Line is where the key is in the file.
+type Override struct {
+	Key, GoName, GoType string
+	Line                int
 }
 
 // Header is one HTTP header.
@@ -210,6 +227,10 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				}
 				s.Command = append(s.Command, w)
 			}
+		case "overrides":
+			if s.Overrides, err = parseOverrides(name, vv, str, fail); err != nil {
+				return nil, err
+			}
 		case "headers":
 			if vv.Kind != yaml.MappingNode {
 				return nil, fail(vv.Line, "server %s: headers must map header names to values", name)
@@ -222,7 +243,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
 			}
 		default:
-			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -257,6 +278,49 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		return nil, fail(s.Line, "server %s: give exactly one of url, sse and command", name)
 	}
 	return s, nil
+}
+
+// parseOverrides reads the overrides mapping of server name.
+func parseOverrides(name string, v *yaml.Node, str func(*yaml.Node, string) (string, error), fail func(int, string, ...any) error) ([]Override, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, fail(v.Line, "server %s: overrides must map \"TOOL#/inputSchema/properties/NAME\" keys to a go_name and a go_type", name)
+	}
+	var out []Override
+	seen := map[string]int{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, vv := v.Content[i], v.Content[i+1]
+		o := Override{Key: k.Value, Line: k.Line}
+		if tool, ptr, ok := strings.Cut(o.Key, "#"); !ok || tool == "" || !strings.HasPrefix(ptr, "/") {
+			return nil, fail(k.Line, "server %s: override %q: want the tool name, \"#\" and a JSON pointer, such as HassSetVolume#/inputSchema/properties/volume_level", name, o.Key)
+		}
+		if first, dup := seen[o.Key]; dup {
+			return nil, fail(k.Line, "server %s: override %s is given twice (first at line %d)", name, o.Key, first)
+		}
+		seen[o.Key] = k.Line
+		if vv.Kind != yaml.MappingNode {
+			return nil, fail(vv.Line, "server %s: override %s: want a mapping with go_name and/or go_type", name, o.Key)
+		}
+		for j := 0; j+1 < len(vv.Content); j += 2 {
+			kk, val := vv.Content[j], vv.Content[j+1]
+			var err error
+			switch kk.Value {
+			case "go_name":
+				o.GoName, err = str(val, "override "+o.Key+": go_name")
+			case "go_type":
+				o.GoType, err = str(val, "override "+o.Key+": go_type")
+			default:
+				return nil, fail(kk.Line, "server %s: override %s: unknown key %q (want go_name or go_type)", name, o.Key, kk.Value)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if o.GoName == "" && o.GoType == "" {
+			return nil, fail(k.Line, "server %s: override %s sets neither go_name nor go_type", name, o.Key)
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 // isPackageName reports whether name can name a Go package.

@@ -27,6 +27,11 @@ servers:
     snapshot: tools/legacy.json
     out: gen/legacy-tools
     package: legacy
+    overrides:
+      "HassSetVolume#/inputSchema/properties/volume_level":
+        go_name: Volume
+        go_type: int
+      "a/b#/outputSchema/properties/x~1y": {go_name: XY}
     sse: http://127.0.0.1:8123/mcp_server/sse
 `
 	f, err := Parse(filepath.Join("repo", "mcpgen.yaml"), []byte(text))
@@ -47,6 +52,10 @@ servers:
 	}
 	if e.Out != "" || e.Package != "" || l.Out != filepath.Join("repo", "gen", "legacy-tools") || l.Package != "legacy" {
 		t.Errorf("out and package: everything %q %q, legacy %q %q", e.Out, e.Package, l.Out, l.Package)
+	}
+	if len(l.Overrides) != 2 || l.Overrides[0] != (Override{Key: "HassSetVolume#/inputSchema/properties/volume_level", GoName: "Volume", GoType: "int", Line: 20}) ||
+		l.Overrides[1] != (Override{Key: "a/b#/outputSchema/properties/x~1y", GoName: "XY", Line: 23}) {
+		t.Errorf("overrides = %+v", l.Overrides)
 	}
 	if l.SSE != "http://127.0.0.1:8123/mcp_server/sse" {
 		t.Errorf("legacy = %+v", l)
@@ -85,6 +94,11 @@ func TestParseErrors(t *testing.T) {
 		{"package without out", "servers:\n  a:\n    snapshot: s.json\n    package: a\n    url: http://x\n", "mcpgen.yaml:2: server a: package needs out"},
 		{"out not a package name", "servers:\n  a:\n    snapshot: s.json\n    out: gen/my-tools\n    url: http://x\n", `mcpgen.yaml:2: server a: the directory name "my-tools" of out is not a Go identifier: set package`},
 		{"bad package", "servers:\n  a:\n    snapshot: s.json\n    out: gen\n    package: type\n    url: http://x\n", `mcpgen.yaml:5: server a: package "type" is not a Go identifier`},
+		{"override not a mapping", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides: [x]\n", "mcpgen.yaml:5: server a: overrides must map"},
+		{"override key without pointer", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      volume_level: {go_name: V}\n", `mcpgen.yaml:6: server a: override "volume_level": want the tool name, "#" and a JSON pointer`},
+		{"override unknown key", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      \"t#/inputSchema/properties/v\":\n        go_nam: V\n", `mcpgen.yaml:7: server a: override t#/inputSchema/properties/v: unknown key "go_nam"`},
+		{"override empty", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      \"t#/inputSchema/properties/v\": {}\n", "mcpgen.yaml:6: server a: override t#/inputSchema/properties/v sets neither go_name nor go_type"},
+		{"override twice", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      \"t#/p\": {go_name: V}\n      \"t#/p\": {go_name: W}\n", "mcpgen.yaml:7: server a: override t#/p is given twice (first at line 6)"},
 		{"listed twice", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n  a:\n    snapshot: t.json\n    url: http://y\n", "mcpgen.yaml:5: server a is listed twice (first at line 2)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
