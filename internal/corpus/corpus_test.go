@@ -422,8 +422,9 @@ type report struct {
 }
 
 // verdict decodes inst into a new value of the generated type and validates
-// it, and validates inst against the schema; it reports a disagreement, or
-// "" and the schema's verdict.
+// it, and validates inst against the schema; when both accept it, the value
+// encoded again (what the generated client sends) must satisfy the schema
+// too. It reports a disagreement, or "" and the schema's verdict.
 func verdict(mk func() validator, raw func([]byte) error, inst []byte) (msg string, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -442,6 +443,16 @@ func verdict(mk func() validator, raw func([]byte) error, inst []byte) (msg stri
 	}
 	if (rawErr == nil) != (goErr == nil) {
 		return fmt.Sprintf("schema says %v, decode+Validate says %v", rawErr, goErr), false
+	}
+	if rawErr == nil {
+		// What the generated client would send must satisfy the schema too.
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Sprintf("the decoded value does not encode: %v", err), false
+		}
+		if err := raw(enc); err != nil {
+			return fmt.Sprintf("re-encoded as %s, the schema says %v", enc, err), false
+		}
 	}
 	return "", rawErr == nil
 }
