@@ -211,6 +211,9 @@ func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiling the corpus takes a minute; run without -short")
 	}
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	dir, err := os.MkdirTemp("testdata", "gen-")
 	if err != nil {
 		t.Fatal(err)
