@@ -2,6 +2,9 @@ package corpus
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -109,6 +112,50 @@ func TestCorpusVariety(t *testing.T) {
 	for _, k := range []string{"$ref", "$defs", "$ref to $defs", "anyOf", "oneOf", "type list with null", "const", "enum", "additionalProperties", "pattern", "format", "exclusiveMinimum", "minItems", "maxItems", "minLength", "propertyNames", "prefixItems", "default", "$schema"} {
 		if c[k] == 0 {
 			t.Errorf("no schema of the corpus uses %s", k)
+		}
+	}
+}
+
+// TestCaptureScript checks that capture.sh re-captures exactly the servers
+// of the corpus, and that every npm package pinned beside it is run by it.
+func TestCaptureScript(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join(corpusDir, "capture.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	captured := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^capture ([a-z0-9-]+) `).FindAllStringSubmatch(string(script), -1) {
+		captured[m[1]] = true
+	}
+	inCorpus := map[string]bool{}
+	for _, s := range loadCorpus(t) {
+		name := strings.TrimSuffix(s.file, ".json")
+		inCorpus[name] = true
+		if !captured[name] {
+			t.Errorf("capture.sh does not capture %s", s.file)
+		}
+	}
+	for name := range captured {
+		if !inCorpus[name] {
+			t.Errorf("capture.sh captures %s, which is not in the corpus", name)
+		}
+	}
+	var pkg struct {
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	data, err := os.ReadFile(filepath.Join(corpusDir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		t.Fatalf("package.json: %v", err)
+	}
+	for name, version := range pkg.Dependencies {
+		if !strings.Contains(string(script), "node_modules/"+name+"/") {
+			t.Errorf("package.json pins %s but capture.sh does not run it", name)
+		}
+		if !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(version) {
+			t.Errorf("package.json: %s is pinned to %q, not an exact version", name, version)
 		}
 	}
 }
