@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	goruntime "runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -207,6 +208,9 @@ type Session struct {
 	// scrubber removes the connection's credentials from logs and errors;
 	// nil when the connection holds none.
 	scrubber secretScrubber
+	// timedWriter is set for connections that bound a Write by a timeout
+	// themselves (stdio, HTTP+SSE).
+	timedWriter timedWriter
 
 	nextID atomic.Int64
 
@@ -320,6 +324,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	_, s.directWrite = conn.(directWriter)
 	_, s.reuseData = conn.(dataReleaser)
 	s.scrubber, _ = conn.(secretScrubber)
+	s.timedWriter, _ = conn.(timedWriter)
 	if c, ok := conn.(CancelsByClosing); ok {
 		s.cancelsByClosing = c.CancelsByClosing()
 	}
@@ -394,6 +399,42 @@ type call struct {
 	progressAt atomic.Int64
 	tool       string
 	msg        OutMessage
+
+	// wtimer ends, through wcancel, a Write that outlives the call's
+	// timeout; wfired records that it did. It is created with the call
+	// and reused, so that arming it allocates nothing.
+	wtimer  *time.Timer
+	wmu     sync.Mutex
+	wcancel context.CancelFunc
+	wfired  bool
+}
+
+// writeTimedOut runs when a call's Write outlives its timeout.
+func (c *call) writeTimedOut() {
+	c.wmu.Lock()
+	c.wfired = true
+	if c.wcancel != nil {
+		c.wcancel()
+	}
+	c.wmu.Unlock()
+}
+
+// disarmWrite stops wtimer after Write returned and reports whether it
+// fired. When it fired, it waits for writeTimedOut to finish, so that a late
+// run cannot reach the next request to use the call.
+func (c *call) disarmWrite() bool {
+	stopped := c.wtimer.Stop()
+	for {
+		c.wmu.Lock()
+		fired := c.wfired
+		if stopped || fired {
+			c.wcancel = nil
+			c.wmu.Unlock()
+			return fired
+		}
+		c.wmu.Unlock()
+		goruntime.Gosched()
+	}
 }
 
 type reply struct {
@@ -404,7 +445,10 @@ type reply struct {
 var callPool = sync.Pool{New: func() any {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &call{ch: make(chan reply, 1), timer: t}
+	c := &call{ch: make(chan reply, 1), timer: t}
+	c.wtimer = time.AfterFunc(time.Hour, c.writeTimedOut)
+	c.wtimer.Stop()
+	return c
 }}
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
@@ -465,7 +509,7 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	var timerC <-chan time.Time
 	var cancel context.CancelFunc
 	var start time.Time
-	if !s.directWrite || timeout > 0 {
+	if !s.directWrite {
 		// The context given to Write ends with the request, and with its
 		// timeout while Write runs.
 		wctx, cancel = context.WithCancel(ctx)
@@ -493,20 +537,25 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	if s.opts.LogTraffic {
 		s.traceOut(&c.msg, r.name)
 	}
-	// A Write that uses its context may read the whole response (a JSON
-	// body over Streamable HTTP): the timeout must end it too, or a body
-	// that never ends would hold the call forever.
-	var writeTimer *time.Timer
-	var writeTimedOut atomic.Bool
-	if cancel != nil && timeout > 0 {
-		writeTimer = time.AfterFunc(timeout, func() {
-			writeTimedOut.Store(true)
-			cancel()
-		})
-	}
-	err := s.write(wctx, &c.msg, st, r.noResend)
-	if writeTimer != nil {
-		writeTimer.Stop()
+	// Write may block on the server (a stdio server that reads no input, a
+	// POST never answered) or read the whole response (a JSON body over
+	// Streamable HTTP): the timeout must end it too, or a server could
+	// hold the call forever.
+	var err error
+	timedOut := false
+	switch {
+	case timeout > 0 && s.timedWriter != nil:
+		err = s.timedWriter.writeWithin(wctx, &c.msg, timeout)
+		timedOut = errors.Is(err, errWriteTimeout)
+	case timeout > 0 && cancel != nil:
+		c.wmu.Lock()
+		c.wcancel, c.wfired = cancel, false
+		c.wmu.Unlock()
+		c.wtimer.Reset(timeout)
+		err = s.write(wctx, &c.msg, st, r.noResend)
+		timedOut = c.disarmWrite()
+	default:
+		err = s.write(wctx, &c.msg, st, r.noResend)
 	}
 	if s.reuseData {
 		putBuf(bp)
@@ -517,7 +566,7 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 			err = rep.err // the connection died; its error says more
 		}
 		s.release(c)
-		if writeTimedOut.Load() && ctx.Err() == nil {
+		if timedOut && ctx.Err() == nil {
 			return nil, &TimeoutError{Method: r.method, Name: r.name, Timeout: timeout}
 		}
 		return nil, s.writeError(err)

@@ -262,16 +262,26 @@ func exitStatus(waitErr error, ps *os.ProcessState) string {
 
 // Write sends one message as one line.
 func (c *stdioConn) Write(ctx context.Context, m *OutMessage) error {
+	return c.writeWithin(ctx, m, 0)
+}
+
+// writeWithin is Write bounded by d as well as by ctx (d <= 0: by ctx only).
+// A server that reads no input fills the pipe and blocks the write; both
+// bound the wait for the turn to write and the write itself.
+func (c *stdioConn) writeWithin(ctx context.Context, m *OutMessage, d time.Duration) error {
 	if c.closing.Load() {
 		return ErrClosed
 	}
-	data := m.Data
-	// A server that reads no input fills the pipe and blocks the write: ctx
-	// bounds the wait for the turn to write and the write itself.
+	var deadline time.Time
+	if d > 0 {
+		deadline = time.Now().Add(d)
+	}
 	select {
 	case c.wsem <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
+	default:
+		if err := c.waitTurn(ctx, d); err != nil {
+			return err
+		}
 	}
 	var stop func() bool
 	var fired chan struct{}
@@ -282,6 +292,10 @@ func (c *stdioConn) Write(ctx context.Context, m *OutMessage) error {
 			close(fired)
 		})
 	}
+	if d > 0 {
+		c.stdin.SetWriteDeadline(deadline)
+	}
+	data := m.Data
 	var n, k int
 	var err error
 	if l := len(data); cap(data) > l && data[:l+1][l] == '\n' {
@@ -295,6 +309,9 @@ func (c *stdioConn) Write(ctx context.Context, m *OutMessage) error {
 	}
 	if stop != nil && !stop() {
 		<-fired
+		d = 1 // the deadline needs clearing
+	}
+	if d > 0 {
 		c.stdin.SetWriteDeadline(time.Time{})
 	}
 	<-c.wsem
@@ -304,16 +321,39 @@ func (c *stdioConn) Write(ctx context.Context, m *OutMessage) error {
 	if c.closing.Load() {
 		return ErrClosed
 	}
-	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		reason := ctx.Err()
+		if reason == nil {
+			reason = errWriteTimeout
+		}
 		if n == 0 {
-			return ctx.Err()
+			return reason
 		}
 		// Part of the line went out: what follows would be read as its
 		// rest. Closing the server's input tells it no more is coming.
 		c.stdin.Close()
-		return fmt.Errorf("server %s stopped reading its input in the middle of a message; its input is closed: %w", c.name, ctx.Err())
+		return fmt.Errorf("server %s stopped reading its input in the middle of a message; its input is closed: %w", c.name, reason)
 	}
 	return c.exitError(time.Second)
+}
+
+// waitTurn waits for the turn to write, at most d (d <= 0: no limit) and
+// until ctx ends.
+func (c *stdioConn) waitTurn(ctx context.Context, d time.Duration) error {
+	var timeout <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case c.wsem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timeout:
+		return errWriteTimeout
+	}
 }
 
 var newline = []byte{'\n'}
