@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 )
 
 // maxCompiled bounds how many fuzz inputs TestCompileFuzzOutputs builds.
@@ -27,6 +29,7 @@ const maxCompiled = 60
 // go test -tags slowfuzz -run TestCompileFuzzOutputs ./generator.
 func TestCompileFuzzOutputs(t *testing.T) {
 	inputs := fuzzSeeds()
+	inputs = append(inputs, hostileInputs()...)
 	inputs = append(inputs, corpusInputs(t, "testdata/fuzz/FuzzGenerate")...)
 	if out, err := exec.Command(goCommand(), "env", "GOCACHE").Output(); err == nil {
 		cached := corpusInputs(t, filepath.Join(strings.TrimSpace(string(out)), "fuzz", "github.com/mcpgen/mcpgen/generator", "FuzzGenerate"))
@@ -136,4 +139,29 @@ func parseCorpusFile(data string) ([]string, error) {
 		vals = append(vals, s)
 	}
 	return vals, nil
+}
+
+// hostileInputs are tools a hostile server could send that the generator
+// accepts: enormous names, nesting just under the limit, recursion.
+func hostileInputs() [][3]string {
+	huge := strings.Repeat("x", 100_000)
+	return [][3]string{
+		{huge, huge, `{"type":"object","properties":{"` + huge + `":{"type":"string","enum":["` + huge + `","*/"]}}}`},
+		{"deep", "", nested(63)},
+		{"recursive", "", `{"type":"object","properties":{"node":{"$ref":"#/$defs/n"}},"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}}}}}`},
+	}
+}
+
+// TestGenerateAtToolLimit generates a package from exactly
+// ir.DefaultMaxTools tools, the most a snapshot may list.
+func TestGenerateAtToolLimit(t *testing.T) {
+	files, err := generateText(toolList(ir.DefaultMaxTools, `{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer","minimum":0}},"required":["q"]}`), ir.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if _, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.SkipObjectResolution); err != nil {
+			t.Fatalf("%s does not parse: %v", f.Name, err)
+		}
+	}
 }
