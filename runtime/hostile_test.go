@@ -359,3 +359,34 @@ func TestHostileServersThatStopReading(t *testing.T) {
 		t.Errorf("the HTTP+SSE call took %v", d)
 	}
 }
+
+// TestSchemaNestingLimit compiles schemas nested around MaxSchemaNesting and
+// far past it: the deep ones are refused at once instead of taking minutes,
+// and brackets inside strings do not count.
+func TestSchemaNestingLimit(t *testing.T) {
+	nest := func(levels int) string {
+		s := `{"type":"string","description":"[[[{{{"}`
+		for range levels {
+			s = `{"type":"object","properties":{"a":` + s + `}}`
+		}
+		return s
+	}
+	// Each schema level is two JSON levels; the innermost schema one more.
+	cases := []struct {
+		levels int
+		ok     bool
+	}{{10, true}, {(MaxSchemaNesting - 1) / 2, true}, {MaxSchemaNesting / 2, false}, {3000, false}}
+	for _, c := range cases {
+		start := time.Now()
+		err := NewSchema("t", []byte(nest(c.levels))).Compile()
+		if c.ok != (err == nil) {
+			t.Errorf("%d levels: %v", c.levels, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "nests more than 256 levels deep") {
+			t.Errorf("%d levels: error %q does not name the limit", c.levels, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%d levels took %v", c.levels, d)
+		}
+	}
+}

@@ -95,6 +95,9 @@ func (noLoader) Load(url string) (any, error) {
 }
 
 func compileSchema(tool string, raw []byte) (*jsonschema.Schema, error) {
+	if d := jsonNesting(raw, MaxSchemaNesting); d > MaxSchemaNesting {
+		return nil, fmt.Errorf("schema of %s nests more than %d levels deep (MaxSchemaNesting)", tool, MaxSchemaNesting)
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %w", tool, err)

@@ -1,0 +1,41 @@
+package runtime
+
+// MaxSchemaNesting is how deeply the JSON text of a tool's schema may nest
+// (objects and arrays, counted as JSON levels) for a Schema to compile it.
+// Real schemas stay far below it; compiling a deeper one would cost time
+// growing with the cube of its depth, which a hostile server could use to
+// stall its client.
+const MaxSchemaNesting = 256
+
+// jsonNesting returns how deeply the JSON text data nests, counting up to
+// limit+1 at most. Brackets inside strings do not count.
+func jsonNesting(data []byte, limit int) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			depth++
+			if depth > deepest {
+				deepest = depth
+				if deepest > limit {
+					return deepest
+				}
+			}
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return deepest
+}
