@@ -7,433 +7,21 @@ import "google.golang.org/genai"
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
 	return []*genai.FunctionDeclaration{
-		{
-			Description: "Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).",
-			Name:        "GetLiveContext",
-		},
-		{
-			Description: "Cancels all timers",
-			Name:        "HassCancelAllTimers",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"area"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Sets the brightness percentage or color of a light",
-			Name:        "HassLightSet",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"brightness": {
-						Description: "The brightness percentage of the light between 0 and 100, where 0 is off and 100 is fully lit",
-						Maximum:     genai.Ptr[float64](100),
-						Minimum:     genai.Ptr[float64](0),
-						Type:        genai.TypeInteger,
-					},
-					"color": {
-						Type: genai.TypeString,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"light"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-					"temperature": {
-						Minimum: genai.Ptr[float64](0),
-						Type:    genai.TypeInteger,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "color", "temperature", "brightness"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Add item to a todo list",
-			Name:        "HassListAddItem",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"item": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"item", "name"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Skips a media player to the next item",
-			Name:        "HassMediaNext",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Pauses a media player",
-			Name:        "HassMediaPause",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Mutes a media player",
-			Name:        "HassMediaPlayerMute",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Replays the previous item for a media player",
-			Name:        "HassMediaPrevious",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Searches for media and plays the first result",
-			Name:        "HassMediaSearchAndPlay",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"media_class": {
-						Enum: []string{"album", "app", "artist", "channel", "composer", "contributing_artist", "directory", "episode", "game", "genre", "image", "movie", "music", "playlist", "podcast", "season", "track", "tv_show", "url", "video"},
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-					"search_query": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class", "search_query", "media_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Resumes a media player",
-			Name:        "HassMediaUnpause",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Sets the volume percentage of a media player",
-			Name:        "HassSetVolume",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-					"volume_level": {
-						Description: "The volume percentage of the media player",
-						Maximum:     genai.Ptr[float64](100),
-						Minimum:     genai.Ptr[float64](0),
-						Type:        genai.TypeInteger,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class", "volume_level"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Increases or decreases the volume of a media player",
-			Name:        "HassSetVolumeRelative",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Enum: []string{"media_player"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-					"volume_step": {
-						AnyOf: []*genai.Schema{{
-							Enum: []string{"up", "down"},
-							Type: genai.TypeString,
-						}, {
-							Maximum: genai.Ptr[float64](100),
-							Minimum: genai.Ptr[float64](-100),
-							Type:    genai.TypeInteger,
-						}},
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class", "volume_step"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.",
-			Name:        "HassTurnOff",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"identify", "restart", "update", "awning", "blind", "curtain", "damper", "door", "garage", "gate", "shade", "shutter", "window", "water", "gas", "outlet", "switch", "tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.",
-			Name:        "HassTurnOn",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"area": {
-						Type: genai.TypeString,
-					},
-					"device_class": {
-						Items: &genai.Schema{
-							Enum: []string{"identify", "restart", "update", "awning", "blind", "curtain", "damper", "door", "garage", "gate", "shade", "shutter", "window", "water", "gas", "outlet", "switch", "tv", "speaker", "receiver"},
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"domain": {
-						Items: &genai.Schema{
-							Type: genai.TypeString,
-						},
-						Type: genai.TypeArray,
-					},
-					"floor": {
-						Type: genai.TypeString,
-					},
-					"name": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Describe doorbell.",
-			Name:        "describe_doorbell",
-		},
+		geminiGetLiveContext(),
+		geminiHassCancelAllTimers(),
+		geminiHassLightSet(),
+		geminiHassListAddItem(),
+		geminiHassMediaNext(),
+		geminiHassMediaPause(),
+		geminiHassMediaPlayerMute(),
+		geminiHassMediaPrevious(),
+		geminiHassMediaSearchAndPlay(),
+		geminiHassMediaUnpause(),
+		geminiHassSetVolume(),
+		geminiHassSetVolumeRelative(),
+		geminiHassTurnOff(),
+		geminiHassTurnOn(),
+		geminiDescribeDoorbell(),
 	}
 }
 
@@ -459,4 +47,491 @@ var DeclaredNames = map[string]string{
 	"HassTurnOff":            "HassTurnOff",
 	"HassTurnOn":             "HassTurnOn",
 	"describe_doorbell":      "describe_doorbell",
+}
+
+// geminiGetLiveContext declares the tool "GetLiveContext".
+func geminiGetLiveContext() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).",
+		Name:        "GetLiveContext",
+	}
+}
+
+// geminiHassCancelAllTimers declares the tool "HassCancelAllTimers".
+func geminiHassCancelAllTimers() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Cancels all timers",
+		Name:        "HassCancelAllTimers",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"area"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassLightSet declares the tool "HassLightSet".
+func geminiHassLightSet() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Sets the brightness percentage or color of a light",
+		Name:        "HassLightSet",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"brightness": {
+					Description: "The brightness percentage of the light between 0 and 100, where 0 is off and 100 is fully lit",
+					Maximum:     genai.Ptr[float64](100),
+					Minimum:     genai.Ptr[float64](0),
+					Type:        genai.TypeInteger,
+				},
+				"color": {
+					Type: genai.TypeString,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"light"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+				"temperature": {
+					Minimum: genai.Ptr[float64](0),
+					Type:    genai.TypeInteger,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "color", "temperature", "brightness"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassListAddItem declares the tool "HassListAddItem".
+func geminiHassListAddItem() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Add item to a todo list",
+		Name:        "HassListAddItem",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"item": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"item", "name"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassMediaNext declares the tool "HassMediaNext".
+func geminiHassMediaNext() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Skips a media player to the next item",
+		Name:        "HassMediaNext",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassMediaPause declares the tool "HassMediaPause".
+func geminiHassMediaPause() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Pauses a media player",
+		Name:        "HassMediaPause",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassMediaPlayerMute declares the tool "HassMediaPlayerMute".
+func geminiHassMediaPlayerMute() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Mutes a media player",
+		Name:        "HassMediaPlayerMute",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassMediaPrevious declares the tool "HassMediaPrevious".
+func geminiHassMediaPrevious() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Replays the previous item for a media player",
+		Name:        "HassMediaPrevious",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassMediaSearchAndPlay declares the tool "HassMediaSearchAndPlay".
+func geminiHassMediaSearchAndPlay() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Searches for media and plays the first result",
+		Name:        "HassMediaSearchAndPlay",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"media_class": {
+					Enum: []string{"album", "app", "artist", "channel", "composer", "contributing_artist", "directory", "episode", "game", "genre", "image", "movie", "music", "playlist", "podcast", "season", "track", "tv_show", "url", "video"},
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+				"search_query": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class", "search_query", "media_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassMediaUnpause declares the tool "HassMediaUnpause".
+func geminiHassMediaUnpause() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Resumes a media player",
+		Name:        "HassMediaUnpause",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassSetVolume declares the tool "HassSetVolume".
+func geminiHassSetVolume() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Sets the volume percentage of a media player",
+		Name:        "HassSetVolume",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+				"volume_level": {
+					Description: "The volume percentage of the media player",
+					Maximum:     genai.Ptr[float64](100),
+					Minimum:     genai.Ptr[float64](0),
+					Type:        genai.TypeInteger,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class", "volume_level"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassSetVolumeRelative declares the tool "HassSetVolumeRelative".
+func geminiHassSetVolumeRelative() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Increases or decreases the volume of a media player",
+		Name:        "HassSetVolumeRelative",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Enum: []string{"media_player"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+				"volume_step": {
+					AnyOf: []*genai.Schema{{
+						Enum: []string{"up", "down"},
+						Type: genai.TypeString,
+					}, {
+						Maximum: genai.Ptr[float64](100),
+						Minimum: genai.Ptr[float64](-100),
+						Type:    genai.TypeInteger,
+					}},
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class", "volume_step"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassTurnOff declares the tool "HassTurnOff".
+func geminiHassTurnOff() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.",
+		Name:        "HassTurnOff",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"identify", "restart", "update", "awning", "blind", "curtain", "damper", "door", "garage", "gate", "shade", "shutter", "window", "water", "gas", "outlet", "switch", "tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassTurnOn declares the tool "HassTurnOn".
+func geminiHassTurnOn() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.",
+		Name:        "HassTurnOn",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"area": {
+					Type: genai.TypeString,
+				},
+				"device_class": {
+					Items: &genai.Schema{
+						Enum: []string{"identify", "restart", "update", "awning", "blind", "curtain", "damper", "door", "garage", "gate", "shade", "shutter", "window", "water", "gas", "outlet", "switch", "tv", "speaker", "receiver"},
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"domain": {
+					Items: &genai.Schema{
+						Type: genai.TypeString,
+					},
+					Type: genai.TypeArray,
+				},
+				"floor": {
+					Type: genai.TypeString,
+				},
+				"name": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiDescribeDoorbell declares the tool "describe_doorbell".
+func geminiDescribeDoorbell() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Describe doorbell.",
+		Name:        "describe_doorbell",
+	}
 }

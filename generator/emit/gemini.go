@@ -21,13 +21,22 @@ func (g *gen) geminiFile() (*jen.File, error) {
 		return nil, err
 	}
 	f := g.newFile()
+	// Each declaration is built by a function of its own: small literals
+	// keep the file readable and keep go/format fast on thousands of tools,
+	// where one literal holding every declaration costs it superlinear time.
 	var items []jen.Code
-	for _, d := range decls {
+	var builders []jen.Code
+	for i, d := range decls {
 		lit, err := structBody(reflect.ValueOf(*d))
 		if err != nil {
 			return nil, fmt.Errorf("rendering the Gemini declaration of %s: %w", names[d.Name], err)
 		}
-		items = append(items, lit)
+		fn := "gemini" + g.pkg.Tools[i].GoName
+		items = append(items, jen.Id(fn).Call())
+		builders = append(builders, jen.Line().Add(comment(fmt.Sprintf("%s declares the tool %q.", fn, g.pkg.Tools[i].Name))).
+			Func().Id(fn).Params().Op("*").Qual(genaiPkg, "FunctionDeclaration").Block(
+			jen.Return(jen.Op("&").Qual(genaiPkg, "FunctionDeclaration").Add(lit)),
+		))
 	}
 	form := "the typed Parameters form"
 	if g.opts.Gemini == GeminiJSON {
@@ -50,6 +59,9 @@ func (g *gen) geminiFile() (*jen.File, error) {
 		pairs = append(pairs, jen.Lit(k).Op(":").Lit(names[k]))
 	}
 	f.Add(comment("DeclaredNames maps each declared function name to the name of its MCP tool.")).Var().Id("DeclaredNames").Op("=").Map(jen.String()).String().Values(multiline(pairs)...)
+	for _, b := range builders {
+		f.Add(b)
+	}
 	return f, nil
 }
 

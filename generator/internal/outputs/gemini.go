@@ -11,46 +11,10 @@ import (
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
 	return []*genai.FunctionDeclaration{
-		{
-			Description: "Adds two numbers.",
-			Name:        "add",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Type: genai.TypeNumber,
-					},
-					"b": {
-						Type: genai.TypeNumber,
-					},
-				},
-				PropertyOrdering: []string{"a", "b"},
-				Required:         []string{"a", "b"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Looks a thing up.",
-			Name:        "lookup",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"id": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"id"},
-				Required:         []string{"id"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description:          "Searches with filters.",
-			Name:                 "search",
-			ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1},\"filters\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":10},\"sort\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},{\"type\":\"null\"}]},\"since\":{\"type\":\"string\",\"format\":\"date-time\"}},\"required\":[\"query\"],\"if\":{\"required\":[\"since\"]},\"then\":{\"required\":[\"sort\"]}}"),
-		},
-		{
-			Description: "Returns a shape.",
-			Name:        "shape",
-		},
+		geminiAdd(),
+		geminiLookup(),
+		geminiSearch(),
+		geminiShape(),
 	}
 }
 
@@ -65,4 +29,60 @@ var DeclaredNames = map[string]string{
 	"lookup": "lookup",
 	"search": "search",
 	"shape":  "shape",
+}
+
+// geminiAdd declares the tool "add".
+func geminiAdd() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Adds two numbers.",
+		Name:        "add",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Type: genai.TypeNumber,
+				},
+				"b": {
+					Type: genai.TypeNumber,
+				},
+			},
+			PropertyOrdering: []string{"a", "b"},
+			Required:         []string{"a", "b"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiLookup declares the tool "lookup".
+func geminiLookup() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Looks a thing up.",
+		Name:        "lookup",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"id": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"id"},
+			Required:         []string{"id"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiSearch declares the tool "search".
+func geminiSearch() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description:          "Searches with filters.",
+		Name:                 "search",
+		ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1},\"filters\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":10},\"sort\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},{\"type\":\"null\"}]},\"since\":{\"type\":\"string\",\"format\":\"date-time\"}},\"required\":[\"query\"],\"if\":{\"required\":[\"since\"]},\"then\":{\"required\":[\"sort\"]}}"),
+	}
+}
+
+// geminiShape declares the tool "shape".
+func geminiShape() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Returns a shape.",
+		Name:        "shape",
+	}
 }

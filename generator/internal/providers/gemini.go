@@ -11,664 +11,45 @@ import (
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
 	return []*genai.FunctionDeclaration{
-		{
-			Description: "Survey case: oneOf object or string.",
-			Name:        "_1st_tool",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"target": {
-						AnyOf: []*genai.Schema{{
-							Type: genai.TypeString,
-						}, {
-							Properties: map[string]*genai.Schema{
-								"id": {
-									Type: genai.TypeString,
-								},
-							},
-							PropertyOrdering: []string{"id"},
-							Required:         []string{"id"},
-							Type:             genai.TypeObject,
-						}},
-					},
-				},
-				PropertyOrdering: []string{"target"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: anyOf with null.",
-			Name:        "HassTurnOn",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"s": {
-						Description: "Short.",
-						MaxLength:   genai.Ptr[int64](3),
-						Nullable:    genai.Ptr[bool](true),
-						Type:        genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"s"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: const number.",
-			Name:        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_6bd5e5",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"version": {
-						Description: "Must be 5.",
-						Type:        genai.TypeInteger,
-					},
-				},
-				PropertyOrdering: []string{"version"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: allOf numeric merge.",
-			Name:        "allOf_numeric_merge",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"n": {
-						Maximum: genai.Ptr[float64](50),
-						Minimum: genai.Ptr[float64](0),
-						Type:    genai.TypeInteger,
-					},
-				},
-				PropertyOrdering: []string{"n"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: allOf objects.",
-			Name:        "allOf_objects",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Type: genai.TypeString,
-					},
-					"b": {
-						Type: genai.TypeInteger,
-					},
-				},
-				PropertyOrdering: []string{"a", "b"},
-				Required:         []string{"a"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: array without items.",
-			Name:        "array_without_items",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"list": {
-						Description: "Items must be unique.",
-						Items: &genai.Schema{
-							Description: "Accepts any JSON value; declared as a string.",
-							Type:        genai.TypeString,
-						},
-						MinItems: genai.Ptr[int64](1),
-						Type:     genai.TypeArray,
-					},
-				},
-				PropertyOrdering: []string{"list"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: const null.",
-			Name:        "const_null",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"nothing": {
-						Description: "Always null.",
-						Nullable:    genai.Ptr[bool](true),
-						Type:        genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"nothing"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: const tagged union.",
-			Name:        "const_tagged_union",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"shape": {
-						AnyOf: []*genai.Schema{{
-							Properties: map[string]*genai.Schema{
-								"r": {
-									Type: genai.TypeNumber,
-								},
-								"type": {
-									Enum: []string{"circle"},
-									Type: genai.TypeString,
-								},
-							},
-							PropertyOrdering: []string{"type", "r"},
-							Required:         []string{"type", "r"},
-							Type:             genai.TypeObject,
-						}, {
-							Properties: map[string]*genai.Schema{
-								"side": {
-									Type: genai.TypeNumber,
-								},
-								"type": {
-									Enum: []string{"square"},
-									Type: genai.TypeString,
-								},
-							},
-							PropertyOrdering: []string{"type", "side"},
-							Required:         []string{"type", "side"},
-							Type:             genai.TypeObject,
-						}},
-					},
-				},
-				PropertyOrdering: []string{"shape"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: definitions ref.",
-			Name:        "definitions_ref",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"p": {
-						Enum: []string{"red", "green"},
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"p"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: defs ref with sibling description.",
-			Name:        "defs_ref_with_sibling_description",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"p": {
-						Description: "Where.",
-						Properties: map[string]*genai.Schema{
-							"x": {
-								Type: genai.TypeNumber,
-							},
-							"y": {
-								Type: genai.TypeNumber,
-							},
-						},
-						PropertyOrdering: []string{"x", "y"},
-						Required:         []string{"x", "y"},
-						Type:             genai.TypeObject,
-					},
-				},
-				PropertyOrdering: []string{"p"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: anyOf enum or integer.",
-			Name:        "describe_doorbell",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"step": {
-						AnyOf: []*genai.Schema{{
-							Enum: []string{"up", "down"},
-							Type: genai.TypeString,
-						}, {
-							Maximum: genai.Ptr[float64](100),
-							Minimum: genai.Ptr[float64](-100),
-							Type:    genai.TypeInteger,
-						}},
-					},
-				},
-				PropertyOrdering: []string{"step"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: dropped keywords.",
-			Name:        "dropped_keywords",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Properties: map[string]*genai.Schema{
-							"b": {
-								Type: genai.TypeString,
-							},
-						},
-						PropertyOrdering: []string{"b"},
-						Type:             genai.TypeObject,
-					},
-				},
-				PropertyOrdering: []string{"a"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: type list with null.",
-			Name:        "elicit__form_",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"s": {
-						Description: "A name.",
-						Nullable:    genai.Ptr[bool](true),
-						Type:        genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"s"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: empty enum.",
-			Name:        "empty_enum",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"x": {
-						Description: "No string value is allowed here.",
-						Type:        genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"x"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: empty properties.",
-			Name:        "empty_properties",
-		},
-		{
-			Description: "Survey case: false property.",
-			Name:        "false_property",
-			Parameters: &genai.Schema{
-				Description: "Do not send \"never\".",
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"a"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: formats.",
-			Name:        "formats",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"mail": {
-						Description: "Format: email.",
-						Type:        genai.TypeString,
-					},
-					"when": {
-						Format: "date-time",
-						Type:   genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"when", "mail"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: integer enum.",
-			Name:        "integer_enum",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"n": {
-						Description: "Allowed values: 1, 2, 3.",
-						Type:        genai.TypeInteger,
-					},
-				},
-				PropertyOrdering: []string{"n"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description:          "Survey case: invalid property name.",
-			Name:                 "invalid_property_name",
-			ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\"}}}"),
-		},
-		{
-			Description: "Survey case: order kept.",
-			Name:        "light.turn_on",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Type: genai.TypeInteger,
-					},
-					"m": {
-						Type: genai.TypeBoolean,
-					},
-					"z": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"z", "a", "m"},
-				Required:         []string{"a"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: several types.",
-			Name:        "list-events",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"v": {
-						AnyOf: []*genai.Schema{{
-							MinLength: genai.Ptr[int64](1),
-							Nullable:  genai.Ptr[bool](true),
-							Type:      genai.TypeString,
-						}, {
-							Maximum:  genai.Ptr[float64](9),
-							Nullable: genai.Ptr[bool](true),
-							Type:     genai.TypeNumber,
-						}, {
-							Nullable: genai.Ptr[bool](true),
-							Type:     genai.TypeBoolean,
-						}},
-					},
-				},
-				PropertyOrdering: []string{"v"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: mixed enum.",
-			Name:        "mixed_enum",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"x": {
-						AnyOf: []*genai.Schema{{
-							Enum:     []string{"a"},
-							Nullable: genai.Ptr[bool](true),
-							Type:     genai.TypeString,
-						}, {
-							Description: "Must be 1.",
-							Nullable:    genai.Ptr[bool](true),
-							Type:        genai.TypeInteger,
-						}, {
-							Description: "Must be true.",
-							Nullable:    genai.Ptr[bool](true),
-							Type:        genai.TypeBoolean,
-						}},
-					},
-				},
-				PropertyOrdering: []string{"x"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description:          "Survey case: nested free-form map.",
-			Name:                 "nested_free-form_map",
-			ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}"),
-		},
-		{
-			Description: "No description.",
-			Name:        "no_description",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"q": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"q"},
-				Required:         []string{"q"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: const string.",
-			Name:        "ns:tool.x",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"kind": {
-						Enum: []string{"box"},
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"kind"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: numeric notes.",
-			Name:        "numeric_notes",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"d4": {
-						Description: "Must be greater than 0.",
-						Type:        genai.TypeInteger,
-					},
-					"n": {
-						Description: "Must be greater than 0. Must be a multiple of 0.5. Default: 1.",
-						Maximum:     genai.Ptr[float64](10),
-						Type:        genai.TypeNumber,
-					},
-				},
-				PropertyOrdering: []string{"n", "d4"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: object without properties.",
-			Name:        "object_without_properties",
-		},
-		{
-			Description: "Optional ref and anyOf.",
-			Name:        "optional_ref",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"e": {
-						Enum: []string{"x", "y"},
-						Type: genai.TypeString,
-					},
-					"k": {
-						Enum: []string{"fixed"},
-						Type: genai.TypeString,
-					},
-					"n": {
-						Nullable: genai.Ptr[bool](true),
-						Type:     genai.TypeNumber,
-					},
-					"p": {
-						Properties: map[string]*genai.Schema{
-							"x": {
-								Type: genai.TypeNumber,
-							},
-						},
-						PropertyOrdering: []string{"x"},
-						Required:         []string{"x"},
-						Type:             genai.TypeObject,
-					},
-					"u": {
-						AnyOf: []*genai.Schema{{
-							Type: genai.TypeString,
-						}, {
-							Type: genai.TypeInteger,
-						}},
-						Description: "Either.",
-					},
-				},
-				PropertyOrdering: []string{"p", "u", "n", "e", "k"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: recursive defs.",
-			Name:        "recursive_defs",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"root": {
-						Properties: map[string]*genai.Schema{
-							"children": {
-								Items: &genai.Schema{
-									Description: "Nested levels of \"children\" repeat this structure and are not described further.",
-									Properties: map[string]*genai.Schema{
-										"name": {
-											Type: genai.TypeString,
-										},
-									},
-									PropertyOrdering: []string{"name"},
-									Required:         []string{"name"},
-									Type:             genai.TypeObject,
-								},
-								Type: genai.TypeArray,
-							},
-							"name": {
-								Type: genai.TypeString,
-							},
-						},
-						PropertyOrdering: []string{"name", "children"},
-						Required:         []string{"name"},
-						Type:             genai.TypeObject,
-					},
-				},
-				PropertyOrdering: []string{"root"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: ref into properties.",
-			Name:        "ref_into_properties",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Nullable: genai.Ptr[bool](true),
-						Properties: map[string]*genai.Schema{
-							"v": {
-								Type: genai.TypeString,
-							},
-						},
-						PropertyOrdering: []string{"v"},
-						Type:             genai.TypeObject,
-					},
-					"b": {
-						Properties: map[string]*genai.Schema{
-							"v": {
-								Type: genai.TypeString,
-							},
-						},
-						PropertyOrdering: []string{"v"},
-						Type:             genai.TypeObject,
-					},
-				},
-				PropertyOrdering: []string{"a", "b"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: schema keyword only.",
-			Name:        "schema_keyword_only",
-		},
-		{
-			Description: "Survey case: string notes.",
-			Name:        "string_notes",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"code": {
-						Description: "Must match the regular expression `^[A-Z]{3}$`.",
-						MaxLength:   genai.Ptr[int64](3),
-						MinLength:   genai.Ptr[int64](3),
-						Type:        genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"code"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description:          "A titled tool",
-			Name:                 "titled",
-			ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"$filter\":{\"type\":\"string\"}}}"),
-		},
-		{
-			Description:          "Survey case: top-level oneOf.",
-			Name:                 "top-level_oneOf",
-			ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}"),
-		},
-		{
-			Description: "Top-level allOf.",
-			Name:        "top_allof",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Maximum: genai.Ptr[float64](50),
-						Minimum: genai.Ptr[float64](0),
-						Type:    genai.TypeInteger,
-					},
-					"b": {
-						Type: genai.TypeBoolean,
-					},
-				},
-				PropertyOrdering: []string{"a", "b"},
-				Required:         []string{"b"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Top-level $ref.",
-			Name:        "top_ref",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"a": {
-						Type: genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"a"},
-				Required:         []string{"a"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description:          "Survey case: tuple.",
-			Name:                 "tuple",
-			ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}}}"),
-		},
-		{
-			Description: "Survey case: union distributes siblings.",
-			Name:        "union_distributes_siblings",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"id": {
-						AnyOf: []*genai.Schema{{
-							MinLength: genai.Ptr[int64](3),
-							Type:      genai.TypeString,
-						}, {
-							Description: "Format: uuid.",
-							Type:        genai.TypeString,
-						}},
-						Description: "An id.",
-					},
-				},
-				PropertyOrdering: []string{"id"},
-				Type:             genai.TypeObject,
-			},
-		},
-		{
-			Description: "Survey case: untyped and true.",
-			Name:        "untyped_and_true",
-			Parameters: &genai.Schema{
-				Properties: map[string]*genai.Schema{
-					"any": {
-						Description: "Accepts any JSON value; declared as a string.",
-						Type:        genai.TypeString,
-					},
-					"desc": {
-						Description: "Anything. Accepts any JSON value; declared as a string.",
-						Type:        genai.TypeString,
-					},
-					"yes": {
-						Description: "Accepts any JSON value; declared as a string.",
-						Type:        genai.TypeString,
-					},
-				},
-				PropertyOrdering: []string{"any", "yes", "desc"},
-				Type:             genai.TypeObject,
-			},
-		},
+		geminiX1stTool(),
+		geminiHassTurnOn(),
+		geminiAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa(),
+		geminiAllOfNumericMerge(),
+		geminiAllOfObjects(),
+		geminiArrayWithoutItems(),
+		geminiConstNull(),
+		geminiConstTaggedUnion(),
+		geminiDefinitionsRef(),
+		geminiDefsRefWithSiblingDescription(),
+		geminiDescribeDoorbell(),
+		geminiDroppedKeywords(),
+		geminiElicitForm(),
+		geminiEmptyEnum(),
+		geminiEmptyProperties(),
+		geminiFalseProperty(),
+		geminiFormats(),
+		geminiIntegerEnum(),
+		geminiInvalidPropertyName(),
+		geminiLightTurnOn(),
+		geminiListEvents(),
+		geminiMixedEnum(),
+		geminiNestedFreeFormMap(),
+		geminiNoDescription(),
+		geminiNsToolX(),
+		geminiNumericNotes(),
+		geminiObjectWithoutProperties(),
+		geminiOptionalRef(),
+		geminiRecursiveDefs(),
+		geminiRefIntoProperties(),
+		geminiSchemaKeywordOnly(),
+		geminiStringNotes(),
+		geminiTitled(),
+		geminiTopLevelOneOf(),
+		geminiTopAllof(),
+		geminiTopRef(),
+		geminiTuple(),
+		geminiUnionDistributesSiblings(),
+		geminiUntypedAndTrue(),
 	}
 }
 
@@ -718,4 +99,818 @@ var DeclaredNames = map[string]string{
 	"tuple":                             "tuple",
 	"union_distributes_siblings":        "union_distributes_siblings",
 	"untyped_and_true":                  "untyped_and_true",
+}
+
+// geminiX1stTool declares the tool "1st tool".
+func geminiX1stTool() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: oneOf object or string.",
+		Name:        "_1st_tool",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"target": {
+					AnyOf: []*genai.Schema{{
+						Type: genai.TypeString,
+					}, {
+						Properties: map[string]*genai.Schema{
+							"id": {
+								Type: genai.TypeString,
+							},
+						},
+						PropertyOrdering: []string{"id"},
+						Required:         []string{"id"},
+						Type:             genai.TypeObject,
+					}},
+				},
+			},
+			PropertyOrdering: []string{"target"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiHassTurnOn declares the tool "HassTurnOn".
+func geminiHassTurnOn() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: anyOf with null.",
+		Name:        "HassTurnOn",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"s": {
+					Description: "Short.",
+					MaxLength:   genai.Ptr[int64](3),
+					Nullable:    genai.Ptr[bool](true),
+					Type:        genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"s"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa declares the tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".
+func geminiAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: const number.",
+		Name:        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_6bd5e5",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"version": {
+					Description: "Must be 5.",
+					Type:        genai.TypeInteger,
+				},
+			},
+			PropertyOrdering: []string{"version"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiAllOfNumericMerge declares the tool "allOf_numeric_merge".
+func geminiAllOfNumericMerge() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: allOf numeric merge.",
+		Name:        "allOf_numeric_merge",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"n": {
+					Maximum: genai.Ptr[float64](50),
+					Minimum: genai.Ptr[float64](0),
+					Type:    genai.TypeInteger,
+				},
+			},
+			PropertyOrdering: []string{"n"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiAllOfObjects declares the tool "allOf_objects".
+func geminiAllOfObjects() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: allOf objects.",
+		Name:        "allOf_objects",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Type: genai.TypeString,
+				},
+				"b": {
+					Type: genai.TypeInteger,
+				},
+			},
+			PropertyOrdering: []string{"a", "b"},
+			Required:         []string{"a"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiArrayWithoutItems declares the tool "array_without_items".
+func geminiArrayWithoutItems() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: array without items.",
+		Name:        "array_without_items",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"list": {
+					Description: "Items must be unique.",
+					Items: &genai.Schema{
+						Description: "Accepts any JSON value; declared as a string.",
+						Type:        genai.TypeString,
+					},
+					MinItems: genai.Ptr[int64](1),
+					Type:     genai.TypeArray,
+				},
+			},
+			PropertyOrdering: []string{"list"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiConstNull declares the tool "const_null".
+func geminiConstNull() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: const null.",
+		Name:        "const_null",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"nothing": {
+					Description: "Always null.",
+					Nullable:    genai.Ptr[bool](true),
+					Type:        genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"nothing"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiConstTaggedUnion declares the tool "const_tagged_union".
+func geminiConstTaggedUnion() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: const tagged union.",
+		Name:        "const_tagged_union",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"shape": {
+					AnyOf: []*genai.Schema{{
+						Properties: map[string]*genai.Schema{
+							"r": {
+								Type: genai.TypeNumber,
+							},
+							"type": {
+								Enum: []string{"circle"},
+								Type: genai.TypeString,
+							},
+						},
+						PropertyOrdering: []string{"type", "r"},
+						Required:         []string{"type", "r"},
+						Type:             genai.TypeObject,
+					}, {
+						Properties: map[string]*genai.Schema{
+							"side": {
+								Type: genai.TypeNumber,
+							},
+							"type": {
+								Enum: []string{"square"},
+								Type: genai.TypeString,
+							},
+						},
+						PropertyOrdering: []string{"type", "side"},
+						Required:         []string{"type", "side"},
+						Type:             genai.TypeObject,
+					}},
+				},
+			},
+			PropertyOrdering: []string{"shape"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiDefinitionsRef declares the tool "definitions_ref".
+func geminiDefinitionsRef() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: definitions ref.",
+		Name:        "definitions_ref",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"p": {
+					Enum: []string{"red", "green"},
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"p"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiDefsRefWithSiblingDescription declares the tool "defs_ref_with_sibling_description".
+func geminiDefsRefWithSiblingDescription() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: defs ref with sibling description.",
+		Name:        "defs_ref_with_sibling_description",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"p": {
+					Description: "Where.",
+					Properties: map[string]*genai.Schema{
+						"x": {
+							Type: genai.TypeNumber,
+						},
+						"y": {
+							Type: genai.TypeNumber,
+						},
+					},
+					PropertyOrdering: []string{"x", "y"},
+					Required:         []string{"x", "y"},
+					Type:             genai.TypeObject,
+				},
+			},
+			PropertyOrdering: []string{"p"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiDescribeDoorbell declares the tool "describe_doorbell".
+func geminiDescribeDoorbell() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: anyOf enum or integer.",
+		Name:        "describe_doorbell",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"step": {
+					AnyOf: []*genai.Schema{{
+						Enum: []string{"up", "down"},
+						Type: genai.TypeString,
+					}, {
+						Maximum: genai.Ptr[float64](100),
+						Minimum: genai.Ptr[float64](-100),
+						Type:    genai.TypeInteger,
+					}},
+				},
+			},
+			PropertyOrdering: []string{"step"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiDroppedKeywords declares the tool "dropped_keywords".
+func geminiDroppedKeywords() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: dropped keywords.",
+		Name:        "dropped_keywords",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Properties: map[string]*genai.Schema{
+						"b": {
+							Type: genai.TypeString,
+						},
+					},
+					PropertyOrdering: []string{"b"},
+					Type:             genai.TypeObject,
+				},
+			},
+			PropertyOrdering: []string{"a"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiElicitForm declares the tool "elicit (form)".
+func geminiElicitForm() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: type list with null.",
+		Name:        "elicit__form_",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"s": {
+					Description: "A name.",
+					Nullable:    genai.Ptr[bool](true),
+					Type:        genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"s"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiEmptyEnum declares the tool "empty_enum".
+func geminiEmptyEnum() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: empty enum.",
+		Name:        "empty_enum",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"x": {
+					Description: "No string value is allowed here.",
+					Type:        genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"x"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiEmptyProperties declares the tool "empty_properties".
+func geminiEmptyProperties() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: empty properties.",
+		Name:        "empty_properties",
+	}
+}
+
+// geminiFalseProperty declares the tool "false_property".
+func geminiFalseProperty() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: false property.",
+		Name:        "false_property",
+		Parameters: &genai.Schema{
+			Description: "Do not send \"never\".",
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"a"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiFormats declares the tool "formats".
+func geminiFormats() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: formats.",
+		Name:        "formats",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"mail": {
+					Description: "Format: email.",
+					Type:        genai.TypeString,
+				},
+				"when": {
+					Format: "date-time",
+					Type:   genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"when", "mail"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiIntegerEnum declares the tool "integer_enum".
+func geminiIntegerEnum() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: integer enum.",
+		Name:        "integer_enum",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"n": {
+					Description: "Allowed values: 1, 2, 3.",
+					Type:        genai.TypeInteger,
+				},
+			},
+			PropertyOrdering: []string{"n"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiInvalidPropertyName declares the tool "invalid_property_name".
+func geminiInvalidPropertyName() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description:          "Survey case: invalid property name.",
+		Name:                 "invalid_property_name",
+		ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\"}}}"),
+	}
+}
+
+// geminiLightTurnOn declares the tool "light.turn_on".
+func geminiLightTurnOn() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: order kept.",
+		Name:        "light.turn_on",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Type: genai.TypeInteger,
+				},
+				"m": {
+					Type: genai.TypeBoolean,
+				},
+				"z": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"z", "a", "m"},
+			Required:         []string{"a"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiListEvents declares the tool "list-events".
+func geminiListEvents() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: several types.",
+		Name:        "list-events",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"v": {
+					AnyOf: []*genai.Schema{{
+						MinLength: genai.Ptr[int64](1),
+						Nullable:  genai.Ptr[bool](true),
+						Type:      genai.TypeString,
+					}, {
+						Maximum:  genai.Ptr[float64](9),
+						Nullable: genai.Ptr[bool](true),
+						Type:     genai.TypeNumber,
+					}, {
+						Nullable: genai.Ptr[bool](true),
+						Type:     genai.TypeBoolean,
+					}},
+				},
+			},
+			PropertyOrdering: []string{"v"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiMixedEnum declares the tool "mixed_enum".
+func geminiMixedEnum() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: mixed enum.",
+		Name:        "mixed_enum",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"x": {
+					AnyOf: []*genai.Schema{{
+						Enum:     []string{"a"},
+						Nullable: genai.Ptr[bool](true),
+						Type:     genai.TypeString,
+					}, {
+						Description: "Must be 1.",
+						Nullable:    genai.Ptr[bool](true),
+						Type:        genai.TypeInteger,
+					}, {
+						Description: "Must be true.",
+						Nullable:    genai.Ptr[bool](true),
+						Type:        genai.TypeBoolean,
+					}},
+				},
+			},
+			PropertyOrdering: []string{"x"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiNestedFreeFormMap declares the tool "nested_free-form_map".
+func geminiNestedFreeFormMap() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description:          "Survey case: nested free-form map.",
+		Name:                 "nested_free-form_map",
+		ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}"),
+	}
+}
+
+// geminiNoDescription declares the tool "no_description".
+func geminiNoDescription() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "No description.",
+		Name:        "no_description",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"q": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"q"},
+			Required:         []string{"q"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiNsToolX declares the tool "ns:tool.x".
+func geminiNsToolX() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: const string.",
+		Name:        "ns:tool.x",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"kind": {
+					Enum: []string{"box"},
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"kind"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiNumericNotes declares the tool "numeric_notes".
+func geminiNumericNotes() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: numeric notes.",
+		Name:        "numeric_notes",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"d4": {
+					Description: "Must be greater than 0.",
+					Type:        genai.TypeInteger,
+				},
+				"n": {
+					Description: "Must be greater than 0. Must be a multiple of 0.5. Default: 1.",
+					Maximum:     genai.Ptr[float64](10),
+					Type:        genai.TypeNumber,
+				},
+			},
+			PropertyOrdering: []string{"n", "d4"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiObjectWithoutProperties declares the tool "object_without_properties".
+func geminiObjectWithoutProperties() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: object without properties.",
+		Name:        "object_without_properties",
+	}
+}
+
+// geminiOptionalRef declares the tool "optional_ref".
+func geminiOptionalRef() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Optional ref and anyOf.",
+		Name:        "optional_ref",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"e": {
+					Enum: []string{"x", "y"},
+					Type: genai.TypeString,
+				},
+				"k": {
+					Enum: []string{"fixed"},
+					Type: genai.TypeString,
+				},
+				"n": {
+					Nullable: genai.Ptr[bool](true),
+					Type:     genai.TypeNumber,
+				},
+				"p": {
+					Properties: map[string]*genai.Schema{
+						"x": {
+							Type: genai.TypeNumber,
+						},
+					},
+					PropertyOrdering: []string{"x"},
+					Required:         []string{"x"},
+					Type:             genai.TypeObject,
+				},
+				"u": {
+					AnyOf: []*genai.Schema{{
+						Type: genai.TypeString,
+					}, {
+						Type: genai.TypeInteger,
+					}},
+					Description: "Either.",
+				},
+			},
+			PropertyOrdering: []string{"p", "u", "n", "e", "k"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiRecursiveDefs declares the tool "recursive_defs".
+func geminiRecursiveDefs() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: recursive defs.",
+		Name:        "recursive_defs",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"root": {
+					Properties: map[string]*genai.Schema{
+						"children": {
+							Items: &genai.Schema{
+								Description: "Nested levels of \"children\" repeat this structure and are not described further.",
+								Properties: map[string]*genai.Schema{
+									"name": {
+										Type: genai.TypeString,
+									},
+								},
+								PropertyOrdering: []string{"name"},
+								Required:         []string{"name"},
+								Type:             genai.TypeObject,
+							},
+							Type: genai.TypeArray,
+						},
+						"name": {
+							Type: genai.TypeString,
+						},
+					},
+					PropertyOrdering: []string{"name", "children"},
+					Required:         []string{"name"},
+					Type:             genai.TypeObject,
+				},
+			},
+			PropertyOrdering: []string{"root"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiRefIntoProperties declares the tool "ref_into_properties".
+func geminiRefIntoProperties() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: ref into properties.",
+		Name:        "ref_into_properties",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Nullable: genai.Ptr[bool](true),
+					Properties: map[string]*genai.Schema{
+						"v": {
+							Type: genai.TypeString,
+						},
+					},
+					PropertyOrdering: []string{"v"},
+					Type:             genai.TypeObject,
+				},
+				"b": {
+					Properties: map[string]*genai.Schema{
+						"v": {
+							Type: genai.TypeString,
+						},
+					},
+					PropertyOrdering: []string{"v"},
+					Type:             genai.TypeObject,
+				},
+			},
+			PropertyOrdering: []string{"a", "b"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiSchemaKeywordOnly declares the tool "schema_keyword_only".
+func geminiSchemaKeywordOnly() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: schema keyword only.",
+		Name:        "schema_keyword_only",
+	}
+}
+
+// geminiStringNotes declares the tool "string_notes".
+func geminiStringNotes() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: string notes.",
+		Name:        "string_notes",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"code": {
+					Description: "Must match the regular expression `^[A-Z]{3}$`.",
+					MaxLength:   genai.Ptr[int64](3),
+					MinLength:   genai.Ptr[int64](3),
+					Type:        genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"code"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiTitled declares the tool "titled".
+func geminiTitled() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description:          "A titled tool",
+		Name:                 "titled",
+		ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"$filter\":{\"type\":\"string\"}}}"),
+	}
+}
+
+// geminiTopLevelOneOf declares the tool "top-level_oneOf".
+func geminiTopLevelOneOf() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description:          "Survey case: top-level oneOf.",
+		Name:                 "top-level_oneOf",
+		ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}"),
+	}
+}
+
+// geminiTopAllof declares the tool "top_allof".
+func geminiTopAllof() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Top-level allOf.",
+		Name:        "top_allof",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Maximum: genai.Ptr[float64](50),
+					Minimum: genai.Ptr[float64](0),
+					Type:    genai.TypeInteger,
+				},
+				"b": {
+					Type: genai.TypeBoolean,
+				},
+			},
+			PropertyOrdering: []string{"a", "b"},
+			Required:         []string{"b"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiTopRef declares the tool "top_ref".
+func geminiTopRef() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Top-level $ref.",
+		Name:        "top_ref",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"a": {
+					Type: genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"a"},
+			Required:         []string{"a"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiTuple declares the tool "tuple".
+func geminiTuple() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description:          "Survey case: tuple.",
+		Name:                 "tuple",
+		ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}}}"),
+	}
+}
+
+// geminiUnionDistributesSiblings declares the tool "union_distributes_siblings".
+func geminiUnionDistributesSiblings() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: union distributes siblings.",
+		Name:        "union_distributes_siblings",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"id": {
+					AnyOf: []*genai.Schema{{
+						MinLength: genai.Ptr[int64](3),
+						Type:      genai.TypeString,
+					}, {
+						Description: "Format: uuid.",
+						Type:        genai.TypeString,
+					}},
+					Description: "An id.",
+				},
+			},
+			PropertyOrdering: []string{"id"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiUntypedAndTrue declares the tool "untyped_and_true".
+func geminiUntypedAndTrue() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: untyped and true.",
+		Name:        "untyped_and_true",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"any": {
+					Description: "Accepts any JSON value; declared as a string.",
+					Type:        genai.TypeString,
+				},
+				"desc": {
+					Description: "Anything. Accepts any JSON value; declared as a string.",
+					Type:        genai.TypeString,
+				},
+				"yes": {
+					Description: "Accepts any JSON value; declared as a string.",
+					Type:        genai.TypeString,
+				},
+			},
+			PropertyOrdering: []string{"any", "yes", "desc"},
+			Type:             genai.TypeObject,
+		},
+	}
 }
