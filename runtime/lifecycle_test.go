@@ -370,3 +370,64 @@ func runStdioCrashes(t *testing.T, rounds, n int) {
 		}
 	}
 }
+
+// legacySSEServer serves the legacy HTTP+SSE transport: one GET stream at
+// /sse whose endpoint is /msg, where each POSTed request is answered on the
+// stream with answer's result (initialize is answered with legacyInit).
+func legacySSEServer(t *testing.T, answer func(m rpcIn) string) *httpServer {
+	events := make(chan string, 1024)
+	return newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "event: endpoint\ndata: /msg\n\n")
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case ev := <-events:
+					fmt.Fprintf(w, "data: %s\n\n", ev)
+					w.(http.Flusher).Flush()
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		var m rpcIn
+		json.NewDecoder(r.Body).Decode(&m)
+		w.WriteHeader(http.StatusAccepted)
+		switch {
+		case m.ID == nil:
+		case m.Method == "initialize":
+			events <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, legacyInit)
+		default:
+			events <- fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, answer(m))
+		}
+	})
+}
+
+// TestSSECloseLeavesNothing runs concurrent calls over the legacy HTTP+SSE
+// transport, each answered with its own payload, then closes the Session:
+// no goroutine or file descriptor is left.
+func TestSSECloseLeavesNothing(t *testing.T) {
+	checkLeaks(t)
+	checkFDs(t)
+	srv := legacySSEServer(t, func(m rpcIn) string {
+		var args struct {
+			Message string `json:"message"`
+		}
+		json.Unmarshal(m.Params.Arguments, &args)
+		return fmt.Sprintf(`{"content":[{"type":"text","text":%q}]}`, args.Message)
+	})
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	s, err := Connect(context.Background(), SSE(srv.URL+"/sse", &HTTPOptions{Client: &http.Client{Transport: tr}}), &Options{ProtocolVersion: "2024-11-05"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok := checkCalls(t, 200, 10*time.Second, func(ctx context.Context, payload string) (*Result, error) {
+		return s.CallTool(ctx, "echo", map[string]any{"message": payload})
+	}); ok != 200 {
+		t.Errorf("%d of 200 calls succeeded", ok)
+	}
+	s.Close()
+	tr.CloseIdleConnections()
+	srv.Close()
+}
