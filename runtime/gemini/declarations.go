@@ -113,8 +113,10 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	if err != nil {
 		return err
 	}
-	if types := typeList(flat.Get("type")); len(types) > 0 && !containsString(types, "object") {
-		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, flat.Get("type").JSON())
+	// A type that names no type (an object, a number, []) is not object
+	// either.
+	if typ := flat.Get("type"); typ != nil && !containsString(typeList(typ), "object") {
+		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, typ.JSON())
 	}
 	if !hasParameters(flat) {
 		return nil
