@@ -79,13 +79,21 @@ FUZZMINIMIZE ?= 50x
 # fuzz runs each fuzz target for FUZZTIME (10s each, 80s in all) from its
 # checked-in seed corpus in testdata/fuzz, and prints the executions of
 # each. A crasher fails the target and is written to its testdata/fuzz
-# directory, to be fixed and kept as a regression seed.
+# directory, to be fixed and kept as a regression seed. A bare "context
+# deadline exceeded" that wrote no input is Go's own race at the end of
+# -fuzztime, reported and let pass.
 fuzz:
 	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
 	for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "== $$name ($$pkg)"; \
-		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg > $$log 2>&1 || { cat $$log; exit 1; }; \
+		dir=$$pkg/testdata/fuzz/$$name; before=$$(ls $$dir 2>/dev/null | wc -l); \
+		if ! $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg > $$log 2>&1; then \
+			after=$$(ls $$dir 2>/dev/null | wc -l); \
+			if [ "$$after" = "$$before" ] && grep -q '^    context deadline exceeded$$' $$log && ! grep -q 'Failing input' $$log; then \
+				echo "(a fuzz coordinator race at the end of -fuzztime, golang/go#75804, fixed in Go 1.27: no failing input)"; \
+			else cat $$log; exit 1; fi; \
+		fi; \
 		grep 'execs:' $$log | tail -n 1; \
 	done
 
