@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
-	"github.com/mcpgen/mcpgen/generator/jsonv"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -220,14 +220,14 @@ func buildSurface(tools []runtime.Tool) (surface, bool) {
 		if len(in) == 0 {
 			in = []byte(`{"type":"object"}`)
 		}
-		v, err := jsonv.Parse(in)
-		if err != nil || v.Kind != jsonv.Object || refCycle(in) {
+		v, err := jsontree.Parse(in)
+		if err != nil || v.Kind != jsontree.Object || refCycle(in) {
 			return nil, false
 		}
 		st[i].Input = v
 		if out := bytes.TrimSpace(t.OutputSchema); len(out) > 0 && string(out) != "null" {
-			v, err := jsonv.Parse(out)
-			if err != nil || v.Kind != jsonv.Object || refCycle(out) {
+			v, err := jsontree.Parse(out)
+			if err != nil || v.Kind != jsontree.Object || refCycle(out) {
 				return nil, false
 			}
 			st[i].Output = v

@@ -7,7 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
-	"github.com/mcpgen/mcpgen/generator/jsonv"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // goType is the Go type of a value of t.
@@ -237,13 +237,13 @@ func enumBase(t *ir.Type) *jen.Statement {
 }
 
 // literal renders a scalar JSON value as a Go constant of kind base.
-func literal(v *jsonv.Value, base ir.Kind) jen.Code {
+func literal(v *jsontree.Node, base ir.Kind) jen.Code {
 	switch v.Kind {
-	case jsonv.String:
+	case jsontree.String:
 		return jen.Lit(v.Str)
-	case jsonv.Bool:
+	case jsontree.Bool:
 		return jen.Lit(v.Bool)
-	case jsonv.Number:
+	case jsontree.Number:
 		return jen.Id(v.Str)
 	}
 	return jen.Nil()
@@ -302,9 +302,9 @@ func truncate(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-var kindConst = map[jsonv.Kind]string{
-	jsonv.Null: "KindNull", jsonv.Bool: "KindBool", jsonv.Number: "KindNumber",
-	jsonv.String: "KindString", jsonv.Array: "KindArray", jsonv.Object: "KindObject",
+var kindConst = map[jsontree.Kind]string{
+	jsontree.Null: "KindNull", jsontree.Bool: "KindBool", jsontree.Number: "KindNumber",
+	jsontree.String: "KindString", jsontree.Array: "KindArray", jsontree.Object: "KindObject",
 }
 
 func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
@@ -357,7 +357,7 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 		Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
-func containsKind(list []jsonv.Kind, k jsonv.Kind) bool {
+func containsKind(list []jsontree.Kind, k jsontree.Kind) bool {
 	for _, x := range list {
 		if x == k {
 			return true
@@ -366,11 +366,11 @@ func containsKind(list []jsonv.Kind, k jsonv.Kind) bool {
 	return false
 }
 
-func article(k jsonv.Kind) string {
+func article(k jsontree.Kind) string {
 	switch k {
-	case jsonv.Null:
+	case jsontree.Null:
 		return "null"
-	case jsonv.Array, jsonv.Object:
+	case jsontree.Array, jsontree.Object:
 		return "an " + k.String()
 	}
 	return "a " + k.String()

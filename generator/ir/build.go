@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcpgen/mcpgen/generator/jsonv"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // ReservedNames are the package-level names generated code declares itself;
@@ -128,7 +128,7 @@ type converter struct {
 	names    *scope
 	index    map[*Type]int
 	tool     string
-	doc      *jsonv.Value
+	doc      *jsontree.Node
 	rootPtr  string
 	draft07  bool
 	base     string
@@ -147,12 +147,12 @@ type converter struct {
 	usedOverrides map[string]bool
 }
 
-func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsonv.Value, rootPtr string) *converter {
+func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsontree.Node, rootPtr string) *converter {
 	c := &converter{
 		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
 	}
-	if s := doc.Get("$schema"); s != nil && s.Kind == jsonv.String {
+	if s := doc.Get("$schema"); s != nil && s.Kind == jsontree.String {
 		c.draft07 = strings.Contains(s.Str, "draft-07") || strings.Contains(s.Str, "draft-06") || strings.Contains(s.Str, "draft-04")
 	}
 	return c
@@ -240,7 +240,7 @@ func (c *converter) ref(ref, ptr string) (*Type, error) {
 // conv converts the schema v at ptr; hint names the type if it needs a
 // name. Each pointer is converted once: a $ref to a schema that was already
 // converted, or is being converted (recursion), gets the same type.
-func (c *converter) conv(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) conv(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	if t, ok := c.memo[ptr]; ok {
 		if c.building[ptr] {
 			c.recursed[ptr] = true
@@ -326,31 +326,31 @@ const patternsKey = "\x00patterns"
 // keyword is an annotation, which JSON Schema validators ignore.
 func isAssertion(k string) bool { return handled[k] || rawOnly[k] }
 
-func description(v *jsonv.Value) string {
-	if d := v.Get("description"); d != nil && d.Kind == jsonv.String && d.Str != "" {
+func description(v *jsontree.Node) string {
+	if d := v.Get("description"); d != nil && d.Kind == jsontree.String && d.Str != "" {
 		return d.Str
 	}
-	if d := v.Get("title"); d != nil && d.Kind == jsonv.String {
+	if d := v.Get("title"); d != nil && d.Kind == jsontree.String {
 		return d.Str
 	}
 	return ""
 }
 
 // convNode converts v without looking at what was converted before.
-func (c *converter) convNode(v *jsonv.Value, ptr, hint string) (*Type, error) {
-	if v.Kind == jsonv.Bool {
+func (c *converter) convNode(v *jsontree.Node, ptr, hint string) (*Type, error) {
+	if v.Kind == jsontree.Bool {
 		if !v.Bool {
 			c.needRaw("false schema")
 		}
 		return &Type{Kind: Raw, Pointer: ptr}, nil
 	}
-	if v.Kind != jsonv.Object {
+	if v.Kind != jsontree.Object {
 		return nil, c.errf(ptr, "schema is a JSON %s, want an object or a boolean", v.Kind)
 	}
 	for _, k := range v.Keys() {
 		if rawOnly[k] && k != "minProperties" && k != "maxProperties" {
 			if k == "uniqueItems" {
-				if b := v.Get(k); b.Kind == jsonv.Bool && !b.Bool {
+				if b := v.Get(k); b.Kind == jsontree.Bool && !b.Bool {
 					continue
 				}
 			}
@@ -367,9 +367,9 @@ func (c *converter) convNode(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	return t, nil
 }
 
-func (c *converter) conv1(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) conv1(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	if ref := v.Get("$ref"); ref != nil {
-		if ref.Kind != jsonv.String {
+		if ref.Kind != jsontree.String {
 			return nil, c.errf(ptr+"/$ref", "$ref is a JSON %s, want a string", ref.Kind)
 		}
 		if c.draft07 || isBareRef(v) {
@@ -403,13 +403,13 @@ func (c *converter) conv1(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		return &Type{Kind: Raw, Pointer: ptr, Doc: description(v)}, nil
 	}
 	switch typ.Kind {
-	case jsonv.String:
+	case jsontree.String:
 		return c.single(typ.Str, v, ptr, hint)
-	case jsonv.Array:
+	case jsontree.Array:
 		var types []string
 		nullable := false
 		for i, it := range typ.Items {
-			if it.Kind != jsonv.String {
+			if it.Kind != jsontree.String {
 				return nil, c.errf(ptr+"/type/"+strconv.Itoa(i), "type is a JSON %s, want a string", it.Kind)
 			}
 			switch {
@@ -428,14 +428,14 @@ func (c *converter) conv1(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		case 1:
 			t, err = c.single(types[0], v, ptr, hint)
 		default:
-			branches := &jsonv.Value{Kind: jsonv.Array}
+			branches := &jsontree.Node{Kind: jsontree.Array}
 			for _, name := range types {
 				b := v.Clone()
-				b.Set("type", &jsonv.Value{Kind: jsonv.String, Str: name})
+				b.Set("type", &jsontree.Node{Kind: jsontree.String, Str: name})
 				b.Delete("description")
 				branches.Items = append(branches.Items, b)
 			}
-			u := &jsonv.Value{Kind: jsonv.Object}
+			u := &jsontree.Node{Kind: jsontree.Object}
 			u.Set("anyOf", branches)
 			if d := v.Get("description"); d != nil {
 				u.Set("description", d)
@@ -451,7 +451,7 @@ func (c *converter) conv1(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	}
 }
 
-func (c *converter) single(typ string, v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) single(typ string, v *jsontree.Node, ptr, hint string) (*Type, error) {
 	t := &Type{Pointer: ptr, Default: v.Get("default")}
 	var err error
 	switch typ {
@@ -466,7 +466,7 @@ func (c *converter) single(typ string, v *jsonv.Value, ptr, hint string) (*Type,
 		if err := c.patterns(v, ptr, &t.Patterns); err != nil {
 			return nil, err
 		}
-		if f := v.Get("format"); f != nil && f.Kind == jsonv.String {
+		if f := v.Get("format"); f != nil && f.Kind == jsontree.String {
 			t.Format = f.Str
 		}
 	case "integer", "number":
@@ -492,21 +492,21 @@ func (c *converter) single(typ string, v *jsonv.Value, ptr, hint string) (*Type,
 	return t, nil
 }
 
-func (c *converter) count(v *jsonv.Value, ptr, key string) (*int64, error) {
+func (c *converter) count(v *jsontree.Node, ptr, key string) (*int64, error) {
 	n := v.Get(key)
 	if n == nil {
 		return nil, nil
 	}
 	f, err := strconv.ParseFloat(n.Str, 64)
-	if n.Kind != jsonv.Number || err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+	if n.Kind != jsontree.Number || err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
 		return nil, c.errf(ptr+"/"+key, "%s is %s, want a non-negative integer", key, n)
 	}
 	i := int64(f)
 	return &i, nil
 }
 
-func (c *converter) patterns(v *jsonv.Value, ptr string, dst *[]string) error {
-	var list []*jsonv.Value
+func (c *converter) patterns(v *jsontree.Node, ptr string, dst *[]string) error {
+	var list []*jsontree.Node
 	if p := v.Get("pattern"); p != nil {
 		list = append(list, p)
 	}
@@ -514,7 +514,7 @@ func (c *converter) patterns(v *jsonv.Value, ptr string, dst *[]string) error {
 		list = append(list, ps.Items...)
 	}
 	for _, p := range list {
-		if p.Kind != jsonv.String {
+		if p.Kind != jsontree.String {
 			return c.errf(ptr+"/pattern", "pattern is a JSON %s, want a string", p.Kind)
 		}
 		if _, err := regexp.Compile(p.Str); err != nil {
@@ -527,10 +527,10 @@ func (c *converter) patterns(v *jsonv.Value, ptr string, dst *[]string) error {
 	return nil
 }
 
-func (c *converter) bounds(v *jsonv.Value, ptr string, t *Type) error {
-	num := func(key string) (*jsonv.Value, error) {
+func (c *converter) bounds(v *jsontree.Node, ptr string, t *Type) error {
+	num := func(key string) (*jsontree.Node, error) {
 		n := v.Get(key)
-		if n == nil || n.Kind == jsonv.Number || (n.Kind == jsonv.Bool && strings.HasPrefix(key, "exclusive")) {
+		if n == nil || n.Kind == jsontree.Number || (n.Kind == jsontree.Bool && strings.HasPrefix(key, "exclusive")) {
 			return n, nil
 		}
 		return nil, c.errf(ptr+"/"+key, "%s is a JSON %s, want a number", key, n.Kind)
@@ -547,11 +547,11 @@ func (c *converter) bounds(v *jsonv.Value, ptr string, t *Type) error {
 		var b *Bound
 		if incl != nil {
 			b = &Bound{Lit: incl.Str}
-			if excl != nil && excl.Kind == jsonv.Bool {
+			if excl != nil && excl.Kind == jsontree.Bool {
 				b.Exclusive = excl.Bool // draft-04
 			}
 		}
-		if excl != nil && excl.Kind == jsonv.Number {
+		if excl != nil && excl.Kind == jsontree.Number {
 			e := &Bound{Lit: excl.Str, Exclusive: true}
 			if b == nil {
 				return e, nil
@@ -573,7 +573,7 @@ func (c *converter) bounds(v *jsonv.Value, ptr string, t *Type) error {
 	}
 	if m := v.Get("multipleOf"); m != nil {
 		f, err := strconv.ParseFloat(m.Str, 64)
-		if m.Kind != jsonv.Number || err != nil || f <= 0 {
+		if m.Kind != jsontree.Number || err != nil || f <= 0 {
 			return c.errf(ptr+"/multipleOf", "multipleOf is %s, want a positive number", m)
 		}
 		if t.Kind == Int && f == math.Trunc(f) && f < 1<<53 {
@@ -585,7 +585,7 @@ func (c *converter) bounds(v *jsonv.Value, ptr string, t *Type) error {
 	return nil
 }
 
-func (c *converter) array(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) array(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	t := &Type{Kind: Slice, Pointer: ptr, Default: v.Get("default")}
 	var err error
 	if t.MinItems, err = c.count(v, ptr, "minItems"); err != nil {
@@ -601,7 +601,7 @@ func (c *converter) array(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		t.Elem = &Type{Kind: Raw, Pointer: ptr + "/prefixItems"}
 	case items == nil:
 		t.Elem = &Type{Kind: Raw, Pointer: ptr}
-	case items.Kind == jsonv.Array:
+	case items.Kind == jsontree.Array:
 		c.needRaw("items array")
 		t.Elem = &Type{Kind: Raw, Pointer: ptr + "/items"}
 	default:
@@ -616,30 +616,30 @@ func (c *converter) array(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	return t, nil
 }
 
-func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	props := v.Get("properties")
-	if props != nil && props.Kind != jsonv.Object {
+	if props != nil && props.Kind != jsontree.Object {
 		return nil, c.errf(ptr+"/properties", "properties is a JSON %s, want an object", props.Kind)
 	}
 	addl := v.Get("additionalProperties")
 	pattern := v.Get("patternProperties")
-	if pattern != nil && (pattern.Kind != jsonv.Object || len(pattern.Members) == 0) {
+	if pattern != nil && (pattern.Kind != jsontree.Object || len(pattern.Members) == 0) {
 		pattern = nil
 	}
 	var required []string
 	if r := v.Get("required"); r != nil {
-		if r.Kind != jsonv.Array {
+		if r.Kind != jsontree.Array {
 			return nil, c.errf(ptr+"/required", "required is a JSON %s, want an array", r.Kind)
 		}
 		for i, it := range r.Items {
-			if it.Kind != jsonv.String {
+			if it.Kind != jsontree.String {
 				return nil, c.errf(ptr+"/required/"+strconv.Itoa(i), "required holds a JSON %s, want strings", it.Kind)
 			}
 			required = append(required, it.Str)
 		}
 	}
 	isRoot := ptr == c.rootPtr
-	if !isRoot && (props == nil || len(props.Members) == 0) && (addl == nil || addl.Kind != jsonv.Bool || addl.Bool || pattern != nil) {
+	if !isRoot && (props == nil || len(props.Members) == 0) && (addl == nil || addl.Kind != jsontree.Bool || addl.Bool || pattern != nil) {
 		// A map.
 		t := &Type{Kind: Map, Pointer: ptr, Default: v.Get("default")}
 		var err error
@@ -647,13 +647,13 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 			c.needRaw("required")
 		}
 		switch {
-		case pattern != nil && len(pattern.Members) == 1 && addl != nil && addl.Kind == jsonv.Bool && !addl.Bool:
+		case pattern != nil && len(pattern.Members) == 1 && addl != nil && addl.Kind == jsontree.Bool && !addl.Bool:
 			m := pattern.Members[0]
 			if _, err := regexp.Compile(m.Key); err != nil {
 				return nil, c.errf(ptr+"/patternProperties", "pattern %q is not a regular expression Go supports: %v", m.Key, err)
 			}
 			t.KeyPatterns = []string{m.Key}
-			t.Elem, err = c.conv(m.Value, ptr+"/patternProperties/"+jsonv.EscapeToken(m.Key), hint+"Value")
+			t.Elem, err = c.conv(m.Value, ptr+"/patternProperties/"+jsontree.EscapeToken(m.Key), hint+"Value")
 		case pattern != nil:
 			c.needRaw("patternProperties")
 			t.Elem = &Type{Kind: Raw, Pointer: ptr}
@@ -679,7 +679,7 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		base = c.base
 	}
 	fieldNames := newScope(reservedFields...)
-	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsonv.Bool) {
+	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsontree.Bool) {
 		fieldNames.reserve("Extra")
 	}
 	if pattern != nil {
@@ -694,7 +694,7 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		// Names an override gives are fixed before the others are handed
 		// out.
 		for _, m := range props.Members {
-			fptr := ptr + "/properties/" + jsonv.EscapeToken(m.Key)
+			fptr := ptr + "/properties/" + jsontree.EscapeToken(m.Key)
 			if o, ok := c.override(fptr); ok && o.GoName != "" {
 				if fieldNames.reserved[o.GoName] {
 					return nil, &OverrideError{Key: OverrideKey(c.tool, fptr), Msg: fmt.Sprintf("Go name %s is taken by another field or a method of %s", o.GoName, t.Name)}
@@ -710,7 +710,7 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 				continue
 			}
 			seen[m.Key] = true
-			fptr := ptr + "/properties/" + jsonv.EscapeToken(m.Key)
+			fptr := ptr + "/properties/" + jsontree.EscapeToken(m.Key)
 			if !validTagName(m.Key) {
 				return nil, c.errf(fptr, "property name %q cannot be named in a Go struct tag: encoding/json accepts only letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~", m.Key)
 			}
@@ -719,7 +719,7 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 				return nil, err
 			}
 			doc := ""
-			if m.Value.Kind == jsonv.Object {
+			if m.Value.Kind == jsontree.Object {
 				doc = description(m.Value)
 			}
 			if doc == "" {
@@ -754,7 +754,7 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	}
 	switch {
 	case addl == nil:
-	case addl.Kind == jsonv.Bool:
+	case addl.Kind == jsontree.Bool:
 		t.Closed = !addl.Bool
 	case !isTrivial(addl):
 		et, err := c.conv(addl, ptr+"/additionalProperties", base+"Extra")
@@ -768,11 +768,11 @@ func (c *converter) object(v *jsonv.Value, ptr, hint string) (*Type, error) {
 
 // isTrivial reports a schema that accepts every value: true or {} (annotations
 // aside).
-func isTrivial(v *jsonv.Value) bool {
-	if v.Kind == jsonv.Bool {
+func isTrivial(v *jsontree.Node) bool {
+	if v.Kind == jsontree.Bool {
 		return v.Bool
 	}
-	if v.Kind != jsonv.Object {
+	if v.Kind != jsontree.Object {
 		return false
 	}
 	for _, k := range v.Keys() {
@@ -784,8 +784,8 @@ func isTrivial(v *jsonv.Value) bool {
 }
 
 // isBareRef reports a $ref whose siblings are annotations only.
-func isBareRef(v *jsonv.Value) bool {
-	if v.Kind != jsonv.Object || v.Get("$ref") == nil {
+func isBareRef(v *jsontree.Node) bool {
+	if v.Kind != jsontree.Object || v.Get("$ref") == nil {
 		return false
 	}
 	for _, k := range v.Keys() {

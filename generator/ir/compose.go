@@ -5,24 +5,24 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/generator/jsonv"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // allOf merges the parts of an allOf (and a $ref with sibling keywords) into
 // one schema and converts that.
-func (c *converter) allOf(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) allOf(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	siblings := v.Clone()
 	siblings.Delete("allOf")
 	siblings.Delete("$ref")
-	var parts []*jsonv.Value
+	var parts []*jsontree.Node
 	var ptrs []string
 	if ref := v.Get("$ref"); ref != nil {
-		parts = append(parts, &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{{Key: "$ref", Value: ref}}})
+		parts = append(parts, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "$ref", Value: ref}}})
 		ptrs = append(ptrs, ptr)
 	}
 	if all := v.Get("allOf"); all != nil {
-		if all.Kind != jsonv.Array || len(all.Items) == 0 {
+		if all.Kind != jsontree.Array || len(all.Items) == 0 {
 			return nil, c.errf(ptr+"/allOf", "allOf must be a non-empty array")
 		}
 		for i, it := range all.Items {
@@ -38,7 +38,7 @@ func (c *converter) allOf(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		}
 		return c.conv(parts[0], ptrs[0], hint)
 	}
-	merged := &jsonv.Value{Kind: jsonv.Object}
+	merged := &jsontree.Node{Kind: jsontree.Object}
 	if err := c.mergeInto(merged, siblings, ptr, nil); err != nil {
 		return nil, err
 	}
@@ -55,14 +55,14 @@ var upperBounds = map[string]bool{"maximum": true, "exclusiveMaximum": true, "ma
 
 // mergeInto adds the constraints of src to dst, which is a fresh object
 // owned by the merge; values taken from src are never modified.
-func (c *converter) mergeInto(dst, src *jsonv.Value, ptr string, refs []string) error {
-	if src.Kind == jsonv.Bool {
+func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string) error {
+	if src.Kind == jsontree.Bool {
 		if !src.Bool {
 			c.needRaw("false schema")
 		}
 		return nil
 	}
-	if src.Kind != jsonv.Object {
+	if src.Kind != jsontree.Object {
 		return c.errf(ptr, "schema is a JSON %s, want an object or a boolean", src.Kind)
 	}
 	for _, m := range src.Members {
@@ -70,7 +70,7 @@ func (c *converter) mergeInto(dst, src *jsonv.Value, ptr string, refs []string) 
 		old := dst.Get(k)
 		switch {
 		case k == "$ref":
-			if val.Kind != jsonv.String {
+			if val.Kind != jsontree.String {
 				return c.errf(ptr+"/$ref", "$ref is a JSON %s, want a string", val.Kind)
 			}
 			target, tptr, err := snapshot.ResolveRef(c.doc, val.Str)
@@ -84,7 +84,7 @@ func (c *converter) mergeInto(dst, src *jsonv.Value, ptr string, refs []string) 
 				return err
 			}
 		case k == "allOf":
-			if val.Kind != jsonv.Array {
+			if val.Kind != jsontree.Array {
 				return c.errf(ptr+"/allOf", "allOf must be an array")
 			}
 			for i, it := range val.Items {
@@ -101,14 +101,14 @@ func (c *converter) mergeInto(dst, src *jsonv.Value, ptr string, refs []string) 
 			}
 			dst.Set(k, t)
 		case k == "properties":
-			if val.Kind != jsonv.Object || old.Kind != jsonv.Object {
+			if val.Kind != jsontree.Object || old.Kind != jsontree.Object {
 				return c.errf(ptr+"/properties", "properties must be an object")
 			}
 			props := old.Clone()
 			for _, pm := range val.Members {
 				if prev := props.Get(pm.Key); prev != nil {
-					props.Set(pm.Key, &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{
-						{Key: "allOf", Value: &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{prev, pm.Value}}},
+					props.Set(pm.Key, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
+						{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{prev, pm.Value}}},
 					}})
 				} else {
 					props.Set(pm.Key, pm.Value)
@@ -118,33 +118,33 @@ func (c *converter) mergeInto(dst, src *jsonv.Value, ptr string, refs []string) 
 		case k == "required":
 			req := old.Clone()
 			for _, it := range val.Items {
-				if !slices.ContainsFunc(req.Items, func(x *jsonv.Value) bool { return jsonv.Equal(x, it) }) {
+				if !slices.ContainsFunc(req.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, it) }) {
 					req.Items = append(req.Items, it)
 				}
 			}
 			dst.Set(k, req)
-		case (lowerBounds[k] || upperBounds[k]) && old.Kind == jsonv.Number && val.Kind == jsonv.Number:
+		case (lowerBounds[k] || upperBounds[k]) && old.Kind == jsontree.Number && val.Kind == jsontree.Number:
 			a, _ := strconv.ParseFloat(old.Str, 64)
 			b, _ := strconv.ParseFloat(val.Str, 64)
 			if (lowerBounds[k] && b > a) || (upperBounds[k] && b < a) {
 				dst.Set(k, val)
 			}
 		case k == "enum":
-			if val.Kind != jsonv.Array || old.Kind != jsonv.Array {
+			if val.Kind != jsontree.Array || old.Kind != jsontree.Array {
 				return c.errf(ptr+"/enum", "enum must be an array")
 			}
-			out := &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{}}
+			out := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
 			for _, it := range old.Items {
-				if slices.ContainsFunc(val.Items, func(x *jsonv.Value) bool { return jsonv.Equal(x, it) }) {
+				if slices.ContainsFunc(val.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, it) }) {
 					out.Items = append(out.Items, it)
 				}
 			}
 			dst.Set(k, out)
 		case k == "pattern":
-			if !jsonv.Equal(old, val) {
+			if !jsontree.Equal(old, val) {
 				ps := dst.Get(patternsKey)
 				if ps == nil {
-					ps = &jsonv.Value{Kind: jsonv.Array}
+					ps = &jsontree.Node{Kind: jsontree.Array}
 				} else {
 					ps = ps.Clone()
 				}
@@ -153,31 +153,31 @@ func (c *converter) mergeInto(dst, src *jsonv.Value, ptr string, refs []string) 
 			}
 		case k == "items" || k == "additionalProperties" || k == "additionalItems":
 			switch {
-			case old.Kind == jsonv.Bool && !old.Bool:
-			case val.Kind == jsonv.Bool && !val.Bool:
+			case old.Kind == jsontree.Bool && !old.Bool:
+			case val.Kind == jsontree.Bool && !val.Bool:
 				dst.Set(k, val)
 			case isTrivial(old):
 				dst.Set(k, val)
 			case isTrivial(val):
 			default:
-				dst.Set(k, &jsonv.Value{Kind: jsonv.Object, Members: []jsonv.Member{
-					{Key: "allOf", Value: &jsonv.Value{Kind: jsonv.Array, Items: []*jsonv.Value{old, val}}},
+				dst.Set(k, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
+					{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{old, val}}},
 				}})
 			}
-		case jsonv.Equal(old, val):
+		case jsontree.Equal(old, val):
 		case rawOnly[k]:
 			// The tool's own schema checks every part; the Go type keeps the
 			// first.
 			c.needRaw(k)
 		case handled[k]:
-			return c.errf(ptr+"/"+jsonv.EscapeToken(k), "allOf parts disagree on %s (%s and %s), which cannot be merged into one Go type", k, old, val)
+			return c.errf(ptr+"/"+jsontree.EscapeToken(k), "allOf parts disagree on %s (%s and %s), which cannot be merged into one Go type", k, old, val)
 		}
 	}
 	return nil
 }
 
-func typeSet(v *jsonv.Value) []string {
-	if v.Kind == jsonv.String {
+func typeSet(v *jsontree.Node) []string {
+	if v.Kind == jsontree.String {
 		return []string{v.Str}
 	}
 	var out []string
@@ -187,7 +187,7 @@ func typeSet(v *jsonv.Value) []string {
 	return out
 }
 
-func intersectTypes(a, b *jsonv.Value) (*jsonv.Value, bool) {
+func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, bool) {
 	as, bs := typeSet(a), typeSet(b)
 	var out []string
 	for _, x := range as {
@@ -204,17 +204,17 @@ func intersectTypes(a, b *jsonv.Value) (*jsonv.Value, bool) {
 		return nil, false
 	}
 	if len(out) == 1 {
-		return &jsonv.Value{Kind: jsonv.String, Str: out[0]}, true
+		return &jsontree.Node{Kind: jsontree.String, Str: out[0]}, true
 	}
-	arr := &jsonv.Value{Kind: jsonv.Array}
+	arr := &jsontree.Node{Kind: jsontree.Array}
 	for _, s := range out {
-		arr.Items = append(arr.Items, &jsonv.Value{Kind: jsonv.String, Str: s})
+		arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: s})
 	}
 	return arr, true
 }
 
 // deref follows bare $refs.
-func (c *converter) deref(v *jsonv.Value) *jsonv.Value {
+func (c *converter) deref(v *jsontree.Node) *jsontree.Node {
 	for i := 0; i < 32 && isBareRef(v); i++ {
 		t, _, err := snapshot.ResolveRef(c.doc, v.Get("$ref").Str)
 		if err != nil {
@@ -226,9 +226,9 @@ func (c *converter) deref(v *jsonv.Value) *jsonv.Value {
 }
 
 // isNullSchema reports a schema that only accepts null.
-func (c *converter) isNullSchema(v *jsonv.Value) bool {
+func (c *converter) isNullSchema(v *jsontree.Node) bool {
 	v = c.deref(v)
-	if v.Kind != jsonv.Object {
+	if v.Kind != jsontree.Object {
 		return false
 	}
 	if t := v.Get("type"); t != nil {
@@ -236,17 +236,17 @@ func (c *converter) isNullSchema(v *jsonv.Value) bool {
 		return len(set) > 0 && !slices.ContainsFunc(set, func(s string) bool { return s != "null" })
 	}
 	if cv := v.Get("const"); cv != nil {
-		return cv.Kind == jsonv.Null
+		return cv.Kind == jsontree.Null
 	}
-	if e := v.Get("enum"); e != nil && e.Kind == jsonv.Array && len(e.Items) > 0 {
-		return !slices.ContainsFunc(e.Items, func(x *jsonv.Value) bool { return x.Kind != jsonv.Null })
+	if e := v.Get("enum"); e != nil && e.Kind == jsontree.Array && len(e.Items) > 0 {
+		return !slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.Kind != jsontree.Null })
 	}
 	return false
 }
 
 // union converts anyOf or oneOf. Null branches make the result nullable; a
 // single other branch is used as it is; several become a union type.
-func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) union(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	key := "anyOf"
 	if v.Has("oneOf") {
 		if v.Has("anyOf") {
@@ -255,7 +255,7 @@ func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		key = "oneOf"
 	}
 	list := v.Get(key)
-	if list.Kind != jsonv.Array || len(list.Items) == 0 {
+	if list.Kind != jsontree.Array || len(list.Items) == 0 {
 		return nil, c.errf(ptr+"/"+key, "%s must be a non-empty array", key)
 	}
 	siblings := v.Clone()
@@ -267,13 +267,13 @@ func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		c.needRaw(key + " of required")
 		return c.convNode(siblings, ptr, hint)
 	}
-	var branches []*jsonv.Value
+	var branches []*jsontree.Node
 	var ptrs []string
 	nullable := false
 	for i, b := range list.Items {
 		bp := ptr + "/" + key + "/" + strconv.Itoa(i)
 		if distribute {
-			merged := &jsonv.Value{Kind: jsonv.Object}
+			merged := &jsontree.Node{Kind: jsontree.Object}
 			if err := c.mergeInto(merged, siblings, ptr, nil); err != nil {
 				return nil, err
 			}
@@ -337,8 +337,8 @@ func (c *converter) union(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	return t, nil
 }
 
-func acceptsNull(v *jsonv.Value) bool {
-	if v.Kind != jsonv.Object {
+func acceptsNull(v *jsontree.Node) bool {
+	if v.Kind != jsontree.Object {
 		return true
 	}
 	t := v.Get("type")
@@ -347,29 +347,29 @@ func acceptsNull(v *jsonv.Value) bool {
 
 // branchSuffix names a union branch: after the referenced definition, its
 // title, its const discriminator, or its JSON type.
-func (c *converter) branchSuffix(b *jsonv.Value) string {
+func (c *converter) branchSuffix(b *jsontree.Node) string {
 	if isBareRef(b) {
 		return Exported(lastToken(b.Get("$ref").Str), "Value")
 	}
 	b = c.deref(b)
-	if b.Kind != jsonv.Object {
+	if b.Kind != jsontree.Object {
 		return "Value"
 	}
-	if t := b.Get("title"); t != nil && t.Kind == jsonv.String {
+	if t := b.Get("title"); t != nil && t.Kind == jsontree.String {
 		if s := Exported(t.Str, ""); s != "" {
 			return s
 		}
 	}
-	if props := b.Get("properties"); props != nil && props.Kind == jsonv.Object {
+	if props := b.Get("properties"); props != nil && props.Kind == jsontree.Object {
 		for _, m := range props.Members {
-			if cv := m.Value.Get("const"); cv != nil && cv.Kind == jsonv.String {
+			if cv := m.Value.Get("const"); cv != nil && cv.Kind == jsontree.String {
 				if s := Exported(cv.Str, ""); s != "" {
 					return s
 				}
 			}
 		}
 	}
-	if cv := b.Get("const"); cv != nil && cv.Kind != jsonv.Object && cv.Kind != jsonv.Array {
+	if cv := b.Get("const"); cv != nil && cv.Kind != jsontree.Object && cv.Kind != jsontree.Array {
 		if s := Exported(scalarText(cv), ""); s != "" {
 			return s
 		}
@@ -396,24 +396,24 @@ func (c *converter) branchSuffix(b *jsonv.Value) string {
 			return "Object"
 		}
 	}
-	if e := b.Get("enum"); e != nil && e.Kind == jsonv.Array && len(e.Items) > 0 {
+	if e := b.Get("enum"); e != nil && e.Kind == jsontree.Array && len(e.Items) > 0 {
 		switch e.Items[0].Kind {
-		case jsonv.String:
+		case jsontree.String:
 			return "String"
-		case jsonv.Number:
+		case jsontree.Number:
 			return "Number"
-		case jsonv.Bool:
+		case jsontree.Bool:
 			return "Bool"
 		}
 	}
 	return "Value"
 }
 
-func scalarText(v *jsonv.Value) string {
+func scalarText(v *jsontree.Node) string {
 	switch v.Kind {
-	case jsonv.String, jsonv.Number:
+	case jsontree.String, jsontree.Number:
 		return v.Str
-	case jsonv.Bool:
+	case jsontree.Bool:
 		return strconv.FormatBool(v.Bool)
 	}
 	return "null"
@@ -421,19 +421,19 @@ func scalarText(v *jsonv.Value) string {
 
 // enum converts an enum of strings, integers, numbers or booleans into a
 // named type with one constant per value.
-func (c *converter) enum(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) enum(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	e := v.Get("enum")
-	if e.Kind != jsonv.Array {
+	if e.Kind != jsontree.Array {
 		return nil, c.errf(ptr+"/enum", "enum is a JSON %s, want an array", e.Kind)
 	}
-	var vals []*jsonv.Value
+	var vals []*jsontree.Node
 	nullable := false
 	for _, it := range e.Items {
-		if it.Kind == jsonv.Null {
+		if it.Kind == jsontree.Null {
 			nullable = true
 			continue
 		}
-		if !slices.ContainsFunc(vals, func(x *jsonv.Value) bool { return jsonv.Equal(x, it) }) {
+		if !slices.ContainsFunc(vals, func(x *jsontree.Node) bool { return jsontree.Equal(x, it) }) {
 			vals = append(vals, it)
 		}
 	}
@@ -450,7 +450,7 @@ func (c *converter) enum(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		if x.Kind != kind {
 			return raw()
 		}
-		if x.Kind == jsonv.Number {
+		if x.Kind == jsontree.Number {
 			f, err := strconv.ParseFloat(x.Str, 64)
 			if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
 				integral = false
@@ -472,15 +472,15 @@ func (c *converter) enum(v *jsonv.Value, ptr, hint string) (*Type, error) {
 	}
 	var base Kind
 	switch {
-	case kind == jsonv.String && (typ == "" || typ == "string"):
+	case kind == jsontree.String && (typ == "" || typ == "string"):
 		base = String
-	case kind == jsonv.Bool && (typ == "" || typ == "boolean"):
+	case kind == jsontree.Bool && (typ == "" || typ == "boolean"):
 		base = Bool
-	case kind == jsonv.Number && typ == "number":
+	case kind == jsontree.Number && typ == "number":
 		base = Number
-	case kind == jsonv.Number && integral && (typ == "" || typ == "integer"):
+	case kind == jsontree.Number && integral && (typ == "" || typ == "integer"):
 		base = Int
-	case kind == jsonv.Number && typ == "":
+	case kind == jsontree.Number && typ == "":
 		base = Number
 	default:
 		return raw()
@@ -495,7 +495,7 @@ func (c *converter) enum(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		val := x
 		if base == Int {
 			f, _ := strconv.ParseFloat(x.Str, 64)
-			val = &jsonv.Value{Kind: jsonv.Number, Str: strconv.FormatInt(int64(f), 10)}
+			val = &jsontree.Node{Kind: jsontree.Number, Str: strconv.FormatInt(int64(f), 10)}
 		}
 		text := scalarText(val)
 		suffix := valueName(text)
@@ -513,9 +513,9 @@ func (c *converter) enum(v *jsonv.Value, ptr, hint string) (*Type, error) {
 
 // constant converts a const into a named empty struct that encodes as the
 // value.
-func (c *converter) constant(v *jsonv.Value, ptr, hint string) (*Type, error) {
+func (c *converter) constant(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	cv := v.Get("const")
-	if cv.Kind == jsonv.Null {
+	if cv.Kind == jsontree.Null {
 		c.needRaw("const null")
 		return &Type{Kind: Raw, Pointer: ptr, Doc: description(v)}, nil
 	}
@@ -528,7 +528,7 @@ func (c *converter) constant(v *jsonv.Value, ptr, hint string) (*Type, error) {
 		ok := false
 		for _, s := range typeSet(t) {
 			switch {
-			case s == cv.Kind.String(), s == "integer" && cv.Kind == jsonv.Number, s == "number" && cv.Kind == jsonv.Number:
+			case s == cv.Kind.String(), s == "integer" && cv.Kind == jsontree.Number, s == "number" && cv.Kind == jsontree.Number:
 				ok = true
 			}
 		}
@@ -540,9 +540,9 @@ func (c *converter) constant(v *jsonv.Value, ptr, hint string) (*Type, error) {
 }
 
 // onlyRequired reports branches that only list required properties.
-func onlyRequired(branches []*jsonv.Value) bool {
+func onlyRequired(branches []*jsontree.Node) bool {
 	for _, b := range branches {
-		if b.Kind != jsonv.Object || !b.Has("required") {
+		if b.Kind != jsontree.Object || !b.Has("required") {
 			return false
 		}
 		for _, k := range b.Keys() {

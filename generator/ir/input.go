@@ -3,8 +3,8 @@ package ir
 import (
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/generator/jsonv"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // withSchemas returns tools with Input and Output parsed from the schema
@@ -47,12 +47,12 @@ func withSchemas(tools []snapshot.Tool) ([]snapshot.Tool, error) {
 	return out, nil
 }
 
-func parseSchema(tool, member string, raw []byte) (*jsonv.Value, error) {
-	v, err := jsonv.Parse(raw)
+func parseSchema(tool, member string, raw []byte) (*jsontree.Node, error) {
+	v, err := jsontree.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: %s: %w", tool, member, err)
 	}
-	if v.Kind != jsonv.Object {
+	if v.Kind != jsontree.Object {
 		return nil, fmt.Errorf("tool %q: %s is a JSON %s, want an object", tool, member, v.Kind)
 	}
 	return v, nil

@@ -41,7 +41,7 @@ package ir
 import (
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/generator/jsonv"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // Kind is the Go shape of a Type.
@@ -97,7 +97,7 @@ type Type struct {
 	// Values are the values of an enum, in schema order.
 	Values []*EnumValue
 	// Const is the value of a Const type.
-	Const *jsonv.Value
+	Const *jsontree.Node
 	// Branches are the branches of a union, in schema order.
 	Branches []*Branch
 	// OneOf reports a union that must match exactly one branch.
@@ -106,7 +106,7 @@ type Type struct {
 	// type are pointers.
 	Recursive bool
 	// Default is the schema's default value, or nil; it only documents.
-	Default *jsonv.Value
+	Default *jsontree.Node
 	// GoType, when set, is the Go type of an integer instead of int64: a
 	// property override asked for it.
 	GoType string
@@ -153,7 +153,7 @@ type Field struct {
 // EnumValue is one constant of an enum.
 type EnumValue struct {
 	GoName string
-	Value  *jsonv.Value
+	Value  *jsontree.Node
 
 	// suffix is what the constant's name adds to its type's name, and
 	// rank how closely it spells the value, until the name is resolved.
@@ -167,7 +167,7 @@ type Branch struct {
 	GoName string
 	Type   *Type
 	// Kinds are the JSON kinds the branch can decode.
-	Kinds []jsonv.Kind
+	Kinds []jsontree.Kind
 }
 
 // Tool is one tool with its generated types.
@@ -228,27 +228,27 @@ func (t *Type) NilAble() bool {
 }
 
 // JSONKinds returns the JSON kinds a value of t can take.
-func (t *Type) JSONKinds() []jsonv.Kind {
+func (t *Type) JSONKinds() []jsontree.Kind {
 	switch t.Kind {
 	case Bool:
-		return []jsonv.Kind{jsonv.Bool}
+		return []jsontree.Kind{jsontree.Bool}
 	case Int, Number:
-		return []jsonv.Kind{jsonv.Number}
+		return []jsontree.Kind{jsontree.Number}
 	case String:
-		return []jsonv.Kind{jsonv.String}
+		return []jsontree.Kind{jsontree.String}
 	case Struct, Map:
-		return []jsonv.Kind{jsonv.Object}
+		return []jsontree.Kind{jsontree.Object}
 	case Slice:
-		return []jsonv.Kind{jsonv.Array}
+		return []jsontree.Kind{jsontree.Array}
 	case Enum:
 		return (&Type{Kind: t.Base}).JSONKinds()
 	case Const:
-		return []jsonv.Kind{t.Const.Kind}
+		return []jsontree.Kind{t.Const.Kind}
 	case Nullable:
-		return append(t.Elem.JSONKinds(), jsonv.Null)
+		return append(t.Elem.JSONKinds(), jsontree.Null)
 	case Union:
-		var out []jsonv.Kind
-		seen := map[jsonv.Kind]bool{}
+		var out []jsontree.Kind
+		seen := map[jsontree.Kind]bool{}
 		for _, b := range t.Branches {
 			for _, k := range b.Kinds {
 				if !seen[k] {
@@ -259,5 +259,5 @@ func (t *Type) JSONKinds() []jsonv.Kind {
 		}
 		return out
 	}
-	return []jsonv.Kind{jsonv.Null, jsonv.Bool, jsonv.Number, jsonv.String, jsonv.Array, jsonv.Object}
+	return []jsontree.Kind{jsontree.Null, jsontree.Bool, jsontree.Number, jsontree.String, jsontree.Array, jsontree.Object}
 }

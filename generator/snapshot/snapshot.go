@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/generator/jsonv"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -59,7 +59,7 @@ type Tool struct {
 	Pointer string
 	// Input and Output are the parsed schemas, key order kept; Output is nil
 	// when the tool has no output schema.
-	Input, Output *jsonv.Value
+	Input, Output *jsontree.Node
 }
 
 // Runtime returns the tool as the runtime package describes it.
@@ -120,25 +120,25 @@ func Read(name string, data []byte) (*Snapshot, error) {
 	fail := func(ptr, format string, args ...any) error {
 		return &Error{File: name, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 	}
-	doc, err := jsonv.Parse(data)
+	doc, err := jsontree.Parse(data)
 	if err != nil {
-		var se *jsonv.SyntaxError
+		var se *jsontree.SyntaxError
 		if errors.As(err, &se) {
 			return nil, &Error{File: name, Line: se.Line, Column: se.Column, Msg: "malformed JSON: " + se.Msg}
 		}
 		return nil, fail("", "%v", err)
 	}
 	s := &Snapshot{}
-	var list *jsonv.Value
+	var list *jsontree.Node
 	var listPtr string
 	var rawList []json.RawMessage
 	switch doc.Kind {
-	case jsonv.Array:
+	case jsontree.Array:
 		list, listPtr = doc, ""
 		if err := json.Unmarshal(data, &rawList); err != nil {
 			return nil, fail("", "%v", err)
 		}
-	case jsonv.Object:
+	case jsontree.Object:
 		result, resultPtr := doc, ""
 		var envelope struct {
 			Result struct {
@@ -150,7 +150,7 @@ func Read(name string, data []byte) (*Snapshot, error) {
 			return nil, fail("", "%v", err)
 		}
 		if r := doc.Get("result"); r != nil {
-			if r.Kind != jsonv.Object {
+			if r.Kind != jsontree.Object {
 				return nil, fail("/result", "result is a JSON %s, want an object", r.Kind)
 			}
 			result, resultPtr = r, "/result"
@@ -164,7 +164,7 @@ func Read(name string, data []byte) (*Snapshot, error) {
 		if list == nil {
 			return nil, fail(resultPtr, "no tools member: want a tools/list response, its result, or an array of tools")
 		}
-		if list.Kind != jsonv.Array {
+		if list.Kind != jsontree.Array {
 			return nil, fail(listPtr, "tools is a JSON %s, want an array", list.Kind)
 		}
 		if err := readHeader(doc, s); err != nil {
@@ -198,19 +198,19 @@ func errAt(ptr, format string, args ...any) *readErr {
 	return &readErr{ptr, fmt.Sprintf(format, args...)}
 }
 
-func readHeader(doc *jsonv.Value, s *Snapshot) *readErr {
-	str := func(v *jsonv.Value, ptr string) (string, *readErr) {
+func readHeader(doc *jsontree.Node, s *Snapshot) *readErr {
+	str := func(v *jsontree.Node, ptr string) (string, *readErr) {
 		if v == nil {
 			return "", nil
 		}
-		if v.Kind != jsonv.String {
+		if v.Kind != jsontree.String {
 			return "", errAt(ptr, "want a string, got a JSON %s", v.Kind)
 		}
 		return v.Str, nil
 	}
 	var err *readErr
 	if srv := doc.Get("server"); srv != nil {
-		if srv.Kind != jsonv.Object {
+		if srv.Kind != jsontree.Object {
 			return errAt("/server", "server is a JSON %s, want an object", srv.Kind)
 		}
 		if s.Server.Name, err = str(srv.Get("name"), "/server/name"); err != nil {
@@ -229,8 +229,8 @@ func readHeader(doc *jsonv.Value, s *Snapshot) *readErr {
 	return nil
 }
 
-func readTool(item *jsonv.Value, raw json.RawMessage, ptr string) (*Tool, *readErr) {
-	if item.Kind != jsonv.Object {
+func readTool(item *jsontree.Node, raw json.RawMessage, ptr string) (*Tool, *readErr) {
+	if item.Kind != jsontree.Object {
 		return nil, errAt(ptr, "tool is a JSON %s, want an object", item.Kind)
 	}
 	t := &Tool{Raw: bytes.TrimSpace(raw), Pointer: ptr}
@@ -242,7 +242,7 @@ func readTool(item *jsonv.Value, raw json.RawMessage, ptr string) (*Tool, *readE
 	switch {
 	case name == nil:
 		return nil, errAt(ptr, "tool has no name")
-	case name.Kind != jsonv.String:
+	case name.Kind != jsontree.String:
 		return nil, errAt(ptr+"/name", "tool name is a JSON %s, want a string", name.Kind)
 	case strings.TrimSpace(name.Str) == "":
 		return nil, errAt(ptr+"/name", "tool name is empty")
@@ -253,10 +253,10 @@ func readTool(item *jsonv.Value, raw json.RawMessage, ptr string) (*Tool, *readE
 		dst *string
 	}{{"title", &t.Title}, {"description", &t.Description}} {
 		v := item.Get(f.key)
-		if v == nil || v.Kind == jsonv.Null {
+		if v == nil || v.Kind == jsontree.Null {
 			continue
 		}
-		if v.Kind != jsonv.String {
+		if v.Kind != jsontree.String {
 			return nil, errAt(ptr+"/"+f.key, "%s of tool %q is a JSON %s, want a string", f.key, t.Name, v.Kind)
 		}
 		*f.dst = v.Str
@@ -265,10 +265,10 @@ func readTool(item *jsonv.Value, raw json.RawMessage, ptr string) (*Tool, *readE
 	if in == nil {
 		return nil, errAt(ptr, "tool %q has no inputSchema", t.Name)
 	}
-	if in.Kind != jsonv.Object {
+	if in.Kind != jsontree.Object {
 		return nil, errAt(ptr+"/inputSchema", "inputSchema of tool %q is a JSON %s, want an object", t.Name, in.Kind)
 	}
-	if typ := in.Get("type"); typ != nil && !(typ.Kind == jsonv.String && typ.Str == "object") {
+	if typ := in.Get("type"); typ != nil && !(typ.Kind == jsontree.String && typ.Str == "object") {
 		return nil, errAt(ptr+"/inputSchema/type", "inputSchema of tool %q has type %s, want \"object\"", t.Name, typ)
 	}
 	if e := checkRefs(in, in, ptr+"/inputSchema"); e != nil {
@@ -276,8 +276,8 @@ func readTool(item *jsonv.Value, raw json.RawMessage, ptr string) (*Tool, *readE
 	}
 	t.Input = in
 	t.InputSchema = bytes.TrimSpace(members["inputSchema"])
-	if out := item.Get("outputSchema"); out != nil && out.Kind != jsonv.Null {
-		if out.Kind != jsonv.Object {
+	if out := item.Get("outputSchema"); out != nil && out.Kind != jsontree.Null {
+		if out.Kind != jsontree.Object {
 			return nil, errAt(ptr+"/outputSchema", "outputSchema of tool %q is a JSON %s, want an object", t.Name, out.Kind)
 		}
 		if e := checkRefs(out, out, ptr+"/outputSchema"); e != nil {
@@ -286,7 +286,7 @@ func readTool(item *jsonv.Value, raw json.RawMessage, ptr string) (*Tool, *readE
 		t.Output = out
 		t.OutputSchema = bytes.TrimSpace(members["outputSchema"])
 	}
-	if a := item.Get("annotations"); a != nil && a.Kind != jsonv.Null {
+	if a := item.Get("annotations"); a != nil && a.Kind != jsontree.Null {
 		t.Annotations = bytes.TrimSpace(members["annotations"])
 	}
 	return t, nil
@@ -298,12 +298,12 @@ var dataKeywords = map[string]bool{"enum": true, "const": true, "default": true,
 
 // checkRefs reports the first $ref under v that does not resolve within
 // root. ptr is v's pointer within the file.
-func checkRefs(root, v *jsonv.Value, ptr string) *readErr {
+func checkRefs(root, v *jsontree.Node, ptr string) *readErr {
 	switch v.Kind {
-	case jsonv.Object:
+	case jsontree.Object:
 		for _, m := range v.Members {
-			p := ptr + "/" + jsonv.EscapeToken(m.Key)
-			if m.Key == "$ref" && m.Value.Kind == jsonv.String {
+			p := ptr + "/" + jsontree.EscapeToken(m.Key)
+			if m.Key == "$ref" && m.Value.Kind == jsontree.String {
 				if _, _, err := ResolveRef(root, m.Value.Str); err != nil {
 					return errAt(p, "%v", err)
 				}
@@ -316,7 +316,7 @@ func checkRefs(root, v *jsonv.Value, ptr string) *readErr {
 				return e
 			}
 		}
-	case jsonv.Array:
+	case jsontree.Array:
 		for i, it := range v.Items {
 			if e := checkRefs(root, it, ptr+"/"+strconv.Itoa(i)); e != nil {
 				return e
@@ -330,17 +330,17 @@ func checkRefs(root, v *jsonv.Value, ptr string) *readErr {
 // references are supported: JSON pointers ("#/$defs/x"), the root ("#"), and
 // plain-name anchors ("#name", matched against $anchor). It returns the
 // target and its JSON pointer within root.
-func ResolveRef(root *jsonv.Value, ref string) (*jsonv.Value, string, error) {
+func ResolveRef(root *jsontree.Node, ref string) (*jsontree.Node, string, error) {
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
-		if id := root.Get("$id"); id != nil && id.Kind == jsonv.String && strings.HasPrefix(ref, id.Str+"#") {
+		if id := root.Get("$id"); id != nil && id.Kind == jsontree.String && strings.HasPrefix(ref, id.Str+"#") {
 			frag = strings.TrimPrefix(ref, id.Str+"#")
 		} else {
 			return nil, "", fmt.Errorf("$ref %q points outside the schema, which mcpgen does not fetch", ref)
 		}
 	}
 	if frag == "" || strings.HasPrefix(frag, "/") {
-		if t := root.Resolve(unescapeURI(frag)); t != nil {
+		if t, err := root.Lookup(unescapeURI(frag)); err == nil {
 			return t, unescapeURI(frag), nil
 		}
 		return nil, "", fmt.Errorf("$ref %q does not resolve", ref)
@@ -351,21 +351,21 @@ func ResolveRef(root *jsonv.Value, ref string) (*jsonv.Value, string, error) {
 	return nil, "", fmt.Errorf("$ref %q does not resolve: no $anchor %q", ref, frag)
 }
 
-func findAnchor(v *jsonv.Value, name, ptr string) (*jsonv.Value, string) {
+func findAnchor(v *jsontree.Node, name, ptr string) (*jsontree.Node, string) {
 	switch v.Kind {
-	case jsonv.Object:
-		if a := v.Get("$anchor"); a != nil && a.Kind == jsonv.String && a.Str == name {
+	case jsontree.Object:
+		if a := v.Get("$anchor"); a != nil && a.Kind == jsontree.String && a.Str == name {
 			return v, ptr
 		}
 		for _, m := range v.Members {
 			if dataKeywords[m.Key] {
 				continue
 			}
-			if t, p := findAnchor(m.Value, name, ptr+"/"+jsonv.EscapeToken(m.Key)); t != nil {
+			if t, p := findAnchor(m.Value, name, ptr+"/"+jsontree.EscapeToken(m.Key)); t != nil {
 				return t, p
 			}
 		}
-	case jsonv.Array:
+	case jsontree.Array:
 		for i, it := range v.Items {
 			if t, p := findAnchor(it, name, ptr+"/"+strconv.Itoa(i)); t != nil {
 				return t, p

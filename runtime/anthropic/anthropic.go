@@ -65,7 +65,7 @@ func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string,
 			return nil, nil, err
 		}
 		schema := anthropic.ToolInputSchemaParam{
-			Properties: json.RawMessage(root.Get("properties").JSON()),
+			Properties: json.RawMessage(root.Get("properties").String()),
 			Required:   provschema.Required(root),
 		}
 		for _, m := range root.Members {
@@ -76,7 +76,7 @@ func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string,
 			if schema.ExtraFields == nil {
 				schema.ExtraFields = map[string]any{}
 			}
-			schema.ExtraFields[m.Key] = json.RawMessage(m.Value.JSON())
+			schema.ExtraFields[m.Key] = json.RawMessage(m.Value.String())
 		}
 		desc := toolname.Describe(t)
 		if note != "" {

@@ -7,8 +7,8 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolname"
 )
 
@@ -103,7 +103,7 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
 	}
-	root, err := jsontree.Parse(raw)
+	root, err := jsontree.ParseUnique(raw)
 	if err != nil {
 		return fmt.Errorf("tool %s: reading input schema: %w", t.Name, err)
 	}
@@ -116,7 +116,7 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	// A type that names no type (an object, a number, []) is not object
 	// either.
 	if typ := flat.Get("type"); typ != nil && !containsString(typeList(typ), "object") {
-		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, typ.JSON())
+		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, typ.String())
 	}
 	if !hasParameters(flat) {
 		return nil

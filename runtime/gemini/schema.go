@@ -7,8 +7,8 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
 )
 
 // Limits of the typed conversion.
@@ -230,7 +230,7 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 			}
 		default:
 			if !jsontree.Equal(av, bv) {
-				return nil, c.errorf(ptr, "allOf branches are incompatible: %s is %s in one and %s in another", k, av.JSON(), bv.JSON())
+				return nil, c.errorf(ptr, "allOf branches are incompatible: %s is %s in one and %s in another", k, av.String(), bv.String())
 			}
 		}
 	}
@@ -251,7 +251,7 @@ func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, error) {
 	}
 	both = slices.Compact(both)
 	if len(both) == 0 {
-		return nil, fmt.Errorf("type %s and type %s have no value in common", a.JSON(), b.JSON())
+		return nil, fmt.Errorf("type %s and type %s have no value in common", a.String(), b.String())
 	}
 	if len(both) == 1 {
 		return &jsontree.Node{Kind: jsontree.String, Str: both[0]}, nil
@@ -523,7 +523,7 @@ func inferTypes(n *jsontree.Node) []string {
 		for _, v := range vals {
 			t := v.Kind.String()
 			if v.Kind == jsontree.Number {
-				if _, ok := v.Int(); ok || strings.HasPrefix(string(v.Num), "-") && !strings.ContainsAny(string(v.Num), ".eE") {
+				if _, ok := v.Int(); ok || strings.HasPrefix(v.Str, "-") && !strings.ContainsAny(v.Str, ".eE") {
 					t = "integer"
 				}
 			}
@@ -719,7 +719,7 @@ func valueNotes(vals []*jsontree.Node, ofType func(*jsontree.Node) bool) []strin
 	var out []string
 	for _, v := range vals {
 		if ofType(v) {
-			out = append(out, v.JSON())
+			out = append(out, v.String())
 		}
 	}
 	switch len(out) {
@@ -736,26 +736,26 @@ func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
 	exMin, exMax := n.Get("exclusiveMinimum"), n.Get("exclusiveMaximum")
 	if v, ok := n.Get("minimum").Float(); ok {
 		if exMin != nil && exMin.Kind == jsontree.Bool && exMin.Bool {
-			notes = append(notes, "Must be greater than "+n.Get("minimum").JSON()+".")
+			notes = append(notes, "Must be greater than "+n.Get("minimum").String()+".")
 		} else {
 			s.Minimum = genai.Ptr(v)
 		}
 	}
 	if v, ok := n.Get("maximum").Float(); ok {
 		if exMax != nil && exMax.Kind == jsontree.Bool && exMax.Bool {
-			notes = append(notes, "Must be less than "+n.Get("maximum").JSON()+".")
+			notes = append(notes, "Must be less than "+n.Get("maximum").String()+".")
 		} else {
 			s.Maximum = genai.Ptr(v)
 		}
 	}
 	if exMin != nil && exMin.Kind == jsontree.Number {
-		notes = append(notes, "Must be greater than "+exMin.JSON()+".")
+		notes = append(notes, "Must be greater than "+exMin.String()+".")
 	}
 	if exMax != nil && exMax.Kind == jsontree.Number {
-		notes = append(notes, "Must be less than "+exMax.JSON()+".")
+		notes = append(notes, "Must be less than "+exMax.String()+".")
 	}
 	if m := n.Get("multipleOf"); m != nil && m.Kind == jsontree.Number {
-		notes = append(notes, "Must be a multiple of "+m.JSON()+".")
+		notes = append(notes, "Must be a multiple of "+m.String()+".")
 	}
 	return notes
 }
@@ -765,7 +765,7 @@ func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
 func (c *converter) annotationNotes(n *jsontree.Node) string {
 	var notes []string
 	if d := n.Get("default"); d != nil {
-		notes = append(notes, "Default: "+d.JSON()+".")
+		notes = append(notes, "Default: "+d.String()+".")
 	}
 	if d := n.Get("deprecated"); d != nil && d.Kind == jsontree.Bool && d.Bool {
 		notes = append(notes, "Deprecated.")

@@ -20,8 +20,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolname"
@@ -113,7 +113,7 @@ func definitions(tools []runtime.Tool, opts *Options) ([]shared.FunctionDefiniti
 func parameters(n *jsontree.Node) shared.FunctionParameters {
 	p := make(shared.FunctionParameters, len(n.Members))
 	for _, m := range n.Members {
-		p[m.Key] = json.RawMessage(m.Value.JSON())
+		p[m.Key] = json.RawMessage(m.Value.String())
 	}
 	return p
 }
@@ -150,7 +150,7 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*To
 		if raw := strings.TrimSpace(string(t.InputSchema)); raw != "" {
 			e.schema = runtime.NewSchema(t.Name, t.InputSchema)
 			if e.strict {
-				if doc, err := jsontree.Parse(t.InputSchema); err == nil {
+				if doc, err := jsontree.ParseUnique(t.InputSchema); err == nil {
 					e.doc = doc
 				}
 			}

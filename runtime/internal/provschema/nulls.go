@@ -3,7 +3,7 @@ package provschema
 import (
 	"slices"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // StripAddedNulls undoes what Strict did to arguments: it removes every
@@ -13,14 +13,14 @@ import (
 // args the model's arguments. Arguments that do not parse are returned as
 // they are, for the validator to report.
 func StripAddedNulls(doc *jsontree.Node, args []byte) []byte {
-	v, err := jsontree.Parse(args)
+	v, err := jsontree.ParseUnique(args)
 	if err != nil || v.Kind != jsontree.Object {
 		return args
 	}
 	if !strip(doc, doc, v, 0) {
 		return args
 	}
-	return []byte(v.JSON())
+	return []byte(v.String())
 }
 
 // strip walks value v along schema s and reports whether it removed

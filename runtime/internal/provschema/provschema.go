@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
 )
 
 // Root parses a tool's input schema and returns it as a plain object schema
@@ -25,7 +25,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte(`{}`)
 	}
-	doc, err := jsontree.Parse(raw)
+	doc, err := jsontree.ParseUnique(raw)
 	if err != nil {
 		return nil, "", fmt.Errorf("tool %s: reading input schema: %w", tool, err)
 	}
@@ -70,14 +70,14 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	}
 	if t := root.Get("type"); t != nil {
 		if s, ok := t.StringValue(); !ok || s != "object" {
-			return nil, "", fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.JSON())
+			return nil, "", fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.String())
 		}
 	}
 	var notes []string
 	for _, key := range []string{"anyOf", "oneOf"} {
 		if u := root.Get(key); u != nil {
 			root.Delete(key)
-			notes = append(notes, "The arguments must also match one of these schemas: "+u.JSON()+".")
+			notes = append(notes, "The arguments must also match one of these schemas: "+u.String()+".")
 		}
 	}
 	root.Delete("not")
@@ -223,11 +223,11 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		}
 		switch m.Key {
 		case "minLength":
-			notes = append(notes, "At least "+m.Value.JSON()+" characters.")
+			notes = append(notes, "At least "+m.Value.String()+" characters.")
 		case "maxLength":
-			notes = append(notes, "At most "+m.Value.JSON()+" characters.")
+			notes = append(notes, "At most "+m.Value.String()+" characters.")
 		case "default":
-			notes = append(notes, "Default: "+m.Value.JSON()+".")
+			notes = append(notes, "Default: "+m.Value.String()+".")
 		case "uniqueItems":
 			if m.Value.Kind == jsontree.Bool && m.Value.Bool {
 				notes = append(notes, "Items must be unique.")

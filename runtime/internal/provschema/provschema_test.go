@@ -3,7 +3,7 @@ package provschema
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 func TestRoot(t *testing.T) {
@@ -24,7 +24,7 @@ func TestRoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := root.JSON(); got != c.want {
+			if got := root.String(); got != c.want {
 				t.Errorf("root = %s\nwant %s", got, c.want)
 			}
 			if note != c.note {
@@ -60,7 +60,7 @@ func TestStrict(t *testing.T) {
 				t.Errorf("reason = %q, want %q", reason, c.reason)
 			}
 			if c.reason == "" {
-				if got := out.JSON(); got != c.want {
+				if got := out.String(); got != c.want {
 					t.Errorf("strict =\n %s\nwant %s", got, c.want)
 				}
 			}
@@ -90,7 +90,7 @@ func TestStripAddedNulls(t *testing.T) {
 		"list":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"},"y":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}},
 		"union":{"anyOf":[{"type":"object","properties":{"k":{"type":"string"}}},{"type":"string"}]}
 	},"required":["req"],"$defs":{"R":{"type":"object","properties":{"z":{"type":"boolean"}}}}}`
-	doc, err := jsontree.Parse([]byte(schema))
+	doc, err := jsontree.ParseUnique([]byte(schema))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,202 @@
+package jsontree
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func mustParse(t *testing.T, s string) *Node {
+	t.Helper()
+	n, err := Parse([]byte(s))
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", s, err)
+	}
+	return n
+}
+
+func TestParseKeepsOrderAndLiterals(t *testing.T) {
+	v := mustParse(t, `{"z":1.50,"a":[true,null,"x"],"m":{"b":{},"a":[]}}`)
+	if got := v.String(); got != `{"z":1.50,"a":[true,null,"x"],"m":{"b":{},"a":[]}}` {
+		t.Errorf("String() = %s", got)
+	}
+	if keys := v.Get("m").Keys(); len(keys) != 2 || keys[0] != "b" {
+		t.Errorf("Keys() = %v", keys)
+	}
+	if got := v.Indent("", "  "); got != "{\n  \"z\": 1.50,\n  \"a\": [\n    true,\n    null,\n    \"x\"\n  ],\n  \"m\": {\n    \"b\": {},\n    \"a\": []\n  }\n}" {
+		t.Errorf("Indent() = %s", got)
+	}
+}
+
+func TestParseRepeatedKeys(t *testing.T) {
+	in := ` { "dup": 1, "k": 2, "dup": 3 } `
+	n := mustParse(t, in)
+	if got := n.String(); got != `{"dup":1,"k":2,"dup":3}` {
+		t.Errorf("Parse(%s).String() = %s, want every member kept", in, got)
+	}
+	if got := n.Get("dup").String(); got != "3" {
+		t.Errorf("Get(dup) = %s, want the last value", got)
+	}
+	if keys := n.Keys(); strings.Join(keys, ",") != "dup,k" {
+		t.Errorf("Keys() = %v", keys)
+	}
+}
+
+func TestParseUnique(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"z":1,"a":{"y":[1,2.5e3,"x"],"b":null},"m":true}`, `{"z":1,"a":{"y":[1,2.5e3,"x"],"b":null},"m":true}`},
+		{` { "dup": 1, "k": 2, "dup": 3 } `, `{"dup":3,"k":2}`},
+		{`[{"a":{"x":1,"x":2},"a":{"y":3}}]`, `[{"a":{"y":3}}]`},
+		{`"\u2028<>&"`, `"\u2028\u003c\u003e\u0026"`},
+		{`[]`, `[]`},
+		{`{}`, `{}`},
+	}
+	for _, c := range cases {
+		n, err := ParseUnique([]byte(c.in))
+		if err != nil {
+			t.Fatalf("ParseUnique(%s): %v", c.in, err)
+		}
+		if got := n.String(); got != c.want {
+			t.Errorf("ParseUnique(%s).String() = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2)
+	for _, in := range []string{``, `{`, `{"a":}`, `[1,]`, `{} {}`, strings.Repeat("[", MaxDepth+2), deep} {
+		if _, err := ParseUnique([]byte(in)); err == nil {
+			t.Errorf("ParseUnique(%.20q) succeeded", in)
+		}
+	}
+	if _, err := Parse([]byte(deep)); err != nil {
+		t.Errorf("Parse of %d nested arrays: %v", MaxDepth+2, err)
+	}
+}
+
+func TestParseErrorsHaveLineAndColumn(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		line, col int
+	}{
+		{"{\n  \"a\": tru\n}", 2, 11},
+		{"[1,\n2", 2, 2},
+		{"{} x", 1, 4},
+		{"", 1, 1},
+	} {
+		_, err := Parse([]byte(tc.in))
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != tc.line || se.Column != tc.col {
+			t.Errorf("Parse(%q) = %v, want a syntax error at %d:%d", tc.in, err, tc.line, tc.col)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	v := mustParse(t, `{"$defs":{"a/b":{"x":1},"t~":[10,20]},"p":{"":2}}`)
+	for ptr, want := range map[string]string{
+		"":              v.String(),
+		"/$defs/a~1b/x": "1",
+		"/$defs/t~0/1":  "20",
+		"/p/":           "2",
+	} {
+		got, err := v.Lookup(ptr)
+		if err != nil || got.String() != want {
+			t.Errorf("Lookup(%q) = %v, %v, want %s", ptr, got, err, want)
+		}
+	}
+	for _, ptr := range []string{"/nope", "/$defs/t~0/2", "/$defs/t~0/01", "x", "/$defs/t~0/-1", "/$defs/t~0/+1"} {
+		if got, err := v.Lookup(ptr); err == nil {
+			t.Errorf("Lookup(%q) = %v, want an error", ptr, got)
+		}
+	}
+
+	doc := mustParse(t, `{"$defs":{"a/b":{"x":1},"m~n":[10,20]},"properties":{"p q":{"anyOf":[{"type":"string"}]}}}`)
+	cases := []struct{ ptr, want, err string }{
+		{"#", doc.String(), ""},
+		{"#/$defs/a~1b", `{"x":1}`, ""},
+		{"#/$defs/m~0n/1", `20`, ""},
+		{"#/properties/p%20q/anyOf/0", `{"type":"string"}`, ""},
+		{"/properties/p q/anyOf/0/type", `"string"`, ""},
+		{"#/$defs/missing", "", `"#/$defs/missing" does not resolve: no member "missing"`},
+		{"#/$defs/m~0n/2", "", `"#/$defs/m~0n/2" does not resolve: no item "2"`},
+		{"#/$defs/a~1b/x/y", "", `"#/$defs/a~1b/x/y" does not resolve: number has no member "y"`},
+		{"#anchor", "", `"#anchor" is not a JSON pointer`},
+	}
+	for _, c := range cases {
+		n, err := doc.Lookup(c.ptr)
+		switch {
+		case c.err != "":
+			if err == nil || err.Error() != c.err {
+				t.Errorf("Lookup(%q) error = %v, want %s", c.ptr, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("Lookup(%q): %v", c.ptr, err)
+		case n.String() != c.want:
+			t.Errorf("Lookup(%q) = %s, want %s", c.ptr, n.String(), c.want)
+		}
+	}
+}
+
+func TestEqual(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		eq   bool
+	}{
+		{`1`, `1.0`, true},
+		{`{"a":1,"b":[2]}`, `{"b":[2],"a":1}`, true},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`, true},
+		{`[1,2]`, `[2,1]`, false},
+		{`"1"`, `1`, false},
+		{`null`, `null`, true},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`{"a":1}`, `{"a":1,"b":1}`, false},
+		{`{"a":2,"a":1}`, `{"a":1}`, true},
+	} {
+		if got := Equal(mustParse(t, tc.a), mustParse(t, tc.b)); got != tc.eq {
+			t.Errorf("Equal(%s, %s) = %v", tc.a, tc.b, got)
+		}
+	}
+}
+
+func TestNumbersBeyondFloat64(t *testing.T) {
+	if _, err := Parse([]byte(`{"max":1e400}`)); err == nil {
+		t.Error("Parse accepted 1e400")
+	}
+	a, err := ParseUnique([]byte(`{"max":1e400}`))
+	if err != nil {
+		t.Fatalf("ParseUnique(1e400): %v", err)
+	}
+	if got := a.String(); got != `{"max":1e400}` {
+		t.Errorf("String() = %s, want the literal kept", got)
+	}
+	b, _ := ParseUnique([]byte(`{"max":2e400}`))
+	if !Equal(a, a.Clone()) || Equal(a, b) {
+		t.Errorf("Equal compares 1e400 and 2e400 by literal: got %v and %v", Equal(a, a.Clone()), Equal(a, b))
+	}
+}
+
+func TestEditing(t *testing.T) {
+	n := mustParse(t, `{"a":1,"b":2,"c":3}`)
+	c := n.Clone()
+	c.Delete("b")
+	c.Set("a", &Node{Kind: String, Str: "x"})
+	c.Set("d", &Node{Kind: Bool, Bool: true})
+	if got := c.String(); got != `{"a":"x","c":3,"d":true}` {
+		t.Errorf("edited = %s", got)
+	}
+	if got := n.String(); got != `{"a":1,"b":2,"c":3}` {
+		t.Errorf("original changed: %s", got)
+	}
+	if got := n.Without("a", "c").String(); got != `{"b":2}` {
+		t.Errorf("Without = %s", got)
+	}
+	if v, ok := n.Get("c").Int(); !ok || v != 3 {
+		t.Errorf("Int = %d, %v", v, ok)
+	}
+	d := mustParse(t, `{"k":1,"x":2,"k":3}`)
+	d.Delete("k")
+	if got := d.String(); got != `{"x":2}` {
+		t.Errorf("Delete of a repeated key = %s, want every member removed", got)
+	}
+}
