@@ -10,6 +10,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -19,7 +20,9 @@ import (
 	"sync"
 
 	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
@@ -64,19 +67,9 @@ func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string,
 		if err != nil {
 			return nil, nil, err
 		}
-		schema := anthropic.ToolInputSchemaParam{
-			Properties: json.RawMessage(root.Get("properties").String()),
-			Required:   provschema.Required(root),
-		}
-		for _, m := range root.Members {
-			switch m.Key {
-			case "type", "properties", "required":
-				continue
-			}
-			if schema.ExtraFields == nil {
-				schema.ExtraFields = map[string]any{}
-			}
-			schema.ExtraFields[m.Key] = json.RawMessage(m.Value.String())
+		schema, err := inputSchema(root)
+		if err != nil {
+			return nil, nil, fmt.Errorf("declaring %s for Anthropic: %w", t.Name, err)
 		}
 		desc := toolname.Describe(t)
 		if note != "" {
@@ -240,4 +233,42 @@ func acceptedImage(mimeType string) bool {
 		return true
 	}
 	return false
+}
+
+// inputSchema returns root as the tool's input_schema with its exact bytes:
+// "type", "properties" and "required" first, then the other keywords in the
+// server's order. The SDK would marshal other keywords from a map, in a
+// different order on every run, which breaks prompt caching (it needs
+// byte-identical tool definitions) and golden tests.
+func inputSchema(root *jsontree.Node) (anthropic.ToolInputSchemaParam, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object"`)
+	if p := root.Get("properties"); p != nil {
+		b.WriteString(`,"properties":`)
+		b.WriteString(p.String())
+	}
+	if req := provschema.Required(root); len(req) > 0 {
+		enc, err := json.Marshal(req)
+		if err != nil {
+			return anthropic.ToolInputSchemaParam{}, err
+		}
+		b.WriteString(`,"required":`)
+		b.Write(enc)
+	}
+	for _, m := range root.Members {
+		switch m.Key {
+		case "type", "properties", "required":
+			continue
+		}
+		key, err := json.Marshal(m.Key)
+		if err != nil {
+			return anthropic.ToolInputSchemaParam{}, err
+		}
+		b.WriteByte(',')
+		b.Write(key)
+		b.WriteByte(':')
+		b.WriteString(m.Value.String())
+	}
+	b.WriteByte('}')
+	return param.Override[anthropic.ToolInputSchemaParam](json.RawMessage(b.Bytes())), nil
 }

@@ -188,3 +188,28 @@ func TestToolUses(t *testing.T) {
 		t.Errorf("decoded tool_use failed: %+v", res)
 	}
 }
+
+// TestToolParamsDeterministic checks that the same tools always give the same
+// bytes: Anthropic's prompt caching needs byte-identical tool definitions.
+func TestToolParamsDeterministic(t *testing.T) {
+	tools, err := providertest.LoadTools(providertest.SurveyTools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []byte
+	for i := 0; i < 20; i++ {
+		params, _, err := ToolParams(tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = got
+		} else if !bytes.Equal(got, first) {
+			t.Fatalf("run %d marshaled differently from the first", i)
+		}
+	}
+}
