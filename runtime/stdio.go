@@ -135,6 +135,7 @@ func (t *CommandTransport) Connect(ctx context.Context) (Conn, error) {
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		wsem:       make(chan struct{}, 1),
+		fast:       newPipeWriter(inW),
 	}
 	go c.wait()
 	go c.readStderr(logger.With("server", name))
@@ -154,6 +155,9 @@ type stdioConn struct {
 	// wsem holds the turn to write; unlike a mutex, waiting for it can be
 	// given up.
 	wsem chan struct{}
+	// fast writes a message while the pipe has room, with no deadline to
+	// arm; only the holder of wsem uses it.
+	fast *pipeWriter
 
 	exited  chan struct{} // closed once the process is reaped
 	waitErr error
@@ -272,16 +276,43 @@ func (c *stdioConn) writeWithin(ctx context.Context, m *OutMessage, d time.Durat
 	if c.closing.Load() {
 		return ErrClosed
 	}
-	var deadline time.Time
-	if d > 0 {
-		deadline = time.Now().Add(d)
-	}
 	select {
 	case c.wsem <- struct{}{}:
 	default:
 		if err := c.waitTurn(ctx, d); err != nil {
 			return err
 		}
+	}
+	data := m.Data
+	var n, k int
+	var err error
+	// The Session leaves the newline just past the message: then the line
+	// goes out in one write, and nearly always at once, with no deadline.
+	line := cap(data) > len(data) && data[:len(data)+1][len(data)] == '\n'
+	if err := ctx.Err(); err != nil {
+		<-c.wsem
+		return err
+	}
+	if line {
+		data = data[:len(data)+1]
+		var full bool
+		n, full, err = c.fast.writeNow(data)
+		if err == nil && !full {
+			<-c.wsem
+			return nil
+		}
+		if err != nil {
+			<-c.wsem
+			if c.closing.Load() {
+				return ErrClosed
+			}
+			return c.exitError(time.Second)
+		}
+	}
+	// The pipe is full: wait for room, bounded by d and ctx.
+	var deadline time.Time
+	if d > 0 {
+		deadline = time.Now().Add(d)
 	}
 	var stop func() bool
 	var fired chan struct{}
@@ -295,17 +326,12 @@ func (c *stdioConn) writeWithin(ctx context.Context, m *OutMessage, d time.Durat
 	if d > 0 {
 		c.stdin.SetWriteDeadline(deadline)
 	}
-	data := m.Data
-	var n, k int
-	var err error
-	if l := len(data); cap(data) > l && data[:l+1][l] == '\n' {
-		// The Session leaves the newline just past the message.
-		n, err = c.stdin.Write(data[:l+1])
-	} else {
-		if n, err = c.stdin.Write(data); err == nil {
-			k, err = c.stdin.Write(newline)
-			n += k
-		}
+	if line {
+		k, err = c.stdin.Write(data[n:])
+		n += k
+	} else if n, err = c.stdin.Write(data); err == nil {
+		k, err = c.stdin.Write(newline)
+		n += k
 	}
 	if stop != nil && !stop() {
 		<-fired
