@@ -117,6 +117,20 @@ type httpClient struct {
 	endWait time.Duration
 }
 
+// httpClientFor checks rawURL and returns the client every HTTP transport
+// uses to reach it, with the URL's own credentials registered as secrets.
+func httpClientFor(rawURL string, opts *HTTPOptions) (*httpClient, error) {
+	if err := checkHTTPURL(rawURL); err != nil {
+		return nil, err
+	}
+	h, err := newHTTPClient(opts)
+	if err != nil {
+		return nil, err
+	}
+	h.addURLSecrets(rawURL)
+	return h, nil
+}
+
 func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 	var o HTTPOptions
 	if opts != nil {

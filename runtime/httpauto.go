@@ -37,14 +37,10 @@ type autoTransport struct {
 }
 
 func (t *autoTransport) Connect(ctx context.Context) (Conn, error) {
-	if err := checkHTTPURL(t.url); err != nil {
-		return nil, err
-	}
-	h, err := newHTTPClient(t.opts)
+	h, err := httpClientFor(t.url, t.opts)
 	if err != nil {
 		return nil, err
 	}
-	h.addURLSecrets(t.url)
 	in := newInbox()
 	return &autoConn{h: h, url: t.url, in: in, cur: newStreamableConn(h, t.url, in)}, nil
 }

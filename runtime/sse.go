@@ -31,14 +31,10 @@ type sseTransport struct {
 }
 
 func (t *sseTransport) Connect(ctx context.Context) (Conn, error) {
-	if err := checkHTTPURL(t.url); err != nil {
-		return nil, err
-	}
-	h, err := newHTTPClient(t.opts)
+	h, err := httpClientFor(t.url, t.opts)
 	if err != nil {
 		return nil, err
 	}
-	h.addURLSecrets(t.url)
 	return dialSSE(ctx, h, t.url, nil)
 }
 

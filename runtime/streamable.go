@@ -36,14 +36,10 @@ type streamableTransport struct {
 }
 
 func (t *streamableTransport) Connect(ctx context.Context) (Conn, error) {
-	if err := checkHTTPURL(t.url); err != nil {
-		return nil, err
-	}
-	h, err := newHTTPClient(t.opts)
+	h, err := httpClientFor(t.url, t.opts)
 	if err != nil {
 		return nil, err
 	}
-	h.addURLSecrets(t.url)
 	return newStreamableConn(h, t.url, nil), nil
 }
 
