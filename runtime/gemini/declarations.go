@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolname"
 )
 
@@ -115,7 +116,7 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	}
 	// A type that names no type (an object, a number, []) is not object
 	// either.
-	if typ := flat.Get("type"); typ != nil && !containsString(typeList(typ), "object") {
+	if typ := flat.Get("type"); typ != nil && !containsString(provschema.TypeList(typ), "object") {
 		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, typ.String())
 	}
 	if !hasParameters(flat) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
 )
 
 // Limits of the typed conversion.
@@ -239,7 +240,7 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 
 // intersectTypes intersects two "type" values.
 func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, error) {
-	ta, tb := typeList(a), typeList(b)
+	ta, tb := provschema.TypeList(a), provschema.TypeList(b)
 	var both []string
 	for _, t := range ta {
 		switch {
@@ -261,22 +262,6 @@ func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, error) {
 		n.Items = append(n.Items, &jsontree.Node{Kind: jsontree.String, Str: t})
 	}
 	return n, nil
-}
-
-func typeList(n *jsontree.Node) []string {
-	if n == nil {
-		return nil
-	}
-	if s, ok := n.StringValue(); ok {
-		return []string{s}
-	}
-	var out []string
-	for _, it := range n.Items {
-		if s, ok := it.StringValue(); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // convert turns one schema into a *genai.Schema. It returns pruned when the
@@ -406,7 +391,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int
 
 // onlyNull reports whether a flattened schema allows null and nothing else.
 func onlyNull(n *jsontree.Node) bool {
-	if t := typeList(n.Get("type")); len(t) > 0 {
+	if t := provschema.TypeList(n.Get("type")); len(t) > 0 {
 		return len(t) == 1 && t[0] == "null"
 	}
 	if k := n.Get("const"); k != nil {
@@ -482,7 +467,7 @@ func (c *converter) types(n *jsontree.Node) ([]string, bool) {
 	var types []string
 	nullable := false
 	if t := n.Get("type"); t != nil {
-		for _, s := range typeList(t) {
+		for _, s := range provschema.TypeList(t) {
 			if s == "null" {
 				nullable = true
 			} else if !slices.Contains(types, s) {

@@ -88,7 +88,7 @@ func matchesKind(doc, s, v *jsontree.Node, depth int) bool {
 		t, err := doc.Lookup(r)
 		return err == nil && matchesKind(doc, t, v, depth+1)
 	}
-	types := typeList(s.Get("type"))
+	types := TypeList(s.Get("type"))
 	if len(types) == 0 {
 		return v.Kind == jsontree.Object && s.Has("properties") || v.Kind == jsontree.Array && s.Has("items")
 	}
@@ -122,7 +122,7 @@ func acceptsNull(doc, s *jsontree.Node, depth int) bool {
 		}
 	}
 	if t := s.Get("type"); t != nil {
-		return slices.Contains(typeList(t), "null")
+		return slices.Contains(TypeList(t), "null")
 	}
 	if s.Has("nullable") {
 		n := s.Get("nullable")
