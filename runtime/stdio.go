@@ -166,6 +166,12 @@ type stdioConn struct {
 	tailMu     sync.Mutex
 	tail       []string
 
+	// partial is the start of a line that a read deadline or the end of
+	// the read buffer interrupted; skipping is set while the rest of an
+	// oversize line is being skipped.
+	partial  []byte
+	skipping *MessageTooLargeError
+
 	closing   atomic.Bool
 	closeOnce sync.Once
 }
@@ -384,13 +390,16 @@ func (c *stdioConn) waitTurn(ctx context.Context, d time.Duration) error {
 
 var newline = []byte{'\n'}
 
-// Read returns the next non-empty line from the server.
+// Read returns the next non-empty line from the server. When a read
+// deadline set with setReadDeadline passes, it returns an error matching
+// os.ErrDeadlineExceeded and keeps the part of a line read so far for the
+// next Read.
 func (c *stdioConn) Read(context.Context) ([]byte, error) {
 	for {
 		line, err := c.readLine()
 		if err != nil {
 			var tl *MessageTooLargeError
-			if errors.As(err, &tl) {
+			if errors.As(err, &tl) || errors.Is(err, os.ErrDeadlineExceeded) {
 				return nil, err
 			}
 			if c.closing.Load() {
@@ -404,64 +413,88 @@ func (c *stdioConn) Read(context.Context) ([]byte, error) {
 	}
 }
 
+// setReadDeadline bounds the current and later Reads; the zero time removes
+// the bound.
+func (c *stdioConn) setReadDeadline(t time.Time) error { return c.stdout.SetReadDeadline(t) }
+
 // tooLargeKeep is how many bytes of each end of an oversize line are kept.
 const tooLargeKeep = 1024
 
 // readLine reads one line, without its line ending, as a fresh slice.
 func (c *stdioConn) readLine() ([]byte, error) {
-	line, err := c.br.ReadSlice('\n')
-	if err == nil {
-		line = trimEOL(line)
-		if len(line) > c.limit {
-			return nil, &MessageTooLargeError{Limit: c.limit, Prefix: bytes.Clone(line[:tooLargeKeep]), Suffix: bytes.Clone(line[len(line)-tooLargeKeep:])}
-		}
-		return bytes.Clone(line), nil
-	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, eofError(err)
-	}
-	buf := bytes.Clone(line)
-	for {
-		line, err = c.br.ReadSlice('\n')
+	if c.partial == nil && c.skipping == nil {
+		line, err := c.br.ReadSlice('\n')
 		if err == nil {
 			line = trimEOL(line)
+			if len(line) > c.limit {
+				return nil, &MessageTooLargeError{Limit: c.limit, Prefix: bytes.Clone(line[:min(len(line), tooLargeKeep)]), Suffix: bytes.Clone(line[max(0, len(line)-tooLargeKeep):])}
+			}
+			return bytes.Clone(line), nil
 		}
-		if len(buf)+len(line) > c.limit {
-			return nil, c.discardLine(buf, line, err)
-		}
-		buf = append(buf, line...)
-		if err == nil {
-			return buf, nil
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
+		if !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, eofError(err)
+		}
+		c.partial = append(make([]byte, 0, 2*len(line)), line...)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, err
+		}
+	}
+	return c.readRest()
+}
+
+// readRest goes on with a line longer than the read buffer, or one a read
+// deadline interrupted: it completes c.partial, or skips the rest of an
+// oversize line while c.skipping is set. Both survive a read deadline.
+func (c *stdioConn) readRest() ([]byte, error) {
+	for {
+		frag, err := c.br.ReadSlice('\n')
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, os.ErrDeadlineExceeded) {
+			// The line never ended: the server is gone.
+			c.partial, c.skipping = nil, nil
+			return nil, eofError(err)
+		}
+		end := err == nil
+		if c.skipping != nil {
+			c.skip(frag, end)
+		} else {
+			c.partial = append(c.partial, frag...)
+			if end {
+				c.partial = trimEOL(c.partial)
+			}
+			if len(c.partial) > c.limit {
+				c.skipping = &MessageTooLargeError{Limit: c.limit, Prefix: bytes.Clone(c.partial[:min(len(c.partial), tooLargeKeep)])}
+				c.skip(c.partial[max(0, len(c.partial)-2*tooLargeKeep):], end)
+				c.partial = nil
+			}
+		}
+		switch {
+		case !end && err != nil && !errors.Is(err, bufio.ErrBufferFull):
+			return nil, err // a read deadline: the line goes on at the next Read
+		case !end:
+			continue
+		case c.skipping != nil:
+			e := c.skipping
+			c.skipping = nil
+			return nil, e
+		default:
+			line := c.partial
+			c.partial = nil
+			return line, nil
 		}
 	}
 }
 
-// discardLine skips the rest of an oversize line, keeping its two ends.
-func (c *stdioConn) discardLine(head, line []byte, err error) error {
-	e := &MessageTooLargeError{Limit: c.limit, Prefix: bytes.Clone(head[:min(len(head), tooLargeKeep)])}
-	suffix := append([]byte(nil), line...)
-	for errors.Is(err, bufio.ErrBufferFull) {
-		line, err = c.br.ReadSlice('\n')
-		if err == nil {
-			line = trimEOL(line)
-		}
-		suffix = append(suffix, line...)
-		if len(suffix) > 2*tooLargeKeep {
-			suffix = append(suffix[:0], suffix[len(suffix)-tooLargeKeep:]...)
-		}
+// skip adds frag, a piece of the oversize line being skipped, to the kept
+// tail of that line; end marks the line's last piece.
+func (c *stdioConn) skip(frag []byte, end bool) {
+	e := c.skipping
+	e.Suffix = append(e.Suffix, frag...)
+	if end {
+		e.Suffix = trimEOL(e.Suffix)
 	}
-	if err != nil {
-		// The line never ended: the server is gone.
-		return eofError(err)
+	if n := len(e.Suffix); n > 2*tooLargeKeep || (end && n > tooLargeKeep) {
+		e.Suffix = append(e.Suffix[:0], e.Suffix[n-tooLargeKeep:]...)
 	}
-	if len(suffix) > tooLargeKeep {
-		suffix = suffix[len(suffix)-tooLargeKeep:]
-	}
-	e.Suffix = suffix
-	return e
 }
 
 func eofError(err error) error {
