@@ -361,6 +361,19 @@ func (s *fakeServer) call(m fakeMsg, name string, rawArgs json.RawMessage, token
 	case "changed":
 		s.notify("notifications/tools/list_changed", map[string]any{})
 		s.reply(m.ID, text("changed"))
+	case "later":
+		// Once the client is idle: a ping it must answer, then, if it did,
+		// a list-changed notification.
+		s.reply(m.ID, text("later"))
+		time.Sleep(time.Duration(args.MS) * time.Millisecond)
+		if r := s.ask(`"srv-later"`, "ping"); r.Result != nil {
+			s.notify("notifications/tools/list_changed", map[string]any{})
+		}
+	case "exitlater":
+		s.reply(m.ID, text("exiting"))
+		time.Sleep(time.Duration(args.MS) * time.Millisecond)
+		fmt.Fprintln(os.Stderr, "fake: exiting while idle")
+		os.Exit(5)
 	case "content":
 		s.reply(m.ID, map[string]any{
 			"content": []any{

@@ -211,6 +211,12 @@ type Session struct {
 	// timedWriter is set for connections that bound a Write by a timeout
 	// themselves (stdio, HTTP+SSE).
 	timedWriter timedWriter
+	// rd is set for connections whose Read a deadline can interrupt. On
+	// them a call waiting for its response reads the connection itself
+	// when nobody else does, which saves handing every response from one
+	// goroutine to another; readMu is the turn to read.
+	rd     deadlineReader
+	readMu sync.Mutex
 
 	nextID atomic.Int64
 
@@ -225,6 +231,7 @@ type Session struct {
 	ctx        context.Context
 	cancel     context.CancelFunc
 	readerDone chan struct{}
+	dead       chan struct{} // closed when the connection has failed
 	wg         sync.WaitGroup
 	changed    chan struct{}
 
@@ -256,6 +263,11 @@ type directWriter interface{ writeIgnoresContext() }
 // dataReleaser is implemented by this package's connections that do not
 // use OutMessage.Data once Write has returned.
 type dataReleaser interface{ releasesData() }
+
+// deadlineReader is implemented by this package's connections whose Read
+// returns an error matching os.ErrDeadlineExceeded once the time set with
+// setReadDeadline has passed, without losing any part of a message.
+type deadlineReader interface{ setReadDeadline(t time.Time) error }
 
 // Connect connects to the server t reaches, negotiates the protocol version
 // (see Options.ProtocolVersion) and returns the ready Session. ctx bounds the
@@ -297,6 +309,7 @@ func newSession(conn Conn, opts *Options) *Session {
 		conn:       conn,
 		pending:    make(map[int64]*call),
 		readerDone: make(chan struct{}),
+		dead:       make(chan struct{}),
 		changed:    make(chan struct{}, 1),
 	}
 	if opts != nil {
@@ -329,7 +342,12 @@ func newSession(conn Conn, opts *Options) *Session {
 		s.cancelsByClosing = c.CancelsByClosing()
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	go s.readLoop()
+	if d, ok := conn.(deadlineReader); ok && d.setReadDeadline(time.Time{}) == nil {
+		s.rd = d
+		go s.idleReader()
+	} else {
+		go s.readLoop()
+	}
 	return s
 }
 
@@ -399,6 +417,11 @@ type call struct {
 	progressAt atomic.Int64
 	tool       string
 	msg        OutMessage
+	// promoted is set, under Session.mu, when the turn to read has been
+	// sent to this call on ch and it has not taken it yet; passive calls
+	// never get it.
+	promoted bool
+	passive  bool
 
 	// wtimer ends, through wcancel, a Write that outlives the call's
 	// timeout; wfired records that it did. It is created with the call
@@ -440,6 +463,9 @@ func (c *call) disarmWrite() bool {
 type reply struct {
 	result []byte
 	err    error
+	// promote hands the waiting call the turn to read, instead of its
+	// response.
+	promote bool
 }
 
 var callPool = sync.Pool{New: func() any {
@@ -474,6 +500,9 @@ type request struct {
 	noCancel bool
 	// noResend marks requests not retried after a session expiry.
 	noResend bool
+	// passive marks requests that wait indefinitely and so never take the
+	// turn to read (subscriptions/listen).
+	passive bool
 }
 
 // do sends r under st and waits for its result, which is a slice of the
@@ -483,7 +512,7 @@ type request struct {
 func (s *Session) do(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	c := callPool.Get().(*call)
 	id := s.nextID.Add(1)
-	c.id, c.progress, c.tool = id, r.progress, r.name
+	c.id, c.progress, c.tool, c.passive = id, r.progress, r.name, r.passive
 
 	bp := bufPool.Get().(*[]byte)
 	b := jsonrpc.AppendRequestHead((*bp)[:0], id, r.method)
@@ -518,7 +547,7 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	if timeout > 0 {
 		c.timer.Reset(timeout)
 		timerC = c.timer.C
-		if r.progress != nil {
+		if r.progress != nil || s.rd != nil {
 			start = time.Now()
 		}
 	}
@@ -572,14 +601,25 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 		return nil, s.writeError(err)
 	}
 
+	if s.rd != nil && !r.passive && s.readMu.TryLock() {
+		rep := s.readFor(ctx, c, st, r, timeout, start)
+		s.release(c)
+		return rep.result, rep.err
+	}
 	var rep reply
 wait:
 	for {
 		select {
 		case rep = <-c.ch:
+			if rep.promote {
+				s.mu.Lock()
+				c.promoted = false
+				s.mu.Unlock()
+				rep = s.readFor(ctx, c, st, r, timeout, start)
+			}
 			break wait
 		case <-wctx.Done():
-			rep.err = s.cancelCall(ctx, c, st, r, timeout)
+			rep.err = s.cancelCall(ctx, c, st, r, timeout, false)
 			break wait
 		case <-timerC:
 			if d := progressExtension(c, start, timeout); d > 0 {
@@ -589,7 +629,7 @@ wait:
 			if cancel != nil {
 				cancel()
 			}
-			rep.err = s.cancelCall(ctx, c, st, r, timeout)
+			rep.err = s.cancelCall(ctx, c, st, r, timeout, false)
 			break wait
 		}
 	}
@@ -628,12 +668,18 @@ func (s *Session) release(c *call) {
 
 // abandon removes c from the pending calls. When the reader or a failing
 // connection got to c first, it waits for the reply already on its way and
-// returns it with ok set.
+// returns it with ok set. A turn to read sent to c goes on to another call.
 func (s *Session) abandon(c *call) (reply, bool) {
 	s.mu.Lock()
 	_, pending := s.pending[c.id]
 	delete(s.pending, c.id)
+	promoted := c.promoted
+	c.promoted = false
 	s.mu.Unlock()
+	if promoted {
+		<-c.ch
+		s.passRead(c)
+	}
 	if pending {
 		return reply{}, false
 	}
@@ -642,9 +688,13 @@ func (s *Session) abandon(c *call) (reply, bool) {
 
 // cancelCall abandons a call whose context ended or whose timeout passed,
 // tells the server where the era and transport want a notification, and
-// returns the error the caller gets.
-func (s *Session) cancelCall(ctx context.Context, c *call, st *negotiated, r *request, timeout time.Duration) error {
+// returns the error the caller gets. reading is set when c holds the turn
+// to read, which it then passes on.
+func (s *Session) cancelCall(ctx context.Context, c *call, st *negotiated, r *request, timeout time.Duration, reading bool) error {
 	_, raced := s.abandon(c)
+	if reading {
+		s.passRead(c)
+	}
 	var err error
 	switch {
 	case ctx.Err() != nil:
@@ -773,24 +823,29 @@ func (e *TimeoutError) Is(target error) bool { return target == context.Deadline
 // readLoop reads every message from the connection until it ends.
 func (s *Session) readLoop() {
 	defer close(s.readerDone)
-	for {
-		data, err := s.conn.Read(s.ctx)
-		if err != nil {
-			var tl *MessageTooLargeError
-			if errors.As(err, &tl) {
-				s.tooLarge(tl)
-				continue
-			}
-			var re *RequestError
-			if errors.As(err, &re) {
-				s.requestFailed(re)
-				continue
-			}
-			s.fail(err)
-			return
-		}
-		s.handle(data)
+	for s.dispatch(s.conn.Read(s.ctx)) {
 	}
+}
+
+// dispatch acts on what one Read returned, and reports whether the
+// connection still works.
+func (s *Session) dispatch(data []byte, err error) bool {
+	if err == nil {
+		s.handle(data)
+		return true
+	}
+	var tl *MessageTooLargeError
+	if errors.As(err, &tl) {
+		s.tooLarge(tl)
+		return true
+	}
+	var re *RequestError
+	if errors.As(err, &re) {
+		s.requestFailed(re)
+		return true
+	}
+	s.fail(err)
+	return false
 }
 
 // fail ends the Session after the connection failed, and fails every call in
@@ -804,6 +859,11 @@ func (s *Session) fail(err error) {
 		}
 		s.err = err
 		s.log.Warn("connection to the server ended", "error", err)
+	}
+	select {
+	case <-s.dead:
+	default:
+		close(s.dead)
 	}
 	err = s.err
 	pending := s.pending
@@ -1050,7 +1110,7 @@ func (s *Session) changedLoop() {
 func (s *Session) listen(ctx context.Context) {
 	defer close(s.listenDone)
 	st := s.state.Load()
-	_, err := s.do(ctx, st, &request{method: "subscriptions/listen", timeout: -1, noResend: true}, func(b []byte) []byte {
+	_, err := s.do(ctx, st, &request{method: "subscriptions/listen", timeout: -1, noResend: true, passive: true}, func(b []byte) []byte {
 		return append(b, `"notifications":{"toolsListChanged":true}`...)
 	})
 	if err != nil && ctx.Err() == nil {
