@@ -27,8 +27,9 @@ type progressKey struct{}
 
 // WithProgress returns a context that asks the server for progress
 // notifications about the calls made with it, and passes each to fn. fn runs
-// on the Session's reading goroutine: it must return quickly and must not
-// call the Session.
+// on whichever goroutine is reading the connection at the time (the
+// Session's own, or that of a call waiting for its response): it must return
+// quickly and must not call the Session.
 func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
