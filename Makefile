@@ -65,6 +65,7 @@ FUZZ_TARGETS := \
 	./runtime/internal/jsonrpc:FuzzDecode \
 	./runtime/internal/sse:FuzzReader \
 	./runtime:FuzzSessionInput \
+	./runtime:FuzzParamHeaders \
 	./generator/snapshot:FuzzRead \
 	./generator:FuzzGenerate \
 	./generator/diff:FuzzTools \

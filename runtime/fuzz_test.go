@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,36 @@ func FuzzSessionInput(f *testing.F) {
 		res, err := s.CallTool(context.Background(), "after", nil)
 		if err != nil || res.Text() != "ok" {
 			t.Fatalf("the call after %q: %v", data, err)
+		}
+	})
+}
+
+// FuzzParamHeaders feeds arbitrary input schemas and arguments to the
+// x-mcp-header rules: they never panic, and every header they produce has a
+// valid name, one per annotation at most.
+func FuzzParamHeaders(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"o":{"properties":{"p":{"type":["integer","null"],"x-mcp-header":"P"}}}}}`, `{"region":"東京","o":{"p":4.0}}`)
+	f.Add(`{"$defs":{"a":{"x-mcp-header":"A","type":"string"}},"anyOf":[{"properties":{"b":{"x-mcp-header":"b"}}}]}`, `{"b":null}`)
+	f.Add(`{"properties":[],"items":{"properties":{}}}`, `[]`)
+	f.Fuzz(func(t *testing.T, schema, args string) {
+		if !json.Valid([]byte(schema)) {
+			return
+		}
+		hs, err := paramHeaders([]byte(schema))
+		if err != nil {
+			return
+		}
+		got := appendParamHeaders(nil, hs, []byte(args))
+		if len(got) > len(hs) {
+			t.Fatalf("%d headers from %d annotations", len(got), len(hs))
+		}
+		for _, h := range got {
+			if !isToken(h.Name) {
+				t.Fatalf("header name %q is not a token", h.Name)
+			}
+			if v := encodeHeaderValue(h.Value); strings.ContainsAny(v, "\r\n\x00") {
+				t.Fatalf("header value %q", v)
+			}
 		}
 	})
 }

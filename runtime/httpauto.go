@@ -64,6 +64,8 @@ type autoConn struct {
 // legacy era, in which the Session always sends notifications/cancelled.
 func (c *autoConn) CancelsByClosing() bool { return true }
 
+func (c *autoConn) sendsParamHeaders() {}
+
 func (c *autoConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
 func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {

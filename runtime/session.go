@@ -218,6 +218,14 @@ type Session struct {
 	rd     deadlineReader
 	readMu sync.Mutex
 
+	// paramHeaders is set for connections that send Mcp-Param-* headers
+	// (Streamable HTTP). toolParams holds the x-mcp-header annotations of
+	// the tools last listed, by tool name; listMu serializes the listing a
+	// call makes to learn them.
+	paramHeaders bool
+	toolParams   atomic.Pointer[map[string]toolParams]
+	listMu       sync.Mutex
+
 	nextID atomic.Int64
 
 	mu      sync.Mutex
@@ -263,6 +271,10 @@ type directWriter interface{ writeIgnoresContext() }
 // dataReleaser is implemented by this package's connections that do not
 // use OutMessage.Data once Write has returned.
 type dataReleaser interface{ releasesData() }
+
+// paramHeaderSender is implemented by this package's connections that send
+// OutMessage.ParamHeaders.
+type paramHeaderSender interface{ sendsParamHeaders() }
 
 // deadlineReader is implemented by this package's connections whose Read
 // returns an error matching os.ErrDeadlineExceeded once the time set with
@@ -338,6 +350,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	_, s.reuseData = conn.(dataReleaser)
 	s.scrubber, _ = conn.(secretScrubber)
 	s.timedWriter, _ = conn.(timedWriter)
+	_, s.paramHeaders = conn.(paramHeaderSender)
 	if c, ok := conn.(CancelsByClosing); ok {
 		s.cancelsByClosing = c.CancelsByClosing()
 	}
@@ -503,6 +516,8 @@ type request struct {
 	// passive marks requests that wait indefinitely and so never take the
 	// turn to read (subscriptions/listen).
 	passive bool
+	// params are the Mcp-Param-* headers of a tools/call.
+	params []ParamHeader
 }
 
 // do sends r under st and waits for its result, which is a slice of the
@@ -525,7 +540,7 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 	// message with one call.
 	b = append(b, '}', '}', '\n')
 	*bp = b
-	c.msg = OutMessage{Data: b[:len(b)-1], Method: r.method, ID: strconv.FormatInt(id, 10), Name: r.name, ProtocolVersion: st.version}
+	c.msg = OutMessage{Data: b[:len(b)-1], Method: r.method, ID: strconv.FormatInt(id, 10), Name: r.name, ProtocolVersion: st.version, ParamHeaders: r.params}
 
 	timeout := r.timeout
 	if timeout == 0 {

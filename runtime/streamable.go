@@ -20,7 +20,8 @@ import (
 // Every message is a POST. A request's response comes back as a JSON body or
 // as an SSE stream carrying notifications and server requests before it.
 // In the 2026-07-28 era each POST carries the MCP-Protocol-Version, Mcp-Method
-// and Mcp-Name headers, and closing a response stream cancels its request. In
+// and Mcp-Name headers, a tools/call also the Mcp-Param-* headers of its
+// x-mcp-header arguments, and closing a response stream cancels its request. In
 // the legacy era the connection keeps the server's Mcp-Session-Id, opens the
 // GET stream for server-initiated messages once the handshake is done,
 // resumes broken streams with Last-Event-ID after the server's retry interval,
@@ -97,6 +98,8 @@ func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn 
 // response stream is its cancellation.
 func (c *streamableConn) CancelsByClosing() bool { return true }
 
+func (c *streamableConn) sendsParamHeaders() {}
+
 func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
 // Write POSTs m and returns once the response status and headers are in. A
@@ -148,6 +151,9 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		}
 		if m.Name != "" {
 			hd["Mcp-Name"] = []string{encodeHeaderValue(m.Name)}
+		}
+		for _, p := range m.ParamHeaders {
+			hd.Set("Mcp-Param-"+p.Name, encodeHeaderValue(p.Value))
 		}
 	} else if sid != "" {
 		hd["Mcp-Session-Id"] = []string{sid}

@@ -125,6 +125,9 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 		}
 		names[t.Name] = true
 	}
+	if s.usesParamHeaders(s.state.Load()) {
+		tools = s.learnParamHeaders(tools)
+	}
 	if err := s.checkDrift(tools); err != nil {
 		return tools, err
 	}
@@ -225,9 +228,16 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 		return nil, fmt.Errorf("calling %s: arguments: %w", name, err)
 	}
 	st := s.state.Load()
+	var params []ParamHeader
+	headers := s.usesParamHeaders(st)
+	if headers {
+		if params, err = s.callParams(ctx, name, raw, false); err != nil {
+			return nil, fmt.Errorf("calling %s: %w", name, err)
+		}
+	}
 	var state []byte
 	for round := 0; ; round++ {
-		r := &request{method: "tools/call", name: name, progress: ProgressFrom(ctx)}
+		r := &request{method: "tools/call", name: name, progress: ProgressFrom(ctx), params: params}
 		data, err := s.do(ctx, st, r, func(b []byte) []byte {
 			b = append(b, `"name":`...)
 			b = jsonrpc.AppendString(b, name)
@@ -241,6 +251,17 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			}
 			return b
 		})
+		var re *RPCError
+		if headers && errors.As(err, &re) && re.Code == CodeHeaderMismatch {
+			// The tool's annotations may have changed: learn them again
+			// and retry once.
+			headers = false
+			if params, err = s.callParams(ctx, name, raw, true); err != nil {
+				return nil, fmt.Errorf("calling %s: %w", name, err)
+			}
+			round--
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}

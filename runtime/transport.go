@@ -48,6 +48,10 @@ type OutMessage struct {
 	// ProtocolVersion is the protocol version the message is sent under, or
 	// empty before a legacy handshake has negotiated one.
 	ProtocolVersion string
+	// ParamHeaders are the Mcp-Param-* headers of a 2026-07-28 tools/call
+	// sent over Streamable HTTP: the arguments the tool's schema annotates
+	// with x-mcp-header.
+	ParamHeaders []ParamHeader
 }
 
 // IsRequest reports whether m is a request (it has both a method and an id).
