@@ -169,7 +169,7 @@ func DecodeExtra[T any](data []byte, shape *ObjectShape) (map[string]T, error) {
 			continue
 		}
 		var v T
-		if err := json.Unmarshal(raw, &v); err != nil {
+		if err := unmarshal(raw, &v); err != nil {
 			return nil, Within(err, name)
 		}
 		if out == nil {
@@ -343,7 +343,7 @@ func DecodeObject(data []byte, shape *ObjectShape, v any) error {
 	if err := CheckObject(data, shape); err != nil {
 		return err
 	}
-	return json.Unmarshal(data, v)
+	return unmarshal(data, v)
 }
 
 // DecodeValid decodes data into v and validates it.
@@ -351,7 +351,7 @@ func DecodeValid[T any, P interface {
 	*T
 	Validate() error
 }](data []byte, v P) error {
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := unmarshal(data, v); err != nil {
 		return err
 	}
 	return v.Validate()
@@ -432,7 +432,7 @@ func Decoded[T any](dst **T, check func(*T) error, kinds ...byte) UnionBranch {
 	return UnionBranch{
 		Kinds: kinds,
 		Decode: func(data []byte) error {
-			if err := json.Unmarshal(data, v); err != nil {
+			if err := unmarshal(data, v); err != nil {
 				return err
 			}
 			if check != nil {

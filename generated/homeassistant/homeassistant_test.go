@@ -252,3 +252,29 @@ func BenchmarkValidateArguments(b *testing.B) {
 		}
 	}
 }
+
+// TestIntegralNumbers checks that integer arguments written with a fraction
+// or an exponent, as models sometimes write them, decode when their value
+// is an integer, as the server's JSON Schema validation accepts them.
+func TestIntegralNumbers(t *testing.T) {
+	var light HassLightSetArgs
+	if err := json.Unmarshal([]byte(`{"name":"Desk","brightness":50.0}`), &light); err != nil || light.Brightness == nil || *light.Brightness != 50 {
+		t.Errorf("brightness 50.0: %v, %+v", err, light.Brightness)
+	}
+	if err := json.Unmarshal([]byte(`{"brightness":5e1,"name":"1.5"}`), &light); err != nil || *light.Brightness != 50 || *light.Name != "1.5" {
+		t.Errorf("brightness 5e1: %v, %+v", err, light)
+	}
+	if err := json.Unmarshal([]byte(`{"brightness":50.5}`), &light); err == nil {
+		t.Error("brightness 50.5 decoded")
+	}
+	var vol HassSetVolumeRelativeArgs
+	if err := json.Unmarshal([]byte(`{"volume_step":-30.0}`), &vol); err != nil || vol.VolumeStep == nil || vol.VolumeStep.Int == nil || *vol.VolumeStep.Int != -30 {
+		t.Errorf("volume_step -30.0: %v, %+v", err, vol.VolumeStep)
+	}
+	for _, in := range []string{`{"brightness":50.0}`, `{"volume_step":-30.0}`} {
+		tool := map[bool]string{true: "HassLightSet", false: "HassSetVolumeRelative"}[strings.Contains(in, "brightness")]
+		if err := ValidateArguments(tool, []byte(in)); err != nil {
+			t.Errorf("the server's schema refuses %s: %v", in, err)
+		}
+	}
+}
