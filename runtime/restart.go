@@ -1,0 +1,147 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Restarting is a Caller that outlives its server: the first call made after
+// the Session has ended (a stdio server that exited or crashed, a connection
+// that failed) connects again, which starts a stdio server anew. A server
+// process is not a conversation, so one crash does not end an agent's.
+//
+// A call in flight when the server goes away still fails with the reason,
+// such as a *ServerExitedError: Restarting never sends a tool call twice,
+// since the first may have had effects. When sessions keep ending within
+// RestartUptime of their start, each restart waits twice as long as the one
+// before, from RestartBackoff up to MaxRestartBackoff, within the calling
+// context.
+//
+// Restarting is safe for use by many goroutines at once.
+type Restarting struct {
+	t    Transport
+	opts Options
+	// sem holds the right to look at and replace cur; unlike a mutex,
+	// waiting for it can be given up.
+	sem chan struct{}
+
+	cur      *Session
+	started  time.Time
+	failures int // consecutive sessions that ended early, or connects that failed
+	closed   bool
+}
+
+// Restart back-off bounds.
+const (
+	// RestartUptime is how long a session must have lasted for its end not
+	// to count as a failure to start.
+	RestartUptime = 10 * time.Second
+	// RestartBackoff is the wait before the second restart in a row of a
+	// server that keeps failing; it doubles with each failure after that.
+	RestartBackoff = 100 * time.Millisecond
+	// MaxRestartBackoff bounds that wait.
+	MaxRestartBackoff = 30 * time.Second
+)
+
+// ConnectRestarting connects to the server t reaches, as Connect does, and
+// returns a Restarting that connects again, with the same options, whenever
+// a call finds the Session ended.
+func ConnectRestarting(ctx context.Context, t Transport, opts *Options) (*Restarting, error) {
+	r := &Restarting{t: t, sem: make(chan struct{}, 1)}
+	if opts != nil {
+		r.opts = *opts
+	}
+	s, err := Connect(ctx, t, &r.opts)
+	if err != nil {
+		return nil, err
+	}
+	r.cur, r.started = s, time.Now()
+	return r, nil
+}
+
+// CallTool calls the tool on the current Session, connecting again first if
+// it has ended.
+func (r *Restarting) CallTool(ctx context.Context, name string, args any) (*Result, error) {
+	s, err := r.Session(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: %w", name, err)
+	}
+	return s.CallTool(ctx, name, args)
+}
+
+// Session returns the current Session, connecting again first if it has
+// ended.
+func (r *Restarting) Session(ctx context.Context) (*Session, error) {
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-r.sem }()
+	if r.closed {
+		return nil, ErrClosed
+	}
+	if r.cur != nil && r.cur.Err() == nil {
+		return r.cur, nil
+	}
+	var ended error
+	if r.cur != nil {
+		ended = r.cur.Err()
+		if time.Since(r.started) < RestartUptime {
+			r.failures++
+		} else {
+			r.failures = 0
+		}
+		r.cur.Close()
+		r.cur = nil
+	}
+	if d := restartDelay(r.failures); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("restarting the server after %d quick failures: %w", r.failures, ctx.Err())
+		}
+	}
+	s, err := Connect(ctx, r.t, &r.opts)
+	if err != nil {
+		r.failures++
+		if ended != nil {
+			return nil, fmt.Errorf("restarting the server (it ended: %v): %w", ended, err)
+		}
+		return nil, fmt.Errorf("restarting the server: %w", err)
+	}
+	if ended != nil {
+		s.log.Info("restarted the server", "reason", ended.Error())
+	}
+	r.cur, r.started = s, time.Now()
+	return s, nil
+}
+
+// restartDelay is the wait before a restart after n failures in a row: none
+// for the first, then RestartBackoff doubling up to MaxRestartBackoff.
+func restartDelay(n int) time.Duration {
+	if n <= 1 {
+		return 0
+	}
+	d := RestartBackoff
+	for i := 2; i < n && d < MaxRestartBackoff; i++ {
+		d *= 2
+	}
+	return min(d, MaxRestartBackoff)
+}
+
+// Close closes the current Session; later calls fail with ErrClosed.
+func (r *Restarting) Close() error {
+	r.sem <- struct{}{}
+	defer func() { <-r.sem }()
+	r.closed = true
+	if r.cur == nil {
+		return nil
+	}
+	err := r.cur.Close()
+	r.cur = nil
+	return err
+}
