@@ -347,3 +347,9 @@ func (s *Session) callParams(ctx context.Context, name string, args []byte, reli
 	}
 	return appendParamHeaders(nil, tp.headers, args), nil
 }
+
+// isHeaderMismatch reports whether err is the server's -32020 answer.
+func isHeaderMismatch(err error) bool {
+	var re *RPCError
+	return errors.As(err, &re) && re.Code == CodeHeaderMismatch
+}

@@ -251,8 +251,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			}
 			return b
 		})
-		var re *RPCError
-		if headers && errors.As(err, &re) && re.Code == CodeHeaderMismatch {
+		if headers && err != nil && isHeaderMismatch(err) {
 			// The tool's annotations may have changed: learn them again
 			// and retry once.
 			headers = false
