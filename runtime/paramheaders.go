@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -32,10 +31,6 @@ type paramHeader struct {
 	name string
 	path []string
 }
-
-// maxSafeInteger bounds the integers a header carries: those a double
-// represents exactly.
-const maxSafeInteger = 1<<53 - 1
 
 // paramHeaders returns the x-mcp-header annotations of a tool's input
 // schema, or why they make the tool invalid.
@@ -115,7 +110,7 @@ func (w *annotationWalk) visit(v []byte, path []string, reachable bool, ptr stri
 				if reachable {
 					sub = append(path[:len(path):len(path)], string(pk))
 				}
-				return w.visit(pval, sub, reachable, ptr+"/properties/"+escapePointer(string(pk)), depth+1)
+				return w.visit(pval, sub, reachable, ptr+"/properties/"+EscapePointerToken(string(pk)), depth+1)
 			})
 		}
 		isMap, ok := subschemaKeys[name]
@@ -127,10 +122,10 @@ func (w *annotationWalk) visit(v []byte, path []string, reachable bool, ptr stri
 				if err != nil {
 					return err
 				}
-				return w.visit(mval, nil, false, ptr+"/"+escapePointer(name)+"/"+escapePointer(string(mk)), depth+1)
+				return w.visit(mval, nil, false, ptr+"/"+EscapePointerToken(name)+"/"+EscapePointerToken(string(mk)), depth+1)
 			})
 		case !isMap:
-			return w.visit(val, nil, false, ptr+"/"+escapePointer(name), depth+1)
+			return w.visit(val, nil, false, ptr+"/"+EscapePointerToken(name), depth+1)
 		}
 		return nil
 	})
@@ -223,14 +218,6 @@ func isToken(s string) bool {
 	return true
 }
 
-// escapePointer escapes a key for a JSON pointer.
-func escapePointer(k string) string {
-	if !strings.ContainsAny(k, "~/") {
-		return k
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
-}
-
 // appendParamHeaders appends the header of each annotation whose argument
 // is present in args (a JSON object) and not null.
 func appendParamHeaders(dst []ParamHeader, hs []paramHeader, args []byte) []ParamHeader {
@@ -278,11 +265,8 @@ func headerValue(v []byte) (string, bool) {
 	case 'n', '{', '[':
 		return "", false
 	}
-	if n, ok := jsonrpc.Int(v); ok {
-		return strconv.FormatInt(n, 10), true
-	}
-	if f, ok := jsonrpc.Float(v); ok && f == math.Trunc(f) && math.Abs(f) <= maxSafeInteger {
-		return strconv.FormatInt(int64(f), 10), true
+	if n, ok := integralLiteral(string(v)); ok {
+		return n, true
 	}
 	// Not an integer: the server's validation answers that; the header
 	// carries the number as written.
