@@ -560,11 +560,10 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 		defer cancel()
 	}
 	if timeout > 0 {
-		c.timer.Reset(timeout)
-		timerC = c.timer.C
-		if r.progress != nil || s.rd != nil {
-			start = time.Now()
-		}
+		// The timer is armed only if the call waits for its response
+		// (readFor bounds a call that reads by its read deadline); the
+		// time the write took counts.
+		start = time.Now()
 	}
 
 	s.mu.Lock()
@@ -620,6 +619,10 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 		rep := s.readFor(ctx, c, st, r, timeout, start)
 		s.release(c)
 		return rep.result, rep.err
+	}
+	if timeout > 0 {
+		c.timer.Reset(timeout - time.Since(start))
+		timerC = c.timer.C
 	}
 	var rep reply
 wait:
