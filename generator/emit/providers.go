@@ -6,12 +6,15 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/mcpgen/mcpgen/runtime/anthropic"
-	"github.com/mcpgen/mcpgen/runtime/openai"
+	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/toolname"
 )
 
 // Packages the optional provider files refer to. Only those files import
-// them, so a package generated without them does not depend on either SDK.
+// them, so a package generated without them does not depend on either SDK,
+// and the generator itself imports neither: it takes the declared names
+// from provschema.Declare, which runtime/anthropic and runtime/openai build
+// their declarations on.
 const (
 	anthropicSDKPkg     = "github.com/anthropics/anthropic-sdk-go"
 	anthropicRuntimePkg = "github.com/mcpgen/mcpgen/runtime/anthropic"
@@ -22,10 +25,10 @@ const (
 // anthropicFile renders anthropic.go: the tools declared for Claude by
 // runtime/anthropic from the schemas MCPTools holds, a Toolset constructor,
 // and the map from declared names back to MCP names. The declarations are
-// made at generation time too, so that a tool the converter rejects fails
-// generation, and so that the name map is checked in.
+// made at generation time too (without the SDK), so that a tool the
+// converter rejects fails generation, and so that the name map is checked in.
 func (g *gen) anthropicFile() (*jen.File, error) {
-	_, names, err := anthropic.ToolParams(g.sortedRuntimeTools())
+	_, names, err := provschema.Declare("Anthropic", g.sortedRuntimeTools(), toolname.Anthropic)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +54,7 @@ func (g *gen) anthropicFile() (*jen.File, error) {
 // constructor with the same options, and the map from declared names back
 // to MCP names, made at generation time as for anthropicFile.
 func (g *gen) openaiFile() (*jen.File, error) {
-	_, names, err := openai.FunctionDefinitions(g.sortedRuntimeTools(), &openai.Options{Strict: g.opts.OpenAIStrict})
+	_, names, err := provschema.Declare("OpenAI", g.sortedRuntimeTools(), toolname.OpenAI)
 	if err != nil {
 		return nil, err
 	}

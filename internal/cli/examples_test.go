@@ -81,3 +81,53 @@ func TestExampleConsumer(t *testing.T) {
 		t.Errorf("example output:\n%s", outb)
 	}
 }
+
+// TestExampleConsumerGoGenerate runs the commands examples/consumer
+// documents, in a copy of that module with its own go.mod and go.sum: go
+// generate ./... builds mcpgen as the module's tool, so every package the
+// command imports needs a go.sum entry there. It once failed with "missing
+// go.sum entry" for the Anthropic and OpenAI SDKs, which the command
+// imported although it never calls them. The module proxy is switched off:
+// what the root module's go mod download fetched must be enough.
+func TestExampleConsumerGoGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	root := testenv.RepoRoot()
+	src := filepath.Join(root, "examples", "consumer")
+	dir := filepath.Join(t.TempDir(), "consumer")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GOPROXY=off", "GOFLAGS=-buildvcs=false")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s in a copy of examples/consumer: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// The copy builds against this checkout, as the original does through
+	// its relative replace directive.
+	run("mod", "edit", "-replace", "github.com/mcpgen/mcpgen="+root)
+	for _, f := range []string{"everything/types.go", "everything/client.go"} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("generate", "./...")
+	run("build", "./...")
+	files, err := filepath.Glob(filepath.Join(src, "everything", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("examples/consumer/everything has no files (%v)", err)
+	}
+	for _, f := range files {
+		want, _ := os.ReadFile(f)
+		got, err := os.ReadFile(filepath.Join(dir, "everything", filepath.Base(f)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("go generate ./... in the consumer module wrote a different everything/%s (%v)", filepath.Base(f), err)
+		}
+	}
+}

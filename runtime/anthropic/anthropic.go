@@ -23,24 +23,17 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/toolname"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
-	"github.com/mcpgen/mcpgen/runtime/internal/toolname"
 )
-
-func isNameChar(c byte) bool {
-	return toolname.IsLetter(c) || toolname.IsDigit(c) || c == '_' || c == '-'
-}
-
-// nameRules are the tool names the Anthropic API accepts: ^[a-zA-Z0-9_-]{1,128}$.
-var nameRules = toolname.Rules{MaxLen: 128, First: isNameChar, Rest: isNameChar, Prefix: "_"}
 
 // ValidName reports whether the Anthropic API accepts name as a tool name as it
 // is. Other names are rewritten: each disallowed character (such as the dot
 // in light.turn_on) becomes '_', and a name that is too long, or taken, ends
 // in '_' and six hex digits of a hash of the MCP name.
-func ValidName(name string) bool { return nameRules.Valid(name) }
+func ValidName(name string) bool { return toolname.Anthropic.Valid(name) }
 
 // ToolParams returns one tool declaration per MCP tool, in the order of
 // tools, and a map from each declared name to the MCP tool name.
@@ -52,35 +45,21 @@ func ValidName(name string) bool { return nameRules.Valid(name) }
 // against the server's schema). An empty description becomes the title, or
 // a sentence made from the name.
 func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string, error) {
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	declared, err := toolname.Assign(names, nameRules)
+	decls, reverse, err := provschema.Declare("Anthropic", tools, toolname.Anthropic)
 	if err != nil {
-		return nil, nil, fmt.Errorf("declaring tools for Anthropic: %w", err)
+		return nil, nil, err
 	}
-	params := make([]anthropic.ToolParam, len(tools))
-	reverse := make(map[string]string, len(tools))
-	for i, t := range tools {
-		root, note, err := provschema.Root(t.Name, t.InputSchema)
+	params := make([]anthropic.ToolParam, len(decls))
+	for i, d := range decls {
+		schema, err := inputSchema(d.Root)
 		if err != nil {
-			return nil, nil, err
-		}
-		schema, err := inputSchema(root)
-		if err != nil {
-			return nil, nil, fmt.Errorf("declaring %s for Anthropic: %w", t.Name, err)
-		}
-		desc := toolname.Describe(t)
-		if note != "" {
-			desc += "\n\n" + note
+			return nil, nil, fmt.Errorf("declaring %s for Anthropic: %w", tools[i].Name, err)
 		}
 		params[i] = anthropic.ToolParam{
-			Name:        declared[i],
-			Description: anthropic.String(desc),
+			Name:        d.Name,
+			Description: anthropic.String(d.Description),
 			InputSchema: schema,
 		}
-		reverse[declared[i]] = t.Name
 	}
 	return params, reverse, nil
 }

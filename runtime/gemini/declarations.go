@@ -8,9 +8,9 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/toolname"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
-	"github.com/mcpgen/mcpgen/runtime/internal/toolname"
 )
 
 // DeclarationOptions tune Declarations. A nil *DeclarationOptions means the

@@ -8,8 +8,8 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
 )
 
 // Limits of the typed conversion.

@@ -21,24 +21,17 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/toolname"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
-	"github.com/mcpgen/mcpgen/runtime/internal/toolname"
 )
-
-func isNameChar(c byte) bool {
-	return toolname.IsLetter(c) || toolname.IsDigit(c) || c == '_' || c == '-'
-}
-
-// nameRules are the function names the OpenAI API accepts: ^[a-zA-Z0-9_-]{1,64}$.
-var nameRules = toolname.Rules{MaxLen: 64, First: isNameChar, Rest: isNameChar, Prefix: "_"}
 
 // ValidName reports whether the OpenAI API accepts name as a function name as it
 // is. Other names are rewritten: each disallowed character (such as the dot
 // in light.turn_on) becomes '_', and a name that is too long, or taken, ends
 // in '_' and six hex digits of a hash of the MCP name.
-func ValidName(name string) bool { return nameRules.Valid(name) }
+func ValidName(name string) bool { return toolname.OpenAI.Valid(name) }
 
 // Options tune FunctionDefinitions. A nil *Options means the zero value.
 type Options struct {
@@ -71,30 +64,17 @@ func definitions(tools []runtime.Tool, opts *Options) ([]shared.FunctionDefiniti
 	if opts == nil {
 		opts = &Options{}
 	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	declared, err := toolname.Assign(names, nameRules)
+	decls, reverse, err := provschema.Declare("OpenAI", tools, toolname.OpenAI)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("declaring tools for OpenAI: %w", err)
+		return nil, nil, nil, err
 	}
-	defs := make([]shared.FunctionDefinitionParam, len(tools))
-	strict := make([]bool, len(tools))
-	reverse := make(map[string]string, len(tools))
-	for i, t := range tools {
-		root, note, err := provschema.Root(t.Name, t.InputSchema)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		desc := toolname.Describe(t)
-		if note != "" {
-			desc += "\n\n" + note
-		}
-		d := shared.FunctionDefinitionParam{Name: declared[i], Description: openai.String(desc)}
-		params := root
+	defs := make([]shared.FunctionDefinitionParam, len(decls))
+	strict := make([]bool, len(decls))
+	for i, decl := range decls {
+		d := shared.FunctionDefinitionParam{Name: decl.Name, Description: openai.String(decl.Description)}
+		params := decl.Root
 		if opts.Strict {
-			if s, reason := provschema.Strict(root); reason == "" {
+			if s, reason := provschema.Strict(decl.Root); reason == "" {
 				params, strict[i] = s, true
 				d.Strict = openai.Bool(true)
 			} else {
@@ -103,7 +83,6 @@ func definitions(tools []runtime.Tool, opts *Options) ([]shared.FunctionDefiniti
 		}
 		d.Parameters = parameters(params)
 		defs[i] = d
-		reverse[declared[i]] = t.Name
 	}
 	return defs, reverse, strict, nil
 }
