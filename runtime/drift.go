@@ -1,5 +1,7 @@
 package runtime
 
+import "log/slog"
+
 // DriftError reports that the server's live tool list differs from the
 // snapshot a generated package was made from.
 type DriftError struct {
@@ -13,7 +15,9 @@ func (e *DriftError) Error() string {
 }
 
 // checkDrift compares tools with Options.SnapshotHash: it logs a warning the
-// first time they differ, and returns a *DriftError with FailOnDrift.
+// first time they differ, and returns a *DriftError with FailOnDrift. With
+// no Options.Logger the warning goes to slog.Default(), since setting
+// SnapshotHash asks for it; the Session's other records are still discarded.
 func (s *Session) checkDrift(tools []Tool) error {
 	if s.opts.SnapshotHash == "" {
 		return nil
@@ -27,7 +31,11 @@ func (s *Session) checkDrift(tools []Tool) error {
 		return err
 	}
 	s.driftOnce.Do(func() {
-		s.log.Warn("the server's tools differ from the snapshot", "snapshot", err.Snapshot, "server", err.Live)
+		log := s.opts.Logger
+		if log == nil {
+			log = slog.Default()
+		}
+		log.Warn("the server's tools differ from the snapshot", "snapshot", err.Snapshot, "server", err.Live)
 	})
 	return nil
 }

@@ -489,6 +489,39 @@ func TestDrift(t *testing.T) {
 	}
 }
 
+// TestSnapshotHashWarnsWithoutLogger: the README's snippet sets
+// SnapshotHash and no Logger, and promised a warning when the server's tools
+// changed; with the nil Logger discarding everything, nothing was printed.
+// The drift warning now goes to slog.Default() then, and nothing else does.
+func TestSnapshotHashWarnsWithoutLogger(t *testing.T) {
+	tools := `{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}`
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	defer slog.SetDefault(prev)
+
+	conn := newMemConn(legacyMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		c.reply(m, tools)
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, &Options{SnapshotHash: "sha256:000000000000", LogTraffic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ListTools(context.Background())
+	s.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	out := buf.String()
+	if n := strings.Count(out, "differ from the snapshot"); n != 1 {
+		t.Errorf("%d drift warnings on slog.Default(), want 1:\n%s", n, out)
+	}
+	if strings.Contains(out, "mcp send") || strings.Contains(out, "mcp recv") {
+		t.Errorf("records other than the drift warning reached slog.Default():\n%s", out)
+	}
+}
+
 func TestLateModernServer(t *testing.T) {
 	discovers := 0
 	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {

@@ -106,7 +106,9 @@ type Options struct {
 
 	// SnapshotHash is the ToolsHash of the tool list a generated package
 	// was made from (its SnapshotHash constant). When set, Connect lists the
-	// server's tools and logs a warning, once per Session, if they differ.
+	// server's tools and logs a warning, once per Session, if they differ:
+	// to Logger, or to slog.Default() when Logger is nil (only this warning
+	// does so).
 	SnapshotHash string
 	// FailOnDrift turns that warning into a *DriftError from Connect and
 	// ListTools.
