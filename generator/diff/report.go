@@ -20,6 +20,9 @@ type Report struct {
 	// snapshots that name different servers.
 	Warnings []string
 	Changes  []Change
+	// Error says why the comparison could not be made, such as a server
+	// that could not be reached; such a report has no changes.
+	Error string
 }
 
 // Count returns how many changes have severity s.
@@ -233,6 +236,7 @@ type jsonReport struct {
 	Summary  jsonSummary `json:"summary"`
 	Warnings []string    `json:"warnings"`
 	Changes  []Change    `json:"changes"`
+	Error    string      `json:"error,omitempty"`
 }
 
 type jsonSummary struct {
@@ -256,6 +260,7 @@ func (r *Report) jsonValue() jsonReport {
 		Summary:  jsonSummary{r.Count(Err), r.Count(Warn), r.Count(Info), r.GoAPICount()},
 		Warnings: r.Warnings,
 		Changes:  r.Changes,
+		Error:    r.Error,
 	}
 	if j.Warnings == nil {
 		j.Warnings = []string{}

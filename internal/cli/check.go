@@ -104,8 +104,8 @@ func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string) (*di
 }
 
 // checkConfig checks every selected server of a config file. A server that
-// cannot be checked is reported on standard error and does not stop the
-// others.
+// cannot be checked is reported on standard error, and in the JSON array as
+// an entry with its error, and does not stop the others.
 func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format, threshold diff.Severity) error {
 	servers, flags, err := configServers(cf, base)
 	if err != nil {
@@ -115,6 +115,9 @@ func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format,
 	failed, hits := 0, 0
 	for i, s := range servers {
 		r, err := func() (*diff.Report, error) {
+			if err := flags[i].checkEnv(); err != nil {
+				return nil, err
+			}
 			ctx, cancel := flags[i].context()
 			defer cancel()
 			return checkServer(ctx, e, flags[i], s.Snapshot)
@@ -122,6 +125,9 @@ func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format,
 		if err != nil {
 			failed++
 			fmt.Fprintf(e.stderr, "mcpgen: server %s: %v\n", s.Name, err)
+			if format == diff.FormatJSON {
+				reports = append(reports, &diff.Report{Command: "mcpgen check (server " + s.Name + ")", Old: s.Snapshot, New: flags[i].source(), Error: err.Error()})
+			}
 			continue
 		}
 		r.Command = "mcpgen check (server " + s.Name + ")"

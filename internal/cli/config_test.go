@@ -114,3 +114,51 @@ func TestConfigUsage(t *testing.T) {
 		t.Errorf("unreachable server: status %d, stderr %q", code, stderr)
 	}
 }
+
+// TestConfigUnsetBearerEnvStopsOnlyItsServer: one server's unset bearer_env
+// variable used to stop every server of the file with status 2 before any
+// was captured, although a failing server should not stop the others; and
+// check --format json left failed servers out of its array.
+func TestConfigUnsetBearerEnvStopsOnlyItsServer(t *testing.T) {
+	const unset = "MCPGEN_TEST_UNSET_TOKEN"
+	t.Setenv(unset, "")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	text := "servers:\n" +
+		"  staging:\n" +
+		"    snapshot: tools/staging.json\n" +
+		"    url: http://127.0.0.1:1/mcp\n" +
+		"    bearer_env: " + unset + "\n" +
+		"  sdk:\n" +
+		"    snapshot: tools/sdk.json\n" +
+		"    url: " + testenv.ServeSDK(t, false) + "\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sdk := filepath.Join(dir, "tools", "sdk.json")
+
+	code, _, stderr := runCLI(t, "snapshot", "--config", cfg)
+	if code != 1 || !strings.Contains(stderr, "server sdk: wrote "+sdk) ||
+		!strings.Contains(stderr, "server staging: --bearer-env "+unset+": the variable is unset or empty") ||
+		!strings.Contains(stderr, "1 of 2 server(s) could not be captured") {
+		t.Fatalf("snapshot --config: status %d, stderr %q", code, stderr)
+	}
+
+	code, stdout, stderr := runCLI(t, "check", "--config", cfg, "--format", "json")
+	if code != 2 || !strings.Contains(stderr, "1 of 2 server(s) could not be checked") {
+		t.Errorf("check --config: status %d, stderr %q", code, stderr)
+	}
+	var reports []struct {
+		Old     string
+		Error   string
+		Changes []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(stdout), &reports); err != nil {
+		t.Fatalf("json reports: %v\n%s", err, stdout)
+	}
+	if len(reports) != 2 ||
+		reports[0].Old != filepath.Join(dir, "tools", "staging.json") || !strings.Contains(reports[0].Error, unset+": the variable is unset or empty") ||
+		reports[1].Old != sdk || reports[1].Error != "" || len(reports[1].Changes) != 0 {
+		t.Errorf("json reports: %+v\n%s", reports, stdout)
+	}
+}

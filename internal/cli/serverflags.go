@@ -47,6 +47,8 @@ type serverFlags struct {
 	// server's command line, the arguments after "--".
 	name    string
 	command []string
+	// deferEnv leaves checkEnv out of check, for the caller to run.
+	deferEnv bool
 }
 
 // register adds the server flags to fs.
@@ -137,14 +139,28 @@ func (f *serverFlags) check(command []string) error {
 			return usagef("%s: --bearer-env applies to --url and --sse only, not to a server command", name)
 		}
 	}
-	if f.bearerEnv != "" && strings.TrimSpace(os.Getenv(f.bearerEnv)) == "" {
-		return usagef("%s: --bearer-env %s: the variable is unset or empty", name, f.bearerEnv)
-	}
 	if f.timeout < 0 {
 		return usagef("%s: --timeout must not be negative", name)
 	}
 	if f.protocol != "" && !supportedVersion(f.protocol) {
 		return usagef("%s: --protocol-version %q is not one of %s", name, f.protocol, strings.Join(runtime.SupportedProtocolVersions(), ", "))
+	}
+	if f.deferEnv {
+		return nil
+	}
+	if err := f.checkEnv(); err != nil {
+		return usagef("%s: %v", name, err)
+	}
+	return nil
+}
+
+// checkEnv checks what the flags need from the environment: the variable
+// --bearer-env names must hold a token. check calls it unless deferEnv is
+// set; with --config each server calls it before it connects, so that one
+// server's missing token does not stop the others.
+func (f *serverFlags) checkEnv() error {
+	if f.bearerEnv != "" && strings.TrimSpace(os.Getenv(f.bearerEnv)) == "" {
+		return fmt.Errorf("--bearer-env %s: the variable is unset or empty", f.bearerEnv)
 	}
 	return nil
 }

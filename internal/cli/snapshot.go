@@ -75,6 +75,9 @@ func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
 	failed := 0
 	for i, s := range servers {
 		err := func() error {
+			if err := flags[i].checkEnv(); err != nil {
+				return err
+			}
 			ctx, cancel := flags[i].context()
 			defer cancel()
 			_, data, err := capture(ctx, e, flags[i])
