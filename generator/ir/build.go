@@ -692,14 +692,27 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	}
 	if props != nil {
 		// Names an override gives are fixed before the others are handed
-		// out.
+		// out. One that another property, with no name of its own, would
+		// have had is an error: that property's field would be renamed.
+		overridden := map[string]string{} // Go name → override key
 		for _, m := range props.Members {
 			fptr := ptr + "/properties/" + jsontree.EscapeToken(m.Key)
 			if o, ok := c.override(fptr); ok && o.GoName != "" {
+				key := OverrideKey(c.tool, fptr)
 				if fieldNames.reserved[o.GoName] {
-					return nil, &OverrideError{Key: OverrideKey(c.tool, fptr), Msg: fmt.Sprintf("Go name %s is taken by another field or a method of %s", o.GoName, t.Name)}
+					return nil, &OverrideError{Key: key, Msg: fmt.Sprintf("Go name %s is taken by another field or a method of %s", o.GoName, t.Name)}
 				}
 				fieldNames.reserve(o.GoName)
+				overridden[o.GoName] = key
+			}
+		}
+		for _, m := range props.Members {
+			fptr := ptr + "/properties/" + jsontree.EscapeToken(m.Key)
+			if o, ok := c.override(fptr); ok && o.GoName != "" {
+				continue
+			}
+			if key, taken := overridden[Exported(m.Key, "Field")]; taken {
+				return nil, &OverrideError{Key: key, Msg: fmt.Sprintf("Go name %s is the field name of property %s of %s: choose another, or give %s a go_name too", Exported(m.Key, "Field"), m.Key, t.Name, m.Key)}
 			}
 		}
 	}

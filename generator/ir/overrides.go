@@ -20,7 +20,9 @@ import (
 // property of a $defs schema is reached through $defs.
 type Override struct {
 	// GoName replaces the field's name; it must be an exported Go
-	// identifier not used by another field of the struct.
+	// identifier not used by another field of the struct, nor the name
+	// another property's field would have (unless that property has a
+	// GoName too), so that an override never renames another field.
 	GoName string
 	// GoType replaces int64 for an integer property: int, int8, int16,
 	// int32, int64, uint, uint8, uint16, uint32 or uint64. Types narrower

@@ -169,3 +169,47 @@ func TestGenerateConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestOverrideGoNameCollision: a go_name override that takes another
+// property's name used to rename that property silently (name became
+// Name_8d39), breaking code that used its field. It is an error naming the
+// override's line, both when the other property comes after the overridden
+// one and when it comes before.
+func TestOverrideGoNameCollision(t *testing.T) {
+	haAbs, err := filepath.Abs(haSnapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ prop, goName, other string }{
+		{"volume_level", "Name", "name"},
+		{"name", "DeviceClass", "device_class"},
+	} {
+		dir := t.TempDir()
+		cfg := filepath.Join(dir, "mcpgen.yaml")
+		text := "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    overrides:\n" +
+			"      \"HassSetVolume#/inputSchema/properties/area\": {go_name: Region}\n" +
+			"      \"HassSetVolume#/inputSchema/properties/" + tc.prop + "\": {go_name: " + tc.goName + "}\n"
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, "generate", "--config", cfg)
+		want := "mcpgen.yaml:8: override HassSetVolume#/inputSchema/properties/" + tc.prop + ": Go name " + tc.goName + " is the field name of property " + tc.other + " of HassSetVolumeArgs"
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Errorf("go_name %s for %s: status %d, stderr %q; want it to contain %q", tc.goName, tc.prop, code, stderr, want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "gen", "a", "types.go")); err == nil {
+			t.Errorf("go_name %s for %s: the package was generated anyway", tc.goName, tc.prop)
+		}
+	}
+	// Swapping two names is no collision.
+	cfg := filepath.Join(t.TempDir(), "mcpgen.yaml")
+	text := "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    overrides:\n" +
+		"      \"HassSetVolume#/inputSchema/properties/area\": {go_name: Floor}\n" +
+		"      \"HassSetVolume#/inputSchema/properties/floor\": {go_name: Area}\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "generate", "--config", cfg); code != 0 {
+		t.Errorf("swapped go_names: status %d, stderr %q", code, stderr)
+	}
+}
