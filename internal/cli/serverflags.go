@@ -257,9 +257,9 @@ func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runt
 // "--sse URL" for the legacy transport) or the command line, with secrets
 // removed. A URL loses its password and the values of its query parameters;
 // a command loses the values of secret-looking flags and KEY=VALUE
-// arguments. Absolute paths inside the working directory are written
-// relative to it, so that the same capture from another checkout reads the
-// same.
+// arguments. Absolute paths, as arguments or as the values of --flag=VALUE,
+// are written as portablePath writes them, so that the same capture from
+// another checkout, or by another user, reads the same.
 func (f *serverFlags) source() string {
 	switch {
 	case f.url != "":
@@ -267,7 +267,7 @@ func (f *serverFlags) source() string {
 	case f.sse != "":
 		return "--sse " + redactURL(f.sse)
 	}
-	wd, _ := os.Getwd()
+	p := newPathRewriter()
 	words := make([]string, len(f.command))
 	secretNext := false
 	for i, a := range f.command {
@@ -283,14 +283,15 @@ func (f *serverFlags) source() string {
 				} else {
 					secretNext = true
 				}
+			} else if hasValue {
+				eq := strings.IndexByte(a, '=')
+				a = a[:eq+1] + p.portable(a[eq+1:])
 			}
 		default:
 			if k, _, ok := strings.Cut(a, "="); ok && isSecretWord(k) {
 				a = k + "=REDACTED"
-			} else if wd != "" && filepath.IsAbs(a) {
-				if rel, err := filepath.Rel(wd, a); err == nil && !strings.HasPrefix(rel, "..") {
-					a = "." + string(filepath.Separator) + rel
-				}
+			} else if filepath.IsAbs(a) {
+				a = p.portable(a)
 			} else if strings.Contains(a, "://") {
 				a = redactURL(a)
 			}
@@ -338,7 +339,7 @@ func shellQuote(s string) string {
 		return "''"
 	}
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r)) {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,~", r)) {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 		}
 	}

@@ -137,6 +137,14 @@ func TestServerFlagsSource(t *testing.T) {
 			}
 		})
 	}
+	t.Run("home", func(t *testing.T) {
+		home := t.TempDir()
+		t.Setenv("HOME", home)
+		f := serverFlags{command: []string{filepath.Join(home, "go", "bin", "srv"), "--db=" + filepath.Join(home, "x.db")}}
+		if got, want := f.source(), "~/go/bin/srv --db=~/x.db"; got != want {
+			t.Errorf("source() = %q, want %q", got, want)
+		}
+	})
 }
 
 // TestServerFlagsConnect connects through the flags to the go-sdk server

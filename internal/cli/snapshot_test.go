@@ -281,3 +281,45 @@ func TestWriteIfChanged(t *testing.T) {
 		t.Errorf("writing over a directory: %v", err)
 	}
 }
+
+// TestSnapshotSourceSameFromTwoCheckouts: the snapshot of a server in the
+// repository, captured from a subdirectory (as go generate does), used to
+// record the absolute paths of the capturing checkout in its source, so
+// two developers wrote different files. Paths inside the checkout are now
+// written relative to the working directory, in arguments and flag values.
+func TestSnapshotSourceSameFromTwoCheckouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	srv := testenv.SDKServer(t)
+	var snaps [2][]byte
+	for i, parent := range []string{t.TempDir(), filepath.Join(t.TempDir(), "elsewhere", "deeper")} {
+		repo := filepath.Join(parent, "repo")
+		for _, d := range []string{".git", "bin", "internal/pkg"} {
+			if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		server := filepath.Join(repo, "bin", "server")
+		if err := os.WriteFile(server, []byte("#!/bin/sh\nexec '"+srv+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(filepath.Join(repo, "internal", "pkg"))
+		code, _, stderr := runCLI(t, "snapshot", "--out", "../../tools/s.json", "--", server, "--data="+filepath.Join(repo, "data"), filepath.Join(repo, "internal", "pkg", "x.json"))
+		if code != 0 {
+			t.Fatalf("snapshot in %s: status %d: %s", repo, code, stderr)
+		}
+		data, err := os.ReadFile(filepath.Join(repo, "tools", "s.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps[i] = data
+	}
+	if string(snaps[0]) != string(snaps[1]) {
+		t.Errorf("two checkouts wrote different snapshots:\n%s\n---\n%s", snaps[0], snaps[1])
+	}
+	const want = `"source": "../../bin/server --data=../../data ./x.json"`
+	if !strings.Contains(string(snaps[0]), want) {
+		t.Errorf("snapshot does not contain %s:\n%s", want, snaps[0])
+	}
+}
