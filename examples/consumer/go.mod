@@ -35,5 +35,7 @@ require (
 )
 
 // The example lives in mcpgen's own repository and builds against it. A
-// real consumer drops this line and runs: go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen@latest
+// consumer points this line at its clone of mcpgen until mcpgen is
+// published; then it drops the line and runs:
+// go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen@latest
 replace github.com/mcpgen/mcpgen => ../..

@@ -131,3 +131,36 @@ func TestExampleConsumerGoGenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallFromClone follows the README's way of adding mcpgen as a tool
+// of another module before mcpgen is published, where go get -tool ...@latest
+// cannot find it: a requirement replaced by a clone, then go mod tidy. The
+// module then generates a package with go tool mcpgen and builds it.
+func TestInstallFromClone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	root := testenv.RepoRoot()
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("mod", "init", "example.com/app")
+	run("mod", "edit", "-require", "github.com/mcpgen/mcpgen@v0.0.0",
+		"-replace", "github.com/mcpgen/mcpgen="+root,
+		"-tool", "github.com/mcpgen/mcpgen/cmd/mcpgen")
+	run("mod", "tidy")
+	run("tool", "mcpgen", "generate", "--snapshot", filepath.Join(root, "testdata", "homeassistant-tools-list.json"), "--package", "homeassistant", "--out", "homeassistant")
+	run("build", "./...")
+	if out := run("list", "./..."); !strings.Contains(out, "example.com/app/homeassistant") {
+		t.Errorf("go list ./... = %q, want the generated package", out)
+	}
+}
