@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -87,15 +88,23 @@ func BenchmarkCallToolInMemory(b *testing.B) {
 }
 
 func BenchmarkCallToolStdio(b *testing.B) {
-	for _, mode := range []string{"legacy", "modern"} {
+	for _, mode := range []string{"legacy", "modern", "legacy-deadline"} {
 		b.Run(mode, func(b *testing.B) {
-			s, err := Connect(context.Background(), fakeTransport(b, mode), nil)
+			// legacy-deadline calls with a context that has a deadline,
+			// as mcpbench does: the call then arms context.AfterFunc.
+			server, deadline := strings.CutSuffix(mode, "-deadline")
+			s, err := Connect(context.Background(), fakeTransport(b, server), nil)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer s.Close()
 			args := json.RawMessage(`{"message":"hello"}`)
 			ctx := context.Background()
+			if deadline {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, time.Hour)
+				defer cancel()
+			}
 			b.ReportAllocs()
 			start := cpuTime()
 			for b.Loop() {
