@@ -473,9 +473,8 @@ func numEqual(a, b string) bool {
 	if a == b {
 		return true
 	}
-	fa, err1 := strconv.ParseFloat(a, 64)
-	fb, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && fa == fb
+	c, ok := CompareNumbers(a, b)
+	return ok && c == 0
 }
 
 // String returns the compact JSON encoding of n, object members in order.

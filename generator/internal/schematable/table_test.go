@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,6 +102,13 @@ var newArgs = map[string]func() validator{
 	"t81_int_or_number":             func() validator { return new(T81IntOrNumberArgs) },
 	"t82_pattern_and_format":        func() validator { return new(T82PatternAndFormatArgs) },
 	"t83_const_true":                func() validator { return new(T83ConstTrueArgs) },
+	"t84_big_integer_const":         func() validator { return new(T84BigIntegerConstArgs) },
+	"t85_big_integer_enum":          func() validator { return new(T85BigIntegerEnumArgs) },
+	"t86_big_enum_no_type":          func() validator { return new(T86BigEnumNoTypeArgs) },
+	"t87_big_number_enum":           func() validator { return new(T87BigNumberEnumArgs) },
+	"t88_big_integer_range":         func() validator { return new(T88BigIntegerRangeArgs) },
+	"t89_big_integer_exclusive":     func() validator { return new(T89BigIntegerExclusiveArgs) },
+	"t90_integer_multiple_rounded":  func() validator { return new(T90IntegerMultipleRoundedArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -177,8 +185,36 @@ func TestShapes(t *testing.T) {
 // validates it, and checks it with the tool's own schema: both must give
 // the verdict the table expects.
 func TestValidatorsAgree(t *testing.T) {
+	if n := checkAgreement(t, func(string) bool { return true }); n < 150 {
+		t.Errorf("only %d instances checked", n)
+	}
+}
+
+// TestIntegerConstEnumBeyond2To53 checks the tools whose const, enum,
+// bounds or multipleOf are integers a float64 cannot tell apart from their
+// neighbours (beyond 2^53): the generated code must compare them exactly,
+// as the schema's own validator does.
+func TestIntegerConstEnumBeyond2To53(t *testing.T) {
+	big := []string{"t84_big_integer_const", "t85_big_integer_enum", "t86_big_enum_no_type", "t87_big_number_enum",
+		"t88_big_integer_range", "t89_big_integer_exclusive", "t90_integer_multiple_rounded"}
+	if n := checkAgreement(t, func(name string) bool { return slices.Contains(big, name) }); n < 30 {
+		t.Errorf("only %d instances checked", n)
+	}
+	var a T84BigIntegerConstArgs
+	if err := json.Unmarshal([]byte(`{"x":9007199254740992}`), &a); err == nil {
+		t.Error("const 9007199254740993 accepted 9007199254740992")
+	}
+}
+
+// checkAgreement runs the table's instances of the tools for which include
+// is true through both validators, and returns how many it checked.
+func checkAgreement(t *testing.T, include func(string) bool) int {
+	t.Helper()
 	instances := 0
 	for _, tool := range MCPTools() {
+		if !include(tool.Name) {
+			continue
+		}
 		var meta struct {
 			Valid   []json.RawMessage `json:"x-valid"`
 			Invalid []json.RawMessage `json:"x-invalid"`
@@ -222,9 +258,7 @@ func TestValidatorsAgree(t *testing.T) {
 			check(inst, false)
 		}
 	}
-	if instances < 150 {
-		t.Errorf("only %d instances checked", instances)
-	}
+	return instances
 }
 
 // wantShapes is the Go shape of each tool's arguments: fields with their
@@ -313,4 +347,11 @@ var wantShapes = map[string]string{
 	"t81_int_or_number":             "X *T81IntOrNumberX{Int *int64; Number *float64} x,omitempty",
 	"t82_pattern_and_format":        "X *string x,omitempty",
 	"t83_const_true":                "X T83ConstTrueX(const) x",
+	"t84_big_integer_const":         "X *T84BigIntegerConstX(const) x,omitempty",
+	"t85_big_integer_enum":          "X *T85BigIntegerEnumX(int64) x,omitempty",
+	"t86_big_enum_no_type":          "X *T86BigEnumNoTypeX(int64) x,omitempty",
+	"t87_big_number_enum":           "X json.RawMessage x,omitempty",
+	"t88_big_integer_range":         "X *int64 x,omitempty",
+	"t89_big_integer_exclusive":     "X *int64 x,omitempty",
+	"t90_integer_multiple_rounded":  "X *int64 x,omitempty",
 }

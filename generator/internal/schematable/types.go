@@ -2358,3 +2358,190 @@ func (*T83ConstTrueX) UnmarshalJSON(data []byte) error {
 	}
 	return nil
 }
+
+// T84BigIntegerConstArgs holds the arguments of the tool "t84_big_integer_const".
+//
+// integer const beyond 2^53 compares exactly
+type T84BigIntegerConstArgs struct {
+	X *T84BigIntegerConstX `json:"x,omitempty"`
+}
+
+var shapeT84BigIntegerConstArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T84BigIntegerConstArgs) UnmarshalJSON(data []byte) error {
+	type plain T84BigIntegerConstArgs
+	return runtime.DecodeObject(data, &shapeT84BigIntegerConstArgs, (*plain)(a))
+}
+
+// T84BigIntegerConstX is a constant: it always encodes as 9007199254740993.
+type T84BigIntegerConstX struct{}
+
+// MarshalJSON encodes the constant.
+func (T84BigIntegerConstX) MarshalJSON() ([]byte, error) {
+	return []byte("9007199254740993"), nil
+}
+
+// UnmarshalJSON accepts the constant only.
+func (*T84BigIntegerConstX) UnmarshalJSON(data []byte) error {
+	if !runtime.ConstMatches(data, "9007199254740993") {
+		return runtime.Invalid("", "must be 9007199254740993")
+	}
+	return nil
+}
+
+// T85BigIntegerEnumArgs holds the arguments of the tool "t85_big_integer_enum".
+//
+// integer enum beyond 2^53
+type T85BigIntegerEnumArgs struct {
+	X *T85BigIntegerEnumX `json:"x,omitempty"`
+}
+
+var shapeT85BigIntegerEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T85BigIntegerEnumArgs) UnmarshalJSON(data []byte) error {
+	type plain T85BigIntegerEnumArgs
+	return runtime.DecodeObject(data, &shapeT85BigIntegerEnumArgs, (*plain)(a))
+}
+
+// T85BigIntegerEnumX is one of the values of an enum.
+type T85BigIntegerEnumX int64
+
+// The values of T85BigIntegerEnumX.
+const (
+	T85BigIntegerEnumX9007199254740993 T85BigIntegerEnumX = 9007199254740993
+	T85BigIntegerEnumX9007199254740995 T85BigIntegerEnumX = 9007199254740995
+)
+
+// Valid reports whether e is one of the values of the enum.
+func (e T85BigIntegerEnumX) Valid() bool {
+	switch e {
+	case T85BigIntegerEnumX9007199254740993, T85BigIntegerEnumX9007199254740995:
+		return true
+	}
+	return false
+}
+
+// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
+func (e T85BigIntegerEnumX) Validate() error {
+	if !e.Valid() {
+		return runtime.Invalid("", "must be one of 9007199254740993, 9007199254740995")
+	}
+	return nil
+}
+
+// T86BigEnumNoTypeArgs holds the arguments of the tool "t86_big_enum_no_type".
+//
+// enum of integers beyond 2^53 without a type
+type T86BigEnumNoTypeArgs struct {
+	X *T86BigEnumNoTypeX `json:"x,omitempty"`
+}
+
+var shapeT86BigEnumNoTypeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T86BigEnumNoTypeArgs) UnmarshalJSON(data []byte) error {
+	type plain T86BigEnumNoTypeArgs
+	return runtime.DecodeObject(data, &shapeT86BigEnumNoTypeArgs, (*plain)(a))
+}
+
+// T86BigEnumNoTypeX is one of the values of an enum.
+type T86BigEnumNoTypeX int64
+
+// The values of T86BigEnumNoTypeX.
+const (
+	T86BigEnumNoTypeX9007199254740993      T86BigEnumNoTypeX = 9007199254740993
+	T86BigEnumNoTypeXMinus9007199254740993 T86BigEnumNoTypeX = -9007199254740993
+)
+
+// Valid reports whether e is one of the values of the enum.
+func (e T86BigEnumNoTypeX) Valid() bool {
+	switch e {
+	case T86BigEnumNoTypeX9007199254740993, T86BigEnumNoTypeXMinus9007199254740993:
+		return true
+	}
+	return false
+}
+
+// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
+func (e T86BigEnumNoTypeX) Validate() error {
+	if !e.Valid() {
+		return runtime.Invalid("", "must be one of 9007199254740993, -9007199254740993")
+	}
+	return nil
+}
+
+// T87BigNumberEnumArgs holds the arguments of the tool "t87_big_number_enum".
+//
+// number enum with an integer beyond 2^53
+type T87BigNumberEnumArgs struct {
+	X json.RawMessage `json:"x,omitempty"`
+}
+
+var shapeT87BigNumberEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x", Nullable: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T87BigNumberEnumArgs) UnmarshalJSON(data []byte) error {
+	type plain T87BigNumberEnumArgs
+	return runtime.DecodeObject(data, &shapeT87BigNumberEnumArgs, (*plain)(a))
+}
+
+// T88BigIntegerRangeArgs holds the arguments of the tool "t88_big_integer_range".
+//
+// integer bounds beyond 2^53, one with a fraction
+type T88BigIntegerRangeArgs struct {
+	X *int64 `json:"x,omitempty"`
+}
+
+var shapeT88BigIntegerRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T88BigIntegerRangeArgs) UnmarshalJSON(data []byte) error {
+	type plain T88BigIntegerRangeArgs
+	return runtime.DecodeObject(data, &shapeT88BigIntegerRangeArgs, (*plain)(a))
+}
+
+// T89BigIntegerExclusiveArgs holds the arguments of the tool "t89_big_integer_exclusive".
+//
+// exclusive integer bounds beyond 2^53
+type T89BigIntegerExclusiveArgs struct {
+	X *int64 `json:"x,omitempty"`
+}
+
+var shapeT89BigIntegerExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T89BigIntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
+	type plain T89BigIntegerExclusiveArgs
+	return runtime.DecodeObject(data, &shapeT89BigIntegerExclusiveArgs, (*plain)(a))
+}
+
+// T90IntegerMultipleRoundedArgs holds the arguments of the tool "t90_integer_multiple_rounded".
+//
+// integer multipleOf whose float64 rounds to an integer
+type T90IntegerMultipleRoundedArgs struct {
+	X *int64 `json:"x,omitempty"`
+}
+
+var shapeT90IntegerMultipleRoundedArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *T90IntegerMultipleRoundedArgs) UnmarshalJSON(data []byte) error {
+	type plain T90IntegerMultipleRoundedArgs
+	return runtime.DecodeObject(data, &shapeT90IntegerMultipleRoundedArgs, (*plain)(a))
+}
