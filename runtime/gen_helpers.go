@@ -172,7 +172,7 @@ func DecodeExtra[T any](data []byte, shape *ObjectShape) (map[string]T, error) {
 		}
 		var v T
 		if err := unmarshal(raw, &v); err != nil {
-			return nil, Within(err, name)
+			return nil, Within(decodeError(raw, &v, err), name)
 		}
 		if out == nil {
 			out = make(map[string]T)
@@ -339,12 +339,16 @@ func ValidateEncoded(s *Schema, v any) error {
 
 // DecodeObject checks the JSON object data against shape (see CheckObject)
 // and decodes it into v, which is the generated struct converted to a type
-// without methods.
+// without methods. Every error is a *ValidationError with the JSON pointer
+// of the value that failed.
 func DecodeObject(data []byte, shape *ObjectShape, v any) error {
 	if err := CheckObject(data, shape); err != nil {
 		return err
 	}
-	return unmarshal(data, v)
+	if err := unmarshal(data, v); err != nil {
+		return decodeError(data, v, err)
+	}
+	return nil
 }
 
 // DecodeValid decodes data into v and validates it.
@@ -353,7 +357,7 @@ func DecodeValid[T any, P interface {
 	Validate() error
 }](data []byte, v P) error {
 	if err := unmarshal(data, v); err != nil {
-		return err
+		return decodeError(data, v, err)
 	}
 	return v.Validate()
 }
@@ -434,7 +438,7 @@ func Decoded[T any](dst **T, check func(*T) error, kinds ...byte) UnionBranch {
 		Kinds: kinds,
 		Decode: func(data []byte) error {
 			if err := unmarshal(data, v); err != nil {
-				return err
+				return decodeError(data, v, err)
 			}
 			if check != nil {
 				return check(v)

@@ -296,3 +296,37 @@ func TestIntegralNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeErrorsNameToolAndPointer checks that decoding arguments a model
+// produced reports what Validate reports: the tool and the JSON pointer of
+// the value, not the Go names encoding/json sees.
+func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
+	cases := []struct {
+		into    any
+		in      string
+		pointer string
+		want    string
+	}{
+		{new(HassSetVolumeArgs), `{"volume_level":50.5}`, "/volume_level",
+			"invalid arguments for HassSetVolume at /volume_level: must be an integer, not 50.5"},
+		{new(HassSetVolumeArgs), `{"name":"Kitchen","domain":["media_player",5]}`, "/domain/1",
+			"invalid arguments for HassSetVolume at /domain/1: must be a string, not a number"},
+		{new(HassSetVolumeArgs), `{"volume_level":1e30}`, "/volume_level",
+			"invalid arguments for HassSetVolume at /volume_level: must be an integer from -9223372036854775808 to 9223372036854775807, not 1e30"},
+		{new(HassSetVolumeRelativeArgs), `{"volume_step":2.5}`, "/volume_step",
+			"invalid arguments for HassSetVolumeRelative at /volume_step: must be an integer, not 2.5"},
+		{new(HassSetVolumeRelativeArgs), `{"volume_step":true}`, "/volume_step",
+			"invalid arguments for HassSetVolumeRelative at /volume_step: must be a string or a number, not a boolean"},
+	}
+	for _, c := range cases {
+		err := json.Unmarshal([]byte(c.in), c.into)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: got %v (%T), want a *runtime.ValidationError", c.in, err, err)
+			continue
+		}
+		if ve.Pointer != c.pointer || err.Error() != c.want {
+			t.Errorf("%s:\n got %v (pointer %q)\nwant %s", c.in, err, ve.Pointer, c.want)
+		}
+	}
+}

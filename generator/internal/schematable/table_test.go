@@ -355,3 +355,39 @@ var wantShapes = map[string]string{
 	"t89_big_integer_exclusive":     "X *int64 x,omitempty",
 	"t90_integer_multiple_rounded":  "X *int64 x,omitempty",
 }
+
+// TestDecodeErrorsNameToolAndPointer checks that every decoding error of the
+// generated types is a *runtime.ValidationError naming the tool and the JSON
+// pointer of the value that failed, however deep: nested objects, arrays,
+// unions, $defs types, maps and extra properties.
+func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
+	cases := []struct {
+		tool, in, want string
+	}{
+		{"t08_integer_range", `{"x":1.5}`, "at /x: must be an integer, not 1.5"},
+		{"t08_integer_range", `{"x":"3"}`, "at /x: must be an integer, not a string"},
+		{"t65_nested_object", `{"address":{"city":7}}`, "at /address/city: must be a string, not a number"},
+		{"t65_nested_object", `{"address":{"zip":"1"}}`, `at /address: missing required property "city"`},
+		{"t52_array_of_objects", `{"x":[{"id":1},{"id":"two"}]}`, "at /x/1/id: must be an integer, not a string"},
+		{"t54_array_of_arrays", `{"x":[[1],[2,3.5]]}`, "at /x/1/1: must be an integer, not 3.5"},
+		{"t30_oneof_const_tagged", `{"x":{"type":"circle","radius":"big"}}`, "at /x/radius: must be a number, not a string"},
+		{"t29_anyof_string_or_integer", `{"x":4.5}`, "at /x: must be an integer, not 4.5"},
+		{"t38_ref_defs", `{"from":{"x":1,"y":[]}}`, "at /from/y: must be a number, not an array"},
+		{"t40_ref_recursive", `{"root":{"name":"a","children":[{"name":"b","children":[{"name":false}]}]}}`, "at /root/children/0/children/0/name: must be a string, not a boolean"},
+		{"t47_map_of_schema", `{"x":{"a":1,"b~/c":"s"}}`, "at /x/b~0~1c: must be an integer, not a string"},
+		{"t48_struct_with_extra", `{"name":"n","flag":"yes"}`, "at /flag: must be a boolean, not a string"},
+		{"t26_const_string", `{"x":"other"}`, `at /x: must be "fixed"`},
+	}
+	for _, c := range cases {
+		a := newArgs[c.tool]()
+		err := json.Unmarshal([]byte(c.in), a)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s %s: got %v (%T), want a *runtime.ValidationError", c.tool, c.in, err, err)
+			continue
+		}
+		if want := "invalid arguments for " + c.tool + " " + c.want; err.Error() != want {
+			t.Errorf("%s %s:\n got %v\nwant %s", c.tool, c.in, err, want)
+		}
+	}
+}
