@@ -31,6 +31,15 @@ func TestIntegerConstEnumBeyond2To53(t *testing.T) {
 			t.Errorf("CompareNumbers(%q, 1) reported a number", bad)
 		}
 	}
+	for _, tc := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{{"9007199254740993", 9007199254740993, true}, {"9007199254740993.5", 0, false}, {"-1", 0, false}, {"2e0", 2, true}} {
+		if got, ok := (&Node{Kind: Number, Str: tc.in}).Int(); got != tc.want || ok != tc.ok {
+			t.Errorf("Int(%s) = %d, %v; want %d, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
 	if Equal(&Node{Kind: Number, Str: "9007199254740993"}, &Node{Kind: Number, Str: "9007199254740992"}) {
 		t.Error("Equal(9007199254740993, 9007199254740992)")
 	}
