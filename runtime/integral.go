@@ -71,7 +71,7 @@ func integralNumbers(data []byte) ([]byte, bool) {
 }
 
 // integralLiteral returns the JSON number tok written as an integer when its
-// value is one that fits in 18 digits.
+// value is one that fits in 19 digits, as every int64 does.
 func integralLiteral(tok string) (string, bool) {
 	neg := strings.HasPrefix(tok, "-")
 	if neg {
@@ -107,7 +107,7 @@ func integralLiteral(tok string) (string, bool) {
 	switch {
 	case digits == "":
 		return "0", true
-	case len(digits) > 18:
+	case len(digits) > 19:
 		return "", false
 	case neg:
 		return "-" + digits, true

@@ -18,10 +18,10 @@ var shapeEchoArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "message", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EchoArgs) UnmarshalJSON(data []byte) error {
 	type plain EchoArgs
-	return runtime.DecodeObject(data, &shapeEchoArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
 }
 
 // GetAnnotatedMessageArgs holds the arguments of the tool "get-annotated-message".
@@ -43,10 +43,10 @@ var shapeGetAnnotatedMessageArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "includeImage"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetAnnotatedMessageArgs) UnmarshalJSON(data []byte) error {
 	type plain GetAnnotatedMessageArgs
-	return runtime.DecodeObject(data, &shapeGetAnnotatedMessageArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetAnnotatedMessageArgs, (*plain)(a)), "get-annotated-message")
 }
 
 // GetAnnotatedMessageMessageType is one of the values of an enum.
@@ -85,10 +85,10 @@ type GetEnvArgs struct{}
 
 var shapeGetEnvArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetEnvArgs) UnmarshalJSON(data []byte) error {
 	type plain GetEnvArgs
-	return runtime.DecodeObject(data, &shapeGetEnvArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetEnvArgs, (*plain)(a)), "get-env")
 }
 
 // GetResourceLinksArgs holds the arguments of the tool "get-resource-links".
@@ -105,10 +105,10 @@ var shapeGetResourceLinksArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "count"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetResourceLinksArgs) UnmarshalJSON(data []byte) error {
 	type plain GetResourceLinksArgs
-	return runtime.DecodeObject(data, &shapeGetResourceLinksArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetResourceLinksArgs, (*plain)(a)), "get-resource-links")
 }
 
 // GetResourceReferenceArgs holds the arguments of the tool "get-resource-reference".
@@ -128,10 +128,10 @@ var shapeGetResourceReferenceArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "resourceId"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetResourceReferenceArgs) UnmarshalJSON(data []byte) error {
 	type plain GetResourceReferenceArgs
-	return runtime.DecodeObject(data, &shapeGetResourceReferenceArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetResourceReferenceArgs, (*plain)(a)), "get-resource-reference")
 }
 
 // GetResourceReferenceResourceType is one of the values of an enum.
@@ -176,10 +176,10 @@ var shapeGetStructuredContentArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "location", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetStructuredContentArgs) UnmarshalJSON(data []byte) error {
 	type plain GetStructuredContentArgs
-	return runtime.DecodeObject(data, &shapeGetStructuredContentArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetStructuredContentArgs, (*plain)(a)), "get-structured-content")
 }
 
 // GetStructuredContentLocation is one of the values of an enum.
@@ -236,10 +236,10 @@ var shapeGetStructuredContentResult = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetStructuredContentResult) UnmarshalJSON(data []byte) error {
 	type plain GetStructuredContentResult
-	return runtime.DecodeObject(data, &shapeGetStructuredContentResult, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetStructuredContentResult, (*plain)(a)), "get-structured-content")
 }
 
 // GetSumArgs holds the arguments of the tool "get-sum".
@@ -261,10 +261,10 @@ var shapeGetSumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "b", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetSumArgs) UnmarshalJSON(data []byte) error {
 	type plain GetSumArgs
-	return runtime.DecodeObject(data, &shapeGetSumArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetSumArgs, (*plain)(a)), "get-sum")
 }
 
 // GetTinyImageArgs holds the arguments of the tool "get-tiny-image".
@@ -274,10 +274,10 @@ type GetTinyImageArgs struct{}
 
 var shapeGetTinyImageArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetTinyImageArgs) UnmarshalJSON(data []byte) error {
 	type plain GetTinyImageArgs
-	return runtime.DecodeObject(data, &shapeGetTinyImageArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetTinyImageArgs, (*plain)(a)), "get-tiny-image")
 }
 
 // GzipFileAsResourceArgs holds the arguments of the tool "gzip-file-as-resource".
@@ -304,10 +304,10 @@ var shapeGzipFileAsResourceArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "outputType"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GzipFileAsResourceArgs) UnmarshalJSON(data []byte) error {
 	type plain GzipFileAsResourceArgs
-	return runtime.DecodeObject(data, &shapeGzipFileAsResourceArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGzipFileAsResourceArgs, (*plain)(a)), "gzip-file-as-resource")
 }
 
 // GzipFileAsResourceOutputType is one of the values of an enum.
@@ -359,10 +359,10 @@ var shapeSimulateResearchQueryArgs = runtime.ObjectShape{Fields: []runtime.Field
 	{Name: "ambiguous"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SimulateResearchQueryArgs) UnmarshalJSON(data []byte) error {
 	type plain SimulateResearchQueryArgs
-	return runtime.DecodeObject(data, &shapeSimulateResearchQueryArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeSimulateResearchQueryArgs, (*plain)(a)), "simulate-research-query")
 }
 
 // ToggleSimulatedLoggingArgs holds the arguments of the tool "toggle-simulated-logging".
@@ -372,10 +372,10 @@ type ToggleSimulatedLoggingArgs struct{}
 
 var shapeToggleSimulatedLoggingArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSimulatedLoggingArgs) UnmarshalJSON(data []byte) error {
 	type plain ToggleSimulatedLoggingArgs
-	return runtime.DecodeObject(data, &shapeToggleSimulatedLoggingArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeToggleSimulatedLoggingArgs, (*plain)(a)), "toggle-simulated-logging")
 }
 
 // ToggleSubscriberUpdatesArgs holds the arguments of the tool "toggle-subscriber-updates".
@@ -385,10 +385,10 @@ type ToggleSubscriberUpdatesArgs struct{}
 
 var shapeToggleSubscriberUpdatesArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSubscriberUpdatesArgs) UnmarshalJSON(data []byte) error {
 	type plain ToggleSubscriberUpdatesArgs
-	return runtime.DecodeObject(data, &shapeToggleSubscriberUpdatesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeToggleSubscriberUpdatesArgs, (*plain)(a)), "toggle-subscriber-updates")
 }
 
 // TriggerLongRunningOperationArgs holds the arguments of the tool "trigger-long-running-operation".
@@ -410,8 +410,8 @@ var shapeTriggerLongRunningOperationArgs = runtime.ObjectShape{Fields: []runtime
 	{Name: "steps"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TriggerLongRunningOperationArgs) UnmarshalJSON(data []byte) error {
 	type plain TriggerLongRunningOperationArgs
-	return runtime.DecodeObject(data, &shapeTriggerLongRunningOperationArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeTriggerLongRunningOperationArgs, (*plain)(a)), "trigger-long-running-operation")
 }

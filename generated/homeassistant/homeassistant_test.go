@@ -241,6 +241,24 @@ func BenchmarkValidate(b *testing.B) {
 	}
 }
 
+// BenchmarkUnmarshal measures decoding valid arguments a model produced
+// into the generated types: an object with an enum array, and a union.
+func BenchmarkUnmarshal(b *testing.B) {
+	_, raw := benchArgs()
+	rel := []byte(`{"name":"Kitchen","volume_step":-10}`)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var a HassSetVolumeArgs
+		var r HassSetVolumeRelativeArgs
+		if err := json.Unmarshal(raw, &a); err != nil {
+			b.Fatal(err)
+		}
+		if err := json.Unmarshal(rel, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkValidateArguments measures the raw JSON Schema validator on the
 // same arguments, for comparison.
 func BenchmarkValidateArguments(b *testing.B) {
@@ -275,6 +293,40 @@ func TestIntegralNumbers(t *testing.T) {
 		tool := map[bool]string{true: "HassLightSet", false: "HassSetVolumeRelative"}[strings.Contains(in, "brightness")]
 		if err := ValidateArguments(tool, []byte(in)); err != nil {
 			t.Errorf("the server's schema refuses %s: %v", in, err)
+		}
+	}
+}
+
+// TestDecodeErrorsNameToolAndPointer checks that decoding arguments a model
+// produced reports what Validate reports: the tool and the JSON pointer of
+// the value, not the Go names encoding/json sees.
+func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
+	cases := []struct {
+		into    any
+		in      string
+		pointer string
+		want    string
+	}{
+		{new(HassSetVolumeArgs), `{"volume_level":50.5}`, "/volume_level",
+			"invalid arguments for HassSetVolume at /volume_level: must be an integer, not 50.5"},
+		{new(HassSetVolumeArgs), `{"name":"Kitchen","domain":["media_player",5]}`, "/domain/1",
+			"invalid arguments for HassSetVolume at /domain/1: must be a string, not a number"},
+		{new(HassSetVolumeArgs), `{"volume_level":1e30}`, "/volume_level",
+			"invalid arguments for HassSetVolume at /volume_level: must be an integer from -9223372036854775808 to 9223372036854775807, not 1e30"},
+		{new(HassSetVolumeRelativeArgs), `{"volume_step":2.5}`, "/volume_step",
+			"invalid arguments for HassSetVolumeRelative at /volume_step: must be an integer, not 2.5"},
+		{new(HassSetVolumeRelativeArgs), `{"volume_step":true}`, "/volume_step",
+			"invalid arguments for HassSetVolumeRelative at /volume_step: must be a string or a number, not a boolean"},
+	}
+	for _, c := range cases {
+		err := json.Unmarshal([]byte(c.in), c.into)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: got %v (%T), want a *runtime.ValidationError", c.in, err, err)
+			continue
+		}
+		if ve.Pointer != c.pointer || err.Error() != c.want {
+			t.Errorf("%s:\n got %v (pointer %q)\nwant %s", c.in, err, ve.Pointer, c.want)
 		}
 	}
 }

@@ -15,10 +15,10 @@ type GetLiveContextArgs struct{}
 
 var shapeGetLiveContextArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetLiveContextArgs) UnmarshalJSON(data []byte) error {
 	type plain GetLiveContextArgs
-	return runtime.DecodeObject(data, &shapeGetLiveContextArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetLiveContextArgs, (*plain)(a)), "GetLiveContext")
 }
 
 // HassCancelAllTimersArgs holds the arguments of the tool "HassCancelAllTimers".
@@ -32,10 +32,10 @@ var shapeHassCancelAllTimersArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "area"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassCancelAllTimersArgs) UnmarshalJSON(data []byte) error {
 	type plain HassCancelAllTimersArgs
-	return runtime.DecodeObject(data, &shapeHassCancelAllTimersArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassCancelAllTimersArgs, (*plain)(a)), "HassCancelAllTimers")
 }
 
 // HassLightSetArgs holds the arguments of the tool "HassLightSet".
@@ -62,10 +62,10 @@ var shapeHassLightSetArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "brightness"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassLightSetArgs) UnmarshalJSON(data []byte) error {
 	type plain HassLightSetArgs
-	return runtime.DecodeObject(data, &shapeHassLightSetArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassLightSetArgs, (*plain)(a)), "HassLightSet")
 }
 
 // HassLightSetDomain is one of the values of an enum.
@@ -106,10 +106,10 @@ var shapeHassListAddItemArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "name"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassListAddItemArgs) UnmarshalJSON(data []byte) error {
 	type plain HassListAddItemArgs
-	return runtime.DecodeObject(data, &shapeHassListAddItemArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassListAddItemArgs, (*plain)(a)), "HassListAddItem")
 }
 
 // HassMediaNextArgs holds the arguments of the tool "HassMediaNext".
@@ -131,10 +131,10 @@ var shapeHassMediaNextArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaNextArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaNextArgs
-	return runtime.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a)), "HassMediaNext")
 }
 
 // HassMediaNextDomain is one of the values of an enum.
@@ -208,10 +208,10 @@ var shapeHassMediaPauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPauseArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaPauseArgs
-	return runtime.DecodeObject(data, &shapeHassMediaPauseArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaPauseArgs, (*plain)(a)), "HassMediaPause")
 }
 
 // HassMediaPauseDomain is one of the values of an enum.
@@ -285,10 +285,10 @@ var shapeHassMediaPlayerMuteArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPlayerMuteArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaPlayerMuteArgs
-	return runtime.DecodeObject(data, &shapeHassMediaPlayerMuteArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaPlayerMuteArgs, (*plain)(a)), "HassMediaPlayerMute")
 }
 
 // HassMediaPlayerMuteDomain is one of the values of an enum.
@@ -362,10 +362,10 @@ var shapeHassMediaPreviousArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPreviousArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaPreviousArgs
-	return runtime.DecodeObject(data, &shapeHassMediaPreviousArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaPreviousArgs, (*plain)(a)), "HassMediaPrevious")
 }
 
 // HassMediaPreviousDomain is one of the values of an enum.
@@ -443,10 +443,10 @@ var shapeHassMediaSearchAndPlayArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "media_class"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaSearchAndPlayArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaSearchAndPlayArgs
-	return runtime.DecodeObject(data, &shapeHassMediaSearchAndPlayArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaSearchAndPlayArgs, (*plain)(a)), "HassMediaSearchAndPlay")
 }
 
 // HassMediaSearchAndPlayDomain is one of the values of an enum.
@@ -564,10 +564,10 @@ var shapeHassMediaUnpauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaUnpauseArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaUnpauseArgs
-	return runtime.DecodeObject(data, &shapeHassMediaUnpauseArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaUnpauseArgs, (*plain)(a)), "HassMediaUnpause")
 }
 
 // HassMediaUnpauseDomain is one of the values of an enum.
@@ -644,10 +644,10 @@ var shapeHassSetVolumeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "volume_level"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassSetVolumeArgs) UnmarshalJSON(data []byte) error {
 	type plain HassSetVolumeArgs
-	return runtime.DecodeObject(data, &shapeHassSetVolumeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassSetVolumeArgs, (*plain)(a)), "HassSetVolume")
 }
 
 // HassSetVolumeDomain is one of the values of an enum.
@@ -723,10 +723,10 @@ var shapeHassSetVolumeRelativeArgs = runtime.ObjectShape{Fields: []runtime.Field
 	{Name: "volume_step"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassSetVolumeRelativeArgs) UnmarshalJSON(data []byte) error {
 	type plain HassSetVolumeRelativeArgs
-	return runtime.DecodeObject(data, &shapeHassSetVolumeRelativeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassSetVolumeRelativeArgs, (*plain)(a)), "HassSetVolumeRelative")
 }
 
 // HassSetVolumeRelativeDomain is one of the values of an enum.
@@ -864,10 +864,10 @@ var shapeHassTurnOffArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOffArgs) UnmarshalJSON(data []byte) error {
 	type plain HassTurnOffArgs
-	return runtime.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a)), "HassTurnOff")
 }
 
 // HassTurnOffDeviceClass is one of the values of an enum.
@@ -933,10 +933,10 @@ var shapeHassTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "device_class", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
 	type plain HassTurnOnArgs
-	return runtime.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
 }
 
 // HassTurnOnDeviceClass is one of the values of an enum.
@@ -988,8 +988,8 @@ type DescribeDoorbellArgs struct{}
 
 var shapeDescribeDoorbellArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
 	type plain DescribeDoorbellArgs
-	return runtime.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
 }

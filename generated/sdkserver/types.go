@@ -26,10 +26,10 @@ var shapeAddArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddArgs) UnmarshalJSON(data []byte) error {
 	type plain AddArgs
-	return runtime.DecodeObject(data, &shapeAddArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
 }
 
 // AddResult holds the structured result of the tool "add".
@@ -47,10 +47,10 @@ var shapeAddResult = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
 	type plain AddResult
-	return runtime.DecodeObject(data, &shapeAddResult, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
 }
 
 // BigArgs holds the arguments of the tool "big".
@@ -70,10 +70,10 @@ var shapeBigArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *BigArgs) UnmarshalJSON(data []byte) error {
 	type plain BigArgs
-	return runtime.DecodeObject(data, &shapeBigArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeBigArgs, (*plain)(a)), "big")
 }
 
 // EchoArgs holds the arguments of the tool "echo".
@@ -93,10 +93,10 @@ var shapeEchoArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EchoArgs) UnmarshalJSON(data []byte) error {
 	type plain EchoArgs
-	return runtime.DecodeObject(data, &shapeEchoArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
 }
 
 // FailArgs holds the arguments of the tool "fail".
@@ -116,10 +116,10 @@ var shapeFailArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FailArgs) UnmarshalJSON(data []byte) error {
 	type plain FailArgs
-	return runtime.DecodeObject(data, &shapeFailArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeFailArgs, (*plain)(a)), "fail")
 }
 
 // ProgressArgs holds the arguments of the tool "progress".
@@ -139,10 +139,10 @@ var shapeProgressArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ProgressArgs) UnmarshalJSON(data []byte) error {
 	type plain ProgressArgs
-	return runtime.DecodeObject(data, &shapeProgressArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeProgressArgs, (*plain)(a)), "progress")
 }
 
 // SlowArgs holds the arguments of the tool "slow".
@@ -162,8 +162,8 @@ var shapeSlowArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SlowArgs) UnmarshalJSON(data []byte) error {
 	type plain SlowArgs
-	return runtime.DecodeObject(data, &shapeSlowArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeSlowArgs, (*plain)(a)), "slow")
 }

@@ -199,19 +199,26 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 	f.Var().Id(shape).Op("=").Qual(runtimePkg, "ObjectShape").Values(sd)
 
 	decode := jen.Qual(runtimePkg, "DecodeObject").Call(jen.Id("data"), jen.Op("&").Id(shape), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("a")))
+	// The errors of a tool's own type name the tool, as Validate's do.
+	named := func(err jen.Code) jen.Code { return err }
+	doc := "UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties."
+	if r, ok := g.roots[t]; ok {
+		named = func(err jen.Code) jen.Code { return jen.Qual(runtimePkg, "ForTool").Call(err, jen.Lit(r.tool.Name)) }
+		doc += " Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed."
+	}
 	body := []jen.Code{jen.Type().Id("plain").Id(t.Name)}
 	if t.Extra == nil {
-		body = append(body, jen.Return(decode))
+		body = append(body, jen.Return(named(decode)))
 	} else {
 		body = append(body,
-			jen.If(jen.Err().Op(":=").Add(decode), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.If(jen.Err().Op(":=").Add(decode), jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
 			jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(runtimePkg, "DecodeExtra").Types(goType(t.Extra)).Call(jen.Id("data"), jen.Op("&").Id(shape)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
 			jen.Id("a").Dot("Extra").Op("=").Id("extra"),
 			jen.Return(jen.Nil()),
 		)
 	}
-	f.Add(comment("UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.")).
+	f.Add(comment(doc)).
 		Func().Params(jen.Id("a").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 
 	if t.Extra != nil {
@@ -347,9 +354,13 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 		branches = append(branches, jen.Line().Qual(runtimePkg, "Decoded").Call(args...))
 	}
 	branches = append(branches, jen.Line())
+	var ret jen.Code = jen.Err()
+	if r, ok := g.roots[t]; ok {
+		ret = jen.Qual(runtimePkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name))
+	}
 	body := []jen.Code{
 		jen.Var().Id("out").Id(t.Name),
-		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(runtimePkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(runtimePkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(ret)),
 		jen.Op("*").Id("u").Op("=").Id("out"),
 		jen.Return(jen.Nil()),
 	}

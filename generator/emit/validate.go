@@ -2,7 +2,7 @@ package emit
 
 import (
 	"fmt"
-	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -247,20 +247,51 @@ func bound(x *jen.Statement, t *ir.Type, b *ir.Bound, lower bool, c checker) []j
 			op, word = ">=", "<"
 		}
 	}
-	f, _ := strconv.ParseFloat(b.Lit, 64)
-	if lower && !b.Exclusive && f == 0 && strings.HasPrefix(t.GoType, "uint") {
-		return nil // an unsigned type is never below 0
+	var cond *jen.Statement
+	if t.Kind == ir.Int {
+		cond = intBound(x, t.GoType, b, lower)
+		if cond == nil {
+			return nil
+		}
+	} else {
+		f, _ := strconv.ParseFloat(b.Lit, 64)
+		cond = jen.Add(x).Op(op).Lit(f)
 	}
-	var lhs, rhs jen.Code
+	return []jen.Code{jen.If(cond).Block(c.invalid("must be " + word + " " + b.Lit))}
+}
+
+// intBound is the condition under which the integer x of Go type goType
+// breaks the bound b, compared exactly, or nil when no value of the type
+// does.
+func intBound(x *jen.Statement, goType string, b *ir.Bound, lower bool) *jen.Statement {
+	lo, hi := intRange(goType)
+	n, beyond := b.IntLimit(lower)
 	switch {
-	case t.Kind == ir.Int && f == math.Trunc(f) && math.Abs(f) < 1<<62:
-		lhs, rhs = x, jen.Id(strconv.FormatInt(int64(f), 10))
-	case t.Kind == ir.Int:
-		lhs, rhs = jen.Float64().Call(x), jen.Lit(f)
-	default:
-		lhs, rhs = x, jen.Lit(f)
+	case lower && (beyond < 0 || beyond == 0 && n.Cmp(lo) <= 0), !lower && (beyond > 0 || beyond == 0 && n.Cmp(hi) >= 0):
+		return nil
+	case lower && (beyond > 0 || n.Cmp(hi) > 0):
+		return jen.Add(x).Op("<=").Id(hi.String()) // no value of the type is above the bound
+	case !lower && (beyond < 0 || n.Cmp(lo) < 0):
+		return jen.Add(x).Op(">=").Id(lo.String())
+	case lower:
+		return jen.Add(x).Op("<").Id(n.String())
 	}
-	return []jen.Code{jen.If(jen.Add(lhs).Op(op).Add(rhs)).Block(c.invalid("must be " + word + " " + b.Lit))}
+	return jen.Add(x).Op(">").Id(n.String())
+}
+
+// intRange returns the least and the greatest value of the Go integer type
+// goType ("" is int64).
+func intRange(goType string) (lo, hi *big.Int) {
+	bits := 64
+	if n, err := strconv.Atoi(strings.TrimLeft(goType, "uint")); err == nil {
+		bits = n
+	}
+	one := big.NewInt(1)
+	if strings.HasPrefix(goType, "uint") {
+		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, uint(bits)), one)
+	}
+	hi = new(big.Int).Lsh(one, uint(bits-1))
+	return new(big.Int).Neg(hi), hi.Sub(hi, one)
 }
 
 // pattern returns the variable holding the compiled regexp p.

@@ -556,9 +556,8 @@ func (c *converter) bounds(v *jsontree.Node, ptr string, t *Type) error {
 			if b == nil {
 				return e, nil
 			}
-			bi, _ := strconv.ParseFloat(b.Lit, 64)
-			ei, _ := strconv.ParseFloat(e.Lit, 64)
-			if (lower && ei >= bi) || (!lower && ei <= bi) {
+			cmp, _ := jsontree.CompareNumbers(e.Lit, b.Lit)
+			if (lower && cmp >= 0) || (!lower && cmp <= 0) {
 				return e, nil
 			}
 		}
@@ -576,8 +575,8 @@ func (c *converter) bounds(v *jsontree.Node, ptr string, t *Type) error {
 		if m.Kind != jsontree.Number || err != nil || f <= 0 {
 			return c.errf(ptr+"/multipleOf", "multipleOf is %s, want a positive number", m)
 		}
-		if t.Kind == Int && f == math.Trunc(f) && f < 1<<53 {
-			t.MultipleOf = strconv.FormatInt(int64(f), 10)
+		if n, ok := jsontree.Int64(m.Str); t.Kind == Int && ok {
+			t.MultipleOf = strconv.FormatInt(n, 10)
 		} else {
 			c.needRaw("multipleOf")
 		}

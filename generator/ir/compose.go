@@ -124,9 +124,8 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 			}
 			dst.Set(k, req)
 		case (lowerBounds[k] || upperBounds[k]) && old.Kind == jsontree.Number && val.Kind == jsontree.Number:
-			a, _ := strconv.ParseFloat(old.Str, 64)
-			b, _ := strconv.ParseFloat(val.Str, 64)
-			if (lowerBounds[k] && b > a) || (upperBounds[k] && b < a) {
+			cmp, _ := jsontree.CompareNumbers(val.Str, old.Str)
+			if (lowerBounds[k] && cmp > 0) || (upperBounds[k] && cmp < 0) {
 				dst.Set(k, val)
 			}
 		case k == "enum":
@@ -445,15 +444,20 @@ func (c *converter) enum(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		return raw()
 	}
 	kind := vals[0].Kind
-	integral := true
+	// integral: every value is an integer an int64 holds exactly; exactFloat:
+	// a float64 tells every value apart from its neighbours, which it
+	// cannot do for integers beyond 2^53.
+	integral, exactFloat := true, true
 	for _, x := range vals {
 		if x.Kind != kind {
 			return raw()
 		}
 		if x.Kind == jsontree.Number {
-			f, err := strconv.ParseFloat(x.Str, 64)
-			if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
+			if _, ok := jsontree.Int64(x.Str); !ok {
 				integral = false
+			}
+			if f, err := strconv.ParseFloat(x.Str, 64); err != nil || math.Abs(f) >= 1<<53 {
+				exactFloat = false
 			}
 		}
 	}
@@ -476,11 +480,11 @@ func (c *converter) enum(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		base = String
 	case kind == jsontree.Bool && (typ == "" || typ == "boolean"):
 		base = Bool
-	case kind == jsontree.Number && typ == "number":
+	case kind == jsontree.Number && typ == "number" && exactFloat:
 		base = Number
 	case kind == jsontree.Number && integral && (typ == "" || typ == "integer"):
 		base = Int
-	case kind == jsontree.Number && typ == "":
+	case kind == jsontree.Number && typ == "" && exactFloat:
 		base = Number
 	default:
 		return raw()
@@ -494,8 +498,8 @@ func (c *converter) enum(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	for _, x := range vals {
 		val := x
 		if base == Int {
-			f, _ := strconv.ParseFloat(x.Str, 64)
-			val = &jsontree.Node{Kind: jsontree.Number, Str: strconv.FormatInt(int64(f), 10)}
+			n, _ := jsontree.Int64(x.Str)
+			val = &jsontree.Node{Kind: jsontree.Number, Str: strconv.FormatInt(n, 10)}
 		}
 		text := scalarText(val)
 		suffix := valueName(text)

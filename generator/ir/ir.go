@@ -28,7 +28,8 @@
 // dependentRequired, dependentSchemas, dependencies, propertyNames,
 // unevaluatedProperties, unevaluatedItems, contains, uniqueItems,
 // prefixItems, minProperties/maxProperties on structs, multipleOf on
-// numbers that are not integers, enums and consts mixing JSON kinds, type
+// numbers that are not integers, enums and consts mixing JSON kinds, number
+// enums with a value beyond 2^53 (which a float64 cannot compare exactly), type
 // "null" on its own, false schemas, and anyOf or oneOf whose branches only
 // list required properties (the object beside them keeps its struct). The
 // generated type keeps the base shape, and a tool that uses any of them has
@@ -40,6 +41,8 @@ package ir
 
 import (
 	"fmt"
+	"math/big"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
@@ -138,6 +141,41 @@ type Constraints struct {
 type Bound struct {
 	Lit       string
 	Exclusive bool
+}
+
+// IntLimit returns the least integer a lower bound allows, or the greatest
+// one an upper bound allows, computed exactly from the literal (a float64
+// would round 9007199254740993 to its neighbour). When that integer has
+// more than 20 digits, n is nil and beyond is -1 (below any Go integer) or
+// +1 (above).
+func (b *Bound) IntLimit(lower bool) (n *big.Int, beyond int) {
+	neg := strings.HasPrefix(b.Lit, "-")
+	n, frac, ok := jsontree.Trunc(b.Lit, 20)
+	if !ok {
+		if neg {
+			return nil, -1
+		}
+		return nil, 1
+	}
+	// n is rounded toward zero: one away from it is the floor of a
+	// negative value and the ceiling of a positive one.
+	floor, ceil := n, n
+	if frac && neg {
+		floor = new(big.Int).Sub(n, big.NewInt(1))
+	}
+	if frac && !neg {
+		ceil = new(big.Int).Add(n, big.NewInt(1))
+	}
+	one := big.NewInt(1)
+	switch {
+	case lower && b.Exclusive:
+		return new(big.Int).Add(floor, one), 0
+	case lower:
+		return ceil, 0
+	case b.Exclusive:
+		return new(big.Int).Sub(ceil, one), 0
+	}
+	return floor, 0
 }
 
 // Field is one field of a struct.

@@ -322,13 +322,16 @@ func (n *Node) Float() (float64, bool) {
 }
 
 // Int returns the value of a Number node that holds a non-negative integer
-// small enough for int64.
+// small enough for int64, exactly.
 func (n *Node) Int() (int64, bool) {
-	f, ok := n.Float()
-	if !ok || f < 0 || f != float64(int64(f)) {
+	if n == nil || n.Kind != Number {
 		return 0, false
 	}
-	return int64(f), true
+	i, ok := Int64(n.Str)
+	if !ok || i < 0 {
+		return 0, false
+	}
+	return i, true
 }
 
 // Interface returns n as encoding/json would decode it into an any, with
@@ -473,9 +476,8 @@ func numEqual(a, b string) bool {
 	if a == b {
 		return true
 	}
-	fa, err1 := strconv.ParseFloat(a, 64)
-	fb, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && fa == fb
+	c, ok := CompareNumbers(a, b)
+	return ok && c == 0
 }
 
 // String returns the compact JSON encoding of n, object members in order.

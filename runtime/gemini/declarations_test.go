@@ -260,3 +260,20 @@ func TestHomeAssistantDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerConstEnumBeyond2To53 checks that an integer bound a float64
+// cannot hold exactly reaches the model as written, in the description,
+// and that allOf keeps the tighter of two such bounds.
+func TestIntegerConstEnumBeyond2To53(t *testing.T) {
+	schema := `{"type":"object","properties":{"n":{"allOf":[{"type":"integer","minimum":9007199254740993,"maximum":9007199254740993},{"maximum":9007199254740992}]},"k":{"type":"integer","minimum":1,"maximum":9007199254740992}}}`
+	tool := runtime.Tool{Name: "t", InputSchema: json.RawMessage(schema)}
+	decls, _, err := Declarations([]runtime.Tool{tool}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"properties":{"k":{"maximum":9007199254740992,"minimum":1,"type":"INTEGER"},"n":{"description":"Must be at least 9007199254740993.","maximum":9007199254740992,"type":"INTEGER"}},"propertyOrdering":["n","k"],"type":"OBJECT"}`
+	if got := paramsJSON(t, decls[0]); got != want {
+		t.Errorf("parameters:\n got %s\nwant %s", got, want)
+	}
+	checkGemini(t, decls)
+}

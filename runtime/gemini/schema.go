@@ -3,6 +3,7 @@ package gemini
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"google.golang.org/genai"
@@ -180,14 +181,14 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 			}
 			out.Set(k, req)
 		case "minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum":
-			if fb, ok := bv.Float(); ok {
-				if fa, ok := av.Float(); !ok || fb > fa {
+			if _, ok := bv.Float(); ok {
+				if c, ok := compareNodes(bv, av); !ok || c > 0 {
 					out.Set(k, bv)
 				}
 			}
 		case "maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum":
-			if fb, ok := bv.Float(); ok {
-				if fa, ok := av.Float(); !ok || fb < fa {
+			if _, ok := bv.Float(); ok {
+				if c, ok := compareNodes(bv, av); !ok || c < 0 {
 					out.Set(k, bv)
 				}
 			}
@@ -720,16 +721,22 @@ func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
 	var notes []string
 	exMin, exMax := n.Get("exclusiveMinimum"), n.Get("exclusiveMaximum")
 	if v, ok := n.Get("minimum").Float(); ok {
-		if exMin != nil && exMin.Kind == jsontree.Bool && exMin.Bool {
+		switch {
+		case exMin != nil && exMin.Kind == jsontree.Bool && exMin.Bool:
 			notes = append(notes, "Must be greater than "+n.Get("minimum").String()+".")
-		} else {
+		case !exactFloat(n.Get("minimum").Str, v):
+			notes = append(notes, "Must be at least "+n.Get("minimum").String()+".")
+		default:
 			s.Minimum = genai.Ptr(v)
 		}
 	}
 	if v, ok := n.Get("maximum").Float(); ok {
-		if exMax != nil && exMax.Kind == jsontree.Bool && exMax.Bool {
+		switch {
+		case exMax != nil && exMax.Kind == jsontree.Bool && exMax.Bool:
 			notes = append(notes, "Must be less than "+n.Get("maximum").String()+".")
-		} else {
+		case !exactFloat(n.Get("maximum").Str, v):
+			notes = append(notes, "Must be at most "+n.Get("maximum").String()+".")
+		default:
 			s.Maximum = genai.Ptr(v)
 		}
 	}
@@ -743,6 +750,25 @@ func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
 		notes = append(notes, "Must be a multiple of "+m.String()+".")
 	}
 	return notes
+}
+
+// compareNodes compares two number nodes exactly; ok is false unless both
+// are numbers.
+func compareNodes(a, b *jsontree.Node) (int, bool) {
+	if a.Kind != jsontree.Number || b.Kind != jsontree.Number {
+		return 0, false
+	}
+	return jsontree.CompareNumbers(a.Str, b.Str)
+}
+
+// exactFloat reports whether the float64 f, read from the number literal
+// lit, still has the literal's value when the declaration encodes it: not
+// so for integers beyond 2^53, which become a neighbour
+// (9007199254740993 is sent as 9007199254740992), so their bound goes in
+// the description instead.
+func exactFloat(lit string, f float64) bool {
+	c, ok := jsontree.CompareNumbers(lit, strconv.FormatFloat(f, 'g', -1, 64))
+	return ok && c == 0
 }
 
 // annotationNotes keeps a schema's default in the description: the typed

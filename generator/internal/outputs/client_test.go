@@ -110,3 +110,25 @@ func TestRawChecks(t *testing.T) {
 		t.Error("Lookup returned no error for a result without structured content")
 	}
 }
+
+// TestDecodeErrorsNameToolAndPointer checks that a structured result that
+// does not decode is reported with the tool and the JSON pointer of the
+// value, through the client too.
+func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
+	var lookup LookupResult
+	err := json.Unmarshal([]byte(`{"items":[{"name":"a"},{"name":"b","(default)":"yes"}]}`), &lookup)
+	if want := "invalid arguments for lookup at /items/1/(default): must be a boolean, not a string"; err == nil || err.Error() != want {
+		t.Errorf("LookupResult: got %v, want %s", err, want)
+	}
+	var shape ShapeResult
+	err = json.Unmarshal([]byte(`{"kind":"circle","r":"big"}`), &shape)
+	if want := "invalid arguments for shape at /r: must be a number, not a string"; err == nil || err.Error() != want {
+		t.Errorf("ShapeResult: got %v, want %s", err, want)
+	}
+	fc := &fakeCaller{result: &runtime.Result{StructuredContent: json.RawMessage(`{"items":[{"name":7}]}`)}}
+	_, err = NewClient(fc).Lookup(context.Background(), LookupArgs{ID: "x"})
+	var ve *runtime.ValidationError
+	if !errors.As(err, &ve) || ve.Tool != "lookup" || ve.Pointer != "/items/0/name" {
+		t.Errorf("Lookup: got %v, want a *runtime.ValidationError for lookup at /items/0/name", err)
+	}
+}

@@ -26,10 +26,10 @@ var shapeAddArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddArgs) UnmarshalJSON(data []byte) error {
 	type plain AddArgs
-	return runtime.DecodeObject(data, &shapeAddArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
 }
 
 // AddResult holds the structured result of the tool "add".
@@ -42,10 +42,10 @@ var shapeAddResult = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "sum", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
 	type plain AddResult
-	return runtime.DecodeObject(data, &shapeAddResult, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
 }
 
 // LookupArgs holds the arguments of the tool "lookup".
@@ -60,10 +60,10 @@ var shapeLookupArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "id", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LookupArgs) UnmarshalJSON(data []byte) error {
 	type plain LookupArgs
-	return runtime.DecodeObject(data, &shapeLookupArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeLookupArgs, (*plain)(a)), "lookup")
 }
 
 // LookupResult holds the structured result of the tool "lookup".
@@ -79,10 +79,10 @@ var shapeLookupResult = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "next", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LookupResult) UnmarshalJSON(data []byte) error {
 	type plain LookupResult
-	return runtime.DecodeObject(data, &shapeLookupResult, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeLookupResult, (*plain)(a)), "lookup")
 }
 
 // LookupResultItem is an object.
@@ -125,10 +125,10 @@ var shapeSearchArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "since"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SearchArgs) UnmarshalJSON(data []byte) error {
 	type plain SearchArgs
-	return runtime.DecodeObject(data, &shapeSearchArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeSearchArgs, (*plain)(a)), "search")
 }
 
 // SearchSort is one of the values of an enum.
@@ -164,10 +164,10 @@ type ShapeArgs struct{}
 
 var shapeShapeArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ShapeArgs) UnmarshalJSON(data []byte) error {
 	type plain ShapeArgs
-	return runtime.DecodeObject(data, &shapeShapeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeShapeArgs, (*plain)(a)), "shape")
 }
 
 // ShapeResult holds the structured result of the tool "shape".
@@ -194,7 +194,7 @@ func (u *ShapeResult) UnmarshalJSON(data []byte) error {
 		runtime.Decoded(&out.Circle, nil, runtime.KindObject),
 		runtime.Decoded(&out.Rect, nil, runtime.KindObject),
 	}); err != nil {
-		return err
+		return runtime.ForTool(err, "shape")
 	}
 	*u = out
 	return nil

@@ -20,10 +20,10 @@ var shapeX1stToolArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "target"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *X1stToolArgs) UnmarshalJSON(data []byte) error {
 	type plain X1stToolArgs
-	return runtime.DecodeObject(data, &shapeX1stToolArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeX1stToolArgs, (*plain)(a)), "1st tool")
 }
 
 // X1stToolTarget is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -86,10 +86,10 @@ var shapeHassTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "s", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
 	type plain HassTurnOnArgs
-	return runtime.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
 }
 
 // AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs holds the arguments of the tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".
@@ -103,10 +103,10 @@ var shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaA
 	{Name: "version"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs) UnmarshalJSON(data []byte) error {
 	type plain AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs
-	return runtime.DecodeObject(data, &shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs, (*plain)(a)), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
 }
 
 // AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVersion is a constant: it always encodes as 5.
@@ -136,10 +136,10 @@ var shapeAllOfNumericMergeArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "n"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AllOfNumericMergeArgs) UnmarshalJSON(data []byte) error {
 	type plain AllOfNumericMergeArgs
-	return runtime.DecodeObject(data, &shapeAllOfNumericMergeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeAllOfNumericMergeArgs, (*plain)(a)), "allOf_numeric_merge")
 }
 
 // AllOfObjectsArgs holds the arguments of the tool "allOf_objects".
@@ -156,10 +156,10 @@ var shapeAllOfObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AllOfObjectsArgs) UnmarshalJSON(data []byte) error {
 	type plain AllOfObjectsArgs
-	return runtime.DecodeObject(data, &shapeAllOfObjectsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeAllOfObjectsArgs, (*plain)(a)), "allOf_objects")
 }
 
 // ArrayWithoutItemsArgs holds the arguments of the tool "array_without_items".
@@ -173,10 +173,10 @@ var shapeArrayWithoutItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "list"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ArrayWithoutItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain ArrayWithoutItemsArgs
-	return runtime.DecodeObject(data, &shapeArrayWithoutItemsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeArrayWithoutItemsArgs, (*plain)(a)), "array_without_items")
 }
 
 // ConstNullArgs holds the arguments of the tool "const_null".
@@ -190,10 +190,10 @@ var shapeConstNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "nothing", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ConstNullArgs) UnmarshalJSON(data []byte) error {
 	type plain ConstNullArgs
-	return runtime.DecodeObject(data, &shapeConstNullArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeConstNullArgs, (*plain)(a)), "const_null")
 }
 
 // ConstTaggedUnionArgs holds the arguments of the tool "const_tagged_union".
@@ -207,10 +207,10 @@ var shapeConstTaggedUnionArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "shape"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ConstTaggedUnionArgs) UnmarshalJSON(data []byte) error {
 	type plain ConstTaggedUnionArgs
-	return runtime.DecodeObject(data, &shapeConstTaggedUnionArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeConstTaggedUnionArgs, (*plain)(a)), "const_tagged_union")
 }
 
 // ConstTaggedUnionShape is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -324,10 +324,10 @@ var shapeDefinitionsRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "p"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DefinitionsRefArgs) UnmarshalJSON(data []byte) error {
 	type plain DefinitionsRefArgs
-	return runtime.DecodeObject(data, &shapeDefinitionsRefArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeDefinitionsRefArgs, (*plain)(a)), "definitions_ref")
 }
 
 // DefinitionsRefColor is one of the values of an enum.
@@ -368,10 +368,10 @@ var shapeDefsRefWithSiblingDescriptionArgs = runtime.ObjectShape{Fields: []runti
 	{Name: "p"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DefsRefWithSiblingDescriptionArgs) UnmarshalJSON(data []byte) error {
 	type plain DefsRefWithSiblingDescriptionArgs
-	return runtime.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionArgs, (*plain)(a)), "defs_ref_with_sibling_description")
 }
 
 // DefsRefWithSiblingDescriptionPoint is an object.
@@ -406,10 +406,10 @@ var shapeDescribeDoorbellArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "step"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
 	type plain DescribeDoorbellArgs
-	return runtime.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
 }
 
 // DescribeDoorbellStep is one of several shapes; exactly one field is set.
@@ -490,10 +490,10 @@ var shapeDroppedKeywordsArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DroppedKeywordsArgs) UnmarshalJSON(data []byte) error {
 	type plain DroppedKeywordsArgs
-	return runtime.DecodeObject(data, &shapeDroppedKeywordsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeDroppedKeywordsArgs, (*plain)(a)), "dropped_keywords")
 }
 
 // DroppedKeywordsA is an object.
@@ -525,10 +525,10 @@ var shapeElicitFormArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "s", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ElicitFormArgs) UnmarshalJSON(data []byte) error {
 	type plain ElicitFormArgs
-	return runtime.DecodeObject(data, &shapeElicitFormArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeElicitFormArgs, (*plain)(a)), "elicit (form)")
 }
 
 // EmptyEnumArgs holds the arguments of the tool "empty_enum".
@@ -542,10 +542,10 @@ var shapeEmptyEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EmptyEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain EmptyEnumArgs
-	return runtime.DecodeObject(data, &shapeEmptyEnumArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeEmptyEnumArgs, (*plain)(a)), "empty_enum")
 }
 
 // EmptyPropertiesArgs holds the arguments of the tool "empty_properties".
@@ -555,10 +555,10 @@ type EmptyPropertiesArgs struct{}
 
 var shapeEmptyPropertiesArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EmptyPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain EmptyPropertiesArgs
-	return runtime.DecodeObject(data, &shapeEmptyPropertiesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeEmptyPropertiesArgs, (*plain)(a)), "empty_properties")
 }
 
 // FalsePropertyArgs holds the arguments of the tool "false_property".
@@ -574,10 +574,10 @@ var shapeFalsePropertyArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "never", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FalsePropertyArgs) UnmarshalJSON(data []byte) error {
 	type plain FalsePropertyArgs
-	return runtime.DecodeObject(data, &shapeFalsePropertyArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeFalsePropertyArgs, (*plain)(a)), "false_property")
 }
 
 // FormatsArgs holds the arguments of the tool "formats".
@@ -593,10 +593,10 @@ var shapeFormatsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "mail"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FormatsArgs) UnmarshalJSON(data []byte) error {
 	type plain FormatsArgs
-	return runtime.DecodeObject(data, &shapeFormatsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeFormatsArgs, (*plain)(a)), "formats")
 }
 
 // IntegerEnumArgs holds the arguments of the tool "integer_enum".
@@ -610,10 +610,10 @@ var shapeIntegerEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "n"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *IntegerEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain IntegerEnumArgs
-	return runtime.DecodeObject(data, &shapeIntegerEnumArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeIntegerEnumArgs, (*plain)(a)), "integer_enum")
 }
 
 // IntegerEnumN is one of the values of an enum.
@@ -654,10 +654,10 @@ var shapeInvalidPropertyNameArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "auth-method"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *InvalidPropertyNameArgs) UnmarshalJSON(data []byte) error {
 	type plain InvalidPropertyNameArgs
-	return runtime.DecodeObject(data, &shapeInvalidPropertyNameArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeInvalidPropertyNameArgs, (*plain)(a)), "invalid_property_name")
 }
 
 // LightTurnOnArgs holds the arguments of the tool "light.turn_on".
@@ -676,10 +676,10 @@ var shapeLightTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "m"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LightTurnOnArgs) UnmarshalJSON(data []byte) error {
 	type plain LightTurnOnArgs
-	return runtime.DecodeObject(data, &shapeLightTurnOnArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeLightTurnOnArgs, (*plain)(a)), "light.turn_on")
 }
 
 // ListEventsArgs holds the arguments of the tool "list-events".
@@ -694,10 +694,10 @@ var shapeListEventsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "v", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ListEventsArgs) UnmarshalJSON(data []byte) error {
 	type plain ListEventsArgs
-	return runtime.DecodeObject(data, &shapeListEventsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeListEventsArgs, (*plain)(a)), "list-events")
 }
 
 // ListEventsV is one of several shapes; exactly one field is set.
@@ -756,10 +756,10 @@ var shapeMixedEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *MixedEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain MixedEnumArgs
-	return runtime.DecodeObject(data, &shapeMixedEnumArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeMixedEnumArgs, (*plain)(a)), "mixed_enum")
 }
 
 // NestedFreeFormMapArgs holds the arguments of the tool "nested_free-form_map".
@@ -773,10 +773,10 @@ var shapeNestedFreeFormMapArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "labels", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NestedFreeFormMapArgs) UnmarshalJSON(data []byte) error {
 	type plain NestedFreeFormMapArgs
-	return runtime.DecodeObject(data, &shapeNestedFreeFormMapArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeNestedFreeFormMapArgs, (*plain)(a)), "nested_free-form_map")
 }
 
 // NoDescriptionArgs holds the arguments of the tool "no_description".
@@ -789,10 +789,10 @@ var shapeNoDescriptionArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "q", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NoDescriptionArgs) UnmarshalJSON(data []byte) error {
 	type plain NoDescriptionArgs
-	return runtime.DecodeObject(data, &shapeNoDescriptionArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeNoDescriptionArgs, (*plain)(a)), "no_description")
 }
 
 // NsToolXArgs holds the arguments of the tool "ns:tool.x".
@@ -806,10 +806,10 @@ var shapeNsToolXArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "kind"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NsToolXArgs) UnmarshalJSON(data []byte) error {
 	type plain NsToolXArgs
-	return runtime.DecodeObject(data, &shapeNsToolXArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeNsToolXArgs, (*plain)(a)), "ns:tool.x")
 }
 
 // NsToolXKind is a constant: it always encodes as "box".
@@ -842,10 +842,10 @@ var shapeNumericNotesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "d4"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NumericNotesArgs) UnmarshalJSON(data []byte) error {
 	type plain NumericNotesArgs
-	return runtime.DecodeObject(data, &shapeNumericNotesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeNumericNotesArgs, (*plain)(a)), "numeric_notes")
 }
 
 // ObjectWithoutPropertiesArgs holds the arguments of the tool "object_without_properties".
@@ -855,10 +855,10 @@ type ObjectWithoutPropertiesArgs struct{}
 
 var shapeObjectWithoutPropertiesArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ObjectWithoutPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain ObjectWithoutPropertiesArgs
-	return runtime.DecodeObject(data, &shapeObjectWithoutPropertiesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeObjectWithoutPropertiesArgs, (*plain)(a)), "object_without_properties")
 }
 
 // OptionalRefArgs holds the arguments of the tool "optional_ref".
@@ -882,10 +882,10 @@ var shapeOptionalRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "k"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *OptionalRefArgs) UnmarshalJSON(data []byte) error {
 	type plain OptionalRefArgs
-	return runtime.DecodeObject(data, &shapeOptionalRefArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeOptionalRefArgs, (*plain)(a)), "optional_ref")
 }
 
 // OptionalRefP is an object.
@@ -989,10 +989,10 @@ var shapeRecursiveDefsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "root"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *RecursiveDefsArgs) UnmarshalJSON(data []byte) error {
 	type plain RecursiveDefsArgs
-	return runtime.DecodeObject(data, &shapeRecursiveDefsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeRecursiveDefsArgs, (*plain)(a)), "recursive_defs")
 }
 
 // RecursiveDefsNode is an object.
@@ -1027,10 +1027,10 @@ var shapeRefIntoPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain RefIntoPropertiesArgs
-	return runtime.DecodeObject(data, &shapeRefIntoPropertiesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeRefIntoPropertiesArgs, (*plain)(a)), "ref_into_properties")
 }
 
 // RefIntoPropertiesA is an object.
@@ -1055,10 +1055,10 @@ type SchemaKeywordOnlyArgs struct{}
 
 var shapeSchemaKeywordOnlyArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SchemaKeywordOnlyArgs) UnmarshalJSON(data []byte) error {
 	type plain SchemaKeywordOnlyArgs
-	return runtime.DecodeObject(data, &shapeSchemaKeywordOnlyArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeSchemaKeywordOnlyArgs, (*plain)(a)), "schema_keyword_only")
 }
 
 // StringNotesArgs holds the arguments of the tool "string_notes".
@@ -1072,10 +1072,10 @@ var shapeStringNotesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "code"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *StringNotesArgs) UnmarshalJSON(data []byte) error {
 	type plain StringNotesArgs
-	return runtime.DecodeObject(data, &shapeStringNotesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeStringNotesArgs, (*plain)(a)), "string_notes")
 }
 
 // TitledArgs holds the arguments of the tool "titled".
@@ -1089,10 +1089,10 @@ var shapeTitledArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "$filter"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TitledArgs) UnmarshalJSON(data []byte) error {
 	type plain TitledArgs
-	return runtime.DecodeObject(data, &shapeTitledArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeTitledArgs, (*plain)(a)), "titled")
 }
 
 // TitledAuthMethod is one of the values of an enum.
@@ -1134,10 +1134,10 @@ var shapeTopLevelOneOfArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopLevelOneOfArgs) UnmarshalJSON(data []byte) error {
 	type plain TopLevelOneOfArgs
-	return runtime.DecodeObject(data, &shapeTopLevelOneOfArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeTopLevelOneOfArgs, (*plain)(a)), "top-level_oneOf")
 }
 
 // TopAllofArgs holds the arguments of the tool "top_allof".
@@ -1154,10 +1154,10 @@ var shapeTopAllofArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "b", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopAllofArgs) UnmarshalJSON(data []byte) error {
 	type plain TopAllofArgs
-	return runtime.DecodeObject(data, &shapeTopAllofArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeTopAllofArgs, (*plain)(a)), "top_allof")
 }
 
 // TopRefArgs holds the arguments of the tool "top_ref".
@@ -1172,10 +1172,10 @@ var shapeTopRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "a", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopRefArgs) UnmarshalJSON(data []byte) error {
 	type plain TopRefArgs
-	return runtime.DecodeObject(data, &shapeTopRefArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeTopRefArgs, (*plain)(a)), "top_ref")
 }
 
 // TupleArgs holds the arguments of the tool "tuple".
@@ -1189,10 +1189,10 @@ var shapeTupleArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "pair"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TupleArgs) UnmarshalJSON(data []byte) error {
 	type plain TupleArgs
-	return runtime.DecodeObject(data, &shapeTupleArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeTupleArgs, (*plain)(a)), "tuple")
 }
 
 // UnionDistributesSiblingsArgs holds the arguments of the tool "union_distributes_siblings".
@@ -1207,10 +1207,10 @@ var shapeUnionDistributesSiblingsArgs = runtime.ObjectShape{Fields: []runtime.Fi
 	{Name: "id"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *UnionDistributesSiblingsArgs) UnmarshalJSON(data []byte) error {
 	type plain UnionDistributesSiblingsArgs
-	return runtime.DecodeObject(data, &shapeUnionDistributesSiblingsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeUnionDistributesSiblingsArgs, (*plain)(a)), "union_distributes_siblings")
 }
 
 // UnionDistributesSiblingsID is one of several shapes; exactly one field is set.
@@ -1273,8 +1273,8 @@ var shapeUntypedAndTrueArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "desc", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *UntypedAndTrueArgs) UnmarshalJSON(data []byte) error {
 	type plain UntypedAndTrueArgs
-	return runtime.DecodeObject(data, &shapeUntypedAndTrueArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeUntypedAndTrueArgs, (*plain)(a)), "untyped_and_true")
 }

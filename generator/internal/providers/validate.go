@@ -498,7 +498,7 @@ func (a *NumericNotesArgs) validate() error {
 		}
 	}
 	if a.D4 != nil {
-		if *a.D4 <= 0 {
+		if *a.D4 < 1 {
 			return runtime.Invalid("/d4", "must be > 0")
 		}
 	}

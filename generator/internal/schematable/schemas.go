@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:232db1ec046d"
+const SnapshotHash = "sha256:e64e6bfe4ef5"
 
 // The tools' own schemas, compiled on first use.
 var (
@@ -97,6 +97,13 @@ var (
 	inputSchemaT81IntOrNumber             = runtime.NewSchema("t81_int_or_number", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"integer\",\"maximum\":10},{\"type\":\"number\",\"minimum\":100}]}}}"))
 	inputSchemaT82PatternAndFormat        = runtime.NewSchema("t82_pattern_and_format", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"email\",\"pattern\":\"@example\\\\.com$\"}}}"))
 	inputSchemaT83ConstTrue               = runtime.NewSchema("t83_const_true", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"const\":true}},\"required\":[\"x\"]}"))
+	inputSchemaT84BigIntegerConst         = runtime.NewSchema("t84_big_integer_const", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"const\":9007199254740993}}}"))
+	inputSchemaT85BigIntegerEnum          = runtime.NewSchema("t85_big_integer_enum", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"enum\":[9007199254740993,9007199254740995]}}}"))
+	inputSchemaT86BigEnumNoType           = runtime.NewSchema("t86_big_enum_no_type", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[9007199254740993,-9007199254740993]}}}"))
+	inputSchemaT87BigNumberEnum           = runtime.NewSchema("t87_big_number_enum", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"enum\":[1.5,9007199254740993]}}}"))
+	inputSchemaT88BigIntegerRange         = runtime.NewSchema("t88_big_integer_range", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":9007199254740993,\"maximum\":9007199254740995.5}}}"))
+	inputSchemaT89BigIntegerExclusive     = runtime.NewSchema("t89_big_integer_exclusive", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"exclusiveMinimum\":9007199254740992,\"exclusiveMaximum\":9007199254740996}}}"))
+	inputSchemaT90IntegerMultipleRounded  = runtime.NewSchema("t90_integer_multiple_rounded", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":4503599627370497.5}}}"))
 )
 var inputSchemas = map[string]*runtime.Schema{
 	"t01_string":                    inputSchemaT01String,
@@ -182,6 +189,13 @@ var inputSchemas = map[string]*runtime.Schema{
 	"t81_int_or_number":             inputSchemaT81IntOrNumber,
 	"t82_pattern_and_format":        inputSchemaT82PatternAndFormat,
 	"t83_const_true":                inputSchemaT83ConstTrue,
+	"t84_big_integer_const":         inputSchemaT84BigIntegerConst,
+	"t85_big_integer_enum":          inputSchemaT85BigIntegerEnum,
+	"t86_big_enum_no_type":          inputSchemaT86BigEnumNoType,
+	"t87_big_number_enum":           inputSchemaT87BigNumberEnum,
+	"t88_big_integer_range":         inputSchemaT88BigIntegerRange,
+	"t89_big_integer_exclusive":     inputSchemaT89BigIntegerExclusive,
+	"t90_integer_multiple_rounded":  inputSchemaT90IntegerMultipleRounded,
 }
 var outputSchemas = map[string]*runtime.Schema{}
 
@@ -205,7 +219,7 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
-// MCPTools returns the 83 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+// MCPTools returns the 90 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
 	return []runtime.Tool{
 		{
@@ -705,6 +719,48 @@ func MCPTools() []runtime.Tool {
 			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"const\":true}},\"required\":[\"x\"]}"),
 			Name:        "t83_const_true",
 			Raw:         json.RawMessage("{\"name\":\"t83_const_true\",\"description\":\"const true\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"const\":true}},\"required\":[\"x\"]},\"x-valid\":[{\"x\":true}],\"x-invalid\":[{\"x\":false},{}]}"),
+		},
+		{
+			Description: "integer const beyond 2^53 compares exactly",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"const\":9007199254740993}}}"),
+			Name:        "t84_big_integer_const",
+			Raw:         json.RawMessage("{\"name\":\"t84_big_integer_const\",\"description\":\"integer const beyond 2^53 compares exactly\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"const\":9007199254740993}}},\"x-valid\":[{\"x\":9007199254740993},{\"x\":9007199254740993.0},{\"x\":90071992547409930e-1}],\"x-invalid\":[{\"x\":9007199254740992},{\"x\":9007199254740994},{\"x\":9007199254740993.5}]}"),
+		},
+		{
+			Description: "integer enum beyond 2^53",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"enum\":[9007199254740993,9007199254740995]}}}"),
+			Name:        "t85_big_integer_enum",
+			Raw:         json.RawMessage("{\"name\":\"t85_big_integer_enum\",\"description\":\"integer enum beyond 2^53\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"enum\":[9007199254740993,9007199254740995]}}},\"x-valid\":[{\"x\":9007199254740993},{\"x\":9007199254740995},{\"x\":9007199254740995.0}],\"x-invalid\":[{\"x\":9007199254740992},{\"x\":9007199254740994},{\"x\":9007199254740996}]}"),
+		},
+		{
+			Description: "enum of integers beyond 2^53 without a type",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[9007199254740993,-9007199254740993]}}}"),
+			Name:        "t86_big_enum_no_type",
+			Raw:         json.RawMessage("{\"name\":\"t86_big_enum_no_type\",\"description\":\"enum of integers beyond 2^53 without a type\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[9007199254740993,-9007199254740993]}}},\"x-valid\":[{\"x\":9007199254740993},{\"x\":-9007199254740993}],\"x-invalid\":[{\"x\":9007199254740992},{\"x\":-9007199254740992},{\"x\":9007199254740993.5}]}"),
+		},
+		{
+			Description: "number enum with an integer beyond 2^53",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"enum\":[1.5,9007199254740993]}}}"),
+			Name:        "t87_big_number_enum",
+			Raw:         json.RawMessage("{\"name\":\"t87_big_number_enum\",\"description\":\"number enum with an integer beyond 2^53\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"enum\":[1.5,9007199254740993]}}},\"x-valid\":[{\"x\":1.5},{\"x\":9007199254740993}],\"x-invalid\":[{\"x\":9007199254740992},{\"x\":9007199254740994},{\"x\":1}]}"),
+		},
+		{
+			Description: "integer bounds beyond 2^53, one with a fraction",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":9007199254740993,\"maximum\":9007199254740995.5}}}"),
+			Name:        "t88_big_integer_range",
+			Raw:         json.RawMessage("{\"name\":\"t88_big_integer_range\",\"description\":\"integer bounds beyond 2^53, one with a fraction\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":9007199254740993,\"maximum\":9007199254740995.5}}},\"x-valid\":[{\"x\":9007199254740993},{\"x\":9007199254740995}],\"x-invalid\":[{\"x\":9007199254740992},{\"x\":9007199254740996}]}"),
+		},
+		{
+			Description: "exclusive integer bounds beyond 2^53",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"exclusiveMinimum\":9007199254740992,\"exclusiveMaximum\":9007199254740996}}}"),
+			Name:        "t89_big_integer_exclusive",
+			Raw:         json.RawMessage("{\"name\":\"t89_big_integer_exclusive\",\"description\":\"exclusive integer bounds beyond 2^53\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"exclusiveMinimum\":9007199254740992,\"exclusiveMaximum\":9007199254740996}}},\"x-valid\":[{\"x\":9007199254740993},{\"x\":9007199254740995}],\"x-invalid\":[{\"x\":9007199254740992},{\"x\":9007199254740996}]}"),
+		},
+		{
+			Description: "integer multipleOf whose float64 rounds to an integer",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":4503599627370497.5}}}"),
+			Name:        "t90_integer_multiple_rounded",
+			Raw:         json.RawMessage("{\"name\":\"t90_integer_multiple_rounded\",\"description\":\"integer multipleOf whose float64 rounds to an integer\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":4503599627370497.5}}},\"x-valid\":[{\"x\":0},{\"x\":9007199254740995}],\"x-invalid\":[{\"x\":4503599627370498},{\"x\":9007199254740996}]}"),
 		},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,6 +102,13 @@ var newArgs = map[string]func() validator{
 	"t81_int_or_number":             func() validator { return new(T81IntOrNumberArgs) },
 	"t82_pattern_and_format":        func() validator { return new(T82PatternAndFormatArgs) },
 	"t83_const_true":                func() validator { return new(T83ConstTrueArgs) },
+	"t84_big_integer_const":         func() validator { return new(T84BigIntegerConstArgs) },
+	"t85_big_integer_enum":          func() validator { return new(T85BigIntegerEnumArgs) },
+	"t86_big_enum_no_type":          func() validator { return new(T86BigEnumNoTypeArgs) },
+	"t87_big_number_enum":           func() validator { return new(T87BigNumberEnumArgs) },
+	"t88_big_integer_range":         func() validator { return new(T88BigIntegerRangeArgs) },
+	"t89_big_integer_exclusive":     func() validator { return new(T89BigIntegerExclusiveArgs) },
+	"t90_integer_multiple_rounded":  func() validator { return new(T90IntegerMultipleRoundedArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -177,8 +185,36 @@ func TestShapes(t *testing.T) {
 // validates it, and checks it with the tool's own schema: both must give
 // the verdict the table expects.
 func TestValidatorsAgree(t *testing.T) {
+	if n := checkAgreement(t, func(string) bool { return true }); n < 150 {
+		t.Errorf("only %d instances checked", n)
+	}
+}
+
+// TestIntegerConstEnumBeyond2To53 checks the tools whose const, enum,
+// bounds or multipleOf are integers a float64 cannot tell apart from their
+// neighbours (beyond 2^53): the generated code must compare them exactly,
+// as the schema's own validator does.
+func TestIntegerConstEnumBeyond2To53(t *testing.T) {
+	big := []string{"t84_big_integer_const", "t85_big_integer_enum", "t86_big_enum_no_type", "t87_big_number_enum",
+		"t88_big_integer_range", "t89_big_integer_exclusive", "t90_integer_multiple_rounded"}
+	if n := checkAgreement(t, func(name string) bool { return slices.Contains(big, name) }); n < 30 {
+		t.Errorf("only %d instances checked", n)
+	}
+	var a T84BigIntegerConstArgs
+	if err := json.Unmarshal([]byte(`{"x":9007199254740992}`), &a); err == nil {
+		t.Error("const 9007199254740993 accepted 9007199254740992")
+	}
+}
+
+// checkAgreement runs the table's instances of the tools for which include
+// is true through both validators, and returns how many it checked.
+func checkAgreement(t *testing.T, include func(string) bool) int {
+	t.Helper()
 	instances := 0
 	for _, tool := range MCPTools() {
+		if !include(tool.Name) {
+			continue
+		}
 		var meta struct {
 			Valid   []json.RawMessage `json:"x-valid"`
 			Invalid []json.RawMessage `json:"x-invalid"`
@@ -222,9 +258,7 @@ func TestValidatorsAgree(t *testing.T) {
 			check(inst, false)
 		}
 	}
-	if instances < 150 {
-		t.Errorf("only %d instances checked", instances)
-	}
+	return instances
 }
 
 // wantShapes is the Go shape of each tool's arguments: fields with their
@@ -313,4 +347,47 @@ var wantShapes = map[string]string{
 	"t81_int_or_number":             "X *T81IntOrNumberX{Int *int64; Number *float64} x,omitempty",
 	"t82_pattern_and_format":        "X *string x,omitempty",
 	"t83_const_true":                "X T83ConstTrueX(const) x",
+	"t84_big_integer_const":         "X *T84BigIntegerConstX(const) x,omitempty",
+	"t85_big_integer_enum":          "X *T85BigIntegerEnumX(int64) x,omitempty",
+	"t86_big_enum_no_type":          "X *T86BigEnumNoTypeX(int64) x,omitempty",
+	"t87_big_number_enum":           "X json.RawMessage x,omitempty",
+	"t88_big_integer_range":         "X *int64 x,omitempty",
+	"t89_big_integer_exclusive":     "X *int64 x,omitempty",
+	"t90_integer_multiple_rounded":  "X *int64 x,omitempty",
+}
+
+// TestDecodeErrorsNameToolAndPointer checks that every decoding error of the
+// generated types is a *runtime.ValidationError naming the tool and the JSON
+// pointer of the value that failed, however deep: nested objects, arrays,
+// unions, $defs types, maps and extra properties.
+func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
+	cases := []struct {
+		tool, in, want string
+	}{
+		{"t08_integer_range", `{"x":1.5}`, "at /x: must be an integer, not 1.5"},
+		{"t08_integer_range", `{"x":"3"}`, "at /x: must be an integer, not a string"},
+		{"t65_nested_object", `{"address":{"city":7}}`, "at /address/city: must be a string, not a number"},
+		{"t65_nested_object", `{"address":{"zip":"1"}}`, `at /address: missing required property "city"`},
+		{"t52_array_of_objects", `{"x":[{"id":1},{"id":"two"}]}`, "at /x/1/id: must be an integer, not a string"},
+		{"t54_array_of_arrays", `{"x":[[1],[2,3.5]]}`, "at /x/1/1: must be an integer, not 3.5"},
+		{"t30_oneof_const_tagged", `{"x":{"type":"circle","radius":"big"}}`, "at /x/radius: must be a number, not a string"},
+		{"t29_anyof_string_or_integer", `{"x":4.5}`, "at /x: must be an integer, not 4.5"},
+		{"t38_ref_defs", `{"from":{"x":1,"y":[]}}`, "at /from/y: must be a number, not an array"},
+		{"t40_ref_recursive", `{"root":{"name":"a","children":[{"name":"b","children":[{"name":false}]}]}}`, "at /root/children/0/children/0/name: must be a string, not a boolean"},
+		{"t47_map_of_schema", `{"x":{"a":1,"b~/c":"s"}}`, "at /x/b~0~1c: must be an integer, not a string"},
+		{"t48_struct_with_extra", `{"name":"n","flag":"yes"}`, "at /flag: must be a boolean, not a string"},
+		{"t26_const_string", `{"x":"other"}`, `at /x: must be "fixed"`},
+	}
+	for _, c := range cases {
+		a := newArgs[c.tool]()
+		err := json.Unmarshal([]byte(c.in), a)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s %s: got %v (%T), want a *runtime.ValidationError", c.tool, c.in, err, err)
+			continue
+		}
+		if want := "invalid arguments for " + c.tool + " " + c.want; err.Error() != want {
+			t.Errorf("%s %s:\n got %v\nwant %s", c.tool, c.in, err, want)
+		}
+	}
 }

@@ -20,10 +20,10 @@ var shapeT01StringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T01StringArgs) UnmarshalJSON(data []byte) error {
 	type plain T01StringArgs
-	return runtime.DecodeObject(data, &shapeT01StringArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT01StringArgs, (*plain)(a)), "t01_string")
 }
 
 // T02StringLengthArgs holds the arguments of the tool "t02_string_length".
@@ -37,10 +37,10 @@ var shapeT02StringLengthArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T02StringLengthArgs) UnmarshalJSON(data []byte) error {
 	type plain T02StringLengthArgs
-	return runtime.DecodeObject(data, &shapeT02StringLengthArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT02StringLengthArgs, (*plain)(a)), "t02_string_length")
 }
 
 // T03StringPatternArgs holds the arguments of the tool "t03_string_pattern".
@@ -54,10 +54,10 @@ var shapeT03StringPatternArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T03StringPatternArgs) UnmarshalJSON(data []byte) error {
 	type plain T03StringPatternArgs
-	return runtime.DecodeObject(data, &shapeT03StringPatternArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT03StringPatternArgs, (*plain)(a)), "t03_string_pattern")
 }
 
 // T04StringPatternUnanchoredArgs holds the arguments of the tool "t04_string_pattern_unanchored".
@@ -71,10 +71,10 @@ var shapeT04StringPatternUnanchoredArgs = runtime.ObjectShape{Fields: []runtime.
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T04StringPatternUnanchoredArgs) UnmarshalJSON(data []byte) error {
 	type plain T04StringPatternUnanchoredArgs
-	return runtime.DecodeObject(data, &shapeT04StringPatternUnanchoredArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT04StringPatternUnanchoredArgs, (*plain)(a)), "t04_string_pattern_unanchored")
 }
 
 // T05FormatEmailArgs holds the arguments of the tool "t05_format_email".
@@ -88,10 +88,10 @@ var shapeT05FormatEmailArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T05FormatEmailArgs) UnmarshalJSON(data []byte) error {
 	type plain T05FormatEmailArgs
-	return runtime.DecodeObject(data, &shapeT05FormatEmailArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT05FormatEmailArgs, (*plain)(a)), "t05_format_email")
 }
 
 // T06FormatDatetimeArgs holds the arguments of the tool "t06_format_datetime".
@@ -105,10 +105,10 @@ var shapeT06FormatDatetimeArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T06FormatDatetimeArgs) UnmarshalJSON(data []byte) error {
 	type plain T06FormatDatetimeArgs
-	return runtime.DecodeObject(data, &shapeT06FormatDatetimeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT06FormatDatetimeArgs, (*plain)(a)), "t06_format_datetime")
 }
 
 // T07FormatUnknownArgs holds the arguments of the tool "t07_format_unknown".
@@ -122,10 +122,10 @@ var shapeT07FormatUnknownArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T07FormatUnknownArgs) UnmarshalJSON(data []byte) error {
 	type plain T07FormatUnknownArgs
-	return runtime.DecodeObject(data, &shapeT07FormatUnknownArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT07FormatUnknownArgs, (*plain)(a)), "t07_format_unknown")
 }
 
 // T08IntegerRangeArgs holds the arguments of the tool "t08_integer_range".
@@ -139,10 +139,10 @@ var shapeT08IntegerRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T08IntegerRangeArgs) UnmarshalJSON(data []byte) error {
 	type plain T08IntegerRangeArgs
-	return runtime.DecodeObject(data, &shapeT08IntegerRangeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT08IntegerRangeArgs, (*plain)(a)), "t08_integer_range")
 }
 
 // T09IntegerExclusiveArgs holds the arguments of the tool "t09_integer_exclusive".
@@ -156,10 +156,10 @@ var shapeT09IntegerExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T09IntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T09IntegerExclusiveArgs
-	return runtime.DecodeObject(data, &shapeT09IntegerExclusiveArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT09IntegerExclusiveArgs, (*plain)(a)), "t09_integer_exclusive")
 }
 
 // T10NumberRangeArgs holds the arguments of the tool "t10_number_range".
@@ -173,10 +173,10 @@ var shapeT10NumberRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T10NumberRangeArgs) UnmarshalJSON(data []byte) error {
 	type plain T10NumberRangeArgs
-	return runtime.DecodeObject(data, &shapeT10NumberRangeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT10NumberRangeArgs, (*plain)(a)), "t10_number_range")
 }
 
 // T11IntegerFractionBoundArgs holds the arguments of the tool "t11_integer_fraction_bound".
@@ -190,10 +190,10 @@ var shapeT11IntegerFractionBoundArgs = runtime.ObjectShape{Fields: []runtime.Fie
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T11IntegerFractionBoundArgs) UnmarshalJSON(data []byte) error {
 	type plain T11IntegerFractionBoundArgs
-	return runtime.DecodeObject(data, &shapeT11IntegerFractionBoundArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT11IntegerFractionBoundArgs, (*plain)(a)), "t11_integer_fraction_bound")
 }
 
 // T12IntegerMultipleArgs holds the arguments of the tool "t12_integer_multiple".
@@ -207,10 +207,10 @@ var shapeT12IntegerMultipleArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T12IntegerMultipleArgs) UnmarshalJSON(data []byte) error {
 	type plain T12IntegerMultipleArgs
-	return runtime.DecodeObject(data, &shapeT12IntegerMultipleArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT12IntegerMultipleArgs, (*plain)(a)), "t12_integer_multiple")
 }
 
 // T13NumberMultipleArgs holds the arguments of the tool "t13_number_multiple".
@@ -224,10 +224,10 @@ var shapeT13NumberMultipleArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T13NumberMultipleArgs) UnmarshalJSON(data []byte) error {
 	type plain T13NumberMultipleArgs
-	return runtime.DecodeObject(data, &shapeT13NumberMultipleArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT13NumberMultipleArgs, (*plain)(a)), "t13_number_multiple")
 }
 
 // T14BooleanArgs holds the arguments of the tool "t14_boolean".
@@ -241,10 +241,10 @@ var shapeT14BooleanArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T14BooleanArgs) UnmarshalJSON(data []byte) error {
 	type plain T14BooleanArgs
-	return runtime.DecodeObject(data, &shapeT14BooleanArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT14BooleanArgs, (*plain)(a)), "t14_boolean")
 }
 
 // T15TypeNullListArgs holds the arguments of the tool "t15_type_null_list".
@@ -259,10 +259,10 @@ var shapeT15TypeNullListArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T15TypeNullListArgs) UnmarshalJSON(data []byte) error {
 	type plain T15TypeNullListArgs
-	return runtime.DecodeObject(data, &shapeT15TypeNullListArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT15TypeNullListArgs, (*plain)(a)), "t15_type_null_list")
 }
 
 // T16TypeMultiListArgs holds the arguments of the tool "t16_type_multi_list".
@@ -277,10 +277,10 @@ var shapeT16TypeMultiListArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T16TypeMultiListArgs) UnmarshalJSON(data []byte) error {
 	type plain T16TypeMultiListArgs
-	return runtime.DecodeObject(data, &shapeT16TypeMultiListArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT16TypeMultiListArgs, (*plain)(a)), "t16_type_multi_list")
 }
 
 // T16TypeMultiListX is one of several shapes; exactly one field is set.
@@ -330,10 +330,10 @@ var shapeT17AnyofNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T17AnyofNullArgs) UnmarshalJSON(data []byte) error {
 	type plain T17AnyofNullArgs
-	return runtime.DecodeObject(data, &shapeT17AnyofNullArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT17AnyofNullArgs, (*plain)(a)), "t17_anyof_null")
 }
 
 // T18NullableOpenapiArgs holds the arguments of the tool "t18_nullable_openapi".
@@ -347,10 +347,10 @@ var shapeT18NullableOpenapiArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T18NullableOpenapiArgs) UnmarshalJSON(data []byte) error {
 	type plain T18NullableOpenapiArgs
-	return runtime.DecodeObject(data, &shapeT18NullableOpenapiArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT18NullableOpenapiArgs, (*plain)(a)), "t18_nullable_openapi")
 }
 
 // T19EnumStringArgs holds the arguments of the tool "t19_enum_string".
@@ -364,10 +364,10 @@ var shapeT19EnumStringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T19EnumStringArgs) UnmarshalJSON(data []byte) error {
 	type plain T19EnumStringArgs
-	return runtime.DecodeObject(data, &shapeT19EnumStringArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT19EnumStringArgs, (*plain)(a)), "t19_enum_string")
 }
 
 // T19EnumStringX is one of the values of an enum.
@@ -413,10 +413,10 @@ var shapeT20EnumIntegerArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T20EnumIntegerArgs) UnmarshalJSON(data []byte) error {
 	type plain T20EnumIntegerArgs
-	return runtime.DecodeObject(data, &shapeT20EnumIntegerArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT20EnumIntegerArgs, (*plain)(a)), "t20_enum_integer")
 }
 
 // T20EnumIntegerX is one of the values of an enum.
@@ -457,10 +457,10 @@ var shapeT21EnumNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T21EnumNumberArgs) UnmarshalJSON(data []byte) error {
 	type plain T21EnumNumberArgs
-	return runtime.DecodeObject(data, &shapeT21EnumNumberArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT21EnumNumberArgs, (*plain)(a)), "t21_enum_number")
 }
 
 // T21EnumNumberX is one of the values of an enum.
@@ -500,10 +500,10 @@ var shapeT22EnumBooleanArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T22EnumBooleanArgs) UnmarshalJSON(data []byte) error {
 	type plain T22EnumBooleanArgs
-	return runtime.DecodeObject(data, &shapeT22EnumBooleanArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT22EnumBooleanArgs, (*plain)(a)), "t22_enum_boolean")
 }
 
 // T22EnumBooleanX is one of the values of an enum.
@@ -543,10 +543,10 @@ var shapeT23EnumWithNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T23EnumWithNullArgs) UnmarshalJSON(data []byte) error {
 	type plain T23EnumWithNullArgs
-	return runtime.DecodeObject(data, &shapeT23EnumWithNullArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT23EnumWithNullArgs, (*plain)(a)), "t23_enum_with_null")
 }
 
 // T23EnumWithNullX is one of the values of an enum.
@@ -586,10 +586,10 @@ var shapeT24EnumMixedArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T24EnumMixedArgs) UnmarshalJSON(data []byte) error {
 	type plain T24EnumMixedArgs
-	return runtime.DecodeObject(data, &shapeT24EnumMixedArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT24EnumMixedArgs, (*plain)(a)), "t24_enum_mixed")
 }
 
 // T25EnumEmptyArgs holds the arguments of the tool "t25_enum_empty".
@@ -603,10 +603,10 @@ var shapeT25EnumEmptyArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T25EnumEmptyArgs) UnmarshalJSON(data []byte) error {
 	type plain T25EnumEmptyArgs
-	return runtime.DecodeObject(data, &shapeT25EnumEmptyArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT25EnumEmptyArgs, (*plain)(a)), "t25_enum_empty")
 }
 
 // T26ConstStringArgs holds the arguments of the tool "t26_const_string".
@@ -620,10 +620,10 @@ var shapeT26ConstStringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T26ConstStringArgs) UnmarshalJSON(data []byte) error {
 	type plain T26ConstStringArgs
-	return runtime.DecodeObject(data, &shapeT26ConstStringArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT26ConstStringArgs, (*plain)(a)), "t26_const_string")
 }
 
 // T26ConstStringX is a constant: it always encodes as "fixed".
@@ -653,10 +653,10 @@ var shapeT27ConstNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T27ConstNumberArgs) UnmarshalJSON(data []byte) error {
 	type plain T27ConstNumberArgs
-	return runtime.DecodeObject(data, &shapeT27ConstNumberArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT27ConstNumberArgs, (*plain)(a)), "t27_const_number")
 }
 
 // T27ConstNumberX is a constant: it always encodes as 3.
@@ -686,10 +686,10 @@ var shapeT28ConstObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T28ConstObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T28ConstObjectArgs
-	return runtime.DecodeObject(data, &shapeT28ConstObjectArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT28ConstObjectArgs, (*plain)(a)), "t28_const_object")
 }
 
 // T28ConstObjectX is a constant: it always encodes as {"a":[1,2]}.
@@ -719,10 +719,10 @@ var shapeT29AnyofStringOrIntegerArgs = runtime.ObjectShape{Fields: []runtime.Fie
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T29AnyofStringOrIntegerArgs) UnmarshalJSON(data []byte) error {
 	type plain T29AnyofStringOrIntegerArgs
-	return runtime.DecodeObject(data, &shapeT29AnyofStringOrIntegerArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT29AnyofStringOrIntegerArgs, (*plain)(a)), "t29_anyof_string_or_integer")
 }
 
 // T29AnyofStringOrIntegerX is one of several shapes; exactly one field is set.
@@ -800,10 +800,10 @@ var shapeT30OneofConstTaggedArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T30OneofConstTaggedArgs) UnmarshalJSON(data []byte) error {
 	type plain T30OneofConstTaggedArgs
-	return runtime.DecodeObject(data, &shapeT30OneofConstTaggedArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT30OneofConstTaggedArgs, (*plain)(a)), "t30_oneof_const_tagged")
 }
 
 // T30OneofConstTaggedX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -917,10 +917,10 @@ var shapeT31OneofRequiredKeysArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T31OneofRequiredKeysArgs) UnmarshalJSON(data []byte) error {
 	type plain T31OneofRequiredKeysArgs
-	return runtime.DecodeObject(data, &shapeT31OneofRequiredKeysArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT31OneofRequiredKeysArgs, (*plain)(a)), "t31_oneof_required_keys")
 }
 
 // T31OneofRequiredKeysX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -1002,10 +1002,10 @@ var shapeT32OneofOverlapArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T32OneofOverlapArgs) UnmarshalJSON(data []byte) error {
 	type plain T32OneofOverlapArgs
-	return runtime.DecodeObject(data, &shapeT32OneofOverlapArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT32OneofOverlapArgs, (*plain)(a)), "t32_oneof_overlap")
 }
 
 // T32OneofOverlapX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -1054,10 +1054,10 @@ var shapeT33AnyofObjectOrStringArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T33AnyofObjectOrStringArgs) UnmarshalJSON(data []byte) error {
 	type plain T33AnyofObjectOrStringArgs
-	return runtime.DecodeObject(data, &shapeT33AnyofObjectOrStringArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT33AnyofObjectOrStringArgs, (*plain)(a)), "t33_anyof_object_or_string")
 }
 
 // T33AnyofObjectOrStringX is one of several shapes; exactly one field is set.
@@ -1122,10 +1122,10 @@ var shapeT34AnyofSiblingsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T34AnyofSiblingsArgs) UnmarshalJSON(data []byte) error {
 	type plain T34AnyofSiblingsArgs
-	return runtime.DecodeObject(data, &shapeT34AnyofSiblingsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT34AnyofSiblingsArgs, (*plain)(a)), "t34_anyof_siblings")
 }
 
 // T34AnyofSiblingsX is one of several shapes; exactly one field is set.
@@ -1185,10 +1185,10 @@ var shapeT35AllofNumericArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T35AllofNumericArgs) UnmarshalJSON(data []byte) error {
 	type plain T35AllofNumericArgs
-	return runtime.DecodeObject(data, &shapeT35AllofNumericArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT35AllofNumericArgs, (*plain)(a)), "t35_allof_numeric")
 }
 
 // T36AllofObjectsArgs holds the arguments of the tool "t36_allof_objects".
@@ -1202,10 +1202,10 @@ var shapeT36AllofObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T36AllofObjectsArgs) UnmarshalJSON(data []byte) error {
 	type plain T36AllofObjectsArgs
-	return runtime.DecodeObject(data, &shapeT36AllofObjectsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT36AllofObjectsArgs, (*plain)(a)), "t36_allof_objects")
 }
 
 // T36AllofObjectsX is an object.
@@ -1237,10 +1237,10 @@ var shapeT37AllofTwoPatternsArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T37AllofTwoPatternsArgs) UnmarshalJSON(data []byte) error {
 	type plain T37AllofTwoPatternsArgs
-	return runtime.DecodeObject(data, &shapeT37AllofTwoPatternsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT37AllofTwoPatternsArgs, (*plain)(a)), "t37_allof_two_patterns")
 }
 
 // T38RefDefsArgs holds the arguments of the tool "t38_ref_defs".
@@ -1257,10 +1257,10 @@ var shapeT38RefDefsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "to"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T38RefDefsArgs) UnmarshalJSON(data []byte) error {
 	type plain T38RefDefsArgs
-	return runtime.DecodeObject(data, &shapeT38RefDefsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT38RefDefsArgs, (*plain)(a)), "t38_ref_defs")
 }
 
 // T38RefDefsPoint is an object.
@@ -1293,10 +1293,10 @@ var shapeT39RefDefinitionsDraft07Args = runtime.ObjectShape{Fields: []runtime.Fi
 	{Name: "count"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T39RefDefinitionsDraft07Args) UnmarshalJSON(data []byte) error {
 	type plain T39RefDefinitionsDraft07Args
-	return runtime.DecodeObject(data, &shapeT39RefDefinitionsDraft07Args, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT39RefDefinitionsDraft07Args, (*plain)(a)), "t39_ref_definitions_draft07")
 }
 
 // T40RefRecursiveArgs holds the arguments of the tool "t40_ref_recursive".
@@ -1311,10 +1311,10 @@ var shapeT40RefRecursiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "root", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T40RefRecursiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T40RefRecursiveArgs
-	return runtime.DecodeObject(data, &shapeT40RefRecursiveArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT40RefRecursiveArgs, (*plain)(a)), "t40_ref_recursive")
 }
 
 // T40RefRecursiveNode is an object.
@@ -1351,10 +1351,10 @@ var shapeT41RefRootRecursiveArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T41RefRootRecursiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T41RefRootRecursiveArgs
-	return runtime.DecodeObject(data, &shapeT41RefRootRecursiveArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT41RefRootRecursiveArgs, (*plain)(a)), "t41_ref_root_recursive")
 }
 
 // T42RefIntoPropertiesArgs holds the arguments of the tool "t42_ref_into_properties".
@@ -1370,10 +1370,10 @@ var shapeT42RefIntoPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T42RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain T42RefIntoPropertiesArgs
-	return runtime.DecodeObject(data, &shapeT42RefIntoPropertiesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT42RefIntoPropertiesArgs, (*plain)(a)), "t42_ref_into_properties")
 }
 
 // T42RefIntoPropertiesA is one of the values of an enum.
@@ -1414,10 +1414,10 @@ var shapeT43RefWithDescriptionArgs = runtime.ObjectShape{Fields: []runtime.Field
 	{Name: "id"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T43RefWithDescriptionArgs) UnmarshalJSON(data []byte) error {
 	type plain T43RefWithDescriptionArgs
-	return runtime.DecodeObject(data, &shapeT43RefWithDescriptionArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT43RefWithDescriptionArgs, (*plain)(a)), "t43_ref_with_description")
 }
 
 // T44RefWithConstraintsArgs holds the arguments of the tool "t44_ref_with_constraints".
@@ -1431,10 +1431,10 @@ var shapeT44RefWithConstraintsArgs = runtime.ObjectShape{Fields: []runtime.Field
 	{Name: "n"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T44RefWithConstraintsArgs) UnmarshalJSON(data []byte) error {
 	type plain T44RefWithConstraintsArgs
-	return runtime.DecodeObject(data, &shapeT44RefWithConstraintsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT44RefWithConstraintsArgs, (*plain)(a)), "t44_ref_with_constraints")
 }
 
 // T45ClosedObjectArgs holds the arguments of the tool "t45_closed_object".
@@ -1451,10 +1451,10 @@ var shapeT45ClosedObjectArgs = runtime.ObjectShape{
 	},
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T45ClosedObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T45ClosedObjectArgs
-	return runtime.DecodeObject(data, &shapeT45ClosedObjectArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT45ClosedObjectArgs, (*plain)(a)), "t45_closed_object")
 }
 
 // T46OpenObjectArgs holds the arguments of the tool "t46_open_object".
@@ -1468,10 +1468,10 @@ var shapeT46OpenObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "a"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T46OpenObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T46OpenObjectArgs
-	return runtime.DecodeObject(data, &shapeT46OpenObjectArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT46OpenObjectArgs, (*plain)(a)), "t46_open_object")
 }
 
 // T47MapOfSchemaArgs holds the arguments of the tool "t47_map_of_schema".
@@ -1485,10 +1485,10 @@ var shapeT47MapOfSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T47MapOfSchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T47MapOfSchemaArgs
-	return runtime.DecodeObject(data, &shapeT47MapOfSchemaArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT47MapOfSchemaArgs, (*plain)(a)), "t47_map_of_schema")
 }
 
 // T48StructWithExtraArgs holds the arguments of the tool "t48_struct_with_extra".
@@ -1504,15 +1504,15 @@ var shapeT48StructWithExtraArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "name"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T48StructWithExtraArgs) UnmarshalJSON(data []byte) error {
 	type plain T48StructWithExtraArgs
 	if err := runtime.DecodeObject(data, &shapeT48StructWithExtraArgs, (*plain)(a)); err != nil {
-		return err
+		return runtime.ForTool(err, "t48_struct_with_extra")
 	}
 	extra, err := runtime.DecodeExtra[bool](data, &shapeT48StructWithExtraArgs)
 	if err != nil {
-		return err
+		return runtime.ForTool(err, "t48_struct_with_extra")
 	}
 	a.Extra = extra
 	return nil
@@ -1539,10 +1539,10 @@ var shapeT49FreeObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T49FreeObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T49FreeObjectArgs
-	return runtime.DecodeObject(data, &shapeT49FreeObjectArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT49FreeObjectArgs, (*plain)(a)), "t49_free_object")
 }
 
 // T50PatternPropertiesArgs holds the arguments of the tool "t50_pattern_properties".
@@ -1556,10 +1556,10 @@ var shapeT50PatternPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T50PatternPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain T50PatternPropertiesArgs
-	return runtime.DecodeObject(data, &shapeT50PatternPropertiesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT50PatternPropertiesArgs, (*plain)(a)), "t50_pattern_properties")
 }
 
 // T51PatternPropertiesOpenArgs holds the arguments of the tool "t51_pattern_properties_open".
@@ -1573,10 +1573,10 @@ var shapeT51PatternPropertiesOpenArgs = runtime.ObjectShape{Fields: []runtime.Fi
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T51PatternPropertiesOpenArgs) UnmarshalJSON(data []byte) error {
 	type plain T51PatternPropertiesOpenArgs
-	return runtime.DecodeObject(data, &shapeT51PatternPropertiesOpenArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT51PatternPropertiesOpenArgs, (*plain)(a)), "t51_pattern_properties_open")
 }
 
 // T52ArrayOfObjectsArgs holds the arguments of the tool "t52_array_of_objects".
@@ -1590,10 +1590,10 @@ var shapeT52ArrayOfObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T52ArrayOfObjectsArgs) UnmarshalJSON(data []byte) error {
 	type plain T52ArrayOfObjectsArgs
-	return runtime.DecodeObject(data, &shapeT52ArrayOfObjectsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT52ArrayOfObjectsArgs, (*plain)(a)), "t52_array_of_objects")
 }
 
 // T52ArrayOfObjectsXItem is an object.
@@ -1623,10 +1623,10 @@ var shapeT53ArrayLimitsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T53ArrayLimitsArgs) UnmarshalJSON(data []byte) error {
 	type plain T53ArrayLimitsArgs
-	return runtime.DecodeObject(data, &shapeT53ArrayLimitsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT53ArrayLimitsArgs, (*plain)(a)), "t53_array_limits")
 }
 
 // T54ArrayOfArraysArgs holds the arguments of the tool "t54_array_of_arrays".
@@ -1640,10 +1640,10 @@ var shapeT54ArrayOfArraysArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T54ArrayOfArraysArgs) UnmarshalJSON(data []byte) error {
 	type plain T54ArrayOfArraysArgs
-	return runtime.DecodeObject(data, &shapeT54ArrayOfArraysArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT54ArrayOfArraysArgs, (*plain)(a)), "t54_array_of_arrays")
 }
 
 // T55ArrayOfNullableArgs holds the arguments of the tool "t55_array_of_nullable".
@@ -1657,10 +1657,10 @@ var shapeT55ArrayOfNullableArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T55ArrayOfNullableArgs) UnmarshalJSON(data []byte) error {
 	type plain T55ArrayOfNullableArgs
-	return runtime.DecodeObject(data, &shapeT55ArrayOfNullableArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT55ArrayOfNullableArgs, (*plain)(a)), "t55_array_of_nullable")
 }
 
 // T56ArrayNoItemsArgs holds the arguments of the tool "t56_array_no_items".
@@ -1674,10 +1674,10 @@ var shapeT56ArrayNoItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T56ArrayNoItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain T56ArrayNoItemsArgs
-	return runtime.DecodeObject(data, &shapeT56ArrayNoItemsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT56ArrayNoItemsArgs, (*plain)(a)), "t56_array_no_items")
 }
 
 // T57PrefixItemsArgs holds the arguments of the tool "t57_prefix_items".
@@ -1691,10 +1691,10 @@ var shapeT57PrefixItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T57PrefixItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain T57PrefixItemsArgs
-	return runtime.DecodeObject(data, &shapeT57PrefixItemsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT57PrefixItemsArgs, (*plain)(a)), "t57_prefix_items")
 }
 
 // T58UniqueItemsArgs holds the arguments of the tool "t58_unique_items".
@@ -1708,10 +1708,10 @@ var shapeT58UniqueItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T58UniqueItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain T58UniqueItemsArgs
-	return runtime.DecodeObject(data, &shapeT58UniqueItemsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT58UniqueItemsArgs, (*plain)(a)), "t58_unique_items")
 }
 
 // T59TrueSchemaArgs holds the arguments of the tool "t59_true_schema".
@@ -1725,10 +1725,10 @@ var shapeT59TrueSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T59TrueSchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T59TrueSchemaArgs
-	return runtime.DecodeObject(data, &shapeT59TrueSchemaArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT59TrueSchemaArgs, (*plain)(a)), "t59_true_schema")
 }
 
 // T60EmptySchemaArgs holds the arguments of the tool "t60_empty_schema".
@@ -1742,10 +1742,10 @@ var shapeT60EmptySchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T60EmptySchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T60EmptySchemaArgs
-	return runtime.DecodeObject(data, &shapeT60EmptySchemaArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT60EmptySchemaArgs, (*plain)(a)), "t60_empty_schema")
 }
 
 // T61NoTypeArgs holds the arguments of the tool "t61_no_type".
@@ -1760,10 +1760,10 @@ var shapeT61NoTypeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T61NoTypeArgs) UnmarshalJSON(data []byte) error {
 	type plain T61NoTypeArgs
-	return runtime.DecodeObject(data, &shapeT61NoTypeArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT61NoTypeArgs, (*plain)(a)), "t61_no_type")
 }
 
 // T62NoTypeConstraintsArgs holds the arguments of the tool "t62_no_type_constraints".
@@ -1777,10 +1777,10 @@ var shapeT62NoTypeConstraintsArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T62NoTypeConstraintsArgs) UnmarshalJSON(data []byte) error {
 	type plain T62NoTypeConstraintsArgs
-	return runtime.DecodeObject(data, &shapeT62NoTypeConstraintsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT62NoTypeConstraintsArgs, (*plain)(a)), "t62_no_type_constraints")
 }
 
 // T63FalseSchemaArgs holds the arguments of the tool "t63_false_schema".
@@ -1796,10 +1796,10 @@ var shapeT63FalseSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "y"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T63FalseSchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T63FalseSchemaArgs
-	return runtime.DecodeObject(data, &shapeT63FalseSchemaArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT63FalseSchemaArgs, (*plain)(a)), "t63_false_schema")
 }
 
 // T64RequiredFieldsArgs holds the arguments of the tool "t64_required_fields".
@@ -1820,10 +1820,10 @@ var shapeT64RequiredFieldsArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "c", Required: true, Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T64RequiredFieldsArgs) UnmarshalJSON(data []byte) error {
 	type plain T64RequiredFieldsArgs
-	return runtime.DecodeObject(data, &shapeT64RequiredFieldsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT64RequiredFieldsArgs, (*plain)(a)), "t64_required_fields")
 }
 
 // T65NestedObjectArgs holds the arguments of the tool "t65_nested_object".
@@ -1837,10 +1837,10 @@ var shapeT65NestedObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "address"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T65NestedObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T65NestedObjectArgs
-	return runtime.DecodeObject(data, &shapeT65NestedObjectArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT65NestedObjectArgs, (*plain)(a)), "t65_nested_object")
 }
 
 // T65NestedObjectAddress is an object.
@@ -1876,10 +1876,10 @@ var shapeT66DefaultsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "s"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T66DefaultsArgs) UnmarshalJSON(data []byte) error {
 	type plain T66DefaultsArgs
-	return runtime.DecodeObject(data, &shapeT66DefaultsArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT66DefaultsArgs, (*plain)(a)), "t66_defaults")
 }
 
 // T67IfThenElseArgs holds the arguments of the tool "t67_if_then_else".
@@ -1895,10 +1895,10 @@ var shapeT67IfThenElseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "size"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T67IfThenElseArgs) UnmarshalJSON(data []byte) error {
 	type plain T67IfThenElseArgs
-	return runtime.DecodeObject(data, &shapeT67IfThenElseArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT67IfThenElseArgs, (*plain)(a)), "t67_if_then_else")
 }
 
 // T68NotArgs holds the arguments of the tool "t68_not".
@@ -1912,10 +1912,10 @@ var shapeT68NotArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T68NotArgs) UnmarshalJSON(data []byte) error {
 	type plain T68NotArgs
-	return runtime.DecodeObject(data, &shapeT68NotArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT68NotArgs, (*plain)(a)), "t68_not")
 }
 
 // T69PropertyNamesArgs holds the arguments of the tool "t69_property_names".
@@ -1929,10 +1929,10 @@ var shapeT69PropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "x", NonNullElems: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T69PropertyNamesArgs) UnmarshalJSON(data []byte) error {
 	type plain T69PropertyNamesArgs
-	return runtime.DecodeObject(data, &shapeT69PropertyNamesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT69PropertyNamesArgs, (*plain)(a)), "t69_property_names")
 }
 
 // T70DependentRequiredArgs holds the arguments of the tool "t70_dependent_required".
@@ -1948,10 +1948,10 @@ var shapeT70DependentRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 	{Name: "cvv"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T70DependentRequiredArgs) UnmarshalJSON(data []byte) error {
 	type plain T70DependentRequiredArgs
-	return runtime.DecodeObject(data, &shapeT70DependentRequiredArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT70DependentRequiredArgs, (*plain)(a)), "t70_dependent_required")
 }
 
 // T71MinPropertiesStructArgs holds the arguments of the tool "t71_min_properties_struct".
@@ -1967,10 +1967,10 @@ var shapeT71MinPropertiesStructArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "b"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T71MinPropertiesStructArgs) UnmarshalJSON(data []byte) error {
 	type plain T71MinPropertiesStructArgs
-	return runtime.DecodeObject(data, &shapeT71MinPropertiesStructArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT71MinPropertiesStructArgs, (*plain)(a)), "t71_min_properties_struct")
 }
 
 // T72Draft04ExclusiveArgs holds the arguments of the tool "t72_draft04_exclusive".
@@ -1984,10 +1984,10 @@ var shapeT72Draft04ExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T72Draft04ExclusiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T72Draft04ExclusiveArgs
-	return runtime.DecodeObject(data, &shapeT72Draft04ExclusiveArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT72Draft04ExclusiveArgs, (*plain)(a)), "t72_draft04_exclusive")
 }
 
 // T73OddPropertyNamesArgs holds the arguments of the tool "t73_odd_property_names".
@@ -2019,10 +2019,10 @@ var shapeT73OddPropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "properties"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T73OddPropertyNamesArgs) UnmarshalJSON(data []byte) error {
 	type plain T73OddPropertyNamesArgs
-	return runtime.DecodeObject(data, &shapeT73OddPropertyNamesArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT73OddPropertyNamesArgs, (*plain)(a)), "t73_odd_property_names")
 }
 
 // T73OddPropertyNamesAuthMethod is one of the values of an enum.
@@ -2062,10 +2062,10 @@ var shapeT74NoTypeRootArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "a"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T74NoTypeRootArgs) UnmarshalJSON(data []byte) error {
 	type plain T74NoTypeRootArgs
-	return runtime.DecodeObject(data, &shapeT74NoTypeRootArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT74NoTypeRootArgs, (*plain)(a)), "t74_no_type_root")
 }
 
 // T75EmptyRootArgs holds the arguments of the tool "t75_empty_root".
@@ -2075,10 +2075,10 @@ type T75EmptyRootArgs struct{}
 
 var shapeT75EmptyRootArgs = runtime.ObjectShape{}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T75EmptyRootArgs) UnmarshalJSON(data []byte) error {
 	type plain T75EmptyRootArgs
-	return runtime.DecodeObject(data, &shapeT75EmptyRootArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT75EmptyRootArgs, (*plain)(a)), "t75_empty_root")
 }
 
 // T76AnyofRequiredArgs holds the arguments of the tool "t76_anyof_required".
@@ -2094,10 +2094,10 @@ var shapeT76AnyofRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "name"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
 	type plain T76AnyofRequiredArgs
-	return runtime.DecodeObject(data, &shapeT76AnyofRequiredArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT76AnyofRequiredArgs, (*plain)(a)), "t76_anyof_required")
 }
 
 // T77AnyofNullableBranchArgs holds the arguments of the tool "t77_anyof_nullable_branch".
@@ -2112,10 +2112,10 @@ var shapeT77AnyofNullableBranchArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T77AnyofNullableBranchArgs) UnmarshalJSON(data []byte) error {
 	type plain T77AnyofNullableBranchArgs
-	return runtime.DecodeObject(data, &shapeT77AnyofNullableBranchArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT77AnyofNullableBranchArgs, (*plain)(a)), "t77_anyof_nullable_branch")
 }
 
 // T77AnyofNullableBranchX is one of several shapes; exactly one field is set.
@@ -2165,10 +2165,10 @@ var shapeT78OneofNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T78OneofNullArgs) UnmarshalJSON(data []byte) error {
 	type plain T78OneofNullArgs
-	return runtime.DecodeObject(data, &shapeT78OneofNullArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT78OneofNullArgs, (*plain)(a)), "t78_oneof_null")
 }
 
 // T79NullableObjectArgs holds the arguments of the tool "t79_nullable_object".
@@ -2183,10 +2183,10 @@ var shapeT79NullableObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 	{Name: "x", Nullable: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T79NullableObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T79NullableObjectArgs
-	return runtime.DecodeObject(data, &shapeT79NullableObjectArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT79NullableObjectArgs, (*plain)(a)), "t79_nullable_object")
 }
 
 // T79NullableObjectX is an object.
@@ -2218,10 +2218,10 @@ var shapeT80SharedEnumRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 	{Name: "max"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T80SharedEnumRefArgs) UnmarshalJSON(data []byte) error {
 	type plain T80SharedEnumRefArgs
-	return runtime.DecodeObject(data, &shapeT80SharedEnumRefArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT80SharedEnumRefArgs, (*plain)(a)), "t80_shared_enum_ref")
 }
 
 // T80SharedEnumRefLevel is one of the values of an enum.
@@ -2262,10 +2262,10 @@ var shapeT81IntOrNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T81IntOrNumberArgs) UnmarshalJSON(data []byte) error {
 	type plain T81IntOrNumberArgs
-	return runtime.DecodeObject(data, &shapeT81IntOrNumberArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT81IntOrNumberArgs, (*plain)(a)), "t81_int_or_number")
 }
 
 // T81IntOrNumberX is one of several shapes; exactly one field is set.
@@ -2319,10 +2319,10 @@ var shapeT82PatternAndFormatArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "x"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T82PatternAndFormatArgs) UnmarshalJSON(data []byte) error {
 	type plain T82PatternAndFormatArgs
-	return runtime.DecodeObject(data, &shapeT82PatternAndFormatArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT82PatternAndFormatArgs, (*plain)(a)), "t82_pattern_and_format")
 }
 
 // T83ConstTrueArgs holds the arguments of the tool "t83_const_true".
@@ -2337,10 +2337,10 @@ var shapeT83ConstTrueArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "x", Required: true},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T83ConstTrueArgs) UnmarshalJSON(data []byte) error {
 	type plain T83ConstTrueArgs
-	return runtime.DecodeObject(data, &shapeT83ConstTrueArgs, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT83ConstTrueArgs, (*plain)(a)), "t83_const_true")
 }
 
 // T83ConstTrueX is a constant: it always encodes as true.
@@ -2357,4 +2357,191 @@ func (*T83ConstTrueX) UnmarshalJSON(data []byte) error {
 		return runtime.Invalid("", "must be true")
 	}
 	return nil
+}
+
+// T84BigIntegerConstArgs holds the arguments of the tool "t84_big_integer_const".
+//
+// integer const beyond 2^53 compares exactly
+type T84BigIntegerConstArgs struct {
+	X *T84BigIntegerConstX `json:"x,omitempty"`
+}
+
+var shapeT84BigIntegerConstArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T84BigIntegerConstArgs) UnmarshalJSON(data []byte) error {
+	type plain T84BigIntegerConstArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT84BigIntegerConstArgs, (*plain)(a)), "t84_big_integer_const")
+}
+
+// T84BigIntegerConstX is a constant: it always encodes as 9007199254740993.
+type T84BigIntegerConstX struct{}
+
+// MarshalJSON encodes the constant.
+func (T84BigIntegerConstX) MarshalJSON() ([]byte, error) {
+	return []byte("9007199254740993"), nil
+}
+
+// UnmarshalJSON accepts the constant only.
+func (*T84BigIntegerConstX) UnmarshalJSON(data []byte) error {
+	if !runtime.ConstMatches(data, "9007199254740993") {
+		return runtime.Invalid("", "must be 9007199254740993")
+	}
+	return nil
+}
+
+// T85BigIntegerEnumArgs holds the arguments of the tool "t85_big_integer_enum".
+//
+// integer enum beyond 2^53
+type T85BigIntegerEnumArgs struct {
+	X *T85BigIntegerEnumX `json:"x,omitempty"`
+}
+
+var shapeT85BigIntegerEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T85BigIntegerEnumArgs) UnmarshalJSON(data []byte) error {
+	type plain T85BigIntegerEnumArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT85BigIntegerEnumArgs, (*plain)(a)), "t85_big_integer_enum")
+}
+
+// T85BigIntegerEnumX is one of the values of an enum.
+type T85BigIntegerEnumX int64
+
+// The values of T85BigIntegerEnumX.
+const (
+	T85BigIntegerEnumX9007199254740993 T85BigIntegerEnumX = 9007199254740993
+	T85BigIntegerEnumX9007199254740995 T85BigIntegerEnumX = 9007199254740995
+)
+
+// Valid reports whether e is one of the values of the enum.
+func (e T85BigIntegerEnumX) Valid() bool {
+	switch e {
+	case T85BigIntegerEnumX9007199254740993, T85BigIntegerEnumX9007199254740995:
+		return true
+	}
+	return false
+}
+
+// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
+func (e T85BigIntegerEnumX) Validate() error {
+	if !e.Valid() {
+		return runtime.Invalid("", "must be one of 9007199254740993, 9007199254740995")
+	}
+	return nil
+}
+
+// T86BigEnumNoTypeArgs holds the arguments of the tool "t86_big_enum_no_type".
+//
+// enum of integers beyond 2^53 without a type
+type T86BigEnumNoTypeArgs struct {
+	X *T86BigEnumNoTypeX `json:"x,omitempty"`
+}
+
+var shapeT86BigEnumNoTypeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T86BigEnumNoTypeArgs) UnmarshalJSON(data []byte) error {
+	type plain T86BigEnumNoTypeArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT86BigEnumNoTypeArgs, (*plain)(a)), "t86_big_enum_no_type")
+}
+
+// T86BigEnumNoTypeX is one of the values of an enum.
+type T86BigEnumNoTypeX int64
+
+// The values of T86BigEnumNoTypeX.
+const (
+	T86BigEnumNoTypeX9007199254740993      T86BigEnumNoTypeX = 9007199254740993
+	T86BigEnumNoTypeXMinus9007199254740993 T86BigEnumNoTypeX = -9007199254740993
+)
+
+// Valid reports whether e is one of the values of the enum.
+func (e T86BigEnumNoTypeX) Valid() bool {
+	switch e {
+	case T86BigEnumNoTypeX9007199254740993, T86BigEnumNoTypeXMinus9007199254740993:
+		return true
+	}
+	return false
+}
+
+// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
+func (e T86BigEnumNoTypeX) Validate() error {
+	if !e.Valid() {
+		return runtime.Invalid("", "must be one of 9007199254740993, -9007199254740993")
+	}
+	return nil
+}
+
+// T87BigNumberEnumArgs holds the arguments of the tool "t87_big_number_enum".
+//
+// number enum with an integer beyond 2^53
+type T87BigNumberEnumArgs struct {
+	X json.RawMessage `json:"x,omitempty"`
+}
+
+var shapeT87BigNumberEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x", Nullable: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T87BigNumberEnumArgs) UnmarshalJSON(data []byte) error {
+	type plain T87BigNumberEnumArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT87BigNumberEnumArgs, (*plain)(a)), "t87_big_number_enum")
+}
+
+// T88BigIntegerRangeArgs holds the arguments of the tool "t88_big_integer_range".
+//
+// integer bounds beyond 2^53, one with a fraction
+type T88BigIntegerRangeArgs struct {
+	X *int64 `json:"x,omitempty"`
+}
+
+var shapeT88BigIntegerRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T88BigIntegerRangeArgs) UnmarshalJSON(data []byte) error {
+	type plain T88BigIntegerRangeArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT88BigIntegerRangeArgs, (*plain)(a)), "t88_big_integer_range")
+}
+
+// T89BigIntegerExclusiveArgs holds the arguments of the tool "t89_big_integer_exclusive".
+//
+// exclusive integer bounds beyond 2^53
+type T89BigIntegerExclusiveArgs struct {
+	X *int64 `json:"x,omitempty"`
+}
+
+var shapeT89BigIntegerExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T89BigIntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
+	type plain T89BigIntegerExclusiveArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT89BigIntegerExclusiveArgs, (*plain)(a)), "t89_big_integer_exclusive")
+}
+
+// T90IntegerMultipleRoundedArgs holds the arguments of the tool "t90_integer_multiple_rounded".
+//
+// integer multipleOf whose float64 rounds to an integer
+type T90IntegerMultipleRoundedArgs struct {
+	X *int64 `json:"x,omitempty"`
+}
+
+var shapeT90IntegerMultipleRoundedArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T90IntegerMultipleRoundedArgs) UnmarshalJSON(data []byte) error {
+	type plain T90IntegerMultipleRoundedArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT90IntegerMultipleRoundedArgs, (*plain)(a)), "t90_integer_multiple_rounded")
 }

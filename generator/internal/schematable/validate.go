@@ -147,10 +147,10 @@ func (a *T09IntegerExclusiveArgs) Validate() error {
 }
 func (a *T09IntegerExclusiveArgs) validate() error {
 	if a.X != nil {
-		if *a.X <= 0 {
+		if *a.X < 1 {
 			return runtime.Invalid("/x", "must be > 0")
 		}
-		if *a.X >= 10 {
+		if *a.X > 9 {
 			return runtime.Invalid("/x", "must be < 10")
 		}
 	}
@@ -185,7 +185,7 @@ func (a *T11IntegerFractionBoundArgs) Validate() error {
 }
 func (a *T11IntegerFractionBoundArgs) validate() error {
 	if a.X != nil {
-		if float64(*a.X) < 0.5 {
+		if *a.X < 1 {
 			return runtime.Invalid("/x", "must be >= 0.5")
 		}
 	}
@@ -1516,6 +1516,113 @@ func (a *T83ConstTrueArgs) Validate() error {
 	return nil
 }
 func (a *T83ConstTrueArgs) validate() error {
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t84_big_integer_const".
+func (a *T84BigIntegerConstArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t84_big_integer_const")
+	}
+	return nil
+}
+func (a *T84BigIntegerConstArgs) validate() error {
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t85_big_integer_enum".
+func (a *T85BigIntegerEnumArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t85_big_integer_enum")
+	}
+	return nil
+}
+func (a *T85BigIntegerEnumArgs) validate() error {
+	if a.X != nil {
+		if err := (*a.X).Validate(); err != nil {
+			return runtime.Within(err, "x")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t86_big_enum_no_type".
+func (a *T86BigEnumNoTypeArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t86_big_enum_no_type")
+	}
+	return nil
+}
+func (a *T86BigEnumNoTypeArgs) validate() error {
+	if a.X != nil {
+		if err := (*a.X).Validate(); err != nil {
+			return runtime.Within(err, "x")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t87_big_number_enum".
+//
+// The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
+func (a *T87BigNumberEnumArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t87_big_number_enum")
+	}
+	return runtime.ValidateEncoded(inputSchemaT87BigNumberEnum, a)
+}
+func (a *T87BigNumberEnumArgs) validate() error {
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t88_big_integer_range".
+func (a *T88BigIntegerRangeArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t88_big_integer_range")
+	}
+	return nil
+}
+func (a *T88BigIntegerRangeArgs) validate() error {
+	if a.X != nil {
+		if *a.X < 9007199254740993 {
+			return runtime.Invalid("/x", "must be >= 9007199254740993")
+		}
+		if *a.X > 9007199254740995 {
+			return runtime.Invalid("/x", "must be <= 9007199254740995.5")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t89_big_integer_exclusive".
+func (a *T89BigIntegerExclusiveArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t89_big_integer_exclusive")
+	}
+	return nil
+}
+func (a *T89BigIntegerExclusiveArgs) validate() error {
+	if a.X != nil {
+		if *a.X < 9007199254740993 {
+			return runtime.Invalid("/x", "must be > 9007199254740992")
+		}
+		if *a.X > 9007199254740995 {
+			return runtime.Invalid("/x", "must be < 9007199254740996")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t90_integer_multiple_rounded".
+//
+// The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
+func (a *T90IntegerMultipleRoundedArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t90_integer_multiple_rounded")
+	}
+	return runtime.ValidateEncoded(inputSchemaT90IntegerMultipleRounded, a)
+}
+func (a *T90IntegerMultipleRoundedArgs) validate() error {
 	return nil
 }
 

@@ -1,0 +1,40 @@
+package runtime
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestDecodeErrorsNameToolAndPointer checks the reasons and pointers the
+// decoding helpers give for values encoding/json cannot store, instead of
+// its Go-typed messages.
+func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
+	var small *uint8
+	var f *float64
+	var list *[]map[string]int32
+	cases := []struct {
+		branch  UnionBranch
+		in      string
+		pointer string
+		reason  string
+	}{
+		{Decoded(&small, nil, KindNumber), `300`, "", "must be an integer from 0 to 255, not 300"},
+		{Decoded(&small, nil, KindNumber), `-1`, "", "must be an integer from 0 to 255, not -1"},
+		{Decoded(&f, nil, KindNumber), `1e400`, "", "must be a number within the range of a float64, not 1e400"},
+		{Decoded(&list, nil, KindArray), `[{"a":1},{"a":2,"b/c":1.5}]`, "/1/b~1c", "must be an integer, not 1.5"},
+		{Decoded(&list, nil, KindArray), `[{"a":1},{"a":[]}]`, "/1/a", "must be an integer, not an array"},
+	}
+	for _, c := range cases {
+		err := DecodeUnion([]byte(c.in), false, []UnionBranch{c.branch})
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Pointer != c.pointer || ve.Reason != c.reason {
+			t.Errorf("%s: got %v, want %q at %q", c.in, err, c.reason, c.pointer)
+		}
+	}
+	shape := &ObjectShape{Fields: []FieldShape{{Name: "name"}}}
+	_, err := DecodeExtra[bool]([]byte(`{"name":"x","on":"yes"}`), shape)
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Pointer != "/on" || ve.Reason != "must be a boolean, not a string" {
+		t.Errorf("DecodeExtra: got %v", err)
+	}
+}

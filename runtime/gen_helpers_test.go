@@ -1,0 +1,25 @@
+package runtime
+
+import "testing"
+
+// TestIntegerConstEnumBeyond2To53 checks that a const compares numbers
+// exactly, as the JSON Schema validator does: a float64 cannot tell
+// 9007199254740993 from 9007199254740992.
+func TestIntegerConstEnumBeyond2To53(t *testing.T) {
+	for _, tc := range []struct {
+		data, want string
+		match      bool
+	}{
+		{"9007199254740992", "9007199254740993", false},
+		{"9007199254740993.0", "9007199254740993", true},
+		{"9.007199254740993e15", "9007199254740993", true},
+		{`{"n":9007199254740994}`, `{"n":9007199254740993}`, false},
+		{`[9007199254740993]`, `[9007199254740993]`, true},
+		{"3.0", "3", true},
+		{"1e999999999", "1", false},
+	} {
+		if got := ConstMatches([]byte(tc.data), tc.want); got != tc.match {
+			t.Errorf("ConstMatches(%s, %s) = %v, want %v", tc.data, tc.want, got, tc.match)
+		}
+	}
+}
