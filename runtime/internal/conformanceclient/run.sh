@@ -33,7 +33,7 @@ trap 'rm -rf "$work"' EXIT
 
 failed=0
 for s in "${scenarios[@]}"; do
-	log="$work/$s.log"
+	log="$work/${s//\//_}.log"
 	status=0
 	(cd "$work" && "$node" "$suite" client --command "$work/conformanceclient" --scenario "$s") >"$log" 2>&1 || status=$?
 	# Strip ANSI colour codes before reading the summary line.
