@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/oauth2"
 )
@@ -53,6 +54,10 @@ type OAuth struct {
 	// the authorization response. Nil means no interactive sign-in: without
 	// a stored grant that works, authorization fails with ErrLoginRequired.
 	Redirector Redirector
+
+	// Flow, when set, obtains tokens with no user present (client
+	// credentials, JWT bearer) instead of the authorization code flow.
+	Flow Flow
 
 	// Store keeps registrations and grants; nil means an in-memory store.
 	Store Store
@@ -185,11 +190,48 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 			return ok, err
 		}
 	}
-	if err := o.signIn(ctx, d, scopes); err != nil {
+	if o.Flow != nil {
+		err = o.runFlow(ctx, d, scopes)
+	} else {
+		err = o.signIn(ctx, d, scopes)
+	}
+	if err != nil {
 		return false, err
 	}
 	return true, nil
 }
+
+// runFlow obtains a token through o.Flow and makes it the current grant;
+// when it expires, the flow runs again.
+func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) error {
+	t := &TokenRequest{Metadata: d.md, Resource: d.resource, Scopes: scopes}
+	tok, err := o.Flow.Token(o.tokenContext(ctx), t)
+	if err != nil {
+		return err
+	}
+	granted := scopes
+	if s, ok := tok.Extra("scope").(string); ok && s != "" {
+		granted = strings.Fields(s)
+	}
+	g := &Grant{Issuer: d.md.Issuer, Resource: d.resource, ClientID: o.Flow.ClientID(), Scopes: granted, Token: tok}
+	if err := o.store().SaveGrant(ctx, g); err != nil {
+		return err
+	}
+	o.grant = g
+	flow := o.Flow
+	hc := o.httpClient()
+	next := oauth2.ReuseTokenSource(tok, tokenSourceFunc(func() (*oauth2.Token, error) {
+		ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), oauth2.HTTPClient, hc), time.Minute)
+		defer cancel()
+		return flow.Token(ctx, t)
+	}))
+	o.src = &savingSource{src: next, store: o.store(), grant: *g, last: tok.AccessToken}
+	return nil
+}
+
+type tokenSourceFunc func() (*oauth2.Token, error)
+
+func (f tokenSourceFunc) Token() (*oauth2.Token, error) { return f() }
 
 // scopesFor returns the scopes to ask for: the configured ones, else those
 // of the challenge, else those the resource supports; on a step up, with
@@ -212,7 +254,7 @@ func (o *OAuth) scopesFor(d *discovered, ch Challenge, stepUp bool) []string {
 			}
 		}
 	}
-	if len(scopes) > 0 && slices.Contains(d.md.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") {
+	if o.Flow == nil && len(scopes) > 0 && slices.Contains(d.md.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") {
 		scopes = append(scopes, "offline_access")
 	}
 	return scopes
@@ -331,6 +373,9 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 	}
 	cfg := o.config(d, client, "")
 	tok := g.Token
+	if o.Flow != nil && (!tok.Valid() || "Bearer "+tok.AccessToken == refused) {
+		return false, nil
+	}
 	if "Bearer "+tok.AccessToken == refused || !tok.Valid() {
 		if tok.RefreshToken == "" {
 			return false, nil
@@ -372,6 +417,8 @@ func (o *OAuth) knownClient(ctx context.Context, d *discovered) (*Client, error)
 	switch {
 	case d.client != nil:
 		return d.client, nil
+	case o.Flow != nil:
+		return &Client{ID: o.Flow.ClientID()}, nil
 	case o.ClientMetadataURL != "" && d.md.ClientIDMetadataDocumentSupported:
 		return &Client{ID: o.ClientMetadataURL, AuthMethod: "none"}, nil
 	case o.Client != nil && (o.ClientIssuer == "" || o.ClientIssuer == d.md.Issuer):

@@ -44,9 +44,15 @@ const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
 // conformanceContext is the scenario data the suite passes in
 // MCP_CONFORMANCE_CONTEXT: pre-registered credentials and keys.
 type conformanceContext struct {
-	Name         string `json:"name"`
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret"`
+	Name             string `json:"name"`
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	SigningAlgorithm string `json:"signing_algorithm"`
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+	ValidJWT         string `json:"valid_jwt"`
 }
 
 // call is one tool call of a scenario; wantText, when set, is the text the
@@ -147,8 +153,28 @@ func oauthFor(rawContext string) (*auth.OAuth, error) {
 	if err := json.Unmarshal([]byte(rawContext), &c); err != nil {
 		return nil, fmt.Errorf("decoding MCP_CONFORMANCE_CONTEXT: %w", err)
 	}
-	if c.ClientID != "" {
-		o.Client = &auth.Client{ID: c.ClientID, Secret: c.ClientSecret}
+	switch c.Name {
+	case "auth/client-credentials-basic":
+		o.Flow = &auth.ClientCredentials{ID: c.ClientID, Secret: c.ClientSecret}
+	case "auth/client-credentials-jwt":
+		key, err := auth.ParsePrivateKey([]byte(c.PrivateKeyPEM))
+		if err != nil {
+			return nil, err
+		}
+		o.Flow = &auth.ClientCredentials{ID: c.ClientID, PrivateKey: key, Algorithm: c.SigningAlgorithm}
+	case "auth/enterprise-managed-authorization":
+		idp := &auth.IdentityProvider{
+			TokenEndpoint: c.IdPTokenEndpoint,
+			ClientID:      c.IdPClientID,
+			IDToken:       func(context.Context) (string, error) { return c.IdPIDToken, nil },
+		}
+		o.Flow = &auth.JWTBearer{ID: c.ClientID, Secret: c.ClientSecret, Assertion: idp.IDJAG}
+	case "auth/wif-jwt-bearer":
+		o.Flow = &auth.JWTBearer{ID: c.ClientID, Assertion: auth.StaticAssertion(c.ValidJWT)}
+	default:
+		if c.ClientID != "" {
+			o.Client = &auth.Client{ID: c.ClientID, Secret: c.ClientSecret}
+		}
 	}
 	return o, nil
 }
