@@ -77,6 +77,11 @@ type OAuth struct {
 	// that differs is still refused.
 	AllowMissingIssuer bool
 
+	// DisableDPoP keeps tokens unbound even when the authorization server
+	// supports DPoP (RFC 9449). By default they are bound to a P-256 key
+	// that the store keeps with the grant.
+	DisableDPoP bool
+
 	// LoginHint is the sentence ErrLoginRequired errors carry, such as the
 	// command that signs in; it defaults to a generic one.
 	LoginHint string
@@ -88,6 +93,7 @@ type OAuth struct {
 	server *discovered
 	grant  *Grant
 	src    oauth2.TokenSource
+	dpop   *dpopKey
 }
 
 // discovered is what OAuth learnt about the server and its authorization
@@ -140,7 +146,7 @@ func sameOrigin(a, b *url.URL) bool {
 // it expired. Before the first sign-in, requests go without one.
 func (o *OAuth) Authorize(req *http.Request) error {
 	o.mu.Lock()
-	src := o.src
+	src, dpop := o.src, o.dpop
 	o.mu.Unlock()
 	if src == nil {
 		return nil
@@ -157,6 +163,15 @@ func (o *OAuth) Authorize(req *http.Request) error {
 		o.mu.Unlock()
 		return nil
 	}
+	if dpop != nil && strings.EqualFold(tok.Type(), "DPoP") {
+		p, err := dpop.proof(req.Method, req.URL, tok.AccessToken)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+		req.Header.Set("DPoP", p)
+		return nil
+	}
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 	return nil
 }
@@ -166,7 +181,17 @@ func (o *OAuth) Authorize(req *http.Request) error {
 // again.
 func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Response) (bool, error) {
 	chs, _ := Challenges(resp.Header)
-	bearer, _ := Find(chs, "bearer")
+	bearer, ok := Find(chs, "bearer")
+	if !ok {
+		bearer, _ = Find(chs, "dpop")
+	}
+	o.mu.Lock()
+	dpop := o.dpop
+	o.mu.Unlock()
+	if dpop != nil && bearer.Params["error"] == "use_dpop_nonce" {
+		// RFC 9449 section 9: send the request again with the new nonce.
+		return dpop.learnNonce(req.URL, resp.Header), nil
+	}
 	insufficient := bearer.Params["error"] == "insufficient_scope"
 	if resp.StatusCode == http.StatusForbidden && !insufficient {
 		return false, nil
@@ -176,7 +201,7 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 	sent := req.Header.Get("Authorization")
 	if o.src != nil && !insufficient {
 		// Another request may have signed in since this one was sent.
-		if tok, err := o.src.Token(); err == nil && "Bearer "+tok.AccessToken != sent {
+		if tok, err := o.src.Token(); err == nil && !sentToken(sent, tok.AccessToken) {
 			return true, nil
 		}
 	}
@@ -214,12 +239,15 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 		granted = strings.Fields(s)
 	}
 	g := &Grant{Issuer: d.md.Issuer, Resource: d.resource, ClientID: o.Flow.ClientID(), Scopes: granted, Token: tok}
+	if err := o.bind(g); err != nil {
+		return err
+	}
 	if err := o.store().SaveGrant(ctx, g); err != nil {
 		return err
 	}
 	o.grant = g
 	flow := o.Flow
-	hc := o.httpClient()
+	hc := o.tokenClient()
 	next := oauth2.ReuseTokenSource(tok, tokenSourceFunc(func() (*oauth2.Token, error) {
 		ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), oauth2.HTTPClient, hc), time.Minute)
 		defer cancel()
@@ -311,6 +339,11 @@ func (o *OAuth) discover(ctx context.Context, server *url.URL, prmURL string) (*
 	}
 	d.md = md
 	o.server = d
+	if o.dpop == nil && !o.DisableDPoP && supportsDPoP(md) {
+		if o.dpop, err = newDPoPKey(nil); err != nil {
+			return nil, err
+		}
+	}
 	if o.grant != nil && o.grant.Issuer != md.Issuer {
 		// A new authorization server: nothing of the old one is used.
 		o.log().Debug("the server moved to another authorization server", "issuer", md.Issuer)
@@ -373,10 +406,17 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 	}
 	cfg := o.config(d, client, "")
 	tok := g.Token
-	if o.Flow != nil && (!tok.Valid() || "Bearer "+tok.AccessToken == refused) {
+	if o.Flow != nil && (!tok.Valid() || sentToken(refused, tok.AccessToken)) {
 		return false, nil
 	}
-	if "Bearer "+tok.AccessToken == refused || !tok.Valid() {
+	if g.DPoPKey != nil {
+		k, err := parseDPoPKey(g.DPoPKey)
+		if err != nil {
+			return false, err
+		}
+		o.dpop = k
+	}
+	if sentToken(refused, tok.AccessToken) || !tok.Valid() {
 		if tok.RefreshToken == "" {
 			return false, nil
 		}
@@ -399,7 +439,7 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 func (o *OAuth) use(cfg *oauth2.Config, g *Grant) {
 	o.grant = g
 	o.src = &savingSource{
-		src:   cfg.TokenSource(context.WithValue(context.Background(), oauth2.HTTPClient, o.httpClient()), g.Token),
+		src:   cfg.TokenSource(context.WithValue(context.Background(), oauth2.HTTPClient, o.tokenClient()), g.Token),
 		store: o.store(),
 		grant: *g,
 		last:  g.Token.AccessToken,
@@ -407,7 +447,40 @@ func (o *OAuth) use(cfg *oauth2.Config, g *Grant) {
 }
 
 func (o *OAuth) tokenContext(ctx context.Context) context.Context {
-	return context.WithValue(ctx, oauth2.HTTPClient, o.httpClient())
+	return context.WithValue(ctx, oauth2.HTTPClient, o.tokenClient())
+}
+
+// tokenClient is the HTTP client of token endpoint requests: with a DPoP
+// proof on each when tokens are bound.
+func (o *OAuth) tokenClient() *http.Client {
+	c := o.httpClient()
+	if o.dpop != nil {
+		base := c.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		c.Transport = &dpopTransport{base: base, key: o.dpop}
+	}
+	return c
+}
+
+// sentToken reports whether the Authorization header sent carried token.
+func sentToken(header, token string) bool {
+	scheme, t, ok := strings.Cut(header, " ")
+	return ok && t == token && (strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "DPoP"))
+}
+
+// bind records in g the DPoP key its token is bound to.
+func (o *OAuth) bind(g *Grant) error {
+	if o.dpop == nil || !strings.EqualFold(g.Token.Type(), "DPoP") {
+		return nil
+	}
+	der, err := o.dpop.marshal()
+	if err != nil {
+		return err
+	}
+	g.DPoPKey = der
+	return nil
 }
 
 // knownClient returns the client to use with d's authorization server
@@ -532,6 +605,9 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 		granted = strings.Fields(s)
 	}
 	g := &Grant{Issuer: d.md.Issuer, Resource: d.resource, ClientID: client.ID, Scopes: granted, Token: tok}
+	if err := o.bind(g); err != nil {
+		return err
+	}
 	if err := o.store().SaveGrant(ctx, g); err != nil {
 		return err
 	}

@@ -35,6 +35,9 @@ type Grant struct {
 	ClientID string        `json:"client_id"`
 	Scopes   []string      `json:"scopes,omitempty"`
 	Token    *oauth2.Token `json:"token"`
+	// DPoPKey is the PKCS #8 key the token is bound to (RFC 9449), when
+	// it is.
+	DPoPKey []byte `json:"dpop_key,omitempty"`
 }
 
 // A Store keeps client registrations by issuer, and grants by issuer,
