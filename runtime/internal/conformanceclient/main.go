@@ -6,8 +6,12 @@
 //
 // For every scenario the program connects with auto-detection, lists the
 // tools, and then calls the tools the scenario is about: add_numbers for
-// tools_call, test_reconnection for sse-retry, none for initialize. It exits
-// non-zero, with the error on standard error, when any step fails.
+// tools_call, test_reconnection for sse-retry, none for initialize. The
+// auth/ scenarios call test-tool through a runtime/auth.OAuth authorizer,
+// configured from the scenario's name and MCP_CONFORMANCE_CONTEXT
+// (pre-registered clients, keys, workload and identity provider tokens):
+// the package does the work. It exits non-zero, with the error on standard
+// error, when any step fails.
 //
 // run.sh in this directory runs the scenarios CI requires.
 package main
