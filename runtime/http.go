@@ -51,6 +51,12 @@ type HTTPOptions struct {
 	// EndpointTimeout bounds the wait for the endpoint event of the legacy
 	// HTTP+SSE transport; DefaultEndpointTimeout when zero.
 	EndpointTimeout time.Duration
+
+	// Authorizer, when set, supplies every request's credentials and
+	// answers the server's 401 and 403 responses, for example by running
+	// an OAuth authorization (see the package runtime/auth). It cannot be
+	// combined with BearerEnv or an Authorization header.
+	Authorizer Authorizer
 }
 
 // DefaultEndpointTimeout is how long the legacy HTTP+SSE transport waits for
@@ -112,6 +118,7 @@ type httpClient struct {
 	secrets []string    // values never to show: the token, header values
 	env     string      // BearerEnv, for error hints
 	hasAuth bool
+	auth    Authorizer
 	log     *slog.Logger
 	maxSize int
 	endWait time.Duration
@@ -142,6 +149,7 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 		log:     o.Logger,
 		maxSize: o.MaxMessageSize,
 		endWait: o.EndpointTimeout,
+		auth:    o.Authorizer,
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
@@ -173,6 +181,9 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 		h.hasAuth = true
 	} else if len(h.header["Authorization"]) > 0 {
 		h.hasAuth = true
+	}
+	if h.auth != nil && h.hasAuth {
+		return nil, errors.New("an Authorizer cannot be combined with BearerEnv or an Authorization header")
 	}
 	base := o.Client
 	if base == nil {
@@ -241,13 +252,63 @@ func (h *httpClient) newRequest(ctx context.Context, method, u string, body []by
 	return req, nil
 }
 
-// do sends req. Its errors hold no secret and no query string.
+// do sends req. Its errors hold no secret and no query string. With an
+// Authorizer, the request carries its credentials, and a 401 or 403 answer
+// lets it obtain new ones and send the request again, up to MaxAuthRetries
+// times; what the Authorizer could not mend is left to the caller, as the
+// response, or returned as an *AuthError when the Authorizer failed.
 func (h *httpClient) do(req *http.Request) (*http.Response, error) {
-	resp, err := h.client.Do(req)
-	if err != nil {
-		return nil, h.scrubErr(err)
+	if h.auth == nil {
+		resp, err := h.client.Do(req)
+		if err != nil {
+			return nil, h.scrubErr(err)
+		}
+		return resp, nil
 	}
-	return resp, nil
+	for attempt := 0; ; attempt++ {
+		if err := h.auth.Authorize(req); err != nil {
+			return nil, h.scrubErr(fmt.Errorf("authorizing %s %s: %w", req.Method, redactURL(req.URL.String()), err))
+		}
+		resp, err := h.client.Do(req)
+		if err != nil {
+			return nil, h.scrubErr(err)
+		}
+		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden || attempt == MaxAuthRetries {
+			return resp, nil
+		}
+		retry, aerr := h.auth.Refused(req.Context(), req, resp)
+		if aerr != nil {
+			body := readErrorBody(resp)
+			e := h.statusError(req.Method, req.URL.String(), resp.StatusCode, body).(*AuthError)
+			e.Hint = h.scrub(aerr.Error())
+			e.Err = aerr
+			return nil, e
+		}
+		if !retry {
+			return resp, nil
+		}
+		drain(resp.Body)
+		if req, err = rewind(req); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// rewind returns a copy of req whose body can be sent again.
+func rewind(req *http.Request) (*http.Request, error) {
+	r := req.Clone(req.Context())
+	if req.Body == nil || req.Body == http.NoBody {
+		return r, nil
+	}
+	if req.GetBody == nil {
+		return nil, fmt.Errorf("%s %s: the request body cannot be sent again", req.Method, redactURL(req.URL.String()))
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	r.Body = body
+	return r, nil
 }
 
 // scrubErr removes the query and credentials from the URL of a *url.Error and
@@ -303,6 +364,8 @@ func (h *httpClient) statusError(method, u string, status int, body []byte) erro
 		return e
 	}
 	switch {
+	case h.auth != nil:
+		return &AuthError{HTTPError: e, Hint: "the server refused the credentials the Authorizer obtained"}
 	case h.env != "":
 		return &AuthError{HTTPError: e, Hint: fmt.Sprintf("the server refused the bearer token from $%s", h.env)}
 	case h.hasAuth:
@@ -318,11 +381,18 @@ func (h *httpClient) statusError(method, u string, status int, body []byte) erro
 type AuthError struct {
 	*HTTPError
 	Hint string // what to do about it, in one sentence
+	Err  error  // the Authorizer's error, when it failed to obtain credentials
 }
 
 func (e *AuthError) Error() string { return e.HTTPError.Error() + "; " + e.Hint }
 
-func (e *AuthError) Unwrap() error { return e.HTTPError }
+// Unwrap returns the *HTTPError and, when the Authorizer failed, its error.
+func (e *AuthError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{e.HTTPError, e.Err}
+	}
+	return []error{e.HTTPError}
+}
 
 // readErrorBody reads the start of an error response's body and closes it.
 func readErrorBody(resp *http.Response) []byte {

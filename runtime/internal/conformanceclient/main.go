@@ -6,8 +6,12 @@
 //
 // For every scenario the program connects with auto-detection, lists the
 // tools, and then calls the tools the scenario is about: add_numbers for
-// tools_call, test_reconnection for sse-retry, none for initialize. It exits
-// non-zero, with the error on standard error, when any step fails.
+// tools_call, test_reconnection for sse-retry, none for initialize. The
+// auth/ scenarios call test-tool through a runtime/auth.OAuth authorizer,
+// configured from the scenario's name and MCP_CONFORMANCE_CONTEXT
+// (pre-registered clients, keys, workload and identity provider tokens):
+// the package does the work. It exits non-zero, with the error on standard
+// error, when any step fails.
 //
 // run.sh in this directory runs the scenarios CI requires.
 package main
@@ -19,16 +23,40 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 )
 
 // scenarioCalls lists, per scenario, the tools to call and their arguments.
+// Every auth/ scenario calls test-tool.
 var scenarioCalls = map[string][]call{
 	"initialize": nil,
 	"tools_call": {{tool: "add_numbers", args: `{"a":5,"b":3}`, wantText: "The sum of 5 and 3 is 8"}},
 	"sse-retry":  {{tool: "test_reconnection", args: `{}`}},
+}
+
+// authCalls are the calls of the auth/ scenarios.
+var authCalls = []call{{tool: "test-tool", args: `{}`}}
+
+// clientMetadataURL is the client ID metadata document URL the auth
+// scenarios accept as a client ID.
+const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
+
+// conformanceContext is the scenario data the suite passes in
+// MCP_CONFORMANCE_CONTEXT: pre-registered credentials and keys.
+type conformanceContext struct {
+	Name             string `json:"name"`
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	SigningAlgorithm string `json:"signing_algorithm"`
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+	ValidJWT         string `json:"valid_jwt"`
 }
 
 // call is one tool call of a scenario; wantText, when set, is the text the
@@ -51,8 +79,16 @@ func run(args []string, scenario string) error {
 		return errors.New("usage: conformanceclient [-v] SERVER-URL (with MCP_CONFORMANCE_SCENARIO set)")
 	}
 	calls, ok := scenarioCalls[scenario]
+	var authorizer runtime.Authorizer
+	if strings.HasPrefix(scenario, "auth/") {
+		var err error
+		if authorizer, err = oauthFor(os.Getenv("MCP_CONFORMANCE_CONTEXT")); err != nil {
+			return err
+		}
+		calls, ok = authCalls, true
+	}
 	if !ok {
-		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry)", scenario)
+		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry, auth/*)", scenario)
 	}
 	serverURL := args[len(args)-1]
 	level := slog.LevelInfo
@@ -65,7 +101,7 @@ func run(args []string, scenario string) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
-	t := runtime.HTTP(serverURL, &runtime.HTTPOptions{Logger: logger})
+	t := runtime.HTTP(serverURL, &runtime.HTTPOptions{Logger: logger, Authorizer: authorizer})
 	s, err := runtime.Connect(ctx, t, &runtime.Options{
 		ClientName:    "mcpgen-conformance-client",
 		ClientVersion: "1.0.0",
@@ -103,4 +139,46 @@ func run(args []string, scenario string) error {
 		return fmt.Errorf("closing: %w", err)
 	}
 	return nil
+}
+
+// oauthFor returns the authorizer of an auth/ scenario: the OAuth flow with
+// the suite's client metadata URL and any pre-registered client, completed
+// by following the authorization server's redirects, which approve at once.
+func oauthFor(rawContext string) (*auth.OAuth, error) {
+	o := &auth.OAuth{
+		ClientName:        "mcpgen-conformance-client",
+		ClientMetadataURL: clientMetadataURL,
+		Redirector:        &auth.Loopback{Open: auth.FollowRedirects(nil), Timeout: 10 * time.Second},
+	}
+	if rawContext == "" {
+		return o, nil
+	}
+	var c conformanceContext
+	if err := json.Unmarshal([]byte(rawContext), &c); err != nil {
+		return nil, fmt.Errorf("decoding MCP_CONFORMANCE_CONTEXT: %w", err)
+	}
+	switch c.Name {
+	case "auth/client-credentials-basic":
+		o.Flow = &auth.ClientCredentials{ID: c.ClientID, Secret: c.ClientSecret}
+	case "auth/client-credentials-jwt":
+		key, err := auth.ParsePrivateKey([]byte(c.PrivateKeyPEM))
+		if err != nil {
+			return nil, err
+		}
+		o.Flow = &auth.ClientCredentials{ID: c.ClientID, PrivateKey: key, Algorithm: c.SigningAlgorithm}
+	case "auth/enterprise-managed-authorization":
+		idp := &auth.IdentityProvider{
+			TokenEndpoint: c.IdPTokenEndpoint,
+			ClientID:      c.IdPClientID,
+			IDToken:       func(context.Context) (string, error) { return c.IdPIDToken, nil },
+		}
+		o.Flow = &auth.JWTBearer{ID: c.ClientID, Secret: c.ClientSecret, Assertion: idp.IDJAG}
+	case "auth/wif-jwt-bearer":
+		o.Flow = &auth.JWTBearer{ID: c.ClientID, Assertion: auth.StaticAssertion(c.ValidJWT)}
+	default:
+		if c.ClientID != "" {
+			o.Client = &auth.Client{ID: c.ClientID, Secret: c.ClientSecret}
+		}
+	}
+	return o, nil
 }

@@ -12,7 +12,7 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		want     string
 	}{
 		{nil, "initialize", "usage: conformanceclient"},
-		{[]string{"http://127.0.0.1:1/mcp"}, "auth/basic-cimd", `scenario "auth/basic-cimd" is not one this client knows`},
+		{[]string{"http://127.0.0.1:1/mcp"}, "no-such-scenario", `scenario "no-such-scenario" is not one this client knows`},
 		{[]string{"http://127.0.0.1:1/mcp"}, "", `scenario "" is not one this client knows`},
 		{[]string{"-v", "http://127.0.0.1:1/mcp"}, "initialize", "connecting to http://127.0.0.1:1/mcp"},
 	}

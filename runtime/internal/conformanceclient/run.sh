@@ -3,7 +3,8 @@
 #
 # Usage: runtime/internal/conformanceclient/run.sh [SCENARIO...]
 #
-# The default scenarios are initialize, tools_call and sse-retry. There is no
+# The default scenarios are initialize, tools_call, sse-retry and every auth/
+# scenario the suite lists (33 in 0.2.0-alpha.12). There is no
 # expected-failures file: a scenario passes only when the suite reports at
 # least one check and every check passed ("Passed: N/N, 0 failed"), because
 # the suite also prints "Passed: 0/0" and an overall PASSED for a client that
@@ -22,7 +23,12 @@ done
 
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
-	scenarios=(initialize tools_call sse-retry)
+	mapfile -t auth < <("$node" "$suite" list --client | grep -o 'auth/[A-Za-z0-9._-]*' | sort -u)
+	if [ ${#auth[@]} -eq 0 ]; then
+		echo "conformance: the suite lists no auth/ scenario" >&2
+		exit 2
+	fi
+	scenarios=(initialize tools_call sse-retry "${auth[@]}")
 fi
 
 # The suite writes its results/ directory into the working directory, so it
@@ -33,7 +39,7 @@ trap 'rm -rf "$work"' EXIT
 
 failed=0
 for s in "${scenarios[@]}"; do
-	log="$work/$s.log"
+	log="$work/${s//\//_}.log"
 	status=0
 	(cd "$work" && "$node" "$suite" client --command "$work/conformanceclient" --scenario "$s") >"$log" 2>&1 || status=$?
 	# Strip ANSI colour codes before reading the summary line.

@@ -1,0 +1,695 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// ErrLoginRequired is returned (wrapped) by OAuth when the server needs a
+// sign-in that OAuth cannot do on its own: no usable grant is stored and no
+// Redirector is set.
+var ErrLoginRequired = errors.New("sign-in required")
+
+// OAuth is a runtime.Authorizer that signs in to an MCP server with OAuth 2.1,
+// as the MCP authorization specification describes. On the server's first
+// 401 it discovers the protected resource metadata (RFC 9728) and the
+// authorization server's metadata (RFC 8414, OpenID discovery), picks a
+// client registration, and then uses a stored grant, refreshes it, or runs
+// the authorization code flow with PKCE through the Redirector. It answers a
+// 403 insufficient_scope by asking for the challenged scopes on top of the
+// granted ones.
+//
+// Set its fields before first use; an OAuth serves one MCP server.
+type OAuth struct {
+	// ClientName is the client_name sent in a dynamic registration;
+	// "mcpgen" when empty.
+	ClientName string
+
+	// ClientMetadataURL is the HTTPS URL of this client's Client ID
+	// Metadata Document. When the authorization server advertises
+	// client_id_metadata_document_supported, it is the client ID and no
+	// registration is needed.
+	ClientMetadataURL string
+
+	// Client is a client registered in advance with the authorization
+	// server. With ClientIssuer set it is used only with that issuer.
+	// Without a usable Client or client ID metadata document, OAuth
+	// registers a client dynamically (RFC 7591).
+	Client       *Client
+	ClientIssuer string
+
+	// Redirector takes the user to the authorization endpoint and returns
+	// the authorization response. Nil means no interactive sign-in: without
+	// a stored grant that works, authorization fails with ErrLoginRequired.
+	Redirector Redirector
+
+	// Flow, when set, obtains tokens with no user present (client
+	// credentials, JWT bearer) instead of the authorization code flow.
+	Flow Flow
+
+	// Store keeps registrations and grants; nil means an in-memory store.
+	Store Store
+
+	// Scopes, when set, are requested instead of the ones the server
+	// names.
+	Scopes []string
+
+	// HTTPClient makes the requests to metadata, registration and token
+	// endpoints; nil means http.DefaultClient. OAuth never lets it follow
+	// a redirect to another origin with credentials.
+	HTTPClient *http.Client
+
+	// AllowMissingIssuer accepts authorization server metadata that has no
+	// issuer, taking the issuer it was fetched for, as servers reached
+	// through a local address may serve (Home Assistant). A metadata issuer
+	// that differs is still refused.
+	AllowMissingIssuer bool
+
+	// DisableDPoP keeps tokens unbound even when the authorization server
+	// supports DPoP (RFC 9449). By default they are bound to a P-256 key
+	// that the store keeps with the grant.
+	DisableDPoP bool
+
+	// LoginHint is the sentence ErrLoginRequired errors carry, such as the
+	// command that signs in; it defaults to a generic one.
+	LoginHint string
+
+	// Logger receives what OAuth does, never a secret; nil discards it.
+	Logger *slog.Logger
+
+	mu     sync.Mutex
+	server *discovered
+	grant  *Grant
+	src    oauth2.TokenSource
+	dpop   *dpopKey
+}
+
+// discovered is what OAuth learnt about the server and its authorization
+// server.
+type discovered struct {
+	server   string // the MCP server URL it was learnt for
+	resource string // the canonical resource indicator
+	prm      *ResourceMetadata
+	md       *ServerMetadata
+	client   *Client
+}
+
+func (o *OAuth) log() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
+func (o *OAuth) store() Store {
+	if o.Store == nil {
+		o.Store = &MemoryStore{}
+	}
+	return o.Store
+}
+
+func (o *OAuth) httpClient() *http.Client {
+	base := o.HTTPClient
+	if base == nil {
+		base = http.DefaultClient
+	}
+	c := *base
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 5 {
+			return errors.New("stopped after 5 redirects")
+		}
+		if req.Method != http.MethodGet || !sameOrigin(req.URL, via[0].URL) {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+	return &c
+}
+
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+// Authorize sets the bearer token of the current grant, refreshing it when
+// it expired. Before the first sign-in, requests go without one.
+func (o *OAuth) Authorize(req *http.Request) error {
+	o.mu.Lock()
+	src, dpop := o.src, o.dpop
+	o.mu.Unlock()
+	if src == nil {
+		return nil
+	}
+	tok, err := src.Token()
+	if err != nil {
+		// The refresh failed: send the request without a token, and let
+		// the 401 start a new sign-in.
+		o.log().Debug("refreshing the access token failed", "error", err)
+		o.mu.Lock()
+		if o.src == src {
+			o.src = nil
+		}
+		o.mu.Unlock()
+		return nil
+	}
+	if dpop != nil && strings.EqualFold(tok.Type(), "DPoP") {
+		p, err := dpop.proof(req.Method, req.URL, tok.AccessToken)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+		req.Header.Set("DPoP", p)
+		return nil
+	}
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	return nil
+}
+
+// Refused answers a 401 or 403: it obtains a token, from the store, by
+// refreshing, or by signing in, and reports whether the request may be sent
+// again.
+func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Response) (bool, error) {
+	chs, _ := Challenges(resp.Header)
+	bearer, ok := Find(chs, "bearer")
+	if !ok {
+		bearer, _ = Find(chs, "dpop")
+	}
+	o.mu.Lock()
+	dpop := o.dpop
+	o.mu.Unlock()
+	if dpop != nil && bearer.Params["error"] == "use_dpop_nonce" {
+		// RFC 9449 section 9: send the request again with the new nonce.
+		return dpop.learnNonce(req.URL, resp.Header), nil
+	}
+	insufficient := bearer.Params["error"] == "insufficient_scope"
+	if resp.StatusCode == http.StatusForbidden && !insufficient {
+		return false, nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	sent := req.Header.Get("Authorization")
+	if o.src != nil && !insufficient {
+		// Another request may have signed in since this one was sent.
+		if tok, err := o.src.Token(); err == nil && !sentToken(sent, tok.AccessToken) {
+			return true, nil
+		}
+	}
+	d, err := o.discover(ctx, req.URL, bearer.Params["resource_metadata"])
+	if err != nil {
+		return false, err
+	}
+	scopes := o.scopesFor(d, bearer, insufficient)
+	if !insufficient {
+		if ok, err := o.useStored(ctx, d, scopes, sent); ok || err != nil {
+			return ok, err
+		}
+	}
+	if o.Flow != nil {
+		err = o.runFlow(ctx, d, scopes)
+	} else {
+		err = o.signIn(ctx, d, scopes)
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// runFlow obtains a token through o.Flow and makes it the current grant;
+// when it expires, the flow runs again.
+func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) error {
+	t := &TokenRequest{Metadata: d.md, Resource: d.resource, Scopes: scopes}
+	tok, err := o.Flow.Token(o.tokenContext(ctx), t)
+	if err != nil {
+		return err
+	}
+	granted := scopes
+	if s, ok := tok.Extra("scope").(string); ok && s != "" {
+		granted = strings.Fields(s)
+	}
+	g := &Grant{Issuer: d.md.Issuer, Resource: d.resource, ClientID: o.Flow.ClientID(), Scopes: granted, Token: tok}
+	if err := o.bind(g); err != nil {
+		return err
+	}
+	if err := o.store().SaveGrant(ctx, g); err != nil {
+		return err
+	}
+	o.grant = g
+	flow := o.Flow
+	hc := o.tokenClient()
+	next := oauth2.ReuseTokenSource(tok, tokenSourceFunc(func() (*oauth2.Token, error) {
+		ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), oauth2.HTTPClient, hc), time.Minute)
+		defer cancel()
+		return flow.Token(ctx, t)
+	}))
+	o.src = &savingSource{src: next, store: o.store(), grant: *g, last: tok.AccessToken}
+	return nil
+}
+
+type tokenSourceFunc func() (*oauth2.Token, error)
+
+func (f tokenSourceFunc) Token() (*oauth2.Token, error) { return f() }
+
+// scopesFor returns the scopes to ask for: the configured ones, else those
+// of the challenge, else those the resource supports; on a step up, with
+// the scopes already granted; and offline_access where the authorization
+// server supports it, for a refresh token.
+func (o *OAuth) scopesFor(d *discovered, ch Challenge, stepUp bool) []string {
+	var scopes []string
+	switch {
+	case len(o.Scopes) > 0:
+		scopes = slices.Clone(o.Scopes)
+	case ch.Params["scope"] != "":
+		scopes = strings.Fields(ch.Params["scope"])
+	case d.prm != nil && len(d.prm.ScopesSupported) > 0:
+		scopes = slices.Clone(d.prm.ScopesSupported)
+	}
+	if stepUp && o.grant != nil {
+		for _, s := range o.grant.Scopes {
+			if !slices.Contains(scopes, s) {
+				scopes = append(scopes, s)
+			}
+		}
+	}
+	if o.Flow == nil && len(scopes) > 0 && slices.Contains(d.md.ScopesSupported, "offline_access") && !slices.Contains(scopes, "offline_access") {
+		scopes = append(scopes, "offline_access")
+	}
+	return scopes
+}
+
+// discover learns, once per server, its resource metadata, its
+// authorization server's metadata, and the client to use with it. The
+// resource metadata is fetched again on every call, so that a server that
+// moves to another authorization server is followed.
+func (o *OAuth) discover(ctx context.Context, server *url.URL, prmURL string) (*discovered, error) {
+	c := o.httpClient()
+	srv := stripURL(server)
+	d := &discovered{server: srv}
+	var prmErr error
+	for _, u := range resourceMetadataURLs(server, prmURL) {
+		var m ResourceMetadata
+		err := getJSON(ctx, c, u, &m)
+		if errors.Is(err, errNotFound) {
+			prmErr = err
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("fetching protected resource metadata: %w", err)
+		}
+		if err := checkResourceMetadata(&m, server); err != nil {
+			return nil, err
+		}
+		d.prm = &m
+		break
+	}
+	var issuer string
+	if d.prm != nil {
+		if len(d.prm.AuthorizationServers) == 0 {
+			return nil, fmt.Errorf("protected resource metadata of %s names no authorization server", srv)
+		}
+		issuer = d.prm.AuthorizationServers[0]
+		r, _ := url.Parse(d.prm.Resource)
+		d.resource = canonicalResource(r)
+	} else {
+		// The 2025-03-26 rules: the server's origin is the authorization
+		// server, and the resource is the server itself.
+		o.log().Debug("no protected resource metadata; using the server's origin as authorization server", "error", prmErr)
+		issuer = server.Scheme + "://" + server.Host
+		d.resource = canonicalResource(server)
+	}
+	if o.server != nil && o.server.md != nil && o.server.md.Issuer == issuer && o.server.server == srv {
+		d.md, d.client = o.server.md, o.server.client
+		o.server = d
+		return d, nil
+	}
+	md, err := o.serverMetadata(ctx, c, issuer, d.prm == nil)
+	if err != nil {
+		return nil, err
+	}
+	d.md = md
+	o.server = d
+	if o.dpop == nil && !o.DisableDPoP && supportsDPoP(md) {
+		if o.dpop, err = newDPoPKey(nil); err != nil {
+			return nil, err
+		}
+	}
+	if o.grant != nil && o.grant.Issuer != md.Issuer {
+		// A new authorization server: nothing of the old one is used.
+		o.log().Debug("the server moved to another authorization server", "issuer", md.Issuer)
+		o.grant, o.src = nil, nil
+	}
+	return d, nil
+}
+
+// serverMetadata fetches and checks the metadata of the authorization
+// server issuer. With fallback (no resource metadata, the 2025-03-26 rules),
+// a server without metadata gets the default endpoints.
+func (o *OAuth) serverMetadata(ctx context.Context, c *http.Client, issuer string, fallback bool) (*ServerMetadata, error) {
+	iu, err := url.Parse(issuer)
+	if err != nil || !iu.IsAbs() {
+		return nil, fmt.Errorf("authorization server %q is not an absolute URL", issuer)
+	}
+	for _, u := range serverMetadataURLs(iu) {
+		var m ServerMetadata
+		err := getJSON(ctx, c, u, &m)
+		if errors.Is(err, errNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("fetching authorization server metadata: %w", err)
+		}
+		if err := checkServerMetadata(&m, issuer, u, o.AllowMissingIssuer); err != nil {
+			return nil, err
+		}
+		if m.AuthorizationEndpoint == "" && o.Redirector != nil {
+			return nil, fmt.Errorf("authorization server metadata at %s has no authorization_endpoint", u)
+		}
+		if len(m.CodeChallengeMethodsSupported) > 0 && !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
+			return nil, fmt.Errorf("authorization server %s does not support PKCE with S256: refusing to sign in without it", issuer)
+		}
+		return &m, nil
+	}
+	if !fallback {
+		return nil, fmt.Errorf("authorization server %s publishes no metadata (tried %s)", issuer, strings.Join(serverMetadataURLs(iu), ", "))
+	}
+	base := strings.TrimSuffix(issuer, "/")
+	return &ServerMetadata{
+		Issuer:                        issuer,
+		AuthorizationEndpoint:         base + "/authorize",
+		TokenEndpoint:                 base + "/token",
+		RegistrationEndpoint:          base + "/register",
+		CodeChallengeMethodsSupported: []string{"S256"},
+	}, nil
+}
+
+// useStored takes a stored grant for the server, refreshing it when needed,
+// unless it is the one the server just refused.
+func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, refused string) (bool, error) {
+	client, err := o.knownClient(ctx, d)
+	if err != nil || client == nil {
+		return false, err
+	}
+	g, err := o.store().Grant(ctx, d.md.Issuer, d.resource, client.ID)
+	if err != nil || g == nil || g.Token == nil {
+		return false, err
+	}
+	cfg := o.config(d, client, "")
+	tok := g.Token
+	if o.Flow != nil && (!tok.Valid() || sentToken(refused, tok.AccessToken)) {
+		return false, nil
+	}
+	if g.DPoPKey != nil {
+		k, err := parseDPoPKey(g.DPoPKey)
+		if err != nil {
+			return false, err
+		}
+		o.dpop = k
+	}
+	if sentToken(refused, tok.AccessToken) || !tok.Valid() {
+		if tok.RefreshToken == "" {
+			return false, nil
+		}
+		fresh, err := cfg.TokenSource(o.tokenContext(ctx), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+		if err != nil {
+			o.log().Debug("refreshing the stored grant failed", "error", err)
+			return false, nil
+		}
+		g.Token = fresh
+		if err := o.store().SaveGrant(ctx, g); err != nil {
+			return false, err
+		}
+	}
+	d.client = client
+	o.use(cfg, g)
+	return true, nil
+}
+
+// use makes g the current grant, refreshed through cfg.
+func (o *OAuth) use(cfg *oauth2.Config, g *Grant) {
+	o.grant = g
+	o.src = &savingSource{
+		src:   cfg.TokenSource(context.WithValue(context.Background(), oauth2.HTTPClient, o.tokenClient()), g.Token),
+		store: o.store(),
+		grant: *g,
+		last:  g.Token.AccessToken,
+	}
+}
+
+func (o *OAuth) tokenContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, oauth2.HTTPClient, o.tokenClient())
+}
+
+// tokenClient is the HTTP client of token endpoint requests: with a DPoP
+// proof on each when tokens are bound.
+func (o *OAuth) tokenClient() *http.Client {
+	c := o.httpClient()
+	if o.dpop != nil {
+		base := c.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		c.Transport = &dpopTransport{base: base, key: o.dpop}
+	}
+	return c
+}
+
+// sentToken reports whether the Authorization header sent carried token.
+func sentToken(header, token string) bool {
+	scheme, t, ok := strings.Cut(header, " ")
+	return ok && t == token && (strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "DPoP"))
+}
+
+// bind records in g the DPoP key its token is bound to.
+func (o *OAuth) bind(g *Grant) error {
+	if o.dpop == nil || !strings.EqualFold(g.Token.Type(), "DPoP") {
+		return nil
+	}
+	der, err := o.dpop.marshal()
+	if err != nil {
+		return err
+	}
+	g.DPoPKey = der
+	return nil
+}
+
+// knownClient returns the client to use with d's authorization server
+// without registering one: the client ID metadata document, the
+// pre-registered client, or a stored registration.
+func (o *OAuth) knownClient(ctx context.Context, d *discovered) (*Client, error) {
+	switch {
+	case d.client != nil:
+		return d.client, nil
+	case o.Flow != nil:
+		return &Client{ID: o.Flow.ClientID()}, nil
+	case o.ClientMetadataURL != "" && d.md.ClientIDMetadataDocumentSupported:
+		return &Client{ID: o.ClientMetadataURL, AuthMethod: "none"}, nil
+	case o.Client != nil && (o.ClientIssuer == "" || o.ClientIssuer == d.md.Issuer):
+		c := *o.Client
+		if c.AuthMethod == "" {
+			c.AuthMethod = preferredAuthMethod(c.Secret != "", d.md.TokenEndpointAuthMethodsSupported)
+		}
+		return &c, nil
+	}
+	return o.store().Client(ctx, d.md.Issuer)
+}
+
+// preferredAuthMethod picks the token endpoint authentication method for a
+// client with or without a secret from the methods a server supports.
+func preferredAuthMethod(hasSecret bool, supported []string) string {
+	if !hasSecret {
+		return "none"
+	}
+	if len(supported) > 0 && !slices.Contains(supported, "client_secret_basic") && slices.Contains(supported, "client_secret_post") {
+		return "client_secret_post"
+	}
+	return "client_secret_basic"
+}
+
+// config returns the oauth2 configuration of client with d's
+// authorization server.
+func (o *OAuth) config(d *discovered, client *Client, redirectURI string) *oauth2.Config {
+	style := oauth2.AuthStyleInParams
+	if client.AuthMethod == "client_secret_basic" {
+		style = oauth2.AuthStyleInHeader
+	}
+	secret := client.Secret
+	if client.AuthMethod == "none" {
+		secret = ""
+	}
+	return &oauth2.Config{
+		ClientID:     client.ID,
+		ClientSecret: secret,
+		Endpoint: oauth2.Endpoint{
+			AuthURL:   d.md.AuthorizationEndpoint,
+			TokenURL:  d.md.TokenEndpoint,
+			AuthStyle: style,
+		},
+		RedirectURL: redirectURI,
+	}
+}
+
+// signIn runs the authorization code flow with PKCE and stores the grant.
+func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) error {
+	if o.Redirector == nil {
+		hint := o.LoginHint
+		if hint == "" {
+			hint = "sign in to the server first"
+		}
+		return fmt.Errorf("%s needs authorization from %s: %s: %w", d.server, d.md.Issuer, hint, ErrLoginRequired)
+	}
+	if d.md.AuthorizationEndpoint == "" {
+		return fmt.Errorf("authorization server %s has no authorization endpoint", d.md.Issuer)
+	}
+	state, err := randomString()
+	if err != nil {
+		return err
+	}
+	verifier := oauth2.GenerateVerifier()
+	var cfg *oauth2.Config
+	var client *Client
+	params, err := o.Redirector.Redirect(ctx, func(redirectURI string) (string, error) {
+		client, err = o.clientFor(ctx, d, redirectURI)
+		if err != nil {
+			return "", err
+		}
+		cfg = o.config(d, client, redirectURI)
+		opts := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", d.resource)}
+		if len(scopes) > 0 {
+			opts = append(opts, oauth2.SetAuthURLParam("scope", strings.Join(scopes, " ")))
+		}
+		return cfg.AuthCodeURL(state, opts...), nil
+	})
+	if err != nil {
+		return fmt.Errorf("signing in at %s: %w", d.md.Issuer, err)
+	}
+	if e := params.Get("error"); e != "" {
+		msg := e
+		if desc := params.Get("error_description"); desc != "" {
+			msg += ": " + desc
+		}
+		return fmt.Errorf("signing in at %s: the authorization server refused: %s", d.md.Issuer, msg)
+	}
+	if params.Get("state") != state {
+		return fmt.Errorf("signing in at %s: the authorization response's state does not match the request's: refusing it", d.md.Issuer)
+	}
+	// RFC 9207: a present iss must be the issuer, compared as strings; a
+	// server that advertises iss must send it.
+	if iss, ok := params["iss"]; ok {
+		if len(iss) != 1 || iss[0] != d.md.Issuer {
+			return fmt.Errorf("signing in at %s: the authorization response comes from issuer %q: refusing it (RFC 9207)", d.md.Issuer, params.Get("iss"))
+		}
+	} else if d.md.IssParameterSupported {
+		return fmt.Errorf("signing in at %s: the authorization response has no iss, which the server advertises: refusing it (RFC 9207)", d.md.Issuer)
+	}
+	code := params.Get("code")
+	if code == "" {
+		return fmt.Errorf("signing in at %s: the authorization response has no code", d.md.Issuer)
+	}
+	tok, err := cfg.Exchange(o.tokenContext(ctx), code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
+	if err != nil {
+		return fmt.Errorf("signing in at %s: exchanging the code: %w", d.md.Issuer, tokenError(err))
+	}
+	granted := scopes
+	if s, ok := tok.Extra("scope").(string); ok && s != "" {
+		granted = strings.Fields(s)
+	}
+	g := &Grant{Issuer: d.md.Issuer, Resource: d.resource, ClientID: client.ID, Scopes: granted, Token: tok}
+	if err := o.bind(g); err != nil {
+		return err
+	}
+	if err := o.store().SaveGrant(ctx, g); err != nil {
+		return err
+	}
+	d.client = client
+	o.use(cfg, g)
+	o.log().Debug("signed in", "issuer", d.md.Issuer, "resource", d.resource, "scopes", strings.Join(granted, " "))
+	return nil
+}
+
+// clientFor returns the client to sign in with at redirectURI: a known one
+// whose redirect URIs allow it, or a new dynamic registration.
+func (o *OAuth) clientFor(ctx context.Context, d *discovered, redirectURI string) (*Client, error) {
+	c, err := o.knownClient(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil && (len(c.RedirectURIs) == 0 || slices.Contains(c.RedirectURIs, redirectURI)) {
+		return c, nil
+	}
+	name := o.ClientName
+	if name == "" {
+		name = "mcpgen"
+	}
+	c, err = register(ctx, o.httpClient(), d.md, name, redirectURI)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.store().SaveClient(ctx, d.md.Issuer, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// tokenError shortens an *oauth2.RetrieveError to the server's error code
+// and description; its body could echo what was sent.
+func tokenError(err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		if re.ErrorCode != "" {
+			msg := re.ErrorCode
+			if re.ErrorDescription != "" {
+				msg += ": " + re.ErrorDescription
+			}
+			return fmt.Errorf("the token endpoint answered HTTP %d: %s", re.Response.StatusCode, msg)
+		}
+		return fmt.Errorf("the token endpoint answered HTTP %d", re.Response.StatusCode)
+	}
+	return err
+}
+
+// randomString returns 32 random bytes in base64url.
+func randomString() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// savingSource is a TokenSource that saves every refreshed token in the
+// store.
+type savingSource struct {
+	src   oauth2.TokenSource
+	store Store
+	mu    sync.Mutex
+	grant Grant
+	last  string
+}
+
+func (s *savingSource) Token() (*oauth2.Token, error) {
+	tok, err := s.src.Token()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tok.AccessToken != s.last {
+		s.last = tok.AccessToken
+		s.grant.Token = tok
+		if err := s.store.SaveGrant(context.Background(), &s.grant); err != nil {
+			return nil, err
+		}
+	}
+	return tok, nil
+}

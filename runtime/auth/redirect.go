@@ -1,0 +1,134 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// A Redirector takes the user to an authorization endpoint and brings back
+// the authorization response.
+type Redirector interface {
+	// Redirect starts receiving one authorization response, calls authURL
+	// with the redirect URI it receives it at to get the URL the user is
+	// sent to, sends the user there, and returns the query parameters of
+	// the response (code, state, iss, or error).
+	Redirect(ctx context.Context, authURL func(redirectURI string) (string, error)) (url.Values, error)
+}
+
+// DefaultLoopbackTimeout is how long a Loopback waits for the authorization
+// response.
+const DefaultLoopbackTimeout = 5 * time.Minute
+
+// Loopback is a Redirector for native applications (RFC 8252 section 7.3):
+// it receives the authorization response on http://127.0.0.1:PORT/callback,
+// with a port chosen at random, accepts one response, and gives up after
+// Timeout.
+type Loopback struct {
+	// Open shows the user the authorization URL, for example by printing
+	// it and opening a browser. It is required.
+	Open func(ctx context.Context, authURL string) error
+
+	// Timeout bounds the wait for the response; DefaultLoopbackTimeout
+	// when zero.
+	Timeout time.Duration
+}
+
+// Redirect implements Redirector.
+func (l *Loopback) Redirect(ctx context.Context, authURL func(redirectURI string) (string, error)) (url.Values, error) {
+	if l.Open == nil {
+		return nil, errors.New("the loopback redirector has no Open function")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listening for the authorization response: %w", err)
+	}
+	defer ln.Close()
+	redirectURI := fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port)
+	u, err := authURL(redirectURI)
+	if err != nil {
+		return nil, err
+	}
+	got := make(chan url.Values, 1)
+	srv := &http.Server{
+		ReadHeaderTimeout: 10 * time.Second,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || r.URL.Path != "/callback" {
+				http.NotFound(w, r)
+				return
+			}
+			q := r.URL.Query()
+			select {
+			case got <- q:
+			default:
+				http.Error(w, "this sign-in has already been answered", http.StatusConflict)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			msg := "Signed in. You can close this window."
+			if e := q.Get("error"); e != "" {
+				msg = "Sign-in failed: " + e
+			}
+			fmt.Fprintf(w, "<!doctype html><title>mcpgen</title><p>%s</p>\n", html.EscapeString(msg))
+		}),
+	}
+	go srv.Serve(ln)
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	timeout := l.Timeout
+	if timeout <= 0 {
+		timeout = DefaultLoopbackTimeout
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	openErr := make(chan error, 1)
+	go func() { openErr <- l.Open(wctx, u) }()
+	for {
+		select {
+		case q := <-got:
+			return q, nil
+		case err := <-openErr:
+			if err != nil {
+				return nil, fmt.Errorf("opening the authorization URL: %w", err)
+			}
+			openErr = nil
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("no authorization response within %s", timeout)
+		}
+	}
+}
+
+// FollowRedirects returns an Open function for a Loopback that requests the
+// authorization URL itself and follows its redirects, for authorization
+// servers that approve without asking the user, such as test servers. A nil
+// client means http.DefaultClient's transport.
+func FollowRedirects(client *http.Client) func(ctx context.Context, authURL string) error {
+	return func(ctx context.Context, authURL string) error {
+		c := http.Client{}
+		if client != nil {
+			c.Transport = client.Transport
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		return nil
+	}
+}

@@ -1,0 +1,258 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/oauth2"
+)
+
+// A Client is a registration with an authorization server: pre-registered,
+// dynamically registered (RFC 7591), or a client ID metadata document URL.
+type Client struct {
+	ID     string `json:"client_id"`
+	Secret string `json:"client_secret,omitempty"`
+	// AuthMethod is the token endpoint authentication method:
+	// "client_secret_basic", "client_secret_post" or "none". Empty means
+	// client_secret_basic with a secret and none without.
+	AuthMethod   string   `json:"token_endpoint_auth_method,omitempty"`
+	RedirectURIs []string `json:"redirect_uris,omitempty"`
+}
+
+// Grant is what a Store keeps of one sign-in: the issuer, resource and
+// client it belongs to, the token, and the scopes it was granted for.
+type Grant struct {
+	Issuer   string        `json:"issuer"`
+	Resource string        `json:"resource"`
+	ClientID string        `json:"client_id"`
+	Scopes   []string      `json:"scopes,omitempty"`
+	Token    *oauth2.Token `json:"token"`
+	// DPoPKey is the PKCS #8 key the token is bound to (RFC 9449), when
+	// it is.
+	DPoPKey []byte `json:"dpop_key,omitempty"`
+}
+
+// A Store keeps client registrations by issuer, and grants by issuer,
+// resource and client, across runs. Its methods are called concurrently.
+// A missing entry is (nil, nil).
+type Store interface {
+	Client(ctx context.Context, issuer string) (*Client, error)
+	SaveClient(ctx context.Context, issuer string, c *Client) error
+	Grant(ctx context.Context, issuer, resource, clientID string) (*Grant, error)
+	SaveGrant(ctx context.Context, g *Grant) error
+	// Forget removes every grant for resource, and reports how many.
+	Forget(ctx context.Context, resource string) (int, error)
+}
+
+// MemoryStore is a Store that keeps everything in memory, for one process.
+// The zero value is ready to use.
+type MemoryStore struct {
+	mu      sync.Mutex
+	clients map[string]*Client
+	grants  map[string]*Grant
+}
+
+func grantKey(issuer, resource, clientID string) string {
+	return issuer + "\x00" + resource + "\x00" + clientID
+}
+
+func (s *MemoryStore) Client(_ context.Context, issuer string) (*Client, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.clients[issuer]; ok {
+		cp := *c
+		return &cp, nil
+	}
+	return nil, nil
+}
+
+func (s *MemoryStore) SaveClient(_ context.Context, issuer string, c *Client) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.clients == nil {
+		s.clients = map[string]*Client{}
+	}
+	cp := *c
+	s.clients[issuer] = &cp
+	return nil
+}
+
+func (s *MemoryStore) Grant(_ context.Context, issuer, resource, clientID string) (*Grant, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g, ok := s.grants[grantKey(issuer, resource, clientID)]; ok {
+		cp := *g
+		return &cp, nil
+	}
+	return nil, nil
+}
+
+func (s *MemoryStore) SaveGrant(_ context.Context, g *Grant) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.grants == nil {
+		s.grants = map[string]*Grant{}
+	}
+	cp := *g
+	s.grants[grantKey(g.Issuer, g.Resource, g.ClientID)] = &cp
+	return nil
+}
+
+func (s *MemoryStore) Forget(_ context.Context, resource string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k, g := range s.grants {
+		if g.Resource == resource {
+			delete(s.grants, k)
+			n++
+		}
+	}
+	return n, nil
+}
+
+// FileStore is a Store on disk: one JSON file per client registration and
+// per grant, readable by the user alone (0600, in 0700 directories). Files
+// are named by a hash of their key, so that a URL never becomes a path.
+type FileStore struct {
+	Dir string
+	mu  sync.Mutex
+}
+
+// DefaultFileStore returns the FileStore in os.UserConfigDir()/mcpgen/auth.
+func DefaultFileStore() (*FileStore, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return nil, fmt.Errorf("finding the token store: %w", err)
+	}
+	return &FileStore{Dir: filepath.Join(dir, "mcpgen", "auth")}, nil
+}
+
+func fileName(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:16]) + ".json"
+}
+
+func (s *FileStore) read(sub, name string, v any) (bool, error) {
+	b, err := os.ReadFile(filepath.Join(s.Dir, sub, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading the token store: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("reading the token store: %s: %w", filepath.Join(s.Dir, sub, name), err)
+	}
+	return true, nil
+}
+
+// write replaces a file atomically, with mode 0600.
+func (s *FileStore) write(sub, name string, v any) error {
+	dir := filepath.Join(s.Dir, sub)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("writing the token store: %w", err)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing the token store: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the token store: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the token store: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing the token store: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		return fmt.Errorf("writing the token store: %w", err)
+	}
+	return nil
+}
+
+func (s *FileStore) Client(_ context.Context, issuer string) (*Client, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var rec struct {
+		Issuer string `json:"issuer"`
+		Client
+	}
+	ok, err := s.read("clients", fileName(issuer), &rec)
+	if !ok || err != nil || rec.Issuer != issuer {
+		return nil, err
+	}
+	return &rec.Client, nil
+}
+
+func (s *FileStore) SaveClient(_ context.Context, issuer string, c *Client) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := struct {
+		Issuer string `json:"issuer"`
+		Client
+	}{issuer, *c}
+	return s.write("clients", fileName(issuer), &rec)
+}
+
+func (s *FileStore) Grant(_ context.Context, issuer, resource, clientID string) (*Grant, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var g Grant
+	ok, err := s.read("grants", fileName(issuer, resource, clientID), &g)
+	if !ok || err != nil || g.Issuer != issuer || g.Resource != resource || g.ClientID != clientID {
+		return nil, err
+	}
+	return &g, nil
+}
+
+func (s *FileStore) SaveGrant(_ context.Context, g *Grant) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.write("grants", fileName(g.Issuer, g.Resource, g.ClientID), g)
+}
+
+func (s *FileStore) Forget(_ context.Context, resource string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dir := filepath.Join(s.Dir, "grants")
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("reading the token store: %w", err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		var g Grant
+		if ok, err := s.read("grants", e.Name(), &g); err != nil || !ok || g.Resource != resource {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+			return n, fmt.Errorf("removing a grant from the token store: %w", err)
+		}
+		n++
+	}
+	return n, nil
+}
