@@ -51,7 +51,7 @@ func parseLive(e *env, fs *flag.FlagSet, sf *serverFlags, cf *configFlags, args 
 
 // configServers loads the --config file and returns the selected servers,
 // each with the server flags its entry describes. Flags given on the
-// command line (--timeout, --protocol-version, -v) apply to every server
+// command line (--timeout, --probe-timeout, --protocol-version, -v) apply to every server
 // whose entry does not set them.
 func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*serverFlags, error) {
 	file, err := config.Load(cf.file)
@@ -70,6 +70,7 @@ func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*ser
 			sse:       s.SSE,
 			bearerEnv: s.BearerEnv,
 			timeout:   base.timeout,
+			probe:     base.probe,
 			protocol:  base.protocol,
 			verbose:   base.verbose,
 		}
