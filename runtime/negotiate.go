@@ -21,6 +21,8 @@ type legacyServer struct {
 	silent *ProbeTimeoutError
 }
 
+func (e *legacyServer) Error() string { return "server is not modern: " + e.reason }
+
 // ProbeTimeoutError reports a server that did not answer the
 // server/discover probe within Options.ProbeTimeout. It matches
 // context.DeadlineExceeded with errors.Is.
@@ -34,8 +36,6 @@ func (e *ProbeTimeoutError) Error() string {
 
 // Is makes a ProbeTimeoutError match context.DeadlineExceeded.
 func (e *ProbeTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
-
-func (e *legacyServer) Error() string { return "server is not modern: " + e.reason }
 
 // negotiate settles the protocol version: the server/discover probe of the
 // 2026-07-28 era, with a fallback to the initialize handshake.
