@@ -72,7 +72,7 @@ func (c *Content) decode(data []byte, alias bool) error {
 				return nil
 			}
 			n, ok := jsonrpc.Int(v)
-			if !ok || v[0] == '"' {
+			if !ok {
 				return errors.New("size: expected an integer")
 			}
 			c.Size = &n

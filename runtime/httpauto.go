@@ -66,6 +66,10 @@ func (c *autoConn) CancelsByClosing() bool { return true }
 
 func (c *autoConn) sendsParamHeaders() {}
 
+// answersEveryPOST holds for the probe, which is always POSTed as
+// Streamable HTTP: the switch to HTTP+SSE comes later, on initialize.
+func (c *autoConn) answersEveryPOST() {}
+
 func (c *autoConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
 func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {

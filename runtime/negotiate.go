@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -16,9 +17,25 @@ import (
 type legacyServer struct {
 	reason  string
 	version string
+	// silent is set when the server did not answer the probe at all.
+	silent *ProbeTimeoutError
 }
 
 func (e *legacyServer) Error() string { return "server is not modern: " + e.reason }
+
+// ProbeTimeoutError reports a server that did not answer the
+// server/discover probe within Options.ProbeTimeout. It matches
+// context.DeadlineExceeded with errors.Is.
+type ProbeTimeoutError struct {
+	Timeout time.Duration
+}
+
+func (e *ProbeTimeoutError) Error() string {
+	return "no answer to server/discover within " + e.Timeout.String() + " (the probe timeout)"
+}
+
+// Is makes a ProbeTimeoutError match context.DeadlineExceeded.
+func (e *ProbeTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // negotiate settles the protocol version: the server/discover probe of the
 // 2026-07-28 era, with a fallback to the initialize handshake.
@@ -39,6 +56,9 @@ func (s *Session) negotiate(ctx context.Context) error {
 	if !errors.As(err, &legacy) {
 		return err
 	}
+	if pin != "" && legacy.silent != nil {
+		return fmt.Errorf("negotiating protocol version %s: %w", pin, legacy.silent)
+	}
 	if pin != "" {
 		return fmt.Errorf("the server does not speak protocol version %s: %s", pin, legacy.reason)
 	}
@@ -50,21 +70,32 @@ func (s *Session) negotiate(ctx context.Context) error {
 	return s.initialize(ctx, version, true)
 }
 
-// discover sends the server/discover probe asking for version, within
-// Options.ProbeTimeout. It returns nil when the server is modern, a
-// *legacyServer when it is not, and any other error when the connection
-// failed.
+// discover sends the server/discover probe asking for version, and waits
+// for the server's answer within Options.ProbeTimeout. It returns nil when
+// the server is modern, a *legacyServer when it is not, and any other error
+// when the connection failed or, over Streamable HTTP, the server stayed
+// silent.
 func (s *Session) discover(ctx context.Context, version string, retry bool) error {
 	st := &negotiated{version: version, meta: s.modernMeta(version)}
-	pctx, cancel := context.WithTimeout(ctx, s.opts.ProbeTimeout)
-	res, err := s.do(pctx, st, &request{method: "server/discover", noCancel: true, noResend: true}, nil)
+	pctx, cancel := ctx, context.CancelFunc(func() {})
+	if s.opts.ProbeTimeout > 0 {
+		pctx, cancel = context.WithTimeout(ctx, s.opts.ProbeTimeout)
+	}
+	// The probe's own bound is pctx's deadline, not the call timeout.
+	res, err := s.do(pctx, st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true}, nil)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("negotiating the protocol version: %w", ctx.Err())
 		}
 		if pctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
-			return &legacyServer{reason: "no answer to server/discover within " + s.opts.ProbeTimeout.String()}
+			silent := &ProbeTimeoutError{Timeout: s.opts.ProbeTimeout}
+			if s.answersEveryPOST {
+				// A legacy HTTP server refuses the probe at once: one
+				// that has not answered yet is slow, not legacy.
+				return fmt.Errorf("negotiating the protocol version: %w", silent)
+			}
+			return &legacyServer{reason: silent.Error(), silent: silent}
 		}
 		var rpc *RPCError
 		var he *HTTPError

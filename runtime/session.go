@@ -49,8 +49,11 @@ func isSupported(v string) bool {
 const (
 	DefaultCallTimeout = 60 * time.Second
 	// DefaultMaxTools is the default of Options.MaxTools.
-	DefaultMaxTools     = 10000
-	DefaultProbeTimeout = 2 * time.Second
+	DefaultMaxTools = 10000
+	// DefaultProbeTimeout is the default of Options.ProbeTimeout. It is long
+	// because a stdio server started through go run, docker run, npx -y or
+	// uvx may take many seconds before it reads its first message.
+	DefaultProbeTimeout = 30 * time.Second
 )
 
 // Options configure a Session. The zero value is ready to use.
@@ -67,9 +70,16 @@ type Options struct {
 	// fall back.
 	ProtocolVersion string
 
-	// ProbeTimeout bounds the wait for the server/discover probe, after
-	// which the server is taken for a legacy one; DefaultProbeTimeout when
-	// zero.
+	// ProbeTimeout bounds the wait for the answer to the server/discover
+	// probe; DefaultProbeTimeout when zero, no bound (but the context's)
+	// when negative. The era comes from the answer, however late: a
+	// result means a modern server, an error (method not found, say) a
+	// legacy one. Only a server silent for all of ProbeTimeout is judged
+	// by the clock: over stdio and HTTP+SSE, where a legacy server may
+	// ignore requests before initialize, it is taken for a legacy one
+	// (unless ProtocolVersion pins a modern version); over Streamable
+	// HTTP, where every request gets an HTTP status, Connect fails with a
+	// *ProbeTimeoutError.
 	ProbeTimeout time.Duration
 
 	// CallTimeout bounds every request whose context has no deadline;
@@ -207,6 +217,9 @@ type Session struct {
 	// may still be sending a request body after the response has arrived.
 	reuseData        bool
 	cancelsByClosing bool
+	// answersEveryPOST is set for Streamable HTTP connections, on which a
+	// probe left unanswered shows a slow server, never a legacy one.
+	answersEveryPOST bool
 	// scrubber removes the connection's credentials from logs and errors;
 	// nil when the connection holds none.
 	scrubber secretScrubber
@@ -278,6 +291,12 @@ type dataReleaser interface{ releasesData() }
 // OutMessage.ParamHeaders.
 type paramHeaderSender interface{ sendsParamHeaders() }
 
+// postAnswerer is implemented by this package's Streamable HTTP
+// connections, on which the server answers every request with an HTTP
+// status: a legacy server refuses server/discover at once rather than
+// ignoring it.
+type postAnswerer interface{ answersEveryPOST() }
+
 // deadlineReader is implemented by this package's connections whose Read
 // returns an error matching os.ErrDeadlineExceeded once the time set with
 // setReadDeadline has passed, without losing any part of a message.
@@ -335,7 +354,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	if s.opts.ClientVersion == "" {
 		s.opts.ClientVersion = "dev"
 	}
-	if s.opts.ProbeTimeout <= 0 {
+	if s.opts.ProbeTimeout == 0 {
 		s.opts.ProbeTimeout = DefaultProbeTimeout
 	}
 	if s.opts.CallTimeout == 0 {
@@ -353,6 +372,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	s.scrubber, _ = conn.(secretScrubber)
 	s.timedWriter, _ = conn.(timedWriter)
 	_, s.paramHeaders = conn.(paramHeaderSender)
+	_, s.answersEveryPOST = conn.(postAnswerer)
 	if c, ok := conn.(CancelsByClosing); ok {
 		s.cancelsByClosing = c.CancelsByClosing()
 	}

@@ -100,6 +100,8 @@ func (c *streamableConn) CancelsByClosing() bool { return true }
 
 func (c *streamableConn) sendsParamHeaders() {}
 
+func (c *streamableConn) answersEveryPOST() {}
+
 func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
 // Write POSTs m and returns once the response status and headers are in. A

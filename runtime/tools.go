@@ -49,6 +49,12 @@ func (s *Session) progress(params []byte) {
 	err := jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "progressToken"):
+			// Tokens are the calls' numeric ids. One a server sent back as
+			// a string still names only that call, as no token of this
+			// client is a string: unlike a response id, it is taken.
+			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+				v = v[1 : len(v)-1]
+			}
 			token, ok = jsonrpc.Int(v)
 		case jsonrpc.KeyIs(key, escaped, "progress"):
 			p.Progress, _ = jsonrpc.Float(v)

@@ -28,8 +28,12 @@ indented JSON. --json prints the whole result as JSON instead. Progress
 the server reports goes to standard error.
 
 The arguments are first checked against the tool's input schema, so that
-a mistake is reported with its JSON pointer before anything is sent;
---no-validate skips the check (and the tools/list request it needs).
+a mistake is reported with its JSON pointer before anything is sent.
+--no-validate skips the check and the tools/list request it needs, except
+with a server speaking 2026-07-28 over Streamable HTTP (--url): there the
+tools are still listed once before the call, because the protocol requires
+arguments whose schema carries x-mcp-header to be sent as Mcp-Param-*
+headers too, and only the tool list says which they are.
 
 Exit status: 0 for a result, 1 for an error result (isError) or a failed
 call, 2 for usage errors and arguments the schema rejects.
@@ -150,7 +154,7 @@ func jsonKindName(first byte) string {
 func validateCall(ctx context.Context, e *env, s *runtime.Session, tool string, args json.RawMessage) error {
 	tools, err := s.ListTools(ctx)
 	if err != nil {
-		return fmt.Errorf("listing tools to validate the arguments (--no-validate skips this): %w", err)
+		return fmt.Errorf("listing tools to validate the arguments (--no-validate skips the check): %w", err)
 	}
 	var found *runtime.Tool
 	names := make([]string, 0, len(tools))

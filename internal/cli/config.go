@@ -52,8 +52,9 @@ func parseLive(e *env, fs *flag.FlagSet, sf *serverFlags, cf *configFlags, args 
 // configServers loads the --config file and returns the selected servers,
 // each with the server flags its entry describes. A mistake in the file is
 // an error here; what a server needs from the environment (its bearer_env
-// token) is left to that server's turn, through serverFlags.checkEnv. Flags given on the
-// command line (--timeout, --protocol-version, -v) apply to every server
+// token) is left to that server's turn, through serverFlags.checkEnv. Flags
+// given on the command line (--timeout, --probe-timeout, --protocol-version,
+// -v) apply to every server
 // whose entry does not set them.
 func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*serverFlags, error) {
 	file, err := config.Load(cf.file)
@@ -72,6 +73,7 @@ func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*ser
 			sse:       s.SSE,
 			bearerEnv: s.BearerEnv,
 			timeout:   base.timeout,
+			probe:     base.probe,
 			protocol:  base.protocol,
 			verbose:   base.verbose,
 			deferEnv:  true,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -40,6 +41,7 @@ type serverFlags struct {
 	headers   headerFlag
 	bearerEnv string
 	timeout   time.Duration
+	probe     time.Duration
 	protocol  string
 	verbose   bool
 
@@ -59,6 +61,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.headers, "header", "an HTTP header sent with every request, as `'Name: value'` (repeatable)")
 	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the environment `VARIABLE` holding a bearer token sent as \"Authorization: Bearer ...\"; the token is never printed")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "how long the whole command may take, connecting included; 0 for no limit")
+	fs.DurationVar(&f.probe, "probe-timeout", runtime.DefaultProbeTimeout, "how long to wait for the server's answer to the version probe (server/discover), for servers slow to start; a stdio server silent that long is taken for a legacy one, an HTTP server's silence is an error; 0 for no limit but --timeout")
 	fs.StringVar(&f.protocol, "protocol-version", "", "pin the MCP protocol `version` (default: the newest, falling back to the initialize handshake for older servers)")
 	fs.BoolVar(&f.verbose, "v", false, "log the connection, every message (secrets redacted) and the server's standard error to standard error")
 }
@@ -141,6 +144,9 @@ func (f *serverFlags) check(command []string) error {
 	}
 	if f.timeout < 0 {
 		return usagef("%s: --timeout must not be negative", name)
+	}
+	if f.probe < 0 {
+		return usagef("%s: --probe-timeout must not be negative", name)
 	}
 	if f.protocol != "" && !supportedVersion(f.protocol) {
 		return usagef("%s: --protocol-version %q is not one of %s", name, f.protocol, strings.Join(runtime.SupportedProtocolVersions(), ", "))
@@ -230,7 +236,10 @@ func (f *serverFlags) logger(e *env) *slog.Logger {
 
 // options returns the Session options the flags describe.
 func (f *serverFlags) options(e *env) *runtime.Options {
-	opts := &runtime.Options{ClientName: "mcpgen", ProtocolVersion: f.protocol, CallTimeout: -1}
+	opts := &runtime.Options{ClientName: "mcpgen", ProtocolVersion: f.protocol, CallTimeout: -1, ProbeTimeout: f.probe}
+	if f.probe == 0 {
+		opts.ProbeTimeout = -1 // no bound but --timeout
+	}
 	if f.verbose {
 		opts.Logger = f.logger(e)
 		opts.LogTraffic = true
@@ -247,6 +256,10 @@ func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runt
 		return nil, err
 	}
 	s, err := runtime.Connect(ctx, f.transport(e), f.options(e))
+	var pte *runtime.ProbeTimeoutError
+	if errors.As(err, &pte) {
+		return nil, fmt.Errorf("connecting to %s: %w; a server that takes longer to start needs a longer --probe-timeout", f.source(), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", f.source(), err)
 	}

@@ -60,6 +60,7 @@ func TestServerFlagsParse(t *testing.T) {
 		{name: "bearer empty", args: []string{"--url", "http://h/", "--bearer-env", "MCPGEN_TEST_EMPTY"}, wantErr: "the variable is unset or empty"},
 		{name: "negative timeout", args: []string{"--timeout", "-1s", "--", "srv"}, wantErr: "--timeout must not be negative"},
 		{name: "bad timeout", args: []string{"--timeout", "soon", "--", "srv"}, wantErr: "invalid value"},
+		{name: "negative probe timeout", args: []string{"--probe-timeout", "-1s", "--", "srv"}, wantErr: "--probe-timeout must not be negative"},
 		{name: "unknown version", args: []string{"--protocol-version", "2099-01-01", "--", "srv"}, wantErr: `--protocol-version "2099-01-01" is not one of`},
 		{name: "unknown flag", args: []string{"--bogus", "--", "srv"}, wantErr: "flag provided but not defined: -bogus"},
 	}

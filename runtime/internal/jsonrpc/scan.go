@@ -406,11 +406,9 @@ func Bool(v []byte) (bool, error) {
 	return false, errors.New("expected a JSON boolean")
 }
 
-// Int parses v as a JSON integer, or a JSON string holding one.
+// Int parses v as a JSON integer. A JSON string is not one, even when it
+// holds digits: the request id "2" is not the request id 2.
 func Int(v []byte) (int64, bool) {
-	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
-		v = v[1 : len(v)-1]
-	}
 	if len(v) == 0 || len(v) > 19 {
 		return 0, false
 	}
