@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // haSelected are the Home Assistant tools 'Hass*' minus 'HassCancel*'
@@ -231,5 +234,39 @@ func TestGenerateWarnsOverProviderLimit(t *testing.T) {
 	code, _, stderr = runCLI(t, "generate", "--snapshot", snap, "--out", out, "--emit", "types,openai", "--tools", "t0*", "--exclude-tools", "t09*")
 	if code != 0 || strings.Contains(stderr, "warning") {
 		t.Errorf("90 tools, openai: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCheckConfigToolsSelection checks a server whose package declares
+// only some tools: a change to a tool it leaves out is still listed, as
+// INFO, and does not fail the check; the same change to a selected tool
+// keeps its severity.
+func TestCheckConfigToolsSelection(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	url := testenv.ServeSDK(t, false)
+	write := func(include string) {
+		text := "servers:\n  sdk:\n    snapshot: tools/sdk.json\n    url: " + url + "\n    tools:\n      include: [" + include + "]\n"
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("echo, add")
+	if code, _, stderr := runCLI(t, "snapshot", "--config", cfg); code != 0 {
+		t.Fatalf("snapshot --config: status %d, stderr %q", code, stderr)
+	}
+	// The snapshot lists a tool the server no longer has.
+	editSnapshot(t, filepath.Join(dir, "tools", "sdk.json"), func(s *snapshot.Snapshot, tools map[string]map[string]any) {
+		tools["retired"] = map[string]any{"name": "retired", "inputSchema": map[string]any{"type": "object"}}
+	})
+	code, stdout, stderr := runCLI(t, "check", "--config", cfg)
+	if code != 0 || !strings.Contains(stdout, "INFO") || !strings.Contains(stdout, "tool retired removed") ||
+		!strings.Contains(stdout, "leaves this tool out") || !strings.Contains(stdout, "changes to tools the generated package leaves out are reported as INFO") {
+		t.Errorf("check, retired not selected: status %d\n%s%s", code, stdout, stderr)
+	}
+	write("echo, add, retired")
+	code, stdout, stderr = runCLI(t, "check", "--config", cfg)
+	if code != 1 || !strings.Contains(stdout, "ERR") || strings.Contains(stdout, "leaves this tool out") {
+		t.Errorf("check, retired selected: status %d\n%s%s", code, stdout, stderr)
 	}
 }
