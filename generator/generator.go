@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Config says what to generate.
@@ -47,6 +48,13 @@ type Config struct {
 	// Overrides change the Go name or type of properties, keyed by
 	// ir.OverrideKey.
 	Overrides map[string]ir.Override
+	// Tools selects the tools the package declares; the zero filter keeps
+	// them all. SnapshotHash still covers the whole snapshot, so a session
+	// compares it with the server's whole list.
+	Tools runtime.ToolFilter
+	// Warn, when set, receives warnings: a pattern of Tools that matches
+	// no tool, or more tools than a provider part's documented limit.
+	Warn func(Warning)
 }
 
 // Generate reads the snapshot and renders the files of the package.
@@ -58,7 +66,20 @@ func Generate(cfg Config) ([]emit.File, error) {
 			return nil, err
 		}
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides})
+	warn := cfg.Warn
+	if warn == nil {
+		warn = func(Warning) {}
+	}
+	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides}
+	if !cfg.Tools.IsZero() {
+		opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
+	}
+	snap, err := selectTools(snap, cfg.Tools, warn)
+	if err != nil {
+		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
+	}
+	warnLimits(cfg.Parts, len(snap.Tools), warn)
+	files, err := emit.Generate(snap, opts)
 	if err != nil {
 		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
 	}

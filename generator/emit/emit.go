@@ -82,6 +82,12 @@ type Options struct {
 	// Overrides change the Go name or type of properties, keyed by
 	// ir.OverrideKey.
 	Overrides map[string]ir.Override
+	// SnapshotHash, when set, is the SnapshotHash to record instead of the
+	// hash of the tools generated: the hash of the whole snapshot when
+	// only some of its tools are generated. SnapshotTools is then the
+	// number of tools in the whole snapshot.
+	SnapshotHash  string
+	SnapshotTools int
 }
 
 // File is one generated file.

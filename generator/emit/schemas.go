@@ -61,7 +61,11 @@ func rawMessage(s []byte) jen.Code {
 func (g *gen) schemasFile() *jen.File {
 	f := g.newFile()
 	tools := g.sortedRuntimeTools()
-	f.Add(comment("SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.")).Const().Id("SnapshotHash").Op("=").Lit(runtime.ToolsHash(tools))
+	if g.opts.SnapshotHash != "" {
+		f.Add(comment(fmt.Sprintf("SnapshotHash is runtime.ToolsHash of the whole tool list this package was generated from: all %d tools of the snapshot, the ones the package leaves out included. A session can compare it with the live list to detect drift.", g.opts.SnapshotTools))).Const().Id("SnapshotHash").Op("=").Lit(g.opts.SnapshotHash)
+	} else {
+		f.Add(comment("SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.")).Const().Id("SnapshotHash").Op("=").Lit(runtime.ToolsHash(tools))
+	}
 
 	var vars, inputs, outputs []jen.Code
 	for i, t := range g.pkg.Tools {
@@ -111,7 +115,11 @@ func (g *gen) schemasFile() *jen.File {
 		}
 		items = append(items, jen.Values(d))
 	}
-	f.Add(comment(fmt.Sprintf("MCPTools returns the %d tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.", len(tools)))).Func().Id("MCPTools").Params().Index().Qual(runtimePkg, "Tool").Block(
+	what := fmt.Sprintf("the %d tools this package was generated from", len(tools))
+	if g.opts.SnapshotHash != "" {
+		what = fmt.Sprintf("the %d tools this package was generated for, selected from the %d of its snapshot", len(tools), g.opts.SnapshotTools)
+	}
+	f.Add(comment(fmt.Sprintf("MCPTools returns %s, in name order, with the schemas as the server sent them. Each call returns a new slice.", what))).Func().Id("MCPTools").Params().Index().Qual(runtimePkg, "Tool").Block(
 		jen.Return(jen.Index().Qual(runtimePkg, "Tool").Values(multiline(items)...)),
 	)
 	return f

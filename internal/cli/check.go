@@ -131,6 +131,7 @@ func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format,
 			continue
 		}
 		r.Command = "mcpgen check (server " + s.Name + ")"
+		demoteUnselected(r, s.Tools.Filter())
 		hits += countAtLeast(r, threshold)
 		reports = append(reports, r)
 	}

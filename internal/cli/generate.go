@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/internal/config"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // generateGCPercent is the GC target while generating.
@@ -37,8 +38,14 @@ from that file later gives the same code.
 
 With --config, every server of the file (or each one named by --server)
 is generated from the snapshot path its entry gives into its out
-directory and package, with the entry's overrides. --emit, --gemini and
---openai-strict apply to each of them.
+directory and package, with the entry's overrides and tools selection.
+--emit, --gemini and --openai-strict apply to each of them.
+
+--tools and --exclude-tools generate only some of the tools: those whose
+MCP names match one of the --tools globs (every tool without it), less
+those matching an --exclude-tools glob. Globs follow Go's path.Match (*
+matches any run of characters but /). The snapshot keeps every tool, and
+SnapshotHash covers them all.
 
 ` + serverHelp
 
@@ -49,12 +56,18 @@ type genFlags struct {
 	parts        string
 	openaiStrict bool
 	list         []string
+	// tools and excludeTools are the comma-separated patterns of --tools
+	// and --exclude-tools; check parses them into filter.
+	tools, excludeTools string
+	filter              runtime.ToolFilter
 }
 
 func (g *genFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.gemini, "gemini", emit.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
 	fs.StringVar(&g.parts, "emit", strings.Join(emit.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
 	fs.BoolVar(&g.openaiStrict, "openai-strict", false, "declare the tools of the openai part in OpenAI's strict mode where their schemas allow it")
+	fs.StringVar(&g.tools, "tools", "", "generate only the tools whose MCP names match one of these comma-separated `globs` (path.Match syntax: *, ?, [a-z]); default: every tool")
+	fs.StringVar(&g.excludeTools, "exclude-tools", "", "then leave out the tools whose names match one of these comma-separated `globs`")
 }
 
 // check validates the flags and fills in list.
@@ -83,12 +96,12 @@ func (g *genFlags) check() error {
 	if g.openaiStrict && !containsPart(g.list, emit.PartOpenAI) {
 		return usagef("generate: --openai-strict needs --emit openai")
 	}
-	return nil
+	return g.checkTools()
 }
 
 // config returns the generator configuration for one package.
 func (g *genFlags) config(pkg, out string) generator.Config {
-	return generator.Config{Package: pkg, Out: out, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict}
+	return generator.Config{Package: pkg, Out: out, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict, Tools: g.filter}
 }
 
 func runGenerate(e *env, args []string) error {
@@ -119,6 +132,9 @@ func runGenerate(e *env, args []string) error {
 	if cf.file != "" {
 		if *snap != "" || *out != "" || *pkg != "" || *writeSnap != "" || live {
 			return usagef("generate: --config takes each server's snapshot, out and package from the file: drop --snapshot, --out, --package, --write-snapshot and the server flags")
+		}
+		if gf.tools != "" || gf.excludeTools != "" {
+			return usagef("generate: --tools and --exclude-tools select the tools of one package: with --config, give tools: in each server's entry")
 		}
 		if err := gf.check(); err != nil {
 			return err
@@ -177,6 +193,11 @@ func runGenerate(e *env, args []string) error {
 // writePackage generates one package and reports the files it wrote and
 // removed; label prefixes the messages.
 func writePackage(e *env, label string, cfg generator.Config) error {
+	if cfg.Warn == nil {
+		cfg.Warn = func(w generator.Warning) {
+			fmt.Fprintf(e.stderr, "mcpgen: warning: %s%s\n", label, w.Msg)
+		}
+	}
 	written, removed, err := generator.Run(cfg)
 	for _, name := range written {
 		fmt.Fprintf(e.stderr, "%swrote %s\n", label, filepath.Join(cfg.Out, name))
@@ -207,6 +228,8 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags) error {
 	for _, s := range servers {
 		cfg := gf.config(s.Package, s.Out)
 		cfg.Snapshot = s.Snapshot
+		cfg.Tools = s.Tools.Filter()
+		cfg.Warn = configWarn(e, file.Path, s)
 		if len(s.Overrides) > 0 {
 			cfg.Overrides = map[string]ir.Override{}
 			for _, o := range s.Overrides {

@@ -16,6 +16,9 @@
 //	      "HassSetVolume#/inputSchema/properties/volume_level":
 //	        go_name: Volume
 //	        go_type: int
+//	    tools:
+//	      include: ["Hass*"]
+//	      exclude: ["HassCancel*"]
 //	    url: https://staging.example.com/api/mcp
 //	    bearer_env: STAGING_TOKEN
 //	    headers:
@@ -63,6 +66,9 @@ type Server struct {
 	Out, Package string
 	// Overrides change how properties are generated, in file order.
 	Overrides []Override
+	// Tools selects the tools the package declares; the zero value keeps
+	// every tool. The snapshot and check always cover the whole server.
+	Tools Tools
 	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
 	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
 	URL     string
@@ -231,6 +237,10 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			if s.Overrides, err = parseOverrides(name, vv, str, fail); err != nil {
 				return nil, err
 			}
+		case "tools":
+			if s.Tools, err = parseTools(name, vv, str, fail); err != nil {
+				return nil, err
+			}
 		case "headers":
 			if vv.Kind != yaml.MappingNode {
 				return nil, fail(vv.Line, "server %s: headers must map header names to values", name)
@@ -243,7 +253,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
 			}
 		default:
-			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
 		}
 		if err != nil {
 			return nil, err

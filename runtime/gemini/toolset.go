@@ -34,9 +34,14 @@ type toolEntry struct {
 
 // NewToolset returns a Toolset that declares tools to Gemini (see
 // Declarations for how, and for the errors) and calls them through caller.
+// More tools than MaxFunctionDeclarations is a *runtime.TooManyToolsError:
+// pass a subset, such as runtime.ToolFilter.Select picks.
 func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *DeclarationOptions) (*Toolset, error) {
 	if caller == nil {
 		return nil, errors.New("gemini toolset: caller is nil")
+	}
+	if err := checkDeclarationCount(len(tools)); err != nil {
+		return nil, err
 	}
 	decls, names, err := Declarations(tools, opts)
 	if err != nil {

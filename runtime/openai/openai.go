@@ -114,10 +114,15 @@ type entry struct {
 }
 
 // NewToolset returns a Toolset that declares tools (see
-// FunctionDefinitions) and calls them through caller.
+// FunctionDefinitions) and calls them through caller. More tools than
+// MaxTools is a *runtime.TooManyToolsError: pass a subset, such as
+// runtime.ToolFilter.Select picks.
 func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*Toolset, error) {
 	if caller == nil {
 		return nil, errors.New("openai toolset: caller is nil")
+	}
+	if err := checkToolCount(len(tools)); err != nil {
+		return nil, err
 	}
 	defs, _, strict, err := definitions(tools, opts)
 	if err != nil {
