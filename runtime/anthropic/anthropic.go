@@ -157,7 +157,7 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 	if !ok {
 		return withError(res, toolcall.UnknownTool("tool", block.Name, ts.names()))
 	}
-	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, block.Input, acceptedImage)
+	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, block.Input, acceptedImage, nil)
 	if out.Error != "" {
 		return withError(res, out.Error)
 	}

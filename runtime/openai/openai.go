@@ -206,7 +206,7 @@ func (ts *Toolset) result(ctx context.Context, call openai.ChatCompletionMessage
 	if e.strict && e.doc != nil {
 		args = provschema.StripAddedNulls(e.doc, args)
 	}
-	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, args, nil)
+	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, args, nil, nil)
 	if out.Error != "" {
 		return "Error: " + out.Error
 	}
