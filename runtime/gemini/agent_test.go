@@ -16,31 +16,14 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// agentTools are the tools of the servers the agent tests run: switch_on
-// has no annotations, so it counts as destructive; read_state says it is
-// read-only.
-const agentTools = `[
-	{"name": "switch_on", "description": "Switches a device on.", "inputSchema": {"type": "object", "properties": {"device": {"type": "string"}}, "required": ["device"]}},
-	{"name": "read_state", "description": "Reads a device's state.", "inputSchema": {"type": "object", "properties": {"device": {"type": "string"}}}, "annotations": {"readOnlyHint": true}}
-]`
-
 const switchOnReply = `{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"id": "s1", "name": "switch_on", "args": {"device": "heater"}}}]}, "finishReason": "STOP"}]}`
 
 // agentServer starts the test server and returns it with a toolset over a
 // session connected to it.
 func agentServer(t *testing.T) (*mcptest.Server, *Toolset) {
 	t.Helper()
-	srv := mcptest.Start(t, agentTools)
-	ctx := context.Background()
-	session, err := runtime.Connect(ctx, runtime.HTTP(srv.URL, nil), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	tools, err := session.ListTools(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := mcptest.Start(t, mcptest.DeviceTools)
+	session, tools := srv.Connect(t)
 	ts, err := NewToolset(session, tools, nil)
 	if err != nil {
 		t.Fatal(err)
