@@ -80,6 +80,8 @@ func (cf *Confirmer) Gate(tool runtime.Tool) Gate {
 		}
 		ok, err := askSafely(ctx, cf.conf.Ask, runtime.ProposedCall{Tool: tool, Annotations: ann, Arguments: args})
 		switch {
+		case ctx.Err() != nil:
+			return NotRun(tool.Name, "the conversation was cancelled")
 		case err != nil:
 			return fmt.Sprintf("the call to %s was not run: asking the user for confirmation failed: %v", tool.Name, err)
 		case !ok:

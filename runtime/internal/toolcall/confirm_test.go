@@ -85,3 +85,19 @@ func TestConfirmerAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestConfirmerCancelledWhileAsking: a question the cancellation ended is
+// reported as a cancellation, whatever Ask returned.
+func TestConfirmerCancelledWhileAsking(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cf, err := NewConfirmer(&runtime.Confirmation{Ask: func(ctx context.Context, _ runtime.ProposedCall) (bool, error) {
+		cancel()
+		return false, ctx.Err()
+	}}, []string{"t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := cf.Gate(runtime.Tool{Name: "t"})(ctx, json.RawMessage(`{}`)); msg != "the call to t was not run: the conversation was cancelled" {
+		t.Errorf("message %q", msg)
+	}
+}
