@@ -125,6 +125,7 @@ func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, erro
 		return nil, nil
 	}
 	if c.Toolset == nil {
+		m.Skip(uses, "the chat has no toolset")
 		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", uses[0].Name)
 	}
 	return uses, nil

@@ -231,3 +231,17 @@ func TestSetConfirmationErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestChatWithoutToolsetAnswersCalls: a chat without a toolset fails on a
+// function call, but its history still answers the call, so it can go on.
+func TestChatWithoutToolsetAnswersCalls(t *testing.T) {
+	_, client := newFakeGemini(t, switchOnReply)
+	chat := &Chat{Client: client, Model: "m"}
+	if _, err := chat.Send(context.Background(), "go"); err == nil || err.Error() != "gemini chat: the model called switch_on, but the chat has no toolset" {
+		t.Errorf("error = %v", err)
+	}
+	last := chat.History[len(chat.History)-1]
+	if len(last.Parts) != 1 || last.Parts[0].FunctionResponse == nil || last.Parts[0].FunctionResponse.Response["error"] != "the call to switch_on was not run: the chat has no toolset" {
+		t.Errorf("the history ends with %+v", last)
+	}
+}

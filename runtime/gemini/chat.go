@@ -106,6 +106,7 @@ func (m *chatModel) Request(ctx context.Context) ([]*genai.FunctionCall, error) 
 		return nil, nil
 	}
 	if c.Toolset == nil {
+		m.Skip(calls, "the chat has no toolset")
 		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", calls[0].Name)
 	}
 	return calls, nil

@@ -111,6 +111,7 @@ func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessage
 		return nil, nil
 	}
 	if c.Toolset == nil {
+		m.Skip(msg.ToolCalls, "the chat has no toolset")
 		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", msg.ToolCalls[0].Function.Name)
 	}
 	return msg.ToolCalls, nil
