@@ -138,23 +138,14 @@ func (m *Multi) Refresh(ctx context.Context) error {
 		m.stale.Store(true)
 		return err
 	}
-	count := make(map[string]int)
-	for _, tools := range lists {
-		for _, t := range tools {
-			count[t.Name]++
-		}
-	}
-	var all []MultiTool
-	routes := make(map[string]route)
+	servers := make([]ServerTools, len(lists))
 	for i, tools := range lists {
-		for _, t := range tools {
-			mt := MultiTool{Tool: t, Server: m.names[i], Exposed: t.Name}
-			if count[t.Name] > 1 {
-				mt.Exposed = m.names[i] + MultiSeparator + t.Name
-			}
-			all = append(all, mt)
-			routes[mt.Exposed] = route{server: mt.Server, tool: t.Name}
-		}
+		servers[i] = ServerTools{Server: m.names[i], Tools: tools}
+	}
+	all := CombineTools(servers...)
+	routes := make(map[string]route)
+	for _, mt := range all {
+		routes[mt.Exposed] = route{server: mt.Server, tool: mt.Name}
 	}
 	// A prefixed name reaches a tool whose name does not clash, too.
 	for _, mt := range all {

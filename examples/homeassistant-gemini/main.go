@@ -14,6 +14,13 @@
 // HTTP endpoint (/api/mcp) or the legacy HTTP+SSE one (/mcp_server/sse); the
 // transport is found out from the server's answers. The token is read from
 // the environment variable --token-env names, and is never printed.
+//
+// Before a tool call that may change the house, it shows the call on the
+// terminal and runs it only when the answer is y: Home Assistant does not
+// annotate its tools, so this is every tool but GetLiveContext, which only
+// reads (HassTurnOn may switch on a heater or unlock a door). A declined
+// call never reaches Home Assistant; the model is told it was declined.
+// --yes runs every call without asking.
 package main
 
 import (
@@ -31,10 +38,18 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/examples/internal/terminal"
 	"github.com/mcpgen/mcpgen/generated/homeassistant"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
 )
+
+// readOnlyTools are the tools of Home Assistant's server that only read the
+// state of the house: the user is not asked before they run.
+var readOnlyTools = []string{"GetLiveContext"}
+
+// terminalPath is the terminal the user is asked on.
+var terminalPath = terminal.DefaultPath
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -54,6 +69,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	model := fs.String("model", "gemini-2.5-flash", "the Gemini model")
 	baseURL := fs.String("base-url", "", "another Gemini API endpoint, such as a proxy (default: Google's)")
 	timeout := fs.Duration("timeout", 2*time.Minute, "the time limit of each prompt, tool calls included")
+	yes := fs.Bool("yes", false, "run every tool call without asking on the terminal first")
 	verbose := fs.Bool("v", false, "log every MCP message to standard error (secrets redacted)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: homeassistant-gemini --url URL [flags] [PROMPT...]")
@@ -104,6 +120,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		fmt.Fprintf(stderr, "homeassistant-gemini: %v\n", err)
 		return 1
+	}
+	if !*yes {
+		// Home Assistant sends no annotations, so every tool counts as
+		// destructive (HassTurnOn may unlock a door) except those marked
+		// read-only here.
+		conf := &runtime.Confirmation{Ask: (&terminal.Confirm{Path: terminalPath}).Ask, ReadOnly: readOnlyTools}
+		if err := toolset.SetConfirmation(conf); err != nil {
+			fmt.Fprintf(stderr, "homeassistant-gemini: %v\n", err)
+			return 1
+		}
 	}
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:      apiKey,

@@ -274,7 +274,7 @@ func TestSetVolume(t *testing.T) {
 			env := map[string]string{"GEMINI_API_KEY": "gemini-key"}
 
 			var stdout, stderr bytes.Buffer
-			args := append([]string{"--url", base + c.endpoint, "--token-env", "TEST_HA_TOKEN", "--base-url", gsrv.URL, "--model", "gemini-test"}, c.args...)
+			args := append([]string{"--yes", "--url", base + c.endpoint, "--token-env", "TEST_HA_TOKEN", "--base-url", gsrv.URL, "--model", "gemini-test"}, c.args...)
 			code := run(context.Background(), args, strings.NewReader(c.stdin), &stdout, &stderr, func(k string) string { return env[k] })
 			if code != 0 {
 				t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())

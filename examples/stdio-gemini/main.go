@@ -10,6 +10,11 @@
 //
 // Without --prompt it reads one prompt per line from standard input and keeps
 // the conversation going between them.
+//
+// Before a call of a tool that the server does not annotate as read-only or
+// as not destructive, it shows the call on the terminal and runs it only
+// when the answer is y; a declined call never reaches the server. --yes
+// runs every call without asking.
 package main
 
 import (
@@ -27,9 +32,13 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/examples/internal/terminal"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
 )
+
+// terminalPath is the terminal the user is asked on.
+var terminalPath = terminal.DefaultPath
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -48,6 +57,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	model := fs.String("model", "gemini-2.5-flash", "the Gemini model")
 	baseURL := fs.String("base-url", "", "another Gemini API endpoint, such as a proxy (default: Google's)")
 	timeout := fs.Duration("timeout", 2*time.Minute, "the time limit of each prompt, tool calls included")
+	yes := fs.Bool("yes", false, "run every tool call without asking on the terminal first")
 	verbose := fs.Bool("v", false, "log every MCP message and the server's standard error to standard error")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: stdio-gemini [flags] -- COMMAND ARGS...")
@@ -95,6 +105,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		fmt.Fprintf(stderr, "stdio-gemini: %v\n", err)
 		return 1
+	}
+	if !*yes {
+		// Tools the server does not annotate as read-only, or as not
+		// destructive, are asked about.
+		if err := toolset.SetConfirmation(&runtime.Confirmation{Ask: (&terminal.Confirm{Path: terminalPath}).Ask}); err != nil {
+			fmt.Fprintf(stderr, "stdio-gemini: %v\n", err)
+			return 1
+		}
 	}
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:      apiKey,

@@ -52,7 +52,7 @@ func TestLiveTools(t *testing.T) {
 	t.Cleanup(gsrv.Close)
 
 	var stdout, stderr bytes.Buffer
-	args := append([]string{"--base-url", gsrv.URL, "--model", "gemini-test", "--"}, server...)
+	args := append([]string{"--yes", "--base-url", gsrv.URL, "--model", "gemini-test", "--"}, server...)
 	env := func(k string) string {
 		if k == "GEMINI_API_KEY" {
 			return "key"

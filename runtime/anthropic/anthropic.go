@@ -67,14 +67,16 @@ func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string,
 // A Toolset offers MCP tools to a Claude model and runs the tool_use blocks
 // the model sends. It is safe for concurrent use.
 type Toolset struct {
-	caller runtime.Caller
-	params []anthropic.ToolParam
-	byName map[string]*entry // by declared name
+	caller  runtime.Caller
+	params  []anthropic.ToolParam
+	byName  map[string]*entry   // by declared name
+	confirm *toolcall.Confirmer // nil when no call needs consent
 }
 
 type entry struct {
 	mcpName string
 	schema  *runtime.Schema
+	tool    runtime.Tool
 }
 
 // NewToolset returns a Toolset that declares tools (see ToolParams) and
@@ -93,7 +95,7 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool) (*Toolset, error) {
 		byMCP[t.Name] = t
 	}
 	for declared, mcpName := range names {
-		e := &entry{mcpName: mcpName}
+		e := &entry{mcpName: mcpName, tool: byMCP[mcpName]}
 		if raw := byMCP[mcpName].InputSchema; len(strings.TrimSpace(string(raw))) > 0 {
 			e.schema = runtime.NewSchema(mcpName, raw)
 		}
@@ -130,13 +132,17 @@ func (ts *Toolset) MCPName(declared string) (string, bool) {
 // a result with is_error set and a message the model can act on. Text
 // blocks are joined; structured content is sent as JSON text when the
 // result has no text; images Claude accepts are attached.
+//
+// A call that needs the user's consent (see SetConfirmation) and does not
+// get it is not run, and its result says the user declined. Once ctx is
+// cancelled, no call starts: the result says the call was not run.
 func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) anthropic.ToolResultBlockParam {
 	res := anthropic.ToolResultBlockParam{ToolUseID: block.ID}
 	e, ok := ts.byName[block.Name]
 	if !ok {
 		return withError(res, toolcall.UnknownTool("tool", block.Name, ts.names()))
 	}
-	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, block.Input, acceptedImage)
+	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, block.Input, acceptedImage, ts.confirm.Gate(e.tool))
 	if out.Error != "" {
 		return withError(res, out.Error)
 	}
@@ -160,7 +166,8 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 
 // HandleAll runs the tool_use blocks of one model turn concurrently and
 // returns their tool_result blocks in the same order, ready for
-// anthropic.NewUserMessage.
+// anthropic.NewUserMessage. Each block is handled as Handle does;
+// confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, blocks []anthropic.ToolUseBlock) []anthropic.ContentBlockParamUnion {
 	out := make([]anthropic.ContentBlockParamUnion, len(blocks))
 	var wg sync.WaitGroup

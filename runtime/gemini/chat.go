@@ -7,15 +7,19 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // DefaultMaxSteps is the number of model requests one Chat.Run makes at most
 // when Chat.MaxSteps is zero.
-const DefaultMaxSteps = 10
+const DefaultMaxSteps = agent.DefaultMaxSteps
 
 // ErrMaxSteps is returned (wrapped) when the model still asks for tools after
-// the last allowed step.
-var ErrMaxSteps = errors.New("the model kept calling tools past the step limit")
+// the last allowed step. runtime/anthropic and runtime/openai return the
+// same error.
+var ErrMaxSteps = agent.ErrMaxSteps
 
 // Chat is a conversation with a Gemini model that can call the tools of a
 // Toolset. Its zero value is not usable: set Client, Model and Toolset.
@@ -27,7 +31,8 @@ type Chat struct {
 	// Model is the model name, such as "gemini-2.5-flash".
 	Model string
 	// Toolset is offered to the model and runs its function calls. It may
-	// be nil for a chat without tools.
+	// be nil for a chat without tools. A confirmation set on it
+	// (Toolset.SetConfirmation) applies to the calls the chat runs.
 	Toolset *Toolset
 	// Config is sent with every request, with the toolset's tools added to
 	// its Tools. It may be nil.
@@ -37,8 +42,11 @@ type Chat struct {
 	MaxSteps int
 	// History is the conversation so far. Run appends every model turn as
 	// the model sent it (thought signatures included) and every turn of
-	// function responses.
+	// function responses, including responses for the calls it did not
+	// run, so that the history can always be sent again.
 	History []*genai.Content
+
+	answer string // the text of the last model turn, set by request
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -51,48 +59,77 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // Run sends the history to the model. While the model asks for function
 // calls, it runs them all through the Toolset, appends the model's turn and
 // the responses to the history, and asks again. It returns the text of the
-// first answer without function calls, or an error wrapping ErrMaxSteps when
-// the model still calls tools after MaxSteps requests. An answer without
-// text is an error when the model stopped for a reason other than STOP
-// (such as MAX_TOKENS or SAFETY), or when the prompt was blocked.
+// first answer without function calls. An answer without text is an error
+// when the model stopped for a reason other than STOP (such as MAX_TOKENS
+// or SAFETY), or when the prompt was blocked.
+//
+// Stopping runs nothing more. When the model still calls tools in the
+// answer to the MaxSteps-th request, those calls are not run: Run answers
+// each with an error saying so, and returns an error wrapping ErrMaxSteps.
+// When ctx is cancelled, no new call starts: the calls of a model turn that
+// arrives after the cancellation are answered the same way, as are calls
+// still waiting for the user's confirmation, and Run returns ctx's error.
+// Either way the history ends with a response for every call, ready for a
+// later Send.
 func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Client == nil || c.Client.Models == nil {
 		return "", errors.New("gemini chat: Client is nil")
 	}
-	maxSteps := c.MaxSteps
-	if maxSteps <= 0 {
-		maxSteps = DefaultMaxSteps
+	c.answer = ""
+	if err := agent.Loop[*genai.FunctionCall](ctx, c.MaxSteps, (*chatModel)(c)); err != nil {
+		return "", fmt.Errorf("gemini chat: %w", err)
 	}
-	cfg := c.config()
-	for step := 0; step < maxSteps; step++ {
-		resp, err := c.Client.Models.GenerateContent(ctx, c.Model, c.History, cfg)
-		if err != nil {
-			return "", fmt.Errorf("gemini chat: %w", err)
-		}
-		turn, err := modelTurn(resp)
-		if err != nil {
-			return "", err
-		}
-		c.History = append(c.History, turn)
-		calls := functionCalls(turn)
-		if len(calls) == 0 {
-			text := turnText(turn)
-			if reason := resp.Candidates[0].FinishReason; text == "" && reason != "" && reason != genai.FinishReasonStop {
-				return "", fmt.Errorf("gemini chat: the model stopped without an answer (%s)", reason)
-			}
-			return text, nil
-		}
-		if c.Toolset == nil {
-			return "", fmt.Errorf("gemini chat: the model called %s, but the chat has no toolset", calls[0].Name)
-		}
-		responses := c.Toolset.HandleAll(ctx, calls)
-		parts := make([]*genai.Part, len(responses))
-		for i, r := range responses {
-			parts[i] = &genai.Part{FunctionResponse: r}
-		}
-		c.History = append(c.History, genai.NewContentFromParts(parts, genai.RoleUser))
+	return c.answer, nil
+}
+
+// chatModel is a Chat as agent.Loop sees it.
+type chatModel Chat
+
+func (m *chatModel) Request(ctx context.Context) ([]*genai.FunctionCall, error) {
+	c := (*Chat)(m)
+	resp, err := c.Client.Models.GenerateContent(ctx, c.Model, c.History, c.config())
+	if err != nil {
+		return nil, err
 	}
-	return "", fmt.Errorf("gemini chat: %w (%d requests)", ErrMaxSteps, maxSteps)
+	turn, err := modelTurn(resp)
+	if err != nil {
+		return nil, err
+	}
+	c.History = append(c.History, turn)
+	calls := functionCalls(turn)
+	if len(calls) == 0 {
+		text := turnText(turn)
+		if reason := resp.Candidates[0].FinishReason; text == "" && reason != "" && reason != genai.FinishReasonStop {
+			return nil, fmt.Errorf("the model stopped without an answer (%s)", reason)
+		}
+		c.answer = text
+		return nil, nil
+	}
+	if c.Toolset == nil {
+		m.Skip(calls, "the chat has no toolset")
+		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", calls[0].Name)
+	}
+	return calls, nil
+}
+
+func (m *chatModel) Run(ctx context.Context, calls []*genai.FunctionCall) {
+	m.appendResponses(m.Toolset.HandleAll(ctx, calls))
+}
+
+func (m *chatModel) Skip(calls []*genai.FunctionCall, why string) {
+	responses := make([]*genai.FunctionResponse, len(calls))
+	for i, call := range calls {
+		responses[i] = &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: map[string]any{"error": toolcall.NotRun(call.Name, why)}}
+	}
+	m.appendResponses(responses)
+}
+
+func (m *chatModel) appendResponses(responses []*genai.FunctionResponse) {
+	parts := make([]*genai.Part, len(responses))
+	for i, r := range responses {
+		parts[i] = &genai.Part{FunctionResponse: r}
+	}
+	m.History = append(m.History, genai.NewContentFromParts(parts, genai.RoleUser))
 }
 
 // config returns the request configuration: c.Config with the toolset's
@@ -113,9 +150,9 @@ func (c *Chat) config() *genai.GenerateContentConfig {
 func modelTurn(resp *genai.GenerateContentResponse) (*genai.Content, error) {
 	if resp == nil || len(resp.Candidates) == 0 {
 		if resp != nil && resp.PromptFeedback != nil && resp.PromptFeedback.BlockReason != "" {
-			return nil, fmt.Errorf("gemini chat: the prompt was blocked (%s)", resp.PromptFeedback.BlockReason)
+			return nil, fmt.Errorf("the prompt was blocked (%s)", resp.PromptFeedback.BlockReason)
 		}
-		return nil, errors.New("gemini chat: the model returned no candidate")
+		return nil, errors.New("the model returned no candidate")
 	}
 	cand := resp.Candidates[0]
 	if cand.Content == nil || len(cand.Content.Parts) == 0 {
@@ -126,7 +163,7 @@ func modelTurn(resp *genai.GenerateContentResponse) (*genai.Content, error) {
 		if reason == "" {
 			reason = "no reason given"
 		}
-		return nil, fmt.Errorf("gemini chat: the model returned an empty turn (%s)", reason)
+		return nil, fmt.Errorf("the model returned an empty turn (%s)", reason)
 	}
 	turn := cand.Content
 	if turn.Role == "" {

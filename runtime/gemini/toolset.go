@@ -25,6 +25,7 @@ type Toolset struct {
 	decls   []*genai.FunctionDeclaration
 	byName  map[string]*toolEntry // by declared name
 	declsOf map[string]string     // MCP name → declared name
+	confirm *toolcall.Confirmer   // nil when no call needs consent
 }
 
 type toolEntry struct {
@@ -112,6 +113,10 @@ func (ts *Toolset) DeclaredName(mcpName string) (string, bool) {
 //   - A result with isError set, and an error from the caller, go into
 //     "error".
 //   - A panic in the caller becomes an error.
+//   - A call that needs the user's consent (see SetConfirmation) and does
+//     not get it is not run, and gets an error saying the user declined.
+//   - Once ctx is cancelled, no call starts: the response says the call
+//     was not run.
 //
 // The response carries the call's ID and name.
 func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.FunctionResponse {
@@ -133,7 +138,7 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		}
 		args = b
 	}
-	out := toolcall.Run(ctx, ts.caller, e.tool.Name, e.schema, args, isImage)
+	out := toolcall.Run(ctx, ts.caller, e.tool.Name, e.schema, args, isImage, ts.confirm.Gate(e.tool))
 	if out.Error != "" {
 		resp.Response = map[string]any{"error": out.Error}
 		return resp
@@ -153,7 +158,8 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 }
 
 // HandleAll runs the function calls of one model turn concurrently and
-// returns their responses in the order of calls.
+// returns their responses in the order of calls. Each call is handled as
+// Handle does; confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, calls []*genai.FunctionCall) []*genai.FunctionResponse {
 	out := make([]*genai.FunctionResponse, len(calls))
 	var wg sync.WaitGroup

@@ -100,13 +100,15 @@ func parameters(n *jsontree.Node) shared.FunctionParameters {
 // A Toolset offers MCP tools to an OpenAI model and runs the tool calls the
 // model makes. It is safe for concurrent use.
 type Toolset struct {
-	caller runtime.Caller
-	defs   []shared.FunctionDefinitionParam
-	byName map[string]*entry // by declared name
+	caller  runtime.Caller
+	defs    []shared.FunctionDefinitionParam
+	byName  map[string]*entry   // by declared name
+	confirm *toolcall.Confirmer // nil when no call needs consent
 }
 
 type entry struct {
 	mcpName string
+	tool    runtime.Tool
 	schema  *runtime.Schema
 	// doc is the server's schema, kept to undo strict mode's nulls.
 	doc    *jsontree.Node
@@ -130,7 +132,7 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*To
 	}
 	ts := &Toolset{caller: caller, defs: defs, byName: make(map[string]*entry, len(tools))}
 	for i, t := range tools {
-		e := &entry{mcpName: t.Name, strict: strict[i]}
+		e := &entry{mcpName: t.Name, tool: t, strict: strict[i]}
 		if raw := strings.TrimSpace(string(t.InputSchema)); raw != "" {
 			e.schema = runtime.NewSchema(t.Name, t.InputSchema)
 			if e.strict {
@@ -173,6 +175,10 @@ func (ts *Toolset) MCPName(declared string) (string, bool) {
 // isError set all give a message starting with "Error: " that the model can
 // act on. Text blocks are joined; structured content is sent as JSON text
 // when the result has no text; other content gets a short placeholder.
+//
+// A call that needs the user's consent (see SetConfirmation) and does not
+// get it is not run, and its message says the user declined. Once ctx is
+// cancelled, no call starts: the message says the call was not run.
 func (ts *Toolset) Handle(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) openai.ChatCompletionMessageParamUnion {
 	return openai.ToolMessage(ts.result(ctx, call), call.ID)
 }
@@ -190,7 +196,7 @@ func (ts *Toolset) result(ctx context.Context, call openai.ChatCompletionMessage
 	if e.strict && e.doc != nil {
 		args = provschema.StripAddedNulls(e.doc, args)
 	}
-	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, args, nil)
+	out := toolcall.Run(ctx, ts.caller, e.mcpName, e.schema, args, nil, ts.confirm.Gate(e.tool))
 	if out.Error != "" {
 		return "Error: " + out.Error
 	}
@@ -201,7 +207,8 @@ func (ts *Toolset) result(ctx context.Context, call openai.ChatCompletionMessage
 }
 
 // HandleAll runs the tool calls of one model turn concurrently and returns
-// their tool messages in the same order.
+// their tool messages in the same order. Each call is handled as Handle
+// does; confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, calls []openai.ChatCompletionMessageToolCallUnion) []openai.ChatCompletionMessageParamUnion {
 	out := make([]openai.ChatCompletionMessageParamUnion, len(calls))
 	var wg sync.WaitGroup

@@ -40,11 +40,12 @@ type Outcome struct {
 }
 
 // Run validates args (one JSON object; empty means {}) against schema (nil
-// skips validation), and when they are valid calls the tool through
-// caller. Images whose MIME type attach accepts are returned in Images (a
-// nil attach keeps none). It never panics: a panic in the caller becomes
-// Error.
-func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtime.Schema, args []byte, attach func(mimeType string) bool) (out Outcome) {
+// skips validation), and when they are valid and gate (nil lets every call
+// through) does not stop the call, calls the tool through caller. A
+// cancelled ctx starts no call. Images whose MIME type attach accepts are
+// returned in Images (a nil attach keeps none). It never panics: a panic in
+// the caller becomes Error.
+func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtime.Schema, args []byte, attach func(mimeType string) bool, gate Gate) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = Outcome{Called: out.Called, Error: fmt.Sprintf("calling %s failed: internal error: %v", tool, p)}
@@ -65,6 +66,14 @@ func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtim
 			// The schema itself does not compile: that is not the
 			// model's fault, and the server checks the arguments anyway.
 		}
+	}
+	if gate != nil {
+		if msg := gate(ctx, args); msg != "" {
+			return Outcome{Error: msg}
+		}
+	}
+	if ctx.Err() != nil {
+		return Outcome{Error: NotRun(tool, "the conversation was cancelled")}
 	}
 	out.Called = true
 	res, err := caller.CallTool(ctx, tool, json.RawMessage(args))

@@ -50,7 +50,7 @@ func TestRun(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got = ""
-			out := Run(context.Background(), c.caller, "t", c.schema, []byte(c.args), nil)
+			out := Run(context.Background(), c.caller, "t", c.schema, []byte(c.args), nil, nil)
 			if fmt.Sprint(out) != fmt.Sprint(c.want) {
 				t.Errorf("outcome = %+v\nwant %+v", out, c.want)
 			}

@@ -1,0 +1,171 @@
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
+)
+
+// DefaultMaxSteps is the number of model requests one Chat.Run makes at most
+// when Chat.MaxSteps is zero.
+const DefaultMaxSteps = agent.DefaultMaxSteps
+
+// DefaultMaxTokens is the max_tokens of each request when Chat.MaxTokens is
+// zero.
+const DefaultMaxTokens = 4096
+
+// ErrMaxSteps is returned (wrapped) when the model still asks for tools after
+// the last allowed step. It is the same error as runtime/gemini's.
+var ErrMaxSteps = agent.ErrMaxSteps
+
+// Chat is a conversation with a Claude model, through the Messages API, that
+// can call the tools of a Toolset. Its zero value is not usable: set Client,
+// Model and Toolset.
+//
+// Chat is not safe for concurrent use; use one Chat per conversation.
+type Chat struct {
+	// Client reaches the Messages API.
+	Client *anthropic.Client
+	// Model is the model name, such as "claude-sonnet-4-5".
+	Model anthropic.Model
+	// MaxTokens is the max_tokens of each request; zero means
+	// DefaultMaxTokens.
+	MaxTokens int64
+	// Toolset is offered to the model and runs its tool_use blocks. It may
+	// be nil for a chat without tools. A confirmation set on it
+	// (Toolset.SetConfirmation) applies to the calls the chat runs.
+	Toolset *Toolset
+	// Params, when set, is the base of every request: its System,
+	// Temperature and other fields are sent as they are, with the toolset's
+	// tools added to its Tools. Model, MaxTokens and Messages are the
+	// chat's.
+	Params *anthropic.MessageNewParams
+	// MaxSteps bounds the model requests of one Run; zero means
+	// DefaultMaxSteps.
+	MaxSteps int
+	// History is the conversation so far. Run appends every assistant
+	// message as the model sent it and a user message with a tool_result
+	// for each of its tool_use blocks, including those it did not run, so
+	// that the history can always be sent again.
+	History []anthropic.MessageParam
+
+	answer string // the text of the last model turn, set by Request
+}
+
+// Send appends a user message to the history and runs the conversation until
+// the model answers in text, which it returns.
+func (c *Chat) Send(ctx context.Context, text string) (string, error) {
+	c.History = append(c.History, anthropic.NewUserMessage(anthropic.NewTextBlock(text)))
+	return c.Run(ctx)
+}
+
+// Run sends the history to the model. While the model asks for tools, it
+// runs all the tool_use blocks of its message concurrently through the
+// Toolset, appends the message and the tool results to the history, and
+// asks again. It returns the text of the first message without tool_use
+// blocks; a message without text is an error when the model stopped for a
+// reason other than end_turn or stop_sequence (such as max_tokens or
+// refusal).
+//
+// Stopping runs nothing more. When the model still asks for tools in the
+// answer to the MaxSteps-th request, those calls are not run: Run answers
+// each with an error tool_result saying so, and returns an error wrapping
+// ErrMaxSteps. When ctx is cancelled, no new call starts: the tool_use
+// blocks of a message that arrives after the cancellation are answered the
+// same way, as are calls still waiting for the user's confirmation, and Run
+// returns ctx's error. Either way the history ends with a tool_result for
+// every tool_use, ready for a later Send.
+func (c *Chat) Run(ctx context.Context) (string, error) {
+	if c.Client == nil {
+		return "", errors.New("anthropic chat: Client is nil")
+	}
+	c.answer = ""
+	if err := agent.Loop[anthropic.ToolUseBlock](ctx, c.MaxSteps, (*chatModel)(c)); err != nil {
+		return "", fmt.Errorf("anthropic chat: %w", err)
+	}
+	return c.answer, nil
+}
+
+// chatModel is a Chat as agent.Loop sees it.
+type chatModel Chat
+
+func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, error) {
+	c := (*Chat)(m)
+	msg, err := c.Client.Messages.New(ctx, c.params())
+	if err != nil {
+		return nil, err
+	}
+	if len(msg.Content) == 0 {
+		return nil, fmt.Errorf("the model returned an empty message (%s)", orNone(string(msg.StopReason)))
+	}
+	c.History = append(c.History, msg.ToParam())
+	uses := ToolUses(msg)
+	if len(uses) == 0 {
+		var b strings.Builder
+		for _, block := range msg.Content {
+			if block.Type == "text" {
+				b.WriteString(block.Text)
+			}
+		}
+		text := b.String()
+		switch msg.StopReason {
+		case anthropic.StopReasonEndTurn, anthropic.StopReasonStopSequence, "":
+		default:
+			if text == "" {
+				return nil, fmt.Errorf("the model stopped without an answer (%s)", msg.StopReason)
+			}
+		}
+		c.answer = text
+		return nil, nil
+	}
+	if c.Toolset == nil {
+		m.Skip(uses, "the chat has no toolset")
+		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", uses[0].Name)
+	}
+	return uses, nil
+}
+
+func (m *chatModel) Run(ctx context.Context, uses []anthropic.ToolUseBlock) {
+	m.History = append(m.History, anthropic.NewUserMessage(m.Toolset.HandleAll(ctx, uses)...))
+}
+
+func (m *chatModel) Skip(uses []anthropic.ToolUseBlock, why string) {
+	blocks := make([]anthropic.ContentBlockParamUnion, len(uses))
+	for i, u := range uses {
+		r := withError(anthropic.ToolResultBlockParam{ToolUseID: u.ID}, toolcall.NotRun(u.Name, why))
+		blocks[i] = anthropic.ContentBlockParamUnion{OfToolResult: &r}
+	}
+	m.History = append(m.History, anthropic.NewUserMessage(blocks...))
+}
+
+// params returns the request: c.Params with the chat's model, limit,
+// history and tools.
+func (c *Chat) params() anthropic.MessageNewParams {
+	var p anthropic.MessageNewParams
+	if c.Params != nil {
+		p = *c.Params
+	}
+	p.Model = c.Model
+	p.MaxTokens = c.MaxTokens
+	if p.MaxTokens <= 0 {
+		p.MaxTokens = DefaultMaxTokens
+	}
+	p.Messages = c.History
+	if c.Toolset != nil {
+		p.Tools = append(append([]anthropic.ToolUnionParam(nil), p.Tools...), c.Toolset.Tools()...)
+	}
+	return p
+}
+
+func orNone(reason string) string {
+	if reason == "" {
+		return "no reason given"
+	}
+	return reason
+}

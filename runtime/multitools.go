@@ -1,0 +1,52 @@
+package runtime
+
+// ServerTools are the tools of one server of a Multi, such as a generated
+// package's MCPTools(), under the server's name in the Multi.
+type ServerTools struct {
+	Server string
+	Tools  []Tool
+}
+
+// CombineTools names the tools of several servers for one model the way a
+// Multi names them: a tool keeps its own name unless another server has a
+// tool of the same name, and is then "<server>__<tool>". So the packages
+// generated for different servers can make one toolset, with a Multi over
+// the same servers as its Caller (see ExposedTools). A Multi reaches a
+// prefixed name on its server even when its own listing finds no clash; a
+// name left unprefixed reaches its tool as long as no other server lists a
+// tool of that name, which holds while the snapshots match the servers.
+func CombineTools(servers ...ServerTools) []MultiTool {
+	count := make(map[string]int)
+	for _, s := range servers {
+		for _, t := range s.Tools {
+			count[t.Name]++
+		}
+	}
+	var all []MultiTool
+	for _, s := range servers {
+		for _, t := range s.Tools {
+			mt := MultiTool{Tool: t, Server: s.Server, Exposed: t.Name}
+			if count[t.Name] > 1 {
+				mt.Exposed = s.Server + MultiSeparator + t.Name
+			}
+			all = append(all, mt)
+		}
+	}
+	return all
+}
+
+// ExposedTools returns the tools under the names a Multi calls them by
+// (MultiTool.Exposed), ready for a provider toolset whose Caller is the
+// Multi:
+//
+//	toolset, err := gemini.NewToolset(multi, runtime.ExposedTools(multi.Tools()), nil)
+//
+// A Confirmation on such a toolset names tools by these names too.
+func ExposedTools(tools []MultiTool) []Tool {
+	out := make([]Tool, len(tools))
+	for i, mt := range tools {
+		out[i] = mt.Tool
+		out[i].Name = mt.Exposed
+	}
+	return out
+}

@@ -1,0 +1,143 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
+)
+
+// DefaultMaxSteps is the number of model requests one Chat.Run makes at most
+// when Chat.MaxSteps is zero.
+const DefaultMaxSteps = agent.DefaultMaxSteps
+
+// ErrMaxSteps is returned (wrapped) when the model still asks for tools after
+// the last allowed step. It is the same error as runtime/gemini's.
+var ErrMaxSteps = agent.ErrMaxSteps
+
+// Chat is a conversation with an OpenAI model, through the Chat Completions
+// API, that can call the tools of a Toolset. Its zero value is not usable:
+// set Client, Model and Toolset.
+//
+// Chat is not safe for concurrent use; use one Chat per conversation.
+type Chat struct {
+	// Client reaches the Chat Completions API.
+	Client *openai.Client
+	// Model is the model name, such as "gpt-4.1".
+	Model openai.ChatModel
+	// Toolset is offered to the model and runs its tool calls. It may be
+	// nil for a chat without tools. A confirmation set on it
+	// (Toolset.SetConfirmation) applies to the calls the chat runs.
+	Toolset *Toolset
+	// Params, when set, is the base of every request: its fields are sent
+	// as they are, with the toolset's tools added to its Tools. Model and
+	// Messages are the chat's. A system or developer message goes at the
+	// start of History.
+	Params *openai.ChatCompletionNewParams
+	// MaxSteps bounds the model requests of one Run; zero means
+	// DefaultMaxSteps.
+	MaxSteps int
+	// History is the conversation so far. Run appends every assistant
+	// message as the model sent it and a tool message for each of its tool
+	// calls, including those it did not run, so that the history can
+	// always be sent again.
+	History []openai.ChatCompletionMessageParamUnion
+
+	answer string // the text of the last model turn, set by Request
+}
+
+// Send appends a user message to the history and runs the conversation until
+// the model answers in text, which it returns.
+func (c *Chat) Send(ctx context.Context, text string) (string, error) {
+	c.History = append(c.History, openai.UserMessage(text))
+	return c.Run(ctx)
+}
+
+// Run sends the history to the model. While the model asks for tools, it
+// runs all the tool calls of its message concurrently through the Toolset,
+// appends the message and the tool messages to the history, and asks
+// again. It returns the content of the first message without tool calls; a
+// message without content is an error when it carries a refusal, or when
+// the model stopped for a reason other than stop (such as length or
+// content_filter).
+//
+// Stopping runs nothing more. When the model still asks for tools in the
+// answer to the MaxSteps-th request, those calls are not run: Run answers
+// each with a tool message saying so, and returns an error wrapping
+// ErrMaxSteps. When ctx is cancelled, no new call starts: the tool calls of
+// a message that arrives after the cancellation are answered the same way,
+// as are calls still waiting for the user's confirmation, and Run returns
+// ctx's error. Either way the history ends with a tool message for every
+// tool call, ready for a later Send.
+func (c *Chat) Run(ctx context.Context) (string, error) {
+	if c.Client == nil {
+		return "", errors.New("openai chat: Client is nil")
+	}
+	c.answer = ""
+	if err := agent.Loop[openai.ChatCompletionMessageToolCallUnion](ctx, c.MaxSteps, (*chatModel)(c)); err != nil {
+		return "", fmt.Errorf("openai chat: %w", err)
+	}
+	return c.answer, nil
+}
+
+// chatModel is a Chat as agent.Loop sees it.
+type chatModel Chat
+
+func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessageToolCallUnion, error) {
+	c := (*Chat)(m)
+	resp, err := c.Client.Chat.Completions.New(ctx, c.params())
+	if err != nil {
+		return nil, err
+	}
+	if len(resp.Choices) == 0 {
+		return nil, errors.New("the model returned no choice")
+	}
+	choice := resp.Choices[0]
+	msg := choice.Message
+	c.History = append(c.History, msg.ToParam())
+	if len(msg.ToolCalls) == 0 {
+		switch {
+		case msg.Content != "":
+		case msg.Refusal != "":
+			return nil, fmt.Errorf("the model refused: %s", msg.Refusal)
+		case choice.FinishReason != "" && choice.FinishReason != "stop":
+			return nil, fmt.Errorf("the model stopped without an answer (%s)", choice.FinishReason)
+		}
+		c.answer = msg.Content
+		return nil, nil
+	}
+	if c.Toolset == nil {
+		m.Skip(msg.ToolCalls, "the chat has no toolset")
+		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", msg.ToolCalls[0].Function.Name)
+	}
+	return msg.ToolCalls, nil
+}
+
+func (m *chatModel) Run(ctx context.Context, calls []openai.ChatCompletionMessageToolCallUnion) {
+	m.History = append(m.History, m.Toolset.HandleAll(ctx, calls)...)
+}
+
+func (m *chatModel) Skip(calls []openai.ChatCompletionMessageToolCallUnion, why string) {
+	for _, call := range calls {
+		m.History = append(m.History, openai.ToolMessage("Error: "+toolcall.NotRun(call.Function.Name, why), call.ID))
+	}
+}
+
+// params returns the request: c.Params with the chat's model, history and
+// tools.
+func (c *Chat) params() openai.ChatCompletionNewParams {
+	var p openai.ChatCompletionNewParams
+	if c.Params != nil {
+		p = *c.Params
+	}
+	p.Model = c.Model
+	p.Messages = c.History
+	if c.Toolset != nil {
+		p.Tools = append(append([]openai.ChatCompletionToolUnionParam(nil), p.Tools...), c.Toolset.Tools()...)
+	}
+	return p
+}
