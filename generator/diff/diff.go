@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -56,6 +57,16 @@ type Change struct {
 	New string `json:"new,omitempty"`
 	// Why says why the change matters to callers.
 	Why string `json:"why"`
+
+	// UsedAt lists, for a change inside a definition that several places
+	// use (a $defs entry, say), up to five of those places, such as
+	// "inputSchema/properties/a"; MoreUses counts the others. The change
+	// itself is reported once, at the definition.
+	UsedAt   []string `json:"usedAt,omitempty"`
+	MoreUses int      `json:"moreUses,omitempty"`
+
+	// def is the shared definition the change is in, if any.
+	def *defUse
 
 	// baseWhy and goWhy are the two parts of Why for schema changes: why
 	// the change matters on the wire, and why it matters to Go code (shown
@@ -128,6 +139,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 		byTool[key] = append(byTool[key], cs...)
 	}
 	renamedTo := map[string]bool{}
+	walkers := map[apiLoc]*walker{}
 	for _, name := range removed {
 		if to, ok := renames[name]; ok {
 			renamedTo[to] = true
@@ -135,7 +147,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 				Summary: fmt.Sprintf("tool %s renamed to %s", name, to),
 				Old:     name, New: to,
 				Why: fmt.Sprintf("Calls to %s fail: the server now calls the tool %s. The generated method and argument type are renamed, so code that uses them no longer compiles.", name, to)})
-			emit(name, compareTools(olds[name], news[to])...)
+			emit(name, compareTools(olds[name], news[to], walkers)...)
 			continue
 		}
 		emit(name, Change{Tool: name, Severity: Err, GoAPI: true, Rule: ToolRemoved,
@@ -152,7 +164,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	}
 	for name, o := range olds {
 		if n := news[name]; n != nil {
-			emit(name, compareTools(o, n)...)
+			emit(name, compareTools(o, n, walkers)...)
 		}
 	}
 	sort.Strings(order)
@@ -160,7 +172,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	for _, key := range order {
 		out = append(out, byTool[key]...)
 	}
-	return refineGoAPI(oldTools, newTools, out), nil
+	return refineGoAPI(oldTools, newTools, out, walkers), nil
 }
 
 // parsedTool is a tool with its schemas decoded.
@@ -260,8 +272,9 @@ func canonOrEmpty(n *node) string {
 	return canon(n)
 }
 
-// compareTools compares two versions of one tool.
-func compareTools(o, n *parsedTool) []Change {
+// compareTools compares two versions of one tool, and records the walkers
+// of its schemas in walkers.
+func compareTools(o, n *parsedTool, walkers map[apiLoc]*walker) []Change {
 	name := o.tool.Name
 	var out []Change
 	add := func(c Change) {
@@ -283,8 +296,9 @@ func compareTools(o, n *parsedTool) []Change {
 	// Equal documents have equal references too: skip the walk.
 	if canonOrEmpty(o.input) != canonOrEmpty(n.input) {
 		in := newWalker(name, SectionInput, false, o.input, n.input)
+		walkers[apiLoc{tool: name, section: SectionInput}] = in
 		in.compare("", "", orTrue(o.input), orTrue(n.input), position{})
-		out = append(out, in.changes...)
+		out = append(out, in.finish()...)
 	}
 
 	switch {
@@ -299,8 +313,9 @@ func compareTools(o, n *parsedTool) []Change {
 			Why: "The tool no longer promises structured results, so code that reads them may get nothing. The generated result type disappears and the method returns *runtime.Result."})
 	default:
 		ow := newWalker(name, SectionOutput, true, o.output, n.output)
+		walkers[apiLoc{tool: name, section: SectionOutput}] = ow
 		ow.compare("", "", o.output, n.output, position{})
-		out = append(out, ow.changes...)
+		out = append(out, ow.finish()...)
 	}
 	return out
 }
@@ -313,12 +328,22 @@ func orTrue(n *node) *node {
 }
 
 func newWalker(tool, section string, output bool, oldRoot, newRoot *node) *walker {
+	shared := map[string]bool{}
+	for _, root := range []*node{oldRoot, newRoot} {
+		for ref, n := range countRefs(root) {
+			if n > 1 && strings.HasPrefix(ref, "#") {
+				shared[ref] = true
+			}
+		}
+	}
 	return &walker{
+		shared:  shared,
+		defs:    map[string]*defUse{},
 		tool:    tool,
 		section: section,
 		output:  output,
-		old:     resolver{root: orTrue(oldRoot)},
-		new:     resolver{root: orTrue(newRoot)},
+		old:     newResolver(orTrue(oldRoot)),
+		new:     newResolver(orTrue(newRoot)),
 		active:  map[string]bool{},
 		stable:  map[string]bool{},
 	}

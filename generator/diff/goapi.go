@@ -36,7 +36,7 @@ type apiItem struct {
 // surface lists the identifiers of a generated package.
 type surface map[string]apiItem
 
-func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
+func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change, walkers map[apiLoc]*walker) []Change {
 	oldAPI, ok := buildSurface(oldTools)
 	if !ok {
 		return changes
@@ -94,6 +94,14 @@ func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
 		}
 	}()
 	for _, g := range groups {
+		// A shared definition's changes are reported where it is
+		// defined, not where the generator first met it.
+		if w := walkers[apiLoc{tool: g.loc.tool, section: g.loc.section}]; w != nil {
+			g.loc.ptr = w.defPointer(w.new, g.loc.ptr)
+		}
+		if w := walkers[apiLoc{tool: g.alt.tool, section: g.alt.section}]; w != nil {
+			g.alt.ptr = w.defPointer(w.old, g.alt.ptr)
+		}
 		why := identifiersWhy(g.gone, g.changed)
 		i := explains(changes, g.loc)
 		if i < 0 && g.alt != g.loc {
@@ -394,4 +402,50 @@ func refCycle(raw []byte) bool {
 		}
 	})
 	return cycle
+}
+
+// defPointer rewrites ptr, a place in the schema r holds as the generator
+// reaches it, into the pointer the walker reports changes there at: past a
+// shared definition the walker compared once, from that definition's own
+// pointer. A place the schema does not spell out (one made by merging
+// allOf, say) keeps its pointer.
+func (w *walker) defPointer(r resolver, ptr string) string {
+	if ptr == "" || len(w.defs) == 0 {
+		return ptr
+	}
+	cur, out := r.root, ""
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		name := strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch {
+		case cur.kind == kObject:
+			cur = cur.vals[name]
+		case cur.kind == kArray:
+			i, ok := arrayIndex(name)
+			if !ok || i >= len(cur.items) {
+				return ptr
+			}
+			cur = cur.items[i]
+		default:
+			return ptr
+		}
+		if cur == nil {
+			return ptr
+		}
+		out += "/" + tok
+		for range maxRefDepth {
+			ref := cur.get("$ref")
+			if ref == nil || ref.kind != kString {
+				break
+			}
+			target, _, ok := r.lookupRef(ref.str)
+			if !ok {
+				break
+			}
+			cur = target
+			if d := w.defs[ref.str]; d != nil {
+				out = d.ptr
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // Defaults for Limits.
 const (
@@ -37,4 +39,32 @@ type TooManyToolsError struct {
 
 func (e *TooManyToolsError) Error() string {
 	return fmt.Sprintf("the snapshot lists %d tools, more than the limit of %d", e.Count, e.Limit)
+}
+
+// StoppedError reports a build stopped by its Options.Context, such as the
+// timeout of a command: Tool and Pointer say where it was. It matches
+// the context's error with errors.Is.
+type StoppedError struct {
+	Tool, Pointer string
+	Err           error
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("building the Go types stopped at tool %q, %s: %v", e.Tool, e.Pointer, e.Err)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// stopped returns a *StoppedError once the build's context is done. It is
+// checked at every conversion and every allOf merge step, so that no schema
+// keeps a cancelled build running.
+func (c *converter) stopped(ptr string) error {
+	c.steps++
+	if c.ctx == nil {
+		return nil
+	}
+	if err := c.ctx.Err(); err != nil {
+		return &StoppedError{Tool: c.tool, Pointer: ptr, Err: err}
+	}
+	return nil
 }
