@@ -10,6 +10,7 @@ package generator
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -47,6 +48,9 @@ type Config struct {
 	// Overrides change the Go name or type of properties, keyed by
 	// ir.OverrideKey.
 	Overrides map[string]ir.Override
+	// Context, when set, stops generation once it is done (see
+	// emit.Options.Context).
+	Context context.Context
 }
 
 // Generate reads the snapshot and renders the files of the package.
@@ -58,7 +62,7 @@ func Generate(cfg Config) ([]emit.File, error) {
 			return nil, err
 		}
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides})
+	files, err := emit.Generate(snap, emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Context: cfg.Context})
 	if err != nil {
 		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
 	}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -31,6 +32,9 @@ type walker struct {
 	shared map[string]bool
 	defs   map[string]*defUse
 	def    *defUse
+	// ctx, when not nil, stops the walk once done, leaving err set.
+	ctx context.Context
+	err error
 }
 
 // maxUseSites is how many places that use a shared definition a change
@@ -226,7 +230,11 @@ func childPtr(ptr string, tokens ...string) string {
 
 // compare compares the schemas o and n found at ptr.
 func (w *walker) compare(ptr, path string, o, n *node, pos position) {
-	if w.depth >= maxDepth {
+	if w.depth >= maxDepth || w.err != nil {
+		return
+	}
+	if w.ctx != nil && w.ctx.Err() != nil {
+		w.err = &StoppedError{Tool: w.tool, Phase: "comparing " + w.section + " at " + orRoot(ptr), Err: w.ctx.Err()}
 		return
 	}
 	if o != nil && n != nil && canon(o) == canon(n) && !w.refsInside(o, n) {
@@ -248,6 +256,14 @@ func (w *walker) compare(ptr, path string, o, n *node, pos position) {
 	w.depth++
 	defer func() { w.depth-- }()
 	w.compareViews(ptr, path, ov, nv, pos)
+}
+
+// orRoot names the pointer of a schema's root "(root)".
+func orRoot(ptr string) string {
+	if ptr == "" {
+		return "(root)"
+	}
+	return ptr
 }
 
 // refsInside reports whether two equal-looking schemas may still differ

@@ -17,6 +17,7 @@ package diff
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -103,6 +104,27 @@ func (c *Change) Where() string {
 // schemas. It fails on a schema that is not valid JSON and on two tools with
 // the same name, naming the tool.
 func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
+	return ToolsContext(context.Background(), oldTools, newTools)
+}
+
+// StoppedError reports a comparison stopped because its context is done,
+// such as by a command's timeout. It matches the context's error with
+// errors.Is.
+type StoppedError struct {
+	// Tool is the tool being compared; Phase says what was being done,
+	// such as "comparing inputSchema at /properties/a".
+	Tool, Phase string
+	Err         error
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("tool %s: %s stopped: %v", e.Tool, e.Phase, e.Err)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// ToolsContext is Tools, stopped with a *StoppedError once ctx is done.
+func ToolsContext(ctx context.Context, oldTools, newTools []runtime.Tool) ([]Change, error) {
 	olds, err := index(oldTools, "old")
 	if err != nil {
 		return nil, err
@@ -140,6 +162,15 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	}
 	renamedTo := map[string]bool{}
 	walkers := map[apiLoc]*walker{}
+	var stopped error
+	compare := func(o, n *parsedTool) []Change {
+		if stopped != nil {
+			return nil
+		}
+		cs, err := compareTools(ctx, o, n, walkers)
+		stopped = err
+		return cs
+	}
 	for _, name := range removed {
 		if to, ok := renames[name]; ok {
 			renamedTo[to] = true
@@ -147,7 +178,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 				Summary: fmt.Sprintf("tool %s renamed to %s", name, to),
 				Old:     name, New: to,
 				Why: fmt.Sprintf("Calls to %s fail: the server now calls the tool %s. The generated method and argument type are renamed, so code that uses them no longer compiles.", name, to)})
-			emit(name, compareTools(olds[name], news[to], walkers)...)
+			emit(name, compare(olds[name], news[to])...)
 			continue
 		}
 		emit(name, Change{Tool: name, Severity: Err, GoAPI: true, Rule: ToolRemoved,
@@ -164,7 +195,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	}
 	for name, o := range olds {
 		if n := news[name]; n != nil {
-			emit(name, compareTools(o, n, walkers)...)
+			emit(name, compare(o, n)...)
 		}
 	}
 	sort.Strings(order)
@@ -172,7 +203,10 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	for _, key := range order {
 		out = append(out, byTool[key]...)
 	}
-	return refineGoAPI(oldTools, newTools, out, walkers), nil
+	if stopped != nil {
+		return nil, stopped
+	}
+	return refineGoAPI(ctx, oldTools, newTools, out, walkers)
 }
 
 // parsedTool is a tool with its schemas decoded.
@@ -274,7 +308,7 @@ func canonOrEmpty(n *node) string {
 
 // compareTools compares two versions of one tool, and records the walkers
 // of its schemas in walkers.
-func compareTools(o, n *parsedTool, walkers map[apiLoc]*walker) []Change {
+func compareTools(ctx context.Context, o, n *parsedTool, walkers map[apiLoc]*walker) ([]Change, error) {
 	name := o.tool.Name
 	var out []Change
 	add := func(c Change) {
@@ -296,8 +330,12 @@ func compareTools(o, n *parsedTool, walkers map[apiLoc]*walker) []Change {
 	// Equal documents have equal references too: skip the walk.
 	if canonOrEmpty(o.input) != canonOrEmpty(n.input) {
 		in := newWalker(name, SectionInput, false, o.input, n.input)
+		in.ctx = ctx
 		walkers[apiLoc{tool: name, section: SectionInput}] = in
 		in.compare("", "", orTrue(o.input), orTrue(n.input), position{})
+		if in.err != nil {
+			return nil, in.err
+		}
 		out = append(out, in.finish()...)
 	}
 
@@ -313,11 +351,15 @@ func compareTools(o, n *parsedTool, walkers map[apiLoc]*walker) []Change {
 			Why: "The tool no longer promises structured results, so code that reads them may get nothing. The generated result type disappears and the method returns *runtime.Result."})
 	default:
 		ow := newWalker(name, SectionOutput, true, o.output, n.output)
+		ow.ctx = ctx
 		walkers[apiLoc{tool: name, section: SectionOutput}] = ow
 		ow.compare("", "", o.output, n.output, position{})
+		if ow.err != nil {
+			return nil, ow.err
+		}
 		out = append(out, ow.finish()...)
 	}
-	return out
+	return out, nil
 }
 
 func orTrue(n *node) *node {

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -36,14 +38,14 @@ type apiItem struct {
 // surface lists the identifiers of a generated package.
 type surface map[string]apiItem
 
-func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change, walkers map[apiLoc]*walker) []Change {
-	oldAPI, ok := buildSurface(oldTools)
-	if !ok {
-		return changes
+func refineGoAPI(ctx context.Context, oldTools, newTools []runtime.Tool, changes []Change, walkers map[apiLoc]*walker) ([]Change, error) {
+	oldAPI, ok, err := buildSurface(ctx, oldTools)
+	if err != nil || !ok {
+		return changes, err
 	}
-	newAPI, ok := buildSurface(newTools)
-	if !ok {
-		return changes
+	newAPI, ok, err := buildSurface(ctx, newTools)
+	if err != nil || !ok {
+		return changes, err
 	}
 	// The identifiers that disappear or change type, grouped by location
 	// (the new one when the identifier is still there).
@@ -130,7 +132,7 @@ func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change, walkers ma
 			Why:     "The wire format is unchanged, but the generated Go code is not. " + why,
 		})
 	}
-	return changes
+	return changes, nil
 }
 
 // identifiersWhy explains identifiers of the generated package that
@@ -218,8 +220,9 @@ func sortedIDs(s surface) []string {
 }
 
 // buildSurface builds the IR of tools and lists its identifiers; ok is false
-// when the generator cannot build it.
-func buildSurface(tools []runtime.Tool) (surface, bool) {
+// when the generator cannot build it. The error is a *StoppedError once ctx
+// is done.
+func buildSurface(ctx context.Context, tools []runtime.Tool) (surface, bool, error) {
 	st := make([]snapshot.Tool, len(tools))
 	for i := range tools {
 		t := &tools[i]
@@ -230,20 +233,24 @@ func buildSurface(tools []runtime.Tool) (surface, bool) {
 		}
 		v, err := jsontree.Parse(in)
 		if err != nil || v.Kind != jsontree.Object || refCycle(in) {
-			return nil, false
+			return nil, false, nil
 		}
 		st[i].Input = v
 		if out := bytes.TrimSpace(t.OutputSchema); len(out) > 0 && string(out) != "null" {
 			v, err := jsontree.Parse(out)
 			if err != nil || v.Kind != jsontree.Object || refCycle(out) {
-				return nil, false
+				return nil, false, nil
 			}
 			st[i].Output = v
 		}
 	}
-	pkg, err := ir.Build(st)
+	pkg, err := ir.BuildOptions(st, ir.Options{Context: ctx})
+	var se *ir.StoppedError
+	if errors.As(err, &se) {
+		return nil, false, &StoppedError{Tool: se.Tool, Phase: "checking the generated Go API at " + se.Pointer, Err: se.Err}
+	}
 	if err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	s := surface{}
 	for _, t := range pkg.Tools {
@@ -258,7 +265,7 @@ func buildSurface(tools []runtime.Tool) (surface, bool) {
 			w.walk(t.Result, apiLoc{tool: t.Name, section: SectionOutput})
 		}
 	}
-	return s, true
+	return s, true, nil
 }
 
 // add records an identifier at its first location.

@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -147,5 +149,17 @@ func TestReportListsAtMostMaxListed(t *testing.T) {
 	}
 	if len(j.Changes) != MaxListed || j.Omitted != 5 || j.Summary.Info != MaxListed+5 {
 		t.Errorf("JSON report: %d changes, %d omitted, %d INFO; want 1000, 5, 1005", len(j.Changes), j.Omitted, j.Summary.Info)
+	}
+}
+
+// TestToolsContextStops checks that a done context stops the comparison
+// with an error naming the tool and the schema.
+func TestToolsContextStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := ToolsContext(ctx, []runtime.Tool{inTool(allOfSchema(4, "string"))}, []runtime.Tool{inTool(allOfSchema(4, "integer"))})
+	var se *StoppedError
+	if !errors.As(err, &se) || !errors.Is(err, context.Canceled) || err.Error() != "tool t: comparing inputSchema at (root) stopped: context canceled" {
+		t.Errorf("ToolsContext with a cancelled context: %v", err)
 	}
 }
