@@ -35,7 +35,15 @@ type walker struct {
 	// ctx, when not nil, stops the walk once done, leaving err set.
 	ctx context.Context
 	err error
+	// compared counts the calls of compare, against maxCompared.
+	compared, maxCompared int
 }
+
+// defaultMaxCompared bounds how many schemas one walk compares. Shared
+// definitions are compared once, so only a schema that reaches its
+// definitions through very many paths without sharing them (a $ref with
+// other keywords beside it that change at every level, say) comes near it.
+const defaultMaxCompared = 50000
 
 // maxUseSites is how many places that use a shared definition a change
 // inside it lists; the others are counted.
@@ -123,10 +131,35 @@ func (w *walker) sharedRef(o, n *node) (string, bool) {
 	if _, _, ok := w.new.lookupRef(ro.str); !ok {
 		return "", false
 	}
-	if canon(without(o, "$ref")) != canon(without(n, "$ref")) {
+	so, sn := without(o, "$ref"), without(n, "$ref")
+	if canon(so) != canon(sn) && !(onlyAnnotations(so) && onlyAnnotations(sn)) {
 		return "", false
 	}
 	return ro.str, true
+}
+
+// onlyAnnotations reports whether every keyword of the object o is an
+// annotation, such as a description beside a $ref.
+func onlyAnnotations(o *node) bool {
+	for _, k := range o.keys {
+		if !isAnnotation(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// compareUseAnnotations compares the annotations written beside a shared
+// $ref, which describe that use of the definition.
+func (w *walker) compareUseAnnotations(ptr, path string, o, n *node) {
+	ov, nv := &view{obj: without(o, "$ref")}, &view{obj: without(n, "$ref")}
+	if canon(ov.obj) == canon(nv.obj) {
+		return
+	}
+	subj := w.subject(path)
+	w.compareText(ptr, subj, ov, nv, "title", TitleChanged)
+	w.compareText(ptr, subj, ov, nv, "description", DescriptionChanged)
+	w.compareOther(ptr, subj, ov, nv)
 }
 
 // compareShared records ptr as a use of the shared definition ref, and
@@ -237,10 +270,15 @@ func (w *walker) compare(ptr, path string, o, n *node, pos position) {
 		w.err = &StoppedError{Tool: w.tool, Phase: "comparing " + w.section + " at " + orRoot(ptr), Err: w.ctx.Err()}
 		return
 	}
+	if w.compared++; w.compared > w.maxCompared {
+		w.err = fmt.Errorf("tool %s: comparing %s at %s: more than %d schemas to compare; the schema reaches its definitions through too many paths", w.tool, w.section, orRoot(ptr), w.maxCompared)
+		return
+	}
 	if o != nil && n != nil && canon(o) == canon(n) && !w.refsInside(o, n) {
 		return
 	}
 	if ref, ok := w.sharedRef(o, n); ok {
+		w.compareUseAnnotations(ptr, path, o, n)
 		w.compareShared(ref, ptr, pos)
 		return
 	}

@@ -379,15 +379,16 @@ func newWalker(tool, section string, output bool, oldRoot, newRoot *node) *walke
 		}
 	}
 	return &walker{
-		shared:  shared,
-		defs:    map[string]*defUse{},
-		tool:    tool,
-		section: section,
-		output:  output,
-		old:     newResolver(orTrue(oldRoot)),
-		new:     newResolver(orTrue(newRoot)),
-		active:  map[string]bool{},
-		stable:  map[string]bool{},
+		shared:      shared,
+		maxCompared: defaultMaxCompared,
+		defs:        map[string]*defUse{},
+		tool:        tool,
+		section:     section,
+		output:      output,
+		old:         newResolver(orTrue(oldRoot)),
+		new:         newResolver(orTrue(newRoot)),
+		active:      map[string]bool{},
+		stable:      map[string]bool{},
 	}
 }
 

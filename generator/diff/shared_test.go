@@ -163,3 +163,72 @@ func TestToolsContextStops(t *testing.T) {
 		t.Errorf("ToolsContext with a cancelled context: %v", err)
 	}
 }
+
+// fanWithSiblings is fanSchema with the keywords beside (a JSON object
+// body) written next to every $ref to the next level.
+func fanWithSiblings(depth int, leaf, beside string) string {
+	var defs []string
+	for i := range depth {
+		defs = append(defs, fmt.Sprintf(`"L%d":{"type":"object","properties":{"p":{"$ref":"#/$defs/L%d",%s},"q":{"$ref":"#/$defs/L%d",%s}}}`, i, i+1, beside, i+1, beside))
+	}
+	defs = append(defs, fmt.Sprintf(`"L%d":{"type":%q}`, depth, leaf))
+	return `{"type":"object","$defs":{` + strings.Join(defs, ",") + `},"properties":{"a":{"$ref":"#/$defs/L0"}}}`
+}
+
+// TestSharedDefsWithChangedDescriptions checks that a description beside a
+// shared $ref, changed at every use, is reported at each use while the
+// definition is still compared once.
+func TestSharedDefsWithChangedDescriptions(t *testing.T) {
+	const depth = 14
+	changes, err := Tools([]runtime.Tool{inTool(fanWithSiblings(depth, "string", `"description":"old"`))},
+		[]runtime.Tool{inTool(fanWithSiblings(depth, "integer", `"description":"new"`))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two descriptions per level and the leaf's type.
+	if len(changes) != 2*depth+1 {
+		t.Fatalf("%d changes, want %d", len(changes), 2*depth+1)
+	}
+	n := 0
+	for _, c := range changes {
+		switch {
+		case c.Rule == DescriptionChanged && strings.HasSuffix(c.Pointer, "/description"):
+			n++
+		case c.Rule == TypeChanged && c.Pointer == "/$defs/L14/type":
+		default:
+			t.Errorf("unexpected change %s at %s", c.Rule, c.Pointer)
+		}
+	}
+	if n != 2*depth {
+		t.Errorf("%d description changes, want %d", n, 2*depth)
+	}
+}
+
+// TestCompareWorkLimit checks that a schema that reaches its definitions
+// through too many paths without sharing them (a constraint beside every
+// $ref that changes at every level) stops at the walk's limit with an error
+// naming the tool and the pointer, instead of comparing 2^depth schemas.
+func TestCompareWorkLimit(t *testing.T) {
+	const depth = 12
+	oldRoot, err := parse([]byte(fanWithSiblings(depth, "string", `"minLength":1`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newRoot, err := parse([]byte(fanWithSiblings(depth, "string", `"minLength":2`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWalker("t", SectionInput, false, oldRoot, newRoot)
+	if w.maxCompared != defaultMaxCompared {
+		t.Errorf("limit %d, want defaultMaxCompared", w.maxCompared)
+	}
+	w.maxCompared = 1000
+	w.compare("", "", oldRoot, newRoot, position{})
+	if w.err == nil || !strings.HasPrefix(w.err.Error(), "tool t: comparing inputSchema at /properties/a/") ||
+		!strings.HasSuffix(w.err.Error(), "more than 1000 schemas to compare; the schema reaches its definitions through too many paths") {
+		t.Errorf("compare: %v", w.err)
+	}
+	if w.compared != 1001 {
+		t.Errorf("compared %d schemas, want to stop at 1001", w.compared)
+	}
+}
