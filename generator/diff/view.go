@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"net/url"
 	"strings"
 )
 
@@ -256,10 +255,7 @@ func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
 	if !strings.HasPrefix(ref, "#") {
 		return nil, "", false
 	}
-	frag := ref[1:]
-	if u, err := url.PathUnescape(frag); err == nil {
-		frag = u
-	}
+	frag := refPointer(ref)
 	target, ok = lookupPointer(r.root, frag)
 	if !ok {
 		return nil, "", false

@@ -79,7 +79,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	for i, st := range sorted {
 		t := pkg.Tools[i]
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
-		c.ctx, c.maxDepth = ctx, lim.MaxSchemaDepth
+		c.ctx, c.maxDepth, c.maxSteps = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
 		c.overrides, c.usedOverrides = overrides, used
 		args, err := c.root(t.GoName, t.GoName+"Args")
 		pkg.steps += c.steps
@@ -89,7 +89,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 		t.Args, t.RawChecks = args, c.rawList()
 		if st.Output != nil {
 			c := newConverter(pkg, names, index, t.Name, st.Output, "/outputSchema")
-			c.ctx, c.maxDepth = ctx, lim.MaxSchemaDepth
+			c.ctx, c.maxDepth, c.maxSteps = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
 			c.overrides, c.usedOverrides = overrides, used
 			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
 			pkg.steps += c.steps
@@ -139,11 +139,12 @@ type converter struct {
 	base     string
 	rootName string
 	memo     map[string]*Type
-	// steps counts conversions and merge steps, for the package's total.
-	steps    int
-	building map[string]bool
-	recursed map[string]bool
-	raw      map[string]bool
+	// steps counts conversions and merge steps, against maxSteps and for
+	// the package's total.
+	steps, maxSteps int
+	building        map[string]bool
+	recursed        map[string]bool
+	raw             map[string]bool
 	// shared are the types stored in memo.
 	shared map[*Type]bool
 	// depth is how many conversions are under way; maxDepth bounds it.

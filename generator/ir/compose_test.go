@@ -60,3 +60,35 @@ func TestBuildStopsWhenContextDone(t *testing.T) {
 		t.Errorf("error = %q, want %q", err, want)
 	}
 }
+
+// TestSchemaStepLimit checks that a schema whose every path makes a type of
+// its own (a $ref with a constraint beside it, twice per level) stops at
+// Limits.MaxSchemaSteps with an error naming the tool and the pointer,
+// instead of making 2^depth types.
+func TestSchemaStepLimit(t *testing.T) {
+	const depth = 12
+	var defs []string
+	for i := range depth {
+		defs = append(defs, fmt.Sprintf(`"L%d":{"type":"object","properties":{"p":{"$ref":"#/$defs/L%d","minLength":1},"q":{"$ref":"#/$defs/L%d","minLength":1}}}`, i, i+1, i+1))
+	}
+	defs = append(defs, fmt.Sprintf(`"L%d":{"type":"string"}`, depth))
+	doc := `[{"name":"t","inputSchema":{"type":"object","$defs":{` + strings.Join(defs, ",") + `},"properties":{"a":{"$ref":"#/$defs/L0"}}}}]`
+	s, err := snapshot.Read("t.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = BuildLimited(s.Tools, Limits{MaxSchemaSteps: 1000})
+	if err == nil || !strings.HasPrefix(err.Error(), `tool "t": /inputSchema/$defs/L0/properties/`) ||
+		!strings.HasSuffix(err.Error(), "the schema takes more than 1000 steps to convert (conversions and allOf merges): it reaches its definitions through too many paths") {
+		t.Errorf("BuildLimited: %v", err)
+	}
+	// The default limit leaves room for the whole corpus: its largest
+	// schema takes 899 steps, and this one, at 12 levels, 32,763.
+	pkg, err := build(t, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pkg.steps > DefaultMaxSchemaSteps {
+		t.Errorf("%d steps, over the default limit", pkg.steps)
+	}
+}
