@@ -10,6 +10,7 @@ package generator
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -55,6 +56,9 @@ type Config struct {
 	// Warn, when set, receives warnings: a pattern of Tools that matches
 	// no tool, or more tools than a provider part's documented limit.
 	Warn func(Warning)
+	// Context, when set, stops generation once it is done (see
+	// emit.Options.Context).
+	Context context.Context
 }
 
 // Generate reads the snapshot and renders the files of the package.
@@ -70,7 +74,7 @@ func Generate(cfg Config) ([]emit.File, error) {
 	if warn == nil {
 		warn = func(Warning) {}
 	}
-	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides}
+	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Context: cfg.Context}
 	if !cfg.Tools.IsZero() {
 		opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
 	}

@@ -1,8 +1,10 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"math/big"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -24,6 +26,36 @@ type walker struct {
 	active   map[string]bool // $ref pairs being compared, against recursion
 	stable   map[string]bool // refsStable results by reference
 	depth    int
+	// shared are the local references used more than once in the old or
+	// the new document; defs records the ones compared, by reference, and
+	// def is the one being compared.
+	shared map[string]bool
+	defs   map[string]*defUse
+	def    *defUse
+	// ctx, when not nil, stops the walk once done, leaving err set.
+	ctx context.Context
+	err error
+	// compared counts the calls of compare, against maxCompared.
+	compared, maxCompared int
+}
+
+// defaultMaxCompared bounds how many schemas one walk compares. Shared
+// definitions are compared once, so only a schema that reaches its
+// definitions through very many paths without sharing them (a $ref with
+// other keywords beside it that change at every level, say) comes near it.
+const defaultMaxCompared = 50000
+
+// maxUseSites is how many places that use a shared definition a change
+// inside it lists; the others are counted.
+const maxUseSites = 5
+
+// defUse is a definition used more than once, compared once at its own
+// pointer: the places that use it, the first maxUseSites of them as
+// pointers, and how many there are.
+type defUse struct {
+	ptr   string
+	sites []string
+	uses  int
 }
 
 // finding is one change found by the walker, before its severity and
@@ -65,7 +97,120 @@ func (w *walker) report(f finding) {
 		c.goWhy = f.goWhy
 	}
 	c.composeWhy()
+	c.def = w.def
 	w.changes = append(w.changes, c)
+}
+
+// finish fills in where the shared definitions the changes are in are used,
+// once every use has been seen.
+func (w *walker) finish() []Change {
+	for i := range w.changes {
+		c := &w.changes[i]
+		if d := c.def; d != nil {
+			for _, p := range d.sites {
+				c.UsedAt = append(c.UsedAt, w.section+p)
+			}
+			c.MoreUses = d.uses - len(d.sites)
+		}
+	}
+	return w.changes
+}
+
+// sharedRef returns the reference o and n both are, when it is used more
+// than once, points inside both documents, and the keywords beside it are
+// the same on both sides: the definition is then compared once, where it
+// is defined, instead of once per path that reaches it.
+func (w *walker) sharedRef(o, n *node) (string, bool) {
+	ro, rn := o.get("$ref"), n.get("$ref")
+	if ro == nil || rn == nil || ro.kind != kString || rn.kind != kString || ro.str != rn.str || !w.shared[ro.str] {
+		return "", false
+	}
+	if _, _, ok := w.old.lookupRef(ro.str); !ok {
+		return "", false
+	}
+	if _, _, ok := w.new.lookupRef(ro.str); !ok {
+		return "", false
+	}
+	so, sn := without(o, "$ref"), without(n, "$ref")
+	if canon(so) != canon(sn) && !(onlyAnnotations(so) && onlyAnnotations(sn)) {
+		return "", false
+	}
+	return ro.str, true
+}
+
+// onlyAnnotations reports whether every keyword of the object o is an
+// annotation, such as a description beside a $ref.
+func onlyAnnotations(o *node) bool {
+	for _, k := range o.keys {
+		if !isAnnotation(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// compareUseAnnotations compares the annotations written beside a shared
+// $ref, which describe that use of the definition.
+func (w *walker) compareUseAnnotations(ptr, path string, o, n *node) {
+	ov, nv := &view{obj: without(o, "$ref")}, &view{obj: without(n, "$ref")}
+	if canon(ov.obj) == canon(nv.obj) {
+		return
+	}
+	subj := w.subject(path)
+	w.compareText(ptr, subj, ov, nv, "title", TitleChanged)
+	w.compareText(ptr, subj, ov, nv, "description", DescriptionChanged)
+	w.compareOther(ptr, subj, ov, nv)
+}
+
+// compareShared records ptr as a use of the shared definition ref, and
+// compares the definition the first time it is reached.
+func (w *walker) compareShared(ref, ptr string, pos position) {
+	d := w.defs[ref]
+	first := d == nil
+	if first {
+		d = &defUse{ptr: refPointer(ref)}
+		w.defs[ref] = d
+	}
+	d.uses++
+	if len(d.sites) < maxUseSites {
+		d.sites = append(d.sites, ptr)
+	}
+	if !first {
+		return
+	}
+	ot, _, _ := w.old.lookupRef(ref)
+	nt, _, _ := w.new.lookupRef(ref)
+	outer := w.def
+	w.def = d
+	defer func() { w.def = outer }()
+	w.compare(d.ptr, defPath(d.ptr), ot, nt, pos)
+}
+
+// refPointer returns the JSON pointer a local reference such as
+// "#/$defs/Item" points at.
+func refPointer(ref string) string {
+	frag := strings.TrimPrefix(ref, "#")
+	if u, err := url.PathUnescape(frag); err == nil {
+		frag = u
+	}
+	return frag
+}
+
+// defPath names a definition in reports, such as "$defs.Item" for
+// /$defs/Item.
+func defPath(ptr string) string {
+	var parts []string
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		parts = append(parts, strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
+	}
+	return strings.Join(parts, ".")
+}
+
+// countRefs counts the uses of each reference in a document.
+func countRefs(root *node) map[string]int {
+	counts := map[string]int{}
+	eachRef(root, func(ref string) { counts[ref]++ })
+	return counts
 }
 
 // position tells where a schema sits in generated Go code, which decides
@@ -118,10 +263,23 @@ func childPtr(ptr string, tokens ...string) string {
 
 // compare compares the schemas o and n found at ptr.
 func (w *walker) compare(ptr, path string, o, n *node, pos position) {
-	if w.depth >= maxDepth {
+	if w.depth >= maxDepth || w.err != nil {
+		return
+	}
+	if w.ctx != nil && w.ctx.Err() != nil {
+		w.err = &StoppedError{Tool: w.tool, Phase: "comparing " + w.section + " at " + orRoot(ptr), Err: w.ctx.Err()}
+		return
+	}
+	if w.compared++; w.compared > w.maxCompared {
+		w.err = fmt.Errorf("tool %s: comparing %s at %s: more than %d schemas to compare; the schema reaches its definitions through too many paths", w.tool, w.section, orRoot(ptr), w.maxCompared)
 		return
 	}
 	if o != nil && n != nil && canon(o) == canon(n) && !w.refsInside(o, n) {
+		return
+	}
+	if ref, ok := w.sharedRef(o, n); ok {
+		w.compareUseAnnotations(ptr, path, o, n)
+		w.compareShared(ref, ptr, pos)
 		return
 	}
 	ov, nv := w.old.view(o), w.new.view(n)
@@ -136,6 +294,14 @@ func (w *walker) compare(ptr, path string, o, n *node, pos position) {
 	w.depth++
 	defer func() { w.depth-- }()
 	w.compareViews(ptr, path, ov, nv, pos)
+}
+
+// orRoot names the pointer of a schema's root "(root)".
+func orRoot(ptr string) string {
+	if ptr == "" {
+		return "(root)"
+	}
+	return ptr
 }
 
 // refsInside reports whether two equal-looking schemas may still differ

@@ -17,8 +17,10 @@ package diff
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -57,6 +59,16 @@ type Change struct {
 	// Why says why the change matters to callers.
 	Why string `json:"why"`
 
+	// UsedAt lists, for a change inside a definition that several places
+	// use (a $defs entry, say), up to five of those places, such as
+	// "inputSchema/properties/a"; MoreUses counts the others. The change
+	// itself is reported once, at the definition.
+	UsedAt   []string `json:"usedAt,omitempty"`
+	MoreUses int      `json:"moreUses,omitempty"`
+
+	// def is the shared definition the change is in, if any.
+	def *defUse
+
 	// baseWhy and goWhy are the two parts of Why for schema changes: why
 	// the change matters on the wire, and why it matters to Go code (shown
 	// only with the GO_API marker). baseWhy is empty for changes whose Why
@@ -92,6 +104,27 @@ func (c *Change) Where() string {
 // schemas. It fails on a schema that is not valid JSON and on two tools with
 // the same name, naming the tool.
 func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
+	return ToolsContext(context.Background(), oldTools, newTools)
+}
+
+// StoppedError reports a comparison stopped because its context is done,
+// such as by a command's timeout. It matches the context's error with
+// errors.Is.
+type StoppedError struct {
+	// Tool is the tool being compared; Phase says what was being done,
+	// such as "comparing inputSchema at /properties/a".
+	Tool, Phase string
+	Err         error
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("tool %s: %s stopped: %v", e.Tool, e.Phase, e.Err)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// ToolsContext is Tools, stopped with a *StoppedError once ctx is done.
+func ToolsContext(ctx context.Context, oldTools, newTools []runtime.Tool) ([]Change, error) {
 	olds, err := index(oldTools, "old")
 	if err != nil {
 		return nil, err
@@ -128,6 +161,16 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 		byTool[key] = append(byTool[key], cs...)
 	}
 	renamedTo := map[string]bool{}
+	walkers := map[apiLoc]*walker{}
+	var stopped error
+	compare := func(o, n *parsedTool) []Change {
+		if stopped != nil {
+			return nil
+		}
+		cs, err := compareTools(ctx, o, n, walkers)
+		stopped = err
+		return cs
+	}
 	for _, name := range removed {
 		if to, ok := renames[name]; ok {
 			renamedTo[to] = true
@@ -135,7 +178,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 				Summary: fmt.Sprintf("tool %s renamed to %s", name, to),
 				Old:     name, New: to,
 				Why: fmt.Sprintf("Calls to %s fail: the server now calls the tool %s. The generated method and argument type are renamed, so code that uses them no longer compiles.", name, to)})
-			emit(name, compareTools(olds[name], news[to])...)
+			emit(name, compare(olds[name], news[to])...)
 			continue
 		}
 		emit(name, Change{Tool: name, Severity: Err, GoAPI: true, Rule: ToolRemoved,
@@ -152,7 +195,7 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	}
 	for name, o := range olds {
 		if n := news[name]; n != nil {
-			emit(name, compareTools(o, n)...)
+			emit(name, compare(o, n)...)
 		}
 	}
 	sort.Strings(order)
@@ -160,7 +203,10 @@ func Tools(oldTools, newTools []runtime.Tool) ([]Change, error) {
 	for _, key := range order {
 		out = append(out, byTool[key]...)
 	}
-	return refineGoAPI(oldTools, newTools, out), nil
+	if stopped != nil {
+		return nil, stopped
+	}
+	return refineGoAPI(ctx, oldTools, newTools, out, walkers)
 }
 
 // parsedTool is a tool with its schemas decoded.
@@ -260,8 +306,9 @@ func canonOrEmpty(n *node) string {
 	return canon(n)
 }
 
-// compareTools compares two versions of one tool.
-func compareTools(o, n *parsedTool) []Change {
+// compareTools compares two versions of one tool, and records the walkers
+// of its schemas in walkers.
+func compareTools(ctx context.Context, o, n *parsedTool, walkers map[apiLoc]*walker) ([]Change, error) {
 	name := o.tool.Name
 	var out []Change
 	add := func(c Change) {
@@ -283,8 +330,13 @@ func compareTools(o, n *parsedTool) []Change {
 	// Equal documents have equal references too: skip the walk.
 	if canonOrEmpty(o.input) != canonOrEmpty(n.input) {
 		in := newWalker(name, SectionInput, false, o.input, n.input)
+		in.ctx = ctx
+		walkers[apiLoc{tool: name, section: SectionInput}] = in
 		in.compare("", "", orTrue(o.input), orTrue(n.input), position{})
-		out = append(out, in.changes...)
+		if in.err != nil {
+			return nil, in.err
+		}
+		out = append(out, in.finish()...)
 	}
 
 	switch {
@@ -299,10 +351,15 @@ func compareTools(o, n *parsedTool) []Change {
 			Why: "The tool no longer promises structured results, so code that reads them may get nothing. The generated result type disappears and the method returns *runtime.Result."})
 	default:
 		ow := newWalker(name, SectionOutput, true, o.output, n.output)
+		ow.ctx = ctx
+		walkers[apiLoc{tool: name, section: SectionOutput}] = ow
 		ow.compare("", "", o.output, n.output, position{})
-		out = append(out, ow.changes...)
+		if ow.err != nil {
+			return nil, ow.err
+		}
+		out = append(out, ow.finish()...)
 	}
-	return out
+	return out, nil
 }
 
 func orTrue(n *node) *node {
@@ -313,14 +370,25 @@ func orTrue(n *node) *node {
 }
 
 func newWalker(tool, section string, output bool, oldRoot, newRoot *node) *walker {
+	shared := map[string]bool{}
+	for _, root := range []*node{oldRoot, newRoot} {
+		for ref, n := range countRefs(root) {
+			if n > 1 && strings.HasPrefix(ref, "#") {
+				shared[ref] = true
+			}
+		}
+	}
 	return &walker{
-		tool:    tool,
-		section: section,
-		output:  output,
-		old:     resolver{root: orTrue(oldRoot)},
-		new:     resolver{root: orTrue(newRoot)},
-		active:  map[string]bool{},
-		stable:  map[string]bool{},
+		shared:      shared,
+		maxCompared: defaultMaxCompared,
+		defs:        map[string]*defUse{},
+		tool:        tool,
+		section:     section,
+		output:      output,
+		old:         newResolver(orTrue(oldRoot)),
+		new:         newResolver(orTrue(newRoot)),
+		active:      map[string]bool{},
+		stable:      map[string]bool{},
 	}
 }
 

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -36,14 +38,14 @@ type apiItem struct {
 // surface lists the identifiers of a generated package.
 type surface map[string]apiItem
 
-func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
-	oldAPI, ok := buildSurface(oldTools)
-	if !ok {
-		return changes
+func refineGoAPI(ctx context.Context, oldTools, newTools []runtime.Tool, changes []Change, walkers map[apiLoc]*walker) ([]Change, error) {
+	oldAPI, ok, err := buildSurface(ctx, oldTools)
+	if err != nil || !ok {
+		return changes, err
 	}
-	newAPI, ok := buildSurface(newTools)
-	if !ok {
-		return changes
+	newAPI, ok, err := buildSurface(ctx, newTools)
+	if err != nil || !ok {
+		return changes, err
 	}
 	// The identifiers that disappear or change type, grouped by location
 	// (the new one when the identifier is still there).
@@ -94,6 +96,14 @@ func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
 		}
 	}()
 	for _, g := range groups {
+		// A shared definition's changes are reported where it is
+		// defined, not where the generator first met it.
+		if w := walkers[apiLoc{tool: g.loc.tool, section: g.loc.section}]; w != nil {
+			g.loc.ptr = w.defPointer(w.new, g.loc.ptr)
+		}
+		if w := walkers[apiLoc{tool: g.alt.tool, section: g.alt.section}]; w != nil {
+			g.alt.ptr = w.defPointer(w.old, g.alt.ptr)
+		}
 		why := identifiersWhy(g.gone, g.changed)
 		i := explains(changes, g.loc)
 		if i < 0 && g.alt != g.loc {
@@ -122,7 +132,7 @@ func refineGoAPI(oldTools, newTools []runtime.Tool, changes []Change) []Change {
 			Why:     "The wire format is unchanged, but the generated Go code is not. " + why,
 		})
 	}
-	return changes
+	return changes, nil
 }
 
 // identifiersWhy explains identifiers of the generated package that
@@ -210,8 +220,9 @@ func sortedIDs(s surface) []string {
 }
 
 // buildSurface builds the IR of tools and lists its identifiers; ok is false
-// when the generator cannot build it.
-func buildSurface(tools []runtime.Tool) (surface, bool) {
+// when the generator cannot build it. The error is a *StoppedError once ctx
+// is done.
+func buildSurface(ctx context.Context, tools []runtime.Tool) (surface, bool, error) {
 	st := make([]snapshot.Tool, len(tools))
 	for i := range tools {
 		t := &tools[i]
@@ -222,20 +233,24 @@ func buildSurface(tools []runtime.Tool) (surface, bool) {
 		}
 		v, err := jsontree.Parse(in)
 		if err != nil || v.Kind != jsontree.Object || refCycle(in) {
-			return nil, false
+			return nil, false, nil
 		}
 		st[i].Input = v
 		if out := bytes.TrimSpace(t.OutputSchema); len(out) > 0 && string(out) != "null" {
 			v, err := jsontree.Parse(out)
 			if err != nil || v.Kind != jsontree.Object || refCycle(out) {
-				return nil, false
+				return nil, false, nil
 			}
 			st[i].Output = v
 		}
 	}
-	pkg, err := ir.Build(st)
+	pkg, err := ir.BuildOptions(st, ir.Options{Context: ctx})
+	var se *ir.StoppedError
+	if errors.As(err, &se) {
+		return nil, false, &StoppedError{Tool: se.Tool, Phase: "checking the generated Go API at " + se.Pointer, Err: se.Err}
+	}
 	if err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	s := surface{}
 	for _, t := range pkg.Tools {
@@ -250,7 +265,7 @@ func buildSurface(tools []runtime.Tool) (surface, bool) {
 			w.walk(t.Result, apiLoc{tool: t.Name, section: SectionOutput})
 		}
 	}
-	return s, true
+	return s, true, nil
 }
 
 // add records an identifier at its first location.
@@ -394,4 +409,50 @@ func refCycle(raw []byte) bool {
 		}
 	})
 	return cycle
+}
+
+// defPointer rewrites ptr, a place in the schema r holds as the generator
+// reaches it, into the pointer the walker reports changes there at: past a
+// shared definition the walker compared once, from that definition's own
+// pointer. A place the schema does not spell out (one made by merging
+// allOf, say) keeps its pointer.
+func (w *walker) defPointer(r resolver, ptr string) string {
+	if ptr == "" || len(w.defs) == 0 {
+		return ptr
+	}
+	cur, out := r.root, ""
+	for _, tok := range strings.Split(ptr[1:], "/") {
+		name := strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch {
+		case cur.kind == kObject:
+			cur = cur.vals[name]
+		case cur.kind == kArray:
+			i, ok := arrayIndex(name)
+			if !ok || i >= len(cur.items) {
+				return ptr
+			}
+			cur = cur.items[i]
+		default:
+			return ptr
+		}
+		if cur == nil {
+			return ptr
+		}
+		out += "/" + tok
+		for range maxRefDepth {
+			ref := cur.get("$ref")
+			if ref == nil || ref.kind != kString {
+				break
+			}
+			target, _, ok := r.lookupRef(ref.str)
+			if !ok {
+				break
+			}
+			cur = target
+			if d := w.defs[ref.str]; d != nil {
+				out = d.ptr
+			}
+		}
+	}
+	return out
 }

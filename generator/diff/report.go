@@ -153,11 +153,48 @@ func (r *Report) goAPIText() string {
 	}
 }
 
-// groups splits the changes by tool, keeping their order.
+// MaxListed is how many changes a report lists; the counts in its summary
+// cover them all, and a line (in JSON, "omitted") says how many more there
+// are.
+const MaxListed = 1000
+
+// listed returns the changes the report lists, and how many it leaves out.
+func (r *Report) listed() ([]Change, int) {
+	if len(r.Changes) <= MaxListed {
+		return r.Changes, 0
+	}
+	return r.Changes[:MaxListed], len(r.Changes) - MaxListed
+}
+
+// omittedText says how many changes the report leaves out.
+func omittedText(n int) string {
+	return fmt.Sprintf("… and %d more changes (a report lists the first %d)", n, MaxListed)
+}
+
+// usesText lists where a change's shared definition is used, such as
+// "used at inputSchema/properties/a, inputSchema/properties/b and 3 more
+// places"; code renders each place.
+func usesText(c *Change, code func(string) string) string {
+	if len(c.UsedAt) == 0 {
+		return ""
+	}
+	sites := make([]string, len(c.UsedAt))
+	for i, s := range c.UsedAt {
+		sites[i] = code(s)
+	}
+	text := "used at " + strings.Join(sites, ", ")
+	if c.MoreUses > 0 {
+		text += fmt.Sprintf(" and %d more places", c.MoreUses)
+	}
+	return text
+}
+
+// groups splits the listed changes by tool, keeping their order.
 func (r *Report) groups() [][]Change {
 	var out [][]Change
-	for i, c := range r.Changes {
-		if i == 0 || c.Tool != r.Changes[i-1].Tool {
+	changes, _ := r.listed()
+	for i, c := range changes {
+		if i == 0 || c.Tool != changes[i-1].Tool {
 			out = append(out, nil)
 		}
 		out[len(out)-1] = append(out[len(out)-1], c)
@@ -211,7 +248,13 @@ func (r *Report) text() string {
 				fmt.Fprintf(&b, "              %s → %s\n", orNone(shorten(c.Old)), orNone(shorten(c.New)))
 			}
 			fmt.Fprintf(&b, "              %s\n", oneLine(c.Why))
+			if uses := usesText(&c, oneLine); uses != "" {
+				fmt.Fprintf(&b, "              %s\n", uses)
+			}
 		}
+	}
+	if _, n := r.listed(); n > 0 {
+		fmt.Fprintf(&b, "\n%s\n", omittedText(n))
 	}
 	return b.String()
 }
@@ -237,6 +280,8 @@ type jsonReport struct {
 	Warnings []string    `json:"warnings"`
 	Changes  []Change    `json:"changes"`
 	Error    string      `json:"error,omitempty"`
+	// Omitted counts the changes past MaxListed, which are left out.
+	Omitted int `json:"omitted,omitempty"`
 }
 
 type jsonSummary struct {
@@ -259,9 +304,9 @@ func (r *Report) jsonValue() jsonReport {
 		Old: r.Old, New: r.New,
 		Summary:  jsonSummary{r.Count(Err), r.Count(Warn), r.Count(Info), r.GoAPICount()},
 		Warnings: r.Warnings,
-		Changes:  r.Changes,
 		Error:    r.Error,
 	}
+	j.Changes, j.Omitted = r.listed()
 	if j.Warnings == nil {
 		j.Warnings = []string{}
 	}
@@ -300,9 +345,16 @@ func (r *Report) markdown() string {
 			if c.Old != "" || c.New != "" {
 				values = mdValue(c.Old) + " → " + mdValue(c.New)
 			}
+			where := codeSpan(c.Where())
+			if uses := usesText(&c, codeSpan); uses != "" {
+				where += "<br>" + uses
+			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n",
-				sev, cell(codeSpan(c.Where())), cell(mdMixed(c.Summary)), cell(values), cell(mdMixed(c.Why)))
+				sev, cell(where), cell(mdMixed(c.Summary)), cell(values), cell(mdMixed(c.Why)))
 		}
+	}
+	if _, n := r.listed(); n > 0 {
+		fmt.Fprintf(&b, "\n%s\n", mdText(omittedText(n)))
 	}
 	return b.String()
 }

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"net/url"
 	"strings"
 )
 
@@ -26,7 +25,42 @@ type view struct {
 }
 
 // resolver resolves schemas inside one root document.
-type resolver struct{ root *node }
+type resolver struct {
+	root *node
+	// derefs holds the targets of $refs already dereferenced, by reference
+	// and depth, so that a target reached through many paths (allOf:
+	// [{$ref: X}, {$ref: X}] at every level of a chain) is merged once.
+	derefs map[derefKey]*derefResult
+	// steps counts the calls of deref.
+	steps *int
+}
+
+type derefKey struct {
+	ref   string
+	depth int
+}
+
+// derefResult is a dereferenced $ref target: its keywords, which are never
+// changed once made, and what it added to the view.
+type derefResult struct {
+	obj     *node
+	refs    []string
+	refName string
+}
+
+func newResolver(root *node) resolver {
+	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int)}
+}
+
+// addRefs appends to list the references it does not hold yet.
+func addRefs(list []string, refs ...string) []string {
+	for _, r := range refs {
+		if !contains(list, r) {
+			list = append(list, r)
+		}
+	}
+	return list
+}
 
 var trueNode = &node{kind: kBool, b: true}
 
@@ -119,7 +153,7 @@ func (r resolver) finish(v *view, depth int) {
 			merge(merged, r.deref(branch, bv, depth+1))
 		}
 		nullable := v.nullable
-		*v = view{obj: merged, refName: firstNonEmpty(v.refName, bv.refName), refs: append(v.refs, bv.refs...)}
+		*v = view{obj: merged, refName: firstNonEmpty(v.refName, bv.refName), refs: addRefs(v.refs, bv.refs...)}
 		r.finish(v, depth+1)
 		v.nullable = v.nullable || nullable
 		return
@@ -156,6 +190,9 @@ func (r resolver) isNull(b *node) bool {
 // merged in. The keywords written beside a $ref win over the target's, as a
 // description beside a $ref describes the use rather than the definition.
 func (r resolver) deref(n *node, v *view, depth int) *node {
+	if r.steps != nil {
+		*r.steps++
+	}
 	out := newObject()
 	if n == nil || n.kind != kObject {
 		if n != nil && n.kind == kBool && !n.b {
@@ -172,11 +209,11 @@ func (r resolver) deref(n *node, v *view, depth int) *node {
 	if ref := n.get("$ref"); ref != nil && ref.kind == kString {
 		target, name, ok := r.lookupRef(ref.str)
 		if ok && depth < maxRefDepth {
-			v.refs = append(v.refs, ref.str)
+			v.refs = addRefs(v.refs, ref.str)
 			if v.refName == "" {
 				v.refName = name
 			}
-			merge(out, r.deref(target, v, depth+1))
+			merge(out, r.derefTarget(ref.str, target, v, depth+1))
 		} else {
 			// An external or dangling reference is compared as written.
 			out.set("$ref", ref)
@@ -186,10 +223,30 @@ func (r resolver) deref(n *node, v *view, depth int) *node {
 		for _, b := range all.items {
 			sub := &view{}
 			merge(out, r.deref(b, sub, depth+1))
-			v.refs = append(v.refs, sub.refs...)
+			v.refs = addRefs(v.refs, sub.refs...)
 		}
 	}
 	return out
+}
+
+// derefTarget is deref for the target of the reference ref, done once per
+// reference and depth: merge never changes its source, so the keywords are
+// shared by every use.
+func (r resolver) derefTarget(ref string, target *node, v *view, depth int) *node {
+	key := derefKey{ref, depth}
+	d := r.derefs[key]
+	if d == nil {
+		sub := &view{}
+		d = &derefResult{obj: r.deref(target, sub, depth), refs: sub.refs, refName: sub.refName}
+		if r.derefs != nil {
+			r.derefs[key] = d
+		}
+	}
+	v.refs = addRefs(v.refs, d.refs...)
+	if v.refName == "" {
+		v.refName = d.refName
+	}
+	return d.obj
 }
 
 // lookupRef resolves a local reference such as "#/$defs/Item". name is the
@@ -198,10 +255,7 @@ func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
 	if !strings.HasPrefix(ref, "#") {
 		return nil, "", false
 	}
-	frag := ref[1:]
-	if u, err := url.PathUnescape(frag); err == nil {
-		frag = u
-	}
+	frag := refPointer(ref)
 	target, ok = lookupPointer(r.root, frag)
 	if !ok {
 		return nil, "", false

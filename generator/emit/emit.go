@@ -10,6 +10,7 @@ package emit
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/format"
@@ -88,6 +89,9 @@ type Options struct {
 	// number of tools in the whole snapshot.
 	SnapshotHash  string
 	SnapshotTools int
+	// Context, when set, stops generation once it is done: the IR build
+	// with an *ir.StoppedError, the files with an error naming the file.
+	Context context.Context
 }
 
 // File is one generated file.
@@ -124,7 +128,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if opts.Gemini != GeminiTyped && opts.Gemini != GeminiJSON {
 		return nil, fmt.Errorf("unknown Gemini form %q (want typed or json)", opts.Gemini)
 	}
-	pkg, err := ir.BuildOptions(snap.Tools, ir.Options{Limits: opts.Limits, Overrides: opts.Overrides})
+	pkg, err := ir.BuildOptions(snap.Tools, ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context})
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +174,12 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 			var rendering sync.WaitGroup
 			defer rendering.Wait()
 			for _, j := range group {
+				if err := ctxErr(opts.Context); err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("writing %s stopped: %w", j.name, err))
+					mu.Unlock()
+					return
+				}
 				f, err := j.build()
 				if err != nil {
 					mu.Lock()
@@ -199,6 +209,14 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
+}
+
+// ctxErr returns the error of ctx once it is done; a nil ctx never is.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
 }
 
 func (g *gen) newFile() *jen.File {

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"regexp"
@@ -38,7 +39,7 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 }
 
 // buildPackage converts tools; used records the keys of the overrides applied.
-func buildPackage(tools []snapshot.Tool, lim Limits, overrides map[string]Override, used map[string]bool) (*Package, error) {
+func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, used map[string]bool) (*Package, error) {
 	lim = lim.withDefaults()
 	if len(tools) > lim.MaxTools {
 		return nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
@@ -78,18 +79,20 @@ func buildPackage(tools []snapshot.Tool, lim Limits, overrides map[string]Overri
 	for i, st := range sorted {
 		t := pkg.Tools[i]
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
-		c.maxDepth = lim.MaxSchemaDepth
+		c.ctx, c.maxDepth, c.maxSteps = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
 		c.overrides, c.usedOverrides = overrides, used
 		args, err := c.root(t.GoName, t.GoName+"Args")
+		pkg.steps += c.steps
 		if err != nil {
 			return nil, err
 		}
 		t.Args, t.RawChecks = args, c.rawList()
 		if st.Output != nil {
 			c := newConverter(pkg, names, index, t.Name, st.Output, "/outputSchema")
-			c.maxDepth = lim.MaxSchemaDepth
+			c.ctx, c.maxDepth, c.maxSteps = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
 			c.overrides, c.usedOverrides = overrides, used
 			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
+			pkg.steps += c.steps
 			if err != nil {
 				return nil, err
 			}
@@ -124,6 +127,8 @@ func nameTypes(pkg *Package, names *scope) {
 }
 
 type converter struct {
+	// ctx, when not nil, stops the conversion once done.
+	ctx      context.Context
 	pkg      *Package
 	names    *scope
 	index    map[*Type]int
@@ -134,9 +139,12 @@ type converter struct {
 	base     string
 	rootName string
 	memo     map[string]*Type
-	building map[string]bool
-	recursed map[string]bool
-	raw      map[string]bool
+	// steps counts conversions and merge steps, against maxSteps and for
+	// the package's total.
+	steps, maxSteps int
+	building        map[string]bool
+	recursed        map[string]bool
+	raw             map[string]bool
 	// shared are the types stored in memo.
 	shared map[*Type]bool
 	// depth is how many conversions are under way; maxDepth bounds it.
@@ -249,6 +257,9 @@ func (c *converter) conv(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	}
 	if c.depth >= c.maxDepth && c.maxDepth > 0 {
 		return nil, c.errf(ptr, "the schema nests more than %d levels", c.maxDepth)
+	}
+	if err := c.stopped(ptr); err != nil {
+		return nil, err
 	}
 	c.depth++
 	defer func() { c.depth-- }()

@@ -39,11 +39,12 @@ func (c *converter) allOf(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		return c.conv(parts[0], ptrs[0], hint)
 	}
 	merged := &jsontree.Node{Kind: jsontree.Object}
-	if err := c.mergeInto(merged, siblings, ptr, nil); err != nil {
+	done := map[string]bool{}
+	if err := c.mergeInto(merged, siblings, ptr, nil, done); err != nil {
 		return nil, err
 	}
 	for i, p := range parts {
-		if err := c.mergeInto(merged, p, ptrs[i], nil); err != nil {
+		if err := c.mergeInto(merged, p, ptrs[i], nil, done); err != nil {
 			return nil, err
 		}
 	}
@@ -54,8 +55,15 @@ var lowerBounds = map[string]bool{"minimum": true, "exclusiveMinimum": true, "mi
 var upperBounds = map[string]bool{"maximum": true, "exclusiveMaximum": true, "maxLength": true, "maxItems": true, "maxProperties": true}
 
 // mergeInto adds the constraints of src to dst, which is a fresh object
-// owned by the merge; values taken from src are never modified.
-func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string) error {
+// owned by the merge; values taken from src are never modified. refs are the
+// $refs being followed, against recursion; done holds the targets of the
+// $refs already merged into dst, which a second $ref to the same target
+// would add nothing to (A and A is A). Without done, allOf: [{$ref: X},
+// {$ref: X}] at every level of a chain merges the last level 2^depth times.
+func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string, done map[string]bool) error {
+	if err := c.stopped(ptr); err != nil {
+		return err
+	}
 	if src.Kind == jsontree.Bool {
 		if !src.Bool {
 			c.needRaw("false schema")
@@ -80,15 +88,19 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 			if slices.Contains(refs, tptr) {
 				return c.errf(ptr+"/$ref", "allOf reaches $ref %q again: a recursive schema cannot be merged", val.Str)
 			}
-			if err := c.mergeInto(dst, target, c.rootPtr+tptr, append(refs, tptr)); err != nil {
+			if done[tptr] {
+				continue
+			}
+			if err := c.mergeInto(dst, target, c.rootPtr+tptr, append(refs, tptr), done); err != nil {
 				return err
 			}
+			done[tptr] = true
 		case k == "allOf":
 			if val.Kind != jsontree.Array {
 				return c.errf(ptr+"/allOf", "allOf must be an array")
 			}
 			for i, it := range val.Items {
-				if err := c.mergeInto(dst, it, ptr+"/allOf/"+strconv.Itoa(i), refs); err != nil {
+				if err := c.mergeInto(dst, it, ptr+"/allOf/"+strconv.Itoa(i), refs, done); err != nil {
 					return err
 				}
 			}
@@ -273,10 +285,11 @@ func (c *converter) union(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		bp := ptr + "/" + key + "/" + strconv.Itoa(i)
 		if distribute {
 			merged := &jsontree.Node{Kind: jsontree.Object}
-			if err := c.mergeInto(merged, siblings, ptr, nil); err != nil {
+			done := map[string]bool{}
+			if err := c.mergeInto(merged, siblings, ptr, nil, done); err != nil {
 				return nil, err
 			}
-			if err := c.mergeInto(merged, b, bp, nil); err != nil {
+			if err := c.mergeInto(merged, b, bp, nil, done); err != nil {
 				return nil, err
 			}
 			b = merged

@@ -231,6 +231,8 @@ type Package struct {
 	Tools []*Tool
 	// Types are every named type, in the order they were named.
 	Types []*Type
+	// steps counts the conversions and allOf merge steps the build took.
+	steps int
 }
 
 // Error is a schema construct the generator cannot map.

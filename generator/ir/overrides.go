@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"context"
 	"fmt"
 	"go/token"
 	"math"
@@ -41,6 +42,9 @@ type Options struct {
 	Limits Limits
 	// Overrides are keyed by OverrideKey.
 	Overrides map[string]Override
+	// Context, when set, stops the build once it is done, with a
+	// *StoppedError naming the tool and the schema being converted.
+	Context context.Context
 }
 
 // OverrideError is an override that cannot be applied: its property does
@@ -85,7 +89,7 @@ func BuildOptions(tools []snapshot.Tool, opts Options) (*Package, error) {
 		}
 	}
 	used := map[string]bool{}
-	pkg, err := buildPackage(tools, opts.Limits, opts.Overrides, used)
+	pkg, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, used)
 	if err != nil {
 		return nil, err
 	}

@@ -92,9 +92,9 @@ func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string) (*di
 			"snapshot %s is of server %q, but %s is server %q: check compares a server with its own snapshot (capture a new one with mcpgen snapshot, or compare two snapshots with mcpgen diff)",
 			spec, want.Server.Name, sf.source(), orUnknown(live.Server.Name))}
 	}
-	r, err := compareSnapshots(spec, sf.source(), want, live)
+	r, err := compareSnapshots(ctx, spec, sf.source(), want, live)
 	if err != nil {
-		return nil, &exitError{code: exitUsage, msg: err.Error()}
+		return nil, &exitError{code: exitUsage, msg: sf.explain(ctx, err).Error()}
 	}
 	r.Command = "mcpgen check"
 	if want.Server.Version != "" && want.Server.Version != live.Server.Version {

@@ -20,7 +20,7 @@ var diffCommand = &command{
 	run:     runDiff,
 }
 
-const diffHelp = `[--format text|json|markdown] [--fail-on ERR|WARN|INFO] OLD NEW
+const diffHelp = `[--format text|json|markdown] [--fail-on ERR|WARN|INFO] [--timeout D] OLD NEW
 
 OLD and NEW are snapshot files, REV:path to read a snapshot from git as
 "git show REV:path" does (for example HEAD:testdata/tools.json), or "-"
@@ -57,6 +57,7 @@ func runDiff(e *env, args []string) error {
 	fs := newFlagSet(e, "diff", diffHelp)
 	var rf reportFlags
 	rf.register(fs)
+	timeout := fs.Duration("timeout", defaultTimeout, "how long the comparison may take; 0 for no limit")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return err
@@ -71,7 +72,11 @@ func runDiff(e *env, args []string) error {
 	if pos[0] == "-" && pos[1] == "-" {
 		return usagef("diff: only one of OLD and NEW can be standard input")
 	}
-	ctx := context.Background()
+	if *timeout < 0 {
+		return usagef("diff: --timeout must not be negative")
+	}
+	ctx, cancel := commandContext(*timeout)
+	defer cancel()
 	oldSnap, err := loadSnapshot(ctx, e, pos[0])
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
@@ -80,9 +85,9 @@ func runDiff(e *env, args []string) error {
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	}
-	r, err := compareSnapshots(pos[0], pos[1], oldSnap, newSnap)
+	r, err := compareSnapshots(ctx, pos[0], pos[1], oldSnap, newSnap)
 	if err != nil {
-		return &exitError{code: exitUsage, msg: err.Error()}
+		return &exitError{code: exitUsage, msg: explainDone(ctx, err, *timeout).Error()}
 	}
 	if oldSnap.Server.Name != "" && newSnap.Server.Name != "" && oldSnap.Server.Name != newSnap.Server.Name {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s is a snapshot of server %q but %s is of server %q: the two may not be versions of one server",
@@ -148,9 +153,10 @@ func loadSnapshot(ctx context.Context, e *env, spec string) (*snapshot.Snapshot,
 	}
 }
 
-// compareSnapshots classifies the changes from oldSnap to newSnap.
-func compareSnapshots(oldName, newName string, oldSnap, newSnap *snapshot.Snapshot) (*diff.Report, error) {
-	changes, err := diff.Tools(oldSnap.RuntimeTools(), newSnap.RuntimeTools())
+// compareSnapshots classifies the changes from oldSnap to newSnap; it stops
+// once ctx is done.
+func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot) (*diff.Report, error) {
+	changes, err := diff.ToolsContext(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools())
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
 	}

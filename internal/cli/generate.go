@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/emit"
@@ -128,6 +129,9 @@ func runGenerate(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("generate: unexpected argument %q (a server command goes after --)", pos[0])
 	}
+	if sf.timeout < 0 {
+		return usagef("generate: --timeout must not be negative")
+	}
 	live := sf.url != "" || sf.sse != "" || len(command) > 0 || len(sf.headers.header) > 0 || sf.headers.err != nil || sf.bearerEnv != ""
 	if cf.file != "" {
 		if *snap != "" || *out != "" || *pkg != "" || *writeSnap != "" || live {
@@ -139,7 +143,7 @@ func runGenerate(e *env, args []string) error {
 		if err := gf.check(); err != nil {
 			return err
 		}
-		return generateConfig(e, &cf, &gf)
+		return generateConfig(e, &cf, &gf, sf.timeout)
 	}
 	if len(cf.servers) > 0 {
 		return usagef("generate: --server picks servers of a --config file")
@@ -171,9 +175,10 @@ func runGenerate(e *env, args []string) error {
 	}
 	cfg := gf.config(*pkg, *out)
 	cfg.Snapshot = *snap
+	ctx, cancel := sf.context()
+	defer cancel()
+	cfg.Context = ctx
 	if live {
-		ctx, cancel := sf.context()
-		defer cancel()
 		from, data, err := capture(ctx, e, &sf)
 		if err != nil {
 			return err
@@ -187,7 +192,7 @@ func runGenerate(e *env, args []string) error {
 			}
 		}
 	}
-	return writePackage(e, "", cfg)
+	return sf.explain(ctx, writePackage(e, "", cfg))
 }
 
 // writePackage generates one package and reports the files it wrote and
@@ -210,7 +215,7 @@ func writePackage(e *env, label string, cfg generator.Config) error {
 
 // generateConfig generates every selected server of a config file from its
 // snapshot. A server that fails does not stop the others.
-func generateConfig(e *env, cf *configFlags, gf *genFlags) error {
+func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration) error {
 	file, err := config.Load(cf.file)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
@@ -236,7 +241,11 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags) error {
 				cfg.Overrides[o.Key] = ir.Override{GoName: o.GoName, GoType: o.GoType}
 			}
 		}
-		if err := writePackage(e, "server "+s.Name+": ", cfg); err != nil {
+		ctx, cancel := commandContext(timeout)
+		cfg.Context = ctx
+		err := explainDone(ctx, writePackage(e, "server "+s.Name+": ", cfg), timeout)
+		cancel()
+		if err != nil {
 			failed++
 			var oe *ir.OverrideError
 			if errors.As(err, &oe) {

@@ -60,7 +60,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sse, "sse", "", "the `URL` of a server speaking only the legacy HTTP+SSE transport (its SSE endpoint, such as .../sse)")
 	fs.Var(&f.headers, "header", "an HTTP header sent with every request, as `'Name: value'` (repeatable)")
 	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the environment `VARIABLE` holding a bearer token sent as \"Authorization: Bearer ...\"; the token is never printed")
-	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "how long the whole command may take, connecting included; 0 for no limit")
+	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "how long the whole command may take, connecting and the work on the tool list included; 0 for no limit")
 	fs.DurationVar(&f.probe, "probe-timeout", runtime.DefaultProbeTimeout, "how long to wait for the server's answer to the version probe (server/discover), for servers slow to start; a stdio server silent that long is taken for a legacy one, an HTTP server's silence is an error; 0 for no limit but --timeout")
 	fs.StringVar(&f.protocol, "protocol-version", "", "pin the MCP protocol `version` (default: the newest, falling back to the initialize handshake for older servers)")
 	fs.BoolVar(&f.verbose, "v", false, "log the connection, every message (secrets redacted) and the server's standard error to standard error")
@@ -184,23 +184,35 @@ func supportedVersion(v string) bool {
 // and cancelled by an interrupt (Ctrl-C), so that a call in flight is
 // cancelled at the server and a stdio server is shut down in order.
 func (f *serverFlags) context() (context.Context, context.CancelFunc) {
+	return commandContext(f.timeout)
+}
+
+// commandContext returns the context a command runs in: bounded by timeout
+// (none when 0) and cancelled by an interrupt (Ctrl-C).
+func commandContext(timeout time.Duration) (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	if f.timeout == 0 {
+	if timeout == 0 {
 		return ctx, stop
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	return ctx, func() { cancel(); stop() }
 }
 
 // explain adds the reason to an error that ended a live command because ctx,
 // from f.context, is done: the --timeout, or an interrupt.
 func (f *serverFlags) explain(ctx context.Context, err error) error {
+	return explainDone(ctx, err, f.timeout)
+}
+
+// explainDone adds the reason to an error that ended a command because ctx,
+// from commandContext, is done: the --timeout, or an interrupt.
+func explainDone(ctx context.Context, err error, timeout time.Duration) error {
 	if err == nil {
 		return nil
 	}
 	switch ctx.Err() {
 	case context.DeadlineExceeded:
-		return fmt.Errorf("%w (the --timeout of %v ran out)", err, f.timeout)
+		return fmt.Errorf("%w (the --timeout of %v ran out)", err, timeout)
 	case context.Canceled:
 		return fmt.Errorf("%w (interrupted)", err)
 	}

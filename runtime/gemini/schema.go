@@ -37,6 +37,30 @@ type converter struct {
 	// faithfully; the declaration then uses the JSON Schema form.
 	fallback string
 	count    int
+	// flat holds each $ref target already flattened, so that a target
+	// reached many times (allOf: [{$ref: X}, {$ref: X}] at every level of
+	// a chain) is flattened once instead of once per path.
+	flat map[string]*flatRef
+	// deepest is the deepest flatten level reached so far.
+	deepest int
+	// flattens counts the calls of flatten.
+	flattens int
+}
+
+// flatRef is one flattened $ref target: the schema, the $refs it expanded,
+// and how many levels of $ref and allOf it took.
+type flatRef struct {
+	node   *jsontree.Node
+	refs   []string
+	height int
+}
+
+// addRef appends r to refs unless it is there already: refs say which
+// references a schema expands, not how often.
+func addRef(refs *[]string, r string) {
+	if !slices.Contains(*refs, r) {
+		*refs = append(*refs, r)
+	}
 }
 
 // pruned marks a schema that is left out: it recurses too deep, or it
@@ -70,6 +94,8 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 	if depth > maxFlatten {
 		return nil, c.errorf(ptr, "$ref and allOf nest more than %d levels", maxFlatten)
 	}
+	c.deepest = max(c.deepest, depth)
+	c.flattens++
 	switch n.Kind {
 	case jsontree.Bool:
 		if n.Bool {
@@ -88,12 +114,7 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 		if !strings.HasPrefix(s, "#") {
 			return nil, c.errorf(ptr+"/$ref", "$ref %q points outside the schema, which is not supported", s)
 		}
-		target, err := c.root.Lookup(s)
-		if err != nil {
-			return nil, c.errorf(ptr+"/$ref", "%v", err)
-		}
-		*refs = append(*refs, s)
-		base, err := c.flatten(target, ptr, refs, depth+1)
+		base, err := c.flattenRef(s, ptr, refs, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -126,11 +147,48 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 	return n, nil
 }
 
+// flattenRef flattens the target of the local reference s, found at depth,
+// once per converter: later uses take the first result, and still fail when
+// the levels it took would nest too deep from where they are.
+func (c *converter) flattenRef(s, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
+	addRef(refs, s)
+	if f, ok := c.flat[s]; ok {
+		if depth+f.height > maxFlatten {
+			return nil, c.errorf(ptr, "$ref and allOf nest more than %d levels", maxFlatten)
+		}
+		c.deepest = max(c.deepest, depth+f.height)
+		for _, r := range f.refs {
+			addRef(refs, r)
+		}
+		return f.node, nil
+	}
+	target, err := c.root.Lookup(s)
+	if err != nil {
+		return nil, c.errorf(ptr+"/$ref", "%v", err)
+	}
+	outer := c.deepest
+	c.deepest = depth
+	var sub []string
+	node, err := c.flatten(target, ptr, &sub, depth)
+	if err != nil {
+		return nil, err
+	}
+	if c.flat == nil {
+		c.flat = map[string]*flatRef{}
+	}
+	c.flat[s] = &flatRef{node: node, refs: sub, height: c.deepest - depth}
+	c.deepest = max(outer, c.deepest)
+	for _, r := range sub {
+		addRef(refs, r)
+	}
+	return node, nil
+}
+
 // merge returns the schema that holds both a and b (their intersection), for
 // allOf and for the siblings of a $ref. With local set, b holds the $ref's
 // siblings and its annotations win; otherwise a's annotations win.
 func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontree.Node, error) {
-	out := a.Clone()
+	out := shallow(a)
 	for _, m := range b.Members {
 		k, bv := m.Key, m.Value
 		av := out.Get(k)
@@ -159,9 +217,11 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 			if av.Kind != jsontree.Object || bv.Kind != jsontree.Object {
 				return nil, c.errorf(ptr, "properties is not an object")
 			}
-			props := av.Clone()
+			props := shallow(av)
 			for _, p := range bv.Members {
-				if old := props.Get(p.Key); old != nil {
+				if old := props.Get(p.Key); old == p.Value {
+					// The same schema, reached twice: nothing to add.
+				} else if old != nil {
 					props.Set(p.Key, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
 						{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{old, p.Value}}},
 					}})
@@ -171,7 +231,7 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 			}
 			out.Set(k, props)
 		case "required":
-			req := av.Clone()
+			req := shallow(av)
 			if req.Kind == jsontree.Array && bv.Kind == jsontree.Array {
 				for _, r := range bv.Items {
 					if !slices.ContainsFunc(req.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, r) }) {
@@ -237,6 +297,15 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 		}
 	}
 	return out, nil
+}
+
+// shallow copies n's own members and items; the values they hold are shared,
+// as merge never changes a value it did not make.
+func shallow(n *jsontree.Node) *jsontree.Node {
+	c := *n
+	c.Members = slices.Clone(n.Members)
+	c.Items = slices.Clone(n.Items)
+	return &c
 }
 
 // intersectTypes intersects two "type" values.
