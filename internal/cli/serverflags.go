@@ -230,6 +230,7 @@ func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runt
 	if err := f.check(rest); err != nil {
 		return nil, err
 	}
+	f.addSecrets(e)
 	s, err := runtime.Connect(ctx, f.transport(e), f.options(e))
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", f.source(), err)
