@@ -38,7 +38,7 @@ func fakeServer(t *testing.T, name string, respond func(r *http.Request, method,
 		w.Header().Set("Content-Type", "application/json")
 		if m.Method == "server/discover" {
 			info, _ := json.Marshal(map[string]string{"name": name, "version": "1"})
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":%s}}`, m.ID, info)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":%s}}}`, m.ID, info)
 			return
 		}
 		result, rpcErr := respond(r, m.Method, m.Params.Name)
