@@ -89,9 +89,11 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 // Main runs mcpgen with args (without the program name) and returns the exit
-// status. Text content of call results is written exactly as the server sent
-// it when stdout is not a terminal, and with control characters shown as
-// escapes when it is; all other output always shows them as escapes.
+// status. Credentials sent to a server never reach stdout or stderr. The
+// output programs read (the content of call results, --json, snapshots) is
+// written exactly as the server sent it when stdout is not a terminal, and
+// with control characters shown as escapes when it is; all other output
+// always shows them as escapes.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return mainTerminal(args, stdin, stdout, stderr, isTerminal(stdout))
 }

@@ -55,7 +55,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.url, "url", "", "the server's `URL`: Streamable HTTP, or legacy HTTP+SSE when the server only speaks that")
 	fs.StringVar(&f.sse, "sse", "", "the `URL` of a server speaking only the legacy HTTP+SSE transport (its SSE endpoint, such as .../sse)")
 	fs.Var(&f.headers, "header", "an HTTP header sent with every request, as `'Name: value'` (repeatable)")
-	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the environment `VARIABLE` holding a bearer token sent as \"Authorization: Bearer ...\"; the token is never printed")
+	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the environment `VARIABLE` holding a bearer token sent as \"Authorization: Bearer ...\"; the token is never printed (unless shorter than 8 bytes, which is warned about)")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "how long the whole command may take, connecting included; 0 for no limit")
 	fs.StringVar(&f.protocol, "protocol-version", "", "pin the MCP protocol `version` (default: the newest, falling back to the initialize handshake for older servers)")
 	fs.BoolVar(&f.verbose, "v", false, "log the connection, every message (secrets redacted) and the server's standard error to standard error")
