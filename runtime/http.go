@@ -27,16 +27,16 @@ type HTTPOptions struct {
 	// Header holds headers sent with every request, such as an API key.
 	// Like the bearer token, they are not sent on after a redirect to
 	// another host. Their values, and the credential after the scheme of
-	// an Authorization value, are kept out of errors and logs like the
-	// token.
+	// an Authorization value (or of a header whose name looks secret), are
+	// kept out of errors and logs like the token.
 	Header http.Header
 
 	// BearerEnv names an environment variable holding a bearer token, sent
 	// as "Authorization: Bearer <token>" on every request. Connect fails when
 	// the variable is unset or empty. The token never appears in errors or
-	// logs, as sent or JSON-escaped, unless it is shorter than 8 bytes
-	// (redact.MinLen): so short a secret cannot be told apart from
-	// ordinary text, and is not looked for. The same holds for header
+	// logs, as sent or JSON-escaped, unless it is shorter than 8 bytes: so
+	// short a secret cannot be told apart from ordinary text, and is not
+	// looked for. The same holds for header
 	// values and the password and query values of the URL.
 	BearerEnv string
 
@@ -166,7 +166,14 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 		h.header[ck] = append([]string(nil), vs...)
 		userKeys[ck] = true
 		for _, v := range vs {
-			h.secrets = append(h.secrets, redact.Forms(v)...)
+			// The credential after "Bearer " or "Basic " of an
+			// Authorization-like header is a secret of its own; the
+			// words of other values are not.
+			if isSecretName(ck) {
+				h.secrets = append(h.secrets, redact.Forms(v)...)
+			} else {
+				h.secrets = append(h.secrets, v)
+			}
 		}
 	}
 	if o.BearerEnv != "" {

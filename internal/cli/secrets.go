@@ -59,8 +59,9 @@ func (f *serverFlags) addSecrets(e *env) {
 }
 
 // secretValues returns the credentials the flags send to the server: the
-// bearer token, the values of --header (the credential after "Bearer " or
-// "Basic " too, decoded for Basic), and the password (which is sent as Basic
+// bearer token, the values of --header (for a header whose name looks
+// secret, such as Authorization, the credential after "Bearer " or "Basic "
+// too, decoded for Basic), and the password (which is sent as Basic
 // authorization) and query values of the URL. It also returns a description
 // of each credential shorter than redact.MinLen: the token, the password,
 // and values of headers and query parameters whose names look secret. Other
@@ -84,8 +85,13 @@ func (f *serverFlags) secretValues() (values, short []string) {
 		add("the bearer token from $"+f.bearerEnv, true, os.Getenv(f.bearerEnv))
 	}
 	for name, vs := range f.headers.header {
+		secret := isSecretWord(name)
 		for _, v := range vs {
-			add("the value of header "+name, isSecretWord(name), redact.Forms(v)...)
+			forms := []string{v}
+			if secret {
+				forms = redact.Forms(v)
+			}
+			add("the value of header "+name, secret, forms...)
 		}
 	}
 	for _, raw := range []string{f.url, f.sse} {
