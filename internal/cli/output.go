@@ -162,10 +162,16 @@ func dangerousRune(r rune) bool {
 	return false
 }
 
-// visibleString returns s as appendVisible shows it, for text laid out
-// before it is written, such as the cells of a table.
-func visibleString(s string) string {
-	return string(appendVisible(nil, []byte(s)))
+// visibleCell returns s as appendVisible shows it, with newlines and tabs
+// shown as escapes too, for a cell of a table: it is made visible before the
+// table is laid out, so that the escapes count in the widths, and a name
+// cannot start a row or a column of its own.
+func visibleCell(s string) string {
+	v := appendVisible(nil, []byte(s))
+	if bytes.ContainsAny(v, "\n\t") {
+		v = bytes.ReplaceAll(bytes.ReplaceAll(v, []byte("\n"), []byte(`\n`)), []byte("\t"), []byte(`\t`))
+	}
+	return string(v)
 }
 
 // isTerminal reports whether w is a terminal (a character device).

@@ -62,13 +62,14 @@ func runTerminal(t *testing.T, args ...string) (code int, stdout, stderr string)
 // evilServer is a server named evil whose tool "show" has evil in its name
 // and description, and returns evil as text, resource text and in the
 // summaries of an image, a resource link and a resource; the tool "refuse"
-// answers with an error response whose message is evil.
+// answers with an error response whose message is evil. A last tool's name
+// would add a row to a table.
 func evilServer(t *testing.T) string {
 	e := jsonString(evil)
 	srv := fakeServer(t, evil, func(r *http.Request, method, tool string) (string, string) {
 		switch {
 		case method == "tools/list":
-			return `{"tools":[{"name":"show","description":` + e + `,"inputSchema":{"type":"object","properties":{` + e + `:{"type":"string"}}}},{"name":` + e + `,"inputSchema":{"type":"object"}},{"name":"refuse","inputSchema":{"type":"object"}}]}`, ""
+			return `{"tools":[{"name":"show","description":` + e + `,"inputSchema":{"type":"object","properties":{` + e + `:{"type":"string"}}}},{"name":` + e + `,"inputSchema":{"type":"object"}},{"name":"refuse","inputSchema":{"type":"object"}},{"name":"row\nfake\tinjected","inputSchema":{"type":"object"}}]}`, ""
 		case tool == "show":
 			return `{"content":[{"type":"text","text":` + e + `},{"type":"image","mimeType":` + e + `,"data":"AAEC"},{"type":"resource_link","uri":` + e + `,"name":` + e + `},{"type":"resource","resource":{"uri":` + e + `,"mimeType":"text/plain","text":` + e + `}}]}`, ""
 		}
@@ -123,7 +124,8 @@ func TestEscapeInjectionCall(t *testing.T) {
 
 // TestEscapeInjectionTools lists a server whose name, tool names,
 // descriptions and argument names carry terminal escape sequences: the
-// header line and the table show them as escapes, piped or not.
+// header line and the table show them as escapes, piped or not, and a name
+// with a newline and a tab stays in its cell.
 func TestEscapeInjectionTools(t *testing.T) {
 	url := evilServer(t)
 	code, piped, errOut := run(t, "", "tools", "--url", url)
@@ -134,6 +136,9 @@ func TestEscapeInjectionTools(t *testing.T) {
 	checkShown(t, map[string]string{"tools": piped, "tools on a terminal": onTerminal})
 	if lines := strings.Split(piped, "\n"); !strings.HasPrefix(lines[0], evilShown) {
 		t.Errorf("the header line does not name the server with escapes:\n%s", lines[0])
+	}
+	if strings.Contains(piped, "\nfake") || !strings.Contains(piped, `row\nfake\tinjected`) {
+		t.Errorf("a tool name makes a row of its own:\n%s", piped)
 	}
 	code, asJSON, _ := run(t, "", "tools", "--json", "--url", url)
 	if code != 0 || strings.ContainsAny(asJSON, "\x1b\r\b\x07") {
@@ -218,7 +223,7 @@ func TestEscapeInjectionWriter(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
 	}
-	if got := visibleString("tab\tand\nnewline stay, \\ too"); got != "tab\tand\nnewline stay, \\ too" {
-		t.Errorf("visibleString changed plain text: %q", got)
+	if got := visibleCell("a\tcell\nwith \\ \x1b"); got != `a\tcell\nwith \ \x1b` {
+		t.Errorf("visibleCell = %q", got)
 	}
 }

@@ -103,9 +103,7 @@ func writeToolsTable(w io.Writer, tools []runtime.Tool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tARGUMENTS\tDESCRIPTION")
 	for _, t := range sorted {
-		// The cells are made visible before the table is laid out, so
-		// that the escapes count in the widths.
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", visibleString(t.Name), visibleString(argumentSummary(t.InputSchema)), visibleString(summarize(firstNonEmpty(t.Description, t.Title), maxDescription)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", visibleCell(t.Name), visibleCell(argumentSummary(t.InputSchema)), visibleCell(summarize(firstNonEmpty(t.Description, t.Title), maxDescription)))
 	}
 	return tw.Flush()
 }
