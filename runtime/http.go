@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/sse"
 )
@@ -25,13 +26,18 @@ import (
 type HTTPOptions struct {
 	// Header holds headers sent with every request, such as an API key.
 	// Like the bearer token, they are not sent on after a redirect to
-	// another host.
+	// another host. Their values, and the credential after the scheme of
+	// an Authorization value (or of a header whose name looks secret), are
+	// kept out of errors and logs like the token.
 	Header http.Header
 
 	// BearerEnv names an environment variable holding a bearer token, sent
 	// as "Authorization: Bearer <token>" on every request. Connect fails when
 	// the variable is unset or empty. The token never appears in errors or
-	// logs.
+	// logs, as sent or JSON-escaped, unless it is shorter than 8 bytes: so
+	// short a secret cannot be told apart from ordinary text, and is not
+	// looked for. The same holds for header
+	// values and the password and query values of the URL.
 	BearerEnv string
 
 	// Client is the HTTP client requests go through. Nil means a client
@@ -116,6 +122,7 @@ type httpClient struct {
 	client  *http.Client
 	header  http.Header // user headers and Authorization, canonical keys
 	secrets []string    // values never to show: the token, header values
+	red     *redact.Set // secrets, as the scrubbing functions use them
 	env     string      // BearerEnv, for error hints
 	hasAuth bool
 	auth    Authorizer
@@ -135,6 +142,7 @@ func httpClientFor(rawURL string, opts *HTTPOptions) (*httpClient, error) {
 		return nil, err
 	}
 	h.addURLSecrets(rawURL)
+	h.red = redact.New(h.secrets...)
 	return h, nil
 }
 
@@ -166,7 +174,12 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 		h.header[ck] = append([]string(nil), vs...)
 		userKeys[ck] = true
 		for _, v := range vs {
-			if len(v) >= 8 {
+			// The credential after "Bearer " or "Basic " of an
+			// Authorization-like header is a secret of its own; the
+			// words of other values are not.
+			if isSecretName(ck) {
+				h.secrets = append(h.secrets, redact.Forms(v)...)
+			} else {
 				h.secrets = append(h.secrets, v)
 			}
 		}
@@ -196,21 +209,19 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 }
 
 // addURLSecrets adds the password and the query values of rawURL to the
-// secrets kept out of errors: keys and session ids travel there.
+// secrets kept out of errors: keys and session ids travel there. Those
+// shorter than redact.MinLen are left out by redact.New.
 func (h *httpClient) addURLSecrets(rawURL string) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return
 	}
-	if p, ok := u.User.Password(); ok && p != "" {
-		h.secrets = append(h.secrets, p)
+	if p, ok := u.User.Password(); ok {
+		// The HTTP client sends them as Basic authorization.
+		h.secrets = append(h.secrets, redact.BasicForms(u.User.Username(), p)...)
 	}
 	for _, vs := range u.Query() {
-		for _, v := range vs {
-			if len(v) >= 6 {
-				h.secrets = append(h.secrets, v)
-			}
-		}
+		h.secrets = append(h.secrets, vs...)
 	}
 }
 
@@ -339,15 +350,8 @@ func (e *scrubbedError) Is(target error) bool {
 		target == context.DeadlineExceeded && errors.Is(e.err, context.DeadlineExceeded)
 }
 
-// scrub replaces every secret in s.
-func (h *httpClient) scrub(s string) string {
-	for _, secret := range h.secrets {
-		if strings.Contains(s, secret) {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
-		}
-	}
-	return s
-}
+// scrub replaces every secret in s, as it is and as escapes spell it.
+func (h *httpClient) scrub(s string) string { return h.red.String(s) }
 
 // statusError builds the error for an HTTP response without a JSON-RPC
 // message. A 401 or 403 gets a hint about the bearer token.

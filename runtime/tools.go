@@ -221,7 +221,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*Result,
 	if logged {
 		attrs := []slog.Attr{slog.String("tool", name), slog.Duration("took", time.Since(start))}
 		if err != nil {
-			attrs = append(attrs, slog.String("error", err.Error()))
+			attrs = append(attrs, slog.String("error", s.scrub(err.Error())))
 		}
 		s.log.LogAttrs(ctx, level, "tool call", attrs...)
 	}

@@ -96,11 +96,11 @@ func runCall(e *env, args []string) error {
 		return sf.explain(ctx, err)
 	}
 	if *asJSON {
-		if err := writeResultJSON(e.stdout, res); err != nil {
+		if err := writeResultJSON(e.data, res); err != nil {
 			return err
 		}
 	} else {
-		writeResult(e.stdout, res)
+		writeResult(e.stdout, e.data, res)
 	}
 	if res.IsError {
 		return &exitError{code: exitFail, msg: fmt.Sprintf("call %s: the tool reported an error (isError)", tool)}
@@ -207,27 +207,33 @@ func writeResultJSON(w io.Writer, res *runtime.Result) error {
 
 // writeResult writes res for people: text blocks verbatim, other blocks as
 // a one-line summary, then the structured content, indented, unless a text
-// block already holds the same JSON value.
-func writeResult(w io.Writer, res *runtime.Result) {
-	var b strings.Builder
+// block already holds the same JSON value. The summaries go to people; the
+// content the server sent (text, resource text, structured content) goes to
+// data, which keeps it exact when standard output is not a terminal. Both
+// are sides of the same stream, so the order holds.
+func writeResult(people, data io.Writer, res *runtime.Result) {
 	structured := len(bytes.TrimSpace(res.StructuredContent)) > 0
 	var structuredValue any
 	if structured {
 		structured = json.Unmarshal(res.StructuredContent, &structuredValue) == nil
 	}
+	text := func(s string) {
+		if !strings.HasSuffix(s, "\n") {
+			s += "\n"
+		}
+		io.WriteString(data, s)
+	}
 	for _, c := range res.Content {
 		switch c.Type {
 		case runtime.ContentText:
-			b.WriteString(c.Text)
-			if !strings.HasSuffix(c.Text, "\n") {
-				b.WriteString("\n")
-			}
+			text(c.Text)
 			if structured && sameJSON(c.Text, structuredValue) {
 				structured = false
 			}
 		case runtime.ContentImage, runtime.ContentAudio:
-			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", c.Type, orDash(c.MIMEType), len(c.Data))
+			fmt.Fprintf(people, "[%s %s, %d bytes]\n", c.Type, orDash(c.MIMEType), len(c.Data))
 		case runtime.ContentResourceLink:
+			var b strings.Builder
 			fmt.Fprintf(&b, "[resource_link %s", c.URI)
 			if c.Name != "" {
 				fmt.Fprintf(&b, " %q", c.Name)
@@ -236,33 +242,29 @@ func writeResult(w io.Writer, res *runtime.Result) {
 				fmt.Fprintf(&b, " %s", c.MIMEType)
 			}
 			b.WriteString("]\n")
+			io.WriteString(people, b.String())
 		case runtime.ContentResource:
-			if c.Resource == nil {
-				b.WriteString("[resource]\n")
-				break
-			}
-			if c.Resource.Blob != nil {
-				fmt.Fprintf(&b, "[resource %s %s, %d bytes]\n", c.Resource.URI, orDash(c.Resource.MIMEType), len(c.Resource.Blob))
-				break
-			}
-			fmt.Fprintf(&b, "[resource %s %s]\n", c.Resource.URI, orDash(c.Resource.MIMEType))
-			b.WriteString(c.Resource.Text)
-			if !strings.HasSuffix(c.Resource.Text, "\n") {
-				b.WriteString("\n")
+			switch {
+			case c.Resource == nil:
+				io.WriteString(people, "[resource]\n")
+			case c.Resource.Blob != nil:
+				fmt.Fprintf(people, "[resource %s %s, %d bytes]\n", c.Resource.URI, orDash(c.Resource.MIMEType), len(c.Resource.Blob))
+			default:
+				fmt.Fprintf(people, "[resource %s %s]\n", c.Resource.URI, orDash(c.Resource.MIMEType))
+				text(c.Resource.Text)
 			}
 		default:
-			fmt.Fprintf(&b, "[%s block]\n", c.Type)
+			fmt.Fprintf(people, "[%s block]\n", c.Type)
 		}
 	}
 	if structured {
 		var out bytes.Buffer
 		if json.Indent(&out, res.StructuredContent, "", "  ") == nil {
-			b.WriteString("structured content:\n")
-			b.Write(out.Bytes())
-			b.WriteString("\n")
+			io.WriteString(people, "structured content:\n")
+			out.WriteString("\n")
+			data.Write(out.Bytes())
 		}
 	}
-	io.WriteString(w, b.String())
 }
 
 // sameJSON reports whether text is the JSON encoding of v.

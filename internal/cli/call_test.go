@@ -63,7 +63,7 @@ func TestWriteResult(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			writeResult(&b, &tt.res)
+			writeResult(&b, &b, &tt.res)
 			if b.String() != tt.want {
 				t.Errorf("got:\n%q\nwant:\n%q", b.String(), tt.want)
 			}

@@ -17,10 +17,38 @@ const (
 	exitUsage = 2
 )
 
-// env is what a command runs with.
+// env is what a command runs with. Everything a command prints goes through
+// stdout, stderr or data, which redact the credentials of the servers in
+// use (secrets) and show control characters as escapes (see outStream):
+// stdout and stderr always, data only when standard output is a terminal.
+// data is for output that programs read: the text content of call results,
+// --json and snapshots.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	data           io.Writer
+	secrets        *secrets
+	streams        []*outStream
+}
+
+// newEnv returns the env of a run writing to stdout and stderr; terminal
+// says whether stdout is a terminal.
+func newEnv(stdin io.Reader, stdout, stderr io.Writer, terminal bool) *env {
+	sec := &secrets{}
+	out := &outStream{w: stdout, secrets: sec}
+	errs := &outStream{w: stderr, secrets: sec}
+	e := &env{stdin: stdin, stdout: out.visible(), stderr: errs.visible(), data: out.exact(), secrets: sec, streams: []*outStream{out, errs}}
+	if terminal {
+		e.data = e.stdout
+	}
+	return e
+}
+
+// flush writes what the output streams hold back.
+func (e *env) flush() {
+	for _, s := range e.streams {
+		s.flush()
+	}
 }
 
 // A command is one mcpgen subcommand.
@@ -61,9 +89,25 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 // Main runs mcpgen with args (without the program name) and returns the exit
-// status.
+// status. Credentials sent to a server never reach stdout or stderr. The
+// output programs read (the content of call results, --json, snapshots) is
+// written exactly as the server sent it when stdout is not a terminal, and
+// with control characters shown as escapes when it is; all other output
+// always shows them as escapes.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	return mainTerminal(args, stdin, stdout, stderr, isTerminal(stdout))
+}
+
+// mainTerminal is Main with terminal saying whether stdout is a terminal.
+func mainTerminal(args []string, stdin io.Reader, stdout, stderr io.Writer, terminal bool) int {
+	e := newEnv(stdin, stdout, stderr, terminal)
+	defer e.flush()
+	return dispatch(e, args)
+}
+
+// dispatch runs the command args name.
+func dispatch(e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		printUsage(stderr)
 		return exitUsage

@@ -1,37 +1,97 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/internal/redact"
 )
 
 // redacted replaces a credential found where it does not belong.
-const redacted = "[REDACTED]"
+const redacted = redact.Mark
+
+// secrets are the credentials sent to the servers a command talks to. The
+// output streams replace them in everything mcpgen prints, and captures in
+// the snapshots they write; see package redact for how they are found.
+type secrets struct {
+	mu   sync.Mutex
+	list []string
+	set  atomic.Pointer[redact.Set]
+}
+
+// add adds values to the credentials to redact.
+func (s *secrets) add(values []string) {
+	if len(values) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, values...)
+	s.set.Store(redact.New(s.list...))
+}
+
+// redact returns b with every credential replaced by [REDACTED].
+func (s *secrets) redact(b []byte) []byte {
+	out, _ := s.redactFound(b)
+	return out
+}
+
+// redactFound is redact, also reporting whether it replaced anything.
+func (s *secrets) redactFound(b []byte) ([]byte, bool) {
+	if s == nil {
+		return b, false
+	}
+	return s.set.Load().Bytes(b)
+}
+
+// addSecrets adds the credentials the flags send to the server to e's
+// secrets, and warns about those too short to be redacted.
+func (f *serverFlags) addSecrets(e *env) {
+	values, short := f.secretValues()
+	e.secrets.add(values)
+	for _, what := range short {
+		fmt.Fprintf(e.stderr, "mcpgen: warning: %s is shorter than %d bytes, too short to be told apart from other text: it is not redacted from the output\n", what, redact.MinLen)
+	}
+}
 
 // secretValues returns the credentials the flags send to the server: the
-// bearer token, the values of --header, and the password and query values of
-// the URL. Short values (under 8 bytes) are left out: they would match
-// ordinary text.
-func (f *serverFlags) secretValues() []string {
-	var out []string
-	add := func(v string) {
-		if v = strings.TrimSpace(v); len(v) >= 8 {
-			out = append(out, v)
+// bearer token, the values of --header (for a header whose name looks
+// secret, such as Authorization, the credential after "Bearer " or "Basic "
+// too, decoded for Basic), and the password (which is sent as Basic
+// authorization) and query values of the URL. It also returns a description
+// of each credential shorter than redact.MinLen: the token, the password,
+// and values of headers and query parameters whose names look secret. Other
+// short values are left out without a word: they are seldom secrets.
+func (f *serverFlags) secretValues() (values, short []string) {
+	add := func(what string, secret bool, forms ...string) {
+		warned := false
+		for _, v := range forms {
+			v = strings.TrimSpace(v)
+			switch {
+			case v == "":
+			case !redact.TooShort(v):
+				values = append(values, v)
+			case secret && !warned:
+				short = append(short, what)
+				warned = true
+			}
 		}
 	}
 	if f.bearerEnv != "" {
-		add(os.Getenv(f.bearerEnv))
+		add("the bearer token from $"+f.bearerEnv, true, os.Getenv(f.bearerEnv))
 	}
-	for _, vs := range f.headers.header {
+	for name, vs := range f.headers.header {
+		secret := isSecretWord(name)
 		for _, v := range vs {
-			add(v)
-			// "Bearer <token>" and the like: the token alone too.
-			if _, rest, ok := strings.Cut(v, " "); ok {
-				add(rest)
+			forms := []string{v}
+			if secret {
+				forms = redact.Forms(v)
 			}
+			add("the value of header "+name, secret, forms...)
 		}
 	}
 	for _, raw := range []string{f.url, f.sse} {
@@ -40,32 +100,13 @@ func (f *serverFlags) secretValues() []string {
 			continue
 		}
 		if p, ok := u.User.Password(); ok {
-			add(p)
+			add("the password in the URL", true, redact.BasicForms(u.User.Username(), p)...)
 		}
-		for _, vs := range u.Query() {
+		for k, vs := range u.Query() {
 			for _, v := range vs {
-				add(v)
+				add("the value of URL parameter "+k, isSecretWord(k), v)
 			}
 		}
 	}
-	return out
-}
-
-// scrubSecrets replaces every secret in the JSON text data, as it is and as
-// JSON escapes it, by [REDACTED]. It returns the result and whether it
-// replaced anything. A server that echoes the credentials it receives into
-// its tool list must not get them written into a snapshot or generated
-// code.
-func scrubSecrets(data []byte, secrets []string) ([]byte, bool) {
-	found := false
-	for _, s := range secrets {
-		enc, _ := json.Marshal(s)
-		for _, form := range [][]byte{[]byte(s), enc[1 : len(enc)-1]} {
-			if bytes.Contains(data, form) {
-				data = bytes.ReplaceAll(data, form, []byte(redacted))
-				found = true
-			}
-		}
-	}
-	return data, found
+	return values, short
 }

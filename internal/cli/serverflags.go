@@ -59,7 +59,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.url, "url", "", "the server's `URL`: Streamable HTTP, or legacy HTTP+SSE when the server only speaks that")
 	fs.StringVar(&f.sse, "sse", "", "the `URL` of a server speaking only the legacy HTTP+SSE transport (its SSE endpoint, such as .../sse)")
 	fs.Var(&f.headers, "header", "an HTTP header sent with every request, as `'Name: value'` (repeatable)")
-	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the environment `VARIABLE` holding a bearer token sent as \"Authorization: Bearer ...\"; the token is never printed")
+	fs.StringVar(&f.bearerEnv, "bearer-env", "", "the environment `VARIABLE` holding a bearer token sent as \"Authorization: Bearer ...\"; the token is never printed (unless shorter than 8 bytes, which is warned about)")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "how long the whole command may take, connecting and the work on the tool list included; 0 for no limit")
 	fs.DurationVar(&f.probe, "probe-timeout", runtime.DefaultProbeTimeout, "how long to wait for the server's answer to the version probe (server/discover), for servers slow to start; a stdio server silent that long is taken for a legacy one, an HTTP server's silence is an error; 0 for no limit but --timeout")
 	fs.StringVar(&f.protocol, "protocol-version", "", "pin the MCP protocol `version` (default: the newest, falling back to the initialize handshake for older servers)")
@@ -267,6 +267,7 @@ func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runt
 	if err := f.check(rest); err != nil {
 		return nil, err
 	}
+	f.addSecrets(e)
 	s, err := runtime.Connect(ctx, f.transport(e), f.options(e))
 	var pte *runtime.ProbeTimeoutError
 	if errors.As(err, &pte) {

@@ -17,7 +17,7 @@ import (
 func parseServer(t *testing.T, args []string) (*serverFlags, []string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	e := newEnv(strings.NewReader(""), &out, &errOut, false)
 	fs := newFlagSet(e, "tools", serverUsage)
 	var f serverFlags
 	f.register(fs)
@@ -157,7 +157,7 @@ func TestServerFlagsConnect(t *testing.T) {
 	}
 	srv := testenv.SDKServer(t)
 	var stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &stderr}
+	e := newEnv(strings.NewReader(""), &bytes.Buffer{}, &stderr, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 

@@ -59,7 +59,7 @@ func runSnapshot(e *env, args []string) error {
 		return err
 	}
 	if *out == "" {
-		_, err := e.stdout.Write(data)
+		_, err := e.data.Write(data)
 		return err
 	}
 	return saveSnapshot(e, "", *out, data)
@@ -117,7 +117,7 @@ func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("the tool list of %s: %w", sf.source(), err)
 	}
-	if clean, found := scrubSecrets(data, sf.secretValues()); found {
+	if clean, found := e.secrets.redactFound(data); found {
 		fmt.Fprintf(e.stderr, "mcpgen: warning: the tool list of %s repeats a credential sent to the server; it is replaced by %s\n", sf.source(), redacted)
 		data = clean
 	}

@@ -51,7 +51,7 @@ func runTools(e *env, args []string) error {
 		return sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))
 	}
 	if *asJSON {
-		return writeToolsJSON(e.stdout, tools)
+		return writeToolsJSON(e.data, tools)
 	}
 	info := s.ServerInfo()
 	fmt.Fprintf(e.stdout, "%s %s, protocol %s, %d tool(s)\n\n", orUnknown(info.Name), info.Version, s.ProtocolVersion(), len(tools))
@@ -103,7 +103,7 @@ func writeToolsTable(w io.Writer, tools []runtime.Tool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tARGUMENTS\tDESCRIPTION")
 	for _, t := range sorted {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, argumentSummary(t.InputSchema), summarize(firstNonEmpty(t.Description, t.Title), maxDescription))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", visibleCell(t.Name), visibleCell(argumentSummary(t.InputSchema)), visibleCell(summarize(firstNonEmpty(t.Description, t.Title), maxDescription)))
 	}
 	return tw.Flush()
 }
