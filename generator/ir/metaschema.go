@@ -39,8 +39,10 @@ func (m *metaChecker) check(tool string, doc *jsontree.Node, ptr string) error {
 	return m.node(tool, doc, ptr, draftOf(doc, "https://json-schema.org/draft/2020-12/schema"), 0)
 }
 
-// draftOf returns the meta-schema URL a schema object's $schema names, or
+// draftOf returns the meta-schema URL a schema document's $schema names, or
 // inherited when it names none. snapshot.CheckRefs has refused unknown ones.
+// Only the root's $schema counts: the validator checks the whole document
+// against the root's meta-schema, embedded resources included.
 func draftOf(v *jsontree.Node, inherited string) string {
 	if s, ok := v.Get("$schema").StringValue(); ok {
 		return s
@@ -71,7 +73,6 @@ func (m *metaChecker) node(tool string, v *jsontree.Node, ptr, draft string, dep
 	if v.Kind != jsontree.Object || depth > MaxMetaDepth {
 		return nil
 	}
-	draft = draftOf(v, draft)
 	type child struct {
 		v   *jsontree.Node
 		ptr string
