@@ -46,6 +46,8 @@ func TestSchemasThatCanNeverValidate(t *testing.T) {
 			`tool "t": /inputSchema/required: the JSON Schema meta-schema rejects it`},
 		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"object","properties":{"b":{}},"required":["b","b"]}]}}}`,
 			`tool "t": /inputSchema/properties/a/anyOf/0/required: the JSON Schema meta-schema rejects it`},
+		{`{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"x":true}}`,
+			`tool "t": /inputSchema/properties/x: the JSON Schema meta-schema rejects it`},
 		{`{"type":"object","properties":{"x":{"$dynamicRef":"https://example.com/s.json#meta"}}}`,
 			`tool "t": /inputSchema/properties/x/$dynamicRef: $dynamicRef "https://example.com/s.json#meta" points outside the schema`},
 		{`{"$schema":"https://example.com/my-meta","type":"object"}`,

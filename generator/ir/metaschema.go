@@ -70,8 +70,12 @@ func isSchema(v *jsontree.Node) bool { return v.Kind == jsontree.Object || v.Kin
 var emptySchema = &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
 
 func (m *metaChecker) node(tool string, v *jsontree.Node, ptr, draft string, depth int) error {
-	if v.Kind != jsontree.Object || depth > MaxMetaDepth {
+	if depth > MaxMetaDepth {
 		return nil
+	}
+	if v.Kind != jsontree.Object {
+		// true and false: schemas from draft-06 on, not in draft-04.
+		return m.verdict(tool, v, ptr, draft)
 	}
 	type child struct {
 		v   *jsontree.Node
@@ -108,15 +112,8 @@ func (m *metaChecker) node(tool string, v *jsontree.Node, ptr, draft string, dep
 			shallow.Members[i].Value = c
 		}
 	}
-	key := draft + "\x00" + shallow.String()
-	msg, done := m.seen[key]
-	if !done {
-		msg = validateMeta(draft, shallow)
-		m.seen[key] = msg
-	}
-	if msg != "" {
-		at, reason, _ := strings.Cut(msg, "\x00")
-		return &Error{Tool: tool, Pointer: ptr + at, Msg: "the JSON Schema meta-schema rejects it, so every call would fail: " + reason}
+	if err := m.verdict(tool, shallow, ptr, draft); err != nil {
+		return err
 	}
 	for _, c := range children {
 		if err := m.node(tool, c.v, c.ptr, draft, depth+1); err != nil {
@@ -124,6 +121,22 @@ func (m *metaChecker) node(tool string, v *jsontree.Node, ptr, draft string, dep
 		}
 	}
 	return nil
+}
+
+// verdict validates the schema value v, found at ptr, against the
+// meta-schema of draft, once per distinct value and draft.
+func (m *metaChecker) verdict(tool string, v *jsontree.Node, ptr, draft string) error {
+	key := draft + "\x00" + v.String()
+	msg, done := m.seen[key]
+	if !done {
+		msg = validateMeta(draft, v)
+		m.seen[key] = msg
+	}
+	if msg == "" {
+		return nil
+	}
+	at, reason, _ := strings.Cut(msg, "\x00")
+	return &Error{Tool: tool, Pointer: ptr + at, Msg: "the JSON Schema meta-schema rejects it, so every call would fail: " + reason}
 }
 
 // MaxMetaDepth bounds the nesting the meta-schema check follows; the
