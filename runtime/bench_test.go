@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -124,6 +126,30 @@ func BenchmarkDecodeResult(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := decodeResult(bytes.Clone(data)); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeToolsPage decodes one tools/list page of the largest server
+// of the corpus (353 tools), as ListTools does for each page.
+func BenchmarkDecodeToolsPage(b *testing.B) {
+	file, err := os.ReadFile("../testdata/servers/digitalocean.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var snap struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(file, &snap); err != nil {
+		b.Fatal(err)
+	}
+	page := append(append([]byte(`{"tools":`), snap.Tools...), '}')
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		tools, _, err := decodeToolsPage(nil, page)
+		if err != nil || len(tools) != 353 {
+			b.Fatalf("%d tools, %v", len(tools), err)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -153,14 +154,16 @@ func decodeToolsPage(tools []Tool, res []byte) ([]Tool, *string, error) {
 				return nil
 			}
 			return jsonrpc.ArrayEach(v, func(raw []byte) error {
-				var t Tool
-				if err := json.Unmarshal(raw, &t); err != nil {
+				t, err := decodeTool(raw)
+				if err != nil {
 					return fmt.Errorf("tool %d: %w", len(tools), err)
 				}
 				if t.Name == "" {
 					return fmt.Errorf("tool %d has no name", len(tools))
 				}
-				t.Raw = bytes.Clone(raw)
+				if de := (*jsontree.DuplicateKeyError)(nil); errors.As(jsontree.CheckUniqueKeys(t.Raw), &de) {
+					return fmt.Errorf("tool %d (%q): %s: %w", len(tools), t.Name, de.Pointer, de)
+				}
 				tools = append(tools, t)
 				return nil
 			})
@@ -185,6 +188,43 @@ func decodeToolsPage(tools []Tool, res []byte) ([]Tool, *string, error) {
 		return nil, nil, errors.New("the result has no tools array")
 	}
 	return tools, next, nil
+}
+
+// decodeTool decodes one tool of a tools/list result. Members are matched by
+// their exact names, as the snapshot reader and the JSON Schema validator
+// match them (encoding/json would also take "Name" for "name"). The schemas
+// are slices of Raw, a copy of raw.
+func decodeTool(raw []byte) (Tool, error) {
+	t := Tool{Raw: bytes.Clone(raw)}
+	err := jsonrpc.ObjectEach(t.Raw, func(key []byte, escaped bool, v []byte) error {
+		k, err := jsonrpc.Key(key, escaped)
+		if err != nil {
+			return err
+		}
+		var text *string
+		switch string(k) {
+		case "name":
+			text = &t.Name
+		case "title":
+			text = &t.Title
+		case "description":
+			text = &t.Description
+		case "inputSchema":
+			t.InputSchema = v
+		case "outputSchema":
+			t.OutputSchema = v
+		case "annotations":
+			t.Annotations = v
+		}
+		if text == nil || jsonrpc.IsNull(v) {
+			return nil
+		}
+		if *text, err = jsonrpc.String(v); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		return nil
+	})
+	return t, err
 }
 
 // checkResultType accepts a complete result.

@@ -61,6 +61,9 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	// and ClientArgs).
 	toolNames := newScope()
 	for _, st := range sorted {
+		if err := st.CheckName(); err != nil {
+			return nil, &Error{Tool: st.Name, Pointer: "/name", Msg: err.Error()}
+		}
 		t := &Tool{Name: st.Name, Title: st.Title, Description: st.Description}
 		base := Exported(st.Name, "Tool")
 		toolNames.claim(base, st.Name, spellingRank(st.Name, base), func(n string) { t.GoName = n })
@@ -76,6 +79,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 		}
 	}
 	index := map[*Type]int{}
+	meta := newMetaChecker()
 	for i, st := range sorted {
 		t := pkg.Tools[i]
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
@@ -97,6 +101,16 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 				return nil, err
 			}
 			t.Result, t.ResultRawChecks = res, c.rawList()
+		}
+		// The converter reports what it cannot map first, in its own
+		// words; the meta-schema then catches what it let through.
+		if err := meta.check(t.Name, st.Input, "/inputSchema"); err != nil {
+			return nil, err
+		}
+		if st.Output != nil {
+			if err := meta.check(t.Name, st.Output, "/outputSchema"); err != nil {
+				return nil, err
+			}
 		}
 	}
 	nameTypes(pkg, names)
@@ -769,12 +783,10 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 			t.Fields = append(t.Fields, f)
 		}
 	}
-	fieldNames.resolve()
-	for _, r := range required {
-		if !seen[r] {
-			c.needRaw("required")
-		}
+	if err := c.undescribedRequired(t, ptr, required, seen, addl, pattern, fieldNames); err != nil {
+		return nil, err
 	}
+	fieldNames.resolve()
 	switch {
 	case addl == nil:
 	case addl.Kind == jsontree.Bool:
@@ -787,6 +799,36 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		t.Extra = et
 	}
 	return t, nil
+}
+
+// undescribedRequired gives t a field for each property required names
+// but properties does not describe: a required field of unknown type
+// (json.RawMessage), which the tool's own schema checks, as it may hold
+// additionalProperties or patternProperties constraints. Without such a
+// field the generated struct could never carry the property, and every
+// call would fail. When additionalProperties is false and no
+// patternProperties could admit the property, no value satisfies the
+// schema at all, and it is refused.
+func (c *converter) undescribedRequired(t *Type, ptr string, required []string, seen map[string]bool, addl, pattern *jsontree.Node, fieldNames *scope) error {
+	for i, r := range required {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		rptr := ptr + "/required/" + strconv.Itoa(i)
+		if addl != nil && addl.Kind == jsontree.Bool && !addl.Bool && pattern == nil {
+			return c.errf(rptr, "required names %q, which properties does not describe and additionalProperties: false forbids, so no value satisfies the schema", r)
+		}
+		if !validTagName(r) {
+			return c.errf(rptr, "required names %q, which properties does not describe and a Go struct tag cannot name", r)
+		}
+		c.needRaw("required")
+		f := &Field{JSONName: r, Doc: "The schema requires this property without describing it.", Type: &Type{Kind: Raw, Pointer: rptr}, Required: true}
+		goName := Exported(r, "Field")
+		fieldNames.claim(goName, r, spellingRank(r, goName), func(n string) { f.GoName = n })
+		t.Fields = append(t.Fields, f)
+	}
+	return nil
 }
 
 // isTrivial reports a schema that accepts every value: true or {} (annotations

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
@@ -49,6 +50,10 @@ func withSchemas(tools []snapshot.Tool) ([]snapshot.Tool, error) {
 
 func parseSchema(tool, member string, raw []byte) (*jsontree.Node, error) {
 	v, err := jsontree.Parse(raw)
+	var de *jsontree.DuplicateKeyError
+	if errors.As(err, &de) {
+		return nil, &Error{Tool: tool, Pointer: "/" + member + de.Pointer, Msg: de.Error()}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: %s: %w", tool, member, err)
 	}

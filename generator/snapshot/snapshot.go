@@ -126,6 +126,10 @@ func Read(name string, data []byte) (*Snapshot, error) {
 		if errors.As(err, &se) {
 			return nil, &Error{File: name, Line: se.Line, Column: se.Column, Msg: "malformed JSON: " + se.Msg}
 		}
+		var de *jsontree.DuplicateKeyError
+		if errors.As(err, &de) {
+			return nil, fail(de.Pointer, "%v", de)
+		}
 		return nil, fail("", "%v", err)
 	}
 	s := &Snapshot{}
@@ -248,6 +252,9 @@ func readTool(item *jsontree.Node, raw json.RawMessage, ptr string) (*Tool, *rea
 		return nil, errAt(ptr+"/name", "tool name is empty")
 	}
 	t.Name = name.Str
+	if err := t.CheckName(); err != nil {
+		return nil, errAt(ptr+"/name", "%v", err)
+	}
 	for _, f := range []struct {
 		key string
 		dst *string
@@ -292,22 +299,47 @@ func readTool(item *jsontree.Node, raw json.RawMessage, ptr string) (*Tool, *rea
 	return t, nil
 }
 
+// CheckRefs reports the first reference of the schema document doc that
+// would need a fetch (see checkRefs), as a JSON pointer within doc and a
+// message; msg is empty when there is none.
+func CheckRefs(doc *jsontree.Node) (ptr, msg string) {
+	if e := checkRefs(doc, doc, ""); e != nil {
+		return e.ptr, e.msg
+	}
+	return "", ""
+}
+
 // dataKeywords hold JSON data rather than schemas: a "$ref" inside them is
 // not a reference.
 var dataKeywords = map[string]bool{"enum": true, "const": true, "default": true, "examples": true, "example": true}
 
 // checkRefs reports the first $ref under v that does not resolve within
-// root. ptr is v's pointer within the file.
+// root, the first $dynamicRef or $recursiveRef that points outside it, and
+// the first $schema that names no draft the validator embeds: each would
+// need a fetch, which mcpgen never does. ptr is v's pointer within the file.
 func checkRefs(root, v *jsontree.Node, ptr string) *readErr {
 	switch v.Kind {
 	case jsontree.Object:
 		for _, m := range v.Members {
 			p := ptr + "/" + jsontree.EscapeToken(m.Key)
-			if m.Key == "$ref" && m.Value.Kind == jsontree.String {
-				if _, _, err := ResolveRef(root, m.Value.Str); err != nil {
-					return errAt(p, "%v", err)
+			if m.Value.Kind == jsontree.String {
+				switch m.Key {
+				case "$ref":
+					if _, _, err := ResolveRef(root, m.Value.Str); err != nil {
+						return errAt(p, "%v", err)
+					}
+					continue
+				case "$dynamicRef", "$recursiveRef":
+					if !isLocalRef(root, m.Value.Str) {
+						return errAt(p, "%s %q points outside the schema, which mcpgen does not fetch", m.Key, m.Value.Str)
+					}
+					continue
+				case "$schema":
+					if !knownMetaSchema(m.Value.Str) {
+						return errAt(p, "$schema %q is not a JSON Schema draft mcpgen knows (draft-04, -06, -07, 2019-09, 2020-12), and its meta-schema is never fetched", m.Value.Str)
+					}
+					continue
 				}
-				continue
 			}
 			if dataKeywords[m.Key] {
 				continue
@@ -324,6 +356,36 @@ func checkRefs(root, v *jsontree.Node, ptr string) *readErr {
 		}
 	}
 	return nil
+}
+
+// isLocalRef reports whether ref is a fragment of the schema document root
+// itself ("#...", or the root's $id followed by "#...").
+func isLocalRef(root *jsontree.Node, ref string) bool {
+	if strings.HasPrefix(ref, "#") {
+		return true
+	}
+	id := root.Get("$id")
+	return id != nil && id.Kind == jsontree.String && strings.HasPrefix(ref, id.Str+"#")
+}
+
+// knownMetaSchema reports whether url names one of the JSON Schema drafts
+// whose meta-schemas the validator embeds, with or without an empty
+// fragment, over http or https.
+func knownMetaSchema(url string) bool {
+	u := strings.TrimSuffix(url, "#")
+	if rest, ok := strings.CutPrefix(u, "http://"); ok {
+		u = rest
+	} else if rest, ok := strings.CutPrefix(u, "https://"); ok {
+		u = rest
+	} else {
+		return false
+	}
+	switch u {
+	case "json-schema.org/schema", "json-schema.org/draft/2020-12/schema", "json-schema.org/draft/2019-09/schema",
+		"json-schema.org/draft-07/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-04/schema":
+		return true
+	}
+	return false
 }
 
 // ResolveRef resolves a $ref within the schema document root. Only local

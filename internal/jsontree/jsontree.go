@@ -74,13 +74,16 @@ func (e *SyntaxError) Error() string {
 // MaxDepth is the deepest nesting ParseUnique accepts.
 const MaxDepth = 1000
 
-// Parse parses one JSON document, keeping every object member as written,
-// repeated keys included (Get and Keys see the last value of a repeated
-// key, as encoding/json does). Numbers beyond the range of a float64 are
-// rejected. Malformed input gives a *SyntaxError, located by line and
-// column.
+// Parse parses one JSON document, keeping every object member as written.
+// Numbers beyond the range of a float64 are rejected. Malformed input gives
+// a *SyntaxError, located by line and column; an object that repeats a key
+// gives a *DuplicateKeyError (see CheckUniqueKeys), since readers of such a
+// document disagree on which value the key has.
 func Parse(data []byte) (*Node, error) {
 	if err := checkSyntax(data); err != nil {
+		return nil, err
+	}
+	if err := CheckUniqueKeys(data); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -47,6 +47,7 @@ var AnthropicDeclaredNames = map[string]string{
 	"no_description":                    "no_description",
 	"ns_tool_x":                         "ns:tool.x",
 	"numeric_notes":                     "numeric_notes",
+	"numeric_notes_draft04":             "numeric_notes_draft04",
 	"object_without_properties":         "object_without_properties",
 	"optional_ref":                      "optional_ref",
 	"recursive_defs":                    "recursive_defs",

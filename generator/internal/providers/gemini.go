@@ -37,6 +37,7 @@ func FunctionDeclarations() []*genai.FunctionDeclaration {
 		geminiNoDescription(),
 		geminiNsToolX(),
 		geminiNumericNotes(),
+		geminiNumericNotesDraft04(),
 		geminiObjectWithoutProperties(),
 		geminiOptionalRef(),
 		geminiRecursiveDefs(),
@@ -86,6 +87,7 @@ var DeclaredNames = map[string]string{
 	"no_description":                    "no_description",
 	"ns:tool.x":                         "ns:tool.x",
 	"numeric_notes":                     "numeric_notes",
+	"numeric_notes_draft04":             "numeric_notes_draft04",
 	"object_without_properties":         "object_without_properties",
 	"optional_ref":                      "optional_ref",
 	"recursive_defs":                    "recursive_defs",
@@ -630,17 +632,31 @@ func geminiNumericNotes() *genai.FunctionDeclaration {
 		Name:        "numeric_notes",
 		Parameters: &genai.Schema{
 			Properties: map[string]*genai.Schema{
-				"d4": {
-					Description: "Must be greater than 0.",
-					Type:        genai.TypeInteger,
-				},
 				"n": {
 					Description: "Must be greater than 0. Must be a multiple of 0.5. Default: 1.",
 					Maximum:     genai.Ptr[float64](10),
 					Type:        genai.TypeNumber,
 				},
 			},
-			PropertyOrdering: []string{"n", "d4"},
+			PropertyOrdering: []string{"n"},
+			Type:             genai.TypeObject,
+		},
+	}
+}
+
+// geminiNumericNotesDraft04 declares the tool "numeric_notes_draft04".
+func geminiNumericNotesDraft04() *genai.FunctionDeclaration {
+	return &genai.FunctionDeclaration{
+		Description: "Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.",
+		Name:        "numeric_notes_draft04",
+		Parameters: &genai.Schema{
+			Properties: map[string]*genai.Schema{
+				"d4": {
+					Description: "Must be greater than 0.",
+					Type:        genai.TypeInteger,
+				},
+			},
+			PropertyOrdering: []string{"d4"},
 			Type:             genai.TypeObject,
 		},
 	}

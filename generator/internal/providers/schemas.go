@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:e65cf37ff403"
+const SnapshotHash = "sha256:c7783274b59e"
 
 // The tools' own schemas, compiled on first use.
 var (
@@ -39,7 +39,8 @@ var (
 	inputSchemaNestedFreeFormMap                                                      = runtime.NewSchema("nested_free-form_map", []byte("{\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}"))
 	inputSchemaNoDescription                                                          = runtime.NewSchema("no_description", []byte("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}"))
 	inputSchemaNsToolX                                                                = runtime.NewSchema("ns:tool.x", []byte("{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"box\"}}}"))
-	inputSchemaNumericNotes                                                           = runtime.NewSchema("numeric_notes", []byte("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1},\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}"))
+	inputSchemaNumericNotes                                                           = runtime.NewSchema("numeric_notes", []byte("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1}}}"))
+	inputSchemaNumericNotesDraft04                                                    = runtime.NewSchema("numeric_notes_draft04", []byte("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}"))
 	inputSchemaObjectWithoutProperties                                                = runtime.NewSchema("object_without_properties", []byte("{\"type\":\"object\"}"))
 	inputSchemaOptionalRef                                                            = runtime.NewSchema("optional_ref", []byte("{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/P\"},\"u\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"description\":\"Either.\"},\"n\":{\"type\":[\"number\",\"null\"]},\"e\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]},\"k\":{\"const\":\"fixed\"}},\"$defs\":{\"P\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"}},\"required\":[\"x\"]}}}"))
 	inputSchemaRecursiveDefs                                                          = runtime.NewSchema("recursive_defs", []byte("{\"type\":\"object\",\"properties\":{\"root\":{\"$ref\":\"#/$defs/Node\"}},\"$defs\":{\"Node\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Node\"}}},\"required\":[\"name\"]}}}"))
@@ -81,6 +82,7 @@ var inputSchemas = map[string]*runtime.Schema{
 	"no_description":                    inputSchemaNoDescription,
 	"ns:tool.x":                         inputSchemaNsToolX,
 	"numeric_notes":                     inputSchemaNumericNotes,
+	"numeric_notes_draft04":             inputSchemaNumericNotesDraft04,
 	"object_without_properties":         inputSchemaObjectWithoutProperties,
 	"optional_ref":                      inputSchemaOptionalRef,
 	"recursive_defs":                    inputSchemaRecursiveDefs,
@@ -117,7 +119,7 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
-// MCPTools returns the 39 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+// MCPTools returns the 40 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
 	return []runtime.Tool{
 		{
@@ -271,9 +273,15 @@ func MCPTools() []runtime.Tool {
 		},
 		{
 			Description: "Survey case: numeric notes.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1},\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}"),
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1}}}"),
 			Name:        "numeric_notes",
-			Raw:         json.RawMessage("{\"name\":\"numeric_notes\",\"description\":\"Survey case: numeric notes.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1},\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}}"),
+			Raw:         json.RawMessage("{\"name\":\"numeric_notes\",\"description\":\"Survey case: numeric notes.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1}}}}"),
+		},
+		{
+			Description: "Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.",
+			InputSchema: json.RawMessage("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}"),
+			Name:        "numeric_notes_draft04",
+			Raw:         json.RawMessage("{\"name\":\"numeric_notes_draft04\",\"description\":\"Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}}"),
 		},
 		{
 			Description: "Survey case: object without properties.",

@@ -668,12 +668,17 @@ type LightTurnOnArgs struct {
 	// Required.
 	A int64 `json:"a"`
 	M *bool `json:"m,omitempty"`
+	// The schema requires this property without describing it.
+	//
+	// Required.
+	Missing json.RawMessage `json:"missing"`
 }
 
 var shapeLightTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "z"},
 	{Name: "a", Required: true},
 	{Name: "m"},
+	{Name: "missing", Required: true, Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -833,19 +838,34 @@ func (*NsToolXKind) UnmarshalJSON(data []byte) error {
 // Survey case: numeric notes.
 type NumericNotesArgs struct {
 	// Default: 1
-	N  *float64 `json:"n,omitempty"`
-	D4 *int64   `json:"d4,omitempty"`
+	N *float64 `json:"n,omitempty"`
 }
 
 var shapeNumericNotesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 	{Name: "n"},
-	{Name: "d4"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NumericNotesArgs) UnmarshalJSON(data []byte) error {
 	type plain NumericNotesArgs
 	return runtime.ForTool(runtime.DecodeObject(data, &shapeNumericNotesArgs, (*plain)(a)), "numeric_notes")
+}
+
+// NumericNotesDraft04Args holds the arguments of the tool "numeric_notes_draft04".
+//
+// Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.
+type NumericNotesDraft04Args struct {
+	D4 *int64 `json:"d4,omitempty"`
+}
+
+var shapeNumericNotesDraft04Args = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "d4"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+func (a *NumericNotesDraft04Args) UnmarshalJSON(data []byte) error {
+	type plain NumericNotesDraft04Args
+	return runtime.DecodeObject(data, &shapeNumericNotesDraft04Args, (*plain)(a))
 }
 
 // ObjectWithoutPropertiesArgs holds the arguments of the tool "object_without_properties".

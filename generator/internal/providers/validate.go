@@ -497,6 +497,17 @@ func (a *NumericNotesArgs) validate() error {
 			return runtime.Invalid("/n", "must be <= 10")
 		}
 	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "numeric_notes_draft04".
+func (a *NumericNotesDraft04Args) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "numeric_notes_draft04")
+	}
+	return nil
+}
+func (a *NumericNotesDraft04Args) validate() error {
 	if a.D4 != nil {
 		if *a.D4 < 1 {
 			return runtime.Invalid("/d4", "must be > 0")
