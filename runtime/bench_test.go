@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"strings"
-
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
