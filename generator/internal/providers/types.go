@@ -862,10 +862,10 @@ var shapeNumericNotesDraft04Args = runtime.ObjectShape{Fields: []runtime.FieldSh
 	{Name: "d4"},
 }}
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NumericNotesDraft04Args) UnmarshalJSON(data []byte) error {
 	type plain NumericNotesDraft04Args
-	return runtime.DecodeObject(data, &shapeNumericNotesDraft04Args, (*plain)(a))
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeNumericNotesDraft04Args, (*plain)(a)), "numeric_notes_draft04")
 }
 
 // ObjectWithoutPropertiesArgs holds the arguments of the tool "object_without_properties".
