@@ -545,8 +545,21 @@ type request struct {
 // do sends r under st and waits for its result, which is a slice of the
 // message the connection delivered. members, when not nil, appends the
 // members of params other than _meta; it is a parameter of its own, apart
-// from r, so that it does not escape.
+// from r, so that it does not escape. A modern request the server rejects
+// with -32022 is sent once more, with a version both sides speak (see
+// versionRetry); the probe settles its version itself.
 func (s *Session) do(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	res, err := s.send(ctx, st, r, members)
+	if err != nil && !st.legacy && r.method != "server/discover" {
+		if next := s.versionRetry(st, err); next != nil {
+			return s.send(ctx, next, r, members)
+		}
+	}
+	return res, err
+}
+
+// send sends r under st once and waits for its result, as do describes.
+func (s *Session) send(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	c := callPool.Get().(*call)
 	id := s.nextID.Add(1)
 	c.id, c.progress, c.tool, c.passive = id, r.progress, r.name, r.passive
