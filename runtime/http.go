@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/redact"
@@ -129,6 +130,9 @@ type httpClient struct {
 	log     *slog.Logger
 	maxSize int
 	endWait time.Duration
+	// authGen counts the credentials the Authorizer obtained after a
+	// refusal: each starts a new authorization context.
+	authGen atomic.Uint64
 }
 
 // httpClientFor checks rawURL and returns the client every HTTP transport
@@ -298,6 +302,7 @@ func (h *httpClient) do(req *http.Request) (*http.Response, error) {
 		if !retry {
 			return resp, nil
 		}
+		h.authGen.Add(1)
 		drain(resp.Body)
 		if req, err = rewind(req); err != nil {
 			return nil, err

@@ -70,6 +70,8 @@ func (c *autoConn) sendsParamHeaders() {}
 // Streamable HTTP: the switch to HTTP+SSE comes later, on initialize.
 func (c *autoConn) answersEveryPOST() {}
 
+func (c *autoConn) authGeneration() uint64 { return c.h.authGen.Load() }
+
 func (c *autoConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
 func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {

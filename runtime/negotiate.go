@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,7 +164,7 @@ func (s *Session) discoverError(ctx context.Context, rpc *RPCError, retry bool) 
 			Supported []string `json:"supported"`
 		}
 		_ = json.Unmarshal(rpc.Data, &d)
-		if v := highestCommon(d.Supported, true); v != "" && retry && s.opts.ProtocolVersion == "" {
+		if v := s.retryVersion(d.Supported); v != "" && retry {
 			return s.discover(ctx, v, false)
 		}
 		if v := highestCommon(d.Supported, false); v != "" {
@@ -178,6 +179,53 @@ func (s *Session) discoverError(ctx context.Context, rpc *RPCError, retry bool) 
 		return fmt.Errorf("server/discover: %w", rpc)
 	}
 	return &legacyServer{reason: rpc.Error()}
+}
+
+// retryVersion returns the modern version to retry a request with after the
+// server rejected its version with -32022, listing supported: the pinned
+// version (Options.ProtocolVersion) when the server lists it, otherwise the
+// newest modern version both sides speak. It returns "" when there is none.
+// The version rejected may come back: a server may refuse a version it
+// lists, such as one behind a load balancer whose replicas differ.
+func (s *Session) retryVersion(supported []string) string {
+	if pin := s.opts.ProtocolVersion; pin != "" {
+		if isModern(pin) && slices.Contains(supported, pin) {
+			return pin
+		}
+		return ""
+	}
+	return highestCommon(supported, true)
+}
+
+// versionRetry returns the state to send a modern request under again after
+// err, or nil when err is not a -32022 error naming a version to retry
+// with. When the version changes, the Session keeps the new one for later
+// requests: the MCP-Protocol-Version header and _meta of every request come
+// from the same state, so they always agree.
+func (s *Session) versionRetry(st *negotiated, err error) *negotiated {
+	var rpc *RPCError
+	if !errors.As(err, &rpc) || rpc.Code != CodeUnsupportedProtocolVersion {
+		return nil
+	}
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	if json.Unmarshal(rpc.Data, &d) != nil {
+		return nil
+	}
+	v := s.retryVersion(d.Supported)
+	switch {
+	case v == "":
+		return nil
+	case v == st.version:
+		s.log.Debug("the server rejected a protocol version it lists; retrying once", "version", v)
+		return st
+	}
+	next := *st
+	next.version, next.meta = v, s.modernMeta(v)
+	s.state.CompareAndSwap(st, &next)
+	s.log.Info("the server rejected the protocol version; retrying with one both sides speak", "rejected", st.version, "version", v)
+	return &next
 }
 
 // highestCommon returns the newest version in offered that this client

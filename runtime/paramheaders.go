@@ -313,7 +313,7 @@ func (s *Session) callParams(ctx context.Context, name string, args []byte, reli
 	if m == nil || relist {
 		s.listMu.Lock()
 		if s.toolParams.Load() == m {
-			if _, err := s.ListTools(ctx); err != nil {
+			if _, err := s.listTools(ctx); err != nil {
 				var de *DriftError
 				if !errors.As(err, &de) {
 					s.log.Warn("could not list the tools to learn their x-mcp-header annotations", "tool", name, "error", err.Error())

@@ -114,6 +114,11 @@ type Options struct {
 	// stream for it when the server supports it.
 	OnToolsChanged func()
 
+	// DisableToolsCache makes every ListTools ask the server. By default,
+	// in the 2026-07-28 era, ListTools serves a listing again while the
+	// ttlMs of its result lasts (see ListTools).
+	DisableToolsCache bool
+
 	// SnapshotHash is the ToolsHash of the tool list a generated package
 	// was made from (its SnapshotHash constant). When set, Connect lists the
 	// server's tools and logs a warning, once per Session, if they differ:
@@ -240,6 +245,13 @@ type Session struct {
 	paramHeaders bool
 	toolParams   atomic.Pointer[map[string]toolParams]
 	listMu       sync.Mutex
+
+	// toolsCache is the last listing ListTools may serve again (see
+	// toolscache.go); toolsGen counts the list-changed notifications, and
+	// authCtx is the connection when its credentials can change.
+	toolsCache atomic.Pointer[toolsCache]
+	toolsGen   atomic.Uint64
+	authCtx    authContexter
 
 	nextID atomic.Int64
 
@@ -373,6 +385,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	s.timedWriter, _ = conn.(timedWriter)
 	_, s.paramHeaders = conn.(paramHeaderSender)
 	_, s.answersEveryPOST = conn.(postAnswerer)
+	s.authCtx, _ = conn.(authContexter)
 	if c, ok := conn.(CancelsByClosing); ok {
 		s.cancelsByClosing = c.CancelsByClosing()
 	}
@@ -545,8 +558,21 @@ type request struct {
 // do sends r under st and waits for its result, which is a slice of the
 // message the connection delivered. members, when not nil, appends the
 // members of params other than _meta; it is a parameter of its own, apart
-// from r, so that it does not escape.
+// from r, so that it does not escape. A modern request the server rejects
+// with -32022 is sent once more, with a version both sides speak (see
+// versionRetry); the probe settles its version itself.
 func (s *Session) do(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	res, err := s.send(ctx, st, r, members)
+	if err != nil && !st.legacy && r.method != "server/discover" {
+		if next := s.versionRetry(st, err); next != nil {
+			return s.send(ctx, next, r, members)
+		}
+	}
+	return res, err
+}
+
+// send sends r under st once and waits for its result, as do describes.
+func (s *Session) send(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	c := callPool.Get().(*call)
 	id := s.nextID.Add(1)
 	c.id, c.progress, c.tool, c.passive = id, r.progress, r.name, r.passive
@@ -1089,6 +1115,7 @@ func (s *Session) notification(method string, params []byte) {
 	case "notifications/progress":
 		s.progress(params)
 	case "notifications/tools/list_changed":
+		s.invalidateTools()
 		select {
 		case s.changed <- struct{}{}:
 		default:

@@ -102,6 +102,8 @@ func (c *streamableConn) sendsParamHeaders() {}
 
 func (c *streamableConn) answersEveryPOST() {}
 
+func (c *streamableConn) authGeneration() uint64 { return c.h.authGen.Load() }
+
 func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
 // Write POSTs m and returns once the response status and headers are in. A

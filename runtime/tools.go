@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
@@ -88,7 +89,27 @@ const maxPages = 10000
 // ListTools returns every tool the server lists, following each page's
 // cursor. A cursor the server already sent is reported as an error instead
 // of being followed forever.
+//
+// In the 2026-07-28 era a listing whose every page carries a positive ttlMs
+// is served again, without asking the server, until the first page's TTL
+// passes (at most an hour) or the server sends
+// notifications/tools/list_changed; one whose cacheScope is not "public" only
+// while the HTTP transport's credentials stay the same. The cache is turned
+// off by Options.DisableToolsCache.
 func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
+	if tools, ok := s.cachedTools(); ok {
+		return tools, nil
+	}
+	return s.listTools(ctx)
+}
+
+// listTools lists the tools from the server, and keeps the listing for
+// ListTools when its pages allow.
+func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
+	gen, authGen := s.toolsGen.Load(), s.authGeneration()
+	cacheable := !s.opts.DisableToolsCache
+	var expires time.Time
+	private := false
 	var tools []Tool
 	seen := make(map[string]bool)
 	var cursor *string
@@ -104,15 +125,24 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 				return jsonrpc.AppendString(b, c)
 			}
 		}
-		res, err := s.do(ctx, s.state.Load(), &request{method: "tools/list"}, members)
+		st := s.state.Load()
+		res, err := s.do(ctx, st, &request{method: "tools/list"}, members)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
+		received := time.Now()
 		var next *string
-		tools, next, err = decodeToolsPage(tools, res)
+		var pc pageCaching
+		tools, next, err = decodeToolsPage(tools, res, &pc)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
+		if st.legacy || pc.ttl <= 0 {
+			cacheable = false
+		} else if e := received.Add(pc.ttl); expires.IsZero() || e.Before(expires) {
+			expires = e
+		}
+		private = private || !pc.public
 		if len(tools) > s.opts.MaxTools {
 			return nil, fmt.Errorf("tools/list: the server lists more than %d tools (Options.MaxTools)", s.opts.MaxTools)
 		}
@@ -138,12 +168,16 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 	if err := s.checkDrift(tools); err != nil {
 		return tools, err
 	}
+	if cacheable && s.toolsGen.Load() == gen && s.authGeneration() == authGen {
+		s.toolsCache.Store(&toolsCache{tools: slices.Clone(tools), expires: expires, private: private, gen: gen, authGen: authGen})
+	}
 	return tools, nil
 }
 
 // decodeToolsPage appends the tools of one tools/list result to tools and
-// returns the next cursor, nil at the end. An empty cursor is a cursor.
-func decodeToolsPage(tools []Tool, res []byte) ([]Tool, *string, error) {
+// returns the next cursor, nil at the end. An empty cursor is a cursor. It
+// records what the result says of caching in pc.
+func decodeToolsPage(tools []Tool, res []byte, pc *pageCaching) ([]Tool, *string, error) {
 	var next *string
 	var sawTools bool
 	err := jsonrpc.ObjectEach(res, func(key []byte, escaped bool, v []byte) error {
@@ -178,6 +212,10 @@ func decodeToolsPage(tools []Tool, res []byte) ([]Tool, *string, error) {
 			next = &c
 		case jsonrpc.KeyIs(key, escaped, "resultType"):
 			return checkResultType(v)
+		case jsonrpc.KeyIs(key, escaped, "ttlMs"):
+			pc.decode("ttlMs", v)
+		case jsonrpc.KeyIs(key, escaped, "cacheScope"):
+			pc.decode("cacheScope", v)
 		}
 		return nil
 	})

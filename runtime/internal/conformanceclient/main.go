@@ -1,17 +1,32 @@
 // Command conformanceclient is the client program that the MCP conformance
 // suite (@modelcontextprotocol/conformance) drives to test the runtime. The
 // suite starts a test server per scenario, runs this program with the
-// server's URL as its last argument and the scenario's name in
-// MCP_CONFORMANCE_SCENARIO, and judges the traffic it sees.
+// server's URL as its last argument, the scenario's name in
+// MCP_CONFORMANCE_SCENARIO and the spec version it runs at in
+// MCP_CONFORMANCE_PROTOCOL_VERSION, and judges the traffic it sees.
 //
-// For every scenario the program connects with auto-detection, lists the
-// tools, and then calls the tools the scenario is about: add_numbers for
-// tools_call, test_reconnection for sse-retry, none for initialize. The
-// auth/ scenarios call test-tool through a runtime/auth.OAuth authorizer,
-// configured from the scenario's name and MCP_CONFORMANCE_CONTEXT
-// (pre-registered clients, keys, workload and identity provider tokens):
-// the package does the work. It exits non-zero, with the error on standard
-// error, when any step fails.
+// The program is a thin dispatcher over the runtime's public API: it knows
+// which generic steps each scenario takes and nothing of the protocol. For
+// every scenario it connects with auto-detection, pinned to the suite's
+// version, lists the tools, and then calls the tools the scenario is about:
+//
+//   - initialize, json-schema-ref-no-deref, request-metadata: none.
+//   - tools_call: add_numbers; sse-retry: test_reconnection.
+//   - http-standard-headers, http-invalid-tool-headers: every tool the
+//     listing kept, with no arguments.
+//   - http-custom-headers: the calls MCP_CONFORMANCE_CONTEXT lists in
+//     toolCalls, with their arguments as given.
+//   - json-schema-2020-12-preservation: json_schema_echo, with the input
+//     schema of json_schema_2020_12_tool, as listed, in its argument schema.
+//
+// The auth/ scenarios call test-tool through a runtime/auth.OAuth
+// authorizer, configured from the scenario's name and
+// MCP_CONFORMANCE_CONTEXT (pre-registered clients, keys, workload and
+// identity provider tokens): the package does the work. The headers, the
+// _meta of each request, the retry after an unsupported-version error and
+// the rejection of tools with invalid x-mcp-header annotations are all the
+// runtime's. The program exits non-zero, with the error on standard error,
+// when any step fails.
 //
 // run.sh in this directory runs the scenarios CI requires.
 package main
@@ -23,6 +38,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -33,9 +49,24 @@ import (
 // scenarioCalls lists, per scenario, the tools to call and their arguments.
 // Every auth/ scenario calls test-tool.
 var scenarioCalls = map[string][]call{
-	"initialize": nil,
-	"tools_call": {{tool: "add_numbers", args: `{"a":5,"b":3}`, wantText: "The sum of 5 and 3 is 8"}},
-	"sse-retry":  {{tool: "test_reconnection", args: `{}`}},
+	"initialize":               nil,
+	"tools_call":               {{tool: "add_numbers", args: `{"a":5,"b":3}`, wantText: "The sum of 5 and 3 is 8"}},
+	"sse-retry":                {{tool: "test_reconnection", args: `{}`}},
+	"json-schema-ref-no-deref": nil,
+	"request-metadata":         nil,
+	// The scenario hands the calls, with their arguments, in
+	// MCP_CONFORMANCE_CONTEXT.
+	"http-custom-headers": nil,
+	// The focal tool's input schema, as listed, is echoed back.
+	"json-schema-2020-12-preservation": {{tool: "json_schema_echo", echoSchemaOf: "json_schema_2020_12_tool"}},
+}
+
+// callEveryListed names the scenarios that call every tool the server lists,
+// with no arguments: whatever the listing kept must work, whatever it left
+// out must never be called.
+var callEveryListed = map[string]bool{
+	"http-standard-headers":     true,
+	"http-invalid-tool-headers": true,
 }
 
 // authCalls are the calls of the auth/ scenarios.
@@ -48,23 +79,32 @@ const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
 // conformanceContext is the scenario data the suite passes in
 // MCP_CONFORMANCE_CONTEXT: pre-registered credentials and keys.
 type conformanceContext struct {
-	Name             string `json:"name"`
-	ClientID         string `json:"client_id"`
-	ClientSecret     string `json:"client_secret"`
-	PrivateKeyPEM    string `json:"private_key_pem"`
-	SigningAlgorithm string `json:"signing_algorithm"`
-	IdPClientID      string `json:"idp_client_id"`
-	IdPIDToken       string `json:"idp_id_token"`
-	IdPTokenEndpoint string `json:"idp_token_endpoint"`
-	ValidJWT         string `json:"valid_jwt"`
+	Name             string        `json:"name"`
+	ClientID         string        `json:"client_id"`
+	ClientSecret     string        `json:"client_secret"`
+	PrivateKeyPEM    string        `json:"private_key_pem"`
+	SigningAlgorithm string        `json:"signing_algorithm"`
+	IdPClientID      string        `json:"idp_client_id"`
+	IdPIDToken       string        `json:"idp_id_token"`
+	IdPTokenEndpoint string        `json:"idp_token_endpoint"`
+	ValidJWT         string        `json:"valid_jwt"`
+	ToolCalls        []contextCall `json:"toolCalls"`
 }
 
 // call is one tool call of a scenario; wantText, when set, is the text the
-// result must hold.
+// result must hold. echoSchemaOf, when set, names a listed tool whose input
+// schema is passed on, as listed, in the argument "schema".
 type call struct {
-	tool     string
-	args     string
-	wantText string
+	tool         string
+	args         string
+	wantText     string
+	echoSchemaOf string
+}
+
+// contextCall is one call MCP_CONFORMANCE_CONTEXT lists in toolCalls.
+type contextCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
 func main() {
@@ -79,6 +119,7 @@ func run(args []string, scenario string) error {
 		return errors.New("usage: conformanceclient [-v] SERVER-URL (with MCP_CONFORMANCE_SCENARIO set)")
 	}
 	calls, ok := scenarioCalls[scenario]
+	ok = ok || callEveryListed[scenario]
 	var authorizer runtime.Authorizer
 	if strings.HasPrefix(scenario, "auth/") {
 		var err error
@@ -88,7 +129,13 @@ func run(args []string, scenario string) error {
 		calls, ok = authCalls, true
 	}
 	if !ok {
-		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry, auth/*)", scenario)
+		return fmt.Errorf("scenario %q is not one this client knows (%s, auth/*)", scenario, strings.Join(knownScenarios(), ", "))
+	}
+	if scenario == "http-custom-headers" {
+		var err error
+		if calls, err = contextCalls(os.Getenv("MCP_CONFORMANCE_CONTEXT")); err != nil {
+			return err
+		}
 	}
 	serverURL := args[len(args)-1]
 	level := slog.LevelInfo
@@ -103,10 +150,11 @@ func run(args []string, scenario string) error {
 	defer cancel()
 	t := runtime.HTTP(serverURL, &runtime.HTTPOptions{Logger: logger, Authorizer: authorizer})
 	s, err := runtime.Connect(ctx, t, &runtime.Options{
-		ClientName:    "mcpgen-conformance-client",
-		ClientVersion: "1.0.0",
-		Logger:        logger,
-		LogTraffic:    level == slog.LevelDebug,
+		ClientName:      "mcpgen-conformance-client",
+		ClientVersion:   "1.0.0",
+		ProtocolVersion: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
+		Logger:          logger,
+		LogTraffic:      level == slog.LevelDebug,
 	})
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", serverURL, err)
@@ -118,15 +166,26 @@ func run(args []string, scenario string) error {
 	if err != nil {
 		return fmt.Errorf("listing tools: %w", err)
 	}
-	listed := map[string]bool{}
+	listed := map[string]runtime.Tool{}
 	for _, tool := range tools {
-		listed[tool.Name] = true
+		listed[tool.Name] = tool
+		if callEveryListed[scenario] {
+			calls = append(calls, call{tool: tool.Name, args: `{}`})
+		}
 	}
 	for _, c := range calls {
-		if !listed[c.tool] {
+		if _, ok := listed[c.tool]; !ok {
 			return fmt.Errorf("scenario %s: the server does not list tool %s", scenario, c.tool)
 		}
-		res, err := s.CallTool(ctx, c.tool, json.RawMessage(c.args))
+		args := json.RawMessage(c.args)
+		if c.echoSchemaOf != "" {
+			focal, ok := listed[c.echoSchemaOf]
+			if !ok {
+				return fmt.Errorf("scenario %s: the server does not list tool %s", scenario, c.echoSchemaOf)
+			}
+			args = json.RawMessage(`{"schema":` + string(focal.InputSchema) + `}`)
+		}
+		res, err := s.CallTool(ctx, c.tool, args)
 		if err != nil {
 			return fmt.Errorf("scenario %s: %w", scenario, err)
 		}
@@ -139,6 +198,37 @@ func run(args []string, scenario string) error {
 		return fmt.Errorf("closing: %w", err)
 	}
 	return nil
+}
+
+// knownScenarios returns the names of the scenarios other than auth/ ones,
+// sorted.
+func knownScenarios() []string {
+	var names []string
+	for name := range scenarioCalls {
+		names = append(names, name)
+	}
+	for name := range callEveryListed {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// contextCalls returns the calls MCP_CONFORMANCE_CONTEXT lists, with their
+// arguments as the suite wrote them.
+func contextCalls(rawContext string) ([]call, error) {
+	var c conformanceContext
+	if err := json.Unmarshal([]byte(rawContext), &c); err != nil {
+		return nil, fmt.Errorf("decoding MCP_CONFORMANCE_CONTEXT: %w", err)
+	}
+	if len(c.ToolCalls) == 0 {
+		return nil, errors.New("MCP_CONFORMANCE_CONTEXT lists no toolCalls")
+	}
+	calls := make([]call, 0, len(c.ToolCalls))
+	for _, tc := range c.ToolCalls {
+		calls = append(calls, call{tool: tc.Name, args: string(tc.Arguments)})
+	}
+	return calls, nil
 }
 
 // oauthFor returns the authorizer of an auth/ scenario: the OAuth flow with

@@ -23,3 +23,18 @@ func TestRunRejectsBadInvocations(t *testing.T) {
 		}
 	}
 }
+
+func TestContextCallsKeepArguments(t *testing.T) {
+	calls, err := contextCalls(`{"name":"http-custom-headers","toolCalls":[{"name":"a","arguments":{"f":3.14159,"s":"Hello, 世界"}},{"name":"b","arguments":{"v":null}}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 2 || calls[0].tool != "a" || calls[0].args != `{"f":3.14159,"s":"Hello, 世界"}` || calls[1].args != `{"v":null}` {
+		t.Errorf("contextCalls = %+v", calls)
+	}
+	for _, bad := range []string{"", `{"toolCalls":[]}`, `{`} {
+		if _, err := contextCalls(bad); err == nil {
+			t.Errorf("contextCalls(%q) = nil error", bad)
+		}
+	}
+}

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Runs the MCP conformance suite's client scenarios against conformanceclient.
 #
-# Usage: runtime/internal/conformanceclient/run.sh [SCENARIO...]
+# Usage: runtime/internal/conformanceclient/run.sh [SCENARIO[@VERSION]...]
 #
-# The default scenarios are initialize, tools_call, sse-retry and every auth/
-# scenario the suite lists (33 in 0.2.0-alpha.12). There is no
+# A scenario runs at the spec version the suite picks for it (the latest
+# dated version it applies to, or 2026-07-28 for one introduced there);
+# SCENARIO@VERSION runs it at VERSION (--spec-version), which the client
+# receives in MCP_CONFORMANCE_PROTOCOL_VERSION.
+#
+# The default scenarios are initialize, tools_call, sse-retry, the SEP-2243
+# header scenarios (http-standard-headers, http-custom-headers,
+# http-invalid-tool-headers), json-schema-ref-no-deref, request-metadata,
+# json-schema-2020-12-preservation at both 2025-11-25 and 2026-07-28, and
+# every auth/ scenario the suite lists (33 in 0.2.0-alpha.12). There is no
 # expected-failures file: a scenario passes only when the suite reports at
 # least one check and every check passed ("Passed: N/N, 0 failed"), because
 # the suite also prints "Passed: 0/0" and an overall PASSED for a client that
@@ -28,7 +36,13 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 		echo "conformance: the suite lists no auth/ scenario" >&2
 		exit 2
 	fi
-	scenarios=(initialize tools_call sse-retry "${auth[@]}")
+	scenarios=(
+		initialize tools_call sse-retry
+		http-standard-headers http-custom-headers http-invalid-tool-headers
+		json-schema-ref-no-deref request-metadata
+		json-schema-2020-12-preservation json-schema-2020-12-preservation@2026-07-28
+		"${auth[@]}"
+	)
 fi
 
 # The suite writes its results/ directory into the working directory, so it
@@ -39,9 +53,13 @@ trap 'rm -rf "$work"' EXIT
 
 failed=0
 for s in "${scenarios[@]}"; do
-	log="$work/${s//\//_}.log"
+	log="$work/${s//[\/@]/_}.log"
 	status=0
-	(cd "$work" && "$node" "$suite" client --command "$work/conformanceclient" --scenario "$s") >"$log" 2>&1 || status=$?
+	name="${s%@*}" version=()
+	if [ "$name" != "$s" ]; then
+		version=(--spec-version "${s##*@}")
+	fi
+	(cd "$work" && "$node" "$suite" client --command "$work/conformanceclient" --scenario "$name" "${version[@]}") >"$log" 2>&1 || status=$?
 	# Strip ANSI colour codes before reading the summary line.
 	summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^Passed: [0-9]+/[0-9]+, [0-9]+ failed' | tail -n 1 || true)"
 	if [[ "$summary" =~ ^Passed:\ ([0-9]+)/([0-9]+),\ ([0-9]+)\ failed ]]; then
