@@ -76,14 +76,14 @@ func (as *fakeAS) issuer() string { return as.srv.URL + as.path }
 func (as *fakeAS) metadata() map[string]any {
 	iss := as.issuer()
 	m := map[string]any{
-		"issuer":                                iss,
-		"authorization_endpoint":                iss + "/authorize",
-		"token_endpoint":                        iss + "/token",
-		"registration_endpoint":                 iss + "/register",
-		"response_types_supported":              []string{"code"},
-		"grant_types_supported":                 []string{"authorization_code", "refresh_token", "client_credentials"},
-		"code_challenge_methods_supported":      []string{"S256"},
-		"token_endpoint_auth_methods_supported": []string{"none", "client_secret_basic", "client_secret_post"},
+		"issuer":                                         iss,
+		"authorization_endpoint":                         iss + "/authorize",
+		"token_endpoint":                                 iss + "/token",
+		"registration_endpoint":                          iss + "/register",
+		"response_types_supported":                       []string{"code"},
+		"grant_types_supported":                          []string{"authorization_code", "refresh_token", "client_credentials"},
+		"code_challenge_methods_supported":               []string{"S256"},
+		"token_endpoint_auth_methods_supported":          []string{"none", "client_secret_basic", "client_secret_post"},
 		"authorization_response_iss_parameter_supported": true,
 	}
 	if as.meta != nil {
@@ -279,6 +279,9 @@ type fakeRS struct {
 	// require are the scopes a token needs; a token without them gets a
 	// 403 insufficient_scope naming them.
 	require []string
+	// bare403 leaves resource_metadata out of the insufficient_scope
+	// challenge.
+	bare403 bool
 
 	mu      sync.Mutex
 	gets    []string
@@ -345,7 +348,11 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, s := range rs.require {
 			if !slices.Contains(g.scopes, s) {
-				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s"`, strings.Join(rs.require, " ")))
+				ch := fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s"`, strings.Join(rs.require, " "))
+				if rs.prmAt == "header" && !rs.bare403 {
+					ch += fmt.Sprintf(`, resource_metadata="%s%s"`, rs.srv.URL, rs.prmPath())
+				}
+				w.Header().Set("WWW-Authenticate", ch)
 				http.Error(w, "forbidden", http.StatusForbidden)
 				return
 			}
