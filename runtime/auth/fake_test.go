@@ -357,6 +357,10 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+		if r.Method == http.MethodPost {
+			serveMCP(w, r)
+			return
+		}
 		io.WriteString(w, "ok")
 	default:
 		http.NotFound(w, r)
