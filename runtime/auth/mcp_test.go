@@ -1,9 +1,14 @@
 package auth
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // serveMCP answers the JSON-RPC requests of an MCP client over the
@@ -46,4 +51,33 @@ func serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, result)
+}
+
+// connect connects to the MCP server at u through o, and closes the
+// session when the test ends.
+func connect(t *testing.T, u string, o *OAuth, opts *runtime.Options) *runtime.Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := runtime.Connect(ctx, runtime.StreamableHTTP(u, &runtime.HTTPOptions{Authorizer: o}), opts)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", u, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// callEcho calls the server's echo tool, failing the test unless it
+// answers "ok".
+func callEcho(t *testing.T, s *runtime.Session) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := s.CallTool(ctx, "echo", nil)
+	if err != nil {
+		t.Fatalf("calling echo: %v", err)
+	}
+	if r.IsError || len(r.Content) != 1 {
+		t.Fatalf("echo answered %+v", r)
+	}
 }
