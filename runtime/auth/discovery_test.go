@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -350,6 +351,28 @@ func TestDecodeServerMetadataEndpoints(t *testing.T) {
 			t.Errorf("%s: token endpoint %s, want %s", tc.doc, m.TokenEndpoint, tc.token)
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s: error %v, want one saying %q", tc.doc, err, tc.err)
+		}
+	}
+}
+
+// TestMetadataSizeLimit checks that a metadata document larger than 1 MiB
+// is refused with an error saying so, and one just under it is read.
+func TestMetadataSizeLimit(t *testing.T) {
+	for _, size := range []int{maxMetadataSize, maxMetadataSize + 1} {
+		as := newFakeAS(t, "as", "")
+		rs := newFakeRS(t, as)
+		rs.prm = func(m map[string]any) {
+			b, _ := json.Marshal(m)
+			m["padding"] = strings.Repeat("x", size-len(b)-len(`,"padding":""`)-1) // the encoder's newline
+		}
+		o := &OAuth{Redirector: &approve{}}
+		_, err := call(o, rs.url())
+		if size > maxMetadataSize {
+			if err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
+				t.Errorf("%d bytes: error %v, want the size limit", size, err)
+			}
+		} else if err != nil {
+			t.Errorf("%d bytes: %v", size, err)
 		}
 	}
 }
