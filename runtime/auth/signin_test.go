@@ -397,3 +397,19 @@ func TestCrossOriginRedirectsNotFollowed(t *testing.T) {
 		t.Errorf("the other origin got %q", seen)
 	}
 }
+
+// TestRegistrationAnswerTooLarge checks that a registration answer over
+// 1 MiB is an error that says so. It used to be cut at 1 MiB and reported
+// as broken JSON.
+func TestRegistrationAnswerTooLarge(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+		w.Write([]byte(`{"client_id":"c","client_name":"` + strings.Repeat("x", maxMetadataSize) + `"}`))
+	}))
+	defer srv.Close()
+	md := &ServerMetadata{Issuer: srv.URL, RegistrationEndpoint: srv.URL + "/register"}
+	_, err := register(context.Background(), http.DefaultClient, md, "mcpgen", "http://127.0.0.1:1/callback")
+	if err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
+		t.Fatalf("error %v, want the size limit", err)
+	}
+}
