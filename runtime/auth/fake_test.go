@@ -35,6 +35,8 @@ type fakeAS struct {
 	response func(q url.Values)
 	// ttl is the lifetime of the access tokens; an hour when zero.
 	ttl time.Duration
+	// refuseRefresh answers refresh requests with this body and HTTP 400.
+	refuseRefresh func(form url.Values) string
 
 	mu      sync.Mutex
 	gets    []string // paths of the GET requests
@@ -187,6 +189,11 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		}
 		g = c
 	case "refresh_token":
+		if as.refuseRefresh != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, as.refuseRefresh(r.PostForm))
+			return
+		}
 		c, ok := as.refresh[r.PostForm.Get("refresh_token")]
 		if !ok {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})

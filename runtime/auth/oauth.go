@@ -156,7 +156,7 @@ func (o *OAuth) Authorize(req *http.Request) error {
 	if err != nil {
 		// The refresh failed: send the request without a token, and let
 		// the 401 start a new sign-in.
-		o.log().Debug("refreshing the access token failed", "error", err)
+		o.log().Debug("refreshing the access token failed", "error", tokenError(err))
 		o.mu.Lock()
 		if o.src == src {
 			o.src = nil
@@ -428,7 +428,7 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 		}
 		fresh, err := cfg.TokenSource(o.tokenContext(ctx, d.resource), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 		if err != nil {
-			o.log().Debug("refreshing the stored grant failed", "error", err)
+			o.log().Debug("refreshing the stored grant failed", "error", tokenError(err))
 			return false, nil
 		}
 		g.Token = fresh

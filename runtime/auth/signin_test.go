@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -411,5 +412,29 @@ func TestRegistrationAnswerTooLarge(t *testing.T) {
 	_, err := register(context.Background(), http.DefaultClient, md, "mcpgen", "http://127.0.0.1:1/callback")
 	if err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
 		t.Fatalf("error %v, want the size limit", err)
+	}
+}
+
+// TestRefusedRefreshBodyNotLogged checks that a token endpoint refusing a
+// refresh with a body that repeats the refresh token does not get it into
+// the log. oauth2's error holds the whole body, and it used to be logged as
+// it was.
+func TestRefusedRefreshBodyNotLogged(t *testing.T) {
+	as := newFakeAS(t, "as", "")
+	as.ttl = 12 * time.Second // valid for 2 s with oauth2's expiry margin of 10 s
+	rs := newFakeRS(t, as)
+	var logs strings.Builder
+	o := &OAuth{Redirector: &approve{}, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	mustCall(t, o, rs.url())
+	as.mu.Lock()
+	as.refuseRefresh = func(form url.Values) string { return "no such refresh token: " + form.Get("refresh_token") }
+	as.mu.Unlock()
+	time.Sleep(2100 * time.Millisecond)
+	mustCall(t, o, rs.url())
+	if !strings.Contains(logs.String(), "refreshing") {
+		t.Fatalf("the failed refresh is not logged: the test proves nothing\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), "as-refresh-") {
+		t.Errorf("the refresh token shows in the log:\n%s", logs.String())
 	}
 }
