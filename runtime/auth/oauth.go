@@ -189,8 +189,10 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 	o.mu.Lock()
 	dpop := o.dpop
 	o.mu.Unlock()
-	if dpop != nil && bearer.Params["error"] == "use_dpop_nonce" {
+	if dp, _ := Find(chs, "dpop"); dpop != nil && (dp.Params["error"] == "use_dpop_nonce" || bearer.Params["error"] == "use_dpop_nonce") {
 		// RFC 9449 section 9: send the request again with the new nonce.
+		// The error is in the DPoP challenge, which may follow a Bearer
+		// one.
 		return dpop.learnNonce(req.URL, resp.Header), nil
 	}
 	insufficient := bearer.Params["error"] == "insufficient_scope"

@@ -117,10 +117,18 @@ type jwtRS struct {
 	issuer string
 	keys   jose.JSONWebKeySet
 
+	// nonce, when set, is the DPoP nonce the proofs must carry (RFC 9449
+	// section 9).
+	nonce string
+
 	mu      sync.Mutex
 	tokens  []string // the access tokens accepted, in order
 	schemes []string // their schemes
+	asked   int      // the requests told to use the nonce
 }
+
+// errUseNonce is the refusal of a proof without the server's nonce.
+var errUseNonce = fmt.Errorf("use_dpop_nonce")
 
 func newJWTRS(t *testing.T) *jwtRS {
 	rs := &jwtRS{}
@@ -168,7 +176,17 @@ func (rs *jwtRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rs.mu.Unlock()
 	case mcpPath:
 		scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		if err := rs.check(r, scheme, tok); err != nil {
+		err := rs.check(r, scheme, tok)
+		if err == errUseNonce {
+			rs.mu.Lock()
+			rs.asked++
+			rs.mu.Unlock()
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcp", DPoP algs="ES256", error="use_dpop_nonce", error_description="a nonce is required"`)
+			w.Header().Set("DPoP-Nonce", rs.nonce)
+			http.Error(w, "use the nonce", http.StatusUnauthorized)
+			return
+		}
+		if err != nil {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_token", error_description=%q`, err.Error()))
 			w.Header().Add("WWW-Authenticate", `DPoP algs="ES256"`)
 			http.Error(w, err.Error(), http.StatusUnauthorized)
@@ -230,45 +248,51 @@ func (rs *jwtRS) check(r *http.Request, scheme, tok string) error {
 	case !strings.EqualFold(scheme, "DPoP"):
 		return fmt.Errorf("a DPoP-bound token sent as %s", scheme)
 	}
-	return checkProof(r, tok, c.Cnf.JKT)
+	nonce, err := checkProof(r, tok, c.Cnf.JKT)
+	if err == nil && nonce != rs.nonce {
+		return errUseNonce
+	}
+	return err
 }
 
 // checkProof checks the DPoP proof of r for the access token tok bound to
-// the key whose thumbprint is jkt (RFC 9449 sections 4.3 and 7.1).
-func checkProof(r *http.Request, tok, jkt string) error {
+// the key whose thumbprint is jkt (RFC 9449 sections 4.3 and 7.1), and
+// returns its nonce.
+func checkProof(r *http.Request, tok, jkt string) (string, error) {
 	proof, err := jose.ParseSigned(r.Header.Get("DPoP"), []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
-		return fmt.Errorf("no DPoP proof: %v", err)
+		return "", fmt.Errorf("no DPoP proof: %v", err)
 	}
 	h := proof.Signatures[0].Protected
 	if h.JSONWebKey == nil || h.ExtraHeaders["typ"] != "dpop+jwt" {
-		return fmt.Errorf("the DPoP proof has no jwk or the wrong typ")
+		return "", fmt.Errorf("the DPoP proof has no jwk or the wrong typ")
 	}
 	payload, err := proof.Verify(h.JSONWebKey)
 	if err != nil {
-		return fmt.Errorf("DPoP proof signature: %v", err)
+		return "", fmt.Errorf("DPoP proof signature: %v", err)
 	}
 	tp, err := h.JSONWebKey.Thumbprint(crypto.SHA256)
 	if err != nil || base64.RawURLEncoding.EncodeToString(tp) != jkt {
-		return fmt.Errorf("the DPoP proof's key is not the token's (cnf.jkt)")
+		return "", fmt.Errorf("the DPoP proof's key is not the token's (cnf.jkt)")
 	}
 	var c struct {
-		HTM string `json:"htm"`
-		HTU string `json:"htu"`
-		ATH string `json:"ath"`
-		IAT int64  `json:"iat"`
+		HTM   string `json:"htm"`
+		HTU   string `json:"htu"`
+		ATH   string `json:"ath"`
+		IAT   int64  `json:"iat"`
+		Nonce string `json:"nonce"`
 	}
 	json.Unmarshal(payload, &c)
 	sum := sha256.Sum256([]byte(tok))
 	switch {
 	case c.HTM != r.Method || c.HTU != "http://"+r.Host+r.URL.Path:
-		return fmt.Errorf("the DPoP proof is for %s %s", c.HTM, c.HTU)
+		return "", fmt.Errorf("the DPoP proof is for %s %s", c.HTM, c.HTU)
 	case c.ATH != base64.RawURLEncoding.EncodeToString(sum[:]):
-		return fmt.Errorf("the DPoP proof's ath is not the token's hash")
+		return "", fmt.Errorf("the DPoP proof's ath is not the token's hash")
 	case time.Since(time.Unix(c.IAT, 0)).Abs() > time.Minute:
-		return fmt.Errorf("the DPoP proof is stale")
+		return "", fmt.Errorf("the DPoP proof is stale")
 	}
-	return nil
+	return c.Nonce, nil
 }
 
 // approveWithCookies is a Loopback Open function that goes through the
@@ -355,7 +379,22 @@ func TestOIDCProviderRefresh(t *testing.T) {
 // request carries a proof of the bound key, the server accepts them, and
 // so it does after a refresh.
 func TestOIDCProviderDPoP(t *testing.T) {
+	testDPoP(t, "")
+}
+
+// TestDPoPNonceAfterBearerChallenge signs in with DPoP to an MCP server
+// that wants a nonce in the proofs (RFC 9449 section 9), which it hands out
+// in a 401 whose WWW-Authenticate has a Bearer challenge before the DPoP
+// one carrying use_dpop_nonce. Asked once, the client sends the nonce in
+// every later proof. The error used to be looked for in the Bearer
+// challenge only, and the client signed in again and again instead.
+func TestDPoPNonceAfterBearerChallenge(t *testing.T) {
+	testDPoP(t, "server-nonce-1")
+}
+
+func testDPoP(t *testing.T, nonce string) {
 	rs, p := oidcSetup(t)
+	rs.nonce = nonce
 	store := &MemoryStore{}
 	o := &OAuth{
 		Client:     &Client{ID: "mcpgen", Secret: oidcSecret},
@@ -376,6 +415,12 @@ func TestOIDCProviderDPoP(t *testing.T) {
 	rs.mu.Unlock()
 	if len(schemes) == 0 || slices.ContainsFunc(schemes, func(s string) bool { return s != "DPoP" }) {
 		t.Errorf("schemes %q, want DPoP only", schemes)
+	}
+	rs.mu.Lock()
+	asked := rs.asked
+	rs.mu.Unlock()
+	if want := min(len(nonce), 1); asked != want {
+		t.Errorf("the server asked %d times for its nonce, want %d", asked, want)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
