@@ -72,7 +72,9 @@ FUZZ_TARGETS := \
 	./generator:FuzzGenerate \
 	./generator/diff:FuzzTools \
 	./runtime/gemini:FuzzDeclarations \
-	./generated/homeassistant:FuzzUnionUnmarshalJSON
+	./generated/homeassistant:FuzzUnionUnmarshalJSON \
+	./runtime/auth:FuzzChallenges \
+	./runtime/auth:FuzzMetadata
 FUZZTIME ?= 10s
 # FUZZMINIMIZE bounds the minimization of each new input: by default Go
 # spends up to a minute on each, which would use up FUZZTIME on slow

@@ -229,9 +229,10 @@ func (h *httpClient) addURLSecrets(rawURL string) {
 	}
 }
 
-// redirectPolicy returns a CheckRedirect that drops the Authorization header
-// and the user's headers when a redirect leaves the original host or
-// downgrades from https, and then defers to next.
+// redirectPolicy returns a CheckRedirect that drops the Authorization header,
+// the DPoP proof an Authorizer sets with it, and the user's headers when a
+// redirect leaves the original host or downgrades from https, and then
+// defers to next.
 func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys map[string]bool) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
@@ -240,6 +241,7 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys ma
 		first := via[0].URL
 		if !strings.EqualFold(req.URL.Host, first.Host) || (first.Scheme == "https" && req.URL.Scheme != "https") {
 			req.Header.Del("Authorization")
+			req.Header.Del("DPoP")
 			for k := range userKeys {
 				req.Header.Del(k)
 			}

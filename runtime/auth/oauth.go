@@ -101,6 +101,7 @@ type OAuth struct {
 type discovered struct {
 	server   string // the MCP server URL it was learnt for
 	resource string // the canonical resource indicator
+	prmURL   string // where prm was found
 	prm      *ResourceMetadata
 	md       *ServerMetadata
 	client   *Client
@@ -155,7 +156,7 @@ func (o *OAuth) Authorize(req *http.Request) error {
 	if err != nil {
 		// The refresh failed: send the request without a token, and let
 		// the 401 start a new sign-in.
-		o.log().Debug("refreshing the access token failed", "error", err)
+		o.log().Debug("refreshing the access token failed", "error", tokenError(err))
 		o.mu.Lock()
 		if o.src == src {
 			o.src = nil
@@ -188,8 +189,10 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 	o.mu.Lock()
 	dpop := o.dpop
 	o.mu.Unlock()
-	if dpop != nil && bearer.Params["error"] == "use_dpop_nonce" {
+	if dp, _ := Find(chs, "dpop"); dpop != nil && (dp.Params["error"] == "use_dpop_nonce" || bearer.Params["error"] == "use_dpop_nonce") {
 		// RFC 9449 section 9: send the request again with the new nonce.
+		// The error is in the DPoP challenge, which may follow a Bearer
+		// one.
 		return dpop.learnNonce(req.URL, resp.Header), nil
 	}
 	insufficient := bearer.Params["error"] == "insufficient_scope"
@@ -230,7 +233,7 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 // when it expires, the flow runs again.
 func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) error {
 	t := &TokenRequest{Metadata: d.md, Resource: d.resource, Scopes: scopes}
-	tok, err := o.Flow.Token(o.tokenContext(ctx), t)
+	tok, err := o.Flow.Token(o.tokenContext(ctx, ""), t)
 	if err != nil {
 		return err
 	}
@@ -247,7 +250,7 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 	}
 	o.grant = g
 	flow := o.Flow
-	hc := o.tokenClient()
+	hc := o.tokenClient("")
 	next := oauth2.ReuseTokenSource(tok, tokenSourceFunc(func() (*oauth2.Token, error) {
 		ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), oauth2.HTTPClient, hc), time.Minute)
 		defer cancel()
@@ -296,6 +299,11 @@ func (o *OAuth) discover(ctx context.Context, server *url.URL, prmURL string) (*
 	c := o.httpClient()
 	srv := stripURL(server)
 	d := &discovered{server: srv}
+	if prmURL == "" && o.server != nil && o.server.server == srv {
+		// A challenge without resource_metadata, such as a step up's:
+		// the metadata is where it was found before.
+		prmURL = o.server.prmURL
+	}
 	var prmErr error
 	for _, u := range resourceMetadataURLs(server, prmURL) {
 		var m ResourceMetadata
@@ -310,7 +318,7 @@ func (o *OAuth) discover(ctx context.Context, server *url.URL, prmURL string) (*
 		if err := checkResourceMetadata(&m, server); err != nil {
 			return nil, err
 		}
-		d.prm = &m
+		d.prm, d.prmURL = &m, u
 		break
 	}
 	var issuer string
@@ -420,9 +428,9 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 		if tok.RefreshToken == "" {
 			return false, nil
 		}
-		fresh, err := cfg.TokenSource(o.tokenContext(ctx), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+		fresh, err := cfg.TokenSource(o.tokenContext(ctx, d.resource), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 		if err != nil {
-			o.log().Debug("refreshing the stored grant failed", "error", err)
+			o.log().Debug("refreshing the stored grant failed", "error", tokenError(err))
 			return false, nil
 		}
 		g.Token = fresh
@@ -439,28 +447,35 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 func (o *OAuth) use(cfg *oauth2.Config, g *Grant) {
 	o.grant = g
 	o.src = &savingSource{
-		src:   cfg.TokenSource(context.WithValue(context.Background(), oauth2.HTTPClient, o.tokenClient()), g.Token),
+		src:   cfg.TokenSource(o.tokenContext(context.Background(), g.Resource), g.Token),
 		store: o.store(),
 		grant: *g,
 		last:  g.Token.AccessToken,
 	}
 }
 
-func (o *OAuth) tokenContext(ctx context.Context) context.Context {
-	return context.WithValue(ctx, oauth2.HTTPClient, o.tokenClient())
+// tokenContext returns ctx carrying the HTTP client of the token requests
+// for resource.
+func (o *OAuth) tokenContext(ctx context.Context, resource string) context.Context {
+	return context.WithValue(ctx, oauth2.HTTPClient, o.tokenClient(resource))
 }
 
 // tokenClient is the HTTP client of token endpoint requests: with a DPoP
-// proof on each when tokens are bound.
-func (o *OAuth) tokenClient() *http.Client {
+// proof on each when tokens are bound, and, with a resource, with that
+// resource indicator on each refresh, which oauth2 has no parameter for.
+func (o *OAuth) tokenClient(resource string) *http.Client {
 	c := o.httpClient()
-	if o.dpop != nil {
-		base := c.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-		c.Transport = &dpopTransport{base: base, key: o.dpop}
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
 	}
+	if o.dpop != nil {
+		base = &dpopTransport{base: base, key: o.dpop}
+	}
+	if resource != "" {
+		base = &resourceTransport{base: base, resource: resource}
+	}
+	c.Transport = base
 	return c
 }
 
@@ -596,7 +611,7 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	if code == "" {
 		return fmt.Errorf("signing in at %s: the authorization response has no code", d.md.Issuer)
 	}
-	tok, err := cfg.Exchange(o.tokenContext(ctx), code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
+	tok, err := cfg.Exchange(o.tokenContext(ctx, d.resource), code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
 	if err != nil {
 		return fmt.Errorf("signing in at %s: exchanging the code: %w", d.md.Issuer, tokenError(err))
 	}

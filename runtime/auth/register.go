@@ -52,9 +52,12 @@ func register(ctx context.Context, c *http.Client, md *ServerMetadata, name, red
 		return nil, fmt.Errorf("registering a client at %s: %w", md.RegistrationEndpoint, err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataSize))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("registering a client at %s: %w", md.RegistrationEndpoint, err)
+	}
+	if len(b) > maxMetadataSize {
+		return nil, fmt.Errorf("registering a client at %s: the answer is larger than %d bytes", md.RegistrationEndpoint, maxMetadataSize)
 	}
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("registering a client at %s: HTTP %d: %s", md.RegistrationEndpoint, resp.StatusCode, oauthErrorText(b))
