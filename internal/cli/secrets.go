@@ -12,8 +12,8 @@ import (
 const redacted = "[REDACTED]"
 
 // secretValues returns the credentials the flags send to the server: the
-// bearer token, the values of --header, and the password and query values of
-// the URL. Short values (under 8 bytes) are left out: they would match
+// bearer token, the client secret, the values of --header, and the password
+// and query values of the URL. Short values (under 8 bytes) are left out: they would match
 // ordinary text.
 func (f *serverFlags) secretValues() []string {
 	var out []string
@@ -25,6 +25,7 @@ func (f *serverFlags) secretValues() []string {
 	if f.bearerEnv != "" {
 		add(os.Getenv(f.bearerEnv))
 	}
+	add(f.auth.secret())
 	for _, vs := range f.headers.header {
 		for _, v := range vs {
 			add(v)
