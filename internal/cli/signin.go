@@ -34,7 +34,7 @@ func (f *serverFlags) authorizer(e *env) (runtime.Authorizer, error) {
 			store = fs
 		}
 	}
-	o, err := f.auth.oauth(store, fmt.Sprintf("run %s first", f.loginCommand()))
+	o, err := f.auth.oauth(store, f.loginHint())
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +43,16 @@ func (f *serverFlags) authorizer(e *env) (runtime.Authorizer, error) {
 		o.Logger = f.logger(e)
 	}
 	return o, nil
+}
+
+// loginHint is the sentence of an error that finds no usable token. A
+// server that wants a fixed token rather than OAuth answers 401 alike, so
+// --bearer-env is named too.
+func (f *serverFlags) loginHint() string {
+	if f.loginCmd != "" {
+		return fmt.Sprintf("run %s to sign in, or set bearer_env to send a fixed token", f.loginCmd)
+	}
+	return fmt.Sprintf("run %s to sign in, or send a fixed token with --bearer-env VAR", f.loginCommand())
 }
 
 // loginCommand returns the mcpgen login command line that signs in to the
@@ -80,12 +90,6 @@ func (f *serverFlags) loginCommand() string {
 // explainAuth adds to an authorization failure what the user can do about
 // it with mcpgen's flags.
 func explainAuth(err error) error {
-	var ae *runtime.AuthError
-	if errors.As(err, &ae) && errors.Is(ae.Err, auth.ErrLoginRequired) {
-		// The authorizer's own message says which command signs in; the
-		// 401 before it adds nothing.
-		return ae.Err
-	}
 	switch {
 	case errors.Is(err, auth.ErrNoIssuer):
 		return fmt.Errorf("%w; if you trust the server's address, accept it with --allow-missing-issuer (allow_missing_issuer: true in the auth block of mcpgen.yaml)", err)
