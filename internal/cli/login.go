@@ -169,8 +169,10 @@ func login(e *env, f *serverFlags, noBrowser bool) error {
 	return nil
 }
 
-// freshStore is the Store of a sign-in: it stores grants, but finds none,
-// so that a sign-in is never skipped for a grant stored before.
+// freshStore is the Store of a sign-in: it finds no grant, so that a
+// sign-in is never skipped for one stored before, and the first grant it
+// saves replaces those stored for the same resource, perhaps with another
+// client registration.
 type freshStore struct {
 	auth.Store
 	saved atomic.Int32
@@ -181,6 +183,11 @@ func (s *freshStore) Grant(context.Context, string, string, string) (*auth.Grant
 }
 
 func (s *freshStore) SaveGrant(ctx context.Context, g *auth.Grant) error {
+	if s.saved.Load() == 0 {
+		if _, err := s.Store.Forget(ctx, g.Resource); err != nil {
+			return err
+		}
+	}
 	if err := s.Store.SaveGrant(ctx, g); err != nil {
 		return err
 	}
