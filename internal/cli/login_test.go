@@ -40,7 +40,10 @@ func newHomeAssistant(t *testing.T) *homeAssistant {
 		t.Fatal(err)
 	}
 	proxy := &httputil.ReverseProxy{
-		Rewrite:       func(r *httputil.ProxyRequest) { r.SetURL(&url.URL{Scheme: backend.Scheme, Host: backend.Host}); r.Out.URL.Path = backend.Path },
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(&url.URL{Scheme: backend.Scheme, Host: backend.Host})
+			r.Out.URL.Path = backend.Path
+		},
 		FlushInterval: -1,
 	}
 	ha := &homeAssistant{codes: map[string]string{}, access: map[string]bool{}, refresh: map[string]string{}}
