@@ -61,6 +61,7 @@ func runLogin(e *env, args []string) error {
 	noBrowser := fs.Bool("no-browser", false, "only print the URL to sign in at; do not open a browser")
 	var cf configFlags
 	cf.register(fs)
+	sf.deferEnv = true
 	pos, err := parseLive(e, fs, &sf, &cf, args)
 	if err != nil {
 		return err
@@ -75,6 +76,9 @@ func runLogin(e *env, args []string) error {
 		return usagef("login: --bearer-env and an Authorization header send a fixed token: there is nothing to sign in to")
 	}
 	if cf.file == "" {
+		if err := sf.checkEnv(); err != nil {
+			return usagef("login: %v", err)
+		}
 		return login(e, &sf, *noBrowser)
 	}
 	servers, flags, err := configServers(&cf, &sf)
