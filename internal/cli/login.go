@@ -45,6 +45,9 @@ the fixed --redirect-port that URL names:
 
   mcpgen login --url https://ha.example.com/api/mcp \
       --client-metadata-url http://127.0.0.1:8976/ --redirect-port 8976
+
+Reached through a local address, Home Assistant's metadata has no issuer,
+which mcpgen refuses unless --allow-missing-issuer is given too.
 `
 
 // loginTimeout is the default --timeout of login: time for a person to sign
