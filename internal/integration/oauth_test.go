@@ -20,9 +20,8 @@ import (
 // server with its demo authorization server, with "mcpgen login
 // --no-browser" completed by fetching the URL it prints, then uses the
 // stored token, finds it expired, signs in again (replacing the grant), and
-// signs out; in the
-// example's lenient mode and in its strict one, which checks the token's
-// resource.
+// signs out; in the example's lenient mode and in its strict one, which
+// checks the token's resource.
 func TestOAuthLoginExampleServer(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		name := "oauth"
@@ -34,26 +33,26 @@ func TestOAuthLoginExampleServer(t *testing.T) {
 			endpoint := testenv.ServeOAuthExample(t, strict)
 			loginCmd := "mcpgen login --url " + endpoint
 
-			code, _, errOut := mcpgen(t, "tools", "--url", endpoint)
+			code, _, errOut := runMCPGen(t, "tools", "--url", endpoint)
 			if code != 1 || !strings.Contains(errOut, loginCmd) {
 				t.Fatalf("tools before login: exit %d, stderr %q; want 1 and %q", code, errOut, loginCmd)
 			}
 
-			token := login(t, endpoint)
+			token := oauthLogin(t, endpoint)
 
-			code, out, errOut := mcpgen(t, "tools", "-v", "--url", endpoint)
+			code, out, errOut := runMCPGen(t, "tools", "-v", "--url", endpoint)
 			if code != 0 || !strings.Contains(out, "greet") {
 				t.Fatalf("tools after login: exit %d, stdout %q, stderr %q", code, out, errOut)
 			}
-			noSecret(t, "tools -v", out+errOut, token)
-			code, out, errOut = mcpgen(t, "call", "--url", endpoint, "greet", `{"name":"Ada"}`)
+			noOAuthSecret(t, "tools -v", out+errOut, token)
+			code, out, errOut = runMCPGen(t, "call", "--url", endpoint, "greet", `{"name":"Ada"}`)
 			if code != 0 || out != "Hello, Ada!\n" {
 				t.Fatalf("call greet: exit %d, stdout %q, stderr %q", code, out, errOut)
 			}
 
 			// An expired token, with no refresh token to renew it.
-			editGrant(t, func(tok map[string]any) { tok["expiry"] = "2001-01-01T00:00:00Z" })
-			code, _, errOut = mcpgen(t, "call", "--url", endpoint, "greet", `{"name":"Ada"}`)
+			editOAuthGrant(t, func(tok map[string]any) { tok["expiry"] = "2001-01-01T00:00:00Z" })
+			code, _, errOut = runMCPGen(t, "call", "--url", endpoint, "greet", `{"name":"Ada"}`)
 			if code != 1 || !strings.Contains(errOut, loginCmd) {
 				t.Fatalf("call with an expired token: exit %d, stderr %q; want 1 and %q", code, errOut, loginCmd)
 			}
@@ -61,56 +60,56 @@ func TestOAuthLoginExampleServer(t *testing.T) {
 			// A token the server no longer knows is not tested here: the
 			// example answers it with HTTP 500, not 401 (its token
 			// verifier throws a plain Error). internal/cli tests it.
-			token = login(t, endpoint)
-			code, out, errOut = mcpgen(t, "logout", "--url", endpoint)
+			token = oauthLogin(t, endpoint)
+			code, out, errOut = runMCPGen(t, "logout", "--url", endpoint)
 			if code != 0 || !strings.Contains(out, "1 stored grant(s) forgotten") {
 				t.Fatalf("logout: exit %d, stdout %q, stderr %q", code, out, errOut)
 			}
-			if files := grantFiles(t); len(files) != 0 {
+			if files := oauthGrants(t); len(files) != 0 {
 				t.Fatalf("logout left %q", files)
 			}
-			code, _, errOut = mcpgen(t, "call", "--url", endpoint, "greet", `{"name":"Ada"}`)
+			code, _, errOut = runMCPGen(t, "call", "--url", endpoint, "greet", `{"name":"Ada"}`)
 			if code != 1 || !strings.Contains(errOut, loginCmd) {
 				t.Fatalf("call after logout: exit %d, stderr %q; want 1 and %q", code, errOut, loginCmd)
 			}
-			noSecret(t, "call after logout", errOut, token)
+			noOAuthSecret(t, "call after logout", errOut, token)
 		})
 	}
 }
 
-// mcpgen runs the command line in-process.
-func mcpgen(t *testing.T, args ...string) (int, string, string) {
+// runMCPGen runs the command line in-process.
+func runMCPGen(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := cli.Main(args, strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
-// syncBuffer is a bytes.Buffer written and read concurrently.
-type syncBuffer struct {
+// oauthOutput is a bytes.Buffer written and read concurrently.
+type oauthOutput struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *oauthOutput) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+func (s *oauthOutput) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
 }
 
-// login runs "mcpgen login --no-browser", fetches the authorization URL it
-// prints as a browser would (the demo authorization server approves at once
-// and redirects to mcpgen's loopback listener), and returns the access token
-// stored.
-func login(t *testing.T, endpoint string) string {
+// oauthLogin runs "mcpgen login --no-browser", fetches the authorization
+// URL it prints as a browser would (the demo authorization server approves
+// at once and redirects to mcpgen's loopback listener), and returns the
+// access token stored.
+func oauthLogin(t *testing.T, endpoint string) string {
 	t.Helper()
-	var out, errOut syncBuffer
+	var out, errOut oauthOutput
 	done := make(chan int, 1)
 	go func() {
 		done <- cli.Main([]string{"login", "--no-browser", "--timeout", "30s", "--url", endpoint}, strings.NewReader(""), &out, &errOut)
@@ -145,29 +144,29 @@ func login(t *testing.T, endpoint string) string {
 	case <-time.After(30 * time.Second):
 		t.Fatal("login did not end after the sign-in")
 	}
-	files := grantFiles(t)
+	files := oauthGrants(t)
 	if len(files) != 1 {
 		t.Fatalf("login stored %d grants, want 1", len(files))
 	}
-	token := readToken(t, files[0])["access_token"].(string)
-	noSecret(t, "login", out.String()+errOut.String(), token)
+	token := readOAuthToken(t, files[0])["access_token"].(string)
+	noOAuthSecret(t, "login", out.String()+errOut.String(), token)
 	return token
 }
 
-func authDir(t *testing.T) string {
+func oauthDir(t *testing.T) string {
 	return filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "mcpgen", "auth")
 }
 
-func grantFiles(t *testing.T) []string {
+func oauthGrants(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(authDir(t), "grants", "*.json"))
+	files, err := filepath.Glob(filepath.Join(oauthDir(t), "grants", "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return files
 }
 
-func readToken(t *testing.T, file string) map[string]any {
+func readOAuthToken(t *testing.T, file string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -184,10 +183,10 @@ func readToken(t *testing.T, file string) map[string]any {
 	return tok
 }
 
-// editGrant changes the token of the one stored grant.
-func editGrant(t *testing.T, edit func(tok map[string]any)) {
+// editOAuthGrant changes the token of the one stored grant.
+func editOAuthGrant(t *testing.T, edit func(tok map[string]any)) {
 	t.Helper()
-	files := grantFiles(t)
+	files := oauthGrants(t)
 	if len(files) != 1 {
 		t.Fatalf("%d grants stored, want 1", len(files))
 	}
@@ -208,7 +207,7 @@ func editGrant(t *testing.T, edit func(tok map[string]any)) {
 	}
 }
 
-func noSecret(t *testing.T, what, text, secret string) {
+func noOAuthSecret(t *testing.T, what, text, secret string) {
 	t.Helper()
 	if secret != "" && strings.Contains(text, secret) {
 		t.Errorf("%s: the output shows the access token", what)
