@@ -258,7 +258,7 @@ func TestHomeAssistantSignIn(t *testing.T) {
 	}
 
 	flags := []string{"--url", endpoint, "--allow-missing-issuer", "--client-metadata-url", clientID}
-	code, out, errOut = loginBrowsing(t, append(flags, "--redirect-port", fmt.Sprint(port))...)
+	code, out, errOut = loginBrowsing(t, append(flags, "-v", "--redirect-port", fmt.Sprint(port))...)
 	record(out, errOut)
 	if code != 0 || !strings.Contains(out, "Signed in to "+endpoint) || len(grantFiles(t)) != 1 {
 		t.Fatalf("login: exit %d, stdout %q, stderr %q, %d grants", code, out, errOut, len(grantFiles(t)))
