@@ -11,6 +11,17 @@
 //	mcpgen generate --snapshot FILE --package NAME --out DIR [flags]
 //	mcpgen <command> [flags] [-- COMMAND ARGS...]
 //
+// Servers that require OAuth authorization are signed in to once with
+// "mcpgen login --url URL", which prints the URL to sign in at on standard
+// error, opens a browser unless --no-browser is given, and stores the tokens
+// under the user's configuration directory (mcpgen/auth in
+// $XDG_CONFIG_HOME or ~/.config on Linux). The other commands then use and
+// refresh them, and say which login command to run when there is none;
+// "mcpgen logout --url URL" forgets them. In CI, --client-id with
+// --client-secret-env VAR or --client-key FILE obtains tokens with the client
+// credentials grant instead, and an auth block per server in mcpgen.yaml
+// holds the same settings. --bearer-env VAR sends a fixed token.
+//
 // Run "mcpgen help" for the list of commands and "mcpgen help COMMAND" for
 // the flags of one command. Exit status is 0 on success, 1 when the work
 // itself fails, and 2 for usage errors.

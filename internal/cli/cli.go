@@ -68,6 +68,8 @@ var commands = []*command{
 	checkCommand,
 	toolsCommand,
 	callCommand,
+	loginCommand,
+	logoutCommand,
 }
 
 // usageError is a mistake in how mcpgen was invoked.

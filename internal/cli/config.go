@@ -43,8 +43,8 @@ func parseLive(e *env, fs *flag.FlagSet, sf *serverFlags, cf *configFlags, args 
 		}
 		return pos, sf.check(command)
 	}
-	if len(command) > 0 || sf.url != "" || sf.sse != "" || len(sf.headers.header) > 0 || sf.headers.err != nil || sf.bearerEnv != "" {
-		return nil, usagef("%s: --config takes the servers from the file: drop --url, --sse, --header, --bearer-env and the server command", name)
+	if len(command) > 0 || sf.url != "" || sf.sse != "" || len(sf.headers.header) > 0 || sf.headers.err != nil || sf.bearerEnv != "" || sf.auth.given() {
+		return nil, usagef("%s: --config takes the servers from the file: drop --url, --sse, --header, --bearer-env, the OAuth flags and the server command", name)
 	}
 	return pos, nil
 }
@@ -52,7 +52,7 @@ func parseLive(e *env, fs *flag.FlagSet, sf *serverFlags, cf *configFlags, args 
 // configServers loads the --config file and returns the selected servers,
 // each with the server flags its entry describes. A mistake in the file is
 // an error here; what a server needs from the environment (its bearer_env
-// token) is left to that server's turn, through serverFlags.checkEnv. Flags
+// token, client secret or key) is left to that server's turn, through serverFlags.checkEnv. Flags
 // given on the command line (--timeout, --probe-timeout, --protocol-version,
 // -v) apply to every server
 // whose entry does not set them.
@@ -77,7 +77,9 @@ func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*ser
 			protocol:  base.protocol,
 			verbose:   base.verbose,
 			deferEnv:  true,
+			loginCmd:  "mcpgen login --config " + shellQuote(cf.file) + " --server " + shellQuote(s.Name),
 		}
+		sf.auth.fromConfig(s.Auth)
 		if s.Timeout > 0 {
 			sf.timeout = s.Timeout
 		}

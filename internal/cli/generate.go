@@ -132,7 +132,7 @@ func runGenerate(e *env, args []string) error {
 	if sf.timeout < 0 {
 		return usagef("generate: --timeout must not be negative")
 	}
-	live := sf.url != "" || sf.sse != "" || len(command) > 0 || len(sf.headers.header) > 0 || sf.headers.err != nil || sf.bearerEnv != ""
+	live := sf.url != "" || sf.sse != "" || len(command) > 0 || len(sf.headers.header) > 0 || sf.headers.err != nil || sf.bearerEnv != "" || sf.auth.given()
 	if cf.file != "" {
 		if *snap != "" || *out != "" || *pkg != "" || *writeSnap != "" || live {
 			return usagef("generate: --config takes each server's snapshot, out and package from the file: drop --snapshot, --out, --package, --write-snapshot and the server flags")

@@ -59,7 +59,7 @@ func (f *serverFlags) addSecrets(e *env) {
 }
 
 // secretValues returns the credentials the flags send to the server: the
-// bearer token, the values of --header (for a header whose name looks
+// bearer token, the client secret, the values of --header (for a header whose name looks
 // secret, such as Authorization, the credential after "Bearer " or "Basic "
 // too, decoded for Basic), and the password (which is sent as Basic
 // authorization) and query values of the URL. It also returns a description
@@ -84,6 +84,7 @@ func (f *serverFlags) secretValues() (values, short []string) {
 	if f.bearerEnv != "" {
 		add("the bearer token from $"+f.bearerEnv, true, os.Getenv(f.bearerEnv))
 	}
+	add("the client secret", true, f.auth.secret())
 	for name, vs := range f.headers.header {
 		secret := isSecretWord(name)
 		for _, v := range vs {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 )
 
 // serverUsage is the part of a live command's usage line that picks the
@@ -28,7 +29,12 @@ const serverHelp = `The server is reached in one of three ways:
                        transport when the server is an old one
   --sse URL            the legacy HTTP+SSE transport only
   -- COMMAND ARGS...   a command speaking MCP over its standard input and
-                       output; it comes last, after "--"`
+                       output; it comes last, after "--"
+
+An HTTP server that requires OAuth authorization is signed in to once with
+"mcpgen login"; the commands then use and refresh the stored tokens. In CI,
+--client-id with --client-secret-env or --client-key signs in with the
+client credentials grant instead. --bearer-env sends a fixed token.`
 
 // defaultTimeout bounds a live command unless --timeout says otherwise.
 const defaultTimeout = 60 * time.Second
@@ -44,6 +50,17 @@ type serverFlags struct {
 	probe     time.Duration
 	protocol  string
 	verbose   bool
+	auth      authFlags
+
+	// loginCmd is the command that signs in to the server, for the
+	// message of a command that finds no usable token; empty means the
+	// one the flags give. redirector, set by login, signs in with a
+	// browser; store, when set, replaces the token store.
+	loginCmd   string
+	redirector auth.Redirector
+	store      auth.Store
+	// authz, when set, is the Authorizer connect uses.
+	authz runtime.Authorizer
 
 	// name is the command's name, for messages; command is the stdio
 	// server's command line, the arguments after "--".
@@ -64,6 +81,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.probe, "probe-timeout", runtime.DefaultProbeTimeout, "how long to wait for the server's answer to the version probe (server/discover), for servers slow to start; a stdio server silent that long is taken for a legacy one, an HTTP server's silence is an error; 0 for no limit but --timeout")
 	fs.StringVar(&f.protocol, "protocol-version", "", "pin the MCP protocol `version` (default: the newest, falling back to the initialize handshake for older servers)")
 	fs.BoolVar(&f.verbose, "v", false, "log the connection, every message (secrets redacted) and the server's standard error to standard error")
+	f.auth.register(fs)
 }
 
 // splitCommand splits args at the first "--" into the command's own
@@ -141,6 +159,15 @@ func (f *serverFlags) check(command []string) error {
 		if f.bearerEnv != "" {
 			return usagef("%s: --bearer-env applies to --url and --sse only, not to a server command", name)
 		}
+		if f.auth.given() {
+			return usagef("%s: the OAuth flags (--client-id, --scope, ...) apply to --url and --sse only, not to a server command", name)
+		}
+	}
+	if f.auth.given() && (f.bearerEnv != "" || hasAuthorization(f.headers.header)) {
+		return usagef("%s: --bearer-env and an Authorization header send a fixed token: drop the OAuth flags (--client-id, --scope, ...), or them", name)
+	}
+	if err := f.auth.check(); err != nil {
+		return usagef("%s: %v", name, err)
 	}
 	if f.timeout < 0 {
 		return usagef("%s: --timeout must not be negative", name)
@@ -160,15 +187,16 @@ func (f *serverFlags) check(command []string) error {
 	return nil
 }
 
-// checkEnv checks what the flags need from the environment: the variable
-// --bearer-env names must hold a token. check calls it unless deferEnv is
+// checkEnv checks what the flags need from the environment: the variables
+// --bearer-env and --client-secret-env name must be set, the --client-key
+// file must hold a key. check calls it unless deferEnv is
 // set; with --config each server calls it before it connects, so that one
 // server's missing token does not stop the others.
 func (f *serverFlags) checkEnv() error {
 	if f.bearerEnv != "" && strings.TrimSpace(os.Getenv(f.bearerEnv)) == "" {
 		return fmt.Errorf("--bearer-env %s: the variable is unset or empty", f.bearerEnv)
 	}
-	return nil
+	return f.auth.checkEnv()
 }
 
 func supportedVersion(v string) bool {
@@ -219,9 +247,10 @@ func explainDone(ctx context.Context, err error, timeout time.Duration) error {
 	return err
 }
 
-// transport returns the transport the flags describe; parse or check must
-// have succeeded first.
-func (f *serverFlags) transport(e *env) runtime.Transport {
+// transport returns the transport the flags describe, with authz (nil for
+// none) authorizing its HTTP requests; parse or check must have succeeded
+// first.
+func (f *serverFlags) transport(e *env, authz runtime.Authorizer) runtime.Transport {
 	var logger *slog.Logger
 	if f.verbose {
 		logger = f.logger(e)
@@ -231,7 +260,7 @@ func (f *serverFlags) transport(e *env) runtime.Transport {
 		t.Logger = logger
 		return t
 	}
-	opts := &runtime.HTTPOptions{BearerEnv: f.bearerEnv, Logger: logger}
+	opts := &runtime.HTTPOptions{BearerEnv: f.bearerEnv, Logger: logger, Authorizer: authz}
 	if len(f.headers.header) > 0 {
 		opts.Header = f.headers.header.Clone()
 	}
@@ -268,13 +297,17 @@ func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runt
 		return nil, err
 	}
 	f.addSecrets(e)
-	s, err := runtime.Connect(ctx, f.transport(e), f.options(e))
+	authz, err := f.authorizer(e)
+	if err != nil {
+		return nil, err
+	}
+	s, err := runtime.Connect(ctx, f.transport(e, authz), f.options(e))
 	var pte *runtime.ProbeTimeoutError
 	if errors.As(err, &pte) {
 		return nil, fmt.Errorf("connecting to %s: %w; a server that takes longer to start needs a longer --probe-timeout", f.source(), err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", f.source(), err)
+		return nil, fmt.Errorf("connecting to %s: %w", f.source(), explainAuth(err))
 	}
 	return s, nil
 }

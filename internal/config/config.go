@@ -23,6 +23,19 @@
 //	    bearer_env: STAGING_TOKEN
 //	    headers:
 //	      X-Tenant: ci
+//	  tickets:
+//	    snapshot: tools/tickets.json
+//	    url: https://tickets.example.com/mcp
+//	    auth:
+//	      client_id: mcpgen-ci
+//	      client_secret_env: TICKETS_CLIENT_SECRET
+//	      scopes: [tickets:read]
+//
+// An auth block says how to sign in to an HTTP server that requires OAuth
+// authorization, with the keys of the OAuth flags of the commands:
+// client_id, client_secret_env, client_key (a PEM file, for private_key_jwt),
+// scopes, client_metadata_url, allow_missing_issuer and redirect_port. It
+// cannot be combined with bearer_env or an Authorization header.
 //
 // Relative paths are relative to the directory of the file. Unknown keys are
 // errors, so that a typo never goes unnoticed.
@@ -78,6 +91,8 @@ type Server struct {
 	Headers []Header
 	// BearerEnv names the environment variable holding a bearer token.
 	BearerEnv string
+	// Auth says how to sign in with OAuth; nil uses the defaults.
+	Auth *Auth
 	// ProtocolVersion pins the protocol version; empty negotiates.
 	ProtocolVersion string
 	// Timeout bounds the capture; zero means the command's default.
@@ -94,6 +109,29 @@ type Server struct {
 type Override struct {
 	Key, GoName, GoType string
 	Line                int
+}
+
+// Auth is the auth block of a server: how mcpgen signs in to it with OAuth.
+type Auth struct {
+	// ClientID is a client registered with the authorization server.
+	// With ClientSecretEnv or ClientKey, tokens come from the client
+	// credentials grant.
+	ClientID string
+	// ClientSecretEnv names the environment variable holding the client
+	// secret.
+	ClientSecretEnv string
+	// ClientKey is a PEM private key file (private_key_jwt), joined to
+	// File.Dir when relative.
+	ClientKey string
+	// Scopes are asked for instead of the ones the server names.
+	Scopes []string
+	// ClientMetadataURL is the URL of a client ID metadata document.
+	ClientMetadataURL string
+	// AllowMissingIssuer accepts authorization server metadata without an
+	// issuer.
+	AllowMissingIssuer bool
+	// RedirectPort is the loopback port of "mcpgen login"; zero picks one.
+	RedirectPort int
 }
 
 // Header is one HTTP header.
@@ -233,6 +271,10 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				}
 				s.Command = append(s.Command, w)
 			}
+		case "auth":
+			if s.Auth, err = parseAuth(f, name, vv, str, fail); err != nil {
+				return nil, err
+			}
 		case "overrides":
 			if s.Overrides, err = parseOverrides(name, vv, str, fail); err != nil {
 				return nil, err
@@ -253,7 +295,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
 			}
 		default:
-			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, url, sse, command, headers, bearer_env, protocol_version or timeout)", name, kk.Value)
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, url, sse, command, headers, bearer_env, auth, protocol_version or timeout)", name, kk.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -287,7 +329,84 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 	if n != 1 {
 		return nil, fail(s.Line, "server %s: give exactly one of url, sse and command", name)
 	}
+	if s.Auth != nil {
+		switch {
+		case len(s.Command) > 0:
+			return nil, fail(s.Line, "server %s: auth applies to url and sse servers, not to a command", name)
+		case s.BearerEnv != "":
+			return nil, fail(s.Line, "server %s: give auth or bearer_env, not both", name)
+		}
+		for _, h := range s.Headers {
+			if strings.EqualFold(h.Name, "Authorization") {
+				return nil, fail(s.Line, "server %s: give auth or an Authorization header, not both", name)
+			}
+		}
+	}
 	return s, nil
+}
+
+// parseAuth reads the auth block of server name.
+func parseAuth(f *File, name string, v *yaml.Node, str func(*yaml.Node, string) (string, error), fail func(int, string, ...any) error) (*Auth, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, fail(v.Line, "server %s: auth must be a mapping of client_id, client_secret_env, client_key, scopes, client_metadata_url, allow_missing_issuer and redirect_port", name)
+	}
+	a := &Auth{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, vv := v.Content[i], v.Content[i+1]
+		key := "auth: " + k.Value
+		var err error
+		switch k.Value {
+		case "client_id":
+			a.ClientID, err = str(vv, key)
+		case "client_secret_env":
+			a.ClientSecretEnv, err = str(vv, key)
+		case "client_key":
+			if a.ClientKey, err = str(vv, key); err == nil && a.ClientKey != "" && !filepath.IsAbs(a.ClientKey) {
+				a.ClientKey = filepath.Join(f.Dir, a.ClientKey)
+			}
+		case "client_metadata_url":
+			a.ClientMetadataURL, err = str(vv, key)
+		case "scopes":
+			switch vv.Kind {
+			case yaml.SequenceNode:
+				for _, sc := range vv.Content {
+					w, err := str(sc, "each scope of auth: scopes")
+					if err != nil {
+						return nil, err
+					}
+					a.Scopes = append(a.Scopes, strings.Fields(w)...)
+				}
+			default:
+				var w string
+				if w, err = str(vv, key); err == nil {
+					a.Scopes = strings.Fields(w)
+				}
+			}
+		case "allow_missing_issuer":
+			if vv.Kind != yaml.ScalarNode || vv.Tag != "!!bool" {
+				return nil, fail(vv.Line, "server %s: auth: allow_missing_issuer must be true or false", name)
+			}
+			a.AllowMissingIssuer = vv.Value == "true"
+		case "redirect_port":
+			var p int
+			if vv.Kind != yaml.ScalarNode || vv.Tag != "!!int" || vv.Decode(&p) != nil || p < 1 || p > 65535 {
+				return nil, fail(vv.Line, "server %s: auth: redirect_port must be a TCP port number", name)
+			}
+			a.RedirectPort = p
+		default:
+			return nil, fail(k.Line, "server %s: auth: unknown key %q (want client_id, client_secret_env, client_key, scopes, client_metadata_url, allow_missing_issuer or redirect_port)", name, k.Value)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case a.ClientSecretEnv != "" && a.ClientKey != "":
+		return nil, fail(v.Line, "server %s: auth: give client_secret_env or client_key, not both", name)
+	case (a.ClientSecretEnv != "" || a.ClientKey != "") && a.ClientID == "":
+		return nil, fail(v.Line, "server %s: auth: client_secret_env and client_key need client_id", name)
+	}
+	return a, nil
 }
 
 // parseOverrides reads the overrides mapping of server name.

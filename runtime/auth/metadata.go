@@ -177,6 +177,10 @@ func hostPort(u *url.URL) string {
 	return u.Host
 }
 
+// ErrNoIssuer is returned (wrapped) for authorization server metadata
+// without an issuer, which OAuth refuses unless AllowMissingIssuer is set.
+var ErrNoIssuer = errors.New("the authorization server metadata has no issuer")
+
 // DecodeServerMetadata decodes and checks an authorization server metadata
 // document fetched from metadataURL for the issuer identifier issuer. Its
 // issuer must be issuer exactly (RFC 8414 section 3.3), and its endpoints are
@@ -197,7 +201,7 @@ func checkServerMetadata(m *ServerMetadata, issuer, metadataURL string, allowMis
 	case m.Issuer == "" && allowMissingIssuer:
 		m.Issuer = issuer
 	case m.Issuer == "":
-		return fmt.Errorf("authorization server metadata at %s has no issuer", metadataURL)
+		return fmt.Errorf("%w (fetched from %s): set AllowMissingIssuer to accept it for this server", ErrNoIssuer, metadataURL)
 	case m.Issuer != issuer:
 		return fmt.Errorf("authorization server metadata at %s names issuer %q, not %q (RFC 8414 section 3.3): refusing it", metadataURL, m.Issuer, issuer)
 	}

@@ -27,8 +27,8 @@ const DefaultLoopbackTimeout = 5 * time.Minute
 
 // Loopback is a Redirector for native applications (RFC 8252 section 7.3):
 // it receives the authorization response on http://127.0.0.1:PORT/callback,
-// with a port chosen at random, accepts one response, and gives up after
-// Timeout.
+// with a port chosen at random unless Port is set, accepts one response,
+// and gives up after Timeout.
 type Loopback struct {
 	// Open shows the user the authorization URL, for example by printing
 	// it and opening a browser. It is required.
@@ -37,6 +37,11 @@ type Loopback struct {
 	// Timeout bounds the wait for the response; DefaultLoopbackTimeout
 	// when zero.
 	Timeout time.Duration
+
+	// Port, when not zero, is the port to listen on instead of a random
+	// one, for authorization servers that tie the client ID to the
+	// redirect URI's origin (IndieAuth, as Home Assistant does).
+	Port int
 }
 
 // Redirect implements Redirector.
@@ -44,7 +49,10 @@ func (l *Loopback) Redirect(ctx context.Context, authURL func(redirectURI string
 	if l.Open == nil {
 		return nil, errors.New("the loopback redirector has no Open function")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if l.Port < 0 || l.Port > 65535 {
+		return nil, fmt.Errorf("the loopback port %d is not a TCP port", l.Port)
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", l.Port))
 	if err != nil {
 		return nil, fmt.Errorf("listening for the authorization response: %w", err)
 	}

@@ -4,10 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 )
+
+// ErrNoClient is returned (wrapped) when OAuth has no client to sign in
+// with: none is configured, and the authorization server supports no dynamic
+// registration.
+var ErrNoClient = errors.New("no client registration")
 
 // registrationRequest is the client metadata of a dynamic registration (RFC
 // 7591 section 2), with application_type from OpenID Connect registration.
@@ -25,7 +31,10 @@ type registrationRequest struct {
 // md, for the redirect URI redirectURI.
 func register(ctx context.Context, c *http.Client, md *ServerMetadata, name, redirectURI string) (*Client, error) {
 	if md.RegistrationEndpoint == "" {
-		return nil, fmt.Errorf("authorization server %s supports no dynamic client registration, and no client is registered for it: configure a client ID (and secret) for it", md.Issuer)
+		if md.ClientIDMetadataDocumentSupported {
+			return nil, fmt.Errorf("authorization server %s supports no dynamic client registration but accepts a client ID metadata document: configure its URL (ClientMetadataURL) or a client ID: %w", md.Issuer, ErrNoClient)
+		}
+		return nil, fmt.Errorf("authorization server %s supports no dynamic client registration, and no client is registered for it: configure a client ID (and secret) for it: %w", md.Issuer, ErrNoClient)
 	}
 	method := "none"
 	grants := []string{"authorization_code", "refresh_token"}
