@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"net/http"
 )
 
@@ -34,3 +35,27 @@ type Authorizer interface {
 // in an *AuthError rather than a loop. Two retries allow a first
 // authorization followed by one step up to more scopes.
 const MaxAuthRetries = 2
+
+// authContextKey keys, in a request's context, the context an Authorizer's
+// Refused runs in when it differs from the request's: the version probe's
+// request is bounded by the probe timeout, a sign-in only by the caller.
+type authContextKey struct{}
+
+// withAuthContext returns ctx carrying actx as the context of sign-ins made
+// while a request in ctx runs.
+func withAuthContext(ctx, actx context.Context) context.Context {
+	return context.WithValue(ctx, authContextKey{}, actx)
+}
+
+// authContext returns the context a sign-in for a request in ctx runs in.
+func authContext(ctx context.Context) context.Context {
+	if a, ok := ctx.Value(authContextKey{}).(context.Context); ok {
+		return a
+	}
+	return ctx
+}
+
+// errAuthorizedLate reports a request whose own context ended while its
+// Authorizer obtained new credentials: the request was not sent again, and
+// may be, now that the credentials are there.
+var errAuthorizedLate = errors.New("the request's time ran out while signing in")

@@ -293,7 +293,8 @@ func (h *httpClient) do(req *http.Request) (*http.Response, error) {
 		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden || attempt == MaxAuthRetries {
 			return resp, nil
 		}
-		retry, aerr := h.auth.Refused(req.Context(), req, resp)
+		actx := authContext(req.Context())
+		retry, aerr := h.auth.Refused(actx, req, resp)
 		if aerr != nil {
 			body := readErrorBody(resp)
 			e := h.statusError(req.Method, req.URL.String(), resp.StatusCode, body).(*AuthError)
@@ -305,6 +306,10 @@ func (h *httpClient) do(req *http.Request) (*http.Response, error) {
 			return resp, nil
 		}
 		h.authGen.Add(1)
+		if req.Context().Err() != nil && actx.Err() == nil {
+			drain(resp.Body)
+			return nil, errAuthorizedLate
+		}
 		drain(resp.Body)
 		if req, err = rewind(req); err != nil {
 			return nil, err

@@ -78,18 +78,28 @@ func (s *Session) negotiate(ctx context.Context) error {
 // silent.
 func (s *Session) discover(ctx context.Context, version string, retry bool) error {
 	st := &negotiated{version: version, meta: s.modernMeta(version)}
-	pctx, cancel := ctx, context.CancelFunc(func() {})
-	if s.opts.ProbeTimeout > 0 {
-		pctx, cancel = context.WithTimeout(ctx, s.opts.ProbeTimeout)
+	var res []byte
+	var err error
+	// A sign-in the probe's 401 starts is bounded by ctx alone; when it
+	// outlasts the probe timeout, the probe is sent once more.
+	for attempt := 0; attempt < 2; attempt++ {
+		pctx, cancel := ctx, context.CancelFunc(func() {})
+		if s.opts.ProbeTimeout > 0 {
+			pctx, cancel = context.WithTimeout(ctx, s.opts.ProbeTimeout)
+		}
+		// The probe's own bound is pctx's deadline, not the call timeout.
+		res, err = s.do(withAuthContext(pctx, ctx), st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true}, nil)
+		cancel()
+		if !errors.Is(err, errAuthorizedLate) {
+			break
+		}
+		s.log.Debug("signed in after the probe timeout; probing again")
 	}
-	// The probe's own bound is pctx's deadline, not the call timeout.
-	res, err := s.do(pctx, st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true}, nil)
-	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("negotiating the protocol version: %w", ctx.Err())
 		}
-		if pctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, context.DeadlineExceeded) {
 			silent := &ProbeTimeoutError{Timeout: s.opts.ProbeTimeout}
 			if s.answersEveryPOST {
 				// A legacy HTTP server refuses the probe at once: one

@@ -137,6 +137,10 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	rctx, rcancel := context.WithCancel(c.ctx)
 	detach := context.AfterFunc(ctx, rcancel)
 	s := &stream{ctx: rctx, cancel: rcancel, detach: detach}
+	if c.h.auth != nil {
+		// A sign-in this request needs is bounded by the caller.
+		rctx = withAuthContext(rctx, authContext(ctx))
+	}
 
 	req, err := c.h.newRequest(rctx, http.MethodPost, c.url, m.Data)
 	if err != nil {
@@ -167,6 +171,8 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	if err != nil {
 		s.release()
 		switch {
+		case errors.Is(err, errAuthorizedLate):
+			return err
 		case ctx.Err() != nil:
 			return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
 		case c.ctx.Err() != nil:
