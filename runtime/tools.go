@@ -76,6 +76,9 @@ func (s *Session) progress(params []byte) {
 		c.progressAt.Store(time.Now().UnixNano())
 	}
 	s.mu.Unlock()
+	if fn == nil {
+		fn = s.taskProgressFor(token)
+	}
 	if fn != nil {
 		fn(p)
 	}
@@ -131,8 +134,10 @@ func (s *Session) ListTools(ctx context.Context) ([]Tool, error) {
 		}
 		names[t.Name] = true
 	}
-	if s.usesParamHeaders(s.state.Load()) {
+	if st := s.state.Load(); s.usesParamHeaders(st) {
 		tools = s.learnParamHeaders(tools)
+	} else if st.legacy && st.caps.ToolTasks {
+		s.learnTaskSupport(tools)
 	}
 	if err := s.checkDrift(tools); err != nil {
 		return tools, err
@@ -234,6 +239,11 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 		return nil, fmt.Errorf("calling %s: arguments: %w", name, err)
 	}
 	st := s.state.Load()
+	if st.legacy && st.caps.ToolTasks {
+		if res, ok, err := s.legacyTaskCall(ctx, st, name, raw); ok {
+			return res, err
+		}
+	}
 	var params []ParamHeader
 	headers := s.usesParamHeaders(st)
 	if headers {
@@ -271,6 +281,9 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
 		res, more, err := decodeResult(data)
+		if errors.Is(err, errTaskResult) {
+			return s.modernTaskCall(ctx, name, data)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
@@ -380,6 +393,8 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 			case "complete":
 			case "input_required":
 				more = &inputRequired{}
+			case "task":
+				return errTaskResult
 			default:
 				return fmt.Errorf("unsupported resultType %q", rt)
 			}
