@@ -193,10 +193,14 @@ var errTaskResult = errors.New(`result of type "task"`)
 // and returns the Task without waiting for it to finish: poll it with
 // Task.Get, wait with Task.Wait, stop it with Task.Cancel.
 //
-// With a 2025-11-25 server, the server must declare
-// tasks.requests.tools.call and the tool must not forbid tasks. With a
-// 2026-07-28 server the server decides: when it answers at once, the Task
-// has no ID and Wait returns that answer.
+// A 2025-11-25 server that declares tasks.requests.tools.call runs the call
+// as a task unless the tool's taskSupport forbids it, which is an error. A
+// 2026-07-28 server decides by itself. When the server answers at once
+// instead (as a server without tasks does), the Task has no ID and Wait
+// returns that answer.
+//
+// A task started with a progress function in ctx (WithProgress) keeps it
+// until Wait has seen the task end, or Cancel.
 func (s *Session) StartToolTask(ctx context.Context, name string, args any) (*Task, error) {
 	slot := &taskSlot{}
 	res, err := s.callTool(context.WithValue(ctx, taskSlotKey{}, slot), name, args)
