@@ -165,6 +165,8 @@ type Task struct {
 
 	mu    sync.Mutex
 	state TaskState
+	// last is the last progress notification about the task.
+	last Progress
 	// done is set once the outcome (res, err) is known.
 	done bool
 	res  *Result
@@ -272,7 +274,12 @@ func (s *Session) legacyTaskCall(ctx context.Context, st *negotiated, name strin
 	if fn != nil {
 		// The call's progress token stays valid for the task's lifetime.
 		t.token = id
-		s.taskProgress.Store(id, fn)
+		s.taskProgress.Store(id, func(p Progress) {
+			t.mu.Lock()
+			t.last = p
+			t.mu.Unlock()
+			fn(p)
+		})
 	}
 	data, err := s.do(ctx, st, &request{method: "tools/call", name: name, progress: fn, id: id}, func(b []byte) []byte {
 		b = append(b, `"name":`...)
@@ -496,7 +503,9 @@ func (t *Task) inlined(w *wireTask) (*Result, error) {
 
 // Wait polls the task until it ends, at the interval the server suggests
 // (within 100ms and 10s), and returns its result as CallTool would. It
-// passes each new status message to the function WithProgress put in ctx.
+// passes each new status message to the function WithProgress put in ctx,
+// with the amounts of the last progress notification (zero before the
+// first).
 // When ctx ends first, Wait returns its error and the task goes on: Cancel
 // stops it.
 func (t *Task) Wait(ctx context.Context) (*Result, error) {
@@ -505,11 +514,11 @@ func (t *Task) Wait(ctx context.Context) (*Result, error) {
 	var timer *time.Timer
 	for {
 		t.mu.Lock()
-		done, res, err, st := t.done, t.res, t.err, t.state
+		done, res, err, st, last := t.done, t.res, t.err, t.state, t.last
 		t.mu.Unlock()
 		if fn != nil && st.StatusMessage != "" && st.StatusMessage != said {
 			said = st.StatusMessage
-			fn(Progress{Message: said})
+			fn(Progress{Progress: last.Progress, Total: last.Total, Message: said})
 		}
 		if done {
 			return res, err

@@ -29,3 +29,22 @@ func TestCallTaskRequiredTool(t *testing.T) {
 		t.Errorf("--timeout: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCallTaskStdio: over stdio, server-everything's task-required
+// simulate-research-query runs to its report, its stages printed as
+// progress.
+func TestCallTaskStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	args := append([]string{"call", "simulate-research-query", `{"topic":"tasks"}`, "--"}, testenv.Everything(t, "stdio")...)
+	code, out, errOut := run(t, "", args...)
+	if code != 0 || !strings.Contains(out, "# Research Report: tasks") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, stage := range []string{"Gathering sources...", "Generating report..."} {
+		if !strings.Contains(errOut, "progress simulate-research-query: "+stage+"\n") {
+			t.Errorf("stderr %q lacks the stage %q", errOut, stage)
+		}
+	}
+}
