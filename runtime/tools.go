@@ -216,6 +216,11 @@ const maxInputRounds = 10
 // holding it; a JSON-RPC error is an *RPCError, and a server that exited is
 // a *ServerExitedError (reach each with errors.As). Progress notifications
 // reach the function WithProgress put in ctx.
+//
+// A call the server runs as a task (a 2025-11-25 tool whose taskSupport is
+// required, or a 2026-07-28 result of type "task") is polled until it ends,
+// within ctx or Options.TaskTimeout, and cancelled with tasks/cancel when
+// either ends first; see StartToolTask for the details.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*Result, error) {
 	level, logged := s.callLevel(ctx, name)
 	var start time.Time
