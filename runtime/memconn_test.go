@@ -32,6 +32,7 @@ type memMsg struct {
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params"`
 	Version string          `json:"-"` // OutMessage.ProtocolVersion
+	Name    string          `json:"-"` // OutMessage.Name
 	Raw     string          `json:"-"`
 }
 
@@ -53,7 +54,7 @@ func (c *memConn) Write(ctx context.Context, m *OutMessage) error {
 	if err := json.Unmarshal(m.Data, &msg); err != nil {
 		return fmt.Errorf("memConn: the Session wrote invalid JSON %s: %v", m.Data, err)
 	}
-	msg.Version, msg.Raw = m.ProtocolVersion, string(m.Data)
+	msg.Version, msg.Name, msg.Raw = m.ProtocolVersion, m.Name, string(m.Data)
 	c.mu.Lock()
 	c.seen = append(c.seen, msg)
 	c.mu.Unlock()
@@ -301,8 +302,8 @@ func TestInputRequired(t *testing.T) {
 	if _, err := s.CallTool(context.Background(), "ask", nil); err == nil || !strings.Contains(err.Error(), "asks the client for input") {
 		t.Errorf("inputRequests: %v", err)
 	}
-	if _, err := s.CallTool(context.Background(), "odd", nil); err == nil || !strings.Contains(err.Error(), `unsupported resultType "task"`) {
-		t.Errorf("unknown resultType: %v", err)
+	if _, err := s.CallTool(context.Background(), "odd", nil); err == nil || !strings.Contains(err.Error(), `malformed task result: no taskId`) {
+		t.Errorf("task result without a task id: %v", err)
 	}
 }
 

@@ -92,6 +92,12 @@ type Options struct {
 	// all pages; DefaultMaxTools when zero. A longer list is an error.
 	MaxTools int
 
+	// TaskTimeout bounds the wait for a tool call the server runs as a
+	// task, when the call's context has no deadline; DefaultTaskTimeout
+	// when zero, no bound when negative. When it passes, the task is
+	// cancelled (tasks/cancel).
+	TaskTimeout time.Duration
+
 	// Logger receives the Session's own log records, the server's log
 	// notifications and, with LogTraffic, every message. Nil discards them.
 	Logger *slog.Logger
@@ -147,6 +153,10 @@ type ServerCapabilities struct {
 	Resources        bool
 	Logging          bool
 	Completions      bool
+	// ToolTasks reports that the server runs tools/call as tasks: the
+	// 2025-11-25 tasks.requests.tools.call capability, or the 2026-07-28
+	// extension io.modelcontextprotocol/tasks.
+	ToolTasks bool
 	// Raw is the capabilities object as the server sent it.
 	Raw json.RawMessage
 }
@@ -168,6 +178,7 @@ func parseCapabilities(raw json.RawMessage) ServerCapabilities {
 		Resources:   present(c.Resources),
 		Logging:     present(c.Logging),
 		Completions: present(c.Completions),
+		ToolTasks:   toolTasksCap(raw),
 		Raw:         raw,
 	}
 	if c.Tools != nil {
@@ -252,6 +263,12 @@ type Session struct {
 	toolsCache atomic.Pointer[toolsCache]
 	toolsGen   atomic.Uint64
 	authCtx    authContexter
+
+	// taskSupport holds the taskSupport of the tools last listed that allow
+	// tasks (2025-11-25); taskProgress the progress functions of running
+	// tasks, by the progress token of the call that created them.
+	taskSupport  atomic.Pointer[map[string]string]
+	taskProgress sync.Map
 
 	nextID atomic.Int64
 
@@ -374,6 +391,9 @@ func newSession(conn Conn, opts *Options) *Session {
 	}
 	if s.opts.MaxTools <= 0 {
 		s.opts.MaxTools = DefaultMaxTools
+	}
+	if s.opts.TaskTimeout == 0 {
+		s.opts.TaskTimeout = DefaultTaskTimeout
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
@@ -553,6 +573,8 @@ type request struct {
 	passive bool
 	// params are the Mcp-Param-* headers of a tools/call.
 	params []ParamHeader
+	// id is the request's id, when the caller chose it; 0 takes the next.
+	id int64
 }
 
 // do sends r under st and waits for its result, which is a slice of the
@@ -574,7 +596,10 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 // send sends r under st once and waits for its result, as do describes.
 func (s *Session) send(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	c := callPool.Get().(*call)
-	id := s.nextID.Add(1)
+	id := r.id
+	if id == 0 {
+		id = s.nextID.Add(1)
+	}
 	c.id, c.progress, c.tool, c.passive = id, r.progress, r.name, r.passive
 
 	bp := bufPool.Get().(*[]byte)
@@ -860,7 +885,7 @@ func (s *Session) appendMeta(b []byte, st *negotiated, comma, progress bool, id 
 func (s *Session) modernMeta(version string) []byte {
 	b := []byte(`"io.modelcontextprotocol/protocolVersion":`)
 	b = jsonrpc.AppendString(b, version)
-	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":`...)
+	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":{"extensions":{"`+tasksExtension+`":{}}},"io.modelcontextprotocol/clientInfo":{"name":`...)
 	b = jsonrpc.AppendString(b, s.opts.ClientName)
 	b = append(b, `,"version":`...)
 	b = jsonrpc.AppendString(b, s.opts.ClientVersion)

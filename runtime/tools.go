@@ -78,6 +78,9 @@ func (s *Session) progress(params []byte) {
 		c.progressAt.Store(time.Now().UnixNano())
 	}
 	s.mu.Unlock()
+	if fn == nil {
+		fn = s.taskProgressFor(token)
+	}
 	if fn != nil {
 		fn(p)
 	}
@@ -162,8 +165,10 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 		}
 		names[t.Name] = true
 	}
-	if s.usesParamHeaders(s.state.Load()) {
+	if st := s.state.Load(); s.usesParamHeaders(st) {
 		tools = s.learnParamHeaders(tools)
+	} else if st.legacy && st.caps.ToolTasks {
+		s.learnTaskSupport(tools)
 	}
 	if err := s.checkDrift(tools); err != nil {
 		return tools, err
@@ -289,6 +294,11 @@ const maxInputRounds = 10
 // holding it; a JSON-RPC error is an *RPCError, and a server that exited is
 // a *ServerExitedError (reach each with errors.As). Progress notifications
 // reach the function WithProgress put in ctx.
+//
+// A call the server runs as a task (a 2025-11-25 tool whose taskSupport is
+// required, or a 2026-07-28 result of type "task") is polled until it ends,
+// within ctx or Options.TaskTimeout, and cancelled with tasks/cancel when
+// either ends first; see StartToolTask for the details.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*Result, error) {
 	level, logged := s.callLevel(ctx, name)
 	var start time.Time
@@ -312,6 +322,11 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 		return nil, fmt.Errorf("calling %s: arguments: %w", name, err)
 	}
 	st := s.state.Load()
+	if st.legacy && st.caps.ToolTasks {
+		if res, ok, err := s.legacyTaskCall(ctx, st, name, raw); ok {
+			return res, err
+		}
+	}
 	var params []ParamHeader
 	headers := s.usesParamHeaders(st)
 	if headers {
@@ -349,6 +364,9 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
 		res, more, err := decodeResult(data)
+		if errors.Is(err, errTaskResult) {
+			return s.modernTaskCall(ctx, name, data)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
@@ -458,6 +476,8 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 			case "complete":
 			case "input_required":
 				more = &inputRequired{}
+			case "task":
+				return errTaskResult
 			default:
 				return fmt.Errorf("unsupported resultType %q", rt)
 			}

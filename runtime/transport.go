@@ -42,8 +42,9 @@ type OutMessage struct {
 	// ID is the id of a request or response as JSON text (1 or "a"); empty
 	// for a notification.
 	ID string
-	// Name is the tool, prompt or resource a request is about (the value of
-	// the Mcp-Name header); empty when there is none.
+	// Name is the tool, prompt or resource a request is about, or the task
+	// of a tasks/* request (the value of the Mcp-Name header); empty when
+	// there is none.
 	Name string
 	// ProtocolVersion is the protocol version the message is sent under, or
 	// empty before a legacy handshake has negotiated one.

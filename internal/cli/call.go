@@ -35,6 +35,11 @@ tools are still listed once before the call, because the protocol requires
 arguments whose schema carries x-mcp-header to be sent as Mcp-Param-*
 headers too, and only the tool list says which they are.
 
+A tool the server runs as a task (a 2025-11-25 tool whose taskSupport is
+required, or any tool of a 2026-07-28 server with the tasks extension) is
+waited for, its status messages going to standard error as progress; when
+--timeout runs out the task is cancelled.
+
 Exit status: 0 for a result, 1 for an error result (isError) or a failed
 call, 2 for usage errors and arguments the schema rejects.
 
@@ -183,9 +188,13 @@ func validateCall(ctx context.Context, e *env, s *runtime.Session, tool string, 
 // printProgress writes one progress notification as a line.
 func printProgress(w io.Writer, tool string, p runtime.Progress) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "progress %s: %g", tool, p.Progress)
-	if p.Total > 0 {
-		fmt.Fprintf(&b, "/%g", p.Total)
+	fmt.Fprintf(&b, "progress %s:", tool)
+	if p.Progress != 0 || p.Total != 0 || p.Message == "" {
+		// A task's status message comes without an amount.
+		fmt.Fprintf(&b, " %g", p.Progress)
+		if p.Total > 0 {
+			fmt.Fprintf(&b, "/%g", p.Total)
+		}
 	}
 	if p.Message != "" {
 		b.WriteString(" ")

@@ -1,0 +1,638 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// Task statuses, as the server reports them.
+const (
+	TaskWorking       = "working"
+	TaskInputRequired = "input_required"
+	TaskCompleted     = "completed"
+	TaskFailed        = "failed"
+	TaskCancelled     = "cancelled"
+)
+
+// Tool taskSupport values (the execution.taskSupport of a 2025-11-25 tool).
+const (
+	TaskSupportForbidden = "forbidden"
+	TaskSupportOptional  = "optional"
+	TaskSupportRequired  = "required"
+)
+
+// tasksExtension is the 2026-07-28 tasks extension's identifier.
+const tasksExtension = "io.modelcontextprotocol/tasks"
+
+// Bounds of the polling of a task.
+const (
+	// DefaultTaskTimeout is the default of Options.TaskTimeout.
+	DefaultTaskTimeout = 30 * time.Minute
+	// minTaskPoll and maxTaskPoll bound the interval between two tasks/get
+	// requests, whatever the server suggests; defaultTaskPoll applies when
+	// it suggests nothing.
+	minTaskPoll     = 100 * time.Millisecond
+	maxTaskPoll     = 10 * time.Second
+	defaultTaskPoll = 500 * time.Millisecond
+	// taskCancelTimeout bounds the tasks/cancel sent for a call whose
+	// context ended.
+	taskCancelTimeout = 5 * time.Second
+)
+
+// TaskSupport returns the tool's execution.taskSupport: TaskSupportRequired,
+// TaskSupportOptional, or TaskSupportForbidden when the tool says nothing
+// (or something this client does not know).
+func (t *Tool) TaskSupport() string {
+	var v struct {
+		Execution struct {
+			TaskSupport string `json:"taskSupport"`
+		} `json:"execution"`
+	}
+	_ = json.Unmarshal(t.Raw, &v)
+	switch ts := v.Execution.TaskSupport; ts {
+	case TaskSupportRequired, TaskSupportOptional:
+		return ts
+	}
+	return TaskSupportForbidden
+}
+
+// toolTasksCap reports whether capabilities declare task-run tools/call: the
+// 2025-11-25 tasks.requests.tools.call, or the 2026-07-28 tasks extension.
+func toolTasksCap(raw json.RawMessage) bool {
+	var c struct {
+		Tasks *struct {
+			Requests *struct {
+				Tools *struct {
+					Call json.RawMessage `json:"call"`
+				} `json:"tools"`
+			} `json:"requests"`
+		} `json:"tasks"`
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return false
+	}
+	if c.Tasks != nil && c.Tasks.Requests != nil && c.Tasks.Requests.Tools != nil &&
+		len(c.Tasks.Requests.Tools.Call) > 0 && string(c.Tasks.Requests.Tools.Call) != "null" {
+		return true
+	}
+	ext, ok := c.Extensions[tasksExtension]
+	return ok && string(ext) != "null"
+}
+
+// TaskState is what the server last said about a task.
+type TaskState struct {
+	// Status is one of TaskWorking, TaskInputRequired, TaskCompleted,
+	// TaskFailed and TaskCancelled.
+	Status string
+	// StatusMessage describes the status, if the server said something.
+	StatusMessage string
+	// CreatedAt and LastUpdatedAt are the server's ISO 8601 timestamps.
+	CreatedAt     string
+	LastUpdatedAt string
+	// TTL is how long the server keeps the task; zero when it did not say
+	// or keeps it for ever.
+	TTL time.Duration
+	// PollInterval is the interval between polls the server suggests; zero
+	// when it suggests none.
+	PollInterval time.Duration
+	// InputRequests is the map of requests a 2026-07-28 task in status
+	// TaskInputRequired waits for, exactly as the server sent it; answer them
+	// with Task.Update.
+	InputRequests json.RawMessage
+}
+
+// Terminal reports whether the status is final.
+func (s TaskState) Terminal() bool {
+	return s.Status == TaskCompleted || s.Status == TaskFailed || s.Status == TaskCancelled
+}
+
+// TaskError reports a task that ended without a result: it failed, it was
+// cancelled, or the server no longer knows it.
+type TaskError struct {
+	Tool   string
+	TaskID string
+	// Status is the task's last status; empty when the server lost it.
+	Status  string
+	Message string
+	// Err is the server's error, if it sent one.
+	Err error
+}
+
+func (e *TaskError) Error() string {
+	what := fmt.Sprintf("task %q of tool %s", e.TaskID, e.Tool)
+	var s string
+	switch e.Status {
+	case "":
+		s = what + ": the server no longer knows the task"
+	case TaskCancelled:
+		s = what + " was cancelled"
+	default:
+		s = what + " " + e.Status
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	if e.Err != nil {
+		s += " (" + e.Err.Error() + ")"
+	}
+	return s
+}
+
+func (e *TaskError) Unwrap() error { return e.Err }
+
+// A Task is a tool call the server runs in the background: a 2025-11-25
+// task-augmented tools/call, or a 2026-07-28 call the server answered with
+// resultType "task". Its methods are safe for use by many goroutines.
+type Task struct {
+	// ID is the server's task id; empty when the server answered the call
+	// at once instead of creating a task.
+	ID string
+	// Tool is the name of the tool called.
+	Tool string
+
+	s      *Session
+	legacy bool
+	// token is the progress token of the call that created the task, zero
+	// when none was asked for.
+	token int64
+
+	mu    sync.Mutex
+	state TaskState
+	// last is the last progress notification about the task.
+	last Progress
+	// done is set once the outcome (res, err) is known.
+	done bool
+	res  *Result
+	err  error
+}
+
+// Status returns what the server last said about the task.
+func (t *Task) Status() TaskState {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.state
+}
+
+// taskSlot receives the Task a tools/call created, for StartToolTask.
+type taskSlot struct{ task *Task }
+
+type taskSlotKey struct{}
+
+// errTaskStarted ends a call made for StartToolTask once its Task exists.
+var errTaskStarted = errors.New("task started")
+
+// errTaskResult is returned by decodeResult for a result of type "task".
+var errTaskResult = errors.New(`result of type "task"`)
+
+// StartToolTask calls the tool name with args (as CallTool does) as a task,
+// and returns the Task without waiting for it to finish: poll it with
+// Task.Get, wait with Task.Wait, stop it with Task.Cancel.
+//
+// A 2025-11-25 server that declares tasks.requests.tools.call runs the call
+// as a task unless the tool's taskSupport forbids it, which is an error. A
+// 2026-07-28 server decides by itself. When the server answers at once
+// instead (as a server without tasks does), the Task has no ID and Wait
+// returns that answer.
+//
+// A task started with a progress function in ctx (WithProgress) keeps it
+// until Wait has seen the task end, or Cancel.
+func (s *Session) StartToolTask(ctx context.Context, name string, args any) (*Task, error) {
+	slot := &taskSlot{}
+	res, err := s.callTool(context.WithValue(ctx, taskSlotKey{}, slot), name, args)
+	if slot.task != nil {
+		return slot.task, nil
+	}
+	var te *ToolError
+	if err != nil && !errors.As(err, &te) {
+		return nil, err
+	}
+	return &Task{Tool: name, s: s, done: true, res: res, err: err, state: TaskState{Status: TaskCompleted}}, nil
+}
+
+// toolTaskSupport returns the taskSupport of the tool name, listing the
+// tools when they were not listed yet.
+func (s *Session) toolTaskSupport(ctx context.Context, name string) string {
+	m := s.taskSupport.Load()
+	if m == nil {
+		s.listMu.Lock()
+		if s.taskSupport.Load() == nil {
+			if _, err := s.ListTools(ctx); err != nil {
+				var de *DriftError
+				if !errors.As(err, &de) {
+					s.log.Warn("could not list the tools to learn which must run as tasks", "tool", name, "error", s.scrub(err.Error()))
+					empty := map[string]string{}
+					s.taskSupport.CompareAndSwap(nil, &empty)
+				}
+			}
+		}
+		s.listMu.Unlock()
+		if m = s.taskSupport.Load(); m == nil {
+			return TaskSupportForbidden
+		}
+	}
+	if ts, ok := (*m)[name]; ok {
+		return ts
+	}
+	return TaskSupportForbidden
+}
+
+// learnTaskSupport records the taskSupport of listed tools that allow tasks.
+func (s *Session) learnTaskSupport(tools []Tool) {
+	m := make(map[string]string)
+	for i := range tools {
+		if ts := tools[i].TaskSupport(); ts != TaskSupportForbidden {
+			m[tools[i].Name] = ts
+		}
+	}
+	s.taskSupport.Store(&m)
+}
+
+// legacyTaskCall runs a call to a 2025-11-25 server that declared
+// task-augmented tools/call as a task, when the tool requires it or
+// StartToolTask asks for one. ok is false when the call is an ordinary one.
+func (s *Session) legacyTaskCall(ctx context.Context, st *negotiated, name string, raw []byte) (res *Result, ok bool, err error) {
+	slot, _ := ctx.Value(taskSlotKey{}).(*taskSlot)
+	ts := s.toolTaskSupport(ctx, name)
+	switch {
+	case ts == TaskSupportRequired:
+	case slot != nil && ts == TaskSupportOptional:
+	case slot != nil:
+		return nil, true, fmt.Errorf("calling %s as a task: the tool forbids tasks (its execution.taskSupport is %q or absent)", name, ts)
+	default:
+		return nil, false, nil
+	}
+	fn := ProgressFrom(ctx)
+	id := s.nextID.Add(1)
+	t := &Task{Tool: name, s: s, legacy: true}
+	if fn != nil {
+		// The call's progress token stays valid for the task's lifetime.
+		t.token = id
+		s.taskProgress.Store(id, func(p Progress) {
+			t.mu.Lock()
+			t.last = p
+			t.mu.Unlock()
+			fn(p)
+		})
+	}
+	data, err := s.do(ctx, st, &request{method: "tools/call", name: name, progress: fn, id: id}, func(b []byte) []byte {
+		b = append(b, `"name":`...)
+		b = jsonrpc.AppendString(b, name)
+		if raw != nil {
+			b = append(b, `,"arguments":`...)
+			b = append(b, raw...)
+		}
+		return append(b, `,"task":{}`...)
+	})
+	if err == nil {
+		var w wireTask
+		if err = json.Unmarshal(data, &w); err == nil && w.Task == nil {
+			err = errors.New("the result holds no task")
+		} else if err == nil {
+			err = t.setState(w.Task)
+		}
+		if err != nil {
+			err = fmt.Errorf("malformed CreateTaskResult: %w", err)
+		}
+	}
+	if err != nil {
+		t.forget()
+		return nil, true, fmt.Errorf("calling %s: %w", name, err)
+	}
+	res, err = s.taskCreated(ctx, t, slot)
+	return res, true, err
+}
+
+// modernTaskCall takes over a 2026-07-28 call the server answered with a
+// result of type "task".
+func (s *Session) modernTaskCall(ctx context.Context, name string, data []byte) (*Result, error) {
+	var w wireTask
+	t := &Task{Tool: name, s: s}
+	err := json.Unmarshal(data, &w)
+	if err == nil {
+		err = t.setState(&w)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: malformed task result: %w", name, err)
+	}
+	slot, _ := ctx.Value(taskSlotKey{}).(*taskSlot)
+	return s.taskCreated(ctx, t, slot)
+}
+
+// taskCreated hands a new task to StartToolTask, or waits for its result,
+// cancelling it when ctx ends first.
+func (s *Session) taskCreated(ctx context.Context, t *Task, slot *taskSlot) (*Result, error) {
+	if slot != nil {
+		slot.task = t
+		return nil, errTaskStarted
+	}
+	wctx := ctx
+	if _, ok := ctx.Deadline(); !ok && s.opts.TaskTimeout > 0 {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(ctx, s.opts.TaskTimeout)
+		defer cancel()
+	}
+	res, err := t.Wait(wctx)
+	if err == nil || t.finished() {
+		return res, err
+	}
+	// The wait ended before the task did: the task is of no more use.
+	if cerr := t.Cancel(context.WithoutCancel(ctx)); cerr != nil {
+		s.log.Debug("cancelling a task failed", "tool", t.Tool, "task", t.ID, "error", s.scrub(cerr.Error()))
+	}
+	if wctx.Err() != nil && ctx.Err() == nil {
+		err = &TimeoutError{Method: "tools/call", Name: t.Tool, Timeout: s.opts.TaskTimeout}
+	}
+	return nil, fmt.Errorf("calling %s: task %q cancelled: %w", t.Tool, t.ID, err)
+}
+
+// wireTask is a task as 2025-11-25 (ttl, pollInterval) and 2026-07-28
+// (ttlMs, pollIntervalMs, result, error, inputRequests) send it; Task holds
+// the task of a 2025-11-25 CreateTaskResult.
+type wireTask struct {
+	TaskID         string          `json:"taskId"`
+	Status         string          `json:"status"`
+	StatusMessage  string          `json:"statusMessage"`
+	CreatedAt      string          `json:"createdAt"`
+	LastUpdatedAt  string          `json:"lastUpdatedAt"`
+	TTL            *float64        `json:"ttl"`
+	TTLMs          *float64        `json:"ttlMs"`
+	PollInterval   *float64        `json:"pollInterval"`
+	PollIntervalMs *float64        `json:"pollIntervalMs"`
+	Result         json.RawMessage `json:"result"`
+	Error          json.RawMessage `json:"error"`
+	InputRequests  json.RawMessage `json:"inputRequests"`
+	Task           *wireTask       `json:"task"`
+}
+
+func millis(v ...*float64) time.Duration {
+	for _, f := range v {
+		if f != nil && *f > 0 && *f < float64(1<<53) {
+			return time.Duration(*f * float64(time.Millisecond))
+		}
+	}
+	return 0
+}
+
+// setState records what the server said about the task.
+func (t *Task) setState(w *wireTask) error {
+	if w.TaskID == "" {
+		return errors.New("no taskId")
+	}
+	switch w.Status {
+	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
+	default:
+		return fmt.Errorf("task %q has unknown status %q", w.TaskID, w.Status)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ID == "" {
+		t.ID = w.TaskID
+	} else if w.TaskID != t.ID {
+		return fmt.Errorf("asked about task %q, the server answered about task %q", t.ID, w.TaskID)
+	}
+	t.state = TaskState{
+		Status:        w.Status,
+		StatusMessage: w.StatusMessage,
+		CreatedAt:     w.CreatedAt,
+		LastUpdatedAt: w.LastUpdatedAt,
+		TTL:           millis(w.TTLMs, w.TTL),
+		PollInterval:  millis(w.PollIntervalMs, w.PollInterval),
+		InputRequests: w.InputRequests,
+	}
+	return nil
+}
+
+func (t *Task) finished() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.done
+}
+
+// finish records the task's outcome and stops routing its progress.
+func (t *Task) finish(res *Result, err error) (*Result, error) {
+	t.mu.Lock()
+	t.done, t.res, t.err = true, res, err
+	t.mu.Unlock()
+	t.forget()
+	return res, err
+}
+
+func (t *Task) forget() {
+	if t.token != 0 {
+		t.s.taskProgress.Delete(t.token)
+	}
+}
+
+// taskRequest sends method about the task, with members after taskId, and
+// returns its result. Each is bounded by Options.CallTimeout as well.
+func (t *Task) taskRequest(ctx context.Context, method string, timeout time.Duration, members func(b []byte) []byte) ([]byte, error) {
+	s := t.s
+	if timeout == 0 {
+		timeout = s.opts.CallTimeout
+	}
+	return s.do(ctx, s.state.Load(), &request{method: method, name: t.ID, timeout: timeout}, func(b []byte) []byte {
+		b = append(b, `"taskId":`...)
+		b = jsonrpc.AppendString(b, t.ID)
+		if members != nil {
+			b = members(b)
+		}
+		return b
+	})
+}
+
+// Get asks the server for the task's state (tasks/get).
+func (t *Task) Get(ctx context.Context) (TaskState, error) {
+	if t.ID == "" {
+		return t.Status(), nil
+	}
+	data, err := t.taskRequest(ctx, "tasks/get", 0, nil)
+	if err != nil {
+		var rpc *RPCError
+		if errors.As(err, &rpc) {
+			return TaskState{}, &TaskError{Tool: t.Tool, TaskID: t.ID, Err: fmt.Errorf("tasks/get: %w", err)}
+		}
+		return TaskState{}, fmt.Errorf("task %q of tool %s: tasks/get: %w", t.ID, t.Tool, err)
+	}
+	var w wireTask
+	if err := json.Unmarshal(data, &w); err != nil {
+		return TaskState{}, fmt.Errorf("task %q of tool %s: malformed tasks/get result: %w", t.ID, t.Tool, err)
+	}
+	if err := t.setState(&w); err != nil {
+		return TaskState{}, fmt.Errorf("task %q of tool %s: malformed tasks/get result: %w", t.ID, t.Tool, err)
+	}
+	st := t.Status()
+	if !t.legacy && st.Terminal() {
+		t.finish(t.inlined(&w))
+	}
+	return st, nil
+}
+
+// inlined returns the outcome a 2026-07-28 tasks/get inlines for a
+// terminal task.
+func (t *Task) inlined(w *wireTask) (*Result, error) {
+	switch w.Status {
+	case TaskCompleted:
+		if len(w.Result) == 0 || jsonrpc.IsNull(w.Result) {
+			return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCompleted, Message: "the server sent no result"}
+		}
+		res, more, err := decodeResult(w.Result)
+		if err == nil && more != nil {
+			err = errors.New(`the result is of type "input_required"`)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("task %q of tool %s: %w", t.ID, t.Tool, err)
+		}
+		return res, ResultError(t.Tool, res)
+	case TaskFailed:
+		te := &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskFailed, Message: w.StatusMessage}
+		if len(w.Error) > 0 && !jsonrpc.IsNull(w.Error) {
+			te.Err = decodeRPCError(w.Error)
+		}
+		return nil, te
+	default:
+		return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: w.Status, Message: w.StatusMessage}
+	}
+}
+
+// Wait polls the task until it ends, at the interval the server suggests
+// (within 100ms and 10s), and returns its result as CallTool would. It
+// passes each new status message to the function WithProgress put in ctx,
+// with the amounts of the last progress notification (zero before the
+// first).
+// When ctx ends first, Wait returns its error and the task goes on: Cancel
+// stops it.
+func (t *Task) Wait(ctx context.Context) (*Result, error) {
+	fn := ProgressFrom(ctx)
+	var said string
+	var timer *time.Timer
+	for {
+		t.mu.Lock()
+		done, res, err, st, last := t.done, t.res, t.err, t.state, t.last
+		t.mu.Unlock()
+		if fn != nil && st.StatusMessage != "" && st.StatusMessage != said {
+			said = st.StatusMessage
+			fn(Progress{Progress: last.Progress, Total: last.Total, Message: said})
+		}
+		if done {
+			return res, err
+		}
+		switch {
+		case t.legacy && (st.Terminal() || st.Status == TaskInputRequired):
+			// tasks/result waits for the end, and carries the requests
+			// the server makes of the client meanwhile.
+			return t.finish(t.result(ctx, st))
+		case st.Status == TaskInputRequired && len(st.InputRequests) > 0 && !jsonrpc.IsNull(st.InputRequests):
+			return nil, fmt.Errorf("task %q of tool %s asks the client for input (elicitation or sampling), which this client does not provide", t.ID, t.Tool)
+		}
+		wait := st.PollInterval
+		if wait == 0 {
+			wait = defaultTaskPoll
+		}
+		wait = min(max(wait, minTaskPoll), maxTaskPoll)
+		if timer == nil {
+			timer = time.NewTimer(wait)
+			defer timer.Stop()
+		} else {
+			timer.Reset(wait)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+		}
+		if _, err := t.Get(ctx); err != nil {
+			var te *TaskError
+			if errors.As(err, &te) {
+				return t.finish(nil, err)
+			}
+			return nil, err
+		}
+	}
+}
+
+// result fetches a 2025-11-25 task's outcome with tasks/result, which
+// blocks until the task ends and so is bounded by ctx alone.
+func (t *Task) result(ctx context.Context, st TaskState) (*Result, error) {
+	data, err := t.taskRequest(ctx, "tasks/result", -1, nil)
+	if err != nil {
+		var rpc *RPCError
+		if errors.As(err, &rpc) {
+			status := st.Status
+			if status == TaskInputRequired || status == TaskWorking {
+				status = TaskFailed
+			}
+			return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: status, Message: st.StatusMessage, Err: err}
+		}
+		return nil, fmt.Errorf("task %q of tool %s: tasks/result: %w", t.ID, t.Tool, err)
+	}
+	res, more, err := decodeResult(data)
+	if err == nil && more != nil {
+		err = errors.New(`the result is of type "input_required"`)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("task %q of tool %s: tasks/result: %w", t.ID, t.Tool, err)
+	}
+	if st.Status == TaskCancelled && len(res.Content) == 0 && res.StructuredContent == nil {
+		return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCancelled, Message: st.StatusMessage}
+	}
+	return res, ResultError(t.Tool, res)
+}
+
+// Cancel asks the server to cancel the task (tasks/cancel). A task that
+// already ended is left as it is.
+func (t *Task) Cancel(ctx context.Context) error {
+	if t.ID == "" || t.finished() {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, taskCancelTimeout)
+	defer cancel()
+	_, err := t.taskRequest(cctx, "tasks/cancel", -1, nil)
+	t.finish(nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCancelled, Message: "cancelled by the client"})
+	if err != nil {
+		return fmt.Errorf("task %q of tool %s: tasks/cancel: %w", t.ID, t.Tool, err)
+	}
+	return nil
+}
+
+// Update answers the input requests of a 2026-07-28 task in status
+// TaskInputRequired (tasks/update). responses is the inputResponses object,
+// keyed as TaskState.InputRequests is.
+func (t *Task) Update(ctx context.Context, responses json.RawMessage) error {
+	if t.legacy {
+		return fmt.Errorf("task %q of tool %s: tasks/update needs protocol version 2026-07-28", t.ID, t.Tool)
+	}
+	if t.ID == "" {
+		return fmt.Errorf("tool %s: the call ended without a task", t.Tool)
+	}
+	if !json.Valid(responses) || jsonrpc.TrimSpace(responses)[0] != '{' {
+		return fmt.Errorf("task %q of tool %s: the input responses are not a JSON object", t.ID, t.Tool)
+	}
+	raw, err := marshalArgs(responses)
+	if err != nil {
+		return fmt.Errorf("task %q of tool %s: input responses: %w", t.ID, t.Tool, err)
+	}
+	_, err = t.taskRequest(ctx, "tasks/update", 0, func(b []byte) []byte {
+		b = append(b, `,"inputResponses":`...)
+		return append(b, raw...)
+	})
+	if err != nil {
+		return fmt.Errorf("task %q of tool %s: tasks/update: %w", t.ID, t.Tool, err)
+	}
+	return nil
+}
+
+// taskProgressFor returns the progress function of the task created by the
+// request whose progress token is token.
+func (s *Session) taskProgressFor(token int64) func(Progress) {
+	if fn, ok := s.taskProgress.Load(token); ok {
+		return fn.(func(Progress))
+	}
+	return nil
+}
