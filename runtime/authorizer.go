@@ -36,20 +36,20 @@ type Authorizer interface {
 // authorization followed by one step up to more scopes.
 const MaxAuthRetries = 2
 
-// authContextKey keys, in a request's context, the context an Authorizer's
+// signInContextKey keys, in a request's context, the context an Authorizer's
 // Refused runs in when it differs from the request's: the version probe's
 // request is bounded by the probe timeout, a sign-in only by the caller.
-type authContextKey struct{}
+type signInContextKey struct{}
 
-// withAuthContext returns ctx carrying actx as the context of sign-ins made
+// withSignInContext returns ctx carrying actx as the context of sign-ins made
 // while a request in ctx runs.
-func withAuthContext(ctx, actx context.Context) context.Context {
-	return context.WithValue(ctx, authContextKey{}, actx)
+func withSignInContext(ctx, actx context.Context) context.Context {
+	return context.WithValue(ctx, signInContextKey{}, actx)
 }
 
 // authContext returns the context a sign-in for a request in ctx runs in.
-func authContext(ctx context.Context) context.Context {
-	if a, ok := ctx.Value(authContextKey{}).(context.Context); ok {
+func signInContext(ctx context.Context) context.Context {
+	if a, ok := ctx.Value(signInContextKey{}).(context.Context); ok {
 		return a
 	}
 	return ctx

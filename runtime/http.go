@@ -293,7 +293,7 @@ func (h *httpClient) do(req *http.Request) (*http.Response, error) {
 		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden || attempt == MaxAuthRetries {
 			return resp, nil
 		}
-		actx := authContext(req.Context())
+		actx := signInContext(req.Context())
 		retry, aerr := h.auth.Refused(actx, req, resp)
 		if aerr != nil {
 			body := readErrorBody(resp)

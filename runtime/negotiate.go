@@ -88,7 +88,7 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 			pctx, cancel = context.WithTimeout(ctx, s.opts.ProbeTimeout)
 		}
 		// The probe's own bound is pctx's deadline, not the call timeout.
-		res, err = s.do(withAuthContext(pctx, ctx), st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true}, nil)
+		res, err = s.do(withSignInContext(pctx, ctx), st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true}, nil)
 		cancel()
 		if !errors.Is(err, errAuthorizedLate) {
 			break

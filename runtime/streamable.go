@@ -139,7 +139,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	s := &stream{ctx: rctx, cancel: rcancel, detach: detach}
 	if c.h.auth != nil {
 		// A sign-in this request needs is bounded by the caller.
-		rctx = withAuthContext(rctx, authContext(ctx))
+		rctx = withSignInContext(rctx, signInContext(ctx))
 	}
 
 	req, err := c.h.newRequest(rctx, http.MethodPost, c.url, m.Data)
