@@ -40,7 +40,8 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 # conformance runs the MCP conformance suite's client scenarios (initialize,
-# tools_call, sse-retry and every auth/ scenario) against
+# tools_call, sse-retry, the sep-2640-client-* Skills scenarios and every
+# auth/ scenario) against
 # runtime/internal/conformanceclient, with no expected failures.
 conformance: deps
 	runtime/internal/conformanceclient/run.sh

@@ -7,7 +7,10 @@
 // For every scenario the program connects with auto-detection, lists the
 // tools, and then calls the tools the scenario is about: add_numbers for
 // tools_call, test_reconnection for sse-retry, none for initialize. The
-// auth/ scenarios call test-tool through a runtime/auth.OAuth authorizer,
+// sep-2640-client-* scenarios (the Skills extension) list the skills
+// instead; the verify ones then load each skill and read its other files,
+// and pass when the runtime rejects the tampered SKILL.md before reading
+// anything else. The auth/ scenarios call test-tool through a runtime/auth.OAuth authorizer,
 // configured from the scenario's name and MCP_CONFORMANCE_CONTEXT
 // (pre-registered clients, keys, workload and identity provider tokens):
 // the package does the work. It exits non-zero, with the error on standard
@@ -36,6 +39,24 @@ var scenarioCalls = map[string][]call{
 	"initialize": nil,
 	"tools_call": {{tool: "add_numbers", args: `{"a":5,"b":3}`, wantText: "The sum of 5 and 3 is 8"}},
 	"sse-retry":  {{tool: "test_reconnection", args: `{}`}},
+}
+
+// skillSteps is what a scenario does with the server's skills, which it
+// always lists.
+type skillSteps struct {
+	// load loads every listed skill, then reads each of its other files.
+	load bool
+	// wantRejected expects the runtime to reject each skill's SKILL.md
+	// (a *runtime.SkillVerificationError), so that no other file is read.
+	wantRejected bool
+}
+
+// scenarioSkills lists the scenarios about skills and their steps.
+var scenarioSkills = map[string]skillSteps{
+	"sep-2640-client-no-prefetch":        {},
+	"sep-2640-client-verify-digest":      {load: true, wantRejected: true},
+	"sep-2640-client-verify-size":        {load: true, wantRejected: true},
+	"sep-2640-client-verify-frontmatter": {load: true, wantRejected: true},
 }
 
 // authCalls are the calls of the auth/ scenarios.
@@ -79,6 +100,8 @@ func run(args []string, scenario string) error {
 		return errors.New("usage: conformanceclient [-v] SERVER-URL (with MCP_CONFORMANCE_SCENARIO set)")
 	}
 	calls, ok := scenarioCalls[scenario]
+	skills, useSkills := scenarioSkills[scenario]
+	ok = ok || useSkills
 	var authorizer runtime.Authorizer
 	if strings.HasPrefix(scenario, "auth/") {
 		var err error
@@ -88,7 +111,7 @@ func run(args []string, scenario string) error {
 		calls, ok = authCalls, true
 	}
 	if !ok {
-		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry, auth/*)", scenario)
+		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry, sep-2640-client-*, auth/*)", scenario)
 	}
 	serverURL := args[len(args)-1]
 	level := slog.LevelInfo
@@ -135,8 +158,52 @@ func run(args []string, scenario string) error {
 		}
 		logger.Info("called", "tool", c.tool, "result", res.Text())
 	}
+	if useSkills {
+		if err := runSkills(ctx, logger, s, skills); err != nil {
+			return fmt.Errorf("scenario %s: %w", scenario, err)
+		}
+	}
 	if err := s.Close(); err != nil {
 		return fmt.Errorf("closing: %w", err)
+	}
+	return nil
+}
+
+// runSkills lists the server's skills and takes the steps.
+func runSkills(ctx context.Context, logger *slog.Logger, s *runtime.Session, steps skillSteps) error {
+	skills, err := s.ListSkills(ctx)
+	if err != nil {
+		return err
+	}
+	logger.Info("listed skills", "count", len(skills))
+	if !steps.load {
+		return nil
+	}
+	for i := range skills {
+		sk := &skills[i]
+		loaded, err := s.LoadSkill(ctx, sk)
+		var ve *runtime.SkillVerificationError
+		if steps.wantRejected && errors.As(err, &ve) {
+			logger.Info("rejected", "skill", sk.Name, "reason", err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		logger.Info("loaded", "skill", sk.Name, "bytes", len(loaded.Markdown))
+		// The skill is in use, as a host would use it: its files are
+		// read, which the verify scenarios see as a failure to reject.
+		for _, f := range sk.Files {
+			if f.URI == sk.URI {
+				continue
+			}
+			if _, err := s.ReadSkillFile(ctx, sk, f.URI); err != nil {
+				return err
+			}
+		}
+		if steps.wantRejected {
+			return fmt.Errorf("skill %s: its SKILL.md passed verification, but the scenario serves a tampered one", sk.Name)
+		}
 	}
 	return nil
 }

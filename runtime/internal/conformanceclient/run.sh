@@ -3,8 +3,10 @@
 #
 # Usage: runtime/internal/conformanceclient/run.sh [SCENARIO...]
 #
-# The default scenarios are initialize, tools_call, sse-retry and every auth/
-# scenario the suite lists (33 in 0.2.0-alpha.12). There is no
+# The default scenarios are initialize, tools_call, sse-retry, the four
+# sep-2640-client-* scenarios of the Skills extension (no-prefetch,
+# verify-digest, verify-size, verify-frontmatter) and every auth/ scenario
+# the suite lists (33 in 0.2.0-alpha.12). There is no
 # expected-failures file: a scenario passes only when the suite reports at
 # least one check and every check passed ("Passed: N/N, 0 failed"), because
 # the suite also prints "Passed: 0/0" and an overall PASSED for a client that
@@ -28,7 +30,8 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 		echo "conformance: the suite lists no auth/ scenario" >&2
 		exit 2
 	fi
-	scenarios=(initialize tools_call sse-retry "${auth[@]}")
+	skills=(sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size sep-2640-client-verify-frontmatter)
+	scenarios=(initialize tools_call sse-retry "${skills[@]}" "${auth[@]}")
 fi
 
 # The suite writes its results/ directory into the working directory, so it
