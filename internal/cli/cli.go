@@ -68,6 +68,7 @@ var commands = []*command{
 	checkCommand,
 	toolsCommand,
 	callCommand,
+	readCommand,
 }
 
 // usageError is a mistake in how mcpgen was invoked.
