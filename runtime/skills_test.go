@@ -190,6 +190,8 @@ func TestSkillBadFrontmatter(t *testing.T) {
 		{"unterminated", "---\nname: pdf-processing\n", "does not begin with a YAML frontmatter block"},
 		{"not yaml", "---\nname: [pdf\n---\n", "not valid YAML"},
 		{"no description", "---\nname: pdf-processing\n---\n", "the frontmatter has no description"},
+		{"deep", "---\nname: pdf-processing\nx: " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n---\n", "nested deeper than 64 levels"},
+		{"merge key", "---\nbase: &b {name: pdf-processing}\n<<: *b\n---\n", "merge keys (<<) are not supported"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The listing's digest and size match the tampered file, so
