@@ -42,8 +42,8 @@ fmt-check:
 # conformance runs the MCP conformance suite's client scenarios (initialize,
 # tools_call, sse-retry, the SEP-2243 http-*-headers scenarios,
 # request-metadata, the JSON Schema scenarios at 2025-11-25 and 2026-07-28,
-# and every auth/ scenario) against runtime/internal/conformanceclient, with
-# no expected failures.
+# the sep-2640-client-* Skills scenarios and every auth/ scenario) against
+# runtime/internal/conformanceclient, with no expected failures.
 conformance: deps
 	runtime/internal/conformanceclient/run.sh
 

@@ -70,6 +70,7 @@ var commands = []*command{
 	callCommand,
 	loginCommand,
 	logoutCommand,
+	readCommand,
 }
 
 // usageError is a mistake in how mcpgen was invoked.

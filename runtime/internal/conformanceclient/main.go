@@ -19,6 +19,11 @@
 //   - json-schema-2020-12-preservation: json_schema_echo, with the input
 //     schema of json_schema_2020_12_tool, as listed, in its argument schema.
 //
+// The sep-2640-client-* scenarios (the Skills extension) list the skills
+// instead; the verify ones then load each skill and read its other files,
+// and pass when the runtime rejects the tampered SKILL.md before reading
+// anything else.
+//
 // The auth/ scenarios call test-tool through a runtime/auth.OAuth
 // authorizer, configured from the scenario's name and
 // MCP_CONFORMANCE_CONTEXT (pre-registered clients, keys, workload and
@@ -67,6 +72,24 @@ var scenarioCalls = map[string][]call{
 var callEveryListed = map[string]bool{
 	"http-standard-headers":     true,
 	"http-invalid-tool-headers": true,
+}
+
+// skillSteps is what a scenario does with the server's skills, which it
+// always lists.
+type skillSteps struct {
+	// load loads every listed skill, then reads each of its other files.
+	load bool
+	// wantRejected expects the runtime to reject each skill's SKILL.md
+	// (a *runtime.SkillVerificationError), so that no other file is read.
+	wantRejected bool
+}
+
+// scenarioSkills lists the scenarios about skills and their steps.
+var scenarioSkills = map[string]skillSteps{
+	"sep-2640-client-no-prefetch":        {},
+	"sep-2640-client-verify-digest":      {load: true, wantRejected: true},
+	"sep-2640-client-verify-size":        {load: true, wantRejected: true},
+	"sep-2640-client-verify-frontmatter": {load: true, wantRejected: true},
 }
 
 // authCalls are the calls of the auth/ scenarios.
@@ -120,6 +143,8 @@ func run(args []string, scenario string) error {
 	}
 	calls, ok := scenarioCalls[scenario]
 	ok = ok || callEveryListed[scenario]
+	skills, useSkills := scenarioSkills[scenario]
+	ok = ok || useSkills
 	var authorizer runtime.Authorizer
 	if strings.HasPrefix(scenario, "auth/") {
 		var err error
@@ -194,6 +219,11 @@ func run(args []string, scenario string) error {
 		}
 		logger.Info("called", "tool", c.tool, "result", res.Text())
 	}
+	if useSkills {
+		if err := runSkills(ctx, logger, s, skills); err != nil {
+			return fmt.Errorf("scenario %s: %w", scenario, err)
+		}
+	}
 	if err := s.Close(); err != nil {
 		return fmt.Errorf("closing: %w", err)
 	}
@@ -208,6 +238,9 @@ func knownScenarios() []string {
 		names = append(names, name)
 	}
 	for name := range callEveryListed {
+		names = append(names, name)
+	}
+	for name := range scenarioSkills {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -229,6 +262,45 @@ func contextCalls(rawContext string) ([]call, error) {
 		calls = append(calls, call{tool: tc.Name, args: string(tc.Arguments)})
 	}
 	return calls, nil
+}
+
+// runSkills lists the server's skills and takes the steps.
+func runSkills(ctx context.Context, logger *slog.Logger, s *runtime.Session, steps skillSteps) error {
+	skills, err := s.ListSkills(ctx)
+	if err != nil {
+		return err
+	}
+	logger.Info("listed skills", "count", len(skills))
+	if !steps.load {
+		return nil
+	}
+	for i := range skills {
+		sk := &skills[i]
+		loaded, err := s.LoadSkill(ctx, sk)
+		var ve *runtime.SkillVerificationError
+		if steps.wantRejected && errors.As(err, &ve) {
+			logger.Info("rejected", "skill", sk.Name, "reason", err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		logger.Info("loaded", "skill", sk.Name, "bytes", len(loaded.Markdown))
+		// The skill is in use, as a host would use it: its files are
+		// read, which the verify scenarios see as a failure to reject.
+		for _, f := range sk.Files {
+			if f.URI == sk.URI {
+				continue
+			}
+			if _, err := s.ReadSkillFile(ctx, sk, f.URI); err != nil {
+				return err
+			}
+		}
+		if steps.wantRejected {
+			return fmt.Errorf("skill %s: its SKILL.md passed verification, but the scenario serves a tampered one", sk.Name)
+		}
+	}
+	return nil
 }
 
 // oauthFor returns the authorizer of an auth/ scenario: the OAuth flow with

@@ -11,8 +11,9 @@
 # The default scenarios are initialize, tools_call, sse-retry, the SEP-2243
 # header scenarios (http-standard-headers, http-custom-headers,
 # http-invalid-tool-headers), json-schema-ref-no-deref, request-metadata,
-# json-schema-2020-12-preservation at both 2025-11-25 and 2026-07-28, and
-# every auth/ scenario the suite lists (33 in 0.2.0-alpha.12). There is no
+# json-schema-2020-12-preservation at both 2025-11-25 and 2026-07-28, the
+# four sep-2640-client-* scenarios of the Skills extension (no-prefetch,
+# verify-digest, verify-size, verify-frontmatter), and every auth/ scenario the suite lists (33 in 0.2.0-alpha.12). There is no
 # expected-failures file: a scenario passes only when the suite reports at
 # least one check and every check passed ("Passed: N/N, 0 failed"), because
 # the suite also prints "Passed: 0/0" and an overall PASSED for a client that
@@ -41,6 +42,8 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 		http-standard-headers http-custom-headers http-invalid-tool-headers
 		json-schema-ref-no-deref request-metadata
 		json-schema-2020-12-preservation json-schema-2020-12-preservation@2026-07-28
+		sep-2640-client-no-prefetch sep-2640-client-verify-digest
+		sep-2640-client-verify-size sep-2640-client-verify-frontmatter
 		"${auth[@]}"
 	)
 fi
