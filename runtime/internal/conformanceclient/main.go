@@ -6,7 +6,12 @@
 //
 // For every scenario the program connects with auto-detection, lists the
 // tools, and then calls the tools the scenario is about: add_numbers for
-// tools_call, test_reconnection for sse-retry, none for initialize. The
+// tools_call, test_reconnection for sse-retry, none for initialize,
+// test_client_elicitation_defaults for elicitation-sep1034-client-defaults
+// (its elicitation handler accepts with no values, so that the runtime
+// fills in the defaults), and the test_mrtr_ tools for
+// sep-2322-client-request-state (its handler accepts, after making the
+// unrelated call the scenario checks for isolation). The
 // auth/ scenarios call test-tool through a runtime/auth.OAuth authorizer,
 // configured from the scenario's name and MCP_CONFORMANCE_CONTEXT
 // (pre-registered clients, keys, workload and identity provider tokens):
@@ -24,6 +29,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -36,6 +42,36 @@ var scenarioCalls = map[string][]call{
 	"initialize": nil,
 	"tools_call": {{tool: "add_numbers", args: `{"a":5,"b":3}`, wantText: "The sum of 5 and 3 is 8"}},
 	"sse-retry":  {{tool: "test_reconnection", args: `{}`}},
+	"elicitation-sep1034-client-defaults": {
+		{tool: "test_client_elicitation_defaults", args: `{}`, wantText: "Elicitation completed: "},
+	},
+	"sep-2322-client-request-state": {
+		{tool: "test_mrtr_echo_state", args: `{}`},
+		{tool: "test_mrtr_no_state", args: `{}`},
+		{tool: "test_mrtr_no_result_type", args: `{}`},
+	},
+}
+
+// elicitationHandler returns the elicitation handler of a scenario, nil for
+// scenarios without one. session is the Session once connected.
+func elicitationHandler(scenario string, session **runtime.Session) runtime.ElicitationHandler {
+	switch scenario {
+	case "elicitation-sep1034-client-defaults":
+		return func(context.Context, *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+			return &runtime.ElicitResult{Action: runtime.ElicitAccept}, nil
+		}
+	case "sep-2322-client-request-state":
+		var once sync.Once
+		return func(ctx context.Context, _ *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+			var err error
+			once.Do(func() { _, err = (*session).CallTool(ctx, "test_mrtr_unrelated", json.RawMessage(`{}`)) })
+			if err != nil {
+				return nil, err
+			}
+			return &runtime.ElicitResult{Action: runtime.ElicitAccept, Content: map[string]any{"confirmed": true}}, nil
+		}
+	}
+	return nil
 }
 
 // authCalls are the calls of the auth/ scenarios.
@@ -88,7 +124,7 @@ func run(args []string, scenario string) error {
 		calls, ok = authCalls, true
 	}
 	if !ok {
-		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry, auth/*)", scenario)
+		return fmt.Errorf("scenario %q is not one this client knows (initialize, tools_call, sse-retry, elicitation-sep1034-client-defaults, sep-2322-client-request-state, auth/*)", scenario)
 	}
 	serverURL := args[len(args)-1]
 	level := slog.LevelInfo
@@ -102,7 +138,9 @@ func run(args []string, scenario string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
 	t := runtime.HTTP(serverURL, &runtime.HTTPOptions{Logger: logger, Authorizer: authorizer})
+	var s *runtime.Session
 	s, err := runtime.Connect(ctx, t, &runtime.Options{
+		Elicitation:   elicitationHandler(scenario, &s),
 		ClientName:    "mcpgen-conformance-client",
 		ClientVersion: "1.0.0",
 		Logger:        logger,
@@ -130,7 +168,7 @@ func run(args []string, scenario string) error {
 		if err != nil {
 			return fmt.Errorf("scenario %s: %w", scenario, err)
 		}
-		if c.wantText != "" && res.Text() != c.wantText {
+		if c.wantText != "" && !strings.HasPrefix(res.Text(), c.wantText) {
 			return fmt.Errorf("scenario %s: %s returned %q, want %q", scenario, c.tool, res.Text(), c.wantText)
 		}
 		logger.Info("called", "tool", c.tool, "result", res.Text())

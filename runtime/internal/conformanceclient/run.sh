@@ -3,8 +3,9 @@
 #
 # Usage: runtime/internal/conformanceclient/run.sh [SCENARIO...]
 #
-# The default scenarios are initialize, tools_call, sse-retry and every auth/
-# scenario the suite lists (33 in 0.2.0-alpha.12). There is no
+# The default scenarios are initialize, tools_call, sse-retry,
+# elicitation-sep1034-client-defaults, sep-2322-client-request-state and every
+# auth/ scenario the suite lists (33 in 0.2.0-alpha.12). There is no
 # expected-failures file: a scenario passes only when the suite reports at
 # least one check and every check passed ("Passed: N/N, 0 failed"), because
 # the suite also prints "Passed: 0/0" and an overall PASSED for a client that
@@ -28,7 +29,7 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 		echo "conformance: the suite lists no auth/ scenario" >&2
 		exit 2
 	fi
-	scenarios=(initialize tools_call sse-retry "${auth[@]}")
+	scenarios=(initialize tools_call sse-retry elicitation-sep1034-client-defaults sep-2322-client-request-state "${auth[@]}")
 fi
 
 # The suite writes its results/ directory into the working directory, so it
