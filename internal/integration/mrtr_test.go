@@ -5,8 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/genai"
+
 	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/gemini"
 )
 
 // TestInputRequestsSDKServer calls the go-sdk server's tools that ask for
@@ -81,5 +84,42 @@ func TestInputRequestsSDKServer(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// geminiModels is a stand-in for the Gemini API that answers every request
+// with a fixed text.
+type geminiModels struct{ text string }
+
+func (g geminiModels) GenerateContent(_ context.Context, _ string, contents []*genai.Content, _ *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	return &genai.GenerateContentResponse{ModelVersion: "gemini-fake-001", Candidates: []*genai.Candidate{{
+		Content:      genai.NewContentFromText(g.text+" ("+contents[0].Parts[0].Text+")", genai.RoleModel),
+		FinishReason: genai.FinishReasonStop,
+	}}}, nil
+}
+
+// TestGeminiSamplesForSDKServer: the go-sdk server's sampling tool is
+// answered by gemini.Sampler, in both eras.
+func TestGeminiSamplesForSDKServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	bin := testenv.SDKServer(t)
+	for _, pin := range []string{"", "2025-11-25"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		sampler := &gemini.Sampler{Models: geminiModels{"Paris"}, Model: "gemini-2.5-flash"}
+		s, err := runtime.Connect(ctx, runtime.NewCommandTransport(bin, "-input"), &runtime.Options{ProtocolVersion: pin, Sampling: sampler.Handle})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.CallTool(ctx, "ask", map[string]any{"question": "Capital of France?"})
+		s.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", pin, err)
+		}
+		if want := "gemini-fake-001 says: Paris (Capital of France?)"; res.Text() != want {
+			t.Errorf("%s: %q, want %q", pin, res.Text(), want)
+		}
 	}
 }
