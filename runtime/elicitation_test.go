@@ -257,3 +257,39 @@ func TestServerCancelsElicitation(t *testing.T) {
 		t.Fatal("the handler was not cancelled")
 	}
 }
+
+// TestElicitationURLMode: a URL-mode request reaches the handler with its
+// URL and id, an acceptance carries no content, and the server's completion
+// notification reaches OnElicitationComplete.
+func TestElicitationURLMode(t *testing.T) {
+	a := newServerAsks("2025-11-25")
+	completed := make(chan string, 1)
+	var got *ElicitRequest
+	s, err := Connect(context.Background(), a.conn, &Options{
+		Elicitation: func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
+			got = r
+			return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"ignored": 1}}, nil
+		},
+		OnElicitationComplete: func(id string) { completed <- id },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	raw := a.ask(t, `1`, "elicitation/create", `{"mode":"url","message":"Sign in","url":"https://auth.example.com/x","elicitationId":"el-1"}`)
+	if !strings.Contains(string(raw), `"result":{"action":"accept"}`) {
+		t.Errorf("answer %s", raw)
+	}
+	if got.Mode != ElicitURL || got.URL != "https://auth.example.com/x" || got.ElicitationID != "el-1" {
+		t.Errorf("handler got %+v", got)
+	}
+	a.conn.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-1"}}`)
+	select {
+	case id := <-completed:
+		if id != "el-1" {
+			t.Errorf("completed %q", id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("OnElicitationComplete was not called")
+	}
+}

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // TestCallPromptsForElicitation answers the TypeScript SDK example server's
@@ -96,5 +98,36 @@ func TestCallDeclinesWithoutTerminal(t *testing.T) {
 		if want := "mcpgen: declined "; !strings.Contains(errOut, want) || !strings.Contains(errOut, tc.reason) || !strings.Contains(errOut, "Please provide your contact information") {
 			t.Errorf("%v: stderr %q", tc.flags, errOut)
 		}
+	}
+}
+
+// TestPromptURLElicitation: a URL-mode request shows the URL and its domain
+// and waits for Enter (accept) or n (decline); a closed terminal cancels.
+func TestPromptURLElicitation(t *testing.T) {
+	req := &runtime.ElicitRequest{Server: runtime.Implementation{Name: "srv"}, Mode: runtime.ElicitURL, Message: "Sign in", URL: "https://auth.example.com/login?x=1", ElicitationID: "e"}
+	for _, tc := range []struct{ typed, want string }{{"\n", runtime.ElicitAccept}, {"n\n", runtime.ElicitDecline}} {
+		ptmx, path := testenv.OpenPTY(t)
+		screen := testenv.Watch(ptmx)
+		el := &elicitor{stderr: io.Discard}
+		done := make(chan *runtime.ElicitResult, 1)
+		func() {
+			defer func(old string) { ttyPath = old }(ttyPath)
+			ttyPath = path
+			go func() {
+				res, err := el.handle(context.Background(), req)
+				if err != nil {
+					t.Error(err)
+				}
+				done <- res
+			}()
+			screen.WaitFor(t, "srv asks: Sign in")
+			screen.WaitFor(t, "(domain auth.example.com):")
+			screen.WaitFor(t, "https://auth.example.com/login?x=1")
+			screen.WaitFor(t, "Press Enter once you have finished there, or type n to decline: ")
+			io.WriteString(ptmx, tc.typed)
+			if res := <-done; res == nil || res.Action != tc.want {
+				t.Errorf("typed %q: %+v, want %s", tc.typed, res, tc.want)
+			}
+		}()
 	}
 }
