@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -37,9 +36,10 @@ func runHandler[T any](ctx context.Context, timeout time.Duration, method string
 	if timeout == 0 {
 		timeout = DefaultHandlerTimeout
 	}
+	timedOut := &HandlerTimeoutError{Method: method, Timeout: timeout}
 	var cancel context.CancelFunc = func() {}
 	if timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, timedOut)
 	}
 	defer cancel()
 	type outcome struct {
@@ -57,19 +57,20 @@ func runHandler[T any](ctx context.Context, timeout time.Duration, method string
 		}()
 		o.v, o.err = fn(ctx)
 	}()
+	var o outcome
 	select {
-	case o := <-ch:
-		if o.err != nil && timeout > 0 && ctx.Err() == context.DeadlineExceeded {
-			o.err = &HandlerTimeoutError{Method: method, Timeout: timeout}
+	case o = <-ch:
+		if o.err == nil {
+			return o.v, nil
 		}
-		return o.v, o.err
 	case <-ctx.Done():
-		var zero T
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && timeout > 0 {
-			return zero, &HandlerTimeoutError{Method: method, Timeout: timeout}
-		}
-		return zero, ctx.Err()
+		o.err = ctx.Err()
 	}
+	if context.Cause(ctx) == error(timedOut) {
+		// The handler's own bound ran out, not the caller's.
+		o.err = timedOut
+	}
+	return o.v, o.err
 }
 
 // clientCapabilities returns the capabilities object the client declares
