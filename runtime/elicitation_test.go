@@ -293,3 +293,58 @@ func TestElicitationURLMode(t *testing.T) {
 		t.Fatal("OnElicitationComplete was not called")
 	}
 }
+
+// TestURLElicitationRequired: a 2025-11-25 call refused with -32042 shows
+// its URL elicitations through the handler and, once they are accepted, is
+// sent again; a declined one leaves the server's error, and a server that
+// keeps refusing is given up on after maxInputRounds requests.
+func TestURLElicitationRequired(t *testing.T) {
+	var calls int
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		switch m.Method {
+		case "server/discover":
+			c.replyError(m, CodeMethodNotFound, "null")
+		case "initialize":
+			c.reply(m, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`)
+		case "tools/call":
+			calls++
+			var p callParams
+			json.Unmarshal(m.Params, &p)
+			if p.Name == "once" && calls > 1 {
+				c.reply(m, textResult)
+				return nil
+			}
+			c.in <- []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32042,"message":"authorize first","data":{"elicitations":[{"mode":"url","elicitationId":"e1","url":"https://x.example/auth","message":"Authorize"}]}}}`)
+		}
+		return nil
+	})
+	var urls []string
+	accept := true
+	s, err := Connect(context.Background(), conn, &Options{Elicitation: func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
+		urls = append(urls, r.URL)
+		if !accept {
+			return &ElicitResult{Action: ElicitDecline}, nil
+		}
+		return &ElicitResult{Action: ElicitAccept}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(context.Background(), "once", nil)
+	if err != nil || res.Text() != "ok" || calls != 2 || len(urls) != 1 || urls[0] != "https://x.example/auth" {
+		t.Fatalf("once: %v, %v; %d calls, urls %v", res, err, calls, urls)
+	}
+	calls = 0
+	_, err = s.CallTool(context.Background(), "always", nil)
+	var re *InputRoundsError
+	if !errors.As(err, &re) || calls != maxInputRounds {
+		t.Errorf("always: %v after %d calls", err, calls)
+	}
+	accept, calls = false, 0
+	_, err = s.CallTool(context.Background(), "always", nil)
+	var rpc *RPCError
+	if !errors.As(err, &rpc) || rpc.Code != CodeURLElicitationRequired || calls != 1 {
+		t.Errorf("declined: %v after %d calls", err, calls)
+	}
+}

@@ -272,6 +272,11 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			continue
 		}
 		if err != nil {
+			if again, uerr := s.urlElicitationRetry(ctx, name, err, round); uerr != nil {
+				return nil, uerr
+			} else if again {
+				continue
+			}
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
 		res, more, err := decodeResult(data)
