@@ -124,6 +124,9 @@ func (p *prompter) url(req *runtime.ElicitRequest) (*runtime.ElicitResult, error
 		host = u.Hostname()
 	}
 	fmt.Fprintf(p.tty, "It asks you to open this URL (domain %s):\n  %s\n", visibleCell(host), visibleCell(req.URL))
+	if strings.Contains(strings.ToLower(host), "xn--") {
+		fmt.Fprintln(p.tty, "Warning: the domain is written in punycode; it may imitate another one.")
+	}
 	line, err := p.ask("Press Enter once you have finished there, or type n to decline: ")
 	if err != nil {
 		return nil, err

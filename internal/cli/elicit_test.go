@@ -130,4 +130,16 @@ func TestPromptURLElicitation(t *testing.T) {
 			}
 		}()
 	}
+	ptmx, path := testenv.OpenPTY(t)
+	screen := testenv.Watch(ptmx)
+	defer func(old string) { ttyPath = old }(ttyPath)
+	ttyPath = path
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		(&elicitor{stderr: io.Discard}).handle(context.Background(), &runtime.ElicitRequest{Mode: runtime.ElicitURL, URL: "https://xn--pple-43d.com/"})
+	}()
+	screen.WaitFor(t, "Warning: the domain is written in punycode")
+	io.WriteString(ptmx, "n\n")
+	<-done
 }
