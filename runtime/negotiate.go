@@ -262,7 +262,9 @@ func (s *Session) initialize(ctx context.Context, version string, retry bool) er
 	res, err := s.do(ctx, pre, &request{method: "initialize", noCancel: true, noResend: true}, func(b []byte) []byte {
 		b = append(b, `"protocolVersion":`...)
 		b = jsonrpc.AppendString(b, version)
-		b = append(b, `,"capabilities":{},"clientInfo":{"name":`...)
+		b = append(b, `,"capabilities":`...)
+		b = append(b, s.clientCapabilities(version)...)
+		b = append(b, `,"clientInfo":{"name":`...)
 		b = jsonrpc.AppendString(b, s.opts.ClientName)
 		b = append(b, `,"version":`...)
 		b = jsonrpc.AppendString(b, s.opts.ClientVersion)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -134,6 +135,27 @@ type Options struct {
 	// FailOnDrift turns that warning into a *DriftError from Connect and
 	// ListTools.
 	FailOnDrift bool
+
+	// Elicitation, Sampling and Roots answer the server's requests for
+	// user input, for a completion from the client's model and for the
+	// client's roots: elicitation/create, sampling/createMessage and
+	// roots/list requests in the legacy era, and the input requests of a
+	// 2026-07-28 result whose resultType is input_required, after which
+	// the call is retried. The client declares a capability only when its
+	// handler is set; without one, a legacy request gets -32601 and an
+	// input request fails the call. Handlers may run concurrently.
+	Elicitation ElicitationHandler
+	Sampling    SamplingHandler
+	Roots       RootsHandler
+	// OnElicitationComplete is called with the id of a URL-mode
+	// elicitation that the server reports complete (2025-11-25). It must
+	// return quickly and must not call the Session.
+	OnElicitationComplete func(elicitationID string)
+	// HandlerTimeout bounds each run of those handlers;
+	// DefaultHandlerTimeout when zero, no bound (but the call's context)
+	// when negative. An elicitation that runs out of time is answered
+	// with cancel.
+	HandlerTimeout time.Duration
 }
 
 // Implementation names an MCP client or server.
@@ -291,6 +313,9 @@ type Session struct {
 	// closes listenDone.
 	listenCancel context.CancelFunc
 	listenDone   chan struct{}
+
+	// served holds the server requests handlers are working on.
+	served served
 
 	driftOnce sync.Once
 	closeOnce sync.Once
@@ -885,7 +910,9 @@ func (s *Session) appendMeta(b []byte, st *negotiated, comma, progress bool, id 
 func (s *Session) modernMeta(version string) []byte {
 	b := []byte(`"io.modelcontextprotocol/protocolVersion":`)
 	b = jsonrpc.AppendString(b, version)
-	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":{"extensions":{"`+tasksExtension+`":{}}},"io.modelcontextprotocol/clientInfo":{"name":`...)
+	b = append(b, `,"io.modelcontextprotocol/clientCapabilities":`...)
+	b = append(b, s.clientCapabilities(version)...)
+	b = append(b, `,"io.modelcontextprotocol/clientInfo":{"name":`...)
 	b = jsonrpc.AppendString(b, s.opts.ClientName)
 	b = append(b, `,"version":`...)
 	b = jsonrpc.AppendString(b, s.opts.ClientVersion)
@@ -1051,7 +1078,7 @@ func (s *Session) handleOne(data []byte) {
 			s.traceIn(data, "")
 		}
 		s.wg.Add(1)
-		go s.serveRequest(m.ID, m.Method)
+		go s.serveRequest(bytes.Clone(m.ID), m.Method, bytes.Clone(m.Params))
 	case jsonrpc.KindNotification:
 		if s.opts.LogTraffic {
 			s.traceIn(data, "")
@@ -1109,19 +1136,27 @@ func decodeRPCError(raw []byte) *RPCError {
 	return &e
 }
 
-// serveRequest answers a request from the server: ping, and -32601 for
-// everything this client does not offer.
-func (s *Session) serveRequest(id []byte, method string) {
+// serveRequest answers a request from the server: ping, the requests the
+// Options' handlers serve, and -32601 for everything else.
+func (s *Session) serveRequest(id []byte, method string, params []byte) {
 	defer s.wg.Done()
-	st := s.state.Load()
-	if st == nil {
-		st = &negotiated{legacy: true}
+	if s.serveHandled(id, method, params) {
+		return
 	}
 	var b []byte
 	if method == "ping" {
 		b = jsonrpc.AppendResult(nil, id, []byte("{}"))
 	} else {
 		b = jsonrpc.AppendError(nil, id, CodeMethodNotFound, "method not found: "+method)
+	}
+	s.writeResponse(id, method, b)
+}
+
+// writeResponse sends b, the response to the server's request id.
+func (s *Session) writeResponse(id []byte, method string, b []byte) {
+	st := s.state.Load()
+	if st == nil {
+		st = &negotiated{legacy: true}
 	}
 	m := &OutMessage{Data: b, ID: string(id), ProtocolVersion: st.version}
 	if s.opts.LogTraffic {
@@ -1151,6 +1186,8 @@ func (s *Session) notification(method string, params []byte) {
 		s.log.Debug("subscription acknowledged", "notifications", snippet(params))
 	case "notifications/cancelled":
 		s.serverCancelled(params)
+	case "notifications/elicitation/complete":
+		s.elicitationComplete(params)
 	default:
 		s.log.Debug("ignored a notification", "method", method)
 	}
@@ -1158,11 +1195,14 @@ func (s *Session) notification(method string, params []byte) {
 
 // serverCancelled handles a notifications/cancelled from the server. In the
 // 2026-07-28 era it ends a subscriptions/listen request (any request of ours
-// it names fails). In the legacy era it names a request the server sent,
-// which this client has answered at once, so it needs nothing.
+// it names fails). In the legacy era it names a request the server sent:
+// a handler working on it is cancelled.
 func (s *Session) serverCancelled(params []byte) {
 	if st := s.state.Load(); st == nil || st.legacy {
 		// A legacy server cancels only requests it sent.
+		if s.cancelServed(params) {
+			return
+		}
 		s.log.Debug("the server cancelled a request", "params", snippet(params))
 		return
 	}

@@ -279,8 +279,8 @@ func checkResultType(v []byte) error {
 	return nil
 }
 
-// maxInputRounds bounds the retries of a call the server answers with
-// input_required.
+// maxInputRounds bounds the rounds of a call the server answers with
+// input_required: the first request and its retries together.
 const maxInputRounds = 10
 
 // CallTool calls the tool name with args, which are marshaled with
@@ -334,7 +334,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
 	}
-	var state []byte
+	var state, responses []byte
 	for round := 0; ; round++ {
 		r := &request{method: "tools/call", name: name, progress: ProgressFrom(ctx), params: params}
 		data, err := s.do(ctx, st, r, func(b []byte) []byte {
@@ -343,6 +343,10 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			if raw != nil {
 				b = append(b, `,"arguments":`...)
 				b = append(b, raw...)
+			}
+			if responses != nil {
+				b = append(b, `,"inputResponses":`...)
+				b = append(b, responses...)
 			}
 			if state != nil {
 				b = append(b, `,"requestState":`...)
@@ -361,6 +365,11 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			continue
 		}
 		if err != nil {
+			if again, uerr := s.urlElicitationRetry(ctx, name, err, round); uerr != nil {
+				return nil, uerr
+			} else if again {
+				continue
+			}
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
 		res, more, err := decodeResult(data)
@@ -371,11 +380,12 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			return nil, fmt.Errorf("calling %s: %w", name, err)
 		}
 		if more != nil {
-			if more.inputRequests {
-				return nil, fmt.Errorf("calling %s: the server asks the client for input (elicitation or sampling), which this client does not provide", name)
-			}
 			if round+1 >= maxInputRounds {
-				return nil, fmt.Errorf("calling %s: the server asked to retry %d times", name, maxInputRounds)
+				return nil, &InputRoundsError{Tool: name, Rounds: maxInputRounds}
+			}
+			// The responses and state go with this call's next round only.
+			if responses, err = s.fulfilInputRequests(ctx, more.inputRequests); err != nil {
+				return nil, fmt.Errorf("calling %s: %w", name, err)
 			}
 			state = more.requestState
 			continue
@@ -425,9 +435,10 @@ func marshalArgs(args any) ([]byte, error) {
 	return raw, nil
 }
 
-// inputRequired is what a result of type input_required asks for.
+// inputRequired is what a result of type input_required asks for: the
+// inputRequests object (nil when absent) and the requestState to echo.
 type inputRequired struct {
-	inputRequests bool
+	inputRequests []byte
 	requestState  []byte
 }
 
@@ -437,7 +448,7 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 	res := &Result{}
 	var more *inputRequired
 	var state []byte
-	var inputs bool
+	var inputs []byte
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
 		k, err := jsonrpc.Key(key, escaped)
 		if err != nil {
@@ -482,7 +493,9 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 				return fmt.Errorf("unsupported resultType %q", rt)
 			}
 		case "inputRequests":
-			inputs = !jsonrpc.IsNull(v)
+			if !jsonrpc.IsNull(v) {
+				inputs = v
+			}
 		case "requestState":
 			state = v
 		}
@@ -492,7 +505,7 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 		return nil, nil, fmt.Errorf("malformed result: %w", err)
 	}
 	if more != nil {
-		more.inputRequests = inputs
+		more.inputRequests = bytes.Clone(inputs)
 		more.requestState = bytes.Clone(state)
 		return nil, more, nil
 	}

@@ -19,7 +19,7 @@ var callCommand = &command{
 	run:     runCall,
 }
 
-const callHelp = `[--json] [--no-validate] TOOL ['JSON-ARGS' | -] ` + serverUsage + `
+const callHelp = `[--json] [--no-validate] [--no-input] TOOL ['JSON-ARGS' | -] ` + serverUsage + `
 
 Calls TOOL with JSON-ARGS, a JSON object ({} when omitted; "-" reads it
 from standard input), and prints the result: text blocks as they are,
@@ -40,6 +40,15 @@ required, or any tool of a 2026-07-28 server with the tasks extension) is
 waited for, its status messages going to standard error as progress; when
 --timeout runs out the task is cancelled.
 
+When the server asks for input during the call (elicitation), the
+question is asked on the terminal: each field of a form in turn, with its
+default in brackets (Enter takes it) and the choices of an enum numbered;
+answers are checked against the form's schema and asked again when they
+do not fit. For a URL, the URL is shown and the call waits until you
+press Enter (or type n to decline). Without a terminal, or with
+--no-input, every request for input is declined, and standard error says
+so. The time spent answering counts against --timeout.
+
 Exit status: 0 for a result, 1 for an error result (isError) or a failed
 call, 2 for usage errors and arguments the schema rejects.
 
@@ -51,6 +60,7 @@ func runCall(e *env, args []string) error {
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the raw result as JSON")
 	noValidate := fs.Bool("no-validate", false, "send the arguments without checking them against the tool's input schema")
+	noInput := fs.Bool("no-input", false, "decline the server's requests for input instead of asking on the terminal")
 	pos, err := sf.parse(e, fs, args)
 	if err != nil {
 		return err
@@ -78,6 +88,7 @@ func runCall(e *env, args []string) error {
 		return usagef("call %s: the arguments %v", tool, err)
 	}
 
+	sf.elicit = (&elicitor{noInput: *noInput, stderr: e.stderr}).handle
 	ctx, cancel := sf.context()
 	defer cancel()
 	s, err := sf.connect(ctx, e, sf.command)

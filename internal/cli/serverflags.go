@@ -68,6 +68,8 @@ type serverFlags struct {
 	command []string
 	// deferEnv leaves checkEnv out of check, for the caller to run.
 	deferEnv bool
+	// elicit, when set, answers the server's elicitation requests.
+	elicit runtime.ElicitationHandler
 }
 
 // register adds the server flags to fs.
@@ -285,6 +287,7 @@ func (f *serverFlags) options(e *env) *runtime.Options {
 		opts.Logger = f.logger(e)
 		opts.LogTraffic = true
 	}
+	opts.Elicitation = f.elicit
 	return opts
 }
 

@@ -12,12 +12,16 @@
 //	fail      returns a tool error (isError) with its message
 //	slow      sleeps for ms milliseconds, or until cancelled
 //
+// With -input it also serves deploy, ask and roots, which ask the client for
+// input (see addInputTools).
+//
 // Usage:
 //
 //	sdkserver                     serve over stdio
 //	sdkserver -http 127.0.0.1:0   serve stateless Streamable HTTP; the first
 //	                              line on stdout is the URL
 //	sdkserver -http ADDR -stateful  keep sessions (Mcp-Session-Id)
+//	sdkserver -input ...          add the tools that ask for input
 package main
 
 import (
@@ -114,11 +118,15 @@ func newServer() *mcp.Server {
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on `ADDR` instead of stdio; prints the URL first")
 	stateful := flag.Bool("stateful", false, "with -http, keep sessions instead of serving stateless")
+	input := flag.Bool("input", false, "add the tools that ask the client for input (elicitation, sampling, roots)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("sdkserver: ")
 
 	s := newServer()
+	if *input {
+		addInputTools(s)
+	}
 	if *addr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)

@@ -64,10 +64,17 @@ func ServeEverything(t testing.TB, mode string) string {
 // stopped when the test ends.
 func ServeSDK(t testing.TB, stateful bool) string {
 	t.Helper()
-	args := []string{"-http", "127.0.0.1:0"}
+	var args []string
 	if stateful {
 		args = append(args, "-stateful")
 	}
+	return ServeSDKArgs(t, args...)
+}
+
+// ServeSDKArgs is ServeSDK with more sdkserver flags, such as -input.
+func ServeSDKArgs(t testing.TB, flags ...string) string {
+	t.Helper()
+	args := append([]string{"-http", "127.0.0.1:0"}, flags...)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, SDKServer(t), args...)
 	stdout, err := cmd.StdoutPipe()

@@ -19,6 +19,13 @@
 //   - json-schema-2020-12-preservation: json_schema_echo, with the input
 //     schema of json_schema_2020_12_tool, as listed, in its argument schema.
 //
+// elicitation-sep1034-client-defaults calls
+// test_client_elicitation_defaults, its elicitation handler accepting with
+// no values, so that the runtime fills in the defaults;
+// sep-2322-client-request-state calls the test_mrtr_ tools, its handler
+// accepting after making the unrelated call the scenario checks for
+// isolation.
+//
 // The sep-2640-client-* scenarios (the Skills extension) list the skills
 // instead; the verify ones then load each skill and read its other files,
 // and pass when the runtime rejects the tampered SKILL.md before reading
@@ -45,6 +52,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -64,6 +72,14 @@ var scenarioCalls = map[string][]call{
 	"http-custom-headers": nil,
 	// The focal tool's input schema, as listed, is echoed back.
 	"json-schema-2020-12-preservation": {{tool: "json_schema_echo", echoSchemaOf: "json_schema_2020_12_tool"}},
+	"elicitation-sep1034-client-defaults": {
+		{tool: "test_client_elicitation_defaults", args: `{}`, wantText: "Elicitation completed: "},
+	},
+	"sep-2322-client-request-state": {
+		{tool: "test_mrtr_echo_state", args: `{}`},
+		{tool: "test_mrtr_no_state", args: `{}`},
+		{tool: "test_mrtr_no_result_type", args: `{}`},
+	},
 }
 
 // callEveryListed names the scenarios that call every tool the server lists,
@@ -90,6 +106,28 @@ var scenarioSkills = map[string]skillSteps{
 	"sep-2640-client-verify-digest":      {load: true, wantRejected: true},
 	"sep-2640-client-verify-size":        {load: true, wantRejected: true},
 	"sep-2640-client-verify-frontmatter": {load: true, wantRejected: true},
+}
+
+// elicitationHandler returns the elicitation handler of a scenario, nil for
+// scenarios without one. session is the Session once connected.
+func elicitationHandler(scenario string, session **runtime.Session) runtime.ElicitationHandler {
+	switch scenario {
+	case "elicitation-sep1034-client-defaults":
+		return func(context.Context, *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+			return &runtime.ElicitResult{Action: runtime.ElicitAccept}, nil
+		}
+	case "sep-2322-client-request-state":
+		var once sync.Once
+		return func(ctx context.Context, _ *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+			var err error
+			once.Do(func() { _, err = (*session).CallTool(ctx, "test_mrtr_unrelated", json.RawMessage(`{}`)) })
+			if err != nil {
+				return nil, err
+			}
+			return &runtime.ElicitResult{Action: runtime.ElicitAccept, Content: map[string]any{"confirmed": true}}, nil
+		}
+	}
+	return nil
 }
 
 // authCalls are the calls of the auth/ scenarios.
@@ -174,7 +212,9 @@ func run(args []string, scenario string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
 	t := runtime.HTTP(serverURL, &runtime.HTTPOptions{Logger: logger, Authorizer: authorizer})
+	var s *runtime.Session
 	s, err := runtime.Connect(ctx, t, &runtime.Options{
+		Elicitation:     elicitationHandler(scenario, &s),
 		ClientName:      "mcpgen-conformance-client",
 		ClientVersion:   "1.0.0",
 		ProtocolVersion: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"),
@@ -214,7 +254,7 @@ func run(args []string, scenario string) error {
 		if err != nil {
 			return fmt.Errorf("scenario %s: %w", scenario, err)
 		}
-		if c.wantText != "" && res.Text() != c.wantText {
+		if c.wantText != "" && !strings.HasPrefix(res.Text(), c.wantText) {
 			return fmt.Errorf("scenario %s: %s returned %q, want %q", scenario, c.tool, res.Text(), c.wantText)
 		}
 		logger.Info("called", "tool", c.tool, "result", res.Text())

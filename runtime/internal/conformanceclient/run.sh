@@ -13,7 +13,9 @@
 # http-invalid-tool-headers), json-schema-ref-no-deref, request-metadata,
 # json-schema-2020-12-preservation at both 2025-11-25 and 2026-07-28, the
 # four sep-2640-client-* scenarios of the Skills extension (no-prefetch,
-# verify-digest, verify-size, verify-frontmatter), and every auth/ scenario the suite lists (33 in 0.2.0-alpha.12). There is no
+# verify-digest, verify-size, verify-frontmatter),
+# elicitation-sep1034-client-defaults, sep-2322-client-request-state, and
+# every auth/ scenario the suite lists (33 in 0.2.0-alpha.12). There is no
 # expected-failures file: a scenario passes only when the suite reports at
 # least one check and every check passed ("Passed: N/N, 0 failed"), because
 # the suite also prints "Passed: 0/0" and an overall PASSED for a client that
@@ -44,6 +46,7 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 		json-schema-2020-12-preservation json-schema-2020-12-preservation@2026-07-28
 		sep-2640-client-no-prefetch sep-2640-client-verify-digest
 		sep-2640-client-verify-size sep-2640-client-verify-frontmatter
+		elicitation-sep1034-client-defaults sep-2322-client-request-state
 		"${auth[@]}"
 	)
 fi

@@ -1,0 +1,303 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// ttyPath is the terminal mcpgen call asks the user on. Tests point it at a
+// pseudo-terminal.
+var ttyPath = "/dev/tty"
+
+// maxFieldTries bounds how often one form field is asked for before the
+// form is cancelled, so that a script writing to the terminal cannot loop.
+const maxFieldTries = 5
+
+// elicitor answers a server's elicitation requests for mcpgen call: on the
+// terminal, one request at a time, or, without one or with --no-input, by
+// declining them and saying so on standard error.
+type elicitor struct {
+	noInput bool
+	stderr  io.Writer
+	mu      sync.Mutex
+}
+
+func (el *elicitor) handle(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+	el.mu.Lock()
+	defer el.mu.Unlock()
+	server := visibleCell(req.Server.Name)
+	if server == "" {
+		server = "the server"
+	}
+	if el.noInput {
+		fmt.Fprintf(el.stderr, "mcpgen: declined %s's request for input (--no-input): %s\n", server, visibleCell(req.Message))
+		return &runtime.ElicitResult{Action: runtime.ElicitDecline}, nil
+	}
+	tty, err := os.OpenFile(ttyPath, os.O_RDWR, 0)
+	if err != nil {
+		fmt.Fprintf(el.stderr, "mcpgen: declined %s's request for input (there is no terminal to ask on): %s\n", server, visibleCell(req.Message))
+		return &runtime.ElicitResult{Action: runtime.ElicitDecline}, nil
+	}
+	p := newPrompter(ctx, tty)
+	defer p.close()
+	fmt.Fprintf(tty, "\n%s asks: %s\n", server, visibleCell(req.Message))
+	var res *runtime.ElicitResult
+	if req.Mode == runtime.ElicitURL {
+		res, err = p.url(req)
+	} else {
+		res, err = p.form(req)
+	}
+	if errors.Is(err, io.EOF) {
+		fmt.Fprintln(tty, "\n(cancelled)")
+		return &runtime.ElicitResult{Action: runtime.ElicitCancel}, nil
+	}
+	return res, err
+}
+
+// prompter reads answers from a terminal, line by line, until its context
+// ends.
+type prompter struct {
+	ctx   context.Context
+	tty   *os.File
+	lines chan string
+	done  chan struct{}
+}
+
+func newPrompter(ctx context.Context, tty *os.File) *prompter {
+	p := &prompter{ctx: ctx, tty: tty, lines: make(chan string), done: make(chan struct{})}
+	go func() {
+		defer close(p.lines)
+		r := bufio.NewReader(tty)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil && line == "" {
+				return
+			}
+			select {
+			case p.lines <- strings.TrimRight(line, "\r\n"):
+			case <-p.done:
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// close ends the reader by closing the terminal.
+func (p *prompter) close() {
+	close(p.done)
+	p.tty.Close()
+}
+
+// ask shows question and returns the line typed, io.EOF when the terminal
+// closed, or the context's error.
+func (p *prompter) ask(question string) (string, error) {
+	if _, err := io.WriteString(p.tty, question); err != nil {
+		return "", fmt.Errorf("writing to the terminal: %w", err)
+	}
+	select {
+	case line, ok := <-p.lines:
+		if !ok {
+			return "", io.EOF
+		}
+		return strings.TrimSpace(line), nil
+	case <-p.ctx.Done():
+		return "", p.ctx.Err()
+	}
+}
+
+// url shows the URL of a URL-mode request and waits for the user's consent.
+func (p *prompter) url(req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+	host := "?"
+	if u, err := url.Parse(req.URL); err == nil {
+		host = u.Hostname()
+	}
+	fmt.Fprintf(p.tty, "It asks you to open this URL (domain %s):\n  %s\n", visibleCell(host), visibleCell(req.URL))
+	if strings.Contains(strings.ToLower(host), "xn--") {
+		fmt.Fprintln(p.tty, "Warning: the domain is written in punycode; it may imitate another one.")
+	}
+	line, err := p.ask("Press Enter once you have finished there, or type n to decline: ")
+	if err != nil {
+		return nil, err
+	}
+	if isNo(line) {
+		return &runtime.ElicitResult{Action: runtime.ElicitDecline}, nil
+	}
+	return &runtime.ElicitResult{Action: runtime.ElicitAccept}, nil
+}
+
+// form asks for each field of a form-mode request, showing defaults and
+// offering enums as numbered choices, and checks the answers against the
+// requested schema before they are sent.
+func (p *prompter) form(req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+	fields, err := runtime.ElicitationFields(req.RequestedSchema)
+	if err != nil {
+		return nil, err
+	}
+	line, err := p.ask("Answer? [Y/n] ")
+	if err != nil {
+		return nil, err
+	}
+	if isNo(line) {
+		return &runtime.ElicitResult{Action: runtime.ElicitDecline}, nil
+	}
+	content := map[string]any{}
+	for _, f := range fields {
+		if err := p.field(req.RequestedSchema, f, content); err != nil {
+			return nil, err
+		}
+	}
+	return &runtime.ElicitResult{Action: runtime.ElicitAccept, Content: content}, nil
+}
+
+// field asks for one field until the answer fits the schema, and stores it
+// in content.
+func (p *prompter) field(schema json.RawMessage, f runtime.ElicitationField, content map[string]any) error {
+	label := f.Title
+	if label == "" {
+		label = f.Name
+	}
+	label = visibleCell(label)
+	if f.Description != "" {
+		label += " (" + visibleCell(f.Description) + ")"
+	}
+	if f.Required {
+		label += " *"
+	}
+	for i, v := range f.Enum {
+		name := ""
+		if i < len(f.EnumNames) && f.EnumNames[i] != "" && f.EnumNames[i] != v {
+			name = " - " + visibleCell(f.EnumNames[i])
+		}
+		if i == 0 {
+			fmt.Fprintf(p.tty, "%s, choose:\n", label)
+		}
+		fmt.Fprintf(p.tty, "  %d) %s%s\n", i+1, visibleCell(v), name)
+	}
+	question := label
+	switch {
+	case len(f.Enum) > 0 && f.Type == "array":
+		question = "  numbers, separated by commas"
+	case len(f.Enum) > 0:
+		question = "  number"
+	case f.Type == "boolean":
+		question += " [y/n]"
+	}
+	if f.Default != nil {
+		question += " [default " + visibleCell(fmt.Sprint(f.Default)) + "]"
+	}
+	question += ": "
+	for try := 0; try < maxFieldTries; try++ {
+		line, err := p.ask(question)
+		if err != nil {
+			return err
+		}
+		delete(content, f.Name)
+		if line != "" {
+			v, err := parseAnswer(f, line)
+			if err != nil {
+				fmt.Fprintf(p.tty, "  %v\n", err)
+				continue
+			}
+			content[f.Name] = v
+		} else if f.Default != nil {
+			content[f.Name] = f.Default
+		} else if f.Required {
+			fmt.Fprintln(p.tty, "  a value is required")
+			continue
+		}
+		if err := fieldProblem(schema, f.Name, content); err != nil {
+			fmt.Fprintf(p.tty, "  %v\n", err)
+			continue
+		}
+		return nil
+	}
+	return fmt.Errorf("no valid answer for %s after %d tries", f.Name, maxFieldTries)
+}
+
+// fieldProblem validates content and returns the problem the schema finds
+// with field, ignoring fields not asked for yet.
+func fieldProblem(schema json.RawMessage, field string, content map[string]any) error {
+	err := runtime.ValidateElicitation(schema, content)
+	var ve *runtime.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	if ve.Pointer == "/"+runtime.EscapePointerToken(field) {
+		return errors.New(ve.Reason)
+	}
+	return nil
+}
+
+// parseAnswer converts a typed answer to the field's type.
+func parseAnswer(f runtime.ElicitationField, line string) (any, error) {
+	if len(f.Enum) > 0 {
+		if f.Type == "array" {
+			var out []any
+			for _, part := range strings.Split(line, ",") {
+				v, err := choice(f.Enum, strings.TrimSpace(part))
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+			}
+			return out, nil
+		}
+		return choice(f.Enum, line)
+	}
+	switch f.Type {
+	case "boolean":
+		switch strings.ToLower(line) {
+		case "y", "yes", "true":
+			return true, nil
+		case "n", "no", "false":
+			return false, nil
+		}
+		return nil, errors.New("answer y or n")
+	case "integer":
+		n, err := strconv.ParseInt(line, 10, 64)
+		if err != nil {
+			return nil, errors.New("a whole number is needed")
+		}
+		return n, nil
+	case "number":
+		n, err := strconv.ParseFloat(line, 64)
+		if err != nil {
+			return nil, errors.New("a number is needed")
+		}
+		return n, nil
+	}
+	return line, nil
+}
+
+// choice returns the enum value a typed number or value names.
+func choice(enum []string, s string) (string, error) {
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(enum) {
+		return enum[n-1], nil
+	}
+	for _, v := range enum {
+		if v == s {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("choose a number from 1 to %d", len(enum))
+}
+
+func isNo(line string) bool {
+	switch strings.ToLower(line) {
+	case "n", "no":
+		return true
+	}
+	return false
+}

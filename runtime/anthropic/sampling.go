@@ -1,0 +1,94 @@
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Messages is the part of the Anthropic client a Sampler uses; a
+// *anthropic.MessageService (&client.Messages) implements it.
+type Messages interface {
+	New(ctx context.Context, params anthropic.MessageNewParams, opts ...option.RequestOption) (*anthropic.Message, error)
+}
+
+var _ Messages = (*anthropic.MessageService)(nil)
+
+// Sampler answers an MCP server's sampling requests with a Claude model:
+// set its Handle method as runtime.Options.Sampling. Set Messages and Model.
+// It passes on text messages only.
+type Sampler struct {
+	Messages Messages
+	Model    anthropic.Model
+	// Approve, when set, is asked before each request; false declines it
+	// with runtime.ErrDeclined.
+	Approve func(ctx context.Context, req *runtime.SamplingRequest) (bool, error)
+}
+
+// Handle is a runtime.SamplingHandler.
+func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
+	if s.Messages == nil || s.Model == "" {
+		return nil, errors.New("anthropic sampler: Messages and Model must be set")
+	}
+	if s.Approve != nil {
+		ok, err := s.Approve(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, runtime.ErrDeclined
+		}
+	}
+	p := anthropic.MessageNewParams{Model: s.Model, MaxTokens: int64(req.MaxTokens), StopSequences: req.StopSequences}
+	if p.MaxTokens <= 0 {
+		p.MaxTokens = DefaultMaxTokens
+	}
+	if req.SystemPrompt != "" {
+		p.System = []anthropic.TextBlockParam{{Text: req.SystemPrompt}}
+	}
+	if req.Temperature != nil {
+		p.Temperature = anthropic.Float(*req.Temperature)
+	}
+	for i, m := range req.Messages {
+		for _, c := range m.Content {
+			if c.Type != runtime.ContentText {
+				return nil, fmt.Errorf("anthropic sampler: message %d: content of type %q is not supported", i, c.Type)
+			}
+		}
+		if m.Role == "assistant" {
+			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(anthropic.NewTextBlock(m.Text())))
+		} else {
+			p.Messages = append(p.Messages, anthropic.NewUserMessage(anthropic.NewTextBlock(m.Text())))
+		}
+	}
+	msg, err := s.Messages.New(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	var b strings.Builder
+	for _, block := range msg.Content {
+		if block.Type == "text" {
+			b.WriteString(block.Text)
+		}
+	}
+	stop := string(msg.StopReason)
+	switch msg.StopReason {
+	case anthropic.StopReasonEndTurn, "":
+		stop = "endTurn"
+	case anthropic.StopReasonMaxTokens:
+		stop = "maxTokens"
+	case anthropic.StopReasonStopSequence:
+		stop = "stopSequence"
+	}
+	model := string(msg.Model)
+	if model == "" {
+		model = string(s.Model)
+	}
+	return &runtime.SamplingResult{Content: []runtime.Content{{Type: runtime.ContentText, Text: b.String()}}, Model: model, StopReason: stop}, nil
+}

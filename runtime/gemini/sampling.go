@@ -1,0 +1,131 @@
+package gemini
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Models is the part of the Gemini client a Sampler uses; a
+// *genai.Client's Models field implements it.
+type Models interface {
+	GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
+}
+
+// Sampler answers an MCP server's sampling requests with a Gemini model:
+// set its Handle method as runtime.Options.Sampling. Its zero value is not
+// usable: set Models and Model.
+type Sampler struct {
+	// Models reaches the Gemini API, such as client.Models.
+	Models Models
+	// Model is the model name, such as "gemini-2.5-flash". The server's
+	// model preferences are hints only; this model always answers.
+	Model string
+	// Config is the base of every request's configuration; the request's
+	// system prompt, token limit, temperature and stop sequences override
+	// its fields. It may be nil.
+	Config *genai.GenerateContentConfig
+	// Approve, when set, is asked before each request is sent to the model
+	// (the protocol wants a person to be able to refuse); false declines
+	// the request with runtime.ErrDeclined.
+	Approve func(ctx context.Context, req *runtime.SamplingRequest) (bool, error)
+}
+
+// Handle is a runtime.SamplingHandler: it sends the request's messages to
+// the model and returns its answer in text.
+func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
+	if s.Models == nil || s.Model == "" {
+		return nil, errors.New("gemini sampler: Models and Model must be set")
+	}
+	if s.Approve != nil {
+		ok, err := s.Approve(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, runtime.ErrDeclined
+		}
+	}
+	contents, err := samplingContents(req.Messages)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := s.Models.GenerateContent(ctx, s.Model, contents, s.config(req))
+	if err != nil {
+		return nil, fmt.Errorf("gemini: %w", err)
+	}
+	turn, err := modelTurn(resp)
+	if err != nil {
+		return nil, fmt.Errorf("gemini: %w", err)
+	}
+	stop := "endTurn"
+	switch reason := resp.Candidates[0].FinishReason; reason {
+	case genai.FinishReasonStop, "":
+	case genai.FinishReasonMaxTokens:
+		stop = "maxTokens"
+	default:
+		stop = string(reason)
+	}
+	model := resp.ModelVersion
+	if model == "" {
+		model = s.Model
+	}
+	return &runtime.SamplingResult{
+		Content:    []runtime.Content{{Type: runtime.ContentText, Text: turnText(turn)}},
+		Model:      model,
+		StopReason: stop,
+	}, nil
+}
+
+// config returns the request's configuration.
+func (s *Sampler) config(req *runtime.SamplingRequest) *genai.GenerateContentConfig {
+	var cfg genai.GenerateContentConfig
+	if s.Config != nil {
+		cfg = *s.Config
+	}
+	if req.SystemPrompt != "" {
+		cfg.SystemInstruction = genai.NewContentFromText(req.SystemPrompt, genai.RoleUser)
+	}
+	if req.MaxTokens > 0 {
+		cfg.MaxOutputTokens = int32(min(req.MaxTokens, 1<<31-1))
+	}
+	if req.Temperature != nil {
+		t := float32(*req.Temperature)
+		cfg.Temperature = &t
+	}
+	if len(req.StopSequences) > 0 {
+		cfg.StopSequences = req.StopSequences
+	}
+	return &cfg
+}
+
+// samplingContents converts the messages of a sampling request: text, image
+// and audio blocks; other blocks are an error naming the message.
+func samplingContents(msgs []runtime.SamplingMessage) ([]*genai.Content, error) {
+	contents := make([]*genai.Content, 0, len(msgs))
+	for i, m := range msgs {
+		role := genai.Role(genai.RoleUser)
+		if m.Role == "assistant" {
+			role = genai.RoleModel
+		}
+		parts := make([]*genai.Part, 0, len(m.Content))
+		for _, c := range m.Content {
+			switch c.Type {
+			case runtime.ContentText:
+				parts = append(parts, genai.NewPartFromText(c.Text))
+			case runtime.ContentImage, runtime.ContentAudio:
+				parts = append(parts, genai.NewPartFromBytes(c.Data, c.MIMEType))
+			default:
+				return nil, fmt.Errorf("gemini sampler: message %d: content of type %q is not supported", i, c.Type)
+			}
+		}
+		contents = append(contents, genai.NewContentFromParts(parts, role))
+	}
+	return contents, nil
+}
+
+var _ Models = (*genai.Models)(nil)

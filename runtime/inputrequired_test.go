@@ -1,0 +1,235 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// callParams is what a modern tools/call carried.
+type callParams struct {
+	Name           string                     `json:"name"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	RequestState   json.RawMessage            `json:"requestState"`
+	Meta           struct {
+		Caps json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	} `json:"_meta"`
+}
+
+const askAll = `{"resultType":"input_required","inputRequests":{` +
+	`"login":{"method":"elicitation/create","params":{"mode":"form","message":"login?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"},"org":{"type":"string","default":"acme"}},"required":["name"]}}},` +
+	`"capital":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"capital of France?"}}],"maxTokens":100}},` +
+	`"where":{"method":"roots/list","params":{}}},` +
+	`"requestState":"{\"opaque\": [1, 2]}"}`
+
+// TestInputRequiredRunsHandlers is the defect of a 2026-07-28 call failing
+// when the server asks for input: the client runs its handlers and retries
+// under a new id with every response and the state echoed byte for byte.
+func TestInputRequiredRunsHandlers(t *testing.T) {
+	var mu sync.Mutex
+	var calls []memMsg
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method != "tools/call" {
+			return nil
+		}
+		mu.Lock()
+		calls = append(calls, m)
+		mu.Unlock()
+		var p callParams
+		json.Unmarshal(m.Params, &p)
+		if p.InputResponses == nil {
+			c.reply(m, askAll)
+			return nil
+		}
+		c.reply(m, textResult)
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, &Options{
+		Elicitation: func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
+			return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"name": "octocat"}}, nil
+		},
+		Sampling: func(_ context.Context, r *SamplingRequest) (*SamplingResult, error) {
+			return &SamplingResult{Content: []Content{{Type: ContentText, Text: "Paris"}}, Model: "m", StopReason: "endTurn"}, nil
+		},
+		Roots: func(context.Context) ([]Root, error) { return []Root{{URI: "file:///w"}}, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(context.Background(), "deploy", map[string]any{"env": "prod"})
+	if err != nil || res.Text() != "ok" {
+		t.Fatalf("CallTool = %v, %v", res, err)
+	}
+	if len(calls) != 2 {
+		t.Fatalf("%d calls", len(calls))
+	}
+	if string(calls[0].ID) == string(calls[1].ID) {
+		t.Errorf("the retry reused id %s", calls[0].ID)
+	}
+	var first, retry callParams
+	json.Unmarshal(calls[0].Params, &first)
+	json.Unmarshal(calls[1].Params, &retry)
+	if string(first.Meta.Caps) != `{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}` {
+		t.Errorf("declared capabilities %s", first.Meta.Caps)
+	}
+	if first.RequestState != nil || first.InputResponses != nil {
+		t.Errorf("first call carried %s", calls[0].Params)
+	}
+	if string(retry.RequestState) != `"{\"opaque\": [1, 2]}"` {
+		t.Errorf("requestState %s", retry.RequestState)
+	}
+	if !strings.Contains(calls[1].Raw, `"arguments":{"env":"prod"}`) {
+		t.Errorf("retry lost the arguments: %s", calls[1].Raw)
+	}
+	want := map[string]string{
+		"login":   `{"action":"accept","content":{"name":"octocat","org":"acme"}}`,
+		"capital": `{"content":{"type":"text","text":"Paris"},"model":"m","role":"assistant","stopReason":"endTurn"}`,
+		"where":   `{"roots":[{"uri":"file:///w"}]}`,
+	}
+	for k, w := range want {
+		if got := string(retry.InputResponses[k]); got != w {
+			t.Errorf("inputResponses[%s] = %s, want %s", k, got, w)
+		}
+	}
+}
+
+// TestInputRequiredForever: a server that answers input_required to every
+// round is given up on after maxInputRounds requests.
+func TestInputRequiredForever(t *testing.T) {
+	var n int
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method == "tools/call" {
+			n++
+			c.reply(m, `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"again"}}},"requestState":"s"}`)
+		}
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, &Options{Elicitation: func(context.Context, *ElicitRequest) (*ElicitResult, error) {
+		return &ElicitResult{Action: ElicitDecline}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.CallTool(context.Background(), "loop", nil)
+	var re *InputRoundsError
+	if !errors.As(err, &re) || re.Rounds != maxInputRounds || !strings.Contains(err.Error(), "after 10 rounds") {
+		t.Fatalf("err = %v", err)
+	}
+	if n != maxInputRounds {
+		t.Errorf("%d requests, want %d", n, maxInputRounds)
+	}
+}
+
+// TestInputRequiredHandlerFaults: a failing or hanging sampling handler ends
+// the call with an error instead of a retry or a hang, and a missing handler
+// is named.
+func TestInputRequiredHandlerFaults(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		var p callParams
+		json.Unmarshal(m.Params, &p)
+		if m.Method != "tools/call" {
+			return nil
+		}
+		if p.InputResponses != nil {
+			c.reply(m, textResult)
+			return nil
+		}
+		method := "sampling/createMessage"
+		if p.Name == "roots" {
+			method = "roots/list"
+		}
+		c.reply(m, `{"resultType":"input_required","inputRequests":{"k":{"method":"`+method+`","params":{"messages":[{"role":"user","content":{"type":"text","text":"`+p.Name+`"}}],"maxTokens":1}}}}`)
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, &Options{
+		HandlerTimeout: 100 * time.Millisecond,
+		Sampling: func(_ context.Context, r *SamplingRequest) (*SamplingResult, error) {
+			if r.Messages[0].Text() == "fail" {
+				return nil, errors.New("quota exceeded")
+			}
+			<-block
+			return nil, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for tool, want := range map[string]string{
+		"fail":  `calling fail: input request "k": sampling handler: quota exceeded`,
+		"hang":  `calling hang: input request "k": sampling handler: sampling/createMessage handler: no answer within 100ms (Options.HandlerTimeout)`,
+		"roots": `calling roots: input request "k": the server asks the client for input with roots/list, and Options.Roots is not set`,
+	} {
+		start := time.Now()
+		_, err := s.CallTool(context.Background(), tool, nil)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %s", tool, err, want)
+		}
+		if time.Since(start) > 3*time.Second {
+			t.Errorf("%s took %v", tool, time.Since(start))
+		}
+	}
+}
+
+// TestInputRequiredIsolation: the responses and state of one call's retry
+// never reach another call made meanwhile, even from inside the handler.
+func TestInputRequiredIsolation(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string][]callParams{}
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method != "tools/call" {
+			return nil
+		}
+		var p callParams
+		json.Unmarshal(m.Params, &p)
+		mu.Lock()
+		seen[p.Name] = append(seen[p.Name], p)
+		mu.Unlock()
+		if p.Name == "plain" || p.RequestState != nil {
+			c.reply(m, textResult)
+			return nil
+		}
+		c.reply(m, `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"`+p.Name+`"}}},"requestState":"`+p.Name+`-state"}`)
+		return nil
+	}))
+	var s *Session
+	s, err := Connect(context.Background(), conn, &Options{Elicitation: func(ctx context.Context, r *ElicitRequest) (*ElicitResult, error) {
+		if _, err := s.CallTool(ctx, "plain", nil); err != nil {
+			return nil, err
+		}
+		return &ElicitResult{Action: ElicitAccept}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var wg sync.WaitGroup
+	for _, tool := range []string{"a", "b", "c"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.CallTool(context.Background(), tool, nil); err != nil {
+				t.Errorf("%s: %v", tool, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range seen["plain"] {
+		if p.InputResponses != nil || p.RequestState != nil {
+			t.Errorf("an unrelated call carried %+v", p)
+		}
+	}
+	for _, tool := range []string{"a", "b", "c"} {
+		if got := seen[tool]; len(got) != 2 || string(got[1].RequestState) != `"`+tool+`-state"` {
+			t.Errorf("%s: %+v", tool, got)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrDeclined is what a sampling or roots handler returns when the user
+// refuses the server's request. A legacy server is told with error code -1;
+// in the 2026-07-28 era the call fails instead of being retried.
+var ErrDeclined = errors.New("the user declined the request")
+
+// SamplingRequest is a server's request for a completion from the client's
+// language model (sampling/createMessage).
+type SamplingRequest struct {
+	// Server is the server that asks.
+	Server        Implementation    `json:"-"`
+	Messages      []SamplingMessage `json:"messages"`
+	SystemPrompt  string            `json:"systemPrompt,omitempty"`
+	MaxTokens     int               `json:"maxTokens"`
+	Temperature   *float64          `json:"temperature,omitempty"`
+	StopSequences []string          `json:"stopSequences,omitempty"`
+	// IncludeContext, ModelPreferences, Metadata, Tools and ToolChoice are
+	// kept as the server sent them.
+	IncludeContext   string          `json:"includeContext,omitempty"`
+	ModelPreferences json.RawMessage `json:"modelPreferences,omitempty"`
+	Metadata         json.RawMessage `json:"metadata,omitempty"`
+	Tools            json.RawMessage `json:"tools,omitempty"`
+	ToolChoice       json.RawMessage `json:"toolChoice,omitempty"`
+}
+
+// SamplingMessage is one message of a sampling conversation. The wire form's
+// content is one block or, since 2025-11-25, an array of blocks.
+type SamplingMessage struct {
+	Role    string
+	Content []Content
+}
+
+// UnmarshalJSON accepts content as one block or an array of blocks.
+func (m *SamplingMessage) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	m.Role, m.Content = w.Role, nil
+	c := bytes.TrimSpace(w.Content)
+	switch {
+	case len(c) == 0 || bytes.Equal(c, []byte("null")):
+	case c[0] == '[':
+		return json.Unmarshal(c, &m.Content)
+	default:
+		var one Content
+		if err := json.Unmarshal(c, &one); err != nil {
+			return err
+		}
+		m.Content = []Content{one}
+	}
+	return nil
+}
+
+// MarshalJSON writes one block as an object and several as an array.
+func (m SamplingMessage) MarshalJSON() ([]byte, error) {
+	return marshalRoleContent(m.Role, m.Content, nil)
+}
+
+// Text returns the text of the message's text blocks, joined by newlines.
+func (m *SamplingMessage) Text() string {
+	return (&Result{Content: m.Content}).Text()
+}
+
+// SamplingResult is the model's answer to a SamplingRequest. Role defaults to
+// "assistant".
+type SamplingResult struct {
+	Role    string
+	Content []Content
+	// Model names the model that answered.
+	Model string
+	// StopReason is "endTurn", "stopSequence", "maxTokens", "toolUse" or
+	// another reason.
+	StopReason string
+}
+
+// MarshalJSON writes the result in its wire form.
+func (r *SamplingResult) MarshalJSON() ([]byte, error) {
+	role := r.Role
+	if role == "" {
+		role = "assistant"
+	}
+	return marshalRoleContent(role, r.Content, map[string]string{"model": r.Model, "stopReason": r.StopReason})
+}
+
+func marshalRoleContent(role string, content []Content, extra map[string]string) ([]byte, error) {
+	w := map[string]any{"role": role}
+	switch len(content) {
+	case 0:
+		w["content"] = Content{Type: ContentText}
+	case 1:
+		w["content"] = content[0]
+	default:
+		w["content"] = content
+	}
+	for k, v := range extra {
+		if v != "" {
+			w[k] = v
+		}
+	}
+	return json.Marshal(w)
+}
+
+// SamplingHandler answers a server's sampling request, usually with a model
+// of the client's choice after the user approved it. Returning ErrDeclined
+// reports the user's refusal.
+type SamplingHandler func(ctx context.Context, req *SamplingRequest) (*SamplingResult, error)
+
+// sample runs the sampling handler for the raw params of a request.
+func (s *Session) sample(ctx context.Context, params []byte) ([]byte, error) {
+	req := &SamplingRequest{}
+	if err := json.Unmarshal(params, req); err != nil {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: "sampling/createMessage: malformed params: " + err.Error()}
+	}
+	if st := s.state.Load(); st != nil {
+		req.Server = st.serverInfo
+	}
+	res, err := runHandler(ctx, s.opts.HandlerTimeout, "sampling/createMessage", func(ctx context.Context) (*SamplingResult, error) {
+		return s.opts.Sampling(ctx, req)
+	})
+	if err == nil && res == nil {
+		err = errors.New("sampling handler returned no result")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sampling handler: %w", err)
+	}
+	return json.Marshal(res)
+}
+
+// handlerRPCError turns a handler's error into the JSON-RPC error a legacy
+// server gets: -1 for a refusal, an internal error otherwise.
+func handlerRPCError(err error) *RPCError {
+	var rpc *RPCError
+	if errors.As(err, &rpc) {
+		return rpc
+	}
+	if errors.Is(err, ErrDeclined) {
+		return &RPCError{Code: -1, Message: err.Error()}
+	}
+	return &RPCError{Code: CodeInternalError, Message: err.Error()}
+}
