@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,5 +64,71 @@ func TestTaskRequiredToolRealServer(t *testing.T) {
 	var te *TaskError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), `task "no-such-task" of tool delay: the server no longer knows the task`) {
 		t.Errorf("Wait for an unknown task = %v", err)
+	}
+}
+
+// TestTaskInputRealServer: 2025-11-25 tasks that ask for input while they
+// run (the TypeScript SDK's examples: collect-user-info-task of
+// simpleStreamableHttp, confirm_delete and write_haiku of
+// simpleTaskInteractive, whose requests come on the tasks/result stream)
+// are answered by the Options handlers and run to completion.
+func TestTaskInputRealServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	var mu sync.Mutex
+	var asked []string
+	opts := &Options{
+		Elicitation: func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
+			mu.Lock()
+			asked = append(asked, r.Message)
+			mu.Unlock()
+			if strings.Contains(r.Message, "delete") {
+				return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"confirm": true}}, nil
+			}
+			return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"name": "Ada Lovelace", "email": "ada@example.com"}}, nil
+		},
+		Sampling: func(_ context.Context, r *SamplingRequest) (*SamplingResult, error) {
+			mu.Lock()
+			asked = append(asked, r.Messages[0].Text())
+			mu.Unlock()
+			return &SamplingResult{Content: []Content{{Type: ContentText, Text: "gophers dig burrows"}}, Model: "m", StopReason: "endTurn"}, nil
+		},
+	}
+	for _, tc := range []struct {
+		example, tool string
+		args          map[string]any
+		want, asked   string
+	}{
+		{"simpleStreamableHttp", "collect-user-info-task", map[string]any{"infoType": "contact"}, `"email": "ada@example.com"`, "Please provide your contact information"},
+		{"simpleTaskInteractive", "confirm_delete", map[string]any{"filename": "notes.txt"}, "Deleted 'notes.txt'", "Are you sure you want to delete 'notes.txt'?"},
+		{"simpleTaskInteractive", "write_haiku", map[string]any{"topic": "gophers"}, "Haiku:\ngophers dig burrows", "Write a haiku about gophers"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			url := testenv.ServeSDKExample(t, tc.example)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			s, err := Connect(ctx, HTTP(url, nil), opts)
+			if err != nil {
+				t.Fatalf("Connect: %v", err)
+			}
+			defer s.Close()
+			mu.Lock()
+			asked = nil
+			mu.Unlock()
+			task, err := s.StartToolTask(ctx, tc.tool, tc.args)
+			if err != nil || task.ID == "" {
+				t.Fatalf("StartToolTask = %v, %v", task, err)
+			}
+			res, err := task.Wait(ctx)
+			if err != nil || !strings.Contains(res.Text(), tc.want) {
+				t.Fatalf("Wait = %v, %v; want a result holding %q", res, err, tc.want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(asked) != 1 || asked[0] != tc.asked {
+				t.Errorf("the handlers were asked %q, want %q once", asked, tc.asked)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -46,5 +47,43 @@ func TestCallTaskStdio(t *testing.T) {
 		if !strings.Contains(errOut, "progress simulate-research-query: "+stage+"\n") {
 			t.Errorf("stderr %q lacks the stage %q", errOut, stage)
 		}
+	}
+}
+
+// TestCallTaskAsksForInput: mcpgen call runs the TypeScript SDK example's
+// collect-user-info-task, a 2025-11-25 task that asks for a form while it
+// runs, to completion with the answers typed on a pseudo-terminal.
+func TestCallTaskAsksForInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	url := testenv.ServeSDKExample(t, "simpleStreamableHttp")
+	ptmx, path := testenv.OpenPTY(t)
+	screen := testenv.Watch(ptmx)
+	defer func(old string) { ttyPath = old }(ttyPath)
+	ttyPath = path
+	type outcome struct {
+		code        int
+		out, errOut string
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		code, out, errOut := run(t, "", "call", "collect-user-info-task", `{"infoType":"contact"}`, "--url", url)
+		done <- outcome{code, out, errOut}
+	}()
+	for _, step := range [][2]string{
+		{"asks: Please provide your contact information", ""},
+		{"Answer? [Y/n] ", "\n"},
+		{"Full Name (Your full name) *: ", "Ada Lovelace\n"},
+		{"Email (Your email address) *: ", "ada@example.com\n"},
+	} {
+		screen.WaitFor(t, step[0])
+		io.WriteString(ptmx, step[1])
+	}
+	o := <-done
+	got := strings.Join(strings.Fields(o.out), " ")
+	want := `Collected contact info: { "email": "ada@example.com", "name": "Ada Lovelace" }`
+	if o.code != 0 || !strings.Contains(got, want) {
+		t.Errorf("exit %d, stdout %q, want it to contain %q\nstderr: %s\nterminal: %s", o.code, got, want, o.errOut, screen.Seen())
 	}
 }

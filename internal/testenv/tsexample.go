@@ -22,7 +22,8 @@ func ServeSDKExample(t testing.TB, name string) string {
 	}
 	port := FreePort(t)
 	cmd := exec.Command(Node(t), script)
-	cmd.Env = append(Env(t), fmt.Sprintf("MCP_PORT=%d", port))
+	// Most examples read MCP_PORT, simpleTaskInteractive reads PORT.
+	cmd.Env = append(Env(t), fmt.Sprintf("MCP_PORT=%d", port), fmt.Sprintf("PORT=%d", port))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
