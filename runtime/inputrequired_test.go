@@ -74,7 +74,7 @@ func TestInputRequiredRunsHandlers(t *testing.T) {
 	var first, retry callParams
 	json.Unmarshal(calls[0].Params, &first)
 	json.Unmarshal(calls[1].Params, &retry)
-	if string(first.Meta.Caps) != `{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}` {
+	if string(first.Meta.Caps) != `{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}` {
 		t.Errorf("declared capabilities %s", first.Meta.Caps)
 	}
 	if first.RequestState != nil || first.InputResponses != nil {
