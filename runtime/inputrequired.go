@@ -10,13 +10,18 @@ import (
 
 // InputRoundsError reports a call that the server kept answering with
 // input_required: after Rounds requests (the first and its retries) the
-// client gives up rather than loop forever.
+// client gives up rather than loop forever. For a 2026-07-28 task, TaskID is
+// set and Rounds counts the tasks/update that answered it.
 type InputRoundsError struct {
 	Tool   string
+	TaskID string
 	Rounds int
 }
 
 func (e *InputRoundsError) Error() string {
+	if e.TaskID != "" {
+		return fmt.Sprintf("task %q of tool %s: the server still asked for input after %d rounds of tasks/update (the limit of input rounds per task)", e.TaskID, e.Tool, e.Rounds)
+	}
 	return fmt.Sprintf("calling %s: the server still asked for input after %d rounds (the limit of input_required rounds per call)", e.Tool, e.Rounds)
 }
 
@@ -37,8 +42,14 @@ func (s *Session) fulfilInputRequests(ctx context.Context, raw []byte) ([]byte, 
 	if err := json.Unmarshal(raw, &reqs); err != nil {
 		return nil, fmt.Errorf("malformed inputRequests: %w", err)
 	}
+	return s.fulfilKeys(ctx, reqs, sortedKeys(reqs))
+}
+
+// fulfilKeys runs the handler for the requests of reqs named by keys, one
+// after the other, and returns the inputResponses object answering them.
+func (s *Session) fulfilKeys(ctx context.Context, reqs map[string]inputRequest, keys []string) ([]byte, error) {
 	b := []byte{'{'}
-	for i, key := range sortedKeys(reqs) {
+	for i, key := range keys {
 		r := reqs[key]
 		res, err := s.fulfil(ctx, key, r)
 		if err != nil {

@@ -103,8 +103,9 @@ type TaskState struct {
 	// when it suggests none.
 	PollInterval time.Duration
 	// InputRequests is the map of requests a 2026-07-28 task in status
-	// TaskInputRequired waits for, exactly as the server sent it; answer them
-	// with Task.Update.
+	// TaskInputRequired waits for, exactly as the server sent it. Task.Wait
+	// answers them with the Options handlers; Task.Update answers them by
+	// hand.
 	InputRequests json.RawMessage
 }
 
@@ -163,8 +164,12 @@ type Task struct {
 	// when none was asked for.
 	token int64
 
+	// inputMu makes one wait at a time answer the task's input requests.
+	inputMu sync.Mutex
+
 	mu    sync.Mutex
 	state TaskState
+	input taskInput
 	// last is the last progress notification about the task.
 	last Progress
 	// done is set once the outcome (res, err) is known.
@@ -508,6 +513,15 @@ func (t *Task) inlined(w *wireTask) (*Result, error) {
 // first).
 // When ctx ends first, Wait returns its error and the task goes on: Cancel
 // stops it.
+//
+// A task that asks for input while it runs is answered by the Options
+// handlers (Elicitation, Sampling, Roots): a 2025-11-25 server sends its
+// requests while tasks/result waits; the input requests of a 2026-07-28 task
+// are answered with tasks/update, each once, and at most maxInputRounds (10)
+// times per task (then Wait fails with an *InputRoundsError). A request no
+// handler serves, or a sampling or roots handler's error, ends Wait with an
+// error naming the request, the task going on; an elicitation handler's
+// error declines.
 func (t *Task) Wait(ctx context.Context) (*Result, error) {
 	fn := ProgressFrom(ctx)
 	var said string
@@ -529,7 +543,11 @@ func (t *Task) Wait(ctx context.Context) (*Result, error) {
 			// the server makes of the client meanwhile.
 			return t.finish(t.result(ctx, st))
 		case st.Status == TaskInputRequired && len(st.InputRequests) > 0 && !jsonrpc.IsNull(st.InputRequests):
-			return nil, fmt.Errorf("task %q of tool %s asks the client for input (elicitation or sampling), which this client does not provide", t.ID, t.Tool)
+			// The answers reach the task with tasks/update; the next
+			// tasks/get shows what it does with them.
+			if err := t.answerInput(ctx, st.InputRequests); err != nil {
+				return nil, err
+			}
 		}
 		wait := st.PollInterval
 		if wait == 0 {
@@ -625,6 +643,7 @@ func (t *Task) Update(ctx context.Context, responses json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("task %q of tool %s: tasks/update: %w", t.ID, t.Tool, err)
 	}
+	t.answered(raw)
 	return nil
 }
 

@@ -310,6 +310,9 @@ type modernTasksMem struct {
 	final string
 	// updates counts tasks/update requests.
 	updates atomic.Int32
+	// input returns the inputRequests of an input_required tasks/get; nil
+	// asks for one confirmation.
+	input func(poll int) string
 }
 
 func (l *modernTasksMem) serve(c *memConn, ctx context.Context, m memMsg) error {
@@ -340,7 +343,11 @@ func (l *modernTasksMem) serve(c *memConn, ctx context.Context, m memMsg) error 
 		case TaskCompleted, TaskFailed:
 			extra = "," + l.final
 		case TaskInputRequired:
-			extra = `,"inputRequests":{"confirm":{"method":"elicitation/create","params":{"mode":"form","message":"Proceed?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}}}}}}`
+			in := `{"confirm":` + confirmRequest + `}`
+			if l.input != nil {
+				in = l.input(n)
+			}
+			extra = `,"inputRequests":` + in
 		}
 		c.reply(m, `{"resultType":"complete","taskId":"`+p.TaskID+`","status":"`+status+`","statusMessage":"poll `+string(rune('0'+n%10))+`","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"pollIntervalMs":100`+extra+`}`)
 	case "tasks/update":
@@ -353,6 +360,9 @@ func (l *modernTasksMem) serve(c *memConn, ctx context.Context, m memMsg) error 
 	}
 	return nil
 }
+
+// confirmRequest is the elicitation a task of modernTasksMem asks for.
+const confirmRequest = `{"method":"elicitation/create","params":{"mode":"form","message":"Proceed?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}}}}}`
 
 // TestModernTaskResult: a 2026-07-28 server that answers a call with
 // resultType "task" is polled until the result it inlines.
@@ -437,8 +447,8 @@ func TestModernTaskOutcomes(t *testing.T) {
 	}
 }
 
-// TestModernTaskInput: a task waiting for input this client cannot give
-// fails clearly and is cancelled; Task.Update sends tasks/update.
+// TestModernTaskInput: a task waiting for input no handler of Options
+// gives fails clearly and is cancelled; Task.Update sends tasks/update.
 func TestModernTaskInput(t *testing.T) {
 	srv := &modernTasksMem{status: func(int) string { return TaskInputRequired }}
 	conn := newMemConn(modernMem(srv.serve))
@@ -448,7 +458,7 @@ func TestModernTaskInput(t *testing.T) {
 	}
 	defer s.Close()
 	_, err = s.CallTool(context.Background(), "slow_compute", nil)
-	if err == nil || !strings.Contains(err.Error(), `task "t-1" of tool slow_compute asks the client for input`) {
+	if err == nil || !strings.Contains(err.Error(), `task "t-1" of tool slow_compute: input request "confirm": the server asks the client for input with elicitation/create, and Options.Elicitation is not set`) {
 		t.Errorf("CallTool = %v", err)
 	}
 	if len(conn.paramsOf("tasks/cancel")) != 1 {
