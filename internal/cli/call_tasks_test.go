@@ -52,7 +52,8 @@ func TestCallTaskStdio(t *testing.T) {
 
 // TestCallTaskAsksForInput: mcpgen call runs the TypeScript SDK example's
 // collect-user-info-task, a 2025-11-25 task that asks for a form while it
-// runs, to completion with the answers typed on a pseudo-terminal.
+// runs, to completion with the answers typed on a pseudo-terminal, and
+// declines it without a terminal.
 func TestCallTaskAsksForInput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
@@ -85,5 +86,12 @@ func TestCallTaskAsksForInput(t *testing.T) {
 	want := `Collected contact info: { "email": "ada@example.com", "name": "Ada Lovelace" }`
 	if o.code != 0 || !strings.Contains(got, want) {
 		t.Errorf("exit %d, stdout %q, want it to contain %q\nstderr: %s\nterminal: %s", o.code, got, want, o.errOut, screen.Seen())
+	}
+
+	// Without a terminal the request is declined and the task ends so.
+	ttyPath = "/nonexistent/tty"
+	code, out, errOut := run(t, "", "call", "collect-user-info-task", `{"infoType":"contact"}`, "--url", url)
+	if code != 0 || strings.TrimSpace(out) != "User declined to provide contact information" || !strings.Contains(errOut, "there is no terminal to ask on") {
+		t.Errorf("without a terminal: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
