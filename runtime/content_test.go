@@ -62,7 +62,7 @@ func TestDecodeResult(t *testing.T) {
 		{`{"content":null,"structuredContent":[1,2]}`, "", false, "[1,2]", false, ""},
 		{`{"content":[],"structuredContent":"just a string","resultType":"complete"}`, "", false, `"just a string"`, false, ""},
 		{`{"resultType":"input_required","requestState":"s"}`, "", false, "", true, ""},
-		{`{"resultType":"task"}`, "", false, "", false, `unsupported resultType "task"`},
+		{`{"resultType":"task"}`, "", false, "", false, `result of type "task"`},
 		{`{"content":[{"type":"text"}],"isError":"no"}`, "", false, "", false, "isError"},
 		{`{"content":{}}`, "", false, "", false, "expected a JSON array"},
 		{`{"content":[{"type":"text","text":"a"}]`, "", false, "", false, "malformed result"},
