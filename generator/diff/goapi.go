@@ -390,7 +390,7 @@ func refCycle(raw []byte) bool {
 	if err != nil {
 		return true
 	}
-	r := resolver{root: root}
+	r := newResolver(root)
 	cycle := false
 	eachRef(root, func(ref string) {
 		seen := map[string]bool{}

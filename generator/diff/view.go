@@ -2,6 +2,9 @@ package diff
 
 import (
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // maxRefDepth bounds how many $ref and allOf steps one schema may take before
@@ -33,7 +36,12 @@ type resolver struct {
 	derefs map[derefKey]*derefResult
 	// steps counts the calls of deref.
 	steps *int
+	// tree is root as a jsontree, made on the first reference that is not
+	// a plain JSON pointer, for the schema core to resolve.
+	tree *lazyTree
 }
+
+type lazyTree struct{ n *jsontree.Node }
 
 type derefKey struct {
 	ref   string
@@ -49,7 +57,7 @@ type derefResult struct {
 }
 
 func newResolver(root *node) resolver {
-	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int)}
+	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int), tree: &lazyTree{}}
 }
 
 // addRefs appends to list the references it does not hold yet.
@@ -252,10 +260,10 @@ func (r resolver) derefTarget(ref string, target *node, v *view, depth int) *nod
 // lookupRef resolves a local reference such as "#/$defs/Item". name is the
 // definition's name when the reference points into $defs or definitions.
 func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
-	if !strings.HasPrefix(ref, "#") {
+	frag, ok := r.refPointer(ref)
+	if !ok {
 		return nil, "", false
 	}
-	frag := refPointer(ref)
 	target, ok = lookupPointer(r.root, frag)
 	if !ok {
 		return nil, "", false
@@ -266,6 +274,23 @@ func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
 		}
 	}
 	return target, name, true
+}
+
+// refPointer returns the JSON pointer of the target of a local reference.
+// References that are not plain pointers (anchors, the root's $id) are
+// resolved by the schema core.
+func (r resolver) refPointer(ref string) (string, bool) {
+	if ref == "#" || strings.HasPrefix(ref, "#/") {
+		return refPointer(ref), true
+	}
+	if r.tree == nil {
+		return "", false
+	}
+	if r.tree.n == nil {
+		r.tree.n = r.root.tree()
+	}
+	_, ptr, err := schema.Resolve(r.tree.n, ref)
+	return ptr, err == nil
 }
 
 // without returns a shallow copy of the object o without key.

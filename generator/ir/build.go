@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // ReservedNames are the package-level names generated code declares itself;
@@ -220,12 +221,12 @@ func (c *converter) root(base, name string) (*Type, error) {
 
 // ref converts the target of a $ref found at ptr.
 func (c *converter) ref(ref, ptr string) (*Type, error) {
-	target, tptr, err := snapshot.ResolveRef(c.doc, ref)
+	target, tptr, err := schema.Resolve(c.doc, ref)
 	visited := map[string]bool{tptr: true}
 	for err == nil && isBareRef(target) {
 		next := target.Get("$ref").Str
 		var nptr string
-		target, nptr, err = snapshot.ResolveRef(c.doc, next)
+		target, nptr, err = schema.Resolve(c.doc, next)
 		if err == nil && visited[nptr] {
 			return nil, c.errf(ptr, "$ref %q leads back to itself through other bare $refs, never to a schema", ref)
 		}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // allOf merges the parts of an allOf (and a $ref with sibling keywords) into
@@ -81,7 +81,7 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 			if val.Kind != jsontree.String {
 				return c.errf(ptr+"/$ref", "$ref is a JSON %s, want a string", val.Kind)
 			}
-			target, tptr, err := snapshot.ResolveRef(c.doc, val.Str)
+			target, tptr, err := schema.Resolve(c.doc, val.Str)
 			if err != nil {
 				return c.errf(ptr+"/$ref", "%v", err)
 			}
@@ -227,7 +227,7 @@ func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, bool) {
 // deref follows bare $refs.
 func (c *converter) deref(v *jsontree.Node) *jsontree.Node {
 	for i := 0; i < 32 && isBareRef(v); i++ {
-		t, _, err := snapshot.ResolveRef(c.doc, v.Get("$ref").Str)
+		t, _, err := schema.Resolve(c.doc, v.Get("$ref").Str)
 		if err != nil {
 			return v
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -41,10 +42,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 			return nil, "", fmt.Errorf("tool %s: input schema at (root): $ref chain too long", tool)
 		}
 		ref, _ := root.Get("$ref").StringValue()
-		if !strings.HasPrefix(ref, "#") {
-			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: $ref %q points outside the schema, which is not supported", tool, ref)
-		}
-		target, err := doc.Lookup(ref)
+		target, _, err := schema.Resolve(doc, ref)
 		if err != nil {
 			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: %v", tool, err)
 		}
@@ -61,7 +59,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 		root.Delete("allOf")
 		for _, b := range all.Items {
 			if r, ok := b.Get("$ref").StringValue(); ok {
-				if t, err := doc.Lookup(r); err == nil {
+				if t, _, err := schema.Resolve(doc, r); err == nil {
 					b = t
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -111,10 +112,11 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 		if !ok {
 			return nil, c.errorf(ptr+"/$ref", "$ref is not a string")
 		}
-		if !strings.HasPrefix(s, "#") {
-			return nil, c.errorf(ptr+"/$ref", "$ref %q points outside the schema, which is not supported", s)
+		target, tptr, err := schema.Resolve(c.root, s)
+		if err != nil {
+			return nil, c.errorf(ptr+"/$ref", "%v", err)
 		}
-		base, err := c.flattenRef(s, ptr, refs, depth+1)
+		base, err := c.flattenRef(target, "#"+tptr, ptr, refs, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -147,10 +149,11 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 	return n, nil
 }
 
-// flattenRef flattens the target of the local reference s, found at depth,
-// once per converter: later uses take the first result, and still fail when
-// the levels it took would nest too deep from where they are.
-func (c *converter) flattenRef(s, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
+// flattenRef flattens target, the target of a local reference found at
+// depth, once per converter: later uses take the first result, and still
+// fail when the levels it took would nest too deep from where they are. s
+// names the target by its JSON pointer, however the reference spelled it.
+func (c *converter) flattenRef(target *jsontree.Node, s, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
 	addRef(refs, s)
 	if f, ok := c.flat[s]; ok {
 		if depth+f.height > maxFlatten {
@@ -161,10 +164,6 @@ func (c *converter) flattenRef(s, ptr string, refs *[]string, depth int) (*jsont
 			addRef(refs, r)
 		}
 		return f.node, nil
-	}
-	target, err := c.root.Lookup(s)
-	if err != nil {
-		return nil, c.errorf(ptr+"/$ref", "%v", err)
 	}
 	outer := c.deepest
 	c.deepest = depth
