@@ -9,8 +9,8 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
-	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
