@@ -67,6 +67,38 @@ var FileNames = map[string][]string{
 	PartOpenAI:    {"openai.go"},
 }
 
+// Declared are the package-level exported identifiers each part declares
+// besides the types, constants and methods derived from the tools. The IR
+// keeps the types it names off all of them, whichever parts are written, so
+// that writing another part never renames a type (see Options.IROptions).
+// A part that declares a new identifier must list it here: Generate refuses
+// output that declares a name twice.
+var Declared = map[string][]string{
+	PartTypes:     {"SnapshotHash", "ValidateArguments", "ValidateResult", "MCPTools"},
+	PartClient:    {"Client", "NewClient"},
+	PartGemini:    {"FunctionDeclarations", "Tools", "DeclaredNames"},
+	PartAnthropic: {"AnthropicToolParams", "NewAnthropicToolset", "AnthropicDeclaredNames"},
+	PartOpenAI:    {"OpenAIFunctionDefinitions", "NewOpenAIToolset", "OpenAIDeclaredNames"},
+}
+
+// reserved lists the identifiers of every part, in the order of Parts.
+func reserved() []string {
+	var out []string
+	for _, p := range Parts {
+		out = append(out, Declared[p]...)
+	}
+	return out
+}
+
+// IROptions returns the options the IR of the package is built with: the
+// limits, the overrides and the context of opts, and the identifiers of
+// every part reserved. generate builds its package with them, and diff and
+// check the Go API they compare, so that all three name the same
+// identifiers.
+func (opts Options) IROptions() ir.Options {
+	return ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context, Reserved: reserved()}
+}
+
 // Options choose what Generate writes.
 type Options struct {
 	// Package is the Go package name.
@@ -128,7 +160,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if opts.Gemini != GeminiTyped && opts.Gemini != GeminiJSON {
 		return nil, fmt.Errorf("unknown Gemini form %q (want typed or json)", opts.Gemini)
 	}
-	pkg, err := ir.BuildOptions(snap.Tools, ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context})
+	pkg, err := ir.BuildOptions(snap.Tools, opts.IROptions())
 	if err != nil {
 		return nil, err
 	}

@@ -16,13 +16,6 @@ import (
 	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
-// ReservedNames are the package-level names generated code declares itself;
-// types derived from tools never take them.
-var ReservedNames = []string{
-	"Client", "NewClient", "MCPTools", "SnapshotHash", "ValidateArguments", "ValidateResult",
-	"FunctionDeclarations", "Tools", "DeclaredNames",
-}
-
 // reservedFields are the method names of generated types, which a field may
 // not take.
 var reservedFields = []string{"Validate", "MarshalJSON", "UnmarshalJSON"}
@@ -39,8 +32,9 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 	return BuildOptions(tools, Options{Limits: lim})
 }
 
-// buildPackage converts tools; used records the keys of the overrides applied.
-func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, used map[string]bool) (*Package, error) {
+// buildPackage converts tools; no type takes a reserved name, and used
+// records the keys of the overrides applied.
+func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, reserved []string, used map[string]bool) (*Package, error) {
 	lim = lim.withDefaults()
 	if len(tools) > lim.MaxTools {
 		return nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
@@ -56,7 +50,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 
 	pkg := &Package{}
-	names := newScope(ReservedNames...)
+	names := newScope(reserved...)
 	// Tool names become methods of Client and prefixes of type names, so
 	// they may repeat package-level names ("client" gives Client.Client
 	// and ClientArgs).

@@ -10,13 +10,14 @@ import (
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 
-func build(t *testing.T, doc string) (*Package, error) {
+// build builds the tools of the snapshot doc with the reserved names.
+func build(t *testing.T, doc string, reserved ...string) (*Package, error) {
 	t.Helper()
 	s, err := snapshot.Read("t.json", []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(s.Tools)
+	return BuildOptions(s.Tools, Options{Reserved: reserved})
 }
 
 // TestUnmappableSchemasAreErrors checks that constructs the IR cannot map
@@ -56,7 +57,7 @@ func TestNamesAreStableAndCollisionFree(t *testing.T) {
 		{"name":"list_events","inputSchema":{}},
 		{"name":"list-events","inputSchema":{}},
 		{"name":"Client","inputSchema":{}},
-		{"name":"snapshot","inputSchema":{"properties":{"hash":{"type":"object","properties":{"a":{"type":"string"}}}}}}]`)
+		{"name":"snapshot","inputSchema":{"properties":{"hash":{"type":"object","properties":{"a":{"type":"string"}}}}}}]`, "SnapshotHash")
 	if err != nil {
 		t.Fatal(err)
 	}

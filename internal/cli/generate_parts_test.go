@@ -115,3 +115,49 @@ func TestAnchorRefEveryPart(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderNamesReserved generates, for the identifiers every part
+// declares, tools whose nested types would take them (the tool anthropic
+// with an object property declared_names wants AnthropicDeclaredNames), with
+// every --emit combination: the types give way, and the package compiles.
+func TestProviderNamesReserved(t *testing.T) {
+	var tools []string
+	for _, part := range emit.Parts {
+		for _, id := range emit.Declared[part] {
+			// Split the identifier at its second word: the tool takes the
+			// first, an object property the rest.
+			i := strings.IndexFunc(id[1:], func(r rune) bool { return r >= 'A' && r <= 'Z' }) + 1
+			if i == 0 {
+				continue // one word: no tool's type can be named so
+			}
+			tools = append(tools, `{"name":"`+strings.ToLower(id[:i])+`","inputSchema":{"type":"object","properties":{"`+
+				id[i:]+`":{"type":"object","properties":{"a":{"type":"string"}}}}}}`)
+		}
+	}
+	// Tools sharing a first word are one tool with several properties.
+	merged := map[string][]string{}
+	var order []string
+	for _, tool := range tools {
+		var v struct {
+			Name  string `json:"name"`
+			Input struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"inputSchema"`
+		}
+		if err := json.Unmarshal([]byte(tool), &v); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := merged[v.Name]; !ok {
+			order = append(order, v.Name)
+		}
+		for p := range v.Input.Properties {
+			merged[v.Name] = append(merged[v.Name], `"`+p+`":{"type":"object","properties":{"a":{"type":"string"}}}`)
+		}
+	}
+	var list []string
+	for _, name := range order {
+		list = append(list, `{"name":"`+name+`","inputSchema":{"type":"object","properties":{`+strings.Join(merged[name], ",")+`}}}`)
+	}
+	snap := writeSnapshot(t, t.TempDir(), "names.json", "names", strings.Join(list, ","))
+	generateEveryPart(t, snap, true)
+}
