@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/internal/schema"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // reservedFields are the method names of generated types, which a field may
@@ -523,8 +523,8 @@ func (c *converter) patterns(v *jsontree.Node, ptr string, dst *[]string) error 
 		if p.Kind != jsontree.String {
 			return c.errf(ptr+"/pattern", "pattern is a JSON %s, want a string", p.Kind)
 		}
-		if _, err := regexp.Compile(p.Str); err != nil {
-			return c.errf(ptr+"/pattern", "pattern %q is not a regular expression Go supports: %v", p.Str, err)
+		if _, err := runtime.CompilePattern(p.Str); err != nil {
+			return c.errf(ptr+"/pattern", "%v", err)
 		}
 		if !slices.Contains(*dst, p.Str) {
 			*dst = append(*dst, p.Str)
@@ -654,8 +654,8 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		switch {
 		case pattern != nil && len(pattern.Members) == 1 && addl != nil && addl.Kind == jsontree.Bool && !addl.Bool:
 			m := pattern.Members[0]
-			if _, err := regexp.Compile(m.Key); err != nil {
-				return nil, c.errf(ptr+"/patternProperties", "pattern %q is not a regular expression Go supports: %v", m.Key, err)
+			if _, err := runtime.CompilePattern(m.Key); err != nil {
+				return nil, c.errf(ptr+"/patternProperties", "%v", err)
 			}
 			t.KeyPatterns = []string{m.Key}
 			t.Elem, err = c.conv(m.Value, ptr+"/patternProperties/"+jsontree.EscapeToken(m.Key), hint+"Value")
