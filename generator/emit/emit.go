@@ -196,6 +196,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	var (
 		mu    sync.Mutex
 		files []File
+		decls = map[string][]string{}
 		errs  []error
 		wg    sync.WaitGroup
 	)
@@ -222,7 +223,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 				rendering.Add(1)
 				go func() {
 					defer rendering.Done()
-					data, err := render(j.name, f)
+					data, names, err := render(j.name, f)
 					mu.Lock()
 					defer mu.Unlock()
 					if err != nil {
@@ -230,6 +231,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 						return
 					}
 					files = append(files, File{Name: j.name, Data: data})
+					decls[j.name] = names
 				}()
 			}
 		}()
@@ -238,6 +240,10 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if len(errs) > 0 {
 		sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 		return nil, errors.Join(errs...)
+	}
+	// The check costs one more parse of each file, without its comments.
+	if err := checkDeclarations(decls); err != nil {
+		return nil, err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
@@ -266,23 +272,27 @@ func (g *gen) newFile() *jen.File {
 // and their imports grouped here, standard library first, as
 // golang.org/x/tools/imports would: imports.Process formats twice, which
 // doubles the cost on tool lists with thousands of tools.
-func render(name string, f *jen.File) ([]byte, error) {
+// render renders and formats f, and lists what it declares (see
+// declarations).
+func render(name string, f *jen.File) ([]byte, []string, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", name, err)
+		return nil, nil, fmt.Errorf("rendering %s: %w", name, err)
 	}
 	if buf.Len() < 1<<20 {
 		out, err := imports.Process(name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
 		if err != nil {
-			return nil, fmt.Errorf("formatting %s: %w", name, err)
+			return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
 		}
-		return out, nil
+		decls, err := declarations(name, out)
+		return out, decls, err
 	}
 	out, err := format.Source(groupImports(buf.Bytes()))
 	if err != nil {
-		return nil, fmt.Errorf("formatting %s: %w", name, err)
+		return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
 	}
-	return out, nil
+	decls, err := declarations(name, out)
+	return out, decls, err
 }
 
 // groupImports puts a blank line between the standard library imports and
