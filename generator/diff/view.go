@@ -182,16 +182,10 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-// isNull reports whether a union branch only allows null.
+// isNull reports whether a union branch only allows null (see
+// schema.OnlyNull).
 func (r resolver) isNull(b *node) bool {
-	if b == nil || b.kind != kObject {
-		return false
-	}
-	if c := b.get("const"); c != nil && c.kind == kNull {
-		return true
-	}
-	t := b.get("type")
-	return t != nil && t.kind == kString && t.str == "null"
+	return b != nil && b.kind == kObject && schema.OnlyNull(b.tree())
 }
 
 // deref returns the keywords of n with its local $ref followed and its allOf
@@ -403,19 +397,11 @@ func typeNames(t *node) []string {
 	return nil
 }
 
-// intersectTypes intersects two type keywords; "integer" fits "number".
+// intersectTypes intersects two type keywords (see schema.IntersectTypes).
 func intersectTypes(a, b *node) *node {
-	bs := typeNames(b)
 	out := &node{kind: kArray}
-	for _, t := range typeNames(a) {
-		switch {
-		case contains(bs, t):
-			out.items = append(out.items, &node{kind: kString, str: t})
-		case t == "number" && contains(bs, "integer"):
-			out.items = append(out.items, &node{kind: kString, str: "integer"})
-		case t == "integer" && contains(bs, "number"):
-			out.items = append(out.items, &node{kind: kString, str: "integer"})
-		}
+	for _, t := range schema.IntersectTypes(typeNames(a), typeNames(b)) {
+		out.items = append(out.items, &node{kind: kString, str: t})
 	}
 	if len(out.items) == 1 {
 		return out.items[0]

@@ -89,7 +89,7 @@ func matchesKind(doc, s, v *jsontree.Node, depth int) bool {
 		t, _, err := schema.Resolve(doc, r)
 		return err == nil && matchesKind(doc, t, v, depth+1)
 	}
-	types := TypeList(s.Get("type"))
+	types := schema.Types(s.Get("type"))
 	if len(types) == 0 {
 		return v.Kind == jsontree.Object && s.Has("properties") || v.Kind == jsontree.Array && s.Has("items")
 	}
@@ -123,7 +123,7 @@ func acceptsNull(doc, s *jsontree.Node, depth int) bool {
 		}
 	}
 	if t := s.Get("type"); t != nil {
-		return slices.Contains(TypeList(t), "null")
+		return slices.Contains(schema.Types(t), "null")
 	}
 	if s.Has("nullable") {
 		n := s.Get("nullable")

@@ -269,7 +269,7 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		}
 		out.Set("anyOf", na)
 	}
-	types := TypeList(out.Get("type"))
+	types := schema.Types(out.Get("type"))
 	if len(types) == 0 && !out.Has("anyOf") && !out.Has("$ref") && !out.Has("enum") && !out.Has("const") {
 		switch {
 		case out.Has("properties"):
@@ -339,7 +339,7 @@ func nullable(n *jsontree.Node) *jsontree.Node {
 		return n
 	}
 	if t := n.Get("type"); t != nil && !n.Has("$ref") && !n.Has("anyOf") && !n.Has("const") {
-		types := TypeList(t)
+		types := schema.Types(t)
 		arr := &jsontree.Node{Kind: jsontree.Array}
 		for _, x := range types {
 			arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: x})
@@ -373,7 +373,7 @@ func nullType() *jsontree.Node {
 // acceptsNullShallow reports whether a schema visibly accepts null, without
 // following references.
 func acceptsNullShallow(n *jsontree.Node) bool {
-	if slices.Contains(TypeList(n.Get("type")), "null") && !n.Has("enum") {
+	if slices.Contains(schema.Types(n.Get("type")), "null") && !n.Has("enum") {
 		return true
 	}
 	if a := n.Get("anyOf"); a != nil {
@@ -384,22 +384,4 @@ func acceptsNullShallow(n *jsontree.Node) bool {
 		}
 	}
 	return false
-}
-
-// TypeList returns the types a schema's "type" keyword names: one for a
-// string, the strings of a list, none when it is absent.
-func TypeList(n *jsontree.Node) []string {
-	if n == nil {
-		return nil
-	}
-	if s, ok := n.StringValue(); ok {
-		return []string{s}
-	}
-	var out []string
-	for _, it := range n.Items {
-		if s, ok := it.StringValue(); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }

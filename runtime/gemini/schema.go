@@ -9,7 +9,6 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
-	"github.com/mcpgen/mcpgen/internal/provschema"
 	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -309,28 +308,11 @@ func shallow(n *jsontree.Node) *jsontree.Node {
 
 // intersectTypes intersects two "type" values.
 func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, error) {
-	ta, tb := provschema.TypeList(a), provschema.TypeList(b)
-	var both []string
-	for _, t := range ta {
-		switch {
-		case slices.Contains(tb, t):
-			both = append(both, t)
-		case t == "integer" && slices.Contains(tb, "number"), t == "number" && slices.Contains(tb, "integer"):
-			both = append(both, "integer")
-		}
-	}
-	both = slices.Compact(both)
+	both := schema.IntersectTypes(schema.Types(a), schema.Types(b))
 	if len(both) == 0 {
 		return nil, fmt.Errorf("type %s and type %s have no value in common", a.String(), b.String())
 	}
-	if len(both) == 1 {
-		return &jsontree.Node{Kind: jsontree.String, Str: both[0]}, nil
-	}
-	n := &jsontree.Node{Kind: jsontree.Array}
-	for _, t := range both {
-		n.Items = append(n.Items, &jsontree.Node{Kind: jsontree.String, Str: t})
-	}
-	return n, nil
+	return schema.TypeNode(both), nil
 }
 
 // convert turns one schema into a *genai.Schema. It returns pruned when the
@@ -459,23 +441,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int
 }
 
 // onlyNull reports whether a flattened schema allows null and nothing else.
-func onlyNull(n *jsontree.Node) bool {
-	if t := provschema.TypeList(n.Get("type")); len(t) > 0 {
-		return len(t) == 1 && t[0] == "null"
-	}
-	if k := n.Get("const"); k != nil {
-		return k.Kind == jsontree.Null
-	}
-	if e := n.Get("enum"); e != nil && e.Kind == jsontree.Array && len(e.Items) > 0 {
-		for _, v := range e.Items {
-			if v.Kind != jsontree.Null {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+func onlyNull(n *jsontree.Node) bool { return schema.OnlyNull(n) }
 
 func nullSchema(desc string) *genai.Schema {
 	return &genai.Schema{Type: genai.TypeString, Nullable: genai.Ptr(true), Description: joinNotes(desc, "Always null.")}
@@ -536,7 +502,7 @@ func (c *converter) types(n *jsontree.Node) ([]string, bool) {
 	var types []string
 	nullable := false
 	if t := n.Get("type"); t != nil {
-		for _, s := range provschema.TypeList(t) {
+		for _, s := range schema.Types(t) {
 			if s == "null" {
 				nullable = true
 			} else if !slices.Contains(types, s) {
