@@ -185,6 +185,13 @@ func firstNonEmpty(a, b string) string {
 // isNull reports whether a union branch only allows null (see
 // schema.OnlyNull).
 func (r resolver) isNull(b *node) bool {
+	for i := 0; i < maxRefDepth && b != nil && len(b.keys) == 1 && b.get("$ref") != nil && b.get("$ref").kind == kString; i++ {
+		t, _, ok := r.lookupRef(b.get("$ref").str)
+		if !ok {
+			break
+		}
+		b = t
+	}
 	return b != nil && b.kind == kObject && schema.OnlyNull(b.tree())
 }
 
