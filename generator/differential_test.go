@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +14,9 @@ import (
 	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
 )
 
@@ -58,11 +62,12 @@ func differentialSnapshots(t *testing.T) map[string][]snapshot.Tool {
 	return out
 }
 
-// TestSchemaConsumersAgree builds the Go types and the typed Gemini
-// declarations of every tool in differentialSnapshots and compares, for
-// each top-level property both keep, what the two made of its schema once
-// $refs, allOf and null branches are resolved: whether it accepts null,
-// and its JSON type when both give a single one.
+// TestSchemaConsumersAgree builds the Go types, the typed Gemini
+// declarations and the Anthropic and OpenAI schemas (strict too) of every
+// tool in differentialSnapshots and compares, for each top-level property
+// they keep, what each made of its schema once $refs, allOf and null
+// branches are resolved: whether it accepts null, and, for Gemini, its
+// JSON type when both give a single one.
 func TestSchemaConsumersAgree(t *testing.T) {
 	compared := 0
 	for name, tools := range differentialSnapshots(t) {
@@ -73,19 +78,41 @@ func TestSchemaConsumersAgree(t *testing.T) {
 				continue
 			}
 			rt := (&snapshot.Snapshot{Tools: one}).RuntimeTools()
+			// The Anthropic and OpenAI declarations: the server's schema
+			// with its root resolved, and OpenAI's strict form of it.
+			root, _, err := provschema.Root(rt[0].Name, rt[0].InputSchema)
+			if err != nil {
+				continue
+			}
+			strict, reason := provschema.Strict(root)
 			decls, _, err := gemini.Declarations(rt, nil)
 			if err != nil || len(decls) != 1 || decls[0].Parameters == nil {
 				continue
 			}
 			for _, f := range pkg.Tools[0].Args.Fields {
+				if f.Type.Kind == ir.Raw || f.Type.Kind == ir.Nullable && f.Type.Elem.Kind == ir.Raw {
+					continue
+				}
+				irNull, _ := irShape(f.Type)
+				where := fmt.Sprintf("%s: tool %s, property %s", name, tools[i].Name, f.JSONName)
+				if p := root.Get("properties").Get(f.JSONName); p != nil && !p.Has("nullable") {
+					if got := acceptsNull(root, p, 0); got != irNull {
+						t.Errorf("%s: the Go type accepts null: %v; the provider schema: %v", where, irNull, got)
+					}
+				}
+				// Strict mode makes optional properties nullable.
+				if p := strict.Get("properties").Get(f.JSONName); reason == "" && f.Required && p != nil && !p.Has("nullable") {
+					if got := acceptsNull(strict, p, 0); got != irNull {
+						t.Errorf("%s: the Go type accepts null: %v; the strict OpenAI schema: %v", where, irNull, got)
+					}
+				}
 				g := decls[0].Parameters.Properties[f.JSONName]
 				if g == nil {
 					continue
 				}
 				compared++
-				irNull, irKind := irShape(f.Type)
+				_, irKind := irShape(f.Type)
 				gNull, gKind := geminiShape(g)
-				where := fmt.Sprintf("%s: tool %s, property %s", name, tools[i].Name, f.JSONName)
 				if irNull != gNull {
 					t.Errorf("%s: the Go type accepts null: %v; the Gemini declaration: %v", where, irNull, gNull)
 				}
@@ -101,8 +128,37 @@ func TestSchemaConsumersAgree(t *testing.T) {
 	t.Logf("%d properties compared", compared)
 }
 
+// acceptsNull reports whether the JSON Schema n, within doc, accepts null:
+// its type, const or enum allows it, or a union branch does.
+func acceptsNull(doc, n *jsontree.Node, depth int) bool {
+	if depth > 32 || n == nil {
+		return false
+	}
+	if n.Kind == jsontree.Bool {
+		return n.Bool
+	}
+	if ref, ok := n.Get("$ref").StringValue(); ok {
+		t, _, err := schema.Resolve(doc, ref)
+		return err == nil && acceptsNull(doc, t, depth+1)
+	}
+	for _, kw := range []string{"anyOf", "oneOf"} {
+		if u := n.Get(kw); u != nil {
+			return slices.ContainsFunc(u.Items, func(b *jsontree.Node) bool { return acceptsNull(doc, b, depth+1) })
+		}
+	}
+	if k := n.Get("const"); k != nil {
+		return k.Kind == jsontree.Null
+	}
+	if e := n.Get("enum"); e != nil {
+		return slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.Kind == jsontree.Null })
+	}
+	types := schema.Types(n.Get("type"))
+	return slices.Contains(types, "null")
+}
+
 // irShape returns whether an IR type accepts null and its JSON type, when
-// it has one.
+// it has one. A Raw type holds any JSON value and leaves the schema to the
+// raw validator, so it says nothing about null: the callers skip it.
 func irShape(t *ir.Type) (null bool, kind string) {
 	if t.Kind == ir.Nullable {
 		null, t = true, t.Elem
