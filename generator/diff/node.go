@@ -45,6 +45,14 @@ func (n *node) get(key string) *node {
 	return n.vals[key]
 }
 
+// stringValue returns the string of a string node, or "".
+func (n *node) stringValue() string {
+	if n == nil || n.kind != kString {
+		return ""
+	}
+	return n.str
+}
+
 // has reports whether an object node has the member key.
 func (n *node) has(key string) bool { return n.get(key) != nil }
 

@@ -198,6 +198,8 @@ func (r resolver) isNull(b *node) bool {
 // deref returns the keywords of n with its local $ref followed and its allOf
 // merged in. The keywords written beside a $ref win over the target's, as a
 // description beside a $ref describes the use rather than the definition.
+// Up to draft-07 only the annotations beside a $ref apply (see
+// schema.Draft.RefSiblings).
 func (r resolver) deref(n *node, v *view, depth int) *node {
 	if r.steps != nil {
 		*r.steps++
@@ -209,14 +211,23 @@ func (r resolver) deref(n *node, v *view, depth int) *node {
 		}
 		return out
 	}
+	var (
+		target *node
+		name   string
+		ok     bool
+	)
+	ref := n.get("$ref")
+	if ref != nil && ref.kind == kString {
+		target, name, ok = r.lookupRef(ref.str)
+	}
+	draft := schema.DraftNamed(r.root.get("$schema").stringValue())
 	for _, k := range n.keys {
-		if k == "$ref" || k == "allOf" {
+		if k == "$ref" || k == "allOf" || ok && !draft.RefSibling(k) {
 			continue
 		}
 		out.set(k, n.vals[k])
 	}
-	if ref := n.get("$ref"); ref != nil && ref.kind == kString {
-		target, name, ok := r.lookupRef(ref.str)
+	if ref != nil && ref.kind == kString {
 		if ok && depth < maxRefDepth {
 			v.refs = addRefs(v.refs, ref.str)
 			if v.refName == "" {

@@ -155,9 +155,7 @@ func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, 
 		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
 	}
-	if s := doc.Get("$schema"); s != nil && s.Kind == jsontree.String {
-		c.draft07 = strings.Contains(s.Str, "draft-07") || strings.Contains(s.Str, "draft-06") || strings.Contains(s.Str, "draft-04")
-	}
+	c.draft07 = schema.DraftOf(doc) == schema.Draft7
 	return c
 }
 

@@ -76,3 +76,22 @@ func TestOnlyNull(t *testing.T) {
 		}
 	}
 }
+
+// TestRefSiblings keeps every keyword beside a $ref in 2020-12 and only the
+// annotations up to draft-07.
+func TestRefSiblings(t *testing.T) {
+	n := parse(t, `{"$ref":"#/$defs/a","type":"integer","description":"d","minimum":1,"title":"t"}`)
+	for _, tc := range []struct {
+		schema string
+		want   string
+	}{
+		{"http://json-schema.org/draft-07/schema#", `{"description":"d","title":"t"}`},
+		{"http://json-schema.org/draft-04/schema#", `{"description":"d","title":"t"}`},
+		{"https://json-schema.org/draft/2020-12/schema", `{"type":"integer","description":"d","minimum":1,"title":"t"}`},
+		{"", `{"type":"integer","description":"d","minimum":1,"title":"t"}`},
+	} {
+		if got := DraftNamed(tc.schema).RefSiblings(n).String(); got != tc.want {
+			t.Errorf("%q: got %s, want %s", tc.schema, got, tc.want)
+		}
+	}
+}

@@ -119,7 +119,7 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 		if err != nil {
 			return nil, err
 		}
-		rest, err := c.flatten(n.Without("$ref"), ptr, refs, depth+1)
+		rest, err := c.flatten(schema.DraftOf(c.root).RefSiblings(n), ptr, refs, depth+1)
 		if err != nil {
 			return nil, err
 		}
