@@ -106,6 +106,7 @@ func compileSchema(tool string, raw []byte) (*jsonschema.Schema, error) {
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
 	c.UseLoader(noLoader{})
+	c.UseRegexpEngine(compileRegexp)
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("schema of %s: %w", tool, err)
 	}
@@ -114,6 +115,12 @@ func compileSchema(tool string, raw []byte) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("schema of %s: %s", tool, strings.ReplaceAll(err.Error(), schemaURL, ""))
 	}
 	return compiled, nil
+}
+
+// compileRegexp compiles the patterns of a schema as generated validators
+// do (see CompilePattern).
+func compileRegexp(p string) (jsonschema.Regexp, error) {
+	return CompilePattern(p)
 }
 
 // deepestCause follows the first cause of each error down to a leaf, which

@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -125,6 +126,20 @@ func (e *StoppedError) Unwrap() error { return e.Err }
 
 // ToolsContext is Tools, stopped with a *StoppedError once ctx is done.
 func ToolsContext(ctx context.Context, oldTools, newTools []runtime.Tool) ([]Change, error) {
+	return ToolsOptions(ctx, oldTools, newTools, Options{})
+}
+
+// Options say how the packages whose Go API a comparison checks are
+// generated.
+type Options struct {
+	// Generate are the options generate writes the package with. Their
+	// overrides and limits apply to both versions; an override of a
+	// property only one version has is not an error.
+	Generate emit.Options
+}
+
+// ToolsOptions is ToolsContext for packages generated with opts.
+func ToolsOptions(ctx context.Context, oldTools, newTools []runtime.Tool, opts Options) ([]Change, error) {
 	olds, err := index(oldTools, "old")
 	if err != nil {
 		return nil, err
@@ -206,7 +221,9 @@ func ToolsContext(ctx context.Context, oldTools, newTools []runtime.Tool) ([]Cha
 	if stopped != nil {
 		return nil, stopped
 	}
-	return refineGoAPI(ctx, oldTools, newTools, out, walkers)
+	build := opts.Generate.IROptions()
+	build.Context, build.KeepUnusedOverrides = ctx, true
+	return refineGoAPI(build, oldTools, newTools, out, walkers)
 }
 
 // parsedTool is a tool with its schemas decoded.

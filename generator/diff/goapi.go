@@ -2,7 +2,6 @@ package diff
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -38,12 +37,12 @@ type apiItem struct {
 // surface lists the identifiers of a generated package.
 type surface map[string]apiItem
 
-func refineGoAPI(ctx context.Context, oldTools, newTools []runtime.Tool, changes []Change, walkers map[apiLoc]*walker) ([]Change, error) {
-	oldAPI, ok, err := buildSurface(ctx, oldTools)
+func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []Change, walkers map[apiLoc]*walker) ([]Change, error) {
+	oldAPI, ok, err := buildSurface(build, oldTools)
 	if err != nil || !ok {
 		return changes, err
 	}
-	newAPI, ok, err := buildSurface(ctx, newTools)
+	newAPI, ok, err := buildSurface(build, newTools)
 	if err != nil || !ok {
 		return changes, err
 	}
@@ -219,10 +218,10 @@ func sortedIDs(s surface) []string {
 	return ids
 }
 
-// buildSurface builds the IR of tools and lists its identifiers; ok is false
-// when the generator cannot build it. The error is a *StoppedError once ctx
-// is done.
-func buildSurface(ctx context.Context, tools []runtime.Tool) (surface, bool, error) {
+// buildSurface builds the IR of tools with the options generate uses and
+// lists its identifiers; ok is false when the generator cannot build it.
+// The error is a *StoppedError once the build's context is done.
+func buildSurface(build ir.Options, tools []runtime.Tool) (surface, bool, error) {
 	st := make([]snapshot.Tool, len(tools))
 	for i := range tools {
 		t := &tools[i]
@@ -244,7 +243,7 @@ func buildSurface(ctx context.Context, tools []runtime.Tool) (surface, bool, err
 			st[i].Output = v
 		}
 	}
-	pkg, err := ir.BuildOptions(st, ir.Options{Context: ctx})
+	pkg, err := ir.BuildOptions(st, build)
 	var se *ir.StoppedError
 	if errors.As(err, &se) {
 		return nil, false, &StoppedError{Tool: se.Tool, Phase: "checking the generated Go API at " + se.Pointer, Err: se.Err}
@@ -390,7 +389,7 @@ func refCycle(raw []byte) bool {
 	if err != nil {
 		return true
 	}
-	r := resolver{root: root}
+	r := newResolver(root)
 	cycle := false
 	eachRef(root, func(ref string) {
 		seen := map[string]bool{}

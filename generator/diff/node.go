@@ -9,6 +9,8 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // kind is the JSON kind of a node.
@@ -41,6 +43,14 @@ func (n *node) get(key string) *node {
 		return nil
 	}
 	return n.vals[key]
+}
+
+// stringValue returns the string of a string node, or "".
+func (n *node) stringValue() string {
+	if n == nil || n.kind != kString {
+		return ""
+	}
+	return n.str
 }
 
 // has reports whether an object node has the member key.
@@ -248,6 +258,32 @@ func equal(a, b *node) bool {
 		return a == b
 	}
 	return canon(a) == canon(b)
+}
+
+// tree returns n as a jsontree node.
+func (n *node) tree() *jsontree.Node {
+	t := &jsontree.Node{Bool: n.b}
+	switch n.kind {
+	case kNull:
+		t.Kind = jsontree.Null
+	case kBool:
+		t.Kind = jsontree.Bool
+	case kNumber:
+		t.Kind, t.Str = jsontree.Number, n.num
+	case kString:
+		t.Kind, t.Str = jsontree.String, n.str
+	case kArray:
+		t.Kind = jsontree.Array
+		for _, it := range n.items {
+			t.Items = append(t.Items, it.tree())
+		}
+	case kObject:
+		t.Kind = jsontree.Object
+		for _, k := range n.keys {
+			t.Members = append(t.Members, jsontree.Member{Key: k, Value: n.vals[k].tree()})
+		}
+	}
+	return t
 }
 
 // lookupPointer resolves an RFC 6901 JSON pointer (without the leading '#')

@@ -2,6 +2,9 @@ package diff
 
 import (
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // maxRefDepth bounds how many $ref and allOf steps one schema may take before
@@ -33,7 +36,12 @@ type resolver struct {
 	derefs map[derefKey]*derefResult
 	// steps counts the calls of deref.
 	steps *int
+	// tree is root as a jsontree, made on the first reference that is not
+	// a plain JSON pointer, for the schema core to resolve.
+	tree *lazyTree
 }
+
+type lazyTree struct{ n *jsontree.Node }
 
 type derefKey struct {
 	ref   string
@@ -49,7 +57,7 @@ type derefResult struct {
 }
 
 func newResolver(root *node) resolver {
-	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int)}
+	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int), tree: &lazyTree{}}
 }
 
 // addRefs appends to list the references it does not hold yet.
@@ -174,21 +182,24 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-// isNull reports whether a union branch only allows null.
+// isNull reports whether a union branch only allows null (see
+// schema.OnlyNull).
 func (r resolver) isNull(b *node) bool {
-	if b == nil || b.kind != kObject {
-		return false
+	for i := 0; i < maxRefDepth && b != nil && len(b.keys) == 1 && b.get("$ref") != nil && b.get("$ref").kind == kString; i++ {
+		t, _, ok := r.lookupRef(b.get("$ref").str)
+		if !ok {
+			break
+		}
+		b = t
 	}
-	if c := b.get("const"); c != nil && c.kind == kNull {
-		return true
-	}
-	t := b.get("type")
-	return t != nil && t.kind == kString && t.str == "null"
+	return b != nil && b.kind == kObject && schema.OnlyNull(b.tree())
 }
 
 // deref returns the keywords of n with its local $ref followed and its allOf
 // merged in. The keywords written beside a $ref win over the target's, as a
 // description beside a $ref describes the use rather than the definition.
+// Up to draft-07 only the annotations beside a $ref apply (see
+// schema.Draft.RefSiblings).
 func (r resolver) deref(n *node, v *view, depth int) *node {
 	if r.steps != nil {
 		*r.steps++
@@ -200,14 +211,23 @@ func (r resolver) deref(n *node, v *view, depth int) *node {
 		}
 		return out
 	}
+	var (
+		target *node
+		name   string
+		ok     bool
+	)
+	ref := n.get("$ref")
+	if ref != nil && ref.kind == kString {
+		target, name, ok = r.lookupRef(ref.str)
+	}
+	draft := schema.DraftNamed(r.root.get("$schema").stringValue())
 	for _, k := range n.keys {
-		if k == "$ref" || k == "allOf" {
+		if k == "$ref" || k == "allOf" || ok && !draft.RefSibling(k) {
 			continue
 		}
 		out.set(k, n.vals[k])
 	}
-	if ref := n.get("$ref"); ref != nil && ref.kind == kString {
-		target, name, ok := r.lookupRef(ref.str)
+	if ref != nil && ref.kind == kString {
 		if ok && depth < maxRefDepth {
 			v.refs = addRefs(v.refs, ref.str)
 			if v.refName == "" {
@@ -252,10 +272,10 @@ func (r resolver) derefTarget(ref string, target *node, v *view, depth int) *nod
 // lookupRef resolves a local reference such as "#/$defs/Item". name is the
 // definition's name when the reference points into $defs or definitions.
 func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
-	if !strings.HasPrefix(ref, "#") {
+	frag, ok := r.refPointer(ref)
+	if !ok {
 		return nil, "", false
 	}
-	frag := refPointer(ref)
 	target, ok = lookupPointer(r.root, frag)
 	if !ok {
 		return nil, "", false
@@ -266,6 +286,23 @@ func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
 		}
 	}
 	return target, name, true
+}
+
+// refPointer returns the JSON pointer of the target of a local reference.
+// References that are not plain pointers (anchors, the root's $id) are
+// resolved by the schema core.
+func (r resolver) refPointer(ref string) (string, bool) {
+	if ref == "#" || strings.HasPrefix(ref, "#/") {
+		return refPointer(ref), true
+	}
+	if r.tree == nil {
+		return "", false
+	}
+	if r.tree.n == nil {
+		r.tree.n = r.root.tree()
+	}
+	_, ptr, err := schema.Resolve(r.tree.n, ref)
+	return ptr, err == nil
 }
 
 // without returns a shallow copy of the object o without key.
@@ -378,19 +415,11 @@ func typeNames(t *node) []string {
 	return nil
 }
 
-// intersectTypes intersects two type keywords; "integer" fits "number".
+// intersectTypes intersects two type keywords (see schema.IntersectTypes).
 func intersectTypes(a, b *node) *node {
-	bs := typeNames(b)
 	out := &node{kind: kArray}
-	for _, t := range typeNames(a) {
-		switch {
-		case contains(bs, t):
-			out.items = append(out.items, &node{kind: kString, str: t})
-		case t == "number" && contains(bs, "integer"):
-			out.items = append(out.items, &node{kind: kString, str: "integer"})
-		case t == "integer" && contains(bs, "number"):
-			out.items = append(out.items, &node{kind: kString, str: "integer"})
-		}
+	for _, t := range schema.IntersectTypes(typeNames(a), typeNames(b)) {
+		out.items = append(out.items, &node{kind: kString, str: t})
 	}
 	if len(out.items) == 1 {
 		return out.items[0]

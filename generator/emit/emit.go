@@ -67,6 +67,38 @@ var FileNames = map[string][]string{
 	PartOpenAI:    {"openai.go"},
 }
 
+// Declared are the package-level exported identifiers each part declares
+// besides the types, constants and methods derived from the tools. The IR
+// keeps the types it names off all of them, whichever parts are written, so
+// that writing another part never renames a type (see Options.IROptions).
+// A part that declares a new identifier must list it here: Generate refuses
+// output that declares a name twice.
+var Declared = map[string][]string{
+	PartTypes:     {"SnapshotHash", "ValidateArguments", "ValidateResult", "MCPTools"},
+	PartClient:    {"Client", "NewClient"},
+	PartGemini:    {"FunctionDeclarations", "Tools", "DeclaredNames"},
+	PartAnthropic: {"AnthropicToolParams", "NewAnthropicToolset", "AnthropicDeclaredNames"},
+	PartOpenAI:    {"OpenAIFunctionDefinitions", "NewOpenAIToolset", "OpenAIDeclaredNames"},
+}
+
+// reserved lists the identifiers of every part, in the order of Parts.
+func reserved() []string {
+	var out []string
+	for _, p := range Parts {
+		out = append(out, Declared[p]...)
+	}
+	return out
+}
+
+// IROptions returns the options the IR of the package is built with: the
+// limits, the overrides and the context of opts, and the identifiers of
+// every part reserved. generate builds its package with them, and diff and
+// check the Go API they compare, so that all three name the same
+// identifiers.
+func (opts Options) IROptions() ir.Options {
+	return ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context, Reserved: reserved()}
+}
+
 // Options choose what Generate writes.
 type Options struct {
 	// Package is the Go package name.
@@ -128,7 +160,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if opts.Gemini != GeminiTyped && opts.Gemini != GeminiJSON {
 		return nil, fmt.Errorf("unknown Gemini form %q (want typed or json)", opts.Gemini)
 	}
-	pkg, err := ir.BuildOptions(snap.Tools, ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context})
+	pkg, err := ir.BuildOptions(snap.Tools, opts.IROptions())
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +196,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	var (
 		mu    sync.Mutex
 		files []File
+		decls = map[string][]string{}
 		errs  []error
 		wg    sync.WaitGroup
 	)
@@ -190,7 +223,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 				rendering.Add(1)
 				go func() {
 					defer rendering.Done()
-					data, err := render(j.name, f)
+					data, names, err := render(j.name, f)
 					mu.Lock()
 					defer mu.Unlock()
 					if err != nil {
@@ -198,6 +231,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 						return
 					}
 					files = append(files, File{Name: j.name, Data: data})
+					decls[j.name] = names
 				}()
 			}
 		}()
@@ -206,6 +240,10 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if len(errs) > 0 {
 		sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 		return nil, errors.Join(errs...)
+	}
+	// The check costs one more parse of each file, without its comments.
+	if err := checkDeclarations(decls); err != nil {
+		return nil, err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
@@ -234,23 +272,27 @@ func (g *gen) newFile() *jen.File {
 // and their imports grouped here, standard library first, as
 // golang.org/x/tools/imports would: imports.Process formats twice, which
 // doubles the cost on tool lists with thousands of tools.
-func render(name string, f *jen.File) ([]byte, error) {
+// render renders and formats f, and lists what it declares (see
+// declarations).
+func render(name string, f *jen.File) ([]byte, []string, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", name, err)
+		return nil, nil, fmt.Errorf("rendering %s: %w", name, err)
 	}
 	if buf.Len() < 1<<20 {
 		out, err := imports.Process(name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
 		if err != nil {
-			return nil, fmt.Errorf("formatting %s: %w", name, err)
+			return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
 		}
-		return out, nil
+		decls, err := declarations(name, out)
+		return out, decls, err
 	}
 	out, err := format.Source(groupImports(buf.Bytes()))
 	if err != nil {
-		return nil, fmt.Errorf("formatting %s: %w", name, err)
+		return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
 	}
-	return out, nil
+	decls, err := declarations(name, out)
+	return out, decls, err
 }
 
 // groupImports puts a blank line between the standard library imports and

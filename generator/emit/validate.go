@@ -3,6 +3,7 @@ package emit
 import (
 	"fmt"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -313,7 +314,12 @@ func (g *gen) validateFile() *jen.File {
 	if len(g.patOrder) > 0 {
 		var defs []jen.Code
 		for _, p := range g.patOrder {
-			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+			compile := jen.Qual("regexp", "MustCompile")
+			if _, err := regexp.Compile(p); err != nil {
+				// Only the ECMAScript engine reads it (see runtime.CompilePattern).
+				compile = jen.Qual(runtimePkg, "MustCompilePattern")
+			}
+			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Add(compile).Call(jen.Lit(p)))
 		}
 		f.Add(comment("The patterns of the schemas, compiled once.")).Var().Defs(defs...)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -13,14 +12,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
+	"github.com/mcpgen/mcpgen/runtime"
 )
-
-// ReservedNames are the package-level names generated code declares itself;
-// types derived from tools never take them.
-var ReservedNames = []string{
-	"Client", "NewClient", "MCPTools", "SnapshotHash", "ValidateArguments", "ValidateResult",
-	"FunctionDeclarations", "Tools", "DeclaredNames",
-}
 
 // reservedFields are the method names of generated types, which a field may
 // not take.
@@ -38,8 +32,9 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 	return BuildOptions(tools, Options{Limits: lim})
 }
 
-// buildPackage converts tools; used records the keys of the overrides applied.
-func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, used map[string]bool) (*Package, error) {
+// buildPackage converts tools; no type takes a reserved name, and used
+// records the keys of the overrides applied.
+func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, reserved []string, used map[string]bool) (*Package, error) {
 	lim = lim.withDefaults()
 	if len(tools) > lim.MaxTools {
 		return nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
@@ -55,7 +50,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 
 	pkg := &Package{}
-	names := newScope(ReservedNames...)
+	names := newScope(reserved...)
 	// Tool names become methods of Client and prefixes of type names, so
 	// they may repeat package-level names ("client" gives Client.Client
 	// and ClientArgs).
@@ -174,9 +169,7 @@ func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, 
 		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
 	}
-	if s := doc.Get("$schema"); s != nil && s.Kind == jsontree.String {
-		c.draft07 = strings.Contains(s.Str, "draft-07") || strings.Contains(s.Str, "draft-06") || strings.Contains(s.Str, "draft-04")
-	}
+	c.draft07 = schema.DraftOf(doc) == schema.Draft7
 	return c
 }
 
@@ -234,12 +227,12 @@ func (c *converter) root(base, name string) (*Type, error) {
 
 // ref converts the target of a $ref found at ptr.
 func (c *converter) ref(ref, ptr string) (*Type, error) {
-	target, tptr, err := snapshot.ResolveRef(c.doc, ref)
+	target, tptr, err := schema.Resolve(c.doc, ref)
 	visited := map[string]bool{tptr: true}
 	for err == nil && isBareRef(target) {
 		next := target.Get("$ref").Str
 		var nptr string
-		target, nptr, err = snapshot.ResolveRef(c.doc, next)
+		target, nptr, err = schema.Resolve(c.doc, next)
 		if err == nil && visited[nptr] {
 			return nil, c.errf(ptr, "$ref %q leads back to itself through other bare $refs, never to a schema", ref)
 		}
@@ -542,8 +535,8 @@ func (c *converter) patterns(v *jsontree.Node, ptr string, dst *[]string) error 
 		if p.Kind != jsontree.String {
 			return c.errf(ptr+"/pattern", "pattern is a JSON %s, want a string", p.Kind)
 		}
-		if _, err := regexp.Compile(p.Str); err != nil {
-			return c.errf(ptr+"/pattern", "pattern %q is not a regular expression Go supports: %v", p.Str, err)
+		if _, err := runtime.CompilePattern(p.Str); err != nil {
+			return c.errf(ptr+"/pattern", "%v", err)
 		}
 		if !slices.Contains(*dst, p.Str) {
 			*dst = append(*dst, p.Str)
@@ -673,8 +666,8 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		switch {
 		case pattern != nil && len(pattern.Members) == 1 && addl != nil && addl.Kind == jsontree.Bool && !addl.Bool:
 			m := pattern.Members[0]
-			if _, err := regexp.Compile(m.Key); err != nil {
-				return nil, c.errf(ptr+"/patternProperties", "pattern %q is not a regular expression Go supports: %v", m.Key, err)
+			if _, err := runtime.CompilePattern(m.Key); err != nil {
+				return nil, c.errf(ptr+"/patternProperties", "%v", err)
 			}
 			t.KeyPatterns = []string{m.Key}
 			t.Elem, err = c.conv(m.Value, ptr+"/patternProperties/"+jsontree.EscapeToken(m.Key), hint+"Value")

@@ -10,13 +10,14 @@ import (
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 
-func build(t *testing.T, doc string) (*Package, error) {
+// build builds the tools of the snapshot doc with the reserved names.
+func build(t *testing.T, doc string, reserved ...string) (*Package, error) {
 	t.Helper()
 	s, err := snapshot.Read("t.json", []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(s.Tools)
+	return BuildOptions(s.Tools, Options{Reserved: reserved})
 }
 
 // TestUnmappableSchemasAreErrors checks that constructs the IR cannot map
@@ -34,7 +35,7 @@ func TestUnmappableSchemasAreErrors(t *testing.T) {
 		{"unknown type", `{"properties":{"x":{"type":"decimal"}}}`, `tool "t": /inputSchema/properties/x/type: unknown type "decimal"`},
 		{"type not string", `{"properties":{"x":{"type":5}}}`, `/inputSchema/properties/x/type: type is a JSON number`},
 		{"schema not object", `{"properties":{"x":"string"}}`, `/inputSchema/properties/x: schema is a JSON string`},
-		{"bad pattern", `{"properties":{"x":{"type":"string","pattern":"(?=a)"}}}`, `/inputSchema/properties/x/pattern: pattern "(?=a)" is not a regular expression Go supports`},
+		{"bad pattern", `{"properties":{"x":{"type":"string","pattern":"(a"}}}`, `/inputSchema/properties/x/pattern: pattern "(a" is not an ECMA-262 regular expression`},
 		{"bad minLength", `{"properties":{"x":{"type":"string","minLength":-1}}}`, `/inputSchema/properties/x/minLength: minLength is -1`},
 		{"tag name", "{\"properties\":{\"a,b\":{\"type\":\"string\"}}}", `/inputSchema/properties/a,b: property name "a,b" cannot be named in a Go struct tag`},
 		{"empty name", `{"properties":{"":{"type":"string"}}}`, `property name "" cannot be named`},
@@ -56,7 +57,7 @@ func TestNamesAreStableAndCollisionFree(t *testing.T) {
 		{"name":"list_events","inputSchema":{}},
 		{"name":"list-events","inputSchema":{}},
 		{"name":"Client","inputSchema":{}},
-		{"name":"snapshot","inputSchema":{"properties":{"hash":{"type":"object","properties":{"a":{"type":"string"}}}}}}]`)
+		{"name":"snapshot","inputSchema":{"properties":{"hash":{"type":"object","properties":{"a":{"type":"string"}}}}}}]`, "SnapshotHash")
 	if err != nil {
 		t.Fatal(err)
 	}

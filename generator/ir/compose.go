@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // allOf merges the parts of an allOf (and a $ref with sibling keywords) into
@@ -81,7 +81,7 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 			if val.Kind != jsontree.String {
 				return c.errf(ptr+"/$ref", "$ref is a JSON %s, want a string", val.Kind)
 			}
-			target, tptr, err := snapshot.ResolveRef(c.doc, val.Str)
+			target, tptr, err := schema.Resolve(c.doc, val.Str)
 			if err != nil {
 				return c.errf(ptr+"/$ref", "%v", err)
 			}
@@ -187,47 +187,20 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 	return nil
 }
 
-func typeSet(v *jsontree.Node) []string {
-	if v.Kind == jsontree.String {
-		return []string{v.Str}
-	}
-	var out []string
-	for _, it := range v.Items {
-		out = append(out, it.Str)
-	}
-	return out
-}
+func typeSet(v *jsontree.Node) []string { return schema.Types(v) }
 
 func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, bool) {
-	as, bs := typeSet(a), typeSet(b)
-	var out []string
-	for _, x := range as {
-		for _, y := range bs {
-			switch {
-			case x == y:
-				out = append(out, x)
-			case x == "integer" && y == "number", x == "number" && y == "integer":
-				out = append(out, "integer")
-			}
-		}
-	}
+	out := schema.IntersectTypes(schema.Types(a), schema.Types(b))
 	if len(out) == 0 {
 		return nil, false
 	}
-	if len(out) == 1 {
-		return &jsontree.Node{Kind: jsontree.String, Str: out[0]}, true
-	}
-	arr := &jsontree.Node{Kind: jsontree.Array}
-	for _, s := range out {
-		arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: s})
-	}
-	return arr, true
+	return schema.TypeNode(out), true
 }
 
 // deref follows bare $refs.
 func (c *converter) deref(v *jsontree.Node) *jsontree.Node {
 	for i := 0; i < 32 && isBareRef(v); i++ {
-		t, _, err := snapshot.ResolveRef(c.doc, v.Get("$ref").Str)
+		t, _, err := schema.Resolve(c.doc, v.Get("$ref").Str)
 		if err != nil {
 			return v
 		}
@@ -238,21 +211,7 @@ func (c *converter) deref(v *jsontree.Node) *jsontree.Node {
 
 // isNullSchema reports a schema that only accepts null.
 func (c *converter) isNullSchema(v *jsontree.Node) bool {
-	v = c.deref(v)
-	if v.Kind != jsontree.Object {
-		return false
-	}
-	if t := v.Get("type"); t != nil {
-		set := typeSet(t)
-		return len(set) > 0 && !slices.ContainsFunc(set, func(s string) bool { return s != "null" })
-	}
-	if cv := v.Get("const"); cv != nil {
-		return cv.Kind == jsontree.Null
-	}
-	if e := v.Get("enum"); e != nil && e.Kind == jsontree.Array && len(e.Items) > 0 {
-		return !slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.Kind != jsontree.Null })
-	}
-	return false
+	return schema.OnlyNull(c.deref(v))
 }
 
 // union converts anyOf or oneOf. Null branches make the result nullable; a

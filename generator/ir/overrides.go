@@ -45,6 +45,13 @@ type Options struct {
 	// Context, when set, stops the build once it is done, with a
 	// *StoppedError naming the tool and the schema being converted.
 	Context context.Context
+	// Reserved are the package-level identifiers the generated code
+	// declares besides the types derived from tools; those types never
+	// take them.
+	Reserved []string
+	// KeepUnusedOverrides accepts overrides whose property is not in the
+	// tools, as when one configuration builds two versions of a server.
+	KeepUnusedOverrides bool
 }
 
 // OverrideError is an override that cannot be applied: its property does
@@ -89,12 +96,12 @@ func BuildOptions(tools []snapshot.Tool, opts Options) (*Package, error) {
 		}
 	}
 	used := map[string]bool{}
-	pkg, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, used)
+	pkg, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, opts.Reserved, used)
 	if err != nil {
 		return nil, err
 	}
 	for _, k := range sortedKeys(opts.Overrides) {
-		if !used[k] {
+		if !used[k] && !opts.KeepUnusedOverrides {
 			tool, ptr, _ := strings.Cut(k, "#")
 			return nil, &OverrideError{Key: k, Msg: fmt.Sprintf("tool %q has no property at %s", tool, ptr)}
 		}

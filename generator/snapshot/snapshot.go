@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -309,10 +310,6 @@ func CheckRefs(doc *jsontree.Node) (ptr, msg string) {
 	return "", ""
 }
 
-// dataKeywords hold JSON data rather than schemas: a "$ref" inside them is
-// not a reference.
-var dataKeywords = map[string]bool{"enum": true, "const": true, "default": true, "examples": true, "example": true}
-
 // checkRefs reports the first $ref under v that does not resolve within
 // root, the first $dynamicRef or $recursiveRef that points outside it, and
 // the first $schema that names no draft the validator embeds: each would
@@ -325,7 +322,7 @@ func checkRefs(root, v *jsontree.Node, ptr string) *readErr {
 			if m.Value.Kind == jsontree.String {
 				switch m.Key {
 				case "$ref":
-					if _, _, err := ResolveRef(root, m.Value.Str); err != nil {
+					if _, _, err := schema.Resolve(root, m.Value.Str); err != nil {
 						return errAt(p, "%v", err)
 					}
 					continue
@@ -341,7 +338,7 @@ func checkRefs(root, v *jsontree.Node, ptr string) *readErr {
 					continue
 				}
 			}
-			if dataKeywords[m.Key] {
+			if schema.DataKeywords[m.Key] {
 				continue
 			}
 			if e := checkRefs(root, m.Value, p); e != nil {
@@ -386,72 +383,4 @@ func knownMetaSchema(url string) bool {
 		return true
 	}
 	return false
-}
-
-// ResolveRef resolves a $ref within the schema document root. Only local
-// references are supported: JSON pointers ("#/$defs/x"), the root ("#"), and
-// plain-name anchors ("#name", matched against $anchor). It returns the
-// target and its JSON pointer within root.
-func ResolveRef(root *jsontree.Node, ref string) (*jsontree.Node, string, error) {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		if id := root.Get("$id"); id != nil && id.Kind == jsontree.String && strings.HasPrefix(ref, id.Str+"#") {
-			frag = strings.TrimPrefix(ref, id.Str+"#")
-		} else {
-			return nil, "", fmt.Errorf("$ref %q points outside the schema, which mcpgen does not fetch", ref)
-		}
-	}
-	if frag == "" || strings.HasPrefix(frag, "/") {
-		if t, err := root.Lookup(unescapeURI(frag)); err == nil {
-			return t, unescapeURI(frag), nil
-		}
-		return nil, "", fmt.Errorf("$ref %q does not resolve", ref)
-	}
-	if t, p := findAnchor(root, frag, ""); t != nil {
-		return t, p, nil
-	}
-	return nil, "", fmt.Errorf("$ref %q does not resolve: no $anchor %q", ref, frag)
-}
-
-func findAnchor(v *jsontree.Node, name, ptr string) (*jsontree.Node, string) {
-	switch v.Kind {
-	case jsontree.Object:
-		if a := v.Get("$anchor"); a != nil && a.Kind == jsontree.String && a.Str == name {
-			return v, ptr
-		}
-		for _, m := range v.Members {
-			if dataKeywords[m.Key] {
-				continue
-			}
-			if t, p := findAnchor(m.Value, name, ptr+"/"+jsontree.EscapeToken(m.Key)); t != nil {
-				return t, p
-			}
-		}
-	case jsontree.Array:
-		for i, it := range v.Items {
-			if t, p := findAnchor(it, name, ptr+"/"+strconv.Itoa(i)); t != nil {
-				return t, p
-			}
-		}
-	}
-	return nil, ""
-}
-
-// unescapeURI decodes %XX escapes in a URI fragment.
-func unescapeURI(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

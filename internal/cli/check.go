@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/generator/diff"
+	"github.com/mcpgen/mcpgen/generator/emit"
 )
 
 var checkCommand = &command{
@@ -64,17 +65,17 @@ func runCheck(e *env, args []string) error {
 	}
 	ctx, cancel := sf.context()
 	defer cancel()
-	r, err := checkServer(ctx, e, &sf, *snapPath)
+	r, err := checkServer(ctx, e, &sf, *snapPath, emit.Options{})
 	if err != nil {
 		return err
 	}
 	return writeReport(e, r, format, threshold)
 }
 
-// checkServer compares the server sf describes with the snapshot at spec.
-// Its errors are *usageError or *exitError with status 2: the check could
-// not be made.
-func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string) (*diff.Report, error) {
+// checkServer compares the server sf describes with the snapshot at spec,
+// naming the Go identifiers as generate does with gen. Its errors are
+// *usageError or *exitError with status 2: the check could not be made.
+func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen emit.Options) (*diff.Report, error) {
 	want, err := loadSnapshot(ctx, e, spec)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: err.Error()}
@@ -92,7 +93,7 @@ func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string) (*di
 			"snapshot %s is of server %q, but %s is server %q: check compares a server with its own snapshot (capture a new one with mcpgen snapshot, or compare two snapshots with mcpgen diff)",
 			spec, want.Server.Name, sf.source(), orUnknown(live.Server.Name))}
 	}
-	r, err := compareSnapshots(ctx, spec, sf.source(), want, live)
+	r, err := compareSnapshots(ctx, spec, sf.source(), want, live, gen)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: sf.explain(ctx, err).Error()}
 	}
@@ -120,7 +121,7 @@ func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format,
 			}
 			ctx, cancel := flags[i].context()
 			defer cancel()
-			return checkServer(ctx, e, flags[i], s.Snapshot)
+			return checkServer(ctx, e, flags[i], s.Snapshot, serverOptions(s))
 		}()
 		if err != nil {
 			failed++

@@ -162,3 +162,37 @@ func TestConfigUnsetBearerEnvStopsOnlyItsServer(t *testing.T) {
 		t.Errorf("json reports: %+v\n%s", reports, stdout)
 	}
 }
+
+// TestCheckConfigWithOverrides checks a server whose snapshot says a
+// property had another type, with an override of that property in the
+// config entry: the GO_API marker names the field generate writes for the
+// override.
+func TestCheckConfigWithOverrides(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	text := "servers:\n" +
+		"  sdk:\n" +
+		"    snapshot: tools/sdk.json\n" +
+		"    url: " + testenv.ServeSDK(t, false) + "\n" +
+		"    overrides:\n" +
+		"      \"echo#/inputSchema/properties/message\":\n" +
+		"        go_name: Text\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "snapshot", "--config", cfg); code != 0 {
+		t.Fatalf("snapshot --config: status %d, stderr %q", code, stderr)
+	}
+	// The snapshot says message was an integer; the server says string.
+	editSnapshot(t, filepath.Join(dir, "tools", "sdk.json"), func(s *snapshot.Snapshot, tools map[string]map[string]any) {
+		props := tools["echo"]["inputSchema"].(map[string]any)["properties"].(map[string]any)
+		props["message"].(map[string]any)["type"] = "integer"
+	})
+	code, stdout, stderr := runCLI(t, "check", "--config", cfg)
+	if code != 1 {
+		t.Fatalf("check --config: status %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "field EchoArgs.Text") || strings.Contains(stdout, "EchoArgs.Message") {
+		t.Errorf("the report does not name the overridden field EchoArgs.Text:\n%s", stdout)
+	}
+}

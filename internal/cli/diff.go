@@ -10,7 +10,10 @@ import (
 	"os"
 
 	"github.com/mcpgen/mcpgen/generator/diff"
+	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/config"
 	"github.com/mcpgen/mcpgen/internal/gitfile"
 )
 
@@ -20,11 +23,15 @@ var diffCommand = &command{
 	run:     runDiff,
 }
 
-const diffHelp = `[--format text|json|markdown] [--fail-on ERR|WARN|INFO] [--timeout D] OLD NEW
+const diffHelp = `[--format text|json|markdown] [--fail-on ERR|WARN|INFO] [--timeout D] [--config mcpgen.yaml [--server NAME]] OLD NEW
 
 OLD and NEW are snapshot files, REV:path to read a snapshot from git as
 "git show REV:path" does (for example HEAD:testdata/tools.json), or "-"
 for standard input (one side only), such as the output of mcpgen snapshot.
+
+The GO_API marker names the identifiers generate writes. With --config,
+they are those of the server's entry, its overrides included; --server
+picks the entry when the file has several.
 
 Exit status: 0 when no change reaches the --fail-on severity, 1 when one
 does, 2 when the arguments or the snapshots cannot be used.`
@@ -58,7 +65,13 @@ func runDiff(e *env, args []string) error {
 	var rf reportFlags
 	rf.register(fs)
 	timeout := fs.Duration("timeout", defaultTimeout, "how long the comparison may take; 0 for no limit")
+	configFile := fs.String("config", "", "an mcpgen.yaml `file`: name the Go identifiers as generate does for its server, overrides included")
+	server := fs.String("server", "", "with --config, the `name` of the server whose entry applies (needed when the file has several)")
 	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return err
+	}
+	gen, err := diffConfig(*configFile, *server)
 	if err != nil {
 		return err
 	}
@@ -85,7 +98,7 @@ func runDiff(e *env, args []string) error {
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	}
-	r, err := compareSnapshots(ctx, pos[0], pos[1], oldSnap, newSnap)
+	r, err := compareSnapshots(ctx, pos[0], pos[1], oldSnap, newSnap, gen)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: explainDone(ctx, err, *timeout).Error()}
 	}
@@ -153,10 +166,50 @@ func loadSnapshot(ctx context.Context, e *env, spec string) (*snapshot.Snapshot,
 	}
 }
 
-// compareSnapshots classifies the changes from oldSnap to newSnap; it stops
-// once ctx is done.
-func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot) (*diff.Report, error) {
-	changes, err := diff.ToolsContext(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools())
+// diffConfig returns the options generate writes the package of the
+// server named in the config file with; both empty give the defaults.
+func diffConfig(file, server string) (emit.Options, error) {
+	if file == "" {
+		if server != "" {
+			return emit.Options{}, usagef("diff: --server picks a server of a --config file")
+		}
+		return emit.Options{}, nil
+	}
+	f, err := config.Load(file)
+	if err != nil {
+		return emit.Options{}, &exitError{code: exitUsage, msg: err.Error()}
+	}
+	var names []string
+	if server != "" {
+		names = []string{server}
+	}
+	servers, err := f.Select(names)
+	if err != nil {
+		return emit.Options{}, usagef("%v", err)
+	}
+	if len(servers) != 1 {
+		return emit.Options{}, usagef("diff: %s has %d servers: pick one with --server", file, len(servers))
+	}
+	return serverOptions(servers[0]), nil
+}
+
+// serverOptions are the options generate writes the package of the config
+// entry s with, as far as they decide its Go identifiers.
+func serverOptions(s *config.Server) emit.Options {
+	var opts emit.Options
+	if len(s.Overrides) > 0 {
+		opts.Overrides = map[string]ir.Override{}
+		for _, o := range s.Overrides {
+			opts.Overrides[o.Key] = ir.Override{GoName: o.GoName, GoType: o.GoType}
+		}
+	}
+	return opts
+}
+
+// compareSnapshots classifies the changes from oldSnap to newSnap, naming
+// the Go identifiers as generate does with gen; it stops once ctx is done.
+func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot, gen emit.Options) (*diff.Report, error) {
+	changes, err := diff.ToolsOptions(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools(), diff.Options{Generate: gen})
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
 	}

@@ -235,3 +235,36 @@ func TestDiffGit(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffWithOverrides compares two snapshots with the overrides of a
+// config entry: the GO_API marker names the field generate writes for the
+// override, not the name the property alone would give.
+func TestDiffWithOverrides(t *testing.T) {
+	dir := t.TempDir()
+	old := writeSnapshot(t, dir, "old.json", "s", `{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}}}`)
+	new := writeSnapshot(t, dir, "new.json", "s", `{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"integer"}}}}`)
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	yaml := "servers:\n  s:\n    snapshot: old.json\n    out: s\n    url: http://127.0.0.1:1/mcp\n" +
+		"    overrides:\n      \"a#/inputSchema/properties/x\":\n        go_name: Amount\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "diff", "--config", cfg, old, new)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "field AArgs.Amount") || strings.Contains(stdout, "AArgs.X") {
+		t.Errorf("the report does not name the overridden field AArgs.Amount:\n%s", stdout)
+	}
+	// Generate writes the same name.
+	out := filepath.Join(dir, "s")
+	if code, _, stderr := runCLI(t, "generate", "--config", cfg); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, stderr)
+	}
+	if data, err := os.ReadFile(filepath.Join(out, "types.go")); err != nil || !strings.Contains(string(data), "\tAmount ") {
+		t.Errorf("generate did not write the field Amount (%v)", err)
+	}
+	if code, _, stderr := runCLI(t, "diff", "--server", "s", old, new); code != 2 || !strings.Contains(stderr, "--server picks") {
+		t.Errorf("--server without --config: exit %d, %s", code, stderr)
+	}
+}

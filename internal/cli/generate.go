@@ -235,12 +235,7 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 		cfg.Snapshot = s.Snapshot
 		cfg.Tools = s.Tools.Filter()
 		cfg.Warn = configWarn(e, file.Path, s)
-		if len(s.Overrides) > 0 {
-			cfg.Overrides = map[string]ir.Override{}
-			for _, o := range s.Overrides {
-				cfg.Overrides[o.Key] = ir.Override{GoName: o.GoName, GoType: o.GoType}
-			}
-		}
+		cfg.Overrides = serverOptions(s).Overrides
 		ctx, cancel := commandContext(timeout)
 		cfg.Context = ctx
 		err := explainDone(ctx, writePackage(e, "server "+s.Name+": ", cfg), timeout)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // StripAddedNulls undoes what Strict did to arguments: it removes every
@@ -30,7 +31,7 @@ func strip(doc, s, v *jsontree.Node, depth int) bool {
 		return false
 	}
 	if r, ok := s.Get("$ref").StringValue(); ok {
-		if t, err := doc.Lookup(r); err == nil {
+		if t, _, err := schema.Resolve(doc, r); err == nil {
 			return strip(doc, t, v, depth+1)
 		}
 		return false
@@ -85,10 +86,10 @@ func matchesKind(doc, s, v *jsontree.Node, depth int) bool {
 		return false
 	}
 	if r, ok := s.Get("$ref").StringValue(); ok {
-		t, err := doc.Lookup(r)
+		t, _, err := schema.Resolve(doc, r)
 		return err == nil && matchesKind(doc, t, v, depth+1)
 	}
-	types := TypeList(s.Get("type"))
+	types := schema.Types(s.Get("type"))
 	if len(types) == 0 {
 		return v.Kind == jsontree.Object && s.Has("properties") || v.Kind == jsontree.Array && s.Has("items")
 	}
@@ -107,7 +108,7 @@ func acceptsNull(doc, s *jsontree.Node, depth int) bool {
 		return false
 	}
 	if r, ok := s.Get("$ref").StringValue(); ok {
-		t, err := doc.Lookup(r)
+		t, _, err := schema.Resolve(doc, r)
 		return err == nil && acceptsNull(doc, t, depth+1)
 	}
 	if k := s.Get("const"); k != nil {
@@ -122,7 +123,7 @@ func acceptsNull(doc, s *jsontree.Node, depth int) bool {
 		}
 	}
 	if t := s.Get("type"); t != nil {
-		return slices.Contains(TypeList(t), "null")
+		return slices.Contains(schema.Types(t), "null")
 	}
 	if s.Has("nullable") {
 		n := s.Get("nullable")

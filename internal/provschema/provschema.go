@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -41,10 +42,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 			return nil, "", fmt.Errorf("tool %s: input schema at (root): $ref chain too long", tool)
 		}
 		ref, _ := root.Get("$ref").StringValue()
-		if !strings.HasPrefix(ref, "#") {
-			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: $ref %q points outside the schema, which is not supported", tool, ref)
-		}
-		target, err := doc.Lookup(ref)
+		target, _, err := schema.Resolve(doc, ref)
 		if err != nil {
 			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: %v", tool, err)
 		}
@@ -61,7 +59,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 		root.Delete("allOf")
 		for _, b := range all.Items {
 			if r, ok := b.Get("$ref").StringValue(); ok {
-				if t, err := doc.Lookup(r); err == nil {
+				if t, _, err := schema.Resolve(doc, r); err == nil {
 					b = t
 				}
 			}
@@ -271,7 +269,7 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		}
 		out.Set("anyOf", na)
 	}
-	types := TypeList(out.Get("type"))
+	types := schema.Types(out.Get("type"))
 	if len(types) == 0 && !out.Has("anyOf") && !out.Has("$ref") && !out.Has("enum") && !out.Has("const") {
 		switch {
 		case out.Has("properties"):
@@ -341,7 +339,7 @@ func nullable(n *jsontree.Node) *jsontree.Node {
 		return n
 	}
 	if t := n.Get("type"); t != nil && !n.Has("$ref") && !n.Has("anyOf") && !n.Has("const") {
-		types := TypeList(t)
+		types := schema.Types(t)
 		arr := &jsontree.Node{Kind: jsontree.Array}
 		for _, x := range types {
 			arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: x})
@@ -375,7 +373,7 @@ func nullType() *jsontree.Node {
 // acceptsNullShallow reports whether a schema visibly accepts null, without
 // following references.
 func acceptsNullShallow(n *jsontree.Node) bool {
-	if slices.Contains(TypeList(n.Get("type")), "null") && !n.Has("enum") {
+	if slices.Contains(schema.Types(n.Get("type")), "null") && !n.Has("enum") {
 		return true
 	}
 	if a := n.Get("anyOf"); a != nil {
@@ -386,22 +384,4 @@ func acceptsNullShallow(n *jsontree.Node) bool {
 		}
 	}
 	return false
-}
-
-// TypeList returns the types a schema's "type" keyword names: one for a
-// string, the strings of a list, none when it is absent.
-func TypeList(n *jsontree.Node) []string {
-	if n == nil {
-		return nil
-	}
-	if s, ok := n.StringValue(); ok {
-		return []string{s}
-	}
-	var out []string
-	for _, it := range n.Items {
-		if s, ok := it.StringValue(); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -67,7 +67,7 @@ func TestToolParamsErrors(t *testing.T) {
 	cases := []struct{ schema, want string }{
 		{`{"type":"string"}`, `tool bad: input schema at (root): type is "string", not object`},
 		{`[1]`, `tool bad: input schema at (root): schema is a JSON array, not an object`},
-		{`{"$ref":"other.json"}`, `tool bad: input schema at /$ref: $ref "other.json" points outside the schema, which is not supported`},
+		{`{"$ref":"other.json"}`, `tool bad: input schema at /$ref: $ref "other.json" points outside the schema, which mcpgen does not fetch`},
 		{`{`, `tool bad: reading input schema: unexpected EOF`},
 	}
 	for _, c := range cases {

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
-	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/internal/toolname"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -116,7 +116,7 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	}
 	// A type that names no type (an object, a number, []) is not object
 	// either.
-	if typ := flat.Get("type"); typ != nil && !containsString(provschema.TypeList(typ), "object") {
+	if typ := flat.Get("type"); typ != nil && !containsString(schema.Types(typ), "object") {
 		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, typ.String())
 	}
 	if !hasParameters(flat) {

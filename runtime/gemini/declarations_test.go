@@ -97,14 +97,14 @@ func TestDeclarationErrors(t *testing.T) {
 		{"allOf const", `{"type":"object","properties":{"n":{"allOf":[{"const":"a"},{"const":"b"}]}}}`,
 			`tool bad: input schema at /properties/n/allOf/1: allOf branches are incompatible: const is "a" in one and "b" in another`},
 		{"external ref", `{"type":"object","properties":{"n":{"$ref":"https://example.com/s.json"}}}`,
-			`tool bad: input schema at /properties/n/$ref: $ref "https://example.com/s.json" points outside the schema, which is not supported`},
+			`tool bad: input schema at /properties/n/$ref: $ref "https://example.com/s.json" points outside the schema, which mcpgen does not fetch`},
 		{"dangling ref", `{"type":"object","properties":{"n":{"$ref":"#/$defs/Missing"}}}`,
-			`tool bad: input schema at /properties/n/$ref: "#/$defs/Missing" does not resolve: no member "$defs"`},
+			`tool bad: input schema at /properties/n/$ref: $ref "#/$defs/Missing" does not resolve: no member "$defs"`},
 		{"root not object", `{"type":"string"}`, `tool bad: input schema at (root): type is "string", not object`},
 		{"property not a schema", `{"type":"object","properties":{"n":5}}`, `tool bad: input schema at /properties/n: schema is a JSON number, not an object or boolean`},
 		{"unknown type", `{"type":"object","properties":{"n":{"type":"decimal"}}}`, `tool bad: input schema at /properties/n/type: unknown type "decimal"`},
 		{"bad JSON", `{"type":"object",`, `tool bad: reading input schema: unexpected EOF`},
-		{"escaped pointer", `{"type":"object","properties":{"a/b":{"$ref":"#/nowhere"}}}`, `tool bad: input schema at /properties/a~1b/$ref: "#/nowhere" does not resolve: no member "nowhere"`},
+		{"escaped pointer", `{"type":"object","properties":{"a/b":{"$ref":"#/nowhere"}}}`, `tool bad: input schema at /properties/a~1b/$ref: $ref "#/nowhere" does not resolve: no member "nowhere"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

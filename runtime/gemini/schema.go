@@ -9,7 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
-	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -111,14 +111,15 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 		if !ok {
 			return nil, c.errorf(ptr+"/$ref", "$ref is not a string")
 		}
-		if !strings.HasPrefix(s, "#") {
-			return nil, c.errorf(ptr+"/$ref", "$ref %q points outside the schema, which is not supported", s)
+		target, tptr, err := schema.Resolve(c.root, s)
+		if err != nil {
+			return nil, c.errorf(ptr+"/$ref", "%v", err)
 		}
-		base, err := c.flattenRef(s, ptr, refs, depth+1)
+		base, err := c.flattenRef(target, "#"+tptr, ptr, refs, depth+1)
 		if err != nil {
 			return nil, err
 		}
-		rest, err := c.flatten(n.Without("$ref"), ptr, refs, depth+1)
+		rest, err := c.flatten(schema.DraftOf(c.root).RefSiblings(n), ptr, refs, depth+1)
 		if err != nil {
 			return nil, err
 		}
@@ -147,10 +148,11 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 	return n, nil
 }
 
-// flattenRef flattens the target of the local reference s, found at depth,
-// once per converter: later uses take the first result, and still fail when
-// the levels it took would nest too deep from where they are.
-func (c *converter) flattenRef(s, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
+// flattenRef flattens target, the target of a local reference found at
+// depth, once per converter: later uses take the first result, and still
+// fail when the levels it took would nest too deep from where they are. s
+// names the target by its JSON pointer, however the reference spelled it.
+func (c *converter) flattenRef(target *jsontree.Node, s, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
 	addRef(refs, s)
 	if f, ok := c.flat[s]; ok {
 		if depth+f.height > maxFlatten {
@@ -161,10 +163,6 @@ func (c *converter) flattenRef(s, ptr string, refs *[]string, depth int) (*jsont
 			addRef(refs, r)
 		}
 		return f.node, nil
-	}
-	target, err := c.root.Lookup(s)
-	if err != nil {
-		return nil, c.errorf(ptr+"/$ref", "%v", err)
 	}
 	outer := c.deepest
 	c.deepest = depth
@@ -310,28 +308,11 @@ func shallow(n *jsontree.Node) *jsontree.Node {
 
 // intersectTypes intersects two "type" values.
 func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, error) {
-	ta, tb := provschema.TypeList(a), provschema.TypeList(b)
-	var both []string
-	for _, t := range ta {
-		switch {
-		case slices.Contains(tb, t):
-			both = append(both, t)
-		case t == "integer" && slices.Contains(tb, "number"), t == "number" && slices.Contains(tb, "integer"):
-			both = append(both, "integer")
-		}
-	}
-	both = slices.Compact(both)
+	both := schema.IntersectTypes(schema.Types(a), schema.Types(b))
 	if len(both) == 0 {
 		return nil, fmt.Errorf("type %s and type %s have no value in common", a.String(), b.String())
 	}
-	if len(both) == 1 {
-		return &jsontree.Node{Kind: jsontree.String, Str: both[0]}, nil
-	}
-	n := &jsontree.Node{Kind: jsontree.Array}
-	for _, t := range both {
-		n.Items = append(n.Items, &jsontree.Node{Kind: jsontree.String, Str: t})
-	}
-	return n, nil
+	return schema.TypeNode(both), nil
 }
 
 // convert turns one schema into a *genai.Schema. It returns pruned when the
@@ -460,23 +441,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int
 }
 
 // onlyNull reports whether a flattened schema allows null and nothing else.
-func onlyNull(n *jsontree.Node) bool {
-	if t := provschema.TypeList(n.Get("type")); len(t) > 0 {
-		return len(t) == 1 && t[0] == "null"
-	}
-	if k := n.Get("const"); k != nil {
-		return k.Kind == jsontree.Null
-	}
-	if e := n.Get("enum"); e != nil && e.Kind == jsontree.Array && len(e.Items) > 0 {
-		for _, v := range e.Items {
-			if v.Kind != jsontree.Null {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+func onlyNull(n *jsontree.Node) bool { return schema.OnlyNull(n) }
 
 func nullSchema(desc string) *genai.Schema {
 	return &genai.Schema{Type: genai.TypeString, Nullable: genai.Ptr(true), Description: joinNotes(desc, "Always null.")}
@@ -537,7 +502,7 @@ func (c *converter) types(n *jsontree.Node) ([]string, bool) {
 	var types []string
 	nullable := false
 	if t := n.Get("type"); t != nil {
-		for _, s := range provschema.TypeList(t) {
+		for _, s := range schema.Types(t) {
 			if s == "null" {
 				nullable = true
 			} else if !slices.Contains(types, s) {

@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:e64e6bfe4ef5"
+const SnapshotHash = "sha256:687b76bb83b6"
 
 // The tools' own schemas, compiled on first use.
 var (
@@ -104,6 +104,9 @@ var (
 	inputSchemaT88BigIntegerRange         = runtime.NewSchema("t88_big_integer_range", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":9007199254740993,\"maximum\":9007199254740995.5}}}"))
 	inputSchemaT89BigIntegerExclusive     = runtime.NewSchema("t89_big_integer_exclusive", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"exclusiveMinimum\":9007199254740992,\"exclusiveMaximum\":9007199254740996}}}"))
 	inputSchemaT90IntegerMultipleRounded  = runtime.NewSchema("t90_integer_multiple_rounded", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":4503599627370497.5}}}"))
+	inputSchemaT91EcmaPattern             = runtime.NewSchema("t91_ecma_pattern", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"pattern\":\"^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$\"}}}"))
+	inputSchemaT92EcmaPatternProperties   = runtime.NewSchema("t92_ecma_pattern_properties", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"patternProperties\":{\"^(?!tmp_)[a-z_]+$\":{\"type\":\"integer\"}},\"additionalProperties\":false}}}"))
+	inputSchemaT93FormatRegex             = runtime.NewSchema("t93_format_regex", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"regex\"}}}"))
 )
 var inputSchemas = map[string]*runtime.Schema{
 	"t01_string":                    inputSchemaT01String,
@@ -196,6 +199,9 @@ var inputSchemas = map[string]*runtime.Schema{
 	"t88_big_integer_range":         inputSchemaT88BigIntegerRange,
 	"t89_big_integer_exclusive":     inputSchemaT89BigIntegerExclusive,
 	"t90_integer_multiple_rounded":  inputSchemaT90IntegerMultipleRounded,
+	"t91_ecma_pattern":              inputSchemaT91EcmaPattern,
+	"t92_ecma_pattern_properties":   inputSchemaT92EcmaPatternProperties,
+	"t93_format_regex":              inputSchemaT93FormatRegex,
 }
 var outputSchemas = map[string]*runtime.Schema{}
 
@@ -219,7 +225,7 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
-// MCPTools returns the 90 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+// MCPTools returns the 93 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
 	return []runtime.Tool{
 		{
@@ -761,6 +767,24 @@ func MCPTools() []runtime.Tool {
 			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":4503599627370497.5}}}"),
 			Name:        "t90_integer_multiple_rounded",
 			Raw:         json.RawMessage("{\"name\":\"t90_integer_multiple_rounded\",\"description\":\"integer multipleOf whose float64 rounds to an integer\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":4503599627370497.5}}},\"x-valid\":[{\"x\":0},{\"x\":9007199254740995}],\"x-invalid\":[{\"x\":4503599627370498},{\"x\":9007199254740996}]}"),
+		},
+		{
+			Description: "ECMA-262 pattern with lookahead and a backreference, which RE2 cannot compile",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"pattern\":\"^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$\"}}}"),
+			Name:        "t91_ecma_pattern",
+			Raw:         json.RawMessage("{\"name\":\"t91_ecma_pattern\",\"description\":\"ECMA-262 pattern with lookahead and a backreference, which RE2 cannot compile\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"pattern\":\"^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$\"}}},\"x-valid\":[{\"x\":\"team\"},{\"x\":\"team,scim\"},{\"x\":\"scim,mocks:deactivated,team\"}],\"x-invalid\":[{\"x\":\"team,team\"},{\"x\":\"scim,team,scim\"},{\"x\":\"other\"},{\"x\":\"\"}]}"),
+		},
+		{
+			Description: "patternProperties key with lookahead",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"patternProperties\":{\"^(?!tmp_)[a-z_]+$\":{\"type\":\"integer\"}},\"additionalProperties\":false}}}"),
+			Name:        "t92_ecma_pattern_properties",
+			Raw:         json.RawMessage("{\"name\":\"t92_ecma_pattern_properties\",\"description\":\"patternProperties key with lookahead\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"patternProperties\":{\"^(?!tmp_)[a-z_]+$\":{\"type\":\"integer\"}},\"additionalProperties\":false}}},\"x-valid\":[{\"x\":{\"count\":1}},{\"x\":{\"a_tmp_b\":2}}],\"x-invalid\":[{\"x\":{\"tmp_count\":1}},{\"x\":{\"Count\":1}}]}"),
+		},
+		{
+			Description: "format regex holding ECMA-262 regular expressions",
+			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"regex\"}}}"),
+			Name:        "t93_format_regex",
+			Raw:         json.RawMessage("{\"name\":\"t93_format_regex\",\"description\":\"format regex holding ECMA-262 regular expressions\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"regex\"}}},\"x-valid\":[{\"x\":\"^a+$\"},{\"x\":\"(?<=a)b\"},{\"x\":\"(x)\\\\1\"}],\"x-invalid\":[{\"x\":\"(\"},{\"x\":\"[a-\"}]}"),
 		},
 	}
 }

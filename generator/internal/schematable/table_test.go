@@ -109,6 +109,9 @@ var newArgs = map[string]func() validator{
 	"t88_big_integer_range":         func() validator { return new(T88BigIntegerRangeArgs) },
 	"t89_big_integer_exclusive":     func() validator { return new(T89BigIntegerExclusiveArgs) },
 	"t90_integer_multiple_rounded":  func() validator { return new(T90IntegerMultipleRoundedArgs) },
+	"t91_ecma_pattern":              func() validator { return new(T91EcmaPatternArgs) },
+	"t92_ecma_pattern_properties":   func() validator { return new(T92EcmaPatternPropertiesArgs) },
+	"t93_format_regex":              func() validator { return new(T93FormatRegexArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -354,6 +357,9 @@ var wantShapes = map[string]string{
 	"t88_big_integer_range":         "X *int64 x,omitempty",
 	"t89_big_integer_exclusive":     "X *int64 x,omitempty",
 	"t90_integer_multiple_rounded":  "X *int64 x,omitempty",
+	"t91_ecma_pattern":              "X *string x,omitempty",
+	"t92_ecma_pattern_properties":   "X map[string]int64 x,omitempty",
+	"t93_format_regex":              "X *string x,omitempty",
 }
 
 // TestDecodeErrorsNameToolAndPointer checks that every decoding error of the

@@ -2545,3 +2545,54 @@ func (a *T90IntegerMultipleRoundedArgs) UnmarshalJSON(data []byte) error {
 	type plain T90IntegerMultipleRoundedArgs
 	return runtime.ForTool(runtime.DecodeObject(data, &shapeT90IntegerMultipleRoundedArgs, (*plain)(a)), "t90_integer_multiple_rounded")
 }
+
+// T91EcmaPatternArgs holds the arguments of the tool "t91_ecma_pattern".
+//
+// ECMA-262 pattern with lookahead and a backreference, which RE2 cannot compile
+type T91EcmaPatternArgs struct {
+	X *string `json:"x,omitempty"`
+}
+
+var shapeT91EcmaPatternArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T91EcmaPatternArgs) UnmarshalJSON(data []byte) error {
+	type plain T91EcmaPatternArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT91EcmaPatternArgs, (*plain)(a)), "t91_ecma_pattern")
+}
+
+// T92EcmaPatternPropertiesArgs holds the arguments of the tool "t92_ecma_pattern_properties".
+//
+// patternProperties key with lookahead
+type T92EcmaPatternPropertiesArgs struct {
+	X map[string]int64 `json:"x,omitempty"`
+}
+
+var shapeT92EcmaPatternPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x", NonNullElems: true},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T92EcmaPatternPropertiesArgs) UnmarshalJSON(data []byte) error {
+	type plain T92EcmaPatternPropertiesArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT92EcmaPatternPropertiesArgs, (*plain)(a)), "t92_ecma_pattern_properties")
+}
+
+// T93FormatRegexArgs holds the arguments of the tool "t93_format_regex".
+//
+// format regex holding ECMA-262 regular expressions
+type T93FormatRegexArgs struct {
+	X *string `json:"x,omitempty"`
+}
+
+var shapeT93FormatRegexArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+	{Name: "x"},
+}}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T93FormatRegexArgs) UnmarshalJSON(data []byte) error {
+	type plain T93FormatRegexArgs
+	return runtime.ForTool(runtime.DecodeObject(data, &shapeT93FormatRegexArgs, (*plain)(a)), "t93_format_regex")
+}

@@ -1626,14 +1626,64 @@ func (a *T90IntegerMultipleRoundedArgs) validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t91_ecma_pattern".
+func (a *T91EcmaPatternArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t91_ecma_pattern")
+	}
+	return nil
+}
+func (a *T91EcmaPatternArgs) validate() error {
+	if a.X != nil {
+		if !pattern9.MatchString(*a.X) {
+			return runtime.Invalid("/x", "must match the pattern ^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated…")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t92_ecma_pattern_properties".
+func (a *T92EcmaPatternPropertiesArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t92_ecma_pattern_properties")
+	}
+	return nil
+}
+func (a *T92EcmaPatternPropertiesArgs) validate() error {
+	for k0, _ := range a.X {
+		if !pattern10.MatchString(k0) {
+			return runtime.Invalid(runtime.Pointer("x", k0), "property name must match the pattern ^(?!tmp_)[a-z_]+$")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t93_format_regex".
+func (a *T93FormatRegexArgs) Validate() error {
+	if err := a.validate(); err != nil {
+		return runtime.ForTool(err, "t93_format_regex")
+	}
+	return nil
+}
+func (a *T93FormatRegexArgs) validate() error {
+	if a.X != nil {
+		if !runtime.CheckFormat("regex", *a.X) {
+			return runtime.Invalid("/x", "must be a valid \"regex\"")
+		}
+	}
+	return nil
+}
+
 // The patterns of the schemas, compiled once.
 var (
-	pattern1 = regexp.MustCompile("^a")
-	pattern2 = regexp.MustCompile("^b")
-	pattern3 = regexp.MustCompile("^[a-z]+-[0-9]+$")
-	pattern4 = regexp.MustCompile("[0-9]")
-	pattern5 = regexp.MustCompile("z$")
-	pattern6 = regexp.MustCompile("^[0-9]+$")
-	pattern7 = regexp.MustCompile("^[a-z]+$")
-	pattern8 = regexp.MustCompile("@example\\.com$")
+	pattern1  = regexp.MustCompile("^a")
+	pattern2  = regexp.MustCompile("^b")
+	pattern3  = regexp.MustCompile("^[a-z]+-[0-9]+$")
+	pattern4  = regexp.MustCompile("[0-9]")
+	pattern5  = regexp.MustCompile("z$")
+	pattern6  = regexp.MustCompile("^[0-9]+$")
+	pattern7  = regexp.MustCompile("^[a-z]+$")
+	pattern8  = regexp.MustCompile("@example\\.com$")
+	pattern9  = runtime.MustCompilePattern("^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$")
+	pattern10 = runtime.MustCompilePattern("^(?!tmp_)[a-z_]+$")
 )

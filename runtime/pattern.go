@@ -1,0 +1,63 @@
+package runtime
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/dlclark/regexp2"
+)
+
+// Pattern is a compiled JSON Schema pattern. Generated validators and the
+// raw-schema validator (Schema) compile every pattern and patternProperties
+// key, and check every "format": "regex" value, with CompilePattern, so the
+// two layers agree.
+type Pattern interface {
+	// MatchString reports whether s contains a match of the pattern.
+	MatchString(s string) bool
+	// String returns the pattern's source text.
+	String() string
+}
+
+// PatternMatchTimeout bounds one match of a pattern that only the
+// ECMAScript engine reads. That engine backtracks, so a hostile pattern
+// could otherwise run for ever; a match that takes longer counts as no
+// match, which fails validation.
+const PatternMatchTimeout = 100 * time.Millisecond
+
+// CompilePattern compiles p, an ECMA-262 regular expression as JSON Schema
+// defines patterns. Patterns Go's regexp package (RE2) compiles are
+// compiled by it: it runs in linear time. The others, such as those with
+// lookahead or backreferences, are compiled by an ECMAScript-compatible
+// engine, whose matches are bounded by PatternMatchTimeout.
+func CompilePattern(p string) (Pattern, error) {
+	if re, err := regexp.Compile(p); err == nil {
+		return re, nil
+	}
+	re, err := regexp2.Compile(p, regexp2.ECMAScript|regexp2.Unicode)
+	if err != nil {
+		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression: %v", p, err)
+	}
+	re.MatchTimeout = PatternMatchTimeout
+	return ecmaPattern{re}, nil
+}
+
+// MustCompilePattern is CompilePattern for patterns known to compile, such
+// as those a generated package was generated from. It panics otherwise.
+func MustCompilePattern(p string) Pattern {
+	re, err := CompilePattern(p)
+	if err != nil {
+		panic(err)
+	}
+	return re
+}
+
+// ecmaPattern is a pattern compiled by the ECMAScript engine.
+type ecmaPattern struct{ re *regexp2.Regexp }
+
+func (p ecmaPattern) MatchString(s string) bool {
+	ok, err := p.re.MatchString(s)
+	return err == nil && ok
+}
+
+func (p ecmaPattern) String() string { return p.re.String() }

@@ -1,0 +1,85 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// publishedPattern is the pattern of a published server's tool: a list of
+// distinct scopes, which needs lookahead and a backreference.
+const publishedPattern = `^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$`
+
+// TestECMAPatternInRawSchema validates arguments against a schema whose
+// pattern and patternProperties only an ECMA-262 engine reads, and whose
+// format regex values use ECMA-262 syntax: the schema compiles, and the
+// raw layer gives the verdicts CompilePattern gives generated code.
+func TestECMAPatternInRawSchema(t *testing.T) {
+	s := NewSchema("scopes", []byte(`{"type":"object","properties":{
+		"scopes":{"type":"string","pattern":"`+strings.ReplaceAll(publishedPattern, `\`, `\\`)+`"},
+		"counts":{"type":"object","patternProperties":{"^(?!tmp_)[a-z_]+$":{"type":"integer"}},"additionalProperties":false},
+		"re":{"type":"string","format":"regex"}}}`))
+	if err := s.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	re := MustCompilePattern(publishedPattern)
+	for _, tc := range []struct {
+		args string
+		ok   bool
+	}{
+		{`{"scopes":"team,scim"}`, true},
+		{`{"scopes":"team,scim,team"}`, false},
+		{`{"scopes":"nope"}`, false},
+		{`{"counts":{"seen":1}}`, true},
+		{`{"counts":{"tmp_seen":1}}`, false},
+		{`{"re":"(?<=a)b"}`, true},
+		{`{"re":"(x)\\1"}`, true},
+		{`{"re":"("}`, false},
+	} {
+		err := s.Validate([]byte(tc.args))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: valid = %v, want %v (%v)", tc.args, err == nil, tc.ok, err)
+		}
+		if v, ok := strings.CutPrefix(tc.args, `{"scopes":"`); ok {
+			if got := re.MatchString(strings.TrimSuffix(v, `"}`)); got != tc.ok {
+				t.Errorf("CompilePattern matches %s: %v, want %v", v, got, tc.ok)
+			}
+		}
+		if v, ok := strings.CutPrefix(tc.args, `{"re":"`); ok {
+			v = strings.ReplaceAll(strings.TrimSuffix(v, `"}`), `\\`, `\`)
+			if got := CheckFormat("regex", v); got != tc.ok {
+				t.Errorf("CheckFormat(regex, %s) = %v, want %v", v, got, tc.ok)
+			}
+		}
+	}
+}
+
+// TestCompilePatternPrefersRE2 checks that patterns RE2 reads are compiled
+// by Go's regexp, and that a pattern neither engine reads is an error
+// naming it.
+func TestCompilePatternPrefersRE2(t *testing.T) {
+	p, err := CompilePattern(`^[a-z]+$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.(ecmaPattern); ok {
+		t.Error("an RE2 pattern went to the ECMAScript engine")
+	}
+	if _, err := CompilePattern(`(a`); err == nil || !strings.Contains(err.Error(), `pattern "(a" is not an ECMA-262 regular expression`) {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestECMAPatternMatchIsBounded matches a pattern that backtracks
+// exponentially: the match stops after PatternMatchTimeout and counts as no
+// match.
+func TestECMAPatternMatchIsBounded(t *testing.T) {
+	p := MustCompilePattern(`^(?=x)?(a+)+\1$`)
+	start := time.Now()
+	if p.MatchString(strings.Repeat("a", 40) + "!") {
+		t.Error("matched")
+	}
+	if d := time.Since(start); d > 20*PatternMatchTimeout {
+		t.Errorf("the match took %v", d)
+	}
+}
