@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // metaChecker checks schemas against the meta-schema of their JSON Schema
@@ -156,6 +157,8 @@ func validateMeta(url string, v *jsontree.Node) string {
 	if !ok {
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
+		// format: regex means ECMA-262, as the validators read patterns.
+		c.UseRegexpEngine(func(p string) (jsonschema.Regexp, error) { return runtime.CompilePattern(p) })
 		s, err := c.Compile(url)
 		if err != nil {
 			return "\x00" + err.Error()
