@@ -39,11 +39,13 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# conformance runs the MCP conformance suite's client scenarios (initialize,
-# tools_call, sse-retry, the SEP-2243 http-*-headers scenarios,
-# request-metadata, the JSON Schema scenarios at 2025-11-25 and 2026-07-28,
-# the sep-2640-client-* Skills scenarios and every auth/ scenario) against
-# runtime/internal/conformanceclient, with no expected failures.
+# conformance runs every client scenario of the MCP conformance suite
+# (initialize, tools_call, sse-retry, the SEP-2243 http-*-headers scenarios,
+# request-metadata, elicitation-sep1034-client-defaults,
+# sep-2322-client-request-state, the JSON Schema scenarios at 2025-11-25 and
+# 2026-07-28, the sep-2640-client-* Skills scenarios and every auth/
+# scenario), then its --requirements sets for 2025-11-25 and 2026-07-28,
+# against runtime/internal/conformanceclient, with no expected failures.
 conformance: deps
 	runtime/internal/conformanceclient/run.sh
 

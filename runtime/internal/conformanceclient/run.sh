@@ -8,6 +8,9 @@
 # SCENARIO@VERSION runs it at VERSION (--spec-version), which the client
 # receives in MCP_CONFORMANCE_PROTOCOL_VERSION.
 #
+# With no scenario named, it then runs the suite's --requirements sets for
+# 2025-11-25 and 2026-07-28, each of which must count no failed check.
+#
 # The default scenarios are initialize, tools_call, sse-retry, the SEP-2243
 # header scenarios (http-standard-headers, http-custom-headers,
 # http-invalid-tool-headers), json-schema-ref-no-deref, request-metadata,
@@ -81,4 +84,23 @@ for s in "${scenarios[@]}"; do
 		failed=1
 	fi
 done
+
+# With no scenarios named, also run exactly what each spec revision
+# requires, frozen at its release, at that revision's wire: a revision
+# passes when the suite exits 0 and its total counts no failed check.
+if [ $# -eq 0 ]; then
+	for r in 2025-11-25 2026-07-28; do
+		log="$work/requirements-$r.log"
+		status=0
+		(cd "$work" && "$node" "$suite" client --command "$work/conformanceclient" --requirements "$r") >"$log" 2>&1 || status=$?
+		total="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^Total: [0-9]+ passed, [0-9]+ failed' | tail -n 1 || true)"
+		if [ "$status" -eq 0 ] && [[ "$total" =~ ^Total:\ ([0-9]+)\ passed,\ 0\ failed ]] && [ "${BASH_REMATCH[1]}" -ge 1 ]; then
+			echo "conformance --requirements $r: ok ($total)"
+		else
+			echo "conformance --requirements $r: FAILED (exit $status, ${total:-no total line})"
+			sed 's/\x1b\[[0-9;]*m//g' "$log"
+			failed=1
+		fi
+	done
+fi
 exit "$failed"
