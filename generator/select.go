@@ -6,9 +6,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
-	"github.com/mcpgen/mcpgen/runtime/openai"
 )
 
 // Warning is something generation went on despite. Pattern is set when the
@@ -62,7 +62,7 @@ type providerLimit struct {
 // see the constants for the sources. Anthropic documents none.
 var providerLimits = []providerLimit{
 	{emit.PartGemini, "Gemini", gemini.MaxFunctionDeclarations, "https://pkg.go.dev/google.golang.org/genai@v1.77.0#Tool"},
-	{emit.PartOpenAI, "OpenAI Chat Completions", openai.MaxTools, "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools"},
+	{emit.PartOpenAI, "OpenAI Chat Completions", provschema.OpenAIMaxTools, provschema.OpenAIMaxToolsSource},
 }
 
 // warnLimits warns for each emitted provider part whose n declarations are

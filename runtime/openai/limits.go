@@ -1,15 +1,18 @@
 package openai
 
-import "github.com/mcpgen/mcpgen/runtime"
+import (
+	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/runtime"
+)
 
 // MaxTools is the most function tools one Chat Completions request may
 // carry: 128, as the API reference states for the tools parameter
 // (https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools).
 // NewToolset refuses more than this.
-const MaxTools = 128
+const MaxTools = provschema.OpenAIMaxTools
 
 // limitSource is the documentation MaxTools comes from.
-const limitSource = "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools"
+const limitSource = provschema.OpenAIMaxToolsSource
 
 // checkToolCount fails with a *runtime.TooManyToolsError when n tools are
 // more than one request may carry.
