@@ -94,19 +94,11 @@ func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
 		return nil, fmt.Errorf("skills/list: the server does not declare the %s extension", SkillsExtension)
 	}
 	var skills []Skill
-	seen := make(map[string]bool)
-	var cursor *string
-	for page := 0; ; page++ {
-		if page == maxPages {
-			return nil, fmt.Errorf("skills/list: more than %d pages", maxPages)
-		}
-		var members func(b []byte) []byte
-		if cursor != nil {
-			c := *cursor
-			members = func(b []byte) []byte {
-				b = append(b, `"cursor":`...)
-				return jsonrpc.AppendString(b, c)
-			}
+	pg := pages{method: "skills/list"}
+	for {
+		members, err := pg.params()
+		if err != nil {
+			return nil, err
 		}
 		res, err := s.do(ctx, st, &request{method: "skills/list"}, members)
 		if err != nil {
@@ -117,14 +109,13 @@ func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
 		if err != nil {
 			return nil, fmt.Errorf("skills/list: %w", err)
 		}
-		if next == nil {
+		more, err := pg.advance(next)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
 			return skills, nil
 		}
-		if seen[*next] {
-			return nil, fmt.Errorf("skills/list: the server sent cursor %q twice; its pagination loops", *next)
-		}
-		seen[*next] = true
-		cursor = next
 	}
 }
 

@@ -86,9 +86,6 @@ func (s *Session) progress(params []byte) {
 	}
 }
 
-// maxPages bounds the pages ListTools follows, beyond the cursor loop check.
-const maxPages = 10000
-
 // ListTools returns every tool the server lists, following each page's
 // cursor. A cursor the server already sent is reported as an error instead
 // of being followed forever.
@@ -114,19 +111,11 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 	var expires time.Time
 	private := false
 	var tools []Tool
-	seen := make(map[string]bool)
-	var cursor *string
-	for page := 0; ; page++ {
-		if page == maxPages {
-			return nil, fmt.Errorf("tools/list: more than %d pages", maxPages)
-		}
-		var members func(b []byte) []byte
-		if cursor != nil {
-			c := *cursor
-			members = func(b []byte) []byte {
-				b = append(b, `"cursor":`...)
-				return jsonrpc.AppendString(b, c)
-			}
+	pg := pages{method: "tools/list"}
+	for {
+		members, err := pg.params()
+		if err != nil {
+			return nil, err
 		}
 		st := s.state.Load()
 		res, err := s.do(ctx, st, &request{method: "tools/list"}, members)
@@ -149,14 +138,13 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 		if len(tools) > s.opts.MaxTools {
 			return nil, fmt.Errorf("tools/list: the server lists more than %d tools (Options.MaxTools)", s.opts.MaxTools)
 		}
-		if next == nil {
+		more, err := pg.advance(next)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
 			break
 		}
-		if seen[*next] {
-			return nil, fmt.Errorf("tools/list: the server sent cursor %q twice; its pagination loops", *next)
-		}
-		seen[*next] = true
-		cursor = next
 	}
 	names := make(map[string]bool, len(tools))
 	for _, t := range tools {

@@ -1,0 +1,55 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// maxPages bounds the pages a paginated list follows, beyond the cursor
+// loop check.
+const maxPages = 10000
+
+// pages walks the pages of a paginated list method (tools/list,
+// skills/list): the cursor each request sends, the bound on pages, and the
+// check that the server's cursors do not loop.
+type pages struct {
+	method string
+	n      int
+	cursor *string
+	seen   map[string]bool
+}
+
+// params returns the members of the next page's request: none for the
+// first page, the cursor after it.
+func (p *pages) params() (func(b []byte) []byte, error) {
+	if p.n == maxPages {
+		return nil, fmt.Errorf("%s: more than %d pages", p.method, maxPages)
+	}
+	p.n++
+	if p.cursor == nil {
+		return nil, nil
+	}
+	c := *p.cursor
+	return func(b []byte) []byte {
+		b = append(b, `"cursor":`...)
+		return jsonrpc.AppendString(b, c)
+	}, nil
+}
+
+// advance takes the next cursor of the page just read, and reports whether
+// there is another page.
+func (p *pages) advance(next *string) (bool, error) {
+	if next == nil {
+		return false, nil
+	}
+	if p.seen == nil {
+		p.seen = map[string]bool{}
+	}
+	if p.seen[*next] {
+		return false, fmt.Errorf("%s: the server sent cursor %q twice; its pagination loops", p.method, *next)
+	}
+	p.seen[*next] = true
+	p.cursor = next
+	return true, nil
+}
