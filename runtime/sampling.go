@@ -13,6 +13,27 @@ import (
 // in the 2026-07-28 era the call fails instead of being retried.
 var ErrDeclined = errors.New("the user declined the request")
 
+// SamplingApproval asks whether a sampling request may go to the model; the
+// protocol wants a person to be able to refuse. The samplers of
+// runtime/gemini, runtime/anthropic and runtime/openai take one.
+type SamplingApproval func(ctx context.Context, req *SamplingRequest) (bool, error)
+
+// Check asks a, and returns ErrDeclined when the answer is no. A nil a
+// approves every request.
+func (a SamplingApproval) Check(ctx context.Context, req *SamplingRequest) error {
+	if a == nil {
+		return nil
+	}
+	ok, err := a(ctx, req)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrDeclined
+	}
+	return nil
+}
+
 // SamplingRequest is a server's request for a completion from the client's
 // language model (sampling/createMessage).
 type SamplingRequest struct {

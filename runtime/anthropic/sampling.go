@@ -28,7 +28,7 @@ type Sampler struct {
 	Model    anthropic.Model
 	// Approve, when set, is asked before each request; false declines it
 	// with runtime.ErrDeclined.
-	Approve func(ctx context.Context, req *runtime.SamplingRequest) (bool, error)
+	Approve runtime.SamplingApproval
 }
 
 // Handle is a runtime.SamplingHandler.
@@ -36,14 +36,8 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 	if s.Messages == nil || s.Model == "" {
 		return nil, errors.New("anthropic sampler: Messages and Model must be set")
 	}
-	if s.Approve != nil {
-		ok, err := s.Approve(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, runtime.ErrDeclined
-		}
+	if err := s.Approve.Check(ctx, req); err != nil {
+		return nil, err
 	}
 	p := anthropic.MessageNewParams{Model: s.Model, MaxTokens: int64(req.MaxTokens), StopSequences: req.StopSequences}
 	if p.MaxTokens <= 0 {

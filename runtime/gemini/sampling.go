@@ -32,7 +32,7 @@ type Sampler struct {
 	// Approve, when set, is asked before each request is sent to the model
 	// (the protocol wants a person to be able to refuse); false declines
 	// the request with runtime.ErrDeclined.
-	Approve func(ctx context.Context, req *runtime.SamplingRequest) (bool, error)
+	Approve runtime.SamplingApproval
 }
 
 // Handle is a runtime.SamplingHandler: it sends the request's messages to
@@ -41,14 +41,8 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 	if s.Models == nil || s.Model == "" {
 		return nil, errors.New("gemini sampler: Models and Model must be set")
 	}
-	if s.Approve != nil {
-		ok, err := s.Approve(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, runtime.ErrDeclined
-		}
+	if err := s.Approve.Check(ctx, req); err != nil {
+		return nil, err
 	}
 	contents, err := samplingContents(req.Messages)
 	if err != nil {

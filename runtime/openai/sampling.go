@@ -27,7 +27,7 @@ type Sampler struct {
 	Model       openai.ChatModel
 	// Approve, when set, is asked before each request; false declines it
 	// with runtime.ErrDeclined.
-	Approve func(ctx context.Context, req *runtime.SamplingRequest) (bool, error)
+	Approve runtime.SamplingApproval
 }
 
 // Handle is a runtime.SamplingHandler.
@@ -35,14 +35,8 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 	if s.Completions == nil || s.Model == "" {
 		return nil, errors.New("openai sampler: Completions and Model must be set")
 	}
-	if s.Approve != nil {
-		ok, err := s.Approve(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, runtime.ErrDeclined
-		}
+	if err := s.Approve.Check(ctx, req); err != nil {
+		return nil, err
 	}
 	p := openai.ChatCompletionNewParams{Model: s.Model}
 	if req.MaxTokens > 0 {
