@@ -181,7 +181,7 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 			// The credential after "Bearer " or "Basic " of an
 			// Authorization-like header is a secret of its own; the
 			// words of other values are not.
-			if isSecretName(ck) {
+			if redact.SecretName(ck) {
 				h.secrets = append(h.secrets, redact.Forms(v)...)
 			} else {
 				h.secrets = append(h.secrets, v)

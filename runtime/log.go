@@ -3,8 +3,8 @@ package runtime
 import (
 	"context"
 	"log/slog"
-	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -47,29 +47,12 @@ func (s *Session) traceIn(data []byte, tool string) {
 	s.log.LogAttrs(context.Background(), level, "mcp recv", slog.String("message", s.scrub(redactJSON(data))))
 }
 
-// secretWords are the parts of a member name that mark its value as a secret.
-var secretWords = []string{"token", "password", "passwd", "secret", "authorization", "apikey", "api_key", "api-key", "cookie", "credential", "private_key", "privatekey"}
-
-// isSecretName reports whether a member called name probably holds a secret.
-func isSecretName(name string) bool {
-	n := strings.ToLower(name)
-	if n == "progresstoken" || n == "nextcursor" {
-		return false
-	}
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // redactJSON returns the JSON text data as a string in which the values of
 // members whose names suggest secrets ("token", "password", "apiKey",
 // "authorization", ...) are replaced by "[REDACTED]". Text that is not valid
 // JSON is cut to its first bytes.
 func redactJSON(data []byte) string {
-	out, ok := jsonrpc.Redact(data, isSecretName)
+	out, ok := jsonrpc.Redact(data, redact.SecretName)
 	if !ok {
 		return snippet(out) + " (malformed JSON)"
 	}

@@ -149,3 +149,19 @@ func TestSecretTooShortNotRedacted(t *testing.T) {
 		t.Errorf("err = %v; want the body unchanged", err)
 	}
 }
+
+// TestTrafficLogKeepsTokenCounts checks that the traffic log keeps the
+// counts of model tokens in a sampling request and its result, and still
+// hides credentials beside them.
+func TestTrafficLogKeepsTokenCounts(t *testing.T) {
+	msg := `{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"maxTokens":512,"messages":[],"_meta":{"progressToken":7},"usage":{"inputTokens":12,"output_tokens":30},"refresh_token":"r3fr3sh-t0k3n"}}`
+	out := redactJSON([]byte(msg))
+	for _, want := range []string{`"maxTokens":512`, `"progressToken":7`, `"inputTokens":12`, `"output_tokens":30`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %s: %s", want, out)
+		}
+	}
+	if strings.Contains(out, "r3fr3sh") {
+		t.Errorf("the refresh token reached the log: %s", out)
+	}
+}

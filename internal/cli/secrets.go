@@ -86,7 +86,7 @@ func (f *serverFlags) secretValues() (values, short []string) {
 	}
 	add("the client secret", true, f.auth.secret())
 	for name, vs := range f.headers.header {
-		secret := isSecretWord(name)
+		secret := redact.SecretName(name)
 		for _, v := range vs {
 			forms := []string{v}
 			if secret {
@@ -105,7 +105,7 @@ func (f *serverFlags) secretValues() (values, short []string) {
 		}
 		for k, vs := range u.Query() {
 			for _, v := range vs {
-				add("the value of URL parameter "+k, isSecretWord(k), v)
+				add("the value of URL parameter "+k, redact.SecretName(k), v)
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/auth"
 )
@@ -339,7 +340,7 @@ func (f *serverFlags) source() string {
 			secretNext = false
 		case strings.HasPrefix(a, "-"):
 			name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			if isSecretWord(name) {
+			if redact.SecretName(name) {
 				if hasValue {
 					a = a[:strings.IndexByte(a, '=')+1] + "REDACTED"
 				} else {
@@ -350,7 +351,7 @@ func (f *serverFlags) source() string {
 				a = a[:eq+1] + p.portable(a[eq+1:])
 			}
 		default:
-			if k, _, ok := strings.Cut(a, "="); ok && isSecretWord(k) {
+			if k, _, ok := strings.Cut(a, "="); ok && redact.SecretName(k) {
 				a = k + "=REDACTED"
 			} else if filepath.IsAbs(a) {
 				a = p.portable(a)
@@ -361,19 +362,6 @@ func (f *serverFlags) source() string {
 		words[i] = shellQuote(a)
 	}
 	return strings.Join(words, " ")
-}
-
-// secretWords mark a flag or variable name as naming a secret.
-var secretWords = []string{"token", "password", "passwd", "secret", "apikey", "api_key", "api-key", "auth", "credential", "private-key", "private_key"}
-
-func isSecretWord(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // redactURL returns rawURL without its user information and with the values
