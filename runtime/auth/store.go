@@ -45,6 +45,10 @@ type Grant struct {
 // A missing entry is (nil, nil).
 type Store interface {
 	Client(ctx context.Context, issuer string) (*Client, error)
+	// SaveClient keeps c as the registration with issuer. A new
+	// registration supersedes the one before it: the grants made for the
+	// superseded client can no longer be used, and MemoryStore and
+	// FileStore remove them.
 	SaveClient(ctx context.Context, issuer string, c *Client) error
 	Grant(ctx context.Context, issuer, resource, clientID string) (*Grant, error)
 	SaveGrant(ctx context.Context, g *Grant) error
@@ -80,6 +84,9 @@ func (s *MemoryStore) SaveClient(_ context.Context, issuer string, c *Client) er
 	if s.clients == nil {
 		s.clients = map[string]*Client{}
 	}
+	if old, ok := s.clients[issuer]; ok && old.ID != c.ID {
+		s.removeGrants(func(g *Grant) bool { return g.Issuer == issuer && g.ClientID == old.ID })
+	}
 	cp := *c
 	s.clients[issuer] = &cp
 	return nil
@@ -109,14 +116,19 @@ func (s *MemoryStore) SaveGrant(_ context.Context, g *Grant) error {
 func (s *MemoryStore) Forget(_ context.Context, resource string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.removeGrants(func(g *Grant) bool { return g.Resource == resource }), nil
+}
+
+// removeGrants removes the grants that match, and reports how many.
+func (s *MemoryStore) removeGrants(match func(*Grant) bool) int {
 	n := 0
 	for k, g := range s.grants {
-		if g.Resource == resource {
+		if match(g) {
 			delete(s.grants, k)
 			n++
 		}
 	}
-	return n, nil
+	return n
 }
 
 // FileStore is a Store on disk: one JSON file per client registration and
@@ -205,6 +217,15 @@ func (s *FileStore) Client(_ context.Context, issuer string) (*Client, error) {
 func (s *FileStore) SaveClient(_ context.Context, issuer string, c *Client) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var old struct {
+		Issuer string `json:"issuer"`
+		Client
+	}
+	if ok, err := s.read("clients", fileName(issuer), &old); err == nil && ok && old.Issuer == issuer && old.ID != c.ID {
+		if _, err := s.removeGrants(func(g *Grant) bool { return g.Issuer == issuer && g.ClientID == old.ID }); err != nil {
+			return err
+		}
+	}
 	rec := struct {
 		Issuer string `json:"issuer"`
 		Client
@@ -232,6 +253,12 @@ func (s *FileStore) SaveGrant(_ context.Context, g *Grant) error {
 func (s *FileStore) Forget(_ context.Context, resource string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.removeGrants(func(g *Grant) bool { return g.Resource == resource })
+}
+
+// removeGrants removes the grant files that match, and reports how many.
+// Files it cannot read are left alone.
+func (s *FileStore) removeGrants(match func(*Grant) bool) (int, error) {
 	dir := filepath.Join(s.Dir, "grants")
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -246,7 +273,7 @@ func (s *FileStore) Forget(_ context.Context, resource string) (int, error) {
 			continue
 		}
 		var g Grant
-		if ok, err := s.read("grants", e.Name(), &g); err != nil || !ok || g.Resource != resource {
+		if ok, err := s.read("grants", e.Name(), &g); err != nil || !ok || !match(&g) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {

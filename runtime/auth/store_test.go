@@ -129,3 +129,49 @@ func TestMemoryStoreCopies(t *testing.T) {
 		t.Errorf("Forget = %d, want 1", n)
 	}
 }
+
+// TestNewRegistrationDropsStaleGrants checks that a client registered anew
+// with an issuer (as each sign-in on another loopback port does) takes the
+// superseded client's grants for that issuer out of the store, and leaves
+// other issuers' grants and the same client's other registrations alone.
+func TestNewRegistrationDropsStaleGrants(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range map[string]Store{
+		"memory": &MemoryStore{},
+		"file":   &FileStore{Dir: filepath.Join(t.TempDir(), "auth")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			const iss, other, res = "https://as.example", "https://as2.example", "https://mcp.example/mcp"
+			for _, step := range []func() error{
+				func() error { return s.SaveClient(ctx, iss, &Client{ID: "old"}) },
+				func() error { return s.SaveClient(ctx, other, &Client{ID: "old"}) },
+				func() error {
+					return s.SaveGrant(ctx, &Grant{Issuer: iss, Resource: res, ClientID: "old", Token: &oauth2.Token{AccessToken: "a1"}})
+				},
+				func() error {
+					return s.SaveGrant(ctx, &Grant{Issuer: other, Resource: res, ClientID: "old", Token: &oauth2.Token{AccessToken: "a2"}})
+				},
+				func() error { return s.SaveClient(ctx, iss, &Client{ID: "old", Secret: "same client again"}) },
+			} {
+				if err := step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if g, _ := s.Grant(ctx, iss, res, "old"); g == nil {
+				t.Fatal("saving the same client again removed its grant")
+			}
+			if err := s.SaveClient(ctx, iss, &Client{ID: "new"}); err != nil {
+				t.Fatal(err)
+			}
+			if g, err := s.Grant(ctx, iss, res, "old"); g != nil || err != nil {
+				t.Errorf("the superseded client's grant = %+v, %v, want none", g, err)
+			}
+			if g, _ := s.Grant(ctx, other, res, "old"); g == nil {
+				t.Error("a new registration removed another issuer's grant")
+			}
+			if c, _ := s.Client(ctx, iss); c == nil || c.ID != "new" {
+				t.Errorf("Client = %+v, want the new registration", c)
+			}
+		})
+	}
+}
