@@ -21,8 +21,8 @@ func TestECMAPatternGenerates(t *testing.T) {
 	}
 	for _, f := range files {
 		if f.Name == "validate.go" {
-			if n := strings.Count(string(f.Data), "runtime.MustCompilePattern("); n != 2 {
-				t.Errorf("validate.go compiles %d patterns with runtime.MustCompilePattern, want 2:\n%s", n, f.Data)
+			if n := strings.Count(string(f.Data), "mcpimpl.MustCompilePattern("); n != 2 {
+				t.Errorf("validate.go compiles %d patterns with mcpimpl.MustCompilePattern, want 2:\n%s", n, f.Data)
 			}
 		}
 	}

@@ -10,4 +10,7 @@
 // resource_link blocks of a result) and the skills of the Skills extension
 // (ListSkills, then LoadSkill and ReadSkillFile, which verify every file
 // they read against the listing).
+//
+// The helpers that only generated code calls, to decode and validate its
+// types, are in package mcpimpl, outside this package's API.
 package runtime

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // Elicitation modes and actions.
@@ -199,7 +201,7 @@ func ElicitationFields(schema json.RawMessage) ([]ElicitationField, error) {
 			} `json:"items"`
 		}
 		if err := json.Unmarshal(props[i], &p); err != nil {
-			return nil, fmt.Errorf("requestedSchema: /properties/%s: %w", EscapePointerToken(name), err)
+			return nil, fmt.Errorf("requestedSchema: /properties/%s: %w", jsontree.EscapeToken(name), err)
 		}
 		f := ElicitationField{Name: name, Title: p.Title, Description: p.Description, Type: p.Type, Format: p.Format, Required: required[name], Enum: p.Enum, EnumNames: p.EnumNames}
 		consts := p.OneOf
@@ -217,7 +219,7 @@ func ElicitationFields(schema json.RawMessage) ([]ElicitationField, error) {
 		}
 		if len(p.Default) > 0 && !bytes.Equal(p.Default, []byte("null")) {
 			if err := json.Unmarshal(p.Default, &f.Default); err != nil {
-				return nil, fmt.Errorf("requestedSchema: /properties/%s/default: %w", EscapePointerToken(name), err)
+				return nil, fmt.Errorf("requestedSchema: /properties/%s/default: %w", jsontree.EscapeToken(name), err)
 			}
 		}
 		fields = append(fields, f)

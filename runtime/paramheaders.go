@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/runtime/internal/integral"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -110,7 +112,7 @@ func (w *annotationWalk) visit(v []byte, path []string, reachable bool, ptr stri
 				if reachable {
 					sub = append(path[:len(path):len(path)], string(pk))
 				}
-				return w.visit(pval, sub, reachable, ptr+"/properties/"+EscapePointerToken(string(pk)), depth+1)
+				return w.visit(pval, sub, reachable, ptr+"/properties/"+jsontree.EscapeToken(string(pk)), depth+1)
 			})
 		}
 		isMap, ok := subschemaKeys[name]
@@ -122,10 +124,10 @@ func (w *annotationWalk) visit(v []byte, path []string, reachable bool, ptr stri
 				if err != nil {
 					return err
 				}
-				return w.visit(mval, nil, false, ptr+"/"+EscapePointerToken(name)+"/"+EscapePointerToken(string(mk)), depth+1)
+				return w.visit(mval, nil, false, ptr+"/"+jsontree.EscapeToken(name)+"/"+jsontree.EscapeToken(string(mk)), depth+1)
 			})
 		case !isMap:
-			return w.visit(val, nil, false, ptr+"/"+EscapePointerToken(name), depth+1)
+			return w.visit(val, nil, false, ptr+"/"+jsontree.EscapeToken(name), depth+1)
 		}
 		return nil
 	})
@@ -265,7 +267,7 @@ func headerValue(v []byte) (string, bool) {
 	case 'n', '{', '[':
 		return "", false
 	}
-	if n, ok := integralLiteral(string(v)); ok {
+	if n, ok := integral.Literal(string(v)); ok {
 		return n, true
 	}
 	// Not an integer: the server's validation answers that; the header

@@ -42,16 +42,6 @@ func CompilePattern(p string) (Pattern, error) {
 	return ecmaPattern{re}, nil
 }
 
-// MustCompilePattern is CompilePattern for patterns known to compile, such
-// as those a generated package was generated from. It panics otherwise.
-func MustCompilePattern(p string) Pattern {
-	re, err := CompilePattern(p)
-	if err != nil {
-		panic(err)
-	}
-	return re
-}
-
 // ecmaPattern is a pattern compiled by the ECMAScript engine.
 type ecmaPattern struct{ re *regexp2.Regexp }
 

@@ -10,6 +10,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // Schema validates raw JSON arguments against a tool's own JSON Schema.
@@ -153,17 +155,9 @@ func pointerFromPath(path []string) string {
 	var b strings.Builder
 	for _, seg := range path {
 		b.WriteByte('/')
-		b.WriteString(EscapePointerToken(seg))
+		b.WriteString(jsontree.EscapeToken(seg))
 	}
 	return b.String()
-}
-
-// EscapePointerToken escapes one JSON pointer reference token (RFC 6901).
-func EscapePointerToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 func oneLine(s string) string {

@@ -5,7 +5,7 @@ package homeassistant
 import (
 	"encoding/json"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // GetLiveContextArgs holds the arguments of the tool "GetLiveContext".
@@ -13,12 +13,12 @@ import (
 // Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).
 type GetLiveContextArgs struct{}
 
-var shapeGetLiveContextArgs = runtime.ObjectShape{}
+var shapeGetLiveContextArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetLiveContextArgs) UnmarshalJSON(data []byte) error {
 	type plain GetLiveContextArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetLiveContextArgs, (*plain)(a)), "GetLiveContext")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetLiveContextArgs, (*plain)(a)), "GetLiveContext")
 }
 
 // HassCancelAllTimersArgs holds the arguments of the tool "HassCancelAllTimers".
@@ -28,14 +28,14 @@ type HassCancelAllTimersArgs struct {
 	Area *string `json:"area,omitempty"`
 }
 
-var shapeHassCancelAllTimersArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassCancelAllTimersArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "area"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassCancelAllTimersArgs) UnmarshalJSON(data []byte) error {
 	type plain HassCancelAllTimersArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassCancelAllTimersArgs, (*plain)(a)), "HassCancelAllTimers")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassCancelAllTimersArgs, (*plain)(a)), "HassCancelAllTimers")
 }
 
 // HassLightSetArgs holds the arguments of the tool "HassLightSet".
@@ -52,7 +52,7 @@ type HassLightSetArgs struct {
 	Brightness *int64 `json:"brightness,omitempty"`
 }
 
-var shapeHassLightSetArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassLightSetArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -65,7 +65,7 @@ var shapeHassLightSetArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassLightSetArgs) UnmarshalJSON(data []byte) error {
 	type plain HassLightSetArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassLightSetArgs, (*plain)(a)), "HassLightSet")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassLightSetArgs, (*plain)(a)), "HassLightSet")
 }
 
 // HassLightSetDomain is one of the values of an enum.
@@ -88,7 +88,7 @@ func (e HassLightSetDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassLightSetDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"light\"")
+		return mcpimpl.Invalid("", "must be one of \"light\"")
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ type HassListAddItemArgs struct {
 	Name *string `json:"name,omitempty"`
 }
 
-var shapeHassListAddItemArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassListAddItemArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "item"},
 	{Name: "name"},
 }}
@@ -109,7 +109,7 @@ var shapeHassListAddItemArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassListAddItemArgs) UnmarshalJSON(data []byte) error {
 	type plain HassListAddItemArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassListAddItemArgs, (*plain)(a)), "HassListAddItem")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassListAddItemArgs, (*plain)(a)), "HassListAddItem")
 }
 
 // HassMediaNextArgs holds the arguments of the tool "HassMediaNext".
@@ -123,7 +123,7 @@ type HassMediaNextArgs struct {
 	DeviceClass []HassMediaNextDeviceClass `json:"device_class,omitempty"`
 }
 
-var shapeHassMediaNextArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassMediaNextArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -134,7 +134,7 @@ var shapeHassMediaNextArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaNextArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaNextArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a)), "HassMediaNext")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a)), "HassMediaNext")
 }
 
 // HassMediaNextDomain is one of the values of an enum.
@@ -157,7 +157,7 @@ func (e HassMediaNextDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaNextDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -184,7 +184,7 @@ func (e HassMediaNextDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaNextDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ type HassMediaPauseArgs struct {
 	DeviceClass []HassMediaPauseDeviceClass `json:"device_class,omitempty"`
 }
 
-var shapeHassMediaPauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassMediaPauseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -211,7 +211,7 @@ var shapeHassMediaPauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPauseArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaPauseArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaPauseArgs, (*plain)(a)), "HassMediaPause")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPauseArgs, (*plain)(a)), "HassMediaPause")
 }
 
 // HassMediaPauseDomain is one of the values of an enum.
@@ -234,7 +234,7 @@ func (e HassMediaPauseDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaPauseDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -261,7 +261,7 @@ func (e HassMediaPauseDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaPauseDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -277,7 +277,7 @@ type HassMediaPlayerMuteArgs struct {
 	DeviceClass []HassMediaPlayerMuteDeviceClass `json:"device_class,omitempty"`
 }
 
-var shapeHassMediaPlayerMuteArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassMediaPlayerMuteArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -288,7 +288,7 @@ var shapeHassMediaPlayerMuteArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPlayerMuteArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaPlayerMuteArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaPlayerMuteArgs, (*plain)(a)), "HassMediaPlayerMute")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPlayerMuteArgs, (*plain)(a)), "HassMediaPlayerMute")
 }
 
 // HassMediaPlayerMuteDomain is one of the values of an enum.
@@ -311,7 +311,7 @@ func (e HassMediaPlayerMuteDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaPlayerMuteDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -338,7 +338,7 @@ func (e HassMediaPlayerMuteDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaPlayerMuteDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -354,7 +354,7 @@ type HassMediaPreviousArgs struct {
 	DeviceClass []HassMediaPreviousDeviceClass `json:"device_class,omitempty"`
 }
 
-var shapeHassMediaPreviousArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassMediaPreviousArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -365,7 +365,7 @@ var shapeHassMediaPreviousArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPreviousArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaPreviousArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaPreviousArgs, (*plain)(a)), "HassMediaPrevious")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPreviousArgs, (*plain)(a)), "HassMediaPrevious")
 }
 
 // HassMediaPreviousDomain is one of the values of an enum.
@@ -388,7 +388,7 @@ func (e HassMediaPreviousDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaPreviousDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -415,7 +415,7 @@ func (e HassMediaPreviousDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaPreviousDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -433,7 +433,7 @@ type HassMediaSearchAndPlayArgs struct {
 	MediaClass  *HassMediaSearchAndPlayMediaClass   `json:"media_class,omitempty"`
 }
 
-var shapeHassMediaSearchAndPlayArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassMediaSearchAndPlayArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -446,7 +446,7 @@ var shapeHassMediaSearchAndPlayArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaSearchAndPlayArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaSearchAndPlayArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaSearchAndPlayArgs, (*plain)(a)), "HassMediaSearchAndPlay")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaSearchAndPlayArgs, (*plain)(a)), "HassMediaSearchAndPlay")
 }
 
 // HassMediaSearchAndPlayDomain is one of the values of an enum.
@@ -469,7 +469,7 @@ func (e HassMediaSearchAndPlayDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaSearchAndPlayDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -496,7 +496,7 @@ func (e HassMediaSearchAndPlayDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaSearchAndPlayDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -540,7 +540,7 @@ func (e HassMediaSearchAndPlayMediaClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaSearchAndPlayMediaClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of the 20 values of HassMediaSearchAndPlayMediaClass")
+		return mcpimpl.Invalid("", "must be one of the 20 values of HassMediaSearchAndPlayMediaClass")
 	}
 	return nil
 }
@@ -556,7 +556,7 @@ type HassMediaUnpauseArgs struct {
 	DeviceClass []HassMediaUnpauseDeviceClass `json:"device_class,omitempty"`
 }
 
-var shapeHassMediaUnpauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassMediaUnpauseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -567,7 +567,7 @@ var shapeHassMediaUnpauseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaUnpauseArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaUnpauseArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaUnpauseArgs, (*plain)(a)), "HassMediaUnpause")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaUnpauseArgs, (*plain)(a)), "HassMediaUnpause")
 }
 
 // HassMediaUnpauseDomain is one of the values of an enum.
@@ -590,7 +590,7 @@ func (e HassMediaUnpauseDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaUnpauseDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -617,7 +617,7 @@ func (e HassMediaUnpauseDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassMediaUnpauseDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -635,7 +635,7 @@ type HassSetVolumeArgs struct {
 	VolumeLevel *int64 `json:"volume_level,omitempty"`
 }
 
-var shapeHassSetVolumeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassSetVolumeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -647,7 +647,7 @@ var shapeHassSetVolumeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassSetVolumeArgs) UnmarshalJSON(data []byte) error {
 	type plain HassSetVolumeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassSetVolumeArgs, (*plain)(a)), "HassSetVolume")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassSetVolumeArgs, (*plain)(a)), "HassSetVolume")
 }
 
 // HassSetVolumeDomain is one of the values of an enum.
@@ -670,7 +670,7 @@ func (e HassSetVolumeDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassSetVolumeDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -697,7 +697,7 @@ func (e HassSetVolumeDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassSetVolumeDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -714,7 +714,7 @@ type HassSetVolumeRelativeArgs struct {
 	VolumeStep  *HassSetVolumeRelativeVolumeStep   `json:"volume_step,omitempty"`
 }
 
-var shapeHassSetVolumeRelativeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassSetVolumeRelativeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -726,7 +726,7 @@ var shapeHassSetVolumeRelativeArgs = runtime.ObjectShape{Fields: []runtime.Field
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassSetVolumeRelativeArgs) UnmarshalJSON(data []byte) error {
 	type plain HassSetVolumeRelativeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassSetVolumeRelativeArgs, (*plain)(a)), "HassSetVolumeRelative")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassSetVolumeRelativeArgs, (*plain)(a)), "HassSetVolumeRelative")
 }
 
 // HassSetVolumeRelativeDomain is one of the values of an enum.
@@ -749,7 +749,7 @@ func (e HassSetVolumeRelativeDomain) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassSetVolumeRelativeDomain) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"media_player\"")
+		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
@@ -776,7 +776,7 @@ func (e HassSetVolumeRelativeDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassSetVolumeRelativeDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
+		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
 	return nil
 }
@@ -801,17 +801,17 @@ func (u HassSetVolumeRelativeVolumeStep) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *HassSetVolumeRelativeVolumeStep) UnmarshalJSON(data []byte) error {
 	var out HassSetVolumeRelativeVolumeStep
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, (*HassSetVolumeRelativeVolumeStepString).Validate, runtime.KindString),
-		runtime.Decoded(&out.Int, func(v *int64) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, (*HassSetVolumeRelativeVolumeStepString).Validate, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Int, func(v *int64) error {
 			if *v < -100 {
-				return runtime.Invalid("", "must be >= -100")
+				return mcpimpl.Invalid("", "must be >= -100")
 			}
 			if *v > 100 {
-				return runtime.Invalid("", "must be <= 100")
+				return mcpimpl.Invalid("", "must be <= 100")
 			}
 			return nil
-		}, runtime.KindNumber),
+		}, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -840,7 +840,7 @@ func (e HassSetVolumeRelativeVolumeStepString) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassSetVolumeRelativeVolumeStepString) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"up\", \"down\"")
+		return mcpimpl.Invalid("", "must be one of \"up\", \"down\"")
 	}
 	return nil
 }
@@ -856,7 +856,7 @@ type HassTurnOffArgs struct {
 	DeviceClass []HassTurnOffDeviceClass `json:"device_class,omitempty"`
 }
 
-var shapeHassTurnOffArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassTurnOffArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -867,7 +867,7 @@ var shapeHassTurnOffArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOffArgs) UnmarshalJSON(data []byte) error {
 	type plain HassTurnOffArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a)), "HassTurnOff")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a)), "HassTurnOff")
 }
 
 // HassTurnOffDeviceClass is one of the values of an enum.
@@ -909,7 +909,7 @@ func (e HassTurnOffDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassTurnOffDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of the 20 values of HassTurnOffDeviceClass")
+		return mcpimpl.Invalid("", "must be one of the 20 values of HassTurnOffDeviceClass")
 	}
 	return nil
 }
@@ -925,7 +925,7 @@ type HassTurnOnArgs struct {
 	DeviceClass []HassTurnOnDeviceClass `json:"device_class,omitempty"`
 }
 
-var shapeHassTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "area"},
 	{Name: "floor"},
@@ -936,7 +936,7 @@ var shapeHassTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
 	type plain HassTurnOnArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
 }
 
 // HassTurnOnDeviceClass is one of the values of an enum.
@@ -978,7 +978,7 @@ func (e HassTurnOnDeviceClass) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e HassTurnOnDeviceClass) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of the 20 values of HassTurnOnDeviceClass")
+		return mcpimpl.Invalid("", "must be one of the 20 values of HassTurnOnDeviceClass")
 	}
 	return nil
 }
@@ -986,10 +986,10 @@ func (e HassTurnOnDeviceClass) Validate() error {
 // DescribeDoorbellArgs holds the arguments of the tool "describe_doorbell".
 type DescribeDoorbellArgs struct{}
 
-var shapeDescribeDoorbellArgs = runtime.ObjectShape{}
+var shapeDescribeDoorbellArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
 	type plain DescribeDoorbellArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
 }

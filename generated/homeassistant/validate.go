@@ -2,12 +2,12 @@
 
 package homeassistant
 
-import "github.com/mcpgen/mcpgen/runtime"
+import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "GetLiveContext".
 func (a *GetLiveContextArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "GetLiveContext")
+		return mcpimpl.ForTool(err, "GetLiveContext")
 	}
 	return nil
 }
@@ -18,7 +18,7 @@ func (a *GetLiveContextArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassCancelAllTimers".
 func (a *HassCancelAllTimersArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassCancelAllTimers")
+		return mcpimpl.ForTool(err, "HassCancelAllTimers")
 	}
 	return nil
 }
@@ -29,27 +29,27 @@ func (a *HassCancelAllTimersArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassLightSet".
 func (a *HassLightSetArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassLightSet")
+		return mcpimpl.ForTool(err, "HassLightSet")
 	}
 	return nil
 }
 func (a *HassLightSetArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	if a.Temperature != nil {
 		if *a.Temperature < 0 {
-			return runtime.Invalid("/temperature", "must be >= 0")
+			return mcpimpl.Invalid("/temperature", "must be >= 0")
 		}
 	}
 	if a.Brightness != nil {
 		if *a.Brightness < 0 {
-			return runtime.Invalid("/brightness", "must be >= 0")
+			return mcpimpl.Invalid("/brightness", "must be >= 0")
 		}
 		if *a.Brightness > 100 {
-			return runtime.Invalid("/brightness", "must be <= 100")
+			return mcpimpl.Invalid("/brightness", "must be <= 100")
 		}
 	}
 	return nil
@@ -58,7 +58,7 @@ func (a *HassLightSetArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassListAddItem".
 func (a *HassListAddItemArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassListAddItem")
+		return mcpimpl.ForTool(err, "HassListAddItem")
 	}
 	return nil
 }
@@ -69,19 +69,19 @@ func (a *HassListAddItemArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaNext".
 func (a *HassMediaNextArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassMediaNext")
+		return mcpimpl.ForTool(err, "HassMediaNext")
 	}
 	return nil
 }
 func (a *HassMediaNextArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -90,19 +90,19 @@ func (a *HassMediaNextArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPause".
 func (a *HassMediaPauseArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassMediaPause")
+		return mcpimpl.ForTool(err, "HassMediaPause")
 	}
 	return nil
 }
 func (a *HassMediaPauseArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -111,19 +111,19 @@ func (a *HassMediaPauseArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPlayerMute".
 func (a *HassMediaPlayerMuteArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassMediaPlayerMute")
+		return mcpimpl.ForTool(err, "HassMediaPlayerMute")
 	}
 	return nil
 }
 func (a *HassMediaPlayerMuteArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -132,19 +132,19 @@ func (a *HassMediaPlayerMuteArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPrevious".
 func (a *HassMediaPreviousArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassMediaPrevious")
+		return mcpimpl.ForTool(err, "HassMediaPrevious")
 	}
 	return nil
 }
 func (a *HassMediaPreviousArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -153,24 +153,24 @@ func (a *HassMediaPreviousArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaSearchAndPlay".
 func (a *HassMediaSearchAndPlayArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassMediaSearchAndPlay")
+		return mcpimpl.ForTool(err, "HassMediaSearchAndPlay")
 	}
 	return nil
 }
 func (a *HassMediaSearchAndPlayArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	if a.MediaClass != nil {
 		if err := (*a.MediaClass).Validate(); err != nil {
-			return runtime.Within(err, "media_class")
+			return mcpimpl.Within(err, "media_class")
 		}
 	}
 	return nil
@@ -179,19 +179,19 @@ func (a *HassMediaSearchAndPlayArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaUnpause".
 func (a *HassMediaUnpauseArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassMediaUnpause")
+		return mcpimpl.ForTool(err, "HassMediaUnpause")
 	}
 	return nil
 }
 func (a *HassMediaUnpauseArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -200,27 +200,27 @@ func (a *HassMediaUnpauseArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassSetVolume".
 func (a *HassSetVolumeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassSetVolume")
+		return mcpimpl.ForTool(err, "HassSetVolume")
 	}
 	return nil
 }
 func (a *HassSetVolumeArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	if a.VolumeLevel != nil {
 		if *a.VolumeLevel < 0 {
-			return runtime.Invalid("/volume_level", "must be >= 0")
+			return mcpimpl.Invalid("/volume_level", "must be >= 0")
 		}
 		if *a.VolumeLevel > 100 {
-			return runtime.Invalid("/volume_level", "must be <= 100")
+			return mcpimpl.Invalid("/volume_level", "must be <= 100")
 		}
 	}
 	return nil
@@ -229,24 +229,24 @@ func (a *HassSetVolumeArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassSetVolumeRelative".
 func (a *HassSetVolumeRelativeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassSetVolumeRelative")
+		return mcpimpl.ForTool(err, "HassSetVolumeRelative")
 	}
 	return nil
 }
 func (a *HassSetVolumeRelativeArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return runtime.Within(err, "domain", i0)
+			return mcpimpl.Within(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	if a.VolumeStep != nil {
 		if err := (*a.VolumeStep).Validate(); err != nil {
-			return runtime.Within(err, "volume_step")
+			return mcpimpl.Within(err, "volume_step")
 		}
 	}
 	return nil
@@ -262,10 +262,10 @@ func (u *HassSetVolumeRelativeVolumeStep) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of HassSetVolumeRelativeVolumeStep is set")
+		return mcpimpl.Invalid("", "no branch of HassSetVolumeRelativeVolumeStep is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of HassSetVolumeRelativeVolumeStep is set")
+		return mcpimpl.Invalid("", "more than one branch of HassSetVolumeRelativeVolumeStep is set")
 	}
 	if u.String != nil {
 		if err := (*u.String).Validate(); err != nil {
@@ -274,10 +274,10 @@ func (u *HassSetVolumeRelativeVolumeStep) Validate() error {
 	}
 	if u.Int != nil {
 		if *u.Int < -100 {
-			return runtime.Invalid("", "must be >= -100")
+			return mcpimpl.Invalid("", "must be >= -100")
 		}
 		if *u.Int > 100 {
-			return runtime.Invalid("", "must be <= 100")
+			return mcpimpl.Invalid("", "must be <= 100")
 		}
 	}
 	return nil
@@ -286,14 +286,14 @@ func (u *HassSetVolumeRelativeVolumeStep) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOff".
 func (a *HassTurnOffArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassTurnOff")
+		return mcpimpl.ForTool(err, "HassTurnOff")
 	}
 	return nil
 }
 func (a *HassTurnOffArgs) validate() error {
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -302,14 +302,14 @@ func (a *HassTurnOffArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOn".
 func (a *HassTurnOnArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassTurnOn")
+		return mcpimpl.ForTool(err, "HassTurnOn")
 	}
 	return nil
 }
 func (a *HassTurnOnArgs) validate() error {
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return runtime.Within(err, "device_class", i0)
+			return mcpimpl.Within(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -318,7 +318,7 @@ func (a *HassTurnOnArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "describe_doorbell".
 func (a *DescribeDoorbellArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "describe_doorbell")
+		return mcpimpl.ForTool(err, "describe_doorbell")
 	}
 	return nil
 }

@@ -2,7 +2,7 @@
 
 package sdkserver
 
-import "github.com/mcpgen/mcpgen/runtime"
+import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // AddArgs holds the arguments of the tool "add".
 //
@@ -18,9 +18,9 @@ type AddArgs struct {
 	B float64 `json:"b"`
 }
 
-var shapeAddArgs = runtime.ObjectShape{
+var shapeAddArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "a", Required: true},
 		{Name: "b", Required: true},
 	},
@@ -29,7 +29,7 @@ var shapeAddArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddArgs) UnmarshalJSON(data []byte) error {
 	type plain AddArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
 }
 
 // AddResult holds the structured result of the tool "add".
@@ -40,9 +40,9 @@ type AddResult struct {
 	Sum float64 `json:"sum"`
 }
 
-var shapeAddResult = runtime.ObjectShape{
+var shapeAddResult = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "sum", Required: true},
 	},
 }
@@ -50,7 +50,7 @@ var shapeAddResult = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
 	type plain AddResult
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
 }
 
 // BigArgs holds the arguments of the tool "big".
@@ -63,9 +63,9 @@ type BigArgs struct {
 	N int64 `json:"n"`
 }
 
-var shapeBigArgs = runtime.ObjectShape{
+var shapeBigArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "n", Required: true},
 	},
 }
@@ -73,7 +73,7 @@ var shapeBigArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *BigArgs) UnmarshalJSON(data []byte) error {
 	type plain BigArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeBigArgs, (*plain)(a)), "big")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeBigArgs, (*plain)(a)), "big")
 }
 
 // EchoArgs holds the arguments of the tool "echo".
@@ -86,9 +86,9 @@ type EchoArgs struct {
 	Message string `json:"message"`
 }
 
-var shapeEchoArgs = runtime.ObjectShape{
+var shapeEchoArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "message", Required: true},
 	},
 }
@@ -96,7 +96,7 @@ var shapeEchoArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EchoArgs) UnmarshalJSON(data []byte) error {
 	type plain EchoArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
 }
 
 // FailArgs holds the arguments of the tool "fail".
@@ -109,9 +109,9 @@ type FailArgs struct {
 	Message string `json:"message"`
 }
 
-var shapeFailArgs = runtime.ObjectShape{
+var shapeFailArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "message", Required: true},
 	},
 }
@@ -119,7 +119,7 @@ var shapeFailArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FailArgs) UnmarshalJSON(data []byte) error {
 	type plain FailArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeFailArgs, (*plain)(a)), "fail")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeFailArgs, (*plain)(a)), "fail")
 }
 
 // ProgressArgs holds the arguments of the tool "progress".
@@ -132,9 +132,9 @@ type ProgressArgs struct {
 	Steps int64 `json:"steps"`
 }
 
-var shapeProgressArgs = runtime.ObjectShape{
+var shapeProgressArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "steps", Required: true},
 	},
 }
@@ -142,7 +142,7 @@ var shapeProgressArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ProgressArgs) UnmarshalJSON(data []byte) error {
 	type plain ProgressArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeProgressArgs, (*plain)(a)), "progress")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeProgressArgs, (*plain)(a)), "progress")
 }
 
 // SlowArgs holds the arguments of the tool "slow".
@@ -155,9 +155,9 @@ type SlowArgs struct {
 	Ms int64 `json:"ms"`
 }
 
-var shapeSlowArgs = runtime.ObjectShape{
+var shapeSlowArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "ms", Required: true},
 	},
 }
@@ -165,5 +165,5 @@ var shapeSlowArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SlowArgs) UnmarshalJSON(data []byte) error {
 	type plain SlowArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeSlowArgs, (*plain)(a)), "slow")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSlowArgs, (*plain)(a)), "slow")
 }

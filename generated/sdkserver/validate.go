@@ -2,12 +2,12 @@
 
 package sdkserver
 
-import "github.com/mcpgen/mcpgen/runtime"
+import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "add")
+		return mcpimpl.ForTool(err, "add")
 	}
 	return nil
 }
@@ -18,7 +18,7 @@ func (a *AddArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddResult) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "add")
+		return mcpimpl.ForTool(err, "add")
 	}
 	return nil
 }
@@ -29,7 +29,7 @@ func (a *AddResult) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "big".
 func (a *BigArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "big")
+		return mcpimpl.ForTool(err, "big")
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func (a *BigArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "echo".
 func (a *EchoArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "echo")
+		return mcpimpl.ForTool(err, "echo")
 	}
 	return nil
 }
@@ -51,7 +51,7 @@ func (a *EchoArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "fail".
 func (a *FailArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "fail")
+		return mcpimpl.ForTool(err, "fail")
 	}
 	return nil
 }
@@ -62,7 +62,7 @@ func (a *FailArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "progress".
 func (a *ProgressArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "progress")
+		return mcpimpl.ForTool(err, "progress")
 	}
 	return nil
 }
@@ -73,7 +73,7 @@ func (a *ProgressArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "slow".
 func (a *SlowArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "slow")
+		return mcpimpl.ForTool(err, "slow")
 	}
 	return nil
 }

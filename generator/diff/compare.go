@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // maxDepth bounds how deep two schemas are walked; schemas deeper than this
@@ -256,7 +256,7 @@ func childPath(path, name string) string {
 
 func childPtr(ptr string, tokens ...string) string {
 	for _, t := range tokens {
-		ptr += "/" + runtime.EscapePointerToken(t)
+		ptr += "/" + jsontree.EscapeToken(t)
 	}
 	return ptr
 }

@@ -194,16 +194,16 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 		sd[jen.Id("Closed")] = jen.True()
 	}
 	if len(shapeFields) > 0 {
-		sd[jen.Id("Fields")] = jen.Index().Qual(runtimePkg, "FieldShape").Values(shapeFields...)
+		sd[jen.Id("Fields")] = jen.Index().Qual(implPkg, "FieldShape").Values(shapeFields...)
 	}
-	f.Var().Id(shape).Op("=").Qual(runtimePkg, "ObjectShape").Values(sd)
+	f.Var().Id(shape).Op("=").Qual(implPkg, "ObjectShape").Values(sd)
 
-	decode := jen.Qual(runtimePkg, "DecodeObject").Call(jen.Id("data"), jen.Op("&").Id(shape), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("a")))
+	decode := jen.Qual(implPkg, "DecodeObject").Call(jen.Id("data"), jen.Op("&").Id(shape), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("a")))
 	// The errors of a tool's own type name the tool, as Validate's do.
 	named := func(err jen.Code) jen.Code { return err }
 	doc := "UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties."
 	if r, ok := g.roots[t]; ok {
-		named = func(err jen.Code) jen.Code { return jen.Qual(runtimePkg, "ForTool").Call(err, jen.Lit(r.tool.Name)) }
+		named = func(err jen.Code) jen.Code { return jen.Qual(implPkg, "ForTool").Call(err, jen.Lit(r.tool.Name)) }
 		doc += " Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed."
 	}
 	body := []jen.Code{jen.Type().Id("plain").Id(t.Name)}
@@ -212,7 +212,7 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 	} else {
 		body = append(body,
 			jen.If(jen.Err().Op(":=").Add(decode), jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
-			jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(runtimePkg, "DecodeExtra").Types(goType(t.Extra)).Call(jen.Id("data"), jen.Op("&").Id(shape)),
+			jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(implPkg, "DecodeExtra").Types(goType(t.Extra)).Call(jen.Id("data"), jen.Op("&").Id(shape)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
 			jen.Id("a").Dot("Extra").Op("=").Id("extra"),
 			jen.Return(jen.Nil()),
@@ -226,7 +226,7 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 			jen.Type().Id("plain").Id(t.Name),
 			jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("a"))),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(runtimePkg, "EncodeExtra").Call(jen.Id("data"), jen.Id("a").Dot("Extra"))),
+			jen.Return(jen.Qual(implPkg, "EncodeExtra").Call(jen.Id("data"), jen.Id("a").Dot("Extra"))),
 		)
 	}
 }
@@ -282,7 +282,7 @@ func (g *gen) enumDecl(f *jen.File, t *ir.Type) {
 		jen.Return(jen.False()),
 	)
 	f.Add(comment("Validate returns a *runtime.ValidationError when e is not one of the values of the enum.")).Func().Params(jen.Id("e").Id(t.Name)).Id("Validate").Params().Error().Block(
-		jen.If(jen.Op("!").Id("e").Dot("Valid").Call()).Block(jen.Return(jen.Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit(enumReason(t))))),
+		jen.If(jen.Op("!").Id("e").Dot("Valid").Call()).Block(jen.Return(jen.Qual(implPkg, "Invalid").Call(jen.Lit(""), jen.Lit(enumReason(t))))),
 		jen.Return(jen.Nil()),
 	)
 }
@@ -294,8 +294,8 @@ func (g *gen) constDecl(f *jen.File, t *ir.Type) {
 		jen.Return(jen.Index().Byte().Call(jen.Lit(lit)), jen.Nil()),
 	)
 	f.Add(comment("UnmarshalJSON accepts the constant only.")).Func().Params(jen.Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.If(jen.Op("!").Qual(runtimePkg, "ConstMatches").Call(jen.Id("data"), jen.Lit(lit))).Block(
-			jen.Return(jen.Qual(runtimePkg, "Invalid").Call(jen.Lit(""), jen.Lit("must be "+truncate(lit, 80)))),
+		jen.If(jen.Op("!").Qual(implPkg, "ConstMatches").Call(jen.Id("data"), jen.Lit(lit))).Block(
+			jen.Return(jen.Qual(implPkg, "Invalid").Call(jen.Lit(""), jen.Lit("must be "+truncate(lit, 80)))),
 		),
 		jen.Return(jen.Nil()),
 	)
@@ -349,18 +349,18 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 			}
 		}
 		for _, k := range b.Kinds {
-			args = append(args, jen.Qual(runtimePkg, kindConst[k]))
+			args = append(args, jen.Qual(implPkg, kindConst[k]))
 		}
-		branches = append(branches, jen.Line().Qual(runtimePkg, "Decoded").Call(args...))
+		branches = append(branches, jen.Line().Qual(implPkg, "Decoded").Call(args...))
 	}
 	branches = append(branches, jen.Line())
 	var ret jen.Code = jen.Err()
 	if r, ok := g.roots[t]; ok {
-		ret = jen.Qual(runtimePkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name))
+		ret = jen.Qual(implPkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name))
 	}
 	body := []jen.Code{
 		jen.Var().Id("out").Id(t.Name),
-		jen.If(jen.Err().Op(":=").Qual(runtimePkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(runtimePkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(ret)),
+		jen.If(jen.Err().Op(":=").Qual(implPkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(implPkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(ret)),
 		jen.Op("*").Id("u").Op("=").Id("out"),
 		jen.Return(jen.Nil()),
 	}

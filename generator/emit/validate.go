@@ -30,7 +30,7 @@ func (p path) pointer(lits []string) jen.Code {
 		}
 		return jen.Lit(s)
 	}
-	return jen.Qual(runtimePkg, "Pointer").Call(p...)
+	return jen.Qual(implPkg, "Pointer").Call(p...)
 }
 
 func escapeToken(s string) string {
@@ -72,13 +72,13 @@ func (c checker) withVar(v string) checker {
 }
 
 func (c checker) invalid(reason string) jen.Code {
-	return jen.Return(jen.Qual(runtimePkg, "Invalid").Call(c.p.pointer(c.lits), jen.Lit(reason)))
+	return jen.Return(jen.Qual(implPkg, "Invalid").Call(c.p.pointer(c.lits), jen.Lit(reason)))
 }
 
 func (c checker) within(call jen.Code) jen.Code {
 	ret := jen.Return(jen.Err())
 	if len(c.p) > 0 {
-		ret = jen.Return(jen.Qual(runtimePkg, "Within").Call(append([]jen.Code{jen.Err()}, c.p...)...))
+		ret = jen.Return(jen.Qual(implPkg, "Within").Call(append([]jen.Code{jen.Err()}, c.p...)...))
 	}
 	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(ret)
 }
@@ -171,7 +171,7 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 				c.invalid("must match the pattern "+truncate(p, 120))))
 		}
 		if t.Format != "" {
-			out = append(out, jen.If(jen.Op("!").Qual(runtimePkg, "CheckFormat").Call(jen.Lit(t.Format), jen.Id(expr))).Block(
+			out = append(out, jen.If(jen.Op("!").Qual(implPkg, "CheckFormat").Call(jen.Lit(t.Format), jen.Id(expr))).Block(
 				c.invalid(fmt.Sprintf("must be a valid %q", t.Format))))
 		}
 	case ir.Slice:
@@ -317,7 +317,7 @@ func (g *gen) validateFile() *jen.File {
 			compile := jen.Qual("regexp", "MustCompile")
 			if _, err := regexp.Compile(p); err != nil {
 				// Only the ECMAScript engine reads it (see runtime.CompilePattern).
-				compile = jen.Qual(runtimePkg, "MustCompilePattern")
+				compile = jen.Qual(implPkg, "MustCompilePattern")
 			}
 			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Add(compile).Call(jen.Lit(p)))
 		}
@@ -399,11 +399,11 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 	doc := []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool " + quote(r.tool.Name) + "."}
 	wrap := []jen.Code{
 		jen.If(jen.Err().Op(":=").Id(recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(runtimePkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name)))),
+			jen.Return(jen.Qual(implPkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name)))),
 	}
 	if len(checks) > 0 {
 		doc = append(doc, fmt.Sprintf("The schema uses keywords without a Go counterpart (%s), so Validate also checks the encoded value against the schema itself.", joinWords(checks)))
-		wrap = append(wrap, jen.Return(jen.Qual(runtimePkg, "ValidateEncoded").Call(jen.Id(schemaVar), jen.Id(recv))))
+		wrap = append(wrap, jen.Return(jen.Qual(implPkg, "ValidateEncoded").Call(jen.Id(schemaVar), jen.Id(recv))))
 	} else {
 		wrap = append(wrap, jen.Return(jen.Nil()))
 	}

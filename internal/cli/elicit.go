@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -234,7 +235,7 @@ func fieldProblem(schema json.RawMessage, field string, content map[string]any) 
 	if !errors.As(err, &ve) {
 		return err
 	}
-	if ve.Pointer == "/"+runtime.EscapePointerToken(field) {
+	if ve.Pointer == "/"+jsontree.EscapeToken(field) {
 		return errors.New(ve.Reason)
 	}
 	return nil

@@ -427,8 +427,12 @@ func unescapePercent(s string) (string, error) {
 	return b.String(), nil
 }
 
-// EscapeToken escapes one JSON pointer reference token.
+// EscapeToken escapes one JSON pointer reference token (RFC 6901). A token
+// without "~" or "/" is returned as it is, without allocating.
 func EscapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 

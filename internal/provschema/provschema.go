@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/internal/schema"
-	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Root parses a tool's input schema and returns it as a plain object schema
@@ -257,7 +256,7 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		if defs := out.Get(key); defs != nil && defs.Kind == jsontree.Object {
 			nd := &jsontree.Node{Kind: jsontree.Object}
 			for _, m := range defs.Members {
-				nd.Set(m.Key, s.schema(m.Value, ptr+"/"+key+"/"+runtime.EscapePointerToken(m.Key), false))
+				nd.Set(m.Key, s.schema(m.Value, ptr+"/"+key+"/"+jsontree.EscapeToken(m.Key), false))
 			}
 			out.Set(key, nd)
 		}
@@ -310,7 +309,7 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		req := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
 		s.props += len(props.Members)
 		for _, m := range props.Members {
-			ps := s.schema(m.Value, ptr+"/properties/"+runtime.EscapePointerToken(m.Key), false)
+			ps := s.schema(m.Value, ptr+"/properties/"+jsontree.EscapeToken(m.Key), false)
 			if !slices.Contains(required, m.Key) {
 				ps = nullable(ps)
 			}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/internal/schema"
-	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Limits of the typed conversion.
@@ -658,7 +657,7 @@ func (c *converter) convertTyped(n *jsontree.Node, typ, ptr string, depth int) (
 		var left, banned []string
 		if props != nil && props.Kind == jsontree.Object {
 			for _, m := range props.Members {
-				pp := ptr + "/properties/" + runtime.EscapePointerToken(m.Key)
+				pp := ptr + "/properties/" + jsontree.EscapeToken(m.Key)
 				if !validParamName(m.Key) {
 					c.fallbackf(pp, "property name %q is not a valid Gemini parameter name", m.Key)
 				}

@@ -96,6 +96,7 @@ capture tavily TAVILY_API_KEY=tvly-dummy -- node node_modules/tavily-mcp/build/i
 capture digitalocean DIGITALOCEAN_API_TOKEN=dummy -- node node_modules/@digitalocean/mcp/index.js
 capture launchdarkly -- node node_modules/@launchdarkly/mcp-server/bin/mcp-server.js start --api-key dummy
 capture mapbox MAPBOX_ACCESS_TOKEN=pk.dummy -- node node_modules/@mapbox/mcp-server/dist/esm/index.js
+capture ms365 -- node node_modules/@softeria/ms-365-mcp-server/dist/index.js --org-mode
 
 # Go servers, pinned here.
 selected grafana && gobuild grafana github.com/grafana/mcp-grafana/cmd/mcp-grafana@v1.6.3

@@ -2,7 +2,7 @@
 
 package everything
 
-import "github.com/mcpgen/mcpgen/runtime"
+import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // EchoArgs holds the arguments of the tool "echo".
 //
@@ -14,14 +14,14 @@ type EchoArgs struct {
 	Message string `json:"message"`
 }
 
-var shapeEchoArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeEchoArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "message", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EchoArgs) UnmarshalJSON(data []byte) error {
 	type plain EchoArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
 }
 
 // GetAnnotatedMessageArgs holds the arguments of the tool "get-annotated-message".
@@ -38,7 +38,7 @@ type GetAnnotatedMessageArgs struct {
 	IncludeImage *bool `json:"includeImage,omitempty"`
 }
 
-var shapeGetAnnotatedMessageArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeGetAnnotatedMessageArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "messageType", Required: true},
 	{Name: "includeImage"},
 }}
@@ -46,7 +46,7 @@ var shapeGetAnnotatedMessageArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetAnnotatedMessageArgs) UnmarshalJSON(data []byte) error {
 	type plain GetAnnotatedMessageArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetAnnotatedMessageArgs, (*plain)(a)), "get-annotated-message")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetAnnotatedMessageArgs, (*plain)(a)), "get-annotated-message")
 }
 
 // GetAnnotatedMessageMessageType is one of the values of an enum.
@@ -73,7 +73,7 @@ func (e GetAnnotatedMessageMessageType) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e GetAnnotatedMessageMessageType) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"error\", \"success\", \"debug\"")
+		return mcpimpl.Invalid("", "must be one of \"error\", \"success\", \"debug\"")
 	}
 	return nil
 }
@@ -83,12 +83,12 @@ func (e GetAnnotatedMessageMessageType) Validate() error {
 // Returns all environment variables, helpful for debugging MCP server configuration
 type GetEnvArgs struct{}
 
-var shapeGetEnvArgs = runtime.ObjectShape{}
+var shapeGetEnvArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetEnvArgs) UnmarshalJSON(data []byte) error {
 	type plain GetEnvArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetEnvArgs, (*plain)(a)), "get-env")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetEnvArgs, (*plain)(a)), "get-env")
 }
 
 // GetResourceLinksArgs holds the arguments of the tool "get-resource-links".
@@ -101,14 +101,14 @@ type GetResourceLinksArgs struct {
 	Count *float64 `json:"count,omitempty"`
 }
 
-var shapeGetResourceLinksArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeGetResourceLinksArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "count"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetResourceLinksArgs) UnmarshalJSON(data []byte) error {
 	type plain GetResourceLinksArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetResourceLinksArgs, (*plain)(a)), "get-resource-links")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetResourceLinksArgs, (*plain)(a)), "get-resource-links")
 }
 
 // GetResourceReferenceArgs holds the arguments of the tool "get-resource-reference".
@@ -123,7 +123,7 @@ type GetResourceReferenceArgs struct {
 	ResourceID *float64 `json:"resourceId,omitempty"`
 }
 
-var shapeGetResourceReferenceArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeGetResourceReferenceArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "resourceType"},
 	{Name: "resourceId"},
 }}
@@ -131,7 +131,7 @@ var shapeGetResourceReferenceArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetResourceReferenceArgs) UnmarshalJSON(data []byte) error {
 	type plain GetResourceReferenceArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetResourceReferenceArgs, (*plain)(a)), "get-resource-reference")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetResourceReferenceArgs, (*plain)(a)), "get-resource-reference")
 }
 
 // GetResourceReferenceResourceType is one of the values of an enum.
@@ -157,7 +157,7 @@ func (e GetResourceReferenceResourceType) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e GetResourceReferenceResourceType) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"Text\", \"Blob\"")
+		return mcpimpl.Invalid("", "must be one of \"Text\", \"Blob\"")
 	}
 	return nil
 }
@@ -172,14 +172,14 @@ type GetStructuredContentArgs struct {
 	Location GetStructuredContentLocation `json:"location"`
 }
 
-var shapeGetStructuredContentArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeGetStructuredContentArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "location", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetStructuredContentArgs) UnmarshalJSON(data []byte) error {
 	type plain GetStructuredContentArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetStructuredContentArgs, (*plain)(a)), "get-structured-content")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetStructuredContentArgs, (*plain)(a)), "get-structured-content")
 }
 
 // GetStructuredContentLocation is one of the values of an enum.
@@ -206,7 +206,7 @@ func (e GetStructuredContentLocation) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e GetStructuredContentLocation) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"New York\", \"Chicago\", \"Los Angeles\"")
+		return mcpimpl.Invalid("", "must be one of \"New York\", \"Chicago\", \"Los Angeles\"")
 	}
 	return nil
 }
@@ -227,9 +227,9 @@ type GetStructuredContentResult struct {
 	Humidity float64 `json:"humidity"`
 }
 
-var shapeGetStructuredContentResult = runtime.ObjectShape{
+var shapeGetStructuredContentResult = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "temperature", Required: true},
 		{Name: "conditions", Required: true},
 		{Name: "humidity", Required: true},
@@ -239,7 +239,7 @@ var shapeGetStructuredContentResult = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetStructuredContentResult) UnmarshalJSON(data []byte) error {
 	type plain GetStructuredContentResult
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetStructuredContentResult, (*plain)(a)), "get-structured-content")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetStructuredContentResult, (*plain)(a)), "get-structured-content")
 }
 
 // GetSumArgs holds the arguments of the tool "get-sum".
@@ -256,7 +256,7 @@ type GetSumArgs struct {
 	B float64 `json:"b"`
 }
 
-var shapeGetSumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeGetSumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a", Required: true},
 	{Name: "b", Required: true},
 }}
@@ -264,7 +264,7 @@ var shapeGetSumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetSumArgs) UnmarshalJSON(data []byte) error {
 	type plain GetSumArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetSumArgs, (*plain)(a)), "get-sum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetSumArgs, (*plain)(a)), "get-sum")
 }
 
 // GetTinyImageArgs holds the arguments of the tool "get-tiny-image".
@@ -272,12 +272,12 @@ func (a *GetSumArgs) UnmarshalJSON(data []byte) error {
 // Returns a tiny MCP logo image.
 type GetTinyImageArgs struct{}
 
-var shapeGetTinyImageArgs = runtime.ObjectShape{}
+var shapeGetTinyImageArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetTinyImageArgs) UnmarshalJSON(data []byte) error {
 	type plain GetTinyImageArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGetTinyImageArgs, (*plain)(a)), "get-tiny-image")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetTinyImageArgs, (*plain)(a)), "get-tiny-image")
 }
 
 // GzipFileAsResourceArgs holds the arguments of the tool "gzip-file-as-resource".
@@ -298,7 +298,7 @@ type GzipFileAsResourceArgs struct {
 	OutputType *GzipFileAsResourceOutputType `json:"outputType,omitempty"`
 }
 
-var shapeGzipFileAsResourceArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeGzipFileAsResourceArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 	{Name: "data"},
 	{Name: "outputType"},
@@ -307,7 +307,7 @@ var shapeGzipFileAsResourceArgs = runtime.ObjectShape{Fields: []runtime.FieldSha
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GzipFileAsResourceArgs) UnmarshalJSON(data []byte) error {
 	type plain GzipFileAsResourceArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeGzipFileAsResourceArgs, (*plain)(a)), "gzip-file-as-resource")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGzipFileAsResourceArgs, (*plain)(a)), "gzip-file-as-resource")
 }
 
 // GzipFileAsResourceOutputType is one of the values of an enum.
@@ -335,7 +335,7 @@ func (e GzipFileAsResourceOutputType) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e GzipFileAsResourceOutputType) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"resourceLink\", \"resource\"")
+		return mcpimpl.Invalid("", "must be one of \"resourceLink\", \"resource\"")
 	}
 	return nil
 }
@@ -354,7 +354,7 @@ type SimulateResearchQueryArgs struct {
 	Ambiguous *bool `json:"ambiguous,omitempty"`
 }
 
-var shapeSimulateResearchQueryArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeSimulateResearchQueryArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "topic", Required: true},
 	{Name: "ambiguous"},
 }}
@@ -362,7 +362,7 @@ var shapeSimulateResearchQueryArgs = runtime.ObjectShape{Fields: []runtime.Field
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SimulateResearchQueryArgs) UnmarshalJSON(data []byte) error {
 	type plain SimulateResearchQueryArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeSimulateResearchQueryArgs, (*plain)(a)), "simulate-research-query")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSimulateResearchQueryArgs, (*plain)(a)), "simulate-research-query")
 }
 
 // ToggleSimulatedLoggingArgs holds the arguments of the tool "toggle-simulated-logging".
@@ -370,12 +370,12 @@ func (a *SimulateResearchQueryArgs) UnmarshalJSON(data []byte) error {
 // Toggles simulated, random-leveled logging on or off.
 type ToggleSimulatedLoggingArgs struct{}
 
-var shapeToggleSimulatedLoggingArgs = runtime.ObjectShape{}
+var shapeToggleSimulatedLoggingArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSimulatedLoggingArgs) UnmarshalJSON(data []byte) error {
 	type plain ToggleSimulatedLoggingArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeToggleSimulatedLoggingArgs, (*plain)(a)), "toggle-simulated-logging")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeToggleSimulatedLoggingArgs, (*plain)(a)), "toggle-simulated-logging")
 }
 
 // ToggleSubscriberUpdatesArgs holds the arguments of the tool "toggle-subscriber-updates".
@@ -383,12 +383,12 @@ func (a *ToggleSimulatedLoggingArgs) UnmarshalJSON(data []byte) error {
 // Toggles simulated resource subscription updates on or off.
 type ToggleSubscriberUpdatesArgs struct{}
 
-var shapeToggleSubscriberUpdatesArgs = runtime.ObjectShape{}
+var shapeToggleSubscriberUpdatesArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSubscriberUpdatesArgs) UnmarshalJSON(data []byte) error {
 	type plain ToggleSubscriberUpdatesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeToggleSubscriberUpdatesArgs, (*plain)(a)), "toggle-subscriber-updates")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeToggleSubscriberUpdatesArgs, (*plain)(a)), "toggle-subscriber-updates")
 }
 
 // TriggerLongRunningOperationArgs holds the arguments of the tool "trigger-long-running-operation".
@@ -405,7 +405,7 @@ type TriggerLongRunningOperationArgs struct {
 	Steps *float64 `json:"steps,omitempty"`
 }
 
-var shapeTriggerLongRunningOperationArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeTriggerLongRunningOperationArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "duration"},
 	{Name: "steps"},
 }}
@@ -413,5 +413,5 @@ var shapeTriggerLongRunningOperationArgs = runtime.ObjectShape{Fields: []runtime
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TriggerLongRunningOperationArgs) UnmarshalJSON(data []byte) error {
 	type plain TriggerLongRunningOperationArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeTriggerLongRunningOperationArgs, (*plain)(a)), "trigger-long-running-operation")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTriggerLongRunningOperationArgs, (*plain)(a)), "trigger-long-running-operation")
 }

@@ -2,12 +2,12 @@
 
 package everything
 
-import "github.com/mcpgen/mcpgen/runtime"
+import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "echo".
 func (a *EchoArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "echo")
+		return mcpimpl.ForTool(err, "echo")
 	}
 	return nil
 }
@@ -18,13 +18,13 @@ func (a *EchoArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-annotated-message".
 func (a *GetAnnotatedMessageArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-annotated-message")
+		return mcpimpl.ForTool(err, "get-annotated-message")
 	}
 	return nil
 }
 func (a *GetAnnotatedMessageArgs) validate() error {
 	if err := a.MessageType.Validate(); err != nil {
-		return runtime.Within(err, "messageType")
+		return mcpimpl.Within(err, "messageType")
 	}
 	return nil
 }
@@ -32,7 +32,7 @@ func (a *GetAnnotatedMessageArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-env".
 func (a *GetEnvArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-env")
+		return mcpimpl.ForTool(err, "get-env")
 	}
 	return nil
 }
@@ -43,17 +43,17 @@ func (a *GetEnvArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-resource-links".
 func (a *GetResourceLinksArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-resource-links")
+		return mcpimpl.ForTool(err, "get-resource-links")
 	}
 	return nil
 }
 func (a *GetResourceLinksArgs) validate() error {
 	if a.Count != nil {
 		if *a.Count < 1.0 {
-			return runtime.Invalid("/count", "must be >= 1")
+			return mcpimpl.Invalid("/count", "must be >= 1")
 		}
 		if *a.Count > 10.0 {
-			return runtime.Invalid("/count", "must be <= 10")
+			return mcpimpl.Invalid("/count", "must be <= 10")
 		}
 	}
 	return nil
@@ -62,14 +62,14 @@ func (a *GetResourceLinksArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-resource-reference".
 func (a *GetResourceReferenceArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-resource-reference")
+		return mcpimpl.ForTool(err, "get-resource-reference")
 	}
 	return nil
 }
 func (a *GetResourceReferenceArgs) validate() error {
 	if a.ResourceType != nil {
 		if err := (*a.ResourceType).Validate(); err != nil {
-			return runtime.Within(err, "resourceType")
+			return mcpimpl.Within(err, "resourceType")
 		}
 	}
 	return nil
@@ -78,13 +78,13 @@ func (a *GetResourceReferenceArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-structured-content".
 func (a *GetStructuredContentArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-structured-content")
+		return mcpimpl.ForTool(err, "get-structured-content")
 	}
 	return nil
 }
 func (a *GetStructuredContentArgs) validate() error {
 	if err := a.Location.Validate(); err != nil {
-		return runtime.Within(err, "location")
+		return mcpimpl.Within(err, "location")
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func (a *GetStructuredContentArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-structured-content".
 func (a *GetStructuredContentResult) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-structured-content")
+		return mcpimpl.ForTool(err, "get-structured-content")
 	}
 	return nil
 }
@@ -103,7 +103,7 @@ func (a *GetStructuredContentResult) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-sum".
 func (a *GetSumArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-sum")
+		return mcpimpl.ForTool(err, "get-sum")
 	}
 	return nil
 }
@@ -114,7 +114,7 @@ func (a *GetSumArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-tiny-image".
 func (a *GetTinyImageArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "get-tiny-image")
+		return mcpimpl.ForTool(err, "get-tiny-image")
 	}
 	return nil
 }
@@ -125,19 +125,19 @@ func (a *GetTinyImageArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "gzip-file-as-resource".
 func (a *GzipFileAsResourceArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "gzip-file-as-resource")
+		return mcpimpl.ForTool(err, "gzip-file-as-resource")
 	}
 	return nil
 }
 func (a *GzipFileAsResourceArgs) validate() error {
 	if a.Data != nil {
-		if !runtime.CheckFormat("uri", *a.Data) {
-			return runtime.Invalid("/data", "must be a valid \"uri\"")
+		if !mcpimpl.CheckFormat("uri", *a.Data) {
+			return mcpimpl.Invalid("/data", "must be a valid \"uri\"")
 		}
 	}
 	if a.OutputType != nil {
 		if err := (*a.OutputType).Validate(); err != nil {
-			return runtime.Within(err, "outputType")
+			return mcpimpl.Within(err, "outputType")
 		}
 	}
 	return nil
@@ -146,7 +146,7 @@ func (a *GzipFileAsResourceArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "simulate-research-query".
 func (a *SimulateResearchQueryArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "simulate-research-query")
+		return mcpimpl.ForTool(err, "simulate-research-query")
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (a *SimulateResearchQueryArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "toggle-simulated-logging".
 func (a *ToggleSimulatedLoggingArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "toggle-simulated-logging")
+		return mcpimpl.ForTool(err, "toggle-simulated-logging")
 	}
 	return nil
 }
@@ -168,7 +168,7 @@ func (a *ToggleSimulatedLoggingArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "toggle-subscriber-updates".
 func (a *ToggleSubscriberUpdatesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "toggle-subscriber-updates")
+		return mcpimpl.ForTool(err, "toggle-subscriber-updates")
 	}
 	return nil
 }
@@ -179,7 +179,7 @@ func (a *ToggleSubscriberUpdatesArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "trigger-long-running-operation".
 func (a *TriggerLongRunningOperationArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "trigger-long-running-operation")
+		return mcpimpl.ForTool(err, "trigger-long-running-operation")
 	}
 	return nil
 }

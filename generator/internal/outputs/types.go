@@ -5,7 +5,7 @@ package outputs
 import (
 	"encoding/json"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // AddArgs holds the arguments of the tool "add".
@@ -18,9 +18,9 @@ type AddArgs struct {
 	B float64 `json:"b"`
 }
 
-var shapeAddArgs = runtime.ObjectShape{
+var shapeAddArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "a", Required: true},
 		{Name: "b", Required: true},
 	},
@@ -29,7 +29,7 @@ var shapeAddArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddArgs) UnmarshalJSON(data []byte) error {
 	type plain AddArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
 }
 
 // AddResult holds the structured result of the tool "add".
@@ -38,14 +38,14 @@ type AddResult struct {
 	Sum float64 `json:"sum"`
 }
 
-var shapeAddResult = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeAddResult = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "sum", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
 	type plain AddResult
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
 }
 
 // LookupArgs holds the arguments of the tool "lookup".
@@ -56,14 +56,14 @@ type LookupArgs struct {
 	ID string `json:"id"`
 }
 
-var shapeLookupArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeLookupArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "id", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LookupArgs) UnmarshalJSON(data []byte) error {
 	type plain LookupArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeLookupArgs, (*plain)(a)), "lookup")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeLookupArgs, (*plain)(a)), "lookup")
 }
 
 // LookupResult holds the structured result of the tool "lookup".
@@ -74,7 +74,7 @@ type LookupResult struct {
 	Next *string `json:"next,omitempty"`
 }
 
-var shapeLookupResult = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeLookupResult = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "items", Required: true, NonNullElems: true},
 	{Name: "next", Nullable: true},
 }}
@@ -82,7 +82,7 @@ var shapeLookupResult = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LookupResult) UnmarshalJSON(data []byte) error {
 	type plain LookupResult
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeLookupResult, (*plain)(a)), "lookup")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeLookupResult, (*plain)(a)), "lookup")
 }
 
 // LookupResultItem is an object.
@@ -92,7 +92,7 @@ type LookupResultItem struct {
 	Default *bool  `json:"(default),omitempty"`
 }
 
-var shapeLookupResultItem = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeLookupResultItem = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name", Required: true},
 	{Name: "(default)"},
 }}
@@ -100,7 +100,7 @@ var shapeLookupResultItem = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *LookupResultItem) UnmarshalJSON(data []byte) error {
 	type plain LookupResultItem
-	return runtime.DecodeObject(data, &shapeLookupResultItem, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeLookupResultItem, (*plain)(a))
 }
 
 // SearchArgs holds the arguments of the tool "search".
@@ -117,7 +117,7 @@ type SearchArgs struct {
 	Since *string     `json:"since,omitempty"`
 }
 
-var shapeSearchArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeSearchArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "query", Required: true},
 	{Name: "filters", NonNullElems: true},
 	{Name: "limit"},
@@ -128,7 +128,7 @@ var shapeSearchArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SearchArgs) UnmarshalJSON(data []byte) error {
 	type plain SearchArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeSearchArgs, (*plain)(a)), "search")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSearchArgs, (*plain)(a)), "search")
 }
 
 // SearchSort is one of the values of an enum.
@@ -152,7 +152,7 @@ func (e SearchSort) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e SearchSort) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"asc\", \"desc\"")
+		return mcpimpl.Invalid("", "must be one of \"asc\", \"desc\"")
 	}
 	return nil
 }
@@ -162,12 +162,12 @@ func (e SearchSort) Validate() error {
 // Returns a shape.
 type ShapeArgs struct{}
 
-var shapeShapeArgs = runtime.ObjectShape{}
+var shapeShapeArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ShapeArgs) UnmarshalJSON(data []byte) error {
 	type plain ShapeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeShapeArgs, (*plain)(a)), "shape")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeShapeArgs, (*plain)(a)), "shape")
 }
 
 // ShapeResult holds the structured result of the tool "shape".
@@ -190,11 +190,11 @@ func (u ShapeResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *ShapeResult) UnmarshalJSON(data []byte) error {
 	var out ShapeResult
-	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
-		runtime.Decoded(&out.Circle, nil, runtime.KindObject),
-		runtime.Decoded(&out.Rect, nil, runtime.KindObject),
+	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.Circle, nil, mcpimpl.KindObject),
+		mcpimpl.Decoded(&out.Rect, nil, mcpimpl.KindObject),
 	}); err != nil {
-		return runtime.ForTool(err, "shape")
+		return mcpimpl.ForTool(err, "shape")
 	}
 	*u = out
 	return nil
@@ -208,7 +208,7 @@ type ShapeResultCircle struct {
 	R float64 `json:"r"`
 }
 
-var shapeShapeResultCircle = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeShapeResultCircle = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "kind", Required: true},
 	{Name: "r", Required: true},
 }}
@@ -216,7 +216,7 @@ var shapeShapeResultCircle = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ShapeResultCircle) UnmarshalJSON(data []byte) error {
 	type plain ShapeResultCircle
-	return runtime.DecodeObject(data, &shapeShapeResultCircle, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeShapeResultCircle, (*plain)(a))
 }
 
 // ShapeResultCircleKind is a constant: it always encodes as "circle".
@@ -229,8 +229,8 @@ func (ShapeResultCircleKind) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*ShapeResultCircleKind) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"circle\"") {
-		return runtime.Invalid("", "must be \"circle\"")
+	if !mcpimpl.ConstMatches(data, "\"circle\"") {
+		return mcpimpl.Invalid("", "must be \"circle\"")
 	}
 	return nil
 }
@@ -245,7 +245,7 @@ type ShapeResultRect struct {
 	H float64 `json:"h"`
 }
 
-var shapeShapeResultRect = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeShapeResultRect = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "kind", Required: true},
 	{Name: "w", Required: true},
 	{Name: "h", Required: true},
@@ -254,7 +254,7 @@ var shapeShapeResultRect = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ShapeResultRect) UnmarshalJSON(data []byte) error {
 	type plain ShapeResultRect
-	return runtime.DecodeObject(data, &shapeShapeResultRect, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeShapeResultRect, (*plain)(a))
 }
 
 // ShapeResultRectKind is a constant: it always encodes as "rect".
@@ -267,8 +267,8 @@ func (ShapeResultRectKind) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*ShapeResultRectKind) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"rect\"") {
-		return runtime.Invalid("", "must be \"rect\"")
+	if !mcpimpl.ConstMatches(data, "\"rect\"") {
+		return mcpimpl.Invalid("", "must be \"rect\"")
 	}
 	return nil
 }

@@ -5,13 +5,13 @@ package outputs
 import (
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "add")
+		return mcpimpl.ForTool(err, "add")
 	}
 	return nil
 }
@@ -22,7 +22,7 @@ func (a *AddArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddResult) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "add")
+		return mcpimpl.ForTool(err, "add")
 	}
 	return nil
 }
@@ -33,7 +33,7 @@ func (a *AddResult) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "lookup".
 func (a *LookupArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "lookup")
+		return mcpimpl.ForTool(err, "lookup")
 	}
 	return nil
 }
@@ -44,13 +44,13 @@ func (a *LookupArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "lookup".
 func (a *LookupResult) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "lookup")
+		return mcpimpl.ForTool(err, "lookup")
 	}
 	return nil
 }
 func (a *LookupResult) validate() error {
 	if a.Items == nil {
-		return runtime.Invalid("/items", "is required")
+		return mcpimpl.Invalid("/items", "is required")
 	}
 	return nil
 }
@@ -65,30 +65,30 @@ func (a *LookupResultItem) Validate() error {
 // The schema uses keywords without a Go counterpart (if, then), so Validate also checks the encoded value against the schema itself.
 func (a *SearchArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "search")
+		return mcpimpl.ForTool(err, "search")
 	}
-	return runtime.ValidateEncoded(inputSchemaSearch, a)
+	return mcpimpl.ValidateEncoded(inputSchemaSearch, a)
 }
 func (a *SearchArgs) validate() error {
 	if utf8.RuneCountInString(a.Query) < 1 {
-		return runtime.Invalid("/query", "must be at least 1 characters long")
+		return mcpimpl.Invalid("/query", "must be at least 1 characters long")
 	}
 	if a.Limit != nil {
 		if *a.Limit < 1 {
-			return runtime.Invalid("/limit", "must be >= 1")
+			return mcpimpl.Invalid("/limit", "must be >= 1")
 		}
 		if *a.Limit > 50 {
-			return runtime.Invalid("/limit", "must be <= 50")
+			return mcpimpl.Invalid("/limit", "must be <= 50")
 		}
 	}
 	if a.Sort != nil {
 		if err := (*a.Sort).Validate(); err != nil {
-			return runtime.Within(err, "sort")
+			return mcpimpl.Within(err, "sort")
 		}
 	}
 	if a.Since != nil {
-		if !runtime.CheckFormat("date-time", *a.Since) {
-			return runtime.Invalid("/since", "must be a valid \"date-time\"")
+		if !mcpimpl.CheckFormat("date-time", *a.Since) {
+			return mcpimpl.Invalid("/since", "must be a valid \"date-time\"")
 		}
 	}
 	return nil
@@ -97,7 +97,7 @@ func (a *SearchArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "shape".
 func (a *ShapeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "shape")
+		return mcpimpl.ForTool(err, "shape")
 	}
 	return nil
 }
@@ -108,7 +108,7 @@ func (a *ShapeArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "shape".
 func (u *ShapeResult) Validate() error {
 	if err := u.validate(); err != nil {
-		return runtime.ForTool(err, "shape")
+		return mcpimpl.ForTool(err, "shape")
 	}
 	return nil
 }
@@ -121,10 +121,10 @@ func (u *ShapeResult) validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of ShapeResult is set")
+		return mcpimpl.Invalid("", "no branch of ShapeResult is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of ShapeResult is set")
+		return mcpimpl.Invalid("", "more than one branch of ShapeResult is set")
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // X1stToolArgs holds the arguments of the tool "1st tool".
@@ -16,14 +16,14 @@ type X1stToolArgs struct {
 	Target *X1stToolTarget `json:"target,omitempty"`
 }
 
-var shapeX1stToolArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeX1stToolArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "target"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *X1stToolArgs) UnmarshalJSON(data []byte) error {
 	type plain X1stToolArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeX1stToolArgs, (*plain)(a)), "1st tool")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeX1stToolArgs, (*plain)(a)), "1st tool")
 }
 
 // X1stToolTarget is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -46,9 +46,9 @@ func (u X1stToolTarget) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *X1stToolTarget) UnmarshalJSON(data []byte) error {
 	var out X1stToolTarget
-	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, nil, runtime.KindString),
-		runtime.Decoded(&out.Object, nil, runtime.KindObject),
+	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Object, nil, mcpimpl.KindObject),
 	}); err != nil {
 		return err
 	}
@@ -62,14 +62,14 @@ type X1stToolTargetObject struct {
 	ID string `json:"id"`
 }
 
-var shapeX1stToolTargetObject = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeX1stToolTargetObject = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "id", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *X1stToolTargetObject) UnmarshalJSON(data []byte) error {
 	type plain X1stToolTargetObject
-	return runtime.DecodeObject(data, &shapeX1stToolTargetObject, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeX1stToolTargetObject, (*plain)(a))
 }
 
 // HassTurnOnArgs holds the arguments of the tool "HassTurnOn".
@@ -82,14 +82,14 @@ type HassTurnOnArgs struct {
 	S *string `json:"s,omitempty"`
 }
 
-var shapeHassTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeHassTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "s", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
 	type plain HassTurnOnArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
 }
 
 // AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs holds the arguments of the tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".
@@ -99,14 +99,14 @@ type AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs 
 	Version *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVersion `json:"version,omitempty"`
 }
 
-var shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "version"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs) UnmarshalJSON(data []byte) error {
 	type plain AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs, (*plain)(a)), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs, (*plain)(a)), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
 }
 
 // AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVersion is a constant: it always encodes as 5.
@@ -119,8 +119,8 @@ func (AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVers
 
 // UnmarshalJSON accepts the constant only.
 func (*AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVersion) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "5") {
-		return runtime.Invalid("", "must be 5")
+	if !mcpimpl.ConstMatches(data, "5") {
+		return mcpimpl.Invalid("", "must be 5")
 	}
 	return nil
 }
@@ -132,14 +132,14 @@ type AllOfNumericMergeArgs struct {
 	N *int64 `json:"n,omitempty"`
 }
 
-var shapeAllOfNumericMergeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeAllOfNumericMergeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "n"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AllOfNumericMergeArgs) UnmarshalJSON(data []byte) error {
 	type plain AllOfNumericMergeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeAllOfNumericMergeArgs, (*plain)(a)), "allOf_numeric_merge")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAllOfNumericMergeArgs, (*plain)(a)), "allOf_numeric_merge")
 }
 
 // AllOfObjectsArgs holds the arguments of the tool "allOf_objects".
@@ -151,7 +151,7 @@ type AllOfObjectsArgs struct {
 	B *int64 `json:"b,omitempty"`
 }
 
-var shapeAllOfObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeAllOfObjectsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a", Required: true},
 	{Name: "b"},
 }}
@@ -159,7 +159,7 @@ var shapeAllOfObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AllOfObjectsArgs) UnmarshalJSON(data []byte) error {
 	type plain AllOfObjectsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeAllOfObjectsArgs, (*plain)(a)), "allOf_objects")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAllOfObjectsArgs, (*plain)(a)), "allOf_objects")
 }
 
 // ArrayWithoutItemsArgs holds the arguments of the tool "array_without_items".
@@ -169,14 +169,14 @@ type ArrayWithoutItemsArgs struct {
 	List []json.RawMessage `json:"list,omitempty"`
 }
 
-var shapeArrayWithoutItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeArrayWithoutItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "list"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ArrayWithoutItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain ArrayWithoutItemsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeArrayWithoutItemsArgs, (*plain)(a)), "array_without_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeArrayWithoutItemsArgs, (*plain)(a)), "array_without_items")
 }
 
 // ConstNullArgs holds the arguments of the tool "const_null".
@@ -186,14 +186,14 @@ type ConstNullArgs struct {
 	Nothing json.RawMessage `json:"nothing,omitempty"`
 }
 
-var shapeConstNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeConstNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "nothing", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ConstNullArgs) UnmarshalJSON(data []byte) error {
 	type plain ConstNullArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeConstNullArgs, (*plain)(a)), "const_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeConstNullArgs, (*plain)(a)), "const_null")
 }
 
 // ConstTaggedUnionArgs holds the arguments of the tool "const_tagged_union".
@@ -203,14 +203,14 @@ type ConstTaggedUnionArgs struct {
 	Shape *ConstTaggedUnionShape `json:"shape,omitempty"`
 }
 
-var shapeConstTaggedUnionArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeConstTaggedUnionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "shape"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ConstTaggedUnionArgs) UnmarshalJSON(data []byte) error {
 	type plain ConstTaggedUnionArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeConstTaggedUnionArgs, (*plain)(a)), "const_tagged_union")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeConstTaggedUnionArgs, (*plain)(a)), "const_tagged_union")
 }
 
 // ConstTaggedUnionShape is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -233,9 +233,9 @@ func (u ConstTaggedUnionShape) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *ConstTaggedUnionShape) UnmarshalJSON(data []byte) error {
 	var out ConstTaggedUnionShape
-	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
-		runtime.Decoded(&out.Circle, nil, runtime.KindObject),
-		runtime.Decoded(&out.Square, nil, runtime.KindObject),
+	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.Circle, nil, mcpimpl.KindObject),
+		mcpimpl.Decoded(&out.Square, nil, mcpimpl.KindObject),
 	}); err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ type ConstTaggedUnionShapeCircle struct {
 	R float64 `json:"r"`
 }
 
-var shapeConstTaggedUnionShapeCircle = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeConstTaggedUnionShapeCircle = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "type", Required: true},
 	{Name: "r", Required: true},
 }}
@@ -259,7 +259,7 @@ var shapeConstTaggedUnionShapeCircle = runtime.ObjectShape{Fields: []runtime.Fie
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ConstTaggedUnionShapeCircle) UnmarshalJSON(data []byte) error {
 	type plain ConstTaggedUnionShapeCircle
-	return runtime.DecodeObject(data, &shapeConstTaggedUnionShapeCircle, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeConstTaggedUnionShapeCircle, (*plain)(a))
 }
 
 // ConstTaggedUnionShapeCircleType is a constant: it always encodes as "circle".
@@ -272,8 +272,8 @@ func (ConstTaggedUnionShapeCircleType) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*ConstTaggedUnionShapeCircleType) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"circle\"") {
-		return runtime.Invalid("", "must be \"circle\"")
+	if !mcpimpl.ConstMatches(data, "\"circle\"") {
+		return mcpimpl.Invalid("", "must be \"circle\"")
 	}
 	return nil
 }
@@ -286,7 +286,7 @@ type ConstTaggedUnionShapeSquare struct {
 	Side float64 `json:"side"`
 }
 
-var shapeConstTaggedUnionShapeSquare = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeConstTaggedUnionShapeSquare = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "type", Required: true},
 	{Name: "side", Required: true},
 }}
@@ -294,7 +294,7 @@ var shapeConstTaggedUnionShapeSquare = runtime.ObjectShape{Fields: []runtime.Fie
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ConstTaggedUnionShapeSquare) UnmarshalJSON(data []byte) error {
 	type plain ConstTaggedUnionShapeSquare
-	return runtime.DecodeObject(data, &shapeConstTaggedUnionShapeSquare, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeConstTaggedUnionShapeSquare, (*plain)(a))
 }
 
 // ConstTaggedUnionShapeSquareType is a constant: it always encodes as "square".
@@ -307,8 +307,8 @@ func (ConstTaggedUnionShapeSquareType) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*ConstTaggedUnionShapeSquareType) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"square\"") {
-		return runtime.Invalid("", "must be \"square\"")
+	if !mcpimpl.ConstMatches(data, "\"square\"") {
+		return mcpimpl.Invalid("", "must be \"square\"")
 	}
 	return nil
 }
@@ -320,14 +320,14 @@ type DefinitionsRefArgs struct {
 	P *DefinitionsRefColor `json:"p,omitempty"`
 }
 
-var shapeDefinitionsRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeDefinitionsRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "p"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DefinitionsRefArgs) UnmarshalJSON(data []byte) error {
 	type plain DefinitionsRefArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeDefinitionsRefArgs, (*plain)(a)), "definitions_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDefinitionsRefArgs, (*plain)(a)), "definitions_ref")
 }
 
 // DefinitionsRefColor is one of the values of an enum.
@@ -351,7 +351,7 @@ func (e DefinitionsRefColor) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e DefinitionsRefColor) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"red\", \"green\"")
+		return mcpimpl.Invalid("", "must be one of \"red\", \"green\"")
 	}
 	return nil
 }
@@ -364,14 +364,14 @@ type DefsRefWithSiblingDescriptionArgs struct {
 	P *DefsRefWithSiblingDescriptionPoint `json:"p,omitempty"`
 }
 
-var shapeDefsRefWithSiblingDescriptionArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeDefsRefWithSiblingDescriptionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "p"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DefsRefWithSiblingDescriptionArgs) UnmarshalJSON(data []byte) error {
 	type plain DefsRefWithSiblingDescriptionArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionArgs, (*plain)(a)), "defs_ref_with_sibling_description")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionArgs, (*plain)(a)), "defs_ref_with_sibling_description")
 }
 
 // DefsRefWithSiblingDescriptionPoint is an object.
@@ -384,7 +384,7 @@ type DefsRefWithSiblingDescriptionPoint struct {
 	Y float64 `json:"y"`
 }
 
-var shapeDefsRefWithSiblingDescriptionPoint = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeDefsRefWithSiblingDescriptionPoint = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Required: true},
 	{Name: "y", Required: true},
 }}
@@ -392,7 +392,7 @@ var shapeDefsRefWithSiblingDescriptionPoint = runtime.ObjectShape{Fields: []runt
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *DefsRefWithSiblingDescriptionPoint) UnmarshalJSON(data []byte) error {
 	type plain DefsRefWithSiblingDescriptionPoint
-	return runtime.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionPoint, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionPoint, (*plain)(a))
 }
 
 // DescribeDoorbellArgs holds the arguments of the tool "describe_doorbell".
@@ -402,14 +402,14 @@ type DescribeDoorbellArgs struct {
 	Step *DescribeDoorbellStep `json:"step,omitempty"`
 }
 
-var shapeDescribeDoorbellArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeDescribeDoorbellArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "step"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
 	type plain DescribeDoorbellArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
 }
 
 // DescribeDoorbellStep is one of several shapes; exactly one field is set.
@@ -432,17 +432,17 @@ func (u DescribeDoorbellStep) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *DescribeDoorbellStep) UnmarshalJSON(data []byte) error {
 	var out DescribeDoorbellStep
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, (*DescribeDoorbellStepString).Validate, runtime.KindString),
-		runtime.Decoded(&out.Int, func(v *int64) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, (*DescribeDoorbellStepString).Validate, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Int, func(v *int64) error {
 			if *v < -100 {
-				return runtime.Invalid("", "must be >= -100")
+				return mcpimpl.Invalid("", "must be >= -100")
 			}
 			if *v > 100 {
-				return runtime.Invalid("", "must be <= 100")
+				return mcpimpl.Invalid("", "must be <= 100")
 			}
 			return nil
-		}, runtime.KindNumber),
+		}, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -471,7 +471,7 @@ func (e DescribeDoorbellStepString) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e DescribeDoorbellStepString) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"up\", \"down\"")
+		return mcpimpl.Invalid("", "must be one of \"up\", \"down\"")
 	}
 	return nil
 }
@@ -483,9 +483,9 @@ type DroppedKeywordsArgs struct {
 	A *DroppedKeywordsA `json:"a,omitempty"`
 }
 
-var shapeDroppedKeywordsArgs = runtime.ObjectShape{
+var shapeDroppedKeywordsArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "a"},
 	},
 }
@@ -493,7 +493,7 @@ var shapeDroppedKeywordsArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DroppedKeywordsArgs) UnmarshalJSON(data []byte) error {
 	type plain DroppedKeywordsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeDroppedKeywordsArgs, (*plain)(a)), "dropped_keywords")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDroppedKeywordsArgs, (*plain)(a)), "dropped_keywords")
 }
 
 // DroppedKeywordsA is an object.
@@ -501,14 +501,14 @@ type DroppedKeywordsA struct {
 	B *string `json:"b,omitempty"`
 }
 
-var shapeDroppedKeywordsA = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeDroppedKeywordsA = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "b"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *DroppedKeywordsA) UnmarshalJSON(data []byte) error {
 	type plain DroppedKeywordsA
-	return runtime.DecodeObject(data, &shapeDroppedKeywordsA, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeDroppedKeywordsA, (*plain)(a))
 }
 
 // ElicitFormArgs holds the arguments of the tool "elicit (form)".
@@ -521,14 +521,14 @@ type ElicitFormArgs struct {
 	S *string `json:"s,omitempty"`
 }
 
-var shapeElicitFormArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeElicitFormArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "s", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ElicitFormArgs) UnmarshalJSON(data []byte) error {
 	type plain ElicitFormArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeElicitFormArgs, (*plain)(a)), "elicit (form)")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeElicitFormArgs, (*plain)(a)), "elicit (form)")
 }
 
 // EmptyEnumArgs holds the arguments of the tool "empty_enum".
@@ -538,14 +538,14 @@ type EmptyEnumArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeEmptyEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeEmptyEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EmptyEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain EmptyEnumArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeEmptyEnumArgs, (*plain)(a)), "empty_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEmptyEnumArgs, (*plain)(a)), "empty_enum")
 }
 
 // EmptyPropertiesArgs holds the arguments of the tool "empty_properties".
@@ -553,12 +553,12 @@ func (a *EmptyEnumArgs) UnmarshalJSON(data []byte) error {
 // Survey case: empty properties.
 type EmptyPropertiesArgs struct{}
 
-var shapeEmptyPropertiesArgs = runtime.ObjectShape{}
+var shapeEmptyPropertiesArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EmptyPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain EmptyPropertiesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeEmptyPropertiesArgs, (*plain)(a)), "empty_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEmptyPropertiesArgs, (*plain)(a)), "empty_properties")
 }
 
 // FalsePropertyArgs holds the arguments of the tool "false_property".
@@ -569,7 +569,7 @@ type FalsePropertyArgs struct {
 	Never json.RawMessage `json:"never,omitempty"`
 }
 
-var shapeFalsePropertyArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeFalsePropertyArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a"},
 	{Name: "never", Nullable: true},
 }}
@@ -577,7 +577,7 @@ var shapeFalsePropertyArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FalsePropertyArgs) UnmarshalJSON(data []byte) error {
 	type plain FalsePropertyArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeFalsePropertyArgs, (*plain)(a)), "false_property")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeFalsePropertyArgs, (*plain)(a)), "false_property")
 }
 
 // FormatsArgs holds the arguments of the tool "formats".
@@ -588,7 +588,7 @@ type FormatsArgs struct {
 	Mail *string `json:"mail,omitempty"`
 }
 
-var shapeFormatsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeFormatsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "when"},
 	{Name: "mail"},
 }}
@@ -596,7 +596,7 @@ var shapeFormatsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FormatsArgs) UnmarshalJSON(data []byte) error {
 	type plain FormatsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeFormatsArgs, (*plain)(a)), "formats")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeFormatsArgs, (*plain)(a)), "formats")
 }
 
 // IntegerEnumArgs holds the arguments of the tool "integer_enum".
@@ -606,14 +606,14 @@ type IntegerEnumArgs struct {
 	N *IntegerEnumN `json:"n,omitempty"`
 }
 
-var shapeIntegerEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeIntegerEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "n"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *IntegerEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain IntegerEnumArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeIntegerEnumArgs, (*plain)(a)), "integer_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeIntegerEnumArgs, (*plain)(a)), "integer_enum")
 }
 
 // IntegerEnumN is one of the values of an enum.
@@ -638,7 +638,7 @@ func (e IntegerEnumN) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e IntegerEnumN) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of 1, 2, 3")
+		return mcpimpl.Invalid("", "must be one of 1, 2, 3")
 	}
 	return nil
 }
@@ -650,14 +650,14 @@ type InvalidPropertyNameArgs struct {
 	AuthMethod *string `json:"auth-method,omitempty"`
 }
 
-var shapeInvalidPropertyNameArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeInvalidPropertyNameArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "auth-method"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *InvalidPropertyNameArgs) UnmarshalJSON(data []byte) error {
 	type plain InvalidPropertyNameArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeInvalidPropertyNameArgs, (*plain)(a)), "invalid_property_name")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeInvalidPropertyNameArgs, (*plain)(a)), "invalid_property_name")
 }
 
 // LightTurnOnArgs holds the arguments of the tool "light.turn_on".
@@ -674,7 +674,7 @@ type LightTurnOnArgs struct {
 	Missing json.RawMessage `json:"missing"`
 }
 
-var shapeLightTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeLightTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "z"},
 	{Name: "a", Required: true},
 	{Name: "m"},
@@ -684,7 +684,7 @@ var shapeLightTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LightTurnOnArgs) UnmarshalJSON(data []byte) error {
 	type plain LightTurnOnArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeLightTurnOnArgs, (*plain)(a)), "light.turn_on")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeLightTurnOnArgs, (*plain)(a)), "light.turn_on")
 }
 
 // ListEventsArgs holds the arguments of the tool "list-events".
@@ -695,14 +695,14 @@ type ListEventsArgs struct {
 	V *ListEventsV `json:"v,omitempty"`
 }
 
-var shapeListEventsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeListEventsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "v", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ListEventsArgs) UnmarshalJSON(data []byte) error {
 	type plain ListEventsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeListEventsArgs, (*plain)(a)), "list-events")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeListEventsArgs, (*plain)(a)), "list-events")
 }
 
 // ListEventsV is one of several shapes; exactly one field is set.
@@ -729,20 +729,20 @@ func (u ListEventsV) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *ListEventsV) UnmarshalJSON(data []byte) error {
 	var out ListEventsV
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, func(v *string) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, func(v *string) error {
 			if utf8.RuneCountInString(*v) < 1 {
-				return runtime.Invalid("", "must be at least 1 characters long")
+				return mcpimpl.Invalid("", "must be at least 1 characters long")
 			}
 			return nil
-		}, runtime.KindString),
-		runtime.Decoded(&out.Number, func(v *float64) error {
+		}, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Number, func(v *float64) error {
 			if *v > 9.0 {
-				return runtime.Invalid("", "must be <= 9")
+				return mcpimpl.Invalid("", "must be <= 9")
 			}
 			return nil
-		}, runtime.KindNumber),
-		runtime.Decoded(&out.Bool, nil, runtime.KindBool),
+		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Bool, nil, mcpimpl.KindBool),
 	}); err != nil {
 		return err
 	}
@@ -757,14 +757,14 @@ type MixedEnumArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeMixedEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeMixedEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *MixedEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain MixedEnumArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeMixedEnumArgs, (*plain)(a)), "mixed_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeMixedEnumArgs, (*plain)(a)), "mixed_enum")
 }
 
 // NestedFreeFormMapArgs holds the arguments of the tool "nested_free-form_map".
@@ -774,14 +774,14 @@ type NestedFreeFormMapArgs struct {
 	Labels map[string]string `json:"labels,omitempty"`
 }
 
-var shapeNestedFreeFormMapArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeNestedFreeFormMapArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "labels", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NestedFreeFormMapArgs) UnmarshalJSON(data []byte) error {
 	type plain NestedFreeFormMapArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeNestedFreeFormMapArgs, (*plain)(a)), "nested_free-form_map")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNestedFreeFormMapArgs, (*plain)(a)), "nested_free-form_map")
 }
 
 // NoDescriptionArgs holds the arguments of the tool "no_description".
@@ -790,14 +790,14 @@ type NoDescriptionArgs struct {
 	Q string `json:"q"`
 }
 
-var shapeNoDescriptionArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeNoDescriptionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "q", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NoDescriptionArgs) UnmarshalJSON(data []byte) error {
 	type plain NoDescriptionArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeNoDescriptionArgs, (*plain)(a)), "no_description")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNoDescriptionArgs, (*plain)(a)), "no_description")
 }
 
 // NsToolXArgs holds the arguments of the tool "ns:tool.x".
@@ -807,14 +807,14 @@ type NsToolXArgs struct {
 	Kind *NsToolXKind `json:"kind,omitempty"`
 }
 
-var shapeNsToolXArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeNsToolXArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "kind"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NsToolXArgs) UnmarshalJSON(data []byte) error {
 	type plain NsToolXArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeNsToolXArgs, (*plain)(a)), "ns:tool.x")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNsToolXArgs, (*plain)(a)), "ns:tool.x")
 }
 
 // NsToolXKind is a constant: it always encodes as "box".
@@ -827,8 +827,8 @@ func (NsToolXKind) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*NsToolXKind) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"box\"") {
-		return runtime.Invalid("", "must be \"box\"")
+	if !mcpimpl.ConstMatches(data, "\"box\"") {
+		return mcpimpl.Invalid("", "must be \"box\"")
 	}
 	return nil
 }
@@ -841,14 +841,14 @@ type NumericNotesArgs struct {
 	N *float64 `json:"n,omitempty"`
 }
 
-var shapeNumericNotesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeNumericNotesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "n"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NumericNotesArgs) UnmarshalJSON(data []byte) error {
 	type plain NumericNotesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeNumericNotesArgs, (*plain)(a)), "numeric_notes")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNumericNotesArgs, (*plain)(a)), "numeric_notes")
 }
 
 // NumericNotesDraft04Args holds the arguments of the tool "numeric_notes_draft04".
@@ -858,14 +858,14 @@ type NumericNotesDraft04Args struct {
 	D4 *int64 `json:"d4,omitempty"`
 }
 
-var shapeNumericNotesDraft04Args = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeNumericNotesDraft04Args = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "d4"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NumericNotesDraft04Args) UnmarshalJSON(data []byte) error {
 	type plain NumericNotesDraft04Args
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeNumericNotesDraft04Args, (*plain)(a)), "numeric_notes_draft04")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNumericNotesDraft04Args, (*plain)(a)), "numeric_notes_draft04")
 }
 
 // ObjectWithoutPropertiesArgs holds the arguments of the tool "object_without_properties".
@@ -873,12 +873,12 @@ func (a *NumericNotesDraft04Args) UnmarshalJSON(data []byte) error {
 // Survey case: object without properties.
 type ObjectWithoutPropertiesArgs struct{}
 
-var shapeObjectWithoutPropertiesArgs = runtime.ObjectShape{}
+var shapeObjectWithoutPropertiesArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ObjectWithoutPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain ObjectWithoutPropertiesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeObjectWithoutPropertiesArgs, (*plain)(a)), "object_without_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeObjectWithoutPropertiesArgs, (*plain)(a)), "object_without_properties")
 }
 
 // OptionalRefArgs holds the arguments of the tool "optional_ref".
@@ -894,7 +894,7 @@ type OptionalRefArgs struct {
 	K *OptionalRefK `json:"k,omitempty"`
 }
 
-var shapeOptionalRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeOptionalRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "p"},
 	{Name: "u"},
 	{Name: "n", Nullable: true},
@@ -905,7 +905,7 @@ var shapeOptionalRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *OptionalRefArgs) UnmarshalJSON(data []byte) error {
 	type plain OptionalRefArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeOptionalRefArgs, (*plain)(a)), "optional_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeOptionalRefArgs, (*plain)(a)), "optional_ref")
 }
 
 // OptionalRefP is an object.
@@ -914,14 +914,14 @@ type OptionalRefP struct {
 	X float64 `json:"x"`
 }
 
-var shapeOptionalRefP = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeOptionalRefP = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *OptionalRefP) UnmarshalJSON(data []byte) error {
 	type plain OptionalRefP
-	return runtime.DecodeObject(data, &shapeOptionalRefP, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeOptionalRefP, (*plain)(a))
 }
 
 // OptionalRefU is one of several shapes; exactly one field is set.
@@ -946,9 +946,9 @@ func (u OptionalRefU) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *OptionalRefU) UnmarshalJSON(data []byte) error {
 	var out OptionalRefU
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, nil, runtime.KindString),
-		runtime.Decoded(&out.Int, nil, runtime.KindNumber),
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Int, nil, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -977,7 +977,7 @@ func (e OptionalRefE) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e OptionalRefE) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"x\", \"y\"")
+		return mcpimpl.Invalid("", "must be one of \"x\", \"y\"")
 	}
 	return nil
 }
@@ -992,8 +992,8 @@ func (OptionalRefK) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*OptionalRefK) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"fixed\"") {
-		return runtime.Invalid("", "must be \"fixed\"")
+	if !mcpimpl.ConstMatches(data, "\"fixed\"") {
+		return mcpimpl.Invalid("", "must be \"fixed\"")
 	}
 	return nil
 }
@@ -1005,14 +1005,14 @@ type RecursiveDefsArgs struct {
 	Root *RecursiveDefsNode `json:"root,omitempty"`
 }
 
-var shapeRecursiveDefsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeRecursiveDefsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "root"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *RecursiveDefsArgs) UnmarshalJSON(data []byte) error {
 	type plain RecursiveDefsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeRecursiveDefsArgs, (*plain)(a)), "recursive_defs")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeRecursiveDefsArgs, (*plain)(a)), "recursive_defs")
 }
 
 // RecursiveDefsNode is an object.
@@ -1022,7 +1022,7 @@ type RecursiveDefsNode struct {
 	Children []RecursiveDefsNode `json:"children,omitempty"`
 }
 
-var shapeRecursiveDefsNode = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeRecursiveDefsNode = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name", Required: true},
 	{Name: "children", NonNullElems: true},
 }}
@@ -1030,7 +1030,7 @@ var shapeRecursiveDefsNode = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *RecursiveDefsNode) UnmarshalJSON(data []byte) error {
 	type plain RecursiveDefsNode
-	return runtime.DecodeObject(data, &shapeRecursiveDefsNode, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeRecursiveDefsNode, (*plain)(a))
 }
 
 // RefIntoPropertiesArgs holds the arguments of the tool "ref_into_properties".
@@ -1042,7 +1042,7 @@ type RefIntoPropertiesArgs struct {
 	B *RefIntoPropertiesA `json:"b,omitempty"`
 }
 
-var shapeRefIntoPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeRefIntoPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a", Nullable: true},
 	{Name: "b"},
 }}
@@ -1050,7 +1050,7 @@ var shapeRefIntoPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain RefIntoPropertiesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeRefIntoPropertiesArgs, (*plain)(a)), "ref_into_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeRefIntoPropertiesArgs, (*plain)(a)), "ref_into_properties")
 }
 
 // RefIntoPropertiesA is an object.
@@ -1058,14 +1058,14 @@ type RefIntoPropertiesA struct {
 	V *string `json:"v,omitempty"`
 }
 
-var shapeRefIntoPropertiesA = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeRefIntoPropertiesA = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "v"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *RefIntoPropertiesA) UnmarshalJSON(data []byte) error {
 	type plain RefIntoPropertiesA
-	return runtime.DecodeObject(data, &shapeRefIntoPropertiesA, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeRefIntoPropertiesA, (*plain)(a))
 }
 
 // SchemaKeywordOnlyArgs holds the arguments of the tool "schema_keyword_only".
@@ -1073,12 +1073,12 @@ func (a *RefIntoPropertiesA) UnmarshalJSON(data []byte) error {
 // Survey case: schema keyword only.
 type SchemaKeywordOnlyArgs struct{}
 
-var shapeSchemaKeywordOnlyArgs = runtime.ObjectShape{}
+var shapeSchemaKeywordOnlyArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SchemaKeywordOnlyArgs) UnmarshalJSON(data []byte) error {
 	type plain SchemaKeywordOnlyArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeSchemaKeywordOnlyArgs, (*plain)(a)), "schema_keyword_only")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSchemaKeywordOnlyArgs, (*plain)(a)), "schema_keyword_only")
 }
 
 // StringNotesArgs holds the arguments of the tool "string_notes".
@@ -1088,14 +1088,14 @@ type StringNotesArgs struct {
 	Code *string `json:"code,omitempty"`
 }
 
-var shapeStringNotesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeStringNotesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "code"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *StringNotesArgs) UnmarshalJSON(data []byte) error {
 	type plain StringNotesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeStringNotesArgs, (*plain)(a)), "string_notes")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeStringNotesArgs, (*plain)(a)), "string_notes")
 }
 
 // TitledArgs holds the arguments of the tool "titled".
@@ -1104,7 +1104,7 @@ type TitledArgs struct {
 	Filter     *string           `json:"$filter,omitempty"`
 }
 
-var shapeTitledArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeTitledArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "auth-method"},
 	{Name: "$filter"},
 }}
@@ -1112,7 +1112,7 @@ var shapeTitledArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TitledArgs) UnmarshalJSON(data []byte) error {
 	type plain TitledArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeTitledArgs, (*plain)(a)), "titled")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTitledArgs, (*plain)(a)), "titled")
 }
 
 // TitledAuthMethod is one of the values of an enum.
@@ -1136,7 +1136,7 @@ func (e TitledAuthMethod) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e TitledAuthMethod) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"basic\", \"token\"")
+		return mcpimpl.Invalid("", "must be one of \"basic\", \"token\"")
 	}
 	return nil
 }
@@ -1149,7 +1149,7 @@ type TopLevelOneOfArgs struct {
 	B *string `json:"b,omitempty"`
 }
 
-var shapeTopLevelOneOfArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeTopLevelOneOfArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a"},
 	{Name: "b"},
 }}
@@ -1157,7 +1157,7 @@ var shapeTopLevelOneOfArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopLevelOneOfArgs) UnmarshalJSON(data []byte) error {
 	type plain TopLevelOneOfArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeTopLevelOneOfArgs, (*plain)(a)), "top-level_oneOf")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTopLevelOneOfArgs, (*plain)(a)), "top-level_oneOf")
 }
 
 // TopAllofArgs holds the arguments of the tool "top_allof".
@@ -1169,7 +1169,7 @@ type TopAllofArgs struct {
 	B bool `json:"b"`
 }
 
-var shapeTopAllofArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeTopAllofArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a"},
 	{Name: "b", Required: true},
 }}
@@ -1177,7 +1177,7 @@ var shapeTopAllofArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopAllofArgs) UnmarshalJSON(data []byte) error {
 	type plain TopAllofArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeTopAllofArgs, (*plain)(a)), "top_allof")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTopAllofArgs, (*plain)(a)), "top_allof")
 }
 
 // TopRefArgs holds the arguments of the tool "top_ref".
@@ -1188,14 +1188,14 @@ type TopRefArgs struct {
 	A string `json:"a"`
 }
 
-var shapeTopRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeTopRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopRefArgs) UnmarshalJSON(data []byte) error {
 	type plain TopRefArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeTopRefArgs, (*plain)(a)), "top_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTopRefArgs, (*plain)(a)), "top_ref")
 }
 
 // TupleArgs holds the arguments of the tool "tuple".
@@ -1205,14 +1205,14 @@ type TupleArgs struct {
 	Pair []json.RawMessage `json:"pair,omitempty"`
 }
 
-var shapeTupleArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeTupleArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "pair"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TupleArgs) UnmarshalJSON(data []byte) error {
 	type plain TupleArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeTupleArgs, (*plain)(a)), "tuple")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTupleArgs, (*plain)(a)), "tuple")
 }
 
 // UnionDistributesSiblingsArgs holds the arguments of the tool "union_distributes_siblings".
@@ -1223,14 +1223,14 @@ type UnionDistributesSiblingsArgs struct {
 	ID *UnionDistributesSiblingsID `json:"id,omitempty"`
 }
 
-var shapeUnionDistributesSiblingsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeUnionDistributesSiblingsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "id"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *UnionDistributesSiblingsArgs) UnmarshalJSON(data []byte) error {
 	type plain UnionDistributesSiblingsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeUnionDistributesSiblingsArgs, (*plain)(a)), "union_distributes_siblings")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeUnionDistributesSiblingsArgs, (*plain)(a)), "union_distributes_siblings")
 }
 
 // UnionDistributesSiblingsID is one of several shapes; exactly one field is set.
@@ -1257,19 +1257,19 @@ func (u UnionDistributesSiblingsID) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *UnionDistributesSiblingsID) UnmarshalJSON(data []byte) error {
 	var out UnionDistributesSiblingsID
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, func(v *string) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, func(v *string) error {
 			if utf8.RuneCountInString(*v) < 3 {
-				return runtime.Invalid("", "must be at least 3 characters long")
+				return mcpimpl.Invalid("", "must be at least 3 characters long")
 			}
 			return nil
-		}, runtime.KindString),
-		runtime.Decoded(&out.String2, func(v *string) error {
-			if !runtime.CheckFormat("uuid", *v) {
-				return runtime.Invalid("", "must be a valid \"uuid\"")
+		}, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.String2, func(v *string) error {
+			if !mcpimpl.CheckFormat("uuid", *v) {
+				return mcpimpl.Invalid("", "must be a valid \"uuid\"")
 			}
 			return nil
-		}, runtime.KindString),
+		}, mcpimpl.KindString),
 	}); err != nil {
 		return err
 	}
@@ -1287,7 +1287,7 @@ type UntypedAndTrueArgs struct {
 	Desc json.RawMessage `json:"desc,omitempty"`
 }
 
-var shapeUntypedAndTrueArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeUntypedAndTrueArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "any", Nullable: true},
 	{Name: "yes", Nullable: true},
 	{Name: "desc", Nullable: true},
@@ -1296,5 +1296,5 @@ var shapeUntypedAndTrueArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *UntypedAndTrueArgs) UnmarshalJSON(data []byte) error {
 	type plain UntypedAndTrueArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeUntypedAndTrueArgs, (*plain)(a)), "untyped_and_true")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeUntypedAndTrueArgs, (*plain)(a)), "untyped_and_true")
 }

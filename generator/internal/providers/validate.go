@@ -6,20 +6,20 @@ import (
 	"regexp"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "1st tool".
 func (a *X1stToolArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "1st tool")
+		return mcpimpl.ForTool(err, "1st tool")
 	}
 	return nil
 }
 func (a *X1stToolArgs) validate() error {
 	if a.Target != nil {
 		if err := (*a.Target).Validate(); err != nil {
-			return runtime.Within(err, "target")
+			return mcpimpl.Within(err, "target")
 		}
 	}
 	return nil
@@ -35,10 +35,10 @@ func (u *X1stToolTarget) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of X1stToolTarget is set")
+		return mcpimpl.Invalid("", "no branch of X1stToolTarget is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of X1stToolTarget is set")
+		return mcpimpl.Invalid("", "more than one branch of X1stToolTarget is set")
 	}
 	return nil
 }
@@ -51,14 +51,14 @@ func (a *X1stToolTargetObject) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOn".
 func (a *HassTurnOnArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "HassTurnOn")
+		return mcpimpl.ForTool(err, "HassTurnOn")
 	}
 	return nil
 }
 func (a *HassTurnOnArgs) validate() error {
 	if a.S != nil {
 		if utf8.RuneCountInString(*a.S) > 3 {
-			return runtime.Invalid("/s", "must be at most 3 characters long")
+			return mcpimpl.Invalid("/s", "must be at most 3 characters long")
 		}
 	}
 	return nil
@@ -67,7 +67,7 @@ func (a *HassTurnOnArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".
 func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+		return mcpimpl.ForTool(err, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
 	}
 	return nil
 }
@@ -78,17 +78,17 @@ func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaA
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "allOf_numeric_merge".
 func (a *AllOfNumericMergeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "allOf_numeric_merge")
+		return mcpimpl.ForTool(err, "allOf_numeric_merge")
 	}
 	return nil
 }
 func (a *AllOfNumericMergeArgs) validate() error {
 	if a.N != nil {
 		if *a.N < 0 {
-			return runtime.Invalid("/n", "must be >= 0")
+			return mcpimpl.Invalid("/n", "must be >= 0")
 		}
 		if *a.N > 50 {
-			return runtime.Invalid("/n", "must be <= 50")
+			return mcpimpl.Invalid("/n", "must be <= 50")
 		}
 	}
 	return nil
@@ -97,7 +97,7 @@ func (a *AllOfNumericMergeArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "allOf_objects".
 func (a *AllOfObjectsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "allOf_objects")
+		return mcpimpl.ForTool(err, "allOf_objects")
 	}
 	return nil
 }
@@ -110,14 +110,14 @@ func (a *AllOfObjectsArgs) validate() error {
 // The schema uses keywords without a Go counterpart (uniqueItems), so Validate also checks the encoded value against the schema itself.
 func (a *ArrayWithoutItemsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "array_without_items")
+		return mcpimpl.ForTool(err, "array_without_items")
 	}
-	return runtime.ValidateEncoded(inputSchemaArrayWithoutItems, a)
+	return mcpimpl.ValidateEncoded(inputSchemaArrayWithoutItems, a)
 }
 func (a *ArrayWithoutItemsArgs) validate() error {
 	if a.List != nil {
 		if len(a.List) < 1 {
-			return runtime.Invalid("/list", "must have at least 1 items")
+			return mcpimpl.Invalid("/list", "must have at least 1 items")
 		}
 	}
 	return nil
@@ -128,9 +128,9 @@ func (a *ArrayWithoutItemsArgs) validate() error {
 // The schema uses keywords without a Go counterpart (const null), so Validate also checks the encoded value against the schema itself.
 func (a *ConstNullArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "const_null")
+		return mcpimpl.ForTool(err, "const_null")
 	}
-	return runtime.ValidateEncoded(inputSchemaConstNull, a)
+	return mcpimpl.ValidateEncoded(inputSchemaConstNull, a)
 }
 func (a *ConstNullArgs) validate() error {
 	return nil
@@ -139,14 +139,14 @@ func (a *ConstNullArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "const_tagged_union".
 func (a *ConstTaggedUnionArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "const_tagged_union")
+		return mcpimpl.ForTool(err, "const_tagged_union")
 	}
 	return nil
 }
 func (a *ConstTaggedUnionArgs) validate() error {
 	if a.Shape != nil {
 		if err := (*a.Shape).Validate(); err != nil {
-			return runtime.Within(err, "shape")
+			return mcpimpl.Within(err, "shape")
 		}
 	}
 	return nil
@@ -162,10 +162,10 @@ func (u *ConstTaggedUnionShape) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of ConstTaggedUnionShape is set")
+		return mcpimpl.Invalid("", "no branch of ConstTaggedUnionShape is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of ConstTaggedUnionShape is set")
+		return mcpimpl.Invalid("", "more than one branch of ConstTaggedUnionShape is set")
 	}
 	return nil
 }
@@ -183,14 +183,14 @@ func (a *ConstTaggedUnionShapeSquare) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "definitions_ref".
 func (a *DefinitionsRefArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "definitions_ref")
+		return mcpimpl.ForTool(err, "definitions_ref")
 	}
 	return nil
 }
 func (a *DefinitionsRefArgs) validate() error {
 	if a.P != nil {
 		if err := (*a.P).Validate(); err != nil {
-			return runtime.Within(err, "p")
+			return mcpimpl.Within(err, "p")
 		}
 	}
 	return nil
@@ -199,7 +199,7 @@ func (a *DefinitionsRefArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "defs_ref_with_sibling_description".
 func (a *DefsRefWithSiblingDescriptionArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "defs_ref_with_sibling_description")
+		return mcpimpl.ForTool(err, "defs_ref_with_sibling_description")
 	}
 	return nil
 }
@@ -215,14 +215,14 @@ func (a *DefsRefWithSiblingDescriptionPoint) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "describe_doorbell".
 func (a *DescribeDoorbellArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "describe_doorbell")
+		return mcpimpl.ForTool(err, "describe_doorbell")
 	}
 	return nil
 }
 func (a *DescribeDoorbellArgs) validate() error {
 	if a.Step != nil {
 		if err := (*a.Step).Validate(); err != nil {
-			return runtime.Within(err, "step")
+			return mcpimpl.Within(err, "step")
 		}
 	}
 	return nil
@@ -238,10 +238,10 @@ func (u *DescribeDoorbellStep) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of DescribeDoorbellStep is set")
+		return mcpimpl.Invalid("", "no branch of DescribeDoorbellStep is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of DescribeDoorbellStep is set")
+		return mcpimpl.Invalid("", "more than one branch of DescribeDoorbellStep is set")
 	}
 	if u.String != nil {
 		if err := (*u.String).Validate(); err != nil {
@@ -250,10 +250,10 @@ func (u *DescribeDoorbellStep) Validate() error {
 	}
 	if u.Int != nil {
 		if *u.Int < -100 {
-			return runtime.Invalid("", "must be >= -100")
+			return mcpimpl.Invalid("", "must be >= -100")
 		}
 		if *u.Int > 100 {
-			return runtime.Invalid("", "must be <= 100")
+			return mcpimpl.Invalid("", "must be <= 100")
 		}
 	}
 	return nil
@@ -264,9 +264,9 @@ func (u *DescribeDoorbellStep) Validate() error {
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
 func (a *DroppedKeywordsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "dropped_keywords")
+		return mcpimpl.ForTool(err, "dropped_keywords")
 	}
-	return runtime.ValidateEncoded(inputSchemaDroppedKeywords, a)
+	return mcpimpl.ValidateEncoded(inputSchemaDroppedKeywords, a)
 }
 func (a *DroppedKeywordsArgs) validate() error {
 	return nil
@@ -280,7 +280,7 @@ func (a *DroppedKeywordsA) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "elicit (form)".
 func (a *ElicitFormArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "elicit (form)")
+		return mcpimpl.ForTool(err, "elicit (form)")
 	}
 	return nil
 }
@@ -293,9 +293,9 @@ func (a *ElicitFormArgs) validate() error {
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *EmptyEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "empty_enum")
+		return mcpimpl.ForTool(err, "empty_enum")
 	}
-	return runtime.ValidateEncoded(inputSchemaEmptyEnum, a)
+	return mcpimpl.ValidateEncoded(inputSchemaEmptyEnum, a)
 }
 func (a *EmptyEnumArgs) validate() error {
 	return nil
@@ -304,7 +304,7 @@ func (a *EmptyEnumArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "empty_properties".
 func (a *EmptyPropertiesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "empty_properties")
+		return mcpimpl.ForTool(err, "empty_properties")
 	}
 	return nil
 }
@@ -317,9 +317,9 @@ func (a *EmptyPropertiesArgs) validate() error {
 // The schema uses keywords without a Go counterpart (false schema), so Validate also checks the encoded value against the schema itself.
 func (a *FalsePropertyArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "false_property")
+		return mcpimpl.ForTool(err, "false_property")
 	}
-	return runtime.ValidateEncoded(inputSchemaFalseProperty, a)
+	return mcpimpl.ValidateEncoded(inputSchemaFalseProperty, a)
 }
 func (a *FalsePropertyArgs) validate() error {
 	return nil
@@ -328,19 +328,19 @@ func (a *FalsePropertyArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "formats".
 func (a *FormatsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "formats")
+		return mcpimpl.ForTool(err, "formats")
 	}
 	return nil
 }
 func (a *FormatsArgs) validate() error {
 	if a.When != nil {
-		if !runtime.CheckFormat("date-time", *a.When) {
-			return runtime.Invalid("/when", "must be a valid \"date-time\"")
+		if !mcpimpl.CheckFormat("date-time", *a.When) {
+			return mcpimpl.Invalid("/when", "must be a valid \"date-time\"")
 		}
 	}
 	if a.Mail != nil {
-		if !runtime.CheckFormat("email", *a.Mail) {
-			return runtime.Invalid("/mail", "must be a valid \"email\"")
+		if !mcpimpl.CheckFormat("email", *a.Mail) {
+			return mcpimpl.Invalid("/mail", "must be a valid \"email\"")
 		}
 	}
 	return nil
@@ -349,14 +349,14 @@ func (a *FormatsArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "integer_enum".
 func (a *IntegerEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "integer_enum")
+		return mcpimpl.ForTool(err, "integer_enum")
 	}
 	return nil
 }
 func (a *IntegerEnumArgs) validate() error {
 	if a.N != nil {
 		if err := (*a.N).Validate(); err != nil {
-			return runtime.Within(err, "n")
+			return mcpimpl.Within(err, "n")
 		}
 	}
 	return nil
@@ -365,7 +365,7 @@ func (a *IntegerEnumArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "invalid_property_name".
 func (a *InvalidPropertyNameArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "invalid_property_name")
+		return mcpimpl.ForTool(err, "invalid_property_name")
 	}
 	return nil
 }
@@ -378,9 +378,9 @@ func (a *InvalidPropertyNameArgs) validate() error {
 // The schema uses keywords without a Go counterpart (required), so Validate also checks the encoded value against the schema itself.
 func (a *LightTurnOnArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "light.turn_on")
+		return mcpimpl.ForTool(err, "light.turn_on")
 	}
-	return runtime.ValidateEncoded(inputSchemaLightTurnOn, a)
+	return mcpimpl.ValidateEncoded(inputSchemaLightTurnOn, a)
 }
 func (a *LightTurnOnArgs) validate() error {
 	return nil
@@ -389,14 +389,14 @@ func (a *LightTurnOnArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "list-events".
 func (a *ListEventsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "list-events")
+		return mcpimpl.ForTool(err, "list-events")
 	}
 	return nil
 }
 func (a *ListEventsArgs) validate() error {
 	if a.V != nil {
 		if err := (*a.V).Validate(); err != nil {
-			return runtime.Within(err, "v")
+			return mcpimpl.Within(err, "v")
 		}
 	}
 	return nil
@@ -415,19 +415,19 @@ func (u *ListEventsV) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of ListEventsV is set")
+		return mcpimpl.Invalid("", "no branch of ListEventsV is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of ListEventsV is set")
+		return mcpimpl.Invalid("", "more than one branch of ListEventsV is set")
 	}
 	if u.String != nil {
 		if utf8.RuneCountInString(*u.String) < 1 {
-			return runtime.Invalid("", "must be at least 1 characters long")
+			return mcpimpl.Invalid("", "must be at least 1 characters long")
 		}
 	}
 	if u.Number != nil {
 		if *u.Number > 9.0 {
-			return runtime.Invalid("", "must be <= 9")
+			return mcpimpl.Invalid("", "must be <= 9")
 		}
 	}
 	return nil
@@ -438,9 +438,9 @@ func (u *ListEventsV) Validate() error {
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *MixedEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "mixed_enum")
+		return mcpimpl.ForTool(err, "mixed_enum")
 	}
-	return runtime.ValidateEncoded(inputSchemaMixedEnum, a)
+	return mcpimpl.ValidateEncoded(inputSchemaMixedEnum, a)
 }
 func (a *MixedEnumArgs) validate() error {
 	return nil
@@ -449,7 +449,7 @@ func (a *MixedEnumArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "nested_free-form_map".
 func (a *NestedFreeFormMapArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "nested_free-form_map")
+		return mcpimpl.ForTool(err, "nested_free-form_map")
 	}
 	return nil
 }
@@ -460,7 +460,7 @@ func (a *NestedFreeFormMapArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "no_description".
 func (a *NoDescriptionArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "no_description")
+		return mcpimpl.ForTool(err, "no_description")
 	}
 	return nil
 }
@@ -471,7 +471,7 @@ func (a *NoDescriptionArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "ns:tool.x".
 func (a *NsToolXArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "ns:tool.x")
+		return mcpimpl.ForTool(err, "ns:tool.x")
 	}
 	return nil
 }
@@ -484,17 +484,17 @@ func (a *NsToolXArgs) validate() error {
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *NumericNotesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "numeric_notes")
+		return mcpimpl.ForTool(err, "numeric_notes")
 	}
-	return runtime.ValidateEncoded(inputSchemaNumericNotes, a)
+	return mcpimpl.ValidateEncoded(inputSchemaNumericNotes, a)
 }
 func (a *NumericNotesArgs) validate() error {
 	if a.N != nil {
 		if *a.N <= 0.0 {
-			return runtime.Invalid("/n", "must be > 0")
+			return mcpimpl.Invalid("/n", "must be > 0")
 		}
 		if *a.N > 10.0 {
-			return runtime.Invalid("/n", "must be <= 10")
+			return mcpimpl.Invalid("/n", "must be <= 10")
 		}
 	}
 	return nil
@@ -503,14 +503,14 @@ func (a *NumericNotesArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "numeric_notes_draft04".
 func (a *NumericNotesDraft04Args) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "numeric_notes_draft04")
+		return mcpimpl.ForTool(err, "numeric_notes_draft04")
 	}
 	return nil
 }
 func (a *NumericNotesDraft04Args) validate() error {
 	if a.D4 != nil {
 		if *a.D4 < 1 {
-			return runtime.Invalid("/d4", "must be > 0")
+			return mcpimpl.Invalid("/d4", "must be > 0")
 		}
 	}
 	return nil
@@ -519,7 +519,7 @@ func (a *NumericNotesDraft04Args) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "object_without_properties".
 func (a *ObjectWithoutPropertiesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "object_without_properties")
+		return mcpimpl.ForTool(err, "object_without_properties")
 	}
 	return nil
 }
@@ -530,19 +530,19 @@ func (a *ObjectWithoutPropertiesArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "optional_ref".
 func (a *OptionalRefArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "optional_ref")
+		return mcpimpl.ForTool(err, "optional_ref")
 	}
 	return nil
 }
 func (a *OptionalRefArgs) validate() error {
 	if a.U != nil {
 		if err := (*a.U).Validate(); err != nil {
-			return runtime.Within(err, "u")
+			return mcpimpl.Within(err, "u")
 		}
 	}
 	if a.E != nil {
 		if err := (*a.E).Validate(); err != nil {
-			return runtime.Within(err, "e")
+			return mcpimpl.Within(err, "e")
 		}
 	}
 	return nil
@@ -563,10 +563,10 @@ func (u *OptionalRefU) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of OptionalRefU is set")
+		return mcpimpl.Invalid("", "no branch of OptionalRefU is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of OptionalRefU is set")
+		return mcpimpl.Invalid("", "more than one branch of OptionalRefU is set")
 	}
 	return nil
 }
@@ -574,14 +574,14 @@ func (u *OptionalRefU) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "recursive_defs".
 func (a *RecursiveDefsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "recursive_defs")
+		return mcpimpl.ForTool(err, "recursive_defs")
 	}
 	return nil
 }
 func (a *RecursiveDefsArgs) validate() error {
 	if a.Root != nil {
 		if err := (*a.Root).Validate(); err != nil {
-			return runtime.Within(err, "root")
+			return mcpimpl.Within(err, "root")
 		}
 	}
 	return nil
@@ -591,7 +591,7 @@ func (a *RecursiveDefsArgs) validate() error {
 func (a *RecursiveDefsNode) Validate() error {
 	for i0 := range a.Children {
 		if err := a.Children[i0].Validate(); err != nil {
-			return runtime.Within(err, "children", i0)
+			return mcpimpl.Within(err, "children", i0)
 		}
 	}
 	return nil
@@ -600,7 +600,7 @@ func (a *RecursiveDefsNode) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "ref_into_properties".
 func (a *RefIntoPropertiesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "ref_into_properties")
+		return mcpimpl.ForTool(err, "ref_into_properties")
 	}
 	return nil
 }
@@ -616,7 +616,7 @@ func (a *RefIntoPropertiesA) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "schema_keyword_only".
 func (a *SchemaKeywordOnlyArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "schema_keyword_only")
+		return mcpimpl.ForTool(err, "schema_keyword_only")
 	}
 	return nil
 }
@@ -627,20 +627,20 @@ func (a *SchemaKeywordOnlyArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "string_notes".
 func (a *StringNotesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "string_notes")
+		return mcpimpl.ForTool(err, "string_notes")
 	}
 	return nil
 }
 func (a *StringNotesArgs) validate() error {
 	if a.Code != nil {
 		if utf8.RuneCountInString(*a.Code) < 3 {
-			return runtime.Invalid("/code", "must be at least 3 characters long")
+			return mcpimpl.Invalid("/code", "must be at least 3 characters long")
 		}
 		if utf8.RuneCountInString(*a.Code) > 3 {
-			return runtime.Invalid("/code", "must be at most 3 characters long")
+			return mcpimpl.Invalid("/code", "must be at most 3 characters long")
 		}
 		if !pattern1.MatchString(*a.Code) {
-			return runtime.Invalid("/code", "must match the pattern ^[A-Z]{3}$")
+			return mcpimpl.Invalid("/code", "must match the pattern ^[A-Z]{3}$")
 		}
 	}
 	return nil
@@ -649,14 +649,14 @@ func (a *StringNotesArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "titled".
 func (a *TitledArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "titled")
+		return mcpimpl.ForTool(err, "titled")
 	}
 	return nil
 }
 func (a *TitledArgs) validate() error {
 	if a.AuthMethod != nil {
 		if err := (*a.AuthMethod).Validate(); err != nil {
-			return runtime.Within(err, "auth-method")
+			return mcpimpl.Within(err, "auth-method")
 		}
 	}
 	return nil
@@ -667,9 +667,9 @@ func (a *TitledArgs) validate() error {
 // The schema uses keywords without a Go counterpart (oneOf of required), so Validate also checks the encoded value against the schema itself.
 func (a *TopLevelOneOfArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "top-level_oneOf")
+		return mcpimpl.ForTool(err, "top-level_oneOf")
 	}
-	return runtime.ValidateEncoded(inputSchemaTopLevelOneOf, a)
+	return mcpimpl.ValidateEncoded(inputSchemaTopLevelOneOf, a)
 }
 func (a *TopLevelOneOfArgs) validate() error {
 	return nil
@@ -678,17 +678,17 @@ func (a *TopLevelOneOfArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "top_allof".
 func (a *TopAllofArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "top_allof")
+		return mcpimpl.ForTool(err, "top_allof")
 	}
 	return nil
 }
 func (a *TopAllofArgs) validate() error {
 	if a.A != nil {
 		if *a.A < 0 {
-			return runtime.Invalid("/a", "must be >= 0")
+			return mcpimpl.Invalid("/a", "must be >= 0")
 		}
 		if *a.A > 50 {
-			return runtime.Invalid("/a", "must be <= 50")
+			return mcpimpl.Invalid("/a", "must be <= 50")
 		}
 	}
 	return nil
@@ -697,7 +697,7 @@ func (a *TopAllofArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "top_ref".
 func (a *TopRefArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "top_ref")
+		return mcpimpl.ForTool(err, "top_ref")
 	}
 	return nil
 }
@@ -710,9 +710,9 @@ func (a *TopRefArgs) validate() error {
 // The schema uses keywords without a Go counterpart (prefixItems), so Validate also checks the encoded value against the schema itself.
 func (a *TupleArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "tuple")
+		return mcpimpl.ForTool(err, "tuple")
 	}
-	return runtime.ValidateEncoded(inputSchemaTuple, a)
+	return mcpimpl.ValidateEncoded(inputSchemaTuple, a)
 }
 func (a *TupleArgs) validate() error {
 	return nil
@@ -721,14 +721,14 @@ func (a *TupleArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "union_distributes_siblings".
 func (a *UnionDistributesSiblingsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "union_distributes_siblings")
+		return mcpimpl.ForTool(err, "union_distributes_siblings")
 	}
 	return nil
 }
 func (a *UnionDistributesSiblingsArgs) validate() error {
 	if a.ID != nil {
 		if err := (*a.ID).Validate(); err != nil {
-			return runtime.Within(err, "id")
+			return mcpimpl.Within(err, "id")
 		}
 	}
 	return nil
@@ -744,19 +744,19 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of UnionDistributesSiblingsID is set")
+		return mcpimpl.Invalid("", "no branch of UnionDistributesSiblingsID is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of UnionDistributesSiblingsID is set")
+		return mcpimpl.Invalid("", "more than one branch of UnionDistributesSiblingsID is set")
 	}
 	if u.String != nil {
 		if utf8.RuneCountInString(*u.String) < 3 {
-			return runtime.Invalid("", "must be at least 3 characters long")
+			return mcpimpl.Invalid("", "must be at least 3 characters long")
 		}
 	}
 	if u.String2 != nil {
-		if !runtime.CheckFormat("uuid", *u.String2) {
-			return runtime.Invalid("", "must be a valid \"uuid\"")
+		if !mcpimpl.CheckFormat("uuid", *u.String2) {
+			return mcpimpl.Invalid("", "must be a valid \"uuid\"")
 		}
 	}
 	return nil
@@ -765,7 +765,7 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "untyped_and_true".
 func (a *UntypedAndTrueArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "untyped_and_true")
+		return mcpimpl.ForTool(err, "untyped_and_true")
 	}
 	return nil
 }

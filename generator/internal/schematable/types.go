@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // T01StringArgs holds the arguments of the tool "t01_string".
@@ -16,14 +16,14 @@ type T01StringArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT01StringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT01StringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T01StringArgs) UnmarshalJSON(data []byte) error {
 	type plain T01StringArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT01StringArgs, (*plain)(a)), "t01_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT01StringArgs, (*plain)(a)), "t01_string")
 }
 
 // T02StringLengthArgs holds the arguments of the tool "t02_string_length".
@@ -33,14 +33,14 @@ type T02StringLengthArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT02StringLengthArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT02StringLengthArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T02StringLengthArgs) UnmarshalJSON(data []byte) error {
 	type plain T02StringLengthArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT02StringLengthArgs, (*plain)(a)), "t02_string_length")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT02StringLengthArgs, (*plain)(a)), "t02_string_length")
 }
 
 // T03StringPatternArgs holds the arguments of the tool "t03_string_pattern".
@@ -50,14 +50,14 @@ type T03StringPatternArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT03StringPatternArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT03StringPatternArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T03StringPatternArgs) UnmarshalJSON(data []byte) error {
 	type plain T03StringPatternArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT03StringPatternArgs, (*plain)(a)), "t03_string_pattern")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT03StringPatternArgs, (*plain)(a)), "t03_string_pattern")
 }
 
 // T04StringPatternUnanchoredArgs holds the arguments of the tool "t04_string_pattern_unanchored".
@@ -67,14 +67,14 @@ type T04StringPatternUnanchoredArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT04StringPatternUnanchoredArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT04StringPatternUnanchoredArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T04StringPatternUnanchoredArgs) UnmarshalJSON(data []byte) error {
 	type plain T04StringPatternUnanchoredArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT04StringPatternUnanchoredArgs, (*plain)(a)), "t04_string_pattern_unanchored")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT04StringPatternUnanchoredArgs, (*plain)(a)), "t04_string_pattern_unanchored")
 }
 
 // T05FormatEmailArgs holds the arguments of the tool "t05_format_email".
@@ -84,14 +84,14 @@ type T05FormatEmailArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT05FormatEmailArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT05FormatEmailArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T05FormatEmailArgs) UnmarshalJSON(data []byte) error {
 	type plain T05FormatEmailArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT05FormatEmailArgs, (*plain)(a)), "t05_format_email")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT05FormatEmailArgs, (*plain)(a)), "t05_format_email")
 }
 
 // T06FormatDatetimeArgs holds the arguments of the tool "t06_format_datetime".
@@ -101,14 +101,14 @@ type T06FormatDatetimeArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT06FormatDatetimeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT06FormatDatetimeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T06FormatDatetimeArgs) UnmarshalJSON(data []byte) error {
 	type plain T06FormatDatetimeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT06FormatDatetimeArgs, (*plain)(a)), "t06_format_datetime")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT06FormatDatetimeArgs, (*plain)(a)), "t06_format_datetime")
 }
 
 // T07FormatUnknownArgs holds the arguments of the tool "t07_format_unknown".
@@ -118,14 +118,14 @@ type T07FormatUnknownArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT07FormatUnknownArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT07FormatUnknownArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T07FormatUnknownArgs) UnmarshalJSON(data []byte) error {
 	type plain T07FormatUnknownArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT07FormatUnknownArgs, (*plain)(a)), "t07_format_unknown")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT07FormatUnknownArgs, (*plain)(a)), "t07_format_unknown")
 }
 
 // T08IntegerRangeArgs holds the arguments of the tool "t08_integer_range".
@@ -135,14 +135,14 @@ type T08IntegerRangeArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT08IntegerRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT08IntegerRangeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T08IntegerRangeArgs) UnmarshalJSON(data []byte) error {
 	type plain T08IntegerRangeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT08IntegerRangeArgs, (*plain)(a)), "t08_integer_range")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT08IntegerRangeArgs, (*plain)(a)), "t08_integer_range")
 }
 
 // T09IntegerExclusiveArgs holds the arguments of the tool "t09_integer_exclusive".
@@ -152,14 +152,14 @@ type T09IntegerExclusiveArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT09IntegerExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT09IntegerExclusiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T09IntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T09IntegerExclusiveArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT09IntegerExclusiveArgs, (*plain)(a)), "t09_integer_exclusive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT09IntegerExclusiveArgs, (*plain)(a)), "t09_integer_exclusive")
 }
 
 // T10NumberRangeArgs holds the arguments of the tool "t10_number_range".
@@ -169,14 +169,14 @@ type T10NumberRangeArgs struct {
 	X *float64 `json:"x,omitempty"`
 }
 
-var shapeT10NumberRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT10NumberRangeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T10NumberRangeArgs) UnmarshalJSON(data []byte) error {
 	type plain T10NumberRangeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT10NumberRangeArgs, (*plain)(a)), "t10_number_range")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT10NumberRangeArgs, (*plain)(a)), "t10_number_range")
 }
 
 // T11IntegerFractionBoundArgs holds the arguments of the tool "t11_integer_fraction_bound".
@@ -186,14 +186,14 @@ type T11IntegerFractionBoundArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT11IntegerFractionBoundArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT11IntegerFractionBoundArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T11IntegerFractionBoundArgs) UnmarshalJSON(data []byte) error {
 	type plain T11IntegerFractionBoundArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT11IntegerFractionBoundArgs, (*plain)(a)), "t11_integer_fraction_bound")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT11IntegerFractionBoundArgs, (*plain)(a)), "t11_integer_fraction_bound")
 }
 
 // T12IntegerMultipleArgs holds the arguments of the tool "t12_integer_multiple".
@@ -203,14 +203,14 @@ type T12IntegerMultipleArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT12IntegerMultipleArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT12IntegerMultipleArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T12IntegerMultipleArgs) UnmarshalJSON(data []byte) error {
 	type plain T12IntegerMultipleArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT12IntegerMultipleArgs, (*plain)(a)), "t12_integer_multiple")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT12IntegerMultipleArgs, (*plain)(a)), "t12_integer_multiple")
 }
 
 // T13NumberMultipleArgs holds the arguments of the tool "t13_number_multiple".
@@ -220,14 +220,14 @@ type T13NumberMultipleArgs struct {
 	X *float64 `json:"x,omitempty"`
 }
 
-var shapeT13NumberMultipleArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT13NumberMultipleArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T13NumberMultipleArgs) UnmarshalJSON(data []byte) error {
 	type plain T13NumberMultipleArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT13NumberMultipleArgs, (*plain)(a)), "t13_number_multiple")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT13NumberMultipleArgs, (*plain)(a)), "t13_number_multiple")
 }
 
 // T14BooleanArgs holds the arguments of the tool "t14_boolean".
@@ -237,14 +237,14 @@ type T14BooleanArgs struct {
 	X *bool `json:"x,omitempty"`
 }
 
-var shapeT14BooleanArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT14BooleanArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T14BooleanArgs) UnmarshalJSON(data []byte) error {
 	type plain T14BooleanArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT14BooleanArgs, (*plain)(a)), "t14_boolean")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT14BooleanArgs, (*plain)(a)), "t14_boolean")
 }
 
 // T15TypeNullListArgs holds the arguments of the tool "t15_type_null_list".
@@ -255,14 +255,14 @@ type T15TypeNullListArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT15TypeNullListArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT15TypeNullListArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T15TypeNullListArgs) UnmarshalJSON(data []byte) error {
 	type plain T15TypeNullListArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT15TypeNullListArgs, (*plain)(a)), "t15_type_null_list")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT15TypeNullListArgs, (*plain)(a)), "t15_type_null_list")
 }
 
 // T16TypeMultiListArgs holds the arguments of the tool "t16_type_multi_list".
@@ -273,14 +273,14 @@ type T16TypeMultiListArgs struct {
 	X *T16TypeMultiListX `json:"x,omitempty"`
 }
 
-var shapeT16TypeMultiListArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT16TypeMultiListArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T16TypeMultiListArgs) UnmarshalJSON(data []byte) error {
 	type plain T16TypeMultiListArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT16TypeMultiListArgs, (*plain)(a)), "t16_type_multi_list")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT16TypeMultiListArgs, (*plain)(a)), "t16_type_multi_list")
 }
 
 // T16TypeMultiListX is one of several shapes; exactly one field is set.
@@ -307,10 +307,10 @@ func (u T16TypeMultiListX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T16TypeMultiListX) UnmarshalJSON(data []byte) error {
 	var out T16TypeMultiListX
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, nil, runtime.KindString),
-		runtime.Decoded(&out.Number, nil, runtime.KindNumber),
-		runtime.Decoded(&out.Bool, nil, runtime.KindBool),
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Number, nil, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Bool, nil, mcpimpl.KindBool),
 	}); err != nil {
 		return err
 	}
@@ -326,14 +326,14 @@ type T17AnyofNullArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT17AnyofNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT17AnyofNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T17AnyofNullArgs) UnmarshalJSON(data []byte) error {
 	type plain T17AnyofNullArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT17AnyofNullArgs, (*plain)(a)), "t17_anyof_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT17AnyofNullArgs, (*plain)(a)), "t17_anyof_null")
 }
 
 // T18NullableOpenapiArgs holds the arguments of the tool "t18_nullable_openapi".
@@ -343,14 +343,14 @@ type T18NullableOpenapiArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT18NullableOpenapiArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT18NullableOpenapiArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T18NullableOpenapiArgs) UnmarshalJSON(data []byte) error {
 	type plain T18NullableOpenapiArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT18NullableOpenapiArgs, (*plain)(a)), "t18_nullable_openapi")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT18NullableOpenapiArgs, (*plain)(a)), "t18_nullable_openapi")
 }
 
 // T19EnumStringArgs holds the arguments of the tool "t19_enum_string".
@@ -360,14 +360,14 @@ type T19EnumStringArgs struct {
 	X *T19EnumStringX `json:"x,omitempty"`
 }
 
-var shapeT19EnumStringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT19EnumStringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T19EnumStringArgs) UnmarshalJSON(data []byte) error {
 	type plain T19EnumStringArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT19EnumStringArgs, (*plain)(a)), "t19_enum_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT19EnumStringArgs, (*plain)(a)), "t19_enum_string")
 }
 
 // T19EnumStringX is one of the values of an enum.
@@ -397,7 +397,7 @@ func (e T19EnumStringX) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T19EnumStringX) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"red\", \"green\", \"Y\", \"y\", \"-1\", \"+1\", \"5m\", \"*/*\"")
+		return mcpimpl.Invalid("", "must be one of \"red\", \"green\", \"Y\", \"y\", \"-1\", \"+1\", \"5m\", \"*/*\"")
 	}
 	return nil
 }
@@ -409,14 +409,14 @@ type T20EnumIntegerArgs struct {
 	X *T20EnumIntegerX `json:"x,omitempty"`
 }
 
-var shapeT20EnumIntegerArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT20EnumIntegerArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T20EnumIntegerArgs) UnmarshalJSON(data []byte) error {
 	type plain T20EnumIntegerArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT20EnumIntegerArgs, (*plain)(a)), "t20_enum_integer")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT20EnumIntegerArgs, (*plain)(a)), "t20_enum_integer")
 }
 
 // T20EnumIntegerX is one of the values of an enum.
@@ -441,7 +441,7 @@ func (e T20EnumIntegerX) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T20EnumIntegerX) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of 1, 2, 3")
+		return mcpimpl.Invalid("", "must be one of 1, 2, 3")
 	}
 	return nil
 }
@@ -453,14 +453,14 @@ type T21EnumNumberArgs struct {
 	X *T21EnumNumberX `json:"x,omitempty"`
 }
 
-var shapeT21EnumNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT21EnumNumberArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T21EnumNumberArgs) UnmarshalJSON(data []byte) error {
 	type plain T21EnumNumberArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT21EnumNumberArgs, (*plain)(a)), "t21_enum_number")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT21EnumNumberArgs, (*plain)(a)), "t21_enum_number")
 }
 
 // T21EnumNumberX is one of the values of an enum.
@@ -484,7 +484,7 @@ func (e T21EnumNumberX) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T21EnumNumberX) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of 0.5, 1.5")
+		return mcpimpl.Invalid("", "must be one of 0.5, 1.5")
 	}
 	return nil
 }
@@ -496,14 +496,14 @@ type T22EnumBooleanArgs struct {
 	X *T22EnumBooleanX `json:"x,omitempty"`
 }
 
-var shapeT22EnumBooleanArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT22EnumBooleanArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T22EnumBooleanArgs) UnmarshalJSON(data []byte) error {
 	type plain T22EnumBooleanArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT22EnumBooleanArgs, (*plain)(a)), "t22_enum_boolean")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT22EnumBooleanArgs, (*plain)(a)), "t22_enum_boolean")
 }
 
 // T22EnumBooleanX is one of the values of an enum.
@@ -526,7 +526,7 @@ func (e T22EnumBooleanX) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T22EnumBooleanX) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of true")
+		return mcpimpl.Invalid("", "must be one of true")
 	}
 	return nil
 }
@@ -539,14 +539,14 @@ type T23EnumWithNullArgs struct {
 	X *T23EnumWithNullX `json:"x,omitempty"`
 }
 
-var shapeT23EnumWithNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT23EnumWithNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T23EnumWithNullArgs) UnmarshalJSON(data []byte) error {
 	type plain T23EnumWithNullArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT23EnumWithNullArgs, (*plain)(a)), "t23_enum_with_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT23EnumWithNullArgs, (*plain)(a)), "t23_enum_with_null")
 }
 
 // T23EnumWithNullX is one of the values of an enum.
@@ -570,7 +570,7 @@ func (e T23EnumWithNullX) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T23EnumWithNullX) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"a\", \"b\"")
+		return mcpimpl.Invalid("", "must be one of \"a\", \"b\"")
 	}
 	return nil
 }
@@ -582,14 +582,14 @@ type T24EnumMixedArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT24EnumMixedArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT24EnumMixedArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T24EnumMixedArgs) UnmarshalJSON(data []byte) error {
 	type plain T24EnumMixedArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT24EnumMixedArgs, (*plain)(a)), "t24_enum_mixed")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT24EnumMixedArgs, (*plain)(a)), "t24_enum_mixed")
 }
 
 // T25EnumEmptyArgs holds the arguments of the tool "t25_enum_empty".
@@ -599,14 +599,14 @@ type T25EnumEmptyArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT25EnumEmptyArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT25EnumEmptyArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T25EnumEmptyArgs) UnmarshalJSON(data []byte) error {
 	type plain T25EnumEmptyArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT25EnumEmptyArgs, (*plain)(a)), "t25_enum_empty")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT25EnumEmptyArgs, (*plain)(a)), "t25_enum_empty")
 }
 
 // T26ConstStringArgs holds the arguments of the tool "t26_const_string".
@@ -616,14 +616,14 @@ type T26ConstStringArgs struct {
 	X *T26ConstStringX `json:"x,omitempty"`
 }
 
-var shapeT26ConstStringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT26ConstStringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T26ConstStringArgs) UnmarshalJSON(data []byte) error {
 	type plain T26ConstStringArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT26ConstStringArgs, (*plain)(a)), "t26_const_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT26ConstStringArgs, (*plain)(a)), "t26_const_string")
 }
 
 // T26ConstStringX is a constant: it always encodes as "fixed".
@@ -636,8 +636,8 @@ func (T26ConstStringX) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*T26ConstStringX) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"fixed\"") {
-		return runtime.Invalid("", "must be \"fixed\"")
+	if !mcpimpl.ConstMatches(data, "\"fixed\"") {
+		return mcpimpl.Invalid("", "must be \"fixed\"")
 	}
 	return nil
 }
@@ -649,14 +649,14 @@ type T27ConstNumberArgs struct {
 	X *T27ConstNumberX `json:"x,omitempty"`
 }
 
-var shapeT27ConstNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT27ConstNumberArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T27ConstNumberArgs) UnmarshalJSON(data []byte) error {
 	type plain T27ConstNumberArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT27ConstNumberArgs, (*plain)(a)), "t27_const_number")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT27ConstNumberArgs, (*plain)(a)), "t27_const_number")
 }
 
 // T27ConstNumberX is a constant: it always encodes as 3.
@@ -669,8 +669,8 @@ func (T27ConstNumberX) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*T27ConstNumberX) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "3") {
-		return runtime.Invalid("", "must be 3")
+	if !mcpimpl.ConstMatches(data, "3") {
+		return mcpimpl.Invalid("", "must be 3")
 	}
 	return nil
 }
@@ -682,14 +682,14 @@ type T28ConstObjectArgs struct {
 	X *T28ConstObjectX `json:"x,omitempty"`
 }
 
-var shapeT28ConstObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT28ConstObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T28ConstObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T28ConstObjectArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT28ConstObjectArgs, (*plain)(a)), "t28_const_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT28ConstObjectArgs, (*plain)(a)), "t28_const_object")
 }
 
 // T28ConstObjectX is a constant: it always encodes as {"a":[1,2]}.
@@ -702,8 +702,8 @@ func (T28ConstObjectX) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*T28ConstObjectX) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "{\"a\":[1,2]}") {
-		return runtime.Invalid("", "must be {\"a\":[1,2]}")
+	if !mcpimpl.ConstMatches(data, "{\"a\":[1,2]}") {
+		return mcpimpl.Invalid("", "must be {\"a\":[1,2]}")
 	}
 	return nil
 }
@@ -715,14 +715,14 @@ type T29AnyofStringOrIntegerArgs struct {
 	X *T29AnyofStringOrIntegerX `json:"x,omitempty"`
 }
 
-var shapeT29AnyofStringOrIntegerArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT29AnyofStringOrIntegerArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T29AnyofStringOrIntegerArgs) UnmarshalJSON(data []byte) error {
 	type plain T29AnyofStringOrIntegerArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT29AnyofStringOrIntegerArgs, (*plain)(a)), "t29_anyof_string_or_integer")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT29AnyofStringOrIntegerArgs, (*plain)(a)), "t29_anyof_string_or_integer")
 }
 
 // T29AnyofStringOrIntegerX is one of several shapes; exactly one field is set.
@@ -745,17 +745,17 @@ func (u T29AnyofStringOrIntegerX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T29AnyofStringOrIntegerX) UnmarshalJSON(data []byte) error {
 	var out T29AnyofStringOrIntegerX
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, (*T29AnyofStringOrIntegerXString).Validate, runtime.KindString),
-		runtime.Decoded(&out.Int, func(v *int64) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, (*T29AnyofStringOrIntegerXString).Validate, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Int, func(v *int64) error {
 			if *v < -100 {
-				return runtime.Invalid("", "must be >= -100")
+				return mcpimpl.Invalid("", "must be >= -100")
 			}
 			if *v > 100 {
-				return runtime.Invalid("", "must be <= 100")
+				return mcpimpl.Invalid("", "must be <= 100")
 			}
 			return nil
-		}, runtime.KindNumber),
+		}, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -784,7 +784,7 @@ func (e T29AnyofStringOrIntegerXString) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T29AnyofStringOrIntegerXString) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"up\", \"down\"")
+		return mcpimpl.Invalid("", "must be one of \"up\", \"down\"")
 	}
 	return nil
 }
@@ -796,14 +796,14 @@ type T30OneofConstTaggedArgs struct {
 	X *T30OneofConstTaggedX `json:"x,omitempty"`
 }
 
-var shapeT30OneofConstTaggedArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT30OneofConstTaggedArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T30OneofConstTaggedArgs) UnmarshalJSON(data []byte) error {
 	type plain T30OneofConstTaggedArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT30OneofConstTaggedArgs, (*plain)(a)), "t30_oneof_const_tagged")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT30OneofConstTaggedArgs, (*plain)(a)), "t30_oneof_const_tagged")
 }
 
 // T30OneofConstTaggedX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -826,9 +826,9 @@ func (u T30OneofConstTaggedX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T30OneofConstTaggedX) UnmarshalJSON(data []byte) error {
 	var out T30OneofConstTaggedX
-	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
-		runtime.Decoded(&out.Circle, (*T30OneofConstTaggedXCircle).Validate, runtime.KindObject),
-		runtime.Decoded(&out.Square, nil, runtime.KindObject),
+	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.Circle, (*T30OneofConstTaggedXCircle).Validate, mcpimpl.KindObject),
+		mcpimpl.Decoded(&out.Square, nil, mcpimpl.KindObject),
 	}); err != nil {
 		return err
 	}
@@ -844,7 +844,7 @@ type T30OneofConstTaggedXCircle struct {
 	Radius float64 `json:"radius"`
 }
 
-var shapeT30OneofConstTaggedXCircle = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT30OneofConstTaggedXCircle = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "type", Required: true},
 	{Name: "radius", Required: true},
 }}
@@ -852,7 +852,7 @@ var shapeT30OneofConstTaggedXCircle = runtime.ObjectShape{Fields: []runtime.Fiel
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T30OneofConstTaggedXCircle) UnmarshalJSON(data []byte) error {
 	type plain T30OneofConstTaggedXCircle
-	return runtime.DecodeObject(data, &shapeT30OneofConstTaggedXCircle, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT30OneofConstTaggedXCircle, (*plain)(a))
 }
 
 // T30OneofConstTaggedXCircleType is a constant: it always encodes as "circle".
@@ -865,8 +865,8 @@ func (T30OneofConstTaggedXCircleType) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*T30OneofConstTaggedXCircleType) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"circle\"") {
-		return runtime.Invalid("", "must be \"circle\"")
+	if !mcpimpl.ConstMatches(data, "\"circle\"") {
+		return mcpimpl.Invalid("", "must be \"circle\"")
 	}
 	return nil
 }
@@ -879,7 +879,7 @@ type T30OneofConstTaggedXSquare struct {
 	Side float64 `json:"side"`
 }
 
-var shapeT30OneofConstTaggedXSquare = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT30OneofConstTaggedXSquare = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "type", Required: true},
 	{Name: "side", Required: true},
 }}
@@ -887,7 +887,7 @@ var shapeT30OneofConstTaggedXSquare = runtime.ObjectShape{Fields: []runtime.Fiel
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T30OneofConstTaggedXSquare) UnmarshalJSON(data []byte) error {
 	type plain T30OneofConstTaggedXSquare
-	return runtime.DecodeObject(data, &shapeT30OneofConstTaggedXSquare, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT30OneofConstTaggedXSquare, (*plain)(a))
 }
 
 // T30OneofConstTaggedXSquareType is a constant: it always encodes as "square".
@@ -900,8 +900,8 @@ func (T30OneofConstTaggedXSquareType) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*T30OneofConstTaggedXSquareType) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "\"square\"") {
-		return runtime.Invalid("", "must be \"square\"")
+	if !mcpimpl.ConstMatches(data, "\"square\"") {
+		return mcpimpl.Invalid("", "must be \"square\"")
 	}
 	return nil
 }
@@ -913,14 +913,14 @@ type T31OneofRequiredKeysArgs struct {
 	X *T31OneofRequiredKeysX `json:"x,omitempty"`
 }
 
-var shapeT31OneofRequiredKeysArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT31OneofRequiredKeysArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T31OneofRequiredKeysArgs) UnmarshalJSON(data []byte) error {
 	type plain T31OneofRequiredKeysArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT31OneofRequiredKeysArgs, (*plain)(a)), "t31_oneof_required_keys")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT31OneofRequiredKeysArgs, (*plain)(a)), "t31_oneof_required_keys")
 }
 
 // T31OneofRequiredKeysX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -943,9 +943,9 @@ func (u T31OneofRequiredKeysX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T31OneofRequiredKeysX) UnmarshalJSON(data []byte) error {
 	var out T31OneofRequiredKeysX
-	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
-		runtime.Decoded(&out.Object, nil, runtime.KindObject),
-		runtime.Decoded(&out.Object2, nil, runtime.KindObject),
+	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.Object, nil, mcpimpl.KindObject),
+		mcpimpl.Decoded(&out.Object2, nil, mcpimpl.KindObject),
 	}); err != nil {
 		return err
 	}
@@ -959,9 +959,9 @@ type T31OneofRequiredKeysXObject struct {
 	ID int64 `json:"id"`
 }
 
-var shapeT31OneofRequiredKeysXObject = runtime.ObjectShape{
+var shapeT31OneofRequiredKeysXObject = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "id", Required: true},
 	},
 }
@@ -969,7 +969,7 @@ var shapeT31OneofRequiredKeysXObject = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T31OneofRequiredKeysXObject) UnmarshalJSON(data []byte) error {
 	type plain T31OneofRequiredKeysXObject
-	return runtime.DecodeObject(data, &shapeT31OneofRequiredKeysXObject, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT31OneofRequiredKeysXObject, (*plain)(a))
 }
 
 // T31OneofRequiredKeysXObject2 is an object.
@@ -978,9 +978,9 @@ type T31OneofRequiredKeysXObject2 struct {
 	Name string `json:"name"`
 }
 
-var shapeT31OneofRequiredKeysXObject2 = runtime.ObjectShape{
+var shapeT31OneofRequiredKeysXObject2 = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "name", Required: true},
 	},
 }
@@ -988,7 +988,7 @@ var shapeT31OneofRequiredKeysXObject2 = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T31OneofRequiredKeysXObject2) UnmarshalJSON(data []byte) error {
 	type plain T31OneofRequiredKeysXObject2
-	return runtime.DecodeObject(data, &shapeT31OneofRequiredKeysXObject2, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT31OneofRequiredKeysXObject2, (*plain)(a))
 }
 
 // T32OneofOverlapArgs holds the arguments of the tool "t32_oneof_overlap".
@@ -998,14 +998,14 @@ type T32OneofOverlapArgs struct {
 	X *T32OneofOverlapX `json:"x,omitempty"`
 }
 
-var shapeT32OneofOverlapArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT32OneofOverlapArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T32OneofOverlapArgs) UnmarshalJSON(data []byte) error {
 	type plain T32OneofOverlapArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT32OneofOverlapArgs, (*plain)(a)), "t32_oneof_overlap")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT32OneofOverlapArgs, (*plain)(a)), "t32_oneof_overlap")
 }
 
 // T32OneofOverlapX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
@@ -1028,14 +1028,14 @@ func (u T32OneofOverlapX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T32OneofOverlapX) UnmarshalJSON(data []byte) error {
 	var out T32OneofOverlapX
-	if err := runtime.DecodeUnion(data, true, []runtime.UnionBranch{
-		runtime.Decoded(&out.Int, nil, runtime.KindNumber),
-		runtime.Decoded(&out.Number, func(v *float64) error {
+	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.Int, nil, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Number, func(v *float64) error {
 			if *v < 10.0 {
-				return runtime.Invalid("", "must be >= 10")
+				return mcpimpl.Invalid("", "must be >= 10")
 			}
 			return nil
-		}, runtime.KindNumber),
+		}, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -1050,14 +1050,14 @@ type T33AnyofObjectOrStringArgs struct {
 	X *T33AnyofObjectOrStringX `json:"x,omitempty"`
 }
 
-var shapeT33AnyofObjectOrStringArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT33AnyofObjectOrStringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T33AnyofObjectOrStringArgs) UnmarshalJSON(data []byte) error {
 	type plain T33AnyofObjectOrStringArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT33AnyofObjectOrStringArgs, (*plain)(a)), "t33_anyof_object_or_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT33AnyofObjectOrStringArgs, (*plain)(a)), "t33_anyof_object_or_string")
 }
 
 // T33AnyofObjectOrStringX is one of several shapes; exactly one field is set.
@@ -1080,14 +1080,14 @@ func (u T33AnyofObjectOrStringX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T33AnyofObjectOrStringX) UnmarshalJSON(data []byte) error {
 	var out T33AnyofObjectOrStringX
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, func(v *string) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, func(v *string) error {
 			if utf8.RuneCountInString(*v) < 1 {
-				return runtime.Invalid("", "must be at least 1 characters long")
+				return mcpimpl.Invalid("", "must be at least 1 characters long")
 			}
 			return nil
-		}, runtime.KindString),
-		runtime.Decoded(&out.Object, nil, runtime.KindObject),
+		}, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Object, nil, mcpimpl.KindObject),
 	}); err != nil {
 		return err
 	}
@@ -1101,14 +1101,14 @@ type T33AnyofObjectOrStringXObject struct {
 	Path string `json:"path"`
 }
 
-var shapeT33AnyofObjectOrStringXObject = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT33AnyofObjectOrStringXObject = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "path", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T33AnyofObjectOrStringXObject) UnmarshalJSON(data []byte) error {
 	type plain T33AnyofObjectOrStringXObject
-	return runtime.DecodeObject(data, &shapeT33AnyofObjectOrStringXObject, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT33AnyofObjectOrStringXObject, (*plain)(a))
 }
 
 // T34AnyofSiblingsArgs holds the arguments of the tool "t34_anyof_siblings".
@@ -1118,14 +1118,14 @@ type T34AnyofSiblingsArgs struct {
 	X *T34AnyofSiblingsX `json:"x,omitempty"`
 }
 
-var shapeT34AnyofSiblingsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT34AnyofSiblingsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T34AnyofSiblingsArgs) UnmarshalJSON(data []byte) error {
 	type plain T34AnyofSiblingsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT34AnyofSiblingsArgs, (*plain)(a)), "t34_anyof_siblings")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT34AnyofSiblingsArgs, (*plain)(a)), "t34_anyof_siblings")
 }
 
 // T34AnyofSiblingsX is one of several shapes; exactly one field is set.
@@ -1148,25 +1148,25 @@ func (u T34AnyofSiblingsX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T34AnyofSiblingsX) UnmarshalJSON(data []byte) error {
 	var out T34AnyofSiblingsX
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, func(v *string) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, func(v *string) error {
 			if utf8.RuneCountInString(*v) > 3 {
-				return runtime.Invalid("", "must be at most 3 characters long")
+				return mcpimpl.Invalid("", "must be at most 3 characters long")
 			}
 			if !pattern1.MatchString(*v) {
-				return runtime.Invalid("", "must match the pattern ^a")
+				return mcpimpl.Invalid("", "must match the pattern ^a")
 			}
 			return nil
-		}, runtime.KindString),
-		runtime.Decoded(&out.String2, func(v *string) error {
+		}, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.String2, func(v *string) error {
 			if utf8.RuneCountInString(*v) > 3 {
-				return runtime.Invalid("", "must be at most 3 characters long")
+				return mcpimpl.Invalid("", "must be at most 3 characters long")
 			}
 			if !pattern2.MatchString(*v) {
-				return runtime.Invalid("", "must match the pattern ^b")
+				return mcpimpl.Invalid("", "must match the pattern ^b")
 			}
 			return nil
-		}, runtime.KindString),
+		}, mcpimpl.KindString),
 	}); err != nil {
 		return err
 	}
@@ -1181,14 +1181,14 @@ type T35AllofNumericArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT35AllofNumericArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT35AllofNumericArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T35AllofNumericArgs) UnmarshalJSON(data []byte) error {
 	type plain T35AllofNumericArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT35AllofNumericArgs, (*plain)(a)), "t35_allof_numeric")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT35AllofNumericArgs, (*plain)(a)), "t35_allof_numeric")
 }
 
 // T36AllofObjectsArgs holds the arguments of the tool "t36_allof_objects".
@@ -1198,14 +1198,14 @@ type T36AllofObjectsArgs struct {
 	X *T36AllofObjectsX `json:"x,omitempty"`
 }
 
-var shapeT36AllofObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT36AllofObjectsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T36AllofObjectsArgs) UnmarshalJSON(data []byte) error {
 	type plain T36AllofObjectsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT36AllofObjectsArgs, (*plain)(a)), "t36_allof_objects")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT36AllofObjectsArgs, (*plain)(a)), "t36_allof_objects")
 }
 
 // T36AllofObjectsX is an object.
@@ -1215,7 +1215,7 @@ type T36AllofObjectsX struct {
 	B *int64 `json:"b,omitempty"`
 }
 
-var shapeT36AllofObjectsX = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT36AllofObjectsX = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a", Required: true},
 	{Name: "b"},
 }}
@@ -1223,7 +1223,7 @@ var shapeT36AllofObjectsX = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T36AllofObjectsX) UnmarshalJSON(data []byte) error {
 	type plain T36AllofObjectsX
-	return runtime.DecodeObject(data, &shapeT36AllofObjectsX, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT36AllofObjectsX, (*plain)(a))
 }
 
 // T37AllofTwoPatternsArgs holds the arguments of the tool "t37_allof_two_patterns".
@@ -1233,14 +1233,14 @@ type T37AllofTwoPatternsArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT37AllofTwoPatternsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT37AllofTwoPatternsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T37AllofTwoPatternsArgs) UnmarshalJSON(data []byte) error {
 	type plain T37AllofTwoPatternsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT37AllofTwoPatternsArgs, (*plain)(a)), "t37_allof_two_patterns")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT37AllofTwoPatternsArgs, (*plain)(a)), "t37_allof_two_patterns")
 }
 
 // T38RefDefsArgs holds the arguments of the tool "t38_ref_defs".
@@ -1252,7 +1252,7 @@ type T38RefDefsArgs struct {
 	To   *T38RefDefsPoint `json:"to,omitempty"`
 }
 
-var shapeT38RefDefsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT38RefDefsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "from", Required: true},
 	{Name: "to"},
 }}
@@ -1260,7 +1260,7 @@ var shapeT38RefDefsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T38RefDefsArgs) UnmarshalJSON(data []byte) error {
 	type plain T38RefDefsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT38RefDefsArgs, (*plain)(a)), "t38_ref_defs")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT38RefDefsArgs, (*plain)(a)), "t38_ref_defs")
 }
 
 // T38RefDefsPoint is an object.
@@ -1271,7 +1271,7 @@ type T38RefDefsPoint struct {
 	Y float64 `json:"y"`
 }
 
-var shapeT38RefDefsPoint = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT38RefDefsPoint = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Required: true},
 	{Name: "y", Required: true},
 }}
@@ -1279,7 +1279,7 @@ var shapeT38RefDefsPoint = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T38RefDefsPoint) UnmarshalJSON(data []byte) error {
 	type plain T38RefDefsPoint
-	return runtime.DecodeObject(data, &shapeT38RefDefsPoint, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT38RefDefsPoint, (*plain)(a))
 }
 
 // T39RefDefinitionsDraft07Args holds the arguments of the tool "t39_ref_definitions_draft07".
@@ -1289,14 +1289,14 @@ type T39RefDefinitionsDraft07Args struct {
 	Count *int64 `json:"count,omitempty"`
 }
 
-var shapeT39RefDefinitionsDraft07Args = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT39RefDefinitionsDraft07Args = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "count"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T39RefDefinitionsDraft07Args) UnmarshalJSON(data []byte) error {
 	type plain T39RefDefinitionsDraft07Args
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT39RefDefinitionsDraft07Args, (*plain)(a)), "t39_ref_definitions_draft07")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT39RefDefinitionsDraft07Args, (*plain)(a)), "t39_ref_definitions_draft07")
 }
 
 // T40RefRecursiveArgs holds the arguments of the tool "t40_ref_recursive".
@@ -1307,14 +1307,14 @@ type T40RefRecursiveArgs struct {
 	Root *T40RefRecursiveNode `json:"root"`
 }
 
-var shapeT40RefRecursiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT40RefRecursiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "root", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T40RefRecursiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T40RefRecursiveArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT40RefRecursiveArgs, (*plain)(a)), "t40_ref_recursive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT40RefRecursiveArgs, (*plain)(a)), "t40_ref_recursive")
 }
 
 // T40RefRecursiveNode is an object.
@@ -1324,7 +1324,7 @@ type T40RefRecursiveNode struct {
 	Children []T40RefRecursiveNode `json:"children,omitempty"`
 }
 
-var shapeT40RefRecursiveNode = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT40RefRecursiveNode = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name", Required: true},
 	{Name: "children", NonNullElems: true},
 }}
@@ -1332,7 +1332,7 @@ var shapeT40RefRecursiveNode = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T40RefRecursiveNode) UnmarshalJSON(data []byte) error {
 	type plain T40RefRecursiveNode
-	return runtime.DecodeObject(data, &shapeT40RefRecursiveNode, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT40RefRecursiveNode, (*plain)(a))
 }
 
 // T41RefRootRecursiveArgs holds the arguments of the tool "t41_ref_root_recursive".
@@ -1343,9 +1343,9 @@ type T41RefRootRecursiveArgs struct {
 	Next  *T41RefRootRecursiveArgs `json:"next,omitempty"`
 }
 
-var shapeT41RefRootRecursiveArgs = runtime.ObjectShape{
+var shapeT41RefRootRecursiveArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "label"},
 		{Name: "next"},
 	},
@@ -1354,7 +1354,7 @@ var shapeT41RefRootRecursiveArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T41RefRootRecursiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T41RefRootRecursiveArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT41RefRootRecursiveArgs, (*plain)(a)), "t41_ref_root_recursive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT41RefRootRecursiveArgs, (*plain)(a)), "t41_ref_root_recursive")
 }
 
 // T42RefIntoPropertiesArgs holds the arguments of the tool "t42_ref_into_properties".
@@ -1365,7 +1365,7 @@ type T42RefIntoPropertiesArgs struct {
 	B *T42RefIntoPropertiesA `json:"b,omitempty"`
 }
 
-var shapeT42RefIntoPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT42RefIntoPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a"},
 	{Name: "b"},
 }}
@@ -1373,7 +1373,7 @@ var shapeT42RefIntoPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T42RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain T42RefIntoPropertiesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT42RefIntoPropertiesArgs, (*plain)(a)), "t42_ref_into_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT42RefIntoPropertiesArgs, (*plain)(a)), "t42_ref_into_properties")
 }
 
 // T42RefIntoPropertiesA is one of the values of an enum.
@@ -1397,7 +1397,7 @@ func (e T42RefIntoPropertiesA) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T42RefIntoPropertiesA) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"p\", \"q\"")
+		return mcpimpl.Invalid("", "must be one of \"p\", \"q\"")
 	}
 	return nil
 }
@@ -1410,14 +1410,14 @@ type T43RefWithDescriptionArgs struct {
 	ID *string `json:"id,omitempty"`
 }
 
-var shapeT43RefWithDescriptionArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT43RefWithDescriptionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "id"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T43RefWithDescriptionArgs) UnmarshalJSON(data []byte) error {
 	type plain T43RefWithDescriptionArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT43RefWithDescriptionArgs, (*plain)(a)), "t43_ref_with_description")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT43RefWithDescriptionArgs, (*plain)(a)), "t43_ref_with_description")
 }
 
 // T44RefWithConstraintsArgs holds the arguments of the tool "t44_ref_with_constraints".
@@ -1427,14 +1427,14 @@ type T44RefWithConstraintsArgs struct {
 	N *int64 `json:"n,omitempty"`
 }
 
-var shapeT44RefWithConstraintsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT44RefWithConstraintsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "n"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T44RefWithConstraintsArgs) UnmarshalJSON(data []byte) error {
 	type plain T44RefWithConstraintsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT44RefWithConstraintsArgs, (*plain)(a)), "t44_ref_with_constraints")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT44RefWithConstraintsArgs, (*plain)(a)), "t44_ref_with_constraints")
 }
 
 // T45ClosedObjectArgs holds the arguments of the tool "t45_closed_object".
@@ -1444,9 +1444,9 @@ type T45ClosedObjectArgs struct {
 	A *string `json:"a,omitempty"`
 }
 
-var shapeT45ClosedObjectArgs = runtime.ObjectShape{
+var shapeT45ClosedObjectArgs = mcpimpl.ObjectShape{
 	Closed: true,
-	Fields: []runtime.FieldShape{
+	Fields: []mcpimpl.FieldShape{
 		{Name: "a"},
 	},
 }
@@ -1454,7 +1454,7 @@ var shapeT45ClosedObjectArgs = runtime.ObjectShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T45ClosedObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T45ClosedObjectArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT45ClosedObjectArgs, (*plain)(a)), "t45_closed_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT45ClosedObjectArgs, (*plain)(a)), "t45_closed_object")
 }
 
 // T46OpenObjectArgs holds the arguments of the tool "t46_open_object".
@@ -1464,14 +1464,14 @@ type T46OpenObjectArgs struct {
 	A *string `json:"a,omitempty"`
 }
 
-var shapeT46OpenObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT46OpenObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T46OpenObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T46OpenObjectArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT46OpenObjectArgs, (*plain)(a)), "t46_open_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT46OpenObjectArgs, (*plain)(a)), "t46_open_object")
 }
 
 // T47MapOfSchemaArgs holds the arguments of the tool "t47_map_of_schema".
@@ -1481,14 +1481,14 @@ type T47MapOfSchemaArgs struct {
 	X map[string]int64 `json:"x,omitempty"`
 }
 
-var shapeT47MapOfSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT47MapOfSchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T47MapOfSchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T47MapOfSchemaArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT47MapOfSchemaArgs, (*plain)(a)), "t47_map_of_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT47MapOfSchemaArgs, (*plain)(a)), "t47_map_of_schema")
 }
 
 // T48StructWithExtraArgs holds the arguments of the tool "t48_struct_with_extra".
@@ -1500,19 +1500,19 @@ type T48StructWithExtraArgs struct {
 	Extra map[string]bool `json:"-"`
 }
 
-var shapeT48StructWithExtraArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT48StructWithExtraArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "name"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T48StructWithExtraArgs) UnmarshalJSON(data []byte) error {
 	type plain T48StructWithExtraArgs
-	if err := runtime.DecodeObject(data, &shapeT48StructWithExtraArgs, (*plain)(a)); err != nil {
-		return runtime.ForTool(err, "t48_struct_with_extra")
+	if err := mcpimpl.DecodeObject(data, &shapeT48StructWithExtraArgs, (*plain)(a)); err != nil {
+		return mcpimpl.ForTool(err, "t48_struct_with_extra")
 	}
-	extra, err := runtime.DecodeExtra[bool](data, &shapeT48StructWithExtraArgs)
+	extra, err := mcpimpl.DecodeExtra[bool](data, &shapeT48StructWithExtraArgs)
 	if err != nil {
-		return runtime.ForTool(err, "t48_struct_with_extra")
+		return mcpimpl.ForTool(err, "t48_struct_with_extra")
 	}
 	a.Extra = extra
 	return nil
@@ -1525,7 +1525,7 @@ func (a T48StructWithExtraArgs) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.EncodeExtra(data, a.Extra)
+	return mcpimpl.EncodeExtra(data, a.Extra)
 }
 
 // T49FreeObjectArgs holds the arguments of the tool "t49_free_object".
@@ -1535,14 +1535,14 @@ type T49FreeObjectArgs struct {
 	X map[string]json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT49FreeObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT49FreeObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T49FreeObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T49FreeObjectArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT49FreeObjectArgs, (*plain)(a)), "t49_free_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT49FreeObjectArgs, (*plain)(a)), "t49_free_object")
 }
 
 // T50PatternPropertiesArgs holds the arguments of the tool "t50_pattern_properties".
@@ -1552,14 +1552,14 @@ type T50PatternPropertiesArgs struct {
 	X map[string]int64 `json:"x,omitempty"`
 }
 
-var shapeT50PatternPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT50PatternPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T50PatternPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain T50PatternPropertiesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT50PatternPropertiesArgs, (*plain)(a)), "t50_pattern_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT50PatternPropertiesArgs, (*plain)(a)), "t50_pattern_properties")
 }
 
 // T51PatternPropertiesOpenArgs holds the arguments of the tool "t51_pattern_properties_open".
@@ -1569,14 +1569,14 @@ type T51PatternPropertiesOpenArgs struct {
 	X map[string]json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT51PatternPropertiesOpenArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT51PatternPropertiesOpenArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T51PatternPropertiesOpenArgs) UnmarshalJSON(data []byte) error {
 	type plain T51PatternPropertiesOpenArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT51PatternPropertiesOpenArgs, (*plain)(a)), "t51_pattern_properties_open")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT51PatternPropertiesOpenArgs, (*plain)(a)), "t51_pattern_properties_open")
 }
 
 // T52ArrayOfObjectsArgs holds the arguments of the tool "t52_array_of_objects".
@@ -1586,14 +1586,14 @@ type T52ArrayOfObjectsArgs struct {
 	X []T52ArrayOfObjectsXItem `json:"x,omitempty"`
 }
 
-var shapeT52ArrayOfObjectsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT52ArrayOfObjectsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T52ArrayOfObjectsArgs) UnmarshalJSON(data []byte) error {
 	type plain T52ArrayOfObjectsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT52ArrayOfObjectsArgs, (*plain)(a)), "t52_array_of_objects")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT52ArrayOfObjectsArgs, (*plain)(a)), "t52_array_of_objects")
 }
 
 // T52ArrayOfObjectsXItem is an object.
@@ -1602,14 +1602,14 @@ type T52ArrayOfObjectsXItem struct {
 	ID int64 `json:"id"`
 }
 
-var shapeT52ArrayOfObjectsXItem = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT52ArrayOfObjectsXItem = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "id", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T52ArrayOfObjectsXItem) UnmarshalJSON(data []byte) error {
 	type plain T52ArrayOfObjectsXItem
-	return runtime.DecodeObject(data, &shapeT52ArrayOfObjectsXItem, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT52ArrayOfObjectsXItem, (*plain)(a))
 }
 
 // T53ArrayLimitsArgs holds the arguments of the tool "t53_array_limits".
@@ -1619,14 +1619,14 @@ type T53ArrayLimitsArgs struct {
 	X []string `json:"x,omitempty"`
 }
 
-var shapeT53ArrayLimitsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT53ArrayLimitsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T53ArrayLimitsArgs) UnmarshalJSON(data []byte) error {
 	type plain T53ArrayLimitsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT53ArrayLimitsArgs, (*plain)(a)), "t53_array_limits")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT53ArrayLimitsArgs, (*plain)(a)), "t53_array_limits")
 }
 
 // T54ArrayOfArraysArgs holds the arguments of the tool "t54_array_of_arrays".
@@ -1636,14 +1636,14 @@ type T54ArrayOfArraysArgs struct {
 	X [][]int64 `json:"x,omitempty"`
 }
 
-var shapeT54ArrayOfArraysArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT54ArrayOfArraysArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T54ArrayOfArraysArgs) UnmarshalJSON(data []byte) error {
 	type plain T54ArrayOfArraysArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT54ArrayOfArraysArgs, (*plain)(a)), "t54_array_of_arrays")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT54ArrayOfArraysArgs, (*plain)(a)), "t54_array_of_arrays")
 }
 
 // T55ArrayOfNullableArgs holds the arguments of the tool "t55_array_of_nullable".
@@ -1653,14 +1653,14 @@ type T55ArrayOfNullableArgs struct {
 	X []*string `json:"x,omitempty"`
 }
 
-var shapeT55ArrayOfNullableArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT55ArrayOfNullableArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T55ArrayOfNullableArgs) UnmarshalJSON(data []byte) error {
 	type plain T55ArrayOfNullableArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT55ArrayOfNullableArgs, (*plain)(a)), "t55_array_of_nullable")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT55ArrayOfNullableArgs, (*plain)(a)), "t55_array_of_nullable")
 }
 
 // T56ArrayNoItemsArgs holds the arguments of the tool "t56_array_no_items".
@@ -1670,14 +1670,14 @@ type T56ArrayNoItemsArgs struct {
 	X []json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT56ArrayNoItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT56ArrayNoItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T56ArrayNoItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain T56ArrayNoItemsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT56ArrayNoItemsArgs, (*plain)(a)), "t56_array_no_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT56ArrayNoItemsArgs, (*plain)(a)), "t56_array_no_items")
 }
 
 // T57PrefixItemsArgs holds the arguments of the tool "t57_prefix_items".
@@ -1687,14 +1687,14 @@ type T57PrefixItemsArgs struct {
 	X []json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT57PrefixItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT57PrefixItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T57PrefixItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain T57PrefixItemsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT57PrefixItemsArgs, (*plain)(a)), "t57_prefix_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT57PrefixItemsArgs, (*plain)(a)), "t57_prefix_items")
 }
 
 // T58UniqueItemsArgs holds the arguments of the tool "t58_unique_items".
@@ -1704,14 +1704,14 @@ type T58UniqueItemsArgs struct {
 	X []int64 `json:"x,omitempty"`
 }
 
-var shapeT58UniqueItemsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT58UniqueItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T58UniqueItemsArgs) UnmarshalJSON(data []byte) error {
 	type plain T58UniqueItemsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT58UniqueItemsArgs, (*plain)(a)), "t58_unique_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT58UniqueItemsArgs, (*plain)(a)), "t58_unique_items")
 }
 
 // T59TrueSchemaArgs holds the arguments of the tool "t59_true_schema".
@@ -1721,14 +1721,14 @@ type T59TrueSchemaArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT59TrueSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT59TrueSchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T59TrueSchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T59TrueSchemaArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT59TrueSchemaArgs, (*plain)(a)), "t59_true_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT59TrueSchemaArgs, (*plain)(a)), "t59_true_schema")
 }
 
 // T60EmptySchemaArgs holds the arguments of the tool "t60_empty_schema".
@@ -1738,14 +1738,14 @@ type T60EmptySchemaArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT60EmptySchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT60EmptySchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T60EmptySchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T60EmptySchemaArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT60EmptySchemaArgs, (*plain)(a)), "t60_empty_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT60EmptySchemaArgs, (*plain)(a)), "t60_empty_schema")
 }
 
 // T61NoTypeArgs holds the arguments of the tool "t61_no_type".
@@ -1756,14 +1756,14 @@ type T61NoTypeArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT61NoTypeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT61NoTypeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T61NoTypeArgs) UnmarshalJSON(data []byte) error {
 	type plain T61NoTypeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT61NoTypeArgs, (*plain)(a)), "t61_no_type")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT61NoTypeArgs, (*plain)(a)), "t61_no_type")
 }
 
 // T62NoTypeConstraintsArgs holds the arguments of the tool "t62_no_type_constraints".
@@ -1773,14 +1773,14 @@ type T62NoTypeConstraintsArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT62NoTypeConstraintsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT62NoTypeConstraintsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T62NoTypeConstraintsArgs) UnmarshalJSON(data []byte) error {
 	type plain T62NoTypeConstraintsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT62NoTypeConstraintsArgs, (*plain)(a)), "t62_no_type_constraints")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT62NoTypeConstraintsArgs, (*plain)(a)), "t62_no_type_constraints")
 }
 
 // T63FalseSchemaArgs holds the arguments of the tool "t63_false_schema".
@@ -1791,7 +1791,7 @@ type T63FalseSchemaArgs struct {
 	Y *string         `json:"y,omitempty"`
 }
 
-var shapeT63FalseSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT63FalseSchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 	{Name: "y"},
 }}
@@ -1799,7 +1799,7 @@ var shapeT63FalseSchemaArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T63FalseSchemaArgs) UnmarshalJSON(data []byte) error {
 	type plain T63FalseSchemaArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT63FalseSchemaArgs, (*plain)(a)), "t63_false_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT63FalseSchemaArgs, (*plain)(a)), "t63_false_schema")
 }
 
 // T64RequiredFieldsArgs holds the arguments of the tool "t64_required_fields".
@@ -1814,7 +1814,7 @@ type T64RequiredFieldsArgs struct {
 	C *int64 `json:"c"`
 }
 
-var shapeT64RequiredFieldsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT64RequiredFieldsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a", Required: true},
 	{Name: "b", Required: true, NonNullElems: true},
 	{Name: "c", Required: true, Nullable: true},
@@ -1823,7 +1823,7 @@ var shapeT64RequiredFieldsArgs = runtime.ObjectShape{Fields: []runtime.FieldShap
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T64RequiredFieldsArgs) UnmarshalJSON(data []byte) error {
 	type plain T64RequiredFieldsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT64RequiredFieldsArgs, (*plain)(a)), "t64_required_fields")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT64RequiredFieldsArgs, (*plain)(a)), "t64_required_fields")
 }
 
 // T65NestedObjectArgs holds the arguments of the tool "t65_nested_object".
@@ -1833,14 +1833,14 @@ type T65NestedObjectArgs struct {
 	Address *T65NestedObjectAddress `json:"address,omitempty"`
 }
 
-var shapeT65NestedObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT65NestedObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "address"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T65NestedObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T65NestedObjectArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT65NestedObjectArgs, (*plain)(a)), "t65_nested_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT65NestedObjectArgs, (*plain)(a)), "t65_nested_object")
 }
 
 // T65NestedObjectAddress is an object.
@@ -1850,7 +1850,7 @@ type T65NestedObjectAddress struct {
 	Zip  *string `json:"zip,omitempty"`
 }
 
-var shapeT65NestedObjectAddress = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT65NestedObjectAddress = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "city", Required: true},
 	{Name: "zip"},
 }}
@@ -1858,7 +1858,7 @@ var shapeT65NestedObjectAddress = runtime.ObjectShape{Fields: []runtime.FieldSha
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T65NestedObjectAddress) UnmarshalJSON(data []byte) error {
 	type plain T65NestedObjectAddress
-	return runtime.DecodeObject(data, &shapeT65NestedObjectAddress, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT65NestedObjectAddress, (*plain)(a))
 }
 
 // T66DefaultsArgs holds the arguments of the tool "t66_defaults".
@@ -1871,7 +1871,7 @@ type T66DefaultsArgs struct {
 	S *string `json:"s,omitempty"`
 }
 
-var shapeT66DefaultsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT66DefaultsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "n"},
 	{Name: "s"},
 }}
@@ -1879,7 +1879,7 @@ var shapeT66DefaultsArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T66DefaultsArgs) UnmarshalJSON(data []byte) error {
 	type plain T66DefaultsArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT66DefaultsArgs, (*plain)(a)), "t66_defaults")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT66DefaultsArgs, (*plain)(a)), "t66_defaults")
 }
 
 // T67IfThenElseArgs holds the arguments of the tool "t67_if_then_else".
@@ -1890,7 +1890,7 @@ type T67IfThenElseArgs struct {
 	Size *int64  `json:"size,omitempty"`
 }
 
-var shapeT67IfThenElseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT67IfThenElseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "kind"},
 	{Name: "size"},
 }}
@@ -1898,7 +1898,7 @@ var shapeT67IfThenElseArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T67IfThenElseArgs) UnmarshalJSON(data []byte) error {
 	type plain T67IfThenElseArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT67IfThenElseArgs, (*plain)(a)), "t67_if_then_else")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT67IfThenElseArgs, (*plain)(a)), "t67_if_then_else")
 }
 
 // T68NotArgs holds the arguments of the tool "t68_not".
@@ -1908,14 +1908,14 @@ type T68NotArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT68NotArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT68NotArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T68NotArgs) UnmarshalJSON(data []byte) error {
 	type plain T68NotArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT68NotArgs, (*plain)(a)), "t68_not")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT68NotArgs, (*plain)(a)), "t68_not")
 }
 
 // T69PropertyNamesArgs holds the arguments of the tool "t69_property_names".
@@ -1925,14 +1925,14 @@ type T69PropertyNamesArgs struct {
 	X map[string]string `json:"x,omitempty"`
 }
 
-var shapeT69PropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT69PropertyNamesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T69PropertyNamesArgs) UnmarshalJSON(data []byte) error {
 	type plain T69PropertyNamesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT69PropertyNamesArgs, (*plain)(a)), "t69_property_names")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT69PropertyNamesArgs, (*plain)(a)), "t69_property_names")
 }
 
 // T70DependentRequiredArgs holds the arguments of the tool "t70_dependent_required".
@@ -1943,7 +1943,7 @@ type T70DependentRequiredArgs struct {
 	Cvv  *string `json:"cvv,omitempty"`
 }
 
-var shapeT70DependentRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT70DependentRequiredArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "card"},
 	{Name: "cvv"},
 }}
@@ -1951,7 +1951,7 @@ var shapeT70DependentRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldS
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T70DependentRequiredArgs) UnmarshalJSON(data []byte) error {
 	type plain T70DependentRequiredArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT70DependentRequiredArgs, (*plain)(a)), "t70_dependent_required")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT70DependentRequiredArgs, (*plain)(a)), "t70_dependent_required")
 }
 
 // T71MinPropertiesStructArgs holds the arguments of the tool "t71_min_properties_struct".
@@ -1962,7 +1962,7 @@ type T71MinPropertiesStructArgs struct {
 	B *string `json:"b,omitempty"`
 }
 
-var shapeT71MinPropertiesStructArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT71MinPropertiesStructArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a"},
 	{Name: "b"},
 }}
@@ -1970,7 +1970,7 @@ var shapeT71MinPropertiesStructArgs = runtime.ObjectShape{Fields: []runtime.Fiel
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T71MinPropertiesStructArgs) UnmarshalJSON(data []byte) error {
 	type plain T71MinPropertiesStructArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT71MinPropertiesStructArgs, (*plain)(a)), "t71_min_properties_struct")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT71MinPropertiesStructArgs, (*plain)(a)), "t71_min_properties_struct")
 }
 
 // T72Draft04ExclusiveArgs holds the arguments of the tool "t72_draft04_exclusive".
@@ -1980,14 +1980,14 @@ type T72Draft04ExclusiveArgs struct {
 	X *float64 `json:"x,omitempty"`
 }
 
-var shapeT72Draft04ExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT72Draft04ExclusiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T72Draft04ExclusiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T72Draft04ExclusiveArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT72Draft04ExclusiveArgs, (*plain)(a)), "t72_draft04_exclusive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT72Draft04ExclusiveArgs, (*plain)(a)), "t72_draft04_exclusive")
 }
 
 // T73OddPropertyNamesArgs holds the arguments of the tool "t73_odd_property_names".
@@ -2006,7 +2006,7 @@ type T73OddPropertyNamesArgs struct {
 	Properties    map[string]json.RawMessage     `json:"properties,omitempty"`
 }
 
-var shapeT73OddPropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT73OddPropertyNamesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "type"},
 	{Name: "$schema"},
 	{Name: "orderBy"},
@@ -2022,7 +2022,7 @@ var shapeT73OddPropertyNamesArgs = runtime.ObjectShape{Fields: []runtime.FieldSh
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T73OddPropertyNamesArgs) UnmarshalJSON(data []byte) error {
 	type plain T73OddPropertyNamesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT73OddPropertyNamesArgs, (*plain)(a)), "t73_odd_property_names")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT73OddPropertyNamesArgs, (*plain)(a)), "t73_odd_property_names")
 }
 
 // T73OddPropertyNamesAuthMethod is one of the values of an enum.
@@ -2046,7 +2046,7 @@ func (e T73OddPropertyNamesAuthMethod) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T73OddPropertyNamesAuthMethod) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of \"basic\", \"token\"")
+		return mcpimpl.Invalid("", "must be one of \"basic\", \"token\"")
 	}
 	return nil
 }
@@ -2058,14 +2058,14 @@ type T74NoTypeRootArgs struct {
 	A *int64 `json:"a,omitempty"`
 }
 
-var shapeT74NoTypeRootArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT74NoTypeRootArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T74NoTypeRootArgs) UnmarshalJSON(data []byte) error {
 	type plain T74NoTypeRootArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT74NoTypeRootArgs, (*plain)(a)), "t74_no_type_root")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT74NoTypeRootArgs, (*plain)(a)), "t74_no_type_root")
 }
 
 // T75EmptyRootArgs holds the arguments of the tool "t75_empty_root".
@@ -2073,12 +2073,12 @@ func (a *T74NoTypeRootArgs) UnmarshalJSON(data []byte) error {
 // an input schema with no properties
 type T75EmptyRootArgs struct{}
 
-var shapeT75EmptyRootArgs = runtime.ObjectShape{}
+var shapeT75EmptyRootArgs = mcpimpl.ObjectShape{}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T75EmptyRootArgs) UnmarshalJSON(data []byte) error {
 	type plain T75EmptyRootArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT75EmptyRootArgs, (*plain)(a)), "t75_empty_root")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT75EmptyRootArgs, (*plain)(a)), "t75_empty_root")
 }
 
 // T76AnyofRequiredArgs holds the arguments of the tool "t76_anyof_required".
@@ -2089,7 +2089,7 @@ type T76AnyofRequiredArgs struct {
 	Name *string `json:"name,omitempty"`
 }
 
-var shapeT76AnyofRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT76AnyofRequiredArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "id"},
 	{Name: "name"},
 }}
@@ -2097,7 +2097,7 @@ var shapeT76AnyofRequiredArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
 	type plain T76AnyofRequiredArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT76AnyofRequiredArgs, (*plain)(a)), "t76_anyof_required")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT76AnyofRequiredArgs, (*plain)(a)), "t76_anyof_required")
 }
 
 // T77AnyofNullableBranchArgs holds the arguments of the tool "t77_anyof_nullable_branch".
@@ -2108,14 +2108,14 @@ type T77AnyofNullableBranchArgs struct {
 	X *T77AnyofNullableBranchX `json:"x,omitempty"`
 }
 
-var shapeT77AnyofNullableBranchArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT77AnyofNullableBranchArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T77AnyofNullableBranchArgs) UnmarshalJSON(data []byte) error {
 	type plain T77AnyofNullableBranchArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT77AnyofNullableBranchArgs, (*plain)(a)), "t77_anyof_nullable_branch")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT77AnyofNullableBranchArgs, (*plain)(a)), "t77_anyof_nullable_branch")
 }
 
 // T77AnyofNullableBranchX is one of several shapes; exactly one field is set.
@@ -2138,14 +2138,14 @@ func (u T77AnyofNullableBranchX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T77AnyofNullableBranchX) UnmarshalJSON(data []byte) error {
 	var out T77AnyofNullableBranchX
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.String, nil, runtime.KindString),
-		runtime.Decoded(&out.Int, func(v *int64) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Int, func(v *int64) error {
 			if *v < 0 {
-				return runtime.Invalid("", "must be >= 0")
+				return mcpimpl.Invalid("", "must be >= 0")
 			}
 			return nil
-		}, runtime.KindNumber),
+		}, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -2161,14 +2161,14 @@ type T78OneofNullArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT78OneofNullArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT78OneofNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T78OneofNullArgs) UnmarshalJSON(data []byte) error {
 	type plain T78OneofNullArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT78OneofNullArgs, (*plain)(a)), "t78_oneof_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT78OneofNullArgs, (*plain)(a)), "t78_oneof_null")
 }
 
 // T79NullableObjectArgs holds the arguments of the tool "t79_nullable_object".
@@ -2179,14 +2179,14 @@ type T79NullableObjectArgs struct {
 	X *T79NullableObjectX `json:"x,omitempty"`
 }
 
-var shapeT79NullableObjectArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT79NullableObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T79NullableObjectArgs) UnmarshalJSON(data []byte) error {
 	type plain T79NullableObjectArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT79NullableObjectArgs, (*plain)(a)), "t79_nullable_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT79NullableObjectArgs, (*plain)(a)), "t79_nullable_object")
 }
 
 // T79NullableObjectX is an object.
@@ -2195,14 +2195,14 @@ type T79NullableObjectX struct {
 	A string `json:"a"`
 }
 
-var shapeT79NullableObjectX = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT79NullableObjectX = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "a", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T79NullableObjectX) UnmarshalJSON(data []byte) error {
 	type plain T79NullableObjectX
-	return runtime.DecodeObject(data, &shapeT79NullableObjectX, (*plain)(a))
+	return mcpimpl.DecodeObject(data, &shapeT79NullableObjectX, (*plain)(a))
 }
 
 // T80SharedEnumRefArgs holds the arguments of the tool "t80_shared_enum_ref".
@@ -2213,7 +2213,7 @@ type T80SharedEnumRefArgs struct {
 	Max *T80SharedEnumRefLevel `json:"max,omitempty"`
 }
 
-var shapeT80SharedEnumRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT80SharedEnumRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "min"},
 	{Name: "max"},
 }}
@@ -2221,7 +2221,7 @@ var shapeT80SharedEnumRefArgs = runtime.ObjectShape{Fields: []runtime.FieldShape
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T80SharedEnumRefArgs) UnmarshalJSON(data []byte) error {
 	type plain T80SharedEnumRefArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT80SharedEnumRefArgs, (*plain)(a)), "t80_shared_enum_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT80SharedEnumRefArgs, (*plain)(a)), "t80_shared_enum_ref")
 }
 
 // T80SharedEnumRefLevel is one of the values of an enum.
@@ -2246,7 +2246,7 @@ func (e T80SharedEnumRefLevel) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T80SharedEnumRefLevel) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of -1, 0, 1")
+		return mcpimpl.Invalid("", "must be one of -1, 0, 1")
 	}
 	return nil
 }
@@ -2258,14 +2258,14 @@ type T81IntOrNumberArgs struct {
 	X *T81IntOrNumberX `json:"x,omitempty"`
 }
 
-var shapeT81IntOrNumberArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT81IntOrNumberArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T81IntOrNumberArgs) UnmarshalJSON(data []byte) error {
 	type plain T81IntOrNumberArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT81IntOrNumberArgs, (*plain)(a)), "t81_int_or_number")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT81IntOrNumberArgs, (*plain)(a)), "t81_int_or_number")
 }
 
 // T81IntOrNumberX is one of several shapes; exactly one field is set.
@@ -2288,19 +2288,19 @@ func (u T81IntOrNumberX) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T81IntOrNumberX) UnmarshalJSON(data []byte) error {
 	var out T81IntOrNumberX
-	if err := runtime.DecodeUnion(data, false, []runtime.UnionBranch{
-		runtime.Decoded(&out.Int, func(v *int64) error {
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.Int, func(v *int64) error {
 			if *v > 10 {
-				return runtime.Invalid("", "must be <= 10")
+				return mcpimpl.Invalid("", "must be <= 10")
 			}
 			return nil
-		}, runtime.KindNumber),
-		runtime.Decoded(&out.Number, func(v *float64) error {
+		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Number, func(v *float64) error {
 			if *v < 100.0 {
-				return runtime.Invalid("", "must be >= 100")
+				return mcpimpl.Invalid("", "must be >= 100")
 			}
 			return nil
-		}, runtime.KindNumber),
+		}, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -2315,14 +2315,14 @@ type T82PatternAndFormatArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT82PatternAndFormatArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT82PatternAndFormatArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T82PatternAndFormatArgs) UnmarshalJSON(data []byte) error {
 	type plain T82PatternAndFormatArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT82PatternAndFormatArgs, (*plain)(a)), "t82_pattern_and_format")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT82PatternAndFormatArgs, (*plain)(a)), "t82_pattern_and_format")
 }
 
 // T83ConstTrueArgs holds the arguments of the tool "t83_const_true".
@@ -2333,14 +2333,14 @@ type T83ConstTrueArgs struct {
 	X T83ConstTrueX `json:"x"`
 }
 
-var shapeT83ConstTrueArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT83ConstTrueArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Required: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T83ConstTrueArgs) UnmarshalJSON(data []byte) error {
 	type plain T83ConstTrueArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT83ConstTrueArgs, (*plain)(a)), "t83_const_true")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT83ConstTrueArgs, (*plain)(a)), "t83_const_true")
 }
 
 // T83ConstTrueX is a constant: it always encodes as true.
@@ -2353,8 +2353,8 @@ func (T83ConstTrueX) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*T83ConstTrueX) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "true") {
-		return runtime.Invalid("", "must be true")
+	if !mcpimpl.ConstMatches(data, "true") {
+		return mcpimpl.Invalid("", "must be true")
 	}
 	return nil
 }
@@ -2366,14 +2366,14 @@ type T84BigIntegerConstArgs struct {
 	X *T84BigIntegerConstX `json:"x,omitempty"`
 }
 
-var shapeT84BigIntegerConstArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT84BigIntegerConstArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T84BigIntegerConstArgs) UnmarshalJSON(data []byte) error {
 	type plain T84BigIntegerConstArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT84BigIntegerConstArgs, (*plain)(a)), "t84_big_integer_const")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT84BigIntegerConstArgs, (*plain)(a)), "t84_big_integer_const")
 }
 
 // T84BigIntegerConstX is a constant: it always encodes as 9007199254740993.
@@ -2386,8 +2386,8 @@ func (T84BigIntegerConstX) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts the constant only.
 func (*T84BigIntegerConstX) UnmarshalJSON(data []byte) error {
-	if !runtime.ConstMatches(data, "9007199254740993") {
-		return runtime.Invalid("", "must be 9007199254740993")
+	if !mcpimpl.ConstMatches(data, "9007199254740993") {
+		return mcpimpl.Invalid("", "must be 9007199254740993")
 	}
 	return nil
 }
@@ -2399,14 +2399,14 @@ type T85BigIntegerEnumArgs struct {
 	X *T85BigIntegerEnumX `json:"x,omitempty"`
 }
 
-var shapeT85BigIntegerEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT85BigIntegerEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T85BigIntegerEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain T85BigIntegerEnumArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT85BigIntegerEnumArgs, (*plain)(a)), "t85_big_integer_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT85BigIntegerEnumArgs, (*plain)(a)), "t85_big_integer_enum")
 }
 
 // T85BigIntegerEnumX is one of the values of an enum.
@@ -2430,7 +2430,7 @@ func (e T85BigIntegerEnumX) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T85BigIntegerEnumX) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of 9007199254740993, 9007199254740995")
+		return mcpimpl.Invalid("", "must be one of 9007199254740993, 9007199254740995")
 	}
 	return nil
 }
@@ -2442,14 +2442,14 @@ type T86BigEnumNoTypeArgs struct {
 	X *T86BigEnumNoTypeX `json:"x,omitempty"`
 }
 
-var shapeT86BigEnumNoTypeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT86BigEnumNoTypeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T86BigEnumNoTypeArgs) UnmarshalJSON(data []byte) error {
 	type plain T86BigEnumNoTypeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT86BigEnumNoTypeArgs, (*plain)(a)), "t86_big_enum_no_type")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT86BigEnumNoTypeArgs, (*plain)(a)), "t86_big_enum_no_type")
 }
 
 // T86BigEnumNoTypeX is one of the values of an enum.
@@ -2473,7 +2473,7 @@ func (e T86BigEnumNoTypeX) Valid() bool {
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
 func (e T86BigEnumNoTypeX) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of 9007199254740993, -9007199254740993")
+		return mcpimpl.Invalid("", "must be one of 9007199254740993, -9007199254740993")
 	}
 	return nil
 }
@@ -2485,14 +2485,14 @@ type T87BigNumberEnumArgs struct {
 	X json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT87BigNumberEnumArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT87BigNumberEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", Nullable: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T87BigNumberEnumArgs) UnmarshalJSON(data []byte) error {
 	type plain T87BigNumberEnumArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT87BigNumberEnumArgs, (*plain)(a)), "t87_big_number_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT87BigNumberEnumArgs, (*plain)(a)), "t87_big_number_enum")
 }
 
 // T88BigIntegerRangeArgs holds the arguments of the tool "t88_big_integer_range".
@@ -2502,14 +2502,14 @@ type T88BigIntegerRangeArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT88BigIntegerRangeArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT88BigIntegerRangeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T88BigIntegerRangeArgs) UnmarshalJSON(data []byte) error {
 	type plain T88BigIntegerRangeArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT88BigIntegerRangeArgs, (*plain)(a)), "t88_big_integer_range")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT88BigIntegerRangeArgs, (*plain)(a)), "t88_big_integer_range")
 }
 
 // T89BigIntegerExclusiveArgs holds the arguments of the tool "t89_big_integer_exclusive".
@@ -2519,14 +2519,14 @@ type T89BigIntegerExclusiveArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT89BigIntegerExclusiveArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT89BigIntegerExclusiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T89BigIntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
 	type plain T89BigIntegerExclusiveArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT89BigIntegerExclusiveArgs, (*plain)(a)), "t89_big_integer_exclusive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT89BigIntegerExclusiveArgs, (*plain)(a)), "t89_big_integer_exclusive")
 }
 
 // T90IntegerMultipleRoundedArgs holds the arguments of the tool "t90_integer_multiple_rounded".
@@ -2536,14 +2536,14 @@ type T90IntegerMultipleRoundedArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT90IntegerMultipleRoundedArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT90IntegerMultipleRoundedArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T90IntegerMultipleRoundedArgs) UnmarshalJSON(data []byte) error {
 	type plain T90IntegerMultipleRoundedArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT90IntegerMultipleRoundedArgs, (*plain)(a)), "t90_integer_multiple_rounded")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT90IntegerMultipleRoundedArgs, (*plain)(a)), "t90_integer_multiple_rounded")
 }
 
 // T91EcmaPatternArgs holds the arguments of the tool "t91_ecma_pattern".
@@ -2553,14 +2553,14 @@ type T91EcmaPatternArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT91EcmaPatternArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT91EcmaPatternArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T91EcmaPatternArgs) UnmarshalJSON(data []byte) error {
 	type plain T91EcmaPatternArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT91EcmaPatternArgs, (*plain)(a)), "t91_ecma_pattern")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT91EcmaPatternArgs, (*plain)(a)), "t91_ecma_pattern")
 }
 
 // T92EcmaPatternPropertiesArgs holds the arguments of the tool "t92_ecma_pattern_properties".
@@ -2570,14 +2570,14 @@ type T92EcmaPatternPropertiesArgs struct {
 	X map[string]int64 `json:"x,omitempty"`
 }
 
-var shapeT92EcmaPatternPropertiesArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT92EcmaPatternPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x", NonNullElems: true},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T92EcmaPatternPropertiesArgs) UnmarshalJSON(data []byte) error {
 	type plain T92EcmaPatternPropertiesArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT92EcmaPatternPropertiesArgs, (*plain)(a)), "t92_ecma_pattern_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT92EcmaPatternPropertiesArgs, (*plain)(a)), "t92_ecma_pattern_properties")
 }
 
 // T93FormatRegexArgs holds the arguments of the tool "t93_format_regex".
@@ -2587,12 +2587,12 @@ type T93FormatRegexArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT93FormatRegexArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
+var shapeT93FormatRegexArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 	{Name: "x"},
 }}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T93FormatRegexArgs) UnmarshalJSON(data []byte) error {
 	type plain T93FormatRegexArgs
-	return runtime.ForTool(runtime.DecodeObject(data, &shapeT93FormatRegexArgs, (*plain)(a)), "t93_format_regex")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT93FormatRegexArgs, (*plain)(a)), "t93_format_regex")
 }

@@ -6,13 +6,13 @@ import (
 	"regexp"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t01_string".
 func (a *T01StringArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t01_string")
+		return mcpimpl.ForTool(err, "t01_string")
 	}
 	return nil
 }
@@ -23,17 +23,17 @@ func (a *T01StringArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t02_string_length".
 func (a *T02StringLengthArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t02_string_length")
+		return mcpimpl.ForTool(err, "t02_string_length")
 	}
 	return nil
 }
 func (a *T02StringLengthArgs) validate() error {
 	if a.X != nil {
 		if utf8.RuneCountInString(*a.X) < 2 {
-			return runtime.Invalid("/x", "must be at least 2 characters long")
+			return mcpimpl.Invalid("/x", "must be at least 2 characters long")
 		}
 		if utf8.RuneCountInString(*a.X) > 3 {
-			return runtime.Invalid("/x", "must be at most 3 characters long")
+			return mcpimpl.Invalid("/x", "must be at most 3 characters long")
 		}
 	}
 	return nil
@@ -42,14 +42,14 @@ func (a *T02StringLengthArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t03_string_pattern".
 func (a *T03StringPatternArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t03_string_pattern")
+		return mcpimpl.ForTool(err, "t03_string_pattern")
 	}
 	return nil
 }
 func (a *T03StringPatternArgs) validate() error {
 	if a.X != nil {
 		if !pattern3.MatchString(*a.X) {
-			return runtime.Invalid("/x", "must match the pattern ^[a-z]+-[0-9]+$")
+			return mcpimpl.Invalid("/x", "must match the pattern ^[a-z]+-[0-9]+$")
 		}
 	}
 	return nil
@@ -58,14 +58,14 @@ func (a *T03StringPatternArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t04_string_pattern_unanchored".
 func (a *T04StringPatternUnanchoredArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t04_string_pattern_unanchored")
+		return mcpimpl.ForTool(err, "t04_string_pattern_unanchored")
 	}
 	return nil
 }
 func (a *T04StringPatternUnanchoredArgs) validate() error {
 	if a.X != nil {
 		if !pattern4.MatchString(*a.X) {
-			return runtime.Invalid("/x", "must match the pattern [0-9]")
+			return mcpimpl.Invalid("/x", "must match the pattern [0-9]")
 		}
 	}
 	return nil
@@ -74,14 +74,14 @@ func (a *T04StringPatternUnanchoredArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t05_format_email".
 func (a *T05FormatEmailArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t05_format_email")
+		return mcpimpl.ForTool(err, "t05_format_email")
 	}
 	return nil
 }
 func (a *T05FormatEmailArgs) validate() error {
 	if a.X != nil {
-		if !runtime.CheckFormat("email", *a.X) {
-			return runtime.Invalid("/x", "must be a valid \"email\"")
+		if !mcpimpl.CheckFormat("email", *a.X) {
+			return mcpimpl.Invalid("/x", "must be a valid \"email\"")
 		}
 	}
 	return nil
@@ -90,14 +90,14 @@ func (a *T05FormatEmailArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t06_format_datetime".
 func (a *T06FormatDatetimeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t06_format_datetime")
+		return mcpimpl.ForTool(err, "t06_format_datetime")
 	}
 	return nil
 }
 func (a *T06FormatDatetimeArgs) validate() error {
 	if a.X != nil {
-		if !runtime.CheckFormat("date-time", *a.X) {
-			return runtime.Invalid("/x", "must be a valid \"date-time\"")
+		if !mcpimpl.CheckFormat("date-time", *a.X) {
+			return mcpimpl.Invalid("/x", "must be a valid \"date-time\"")
 		}
 	}
 	return nil
@@ -106,14 +106,14 @@ func (a *T06FormatDatetimeArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t07_format_unknown".
 func (a *T07FormatUnknownArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t07_format_unknown")
+		return mcpimpl.ForTool(err, "t07_format_unknown")
 	}
 	return nil
 }
 func (a *T07FormatUnknownArgs) validate() error {
 	if a.X != nil {
-		if !runtime.CheckFormat("x-custom", *a.X) {
-			return runtime.Invalid("/x", "must be a valid \"x-custom\"")
+		if !mcpimpl.CheckFormat("x-custom", *a.X) {
+			return mcpimpl.Invalid("/x", "must be a valid \"x-custom\"")
 		}
 	}
 	return nil
@@ -122,17 +122,17 @@ func (a *T07FormatUnknownArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t08_integer_range".
 func (a *T08IntegerRangeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t08_integer_range")
+		return mcpimpl.ForTool(err, "t08_integer_range")
 	}
 	return nil
 }
 func (a *T08IntegerRangeArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 0 {
-			return runtime.Invalid("/x", "must be >= 0")
+			return mcpimpl.Invalid("/x", "must be >= 0")
 		}
 		if *a.X > 100 {
-			return runtime.Invalid("/x", "must be <= 100")
+			return mcpimpl.Invalid("/x", "must be <= 100")
 		}
 	}
 	return nil
@@ -141,17 +141,17 @@ func (a *T08IntegerRangeArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t09_integer_exclusive".
 func (a *T09IntegerExclusiveArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t09_integer_exclusive")
+		return mcpimpl.ForTool(err, "t09_integer_exclusive")
 	}
 	return nil
 }
 func (a *T09IntegerExclusiveArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 1 {
-			return runtime.Invalid("/x", "must be > 0")
+			return mcpimpl.Invalid("/x", "must be > 0")
 		}
 		if *a.X > 9 {
-			return runtime.Invalid("/x", "must be < 10")
+			return mcpimpl.Invalid("/x", "must be < 10")
 		}
 	}
 	return nil
@@ -160,17 +160,17 @@ func (a *T09IntegerExclusiveArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t10_number_range".
 func (a *T10NumberRangeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t10_number_range")
+		return mcpimpl.ForTool(err, "t10_number_range")
 	}
 	return nil
 }
 func (a *T10NumberRangeArgs) validate() error {
 	if a.X != nil {
 		if *a.X < -1.5 {
-			return runtime.Invalid("/x", "must be >= -1.5")
+			return mcpimpl.Invalid("/x", "must be >= -1.5")
 		}
 		if *a.X > 2.5 {
-			return runtime.Invalid("/x", "must be <= 2.5")
+			return mcpimpl.Invalid("/x", "must be <= 2.5")
 		}
 	}
 	return nil
@@ -179,14 +179,14 @@ func (a *T10NumberRangeArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t11_integer_fraction_bound".
 func (a *T11IntegerFractionBoundArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t11_integer_fraction_bound")
+		return mcpimpl.ForTool(err, "t11_integer_fraction_bound")
 	}
 	return nil
 }
 func (a *T11IntegerFractionBoundArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 1 {
-			return runtime.Invalid("/x", "must be >= 0.5")
+			return mcpimpl.Invalid("/x", "must be >= 0.5")
 		}
 	}
 	return nil
@@ -195,14 +195,14 @@ func (a *T11IntegerFractionBoundArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t12_integer_multiple".
 func (a *T12IntegerMultipleArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t12_integer_multiple")
+		return mcpimpl.ForTool(err, "t12_integer_multiple")
 	}
 	return nil
 }
 func (a *T12IntegerMultipleArgs) validate() error {
 	if a.X != nil {
 		if *a.X%5 != 0 {
-			return runtime.Invalid("/x", "must be a multiple of 5")
+			return mcpimpl.Invalid("/x", "must be a multiple of 5")
 		}
 	}
 	return nil
@@ -213,9 +213,9 @@ func (a *T12IntegerMultipleArgs) validate() error {
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T13NumberMultipleArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t13_number_multiple")
+		return mcpimpl.ForTool(err, "t13_number_multiple")
 	}
-	return runtime.ValidateEncoded(inputSchemaT13NumberMultiple, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT13NumberMultiple, a)
 }
 func (a *T13NumberMultipleArgs) validate() error {
 	return nil
@@ -224,7 +224,7 @@ func (a *T13NumberMultipleArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t14_boolean".
 func (a *T14BooleanArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t14_boolean")
+		return mcpimpl.ForTool(err, "t14_boolean")
 	}
 	return nil
 }
@@ -235,7 +235,7 @@ func (a *T14BooleanArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t15_type_null_list".
 func (a *T15TypeNullListArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t15_type_null_list")
+		return mcpimpl.ForTool(err, "t15_type_null_list")
 	}
 	return nil
 }
@@ -246,14 +246,14 @@ func (a *T15TypeNullListArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t16_type_multi_list".
 func (a *T16TypeMultiListArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t16_type_multi_list")
+		return mcpimpl.ForTool(err, "t16_type_multi_list")
 	}
 	return nil
 }
 func (a *T16TypeMultiListArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -272,10 +272,10 @@ func (u *T16TypeMultiListX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T16TypeMultiListX is set")
+		return mcpimpl.Invalid("", "no branch of T16TypeMultiListX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T16TypeMultiListX is set")
+		return mcpimpl.Invalid("", "more than one branch of T16TypeMultiListX is set")
 	}
 	return nil
 }
@@ -283,14 +283,14 @@ func (u *T16TypeMultiListX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t17_anyof_null".
 func (a *T17AnyofNullArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t17_anyof_null")
+		return mcpimpl.ForTool(err, "t17_anyof_null")
 	}
 	return nil
 }
 func (a *T17AnyofNullArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 1 {
-			return runtime.Invalid("/x", "must be >= 1")
+			return mcpimpl.Invalid("/x", "must be >= 1")
 		}
 	}
 	return nil
@@ -299,7 +299,7 @@ func (a *T17AnyofNullArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t18_nullable_openapi".
 func (a *T18NullableOpenapiArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t18_nullable_openapi")
+		return mcpimpl.ForTool(err, "t18_nullable_openapi")
 	}
 	return nil
 }
@@ -310,14 +310,14 @@ func (a *T18NullableOpenapiArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t19_enum_string".
 func (a *T19EnumStringArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t19_enum_string")
+		return mcpimpl.ForTool(err, "t19_enum_string")
 	}
 	return nil
 }
 func (a *T19EnumStringArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -326,14 +326,14 @@ func (a *T19EnumStringArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t20_enum_integer".
 func (a *T20EnumIntegerArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t20_enum_integer")
+		return mcpimpl.ForTool(err, "t20_enum_integer")
 	}
 	return nil
 }
 func (a *T20EnumIntegerArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -342,14 +342,14 @@ func (a *T20EnumIntegerArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t21_enum_number".
 func (a *T21EnumNumberArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t21_enum_number")
+		return mcpimpl.ForTool(err, "t21_enum_number")
 	}
 	return nil
 }
 func (a *T21EnumNumberArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -358,14 +358,14 @@ func (a *T21EnumNumberArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t22_enum_boolean".
 func (a *T22EnumBooleanArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t22_enum_boolean")
+		return mcpimpl.ForTool(err, "t22_enum_boolean")
 	}
 	return nil
 }
 func (a *T22EnumBooleanArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -374,14 +374,14 @@ func (a *T22EnumBooleanArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t23_enum_with_null".
 func (a *T23EnumWithNullArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t23_enum_with_null")
+		return mcpimpl.ForTool(err, "t23_enum_with_null")
 	}
 	return nil
 }
 func (a *T23EnumWithNullArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -392,9 +392,9 @@ func (a *T23EnumWithNullArgs) validate() error {
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T24EnumMixedArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t24_enum_mixed")
+		return mcpimpl.ForTool(err, "t24_enum_mixed")
 	}
-	return runtime.ValidateEncoded(inputSchemaT24EnumMixed, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT24EnumMixed, a)
 }
 func (a *T24EnumMixedArgs) validate() error {
 	return nil
@@ -405,9 +405,9 @@ func (a *T24EnumMixedArgs) validate() error {
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T25EnumEmptyArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t25_enum_empty")
+		return mcpimpl.ForTool(err, "t25_enum_empty")
 	}
-	return runtime.ValidateEncoded(inputSchemaT25EnumEmpty, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT25EnumEmpty, a)
 }
 func (a *T25EnumEmptyArgs) validate() error {
 	return nil
@@ -416,7 +416,7 @@ func (a *T25EnumEmptyArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t26_const_string".
 func (a *T26ConstStringArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t26_const_string")
+		return mcpimpl.ForTool(err, "t26_const_string")
 	}
 	return nil
 }
@@ -427,7 +427,7 @@ func (a *T26ConstStringArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t27_const_number".
 func (a *T27ConstNumberArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t27_const_number")
+		return mcpimpl.ForTool(err, "t27_const_number")
 	}
 	return nil
 }
@@ -438,7 +438,7 @@ func (a *T27ConstNumberArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t28_const_object".
 func (a *T28ConstObjectArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t28_const_object")
+		return mcpimpl.ForTool(err, "t28_const_object")
 	}
 	return nil
 }
@@ -449,14 +449,14 @@ func (a *T28ConstObjectArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t29_anyof_string_or_integer".
 func (a *T29AnyofStringOrIntegerArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t29_anyof_string_or_integer")
+		return mcpimpl.ForTool(err, "t29_anyof_string_or_integer")
 	}
 	return nil
 }
 func (a *T29AnyofStringOrIntegerArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -472,10 +472,10 @@ func (u *T29AnyofStringOrIntegerX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T29AnyofStringOrIntegerX is set")
+		return mcpimpl.Invalid("", "no branch of T29AnyofStringOrIntegerX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T29AnyofStringOrIntegerX is set")
+		return mcpimpl.Invalid("", "more than one branch of T29AnyofStringOrIntegerX is set")
 	}
 	if u.String != nil {
 		if err := (*u.String).Validate(); err != nil {
@@ -484,10 +484,10 @@ func (u *T29AnyofStringOrIntegerX) Validate() error {
 	}
 	if u.Int != nil {
 		if *u.Int < -100 {
-			return runtime.Invalid("", "must be >= -100")
+			return mcpimpl.Invalid("", "must be >= -100")
 		}
 		if *u.Int > 100 {
-			return runtime.Invalid("", "must be <= 100")
+			return mcpimpl.Invalid("", "must be <= 100")
 		}
 	}
 	return nil
@@ -496,14 +496,14 @@ func (u *T29AnyofStringOrIntegerX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t30_oneof_const_tagged".
 func (a *T30OneofConstTaggedArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t30_oneof_const_tagged")
+		return mcpimpl.ForTool(err, "t30_oneof_const_tagged")
 	}
 	return nil
 }
 func (a *T30OneofConstTaggedArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -519,10 +519,10 @@ func (u *T30OneofConstTaggedX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T30OneofConstTaggedX is set")
+		return mcpimpl.Invalid("", "no branch of T30OneofConstTaggedX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T30OneofConstTaggedX is set")
+		return mcpimpl.Invalid("", "more than one branch of T30OneofConstTaggedX is set")
 	}
 	if u.Circle != nil {
 		if err := (*u.Circle).Validate(); err != nil {
@@ -535,7 +535,7 @@ func (u *T30OneofConstTaggedX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
 func (a *T30OneofConstTaggedXCircle) Validate() error {
 	if a.Radius < 0.0 {
-		return runtime.Invalid("/radius", "must be >= 0")
+		return mcpimpl.Invalid("/radius", "must be >= 0")
 	}
 	return nil
 }
@@ -548,14 +548,14 @@ func (a *T30OneofConstTaggedXSquare) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t31_oneof_required_keys".
 func (a *T31OneofRequiredKeysArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t31_oneof_required_keys")
+		return mcpimpl.ForTool(err, "t31_oneof_required_keys")
 	}
 	return nil
 }
 func (a *T31OneofRequiredKeysArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -571,10 +571,10 @@ func (u *T31OneofRequiredKeysX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T31OneofRequiredKeysX is set")
+		return mcpimpl.Invalid("", "no branch of T31OneofRequiredKeysX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T31OneofRequiredKeysX is set")
+		return mcpimpl.Invalid("", "more than one branch of T31OneofRequiredKeysX is set")
 	}
 	return nil
 }
@@ -592,14 +592,14 @@ func (a *T31OneofRequiredKeysXObject2) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t32_oneof_overlap".
 func (a *T32OneofOverlapArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t32_oneof_overlap")
+		return mcpimpl.ForTool(err, "t32_oneof_overlap")
 	}
 	return nil
 }
 func (a *T32OneofOverlapArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -615,14 +615,14 @@ func (u *T32OneofOverlapX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T32OneofOverlapX is set")
+		return mcpimpl.Invalid("", "no branch of T32OneofOverlapX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T32OneofOverlapX is set")
+		return mcpimpl.Invalid("", "more than one branch of T32OneofOverlapX is set")
 	}
 	if u.Number != nil {
 		if *u.Number < 10.0 {
-			return runtime.Invalid("", "must be >= 10")
+			return mcpimpl.Invalid("", "must be >= 10")
 		}
 	}
 	return nil
@@ -631,14 +631,14 @@ func (u *T32OneofOverlapX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t33_anyof_object_or_string".
 func (a *T33AnyofObjectOrStringArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t33_anyof_object_or_string")
+		return mcpimpl.ForTool(err, "t33_anyof_object_or_string")
 	}
 	return nil
 }
 func (a *T33AnyofObjectOrStringArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -654,14 +654,14 @@ func (u *T33AnyofObjectOrStringX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T33AnyofObjectOrStringX is set")
+		return mcpimpl.Invalid("", "no branch of T33AnyofObjectOrStringX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T33AnyofObjectOrStringX is set")
+		return mcpimpl.Invalid("", "more than one branch of T33AnyofObjectOrStringX is set")
 	}
 	if u.String != nil {
 		if utf8.RuneCountInString(*u.String) < 1 {
-			return runtime.Invalid("", "must be at least 1 characters long")
+			return mcpimpl.Invalid("", "must be at least 1 characters long")
 		}
 	}
 	return nil
@@ -675,14 +675,14 @@ func (a *T33AnyofObjectOrStringXObject) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t34_anyof_siblings".
 func (a *T34AnyofSiblingsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t34_anyof_siblings")
+		return mcpimpl.ForTool(err, "t34_anyof_siblings")
 	}
 	return nil
 }
 func (a *T34AnyofSiblingsArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -698,25 +698,25 @@ func (u *T34AnyofSiblingsX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T34AnyofSiblingsX is set")
+		return mcpimpl.Invalid("", "no branch of T34AnyofSiblingsX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T34AnyofSiblingsX is set")
+		return mcpimpl.Invalid("", "more than one branch of T34AnyofSiblingsX is set")
 	}
 	if u.String != nil {
 		if utf8.RuneCountInString(*u.String) > 3 {
-			return runtime.Invalid("", "must be at most 3 characters long")
+			return mcpimpl.Invalid("", "must be at most 3 characters long")
 		}
 		if !pattern1.MatchString(*u.String) {
-			return runtime.Invalid("", "must match the pattern ^a")
+			return mcpimpl.Invalid("", "must match the pattern ^a")
 		}
 	}
 	if u.String2 != nil {
 		if utf8.RuneCountInString(*u.String2) > 3 {
-			return runtime.Invalid("", "must be at most 3 characters long")
+			return mcpimpl.Invalid("", "must be at most 3 characters long")
 		}
 		if !pattern2.MatchString(*u.String2) {
-			return runtime.Invalid("", "must match the pattern ^b")
+			return mcpimpl.Invalid("", "must match the pattern ^b")
 		}
 	}
 	return nil
@@ -725,17 +725,17 @@ func (u *T34AnyofSiblingsX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t35_allof_numeric".
 func (a *T35AllofNumericArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t35_allof_numeric")
+		return mcpimpl.ForTool(err, "t35_allof_numeric")
 	}
 	return nil
 }
 func (a *T35AllofNumericArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 0 {
-			return runtime.Invalid("/x", "must be >= 0")
+			return mcpimpl.Invalid("/x", "must be >= 0")
 		}
 		if *a.X > 50 {
-			return runtime.Invalid("/x", "must be <= 50")
+			return mcpimpl.Invalid("/x", "must be <= 50")
 		}
 	}
 	return nil
@@ -744,14 +744,14 @@ func (a *T35AllofNumericArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t36_allof_objects".
 func (a *T36AllofObjectsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t36_allof_objects")
+		return mcpimpl.ForTool(err, "t36_allof_objects")
 	}
 	return nil
 }
 func (a *T36AllofObjectsArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -760,11 +760,11 @@ func (a *T36AllofObjectsArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
 func (a *T36AllofObjectsX) Validate() error {
 	if utf8.RuneCountInString(a.A) < 2 {
-		return runtime.Invalid("/a", "must be at least 2 characters long")
+		return mcpimpl.Invalid("/a", "must be at least 2 characters long")
 	}
 	if a.B != nil {
 		if *a.B > 3 {
-			return runtime.Invalid("/b", "must be <= 3")
+			return mcpimpl.Invalid("/b", "must be <= 3")
 		}
 	}
 	return nil
@@ -773,17 +773,17 @@ func (a *T36AllofObjectsX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t37_allof_two_patterns".
 func (a *T37AllofTwoPatternsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t37_allof_two_patterns")
+		return mcpimpl.ForTool(err, "t37_allof_two_patterns")
 	}
 	return nil
 }
 func (a *T37AllofTwoPatternsArgs) validate() error {
 	if a.X != nil {
 		if !pattern1.MatchString(*a.X) {
-			return runtime.Invalid("/x", "must match the pattern ^a")
+			return mcpimpl.Invalid("/x", "must match the pattern ^a")
 		}
 		if !pattern5.MatchString(*a.X) {
-			return runtime.Invalid("/x", "must match the pattern z$")
+			return mcpimpl.Invalid("/x", "must match the pattern z$")
 		}
 	}
 	return nil
@@ -792,7 +792,7 @@ func (a *T37AllofTwoPatternsArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t38_ref_defs".
 func (a *T38RefDefsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t38_ref_defs")
+		return mcpimpl.ForTool(err, "t38_ref_defs")
 	}
 	return nil
 }
@@ -808,14 +808,14 @@ func (a *T38RefDefsPoint) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t39_ref_definitions_draft07".
 func (a *T39RefDefinitionsDraft07Args) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t39_ref_definitions_draft07")
+		return mcpimpl.ForTool(err, "t39_ref_definitions_draft07")
 	}
 	return nil
 }
 func (a *T39RefDefinitionsDraft07Args) validate() error {
 	if a.Count != nil {
 		if *a.Count < 1 {
-			return runtime.Invalid("/count", "must be >= 1")
+			return mcpimpl.Invalid("/count", "must be >= 1")
 		}
 	}
 	return nil
@@ -824,17 +824,17 @@ func (a *T39RefDefinitionsDraft07Args) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t40_ref_recursive".
 func (a *T40RefRecursiveArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t40_ref_recursive")
+		return mcpimpl.ForTool(err, "t40_ref_recursive")
 	}
 	return nil
 }
 func (a *T40RefRecursiveArgs) validate() error {
 	if a.Root == nil {
-		return runtime.Invalid("/root", "is required")
+		return mcpimpl.Invalid("/root", "is required")
 	}
 	if a.Root != nil {
 		if err := (*a.Root).Validate(); err != nil {
-			return runtime.Within(err, "root")
+			return mcpimpl.Within(err, "root")
 		}
 	}
 	return nil
@@ -843,11 +843,11 @@ func (a *T40RefRecursiveArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
 func (a *T40RefRecursiveNode) Validate() error {
 	if utf8.RuneCountInString(a.Name) < 1 {
-		return runtime.Invalid("/name", "must be at least 1 characters long")
+		return mcpimpl.Invalid("/name", "must be at least 1 characters long")
 	}
 	for i0 := range a.Children {
 		if err := a.Children[i0].Validate(); err != nil {
-			return runtime.Within(err, "children", i0)
+			return mcpimpl.Within(err, "children", i0)
 		}
 	}
 	return nil
@@ -856,14 +856,14 @@ func (a *T40RefRecursiveNode) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t41_ref_root_recursive".
 func (a *T41RefRootRecursiveArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t41_ref_root_recursive")
+		return mcpimpl.ForTool(err, "t41_ref_root_recursive")
 	}
 	return nil
 }
 func (a *T41RefRootRecursiveArgs) validate() error {
 	if a.Next != nil {
 		if err := (*a.Next).Validate(); err != nil {
-			return runtime.Within(err, "next")
+			return mcpimpl.Within(err, "next")
 		}
 	}
 	return nil
@@ -872,19 +872,19 @@ func (a *T41RefRootRecursiveArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t42_ref_into_properties".
 func (a *T42RefIntoPropertiesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t42_ref_into_properties")
+		return mcpimpl.ForTool(err, "t42_ref_into_properties")
 	}
 	return nil
 }
 func (a *T42RefIntoPropertiesArgs) validate() error {
 	if a.A != nil {
 		if err := (*a.A).Validate(); err != nil {
-			return runtime.Within(err, "a")
+			return mcpimpl.Within(err, "a")
 		}
 	}
 	if a.B != nil {
 		if err := (*a.B).Validate(); err != nil {
-			return runtime.Within(err, "b")
+			return mcpimpl.Within(err, "b")
 		}
 	}
 	return nil
@@ -893,14 +893,14 @@ func (a *T42RefIntoPropertiesArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t43_ref_with_description".
 func (a *T43RefWithDescriptionArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t43_ref_with_description")
+		return mcpimpl.ForTool(err, "t43_ref_with_description")
 	}
 	return nil
 }
 func (a *T43RefWithDescriptionArgs) validate() error {
 	if a.ID != nil {
 		if !pattern6.MatchString(*a.ID) {
-			return runtime.Invalid("/id", "must match the pattern ^[0-9]+$")
+			return mcpimpl.Invalid("/id", "must match the pattern ^[0-9]+$")
 		}
 	}
 	return nil
@@ -909,17 +909,17 @@ func (a *T43RefWithDescriptionArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t44_ref_with_constraints".
 func (a *T44RefWithConstraintsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t44_ref_with_constraints")
+		return mcpimpl.ForTool(err, "t44_ref_with_constraints")
 	}
 	return nil
 }
 func (a *T44RefWithConstraintsArgs) validate() error {
 	if a.N != nil {
 		if *a.N < 0 {
-			return runtime.Invalid("/n", "must be >= 0")
+			return mcpimpl.Invalid("/n", "must be >= 0")
 		}
 		if *a.N > 9 {
-			return runtime.Invalid("/n", "must be <= 9")
+			return mcpimpl.Invalid("/n", "must be <= 9")
 		}
 	}
 	return nil
@@ -928,7 +928,7 @@ func (a *T44RefWithConstraintsArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t45_closed_object".
 func (a *T45ClosedObjectArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t45_closed_object")
+		return mcpimpl.ForTool(err, "t45_closed_object")
 	}
 	return nil
 }
@@ -939,7 +939,7 @@ func (a *T45ClosedObjectArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t46_open_object".
 func (a *T46OpenObjectArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t46_open_object")
+		return mcpimpl.ForTool(err, "t46_open_object")
 	}
 	return nil
 }
@@ -950,17 +950,17 @@ func (a *T46OpenObjectArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t47_map_of_schema".
 func (a *T47MapOfSchemaArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t47_map_of_schema")
+		return mcpimpl.ForTool(err, "t47_map_of_schema")
 	}
 	return nil
 }
 func (a *T47MapOfSchemaArgs) validate() error {
 	if len(a.X) > 2 {
-		return runtime.Invalid("/x", "must have at most 2 properties")
+		return mcpimpl.Invalid("/x", "must have at most 2 properties")
 	}
 	for k0, v0 := range a.X {
 		if v0 < 0 {
-			return runtime.Invalid(runtime.Pointer("x", k0), "must be >= 0")
+			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "must be >= 0")
 		}
 	}
 	return nil
@@ -969,7 +969,7 @@ func (a *T47MapOfSchemaArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t48_struct_with_extra".
 func (a *T48StructWithExtraArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t48_struct_with_extra")
+		return mcpimpl.ForTool(err, "t48_struct_with_extra")
 	}
 	return nil
 }
@@ -980,7 +980,7 @@ func (a *T48StructWithExtraArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t49_free_object".
 func (a *T49FreeObjectArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t49_free_object")
+		return mcpimpl.ForTool(err, "t49_free_object")
 	}
 	return nil
 }
@@ -991,14 +991,14 @@ func (a *T49FreeObjectArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t50_pattern_properties".
 func (a *T50PatternPropertiesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t50_pattern_properties")
+		return mcpimpl.ForTool(err, "t50_pattern_properties")
 	}
 	return nil
 }
 func (a *T50PatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
 		if !pattern7.MatchString(k0) {
-			return runtime.Invalid(runtime.Pointer("x", k0), "property name must match the pattern ^[a-z]+$")
+			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^[a-z]+$")
 		}
 	}
 	return nil
@@ -1009,9 +1009,9 @@ func (a *T50PatternPropertiesArgs) validate() error {
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T51PatternPropertiesOpenArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t51_pattern_properties_open")
+		return mcpimpl.ForTool(err, "t51_pattern_properties_open")
 	}
-	return runtime.ValidateEncoded(inputSchemaT51PatternPropertiesOpen, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT51PatternPropertiesOpen, a)
 }
 func (a *T51PatternPropertiesOpenArgs) validate() error {
 	return nil
@@ -1020,7 +1020,7 @@ func (a *T51PatternPropertiesOpenArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t52_array_of_objects".
 func (a *T52ArrayOfObjectsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t52_array_of_objects")
+		return mcpimpl.ForTool(err, "t52_array_of_objects")
 	}
 	return nil
 }
@@ -1036,17 +1036,17 @@ func (a *T52ArrayOfObjectsXItem) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t53_array_limits".
 func (a *T53ArrayLimitsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t53_array_limits")
+		return mcpimpl.ForTool(err, "t53_array_limits")
 	}
 	return nil
 }
 func (a *T53ArrayLimitsArgs) validate() error {
 	if a.X != nil {
 		if len(a.X) < 1 {
-			return runtime.Invalid("/x", "must have at least 1 items")
+			return mcpimpl.Invalid("/x", "must have at least 1 items")
 		}
 		if len(a.X) > 2 {
-			return runtime.Invalid("/x", "must have at most 2 items")
+			return mcpimpl.Invalid("/x", "must have at most 2 items")
 		}
 	}
 	return nil
@@ -1055,7 +1055,7 @@ func (a *T53ArrayLimitsArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t54_array_of_arrays".
 func (a *T54ArrayOfArraysArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t54_array_of_arrays")
+		return mcpimpl.ForTool(err, "t54_array_of_arrays")
 	}
 	return nil
 }
@@ -1063,7 +1063,7 @@ func (a *T54ArrayOfArraysArgs) validate() error {
 	for i0 := range a.X {
 		for i1 := range a.X[i0] {
 			if a.X[i0][i1] > 9 {
-				return runtime.Invalid(runtime.Pointer("x", i0, i1), "must be <= 9")
+				return mcpimpl.Invalid(mcpimpl.Pointer("x", i0, i1), "must be <= 9")
 			}
 		}
 	}
@@ -1073,7 +1073,7 @@ func (a *T54ArrayOfArraysArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t55_array_of_nullable".
 func (a *T55ArrayOfNullableArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t55_array_of_nullable")
+		return mcpimpl.ForTool(err, "t55_array_of_nullable")
 	}
 	return nil
 }
@@ -1084,7 +1084,7 @@ func (a *T55ArrayOfNullableArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t56_array_no_items".
 func (a *T56ArrayNoItemsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t56_array_no_items")
+		return mcpimpl.ForTool(err, "t56_array_no_items")
 	}
 	return nil
 }
@@ -1097,9 +1097,9 @@ func (a *T56ArrayNoItemsArgs) validate() error {
 // The schema uses keywords without a Go counterpart (prefixItems), so Validate also checks the encoded value against the schema itself.
 func (a *T57PrefixItemsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t57_prefix_items")
+		return mcpimpl.ForTool(err, "t57_prefix_items")
 	}
-	return runtime.ValidateEncoded(inputSchemaT57PrefixItems, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT57PrefixItems, a)
 }
 func (a *T57PrefixItemsArgs) validate() error {
 	return nil
@@ -1110,9 +1110,9 @@ func (a *T57PrefixItemsArgs) validate() error {
 // The schema uses keywords without a Go counterpart (uniqueItems), so Validate also checks the encoded value against the schema itself.
 func (a *T58UniqueItemsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t58_unique_items")
+		return mcpimpl.ForTool(err, "t58_unique_items")
 	}
-	return runtime.ValidateEncoded(inputSchemaT58UniqueItems, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT58UniqueItems, a)
 }
 func (a *T58UniqueItemsArgs) validate() error {
 	return nil
@@ -1121,7 +1121,7 @@ func (a *T58UniqueItemsArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t59_true_schema".
 func (a *T59TrueSchemaArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t59_true_schema")
+		return mcpimpl.ForTool(err, "t59_true_schema")
 	}
 	return nil
 }
@@ -1132,7 +1132,7 @@ func (a *T59TrueSchemaArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t60_empty_schema".
 func (a *T60EmptySchemaArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t60_empty_schema")
+		return mcpimpl.ForTool(err, "t60_empty_schema")
 	}
 	return nil
 }
@@ -1143,7 +1143,7 @@ func (a *T60EmptySchemaArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t61_no_type".
 func (a *T61NoTypeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t61_no_type")
+		return mcpimpl.ForTool(err, "t61_no_type")
 	}
 	return nil
 }
@@ -1156,9 +1156,9 @@ func (a *T61NoTypeArgs) validate() error {
 // The schema uses keywords without a Go counterpart (keywords without type), so Validate also checks the encoded value against the schema itself.
 func (a *T62NoTypeConstraintsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t62_no_type_constraints")
+		return mcpimpl.ForTool(err, "t62_no_type_constraints")
 	}
-	return runtime.ValidateEncoded(inputSchemaT62NoTypeConstraints, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT62NoTypeConstraints, a)
 }
 func (a *T62NoTypeConstraintsArgs) validate() error {
 	return nil
@@ -1169,9 +1169,9 @@ func (a *T62NoTypeConstraintsArgs) validate() error {
 // The schema uses keywords without a Go counterpart (false schema), so Validate also checks the encoded value against the schema itself.
 func (a *T63FalseSchemaArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t63_false_schema")
+		return mcpimpl.ForTool(err, "t63_false_schema")
 	}
-	return runtime.ValidateEncoded(inputSchemaT63FalseSchema, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT63FalseSchema, a)
 }
 func (a *T63FalseSchemaArgs) validate() error {
 	return nil
@@ -1180,13 +1180,13 @@ func (a *T63FalseSchemaArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t64_required_fields".
 func (a *T64RequiredFieldsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t64_required_fields")
+		return mcpimpl.ForTool(err, "t64_required_fields")
 	}
 	return nil
 }
 func (a *T64RequiredFieldsArgs) validate() error {
 	if a.B == nil {
-		return runtime.Invalid("/b", "is required")
+		return mcpimpl.Invalid("/b", "is required")
 	}
 	return nil
 }
@@ -1194,14 +1194,14 @@ func (a *T64RequiredFieldsArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t65_nested_object".
 func (a *T65NestedObjectArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t65_nested_object")
+		return mcpimpl.ForTool(err, "t65_nested_object")
 	}
 	return nil
 }
 func (a *T65NestedObjectArgs) validate() error {
 	if a.Address != nil {
 		if err := (*a.Address).Validate(); err != nil {
-			return runtime.Within(err, "address")
+			return mcpimpl.Within(err, "address")
 		}
 	}
 	return nil
@@ -1210,7 +1210,7 @@ func (a *T65NestedObjectArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
 func (a *T65NestedObjectAddress) Validate() error {
 	if utf8.RuneCountInString(a.City) < 1 {
-		return runtime.Invalid("/city", "must be at least 1 characters long")
+		return mcpimpl.Invalid("/city", "must be at least 1 characters long")
 	}
 	return nil
 }
@@ -1218,7 +1218,7 @@ func (a *T65NestedObjectAddress) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t66_defaults".
 func (a *T66DefaultsArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t66_defaults")
+		return mcpimpl.ForTool(err, "t66_defaults")
 	}
 	return nil
 }
@@ -1231,9 +1231,9 @@ func (a *T66DefaultsArgs) validate() error {
 // The schema uses keywords without a Go counterpart (else, if, then), so Validate also checks the encoded value against the schema itself.
 func (a *T67IfThenElseArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t67_if_then_else")
+		return mcpimpl.ForTool(err, "t67_if_then_else")
 	}
-	return runtime.ValidateEncoded(inputSchemaT67IfThenElse, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT67IfThenElse, a)
 }
 func (a *T67IfThenElseArgs) validate() error {
 	return nil
@@ -1244,9 +1244,9 @@ func (a *T67IfThenElseArgs) validate() error {
 // The schema uses keywords without a Go counterpart (not), so Validate also checks the encoded value against the schema itself.
 func (a *T68NotArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t68_not")
+		return mcpimpl.ForTool(err, "t68_not")
 	}
-	return runtime.ValidateEncoded(inputSchemaT68Not, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT68Not, a)
 }
 func (a *T68NotArgs) validate() error {
 	return nil
@@ -1257,9 +1257,9 @@ func (a *T68NotArgs) validate() error {
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
 func (a *T69PropertyNamesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t69_property_names")
+		return mcpimpl.ForTool(err, "t69_property_names")
 	}
-	return runtime.ValidateEncoded(inputSchemaT69PropertyNames, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT69PropertyNames, a)
 }
 func (a *T69PropertyNamesArgs) validate() error {
 	return nil
@@ -1270,9 +1270,9 @@ func (a *T69PropertyNamesArgs) validate() error {
 // The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
 func (a *T70DependentRequiredArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t70_dependent_required")
+		return mcpimpl.ForTool(err, "t70_dependent_required")
 	}
-	return runtime.ValidateEncoded(inputSchemaT70DependentRequired, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT70DependentRequired, a)
 }
 func (a *T70DependentRequiredArgs) validate() error {
 	return nil
@@ -1283,9 +1283,9 @@ func (a *T70DependentRequiredArgs) validate() error {
 // The schema uses keywords without a Go counterpart (minProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T71MinPropertiesStructArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t71_min_properties_struct")
+		return mcpimpl.ForTool(err, "t71_min_properties_struct")
 	}
-	return runtime.ValidateEncoded(inputSchemaT71MinPropertiesStruct, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT71MinPropertiesStruct, a)
 }
 func (a *T71MinPropertiesStructArgs) validate() error {
 	return nil
@@ -1294,14 +1294,14 @@ func (a *T71MinPropertiesStructArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t72_draft04_exclusive".
 func (a *T72Draft04ExclusiveArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t72_draft04_exclusive")
+		return mcpimpl.ForTool(err, "t72_draft04_exclusive")
 	}
 	return nil
 }
 func (a *T72Draft04ExclusiveArgs) validate() error {
 	if a.X != nil {
 		if *a.X >= 5.0 {
-			return runtime.Invalid("/x", "must be < 5")
+			return mcpimpl.Invalid("/x", "must be < 5")
 		}
 	}
 	return nil
@@ -1310,14 +1310,14 @@ func (a *T72Draft04ExclusiveArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t73_odd_property_names".
 func (a *T73OddPropertyNamesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t73_odd_property_names")
+		return mcpimpl.ForTool(err, "t73_odd_property_names")
 	}
 	return nil
 }
 func (a *T73OddPropertyNamesArgs) validate() error {
 	if a.AuthMethod != nil {
 		if err := (*a.AuthMethod).Validate(); err != nil {
-			return runtime.Within(err, "auth-method")
+			return mcpimpl.Within(err, "auth-method")
 		}
 	}
 	return nil
@@ -1326,7 +1326,7 @@ func (a *T73OddPropertyNamesArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t74_no_type_root".
 func (a *T74NoTypeRootArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t74_no_type_root")
+		return mcpimpl.ForTool(err, "t74_no_type_root")
 	}
 	return nil
 }
@@ -1337,7 +1337,7 @@ func (a *T74NoTypeRootArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t75_empty_root".
 func (a *T75EmptyRootArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t75_empty_root")
+		return mcpimpl.ForTool(err, "t75_empty_root")
 	}
 	return nil
 }
@@ -1350,9 +1350,9 @@ func (a *T75EmptyRootArgs) validate() error {
 // The schema uses keywords without a Go counterpart (anyOf of required), so Validate also checks the encoded value against the schema itself.
 func (a *T76AnyofRequiredArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t76_anyof_required")
+		return mcpimpl.ForTool(err, "t76_anyof_required")
 	}
-	return runtime.ValidateEncoded(inputSchemaT76AnyofRequired, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT76AnyofRequired, a)
 }
 func (a *T76AnyofRequiredArgs) validate() error {
 	return nil
@@ -1361,14 +1361,14 @@ func (a *T76AnyofRequiredArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t77_anyof_nullable_branch".
 func (a *T77AnyofNullableBranchArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t77_anyof_nullable_branch")
+		return mcpimpl.ForTool(err, "t77_anyof_nullable_branch")
 	}
 	return nil
 }
 func (a *T77AnyofNullableBranchArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -1384,14 +1384,14 @@ func (u *T77AnyofNullableBranchX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T77AnyofNullableBranchX is set")
+		return mcpimpl.Invalid("", "no branch of T77AnyofNullableBranchX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T77AnyofNullableBranchX is set")
+		return mcpimpl.Invalid("", "more than one branch of T77AnyofNullableBranchX is set")
 	}
 	if u.Int != nil {
 		if *u.Int < 0 {
-			return runtime.Invalid("", "must be >= 0")
+			return mcpimpl.Invalid("", "must be >= 0")
 		}
 	}
 	return nil
@@ -1400,7 +1400,7 @@ func (u *T77AnyofNullableBranchX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t78_oneof_null".
 func (a *T78OneofNullArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t78_oneof_null")
+		return mcpimpl.ForTool(err, "t78_oneof_null")
 	}
 	return nil
 }
@@ -1411,7 +1411,7 @@ func (a *T78OneofNullArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t79_nullable_object".
 func (a *T79NullableObjectArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t79_nullable_object")
+		return mcpimpl.ForTool(err, "t79_nullable_object")
 	}
 	return nil
 }
@@ -1427,19 +1427,19 @@ func (a *T79NullableObjectX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t80_shared_enum_ref".
 func (a *T80SharedEnumRefArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t80_shared_enum_ref")
+		return mcpimpl.ForTool(err, "t80_shared_enum_ref")
 	}
 	return nil
 }
 func (a *T80SharedEnumRefArgs) validate() error {
 	if a.Min != nil {
 		if err := (*a.Min).Validate(); err != nil {
-			return runtime.Within(err, "min")
+			return mcpimpl.Within(err, "min")
 		}
 	}
 	if a.Max != nil {
 		if err := (*a.Max).Validate(); err != nil {
-			return runtime.Within(err, "max")
+			return mcpimpl.Within(err, "max")
 		}
 	}
 	return nil
@@ -1448,14 +1448,14 @@ func (a *T80SharedEnumRefArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t81_int_or_number".
 func (a *T81IntOrNumberArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t81_int_or_number")
+		return mcpimpl.ForTool(err, "t81_int_or_number")
 	}
 	return nil
 }
 func (a *T81IntOrNumberArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -1471,19 +1471,19 @@ func (u *T81IntOrNumberX) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return runtime.Invalid("", "no branch of T81IntOrNumberX is set")
+		return mcpimpl.Invalid("", "no branch of T81IntOrNumberX is set")
 	}
 	if n > 1 {
-		return runtime.Invalid("", "more than one branch of T81IntOrNumberX is set")
+		return mcpimpl.Invalid("", "more than one branch of T81IntOrNumberX is set")
 	}
 	if u.Int != nil {
 		if *u.Int > 10 {
-			return runtime.Invalid("", "must be <= 10")
+			return mcpimpl.Invalid("", "must be <= 10")
 		}
 	}
 	if u.Number != nil {
 		if *u.Number < 100.0 {
-			return runtime.Invalid("", "must be >= 100")
+			return mcpimpl.Invalid("", "must be >= 100")
 		}
 	}
 	return nil
@@ -1492,17 +1492,17 @@ func (u *T81IntOrNumberX) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t82_pattern_and_format".
 func (a *T82PatternAndFormatArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t82_pattern_and_format")
+		return mcpimpl.ForTool(err, "t82_pattern_and_format")
 	}
 	return nil
 }
 func (a *T82PatternAndFormatArgs) validate() error {
 	if a.X != nil {
 		if !pattern8.MatchString(*a.X) {
-			return runtime.Invalid("/x", "must match the pattern @example\\.com$")
+			return mcpimpl.Invalid("/x", "must match the pattern @example\\.com$")
 		}
-		if !runtime.CheckFormat("email", *a.X) {
-			return runtime.Invalid("/x", "must be a valid \"email\"")
+		if !mcpimpl.CheckFormat("email", *a.X) {
+			return mcpimpl.Invalid("/x", "must be a valid \"email\"")
 		}
 	}
 	return nil
@@ -1511,7 +1511,7 @@ func (a *T82PatternAndFormatArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t83_const_true".
 func (a *T83ConstTrueArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t83_const_true")
+		return mcpimpl.ForTool(err, "t83_const_true")
 	}
 	return nil
 }
@@ -1522,7 +1522,7 @@ func (a *T83ConstTrueArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t84_big_integer_const".
 func (a *T84BigIntegerConstArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t84_big_integer_const")
+		return mcpimpl.ForTool(err, "t84_big_integer_const")
 	}
 	return nil
 }
@@ -1533,14 +1533,14 @@ func (a *T84BigIntegerConstArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t85_big_integer_enum".
 func (a *T85BigIntegerEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t85_big_integer_enum")
+		return mcpimpl.ForTool(err, "t85_big_integer_enum")
 	}
 	return nil
 }
 func (a *T85BigIntegerEnumArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -1549,14 +1549,14 @@ func (a *T85BigIntegerEnumArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t86_big_enum_no_type".
 func (a *T86BigEnumNoTypeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t86_big_enum_no_type")
+		return mcpimpl.ForTool(err, "t86_big_enum_no_type")
 	}
 	return nil
 }
 func (a *T86BigEnumNoTypeArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return runtime.Within(err, "x")
+			return mcpimpl.Within(err, "x")
 		}
 	}
 	return nil
@@ -1567,9 +1567,9 @@ func (a *T86BigEnumNoTypeArgs) validate() error {
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T87BigNumberEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t87_big_number_enum")
+		return mcpimpl.ForTool(err, "t87_big_number_enum")
 	}
-	return runtime.ValidateEncoded(inputSchemaT87BigNumberEnum, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT87BigNumberEnum, a)
 }
 func (a *T87BigNumberEnumArgs) validate() error {
 	return nil
@@ -1578,17 +1578,17 @@ func (a *T87BigNumberEnumArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t88_big_integer_range".
 func (a *T88BigIntegerRangeArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t88_big_integer_range")
+		return mcpimpl.ForTool(err, "t88_big_integer_range")
 	}
 	return nil
 }
 func (a *T88BigIntegerRangeArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 9007199254740993 {
-			return runtime.Invalid("/x", "must be >= 9007199254740993")
+			return mcpimpl.Invalid("/x", "must be >= 9007199254740993")
 		}
 		if *a.X > 9007199254740995 {
-			return runtime.Invalid("/x", "must be <= 9007199254740995.5")
+			return mcpimpl.Invalid("/x", "must be <= 9007199254740995.5")
 		}
 	}
 	return nil
@@ -1597,17 +1597,17 @@ func (a *T88BigIntegerRangeArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t89_big_integer_exclusive".
 func (a *T89BigIntegerExclusiveArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t89_big_integer_exclusive")
+		return mcpimpl.ForTool(err, "t89_big_integer_exclusive")
 	}
 	return nil
 }
 func (a *T89BigIntegerExclusiveArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 9007199254740993 {
-			return runtime.Invalid("/x", "must be > 9007199254740992")
+			return mcpimpl.Invalid("/x", "must be > 9007199254740992")
 		}
 		if *a.X > 9007199254740995 {
-			return runtime.Invalid("/x", "must be < 9007199254740996")
+			return mcpimpl.Invalid("/x", "must be < 9007199254740996")
 		}
 	}
 	return nil
@@ -1618,9 +1618,9 @@ func (a *T89BigIntegerExclusiveArgs) validate() error {
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T90IntegerMultipleRoundedArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t90_integer_multiple_rounded")
+		return mcpimpl.ForTool(err, "t90_integer_multiple_rounded")
 	}
-	return runtime.ValidateEncoded(inputSchemaT90IntegerMultipleRounded, a)
+	return mcpimpl.ValidateEncoded(inputSchemaT90IntegerMultipleRounded, a)
 }
 func (a *T90IntegerMultipleRoundedArgs) validate() error {
 	return nil
@@ -1629,14 +1629,14 @@ func (a *T90IntegerMultipleRoundedArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t91_ecma_pattern".
 func (a *T91EcmaPatternArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t91_ecma_pattern")
+		return mcpimpl.ForTool(err, "t91_ecma_pattern")
 	}
 	return nil
 }
 func (a *T91EcmaPatternArgs) validate() error {
 	if a.X != nil {
 		if !pattern9.MatchString(*a.X) {
-			return runtime.Invalid("/x", "must match the pattern ^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated…")
+			return mcpimpl.Invalid("/x", "must match the pattern ^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated…")
 		}
 	}
 	return nil
@@ -1645,14 +1645,14 @@ func (a *T91EcmaPatternArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t92_ecma_pattern_properties".
 func (a *T92EcmaPatternPropertiesArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t92_ecma_pattern_properties")
+		return mcpimpl.ForTool(err, "t92_ecma_pattern_properties")
 	}
 	return nil
 }
 func (a *T92EcmaPatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
 		if !pattern10.MatchString(k0) {
-			return runtime.Invalid(runtime.Pointer("x", k0), "property name must match the pattern ^(?!tmp_)[a-z_]+$")
+			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^(?!tmp_)[a-z_]+$")
 		}
 	}
 	return nil
@@ -1661,14 +1661,14 @@ func (a *T92EcmaPatternPropertiesArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t93_format_regex".
 func (a *T93FormatRegexArgs) Validate() error {
 	if err := a.validate(); err != nil {
-		return runtime.ForTool(err, "t93_format_regex")
+		return mcpimpl.ForTool(err, "t93_format_regex")
 	}
 	return nil
 }
 func (a *T93FormatRegexArgs) validate() error {
 	if a.X != nil {
-		if !runtime.CheckFormat("regex", *a.X) {
-			return runtime.Invalid("/x", "must be a valid \"regex\"")
+		if !mcpimpl.CheckFormat("regex", *a.X) {
+			return mcpimpl.Invalid("/x", "must be a valid \"regex\"")
 		}
 	}
 	return nil
@@ -1684,6 +1684,6 @@ var (
 	pattern6  = regexp.MustCompile("^[0-9]+$")
 	pattern7  = regexp.MustCompile("^[a-z]+$")
 	pattern8  = regexp.MustCompile("@example\\.com$")
-	pattern9  = runtime.MustCompilePattern("^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$")
-	pattern10 = runtime.MustCompilePattern("^(?!tmp_)[a-z_]+$")
+	pattern9  = mcpimpl.MustCompilePattern("^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$")
+	pattern10 = mcpimpl.MustCompilePattern("^(?!tmp_)[a-z_]+$")
 )

@@ -1,8 +1,10 @@
-package runtime
+package mcpimpl
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // TestDecodeErrorsNameToolAndPointer checks the reasons and pointers the
@@ -26,14 +28,14 @@ func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
 	}
 	for _, c := range cases {
 		err := DecodeUnion([]byte(c.in), false, []UnionBranch{c.branch})
-		var ve *ValidationError
+		var ve *runtime.ValidationError
 		if !errors.As(err, &ve) || ve.Pointer != c.pointer || ve.Reason != c.reason {
 			t.Errorf("%s: got %v, want %q at %q", c.in, err, c.reason, c.pointer)
 		}
 	}
 	shape := &ObjectShape{Fields: []FieldShape{{Name: "name"}}}
 	_, err := DecodeExtra[bool]([]byte(`{"name":"x","on":"yes"}`), shape)
-	var ve *ValidationError
+	var ve *runtime.ValidationError
 	if !errors.As(err, &ve) || ve.Pointer != "/on" || ve.Reason != "must be a boolean, not a string" {
 		t.Errorf("DecodeExtra: got %v", err)
 	}

@@ -1,4 +1,7 @@
-package runtime
+// Package integral reads JSON numbers whose value is an integer however
+// they are written, for the decoding of generated code and for the
+// Mcp-Param-* headers of the session.
+package integral
 
 import (
 	"encoding/json"
@@ -10,29 +13,29 @@ import (
 // JSON Schema counts a number whose value is an integer as an integer
 // however it is written (50, 50.0, 5e1), and servers validate arguments
 // that way; encoding/json refuses 50.0 for an integer field. Generated code
-// decodes through unmarshal, which accepts such numbers for integer fields
-// too.
+// decodes through Unmarshal (by way of package mcpimpl), which accepts such
+// numbers for integer fields too.
 
-// unmarshal decodes data into v with encoding/json. When that fails only
+// Unmarshal decodes data into v with encoding/json. When that fails only
 // because a number with a fraction or exponent went to an integer field, it
 // decodes again with every integral number written as an integer.
-func unmarshal(data []byte, v any) error {
+func Unmarshal(data []byte, v any) error {
 	err := json.Unmarshal(data, v)
 	var te *json.UnmarshalTypeError
 	if err == nil || !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number ") {
 		return err
 	}
-	norm, changed := integralNumbers(data)
+	norm, changed := Numbers(data)
 	if !changed {
 		return err
 	}
 	return json.Unmarshal(norm, v)
 }
 
-// integralNumbers returns data with each number that has a fraction or an
+// Numbers returns data with each number that has a fraction or an
 // exponent but an integer value written as an integer, and whether it
 // changed any.
-func integralNumbers(data []byte) ([]byte, bool) {
+func Numbers(data []byte) ([]byte, bool) {
 	var out []byte
 	last := 0
 	for i := 0; i < len(data); {
@@ -56,7 +59,7 @@ func integralNumbers(data []byte) ([]byte, bool) {
 			if !strings.ContainsAny(tok, ".eE") {
 				continue
 			}
-			if n, ok := integralLiteral(tok); ok {
+			if n, ok := Literal(tok); ok {
 				out = append(append(out, data[last:start]...), n...)
 				last = i
 			}
@@ -70,9 +73,9 @@ func integralNumbers(data []byte) ([]byte, bool) {
 	return append(out, data[last:]...), true
 }
 
-// integralLiteral returns the JSON number tok written as an integer when its
+// Literal returns the JSON number tok written as an integer when its
 // value is one that fits in 19 digits, as every int64 does.
-func integralLiteral(tok string) (string, bool) {
+func Literal(tok string) (string, bool) {
 	neg := strings.HasPrefix(tok, "-")
 	if neg {
 		tok = tok[1:]

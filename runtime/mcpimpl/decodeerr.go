@@ -1,4 +1,4 @@
-package runtime
+package mcpimpl
 
 import (
 	"encoding/json"
@@ -10,19 +10,21 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/integral"
 )
 
 // encoding/json reports a value of the wrong type as "json: cannot unmarshal
 // number 50.5 into Go struct field plain.volume_level of type int64": it
 // names the Go type generated code decodes through, and a nested type's
 // UnmarshalJSON error comes out without the path to it. Generated code
-// decodes with the helpers of gen_helpers.go, which on failure decode the
+// decodes with the helpers of helpers.go, which on failure decode the
 // value again member by member to find the JSON pointer of the offending
-// value and report it as a *ValidationError, as Validate does. Only the
+// value and report it as a *runtime.ValidationError, as Validate does. Only the
 // error path pays for that second decoding.
 
 // decodeError returns err, the error of decoding data into v (a pointer),
-// as a *ValidationError whose pointer, relative to data, names the value
+// as a *runtime.ValidationError whose pointer, relative to data, names the value
 // that failed.
 func decodeError(data []byte, v any, err error) error {
 	if err == nil {
@@ -43,14 +45,14 @@ func decodeError(data []byte, v any, err error) error {
 }
 
 // locate decodes data into a new value of type t and returns nil when that
-// succeeds, or a *ValidationError naming the first member, element or
+// succeeds, or a *runtime.ValidationError naming the first member, element or
 // entry, in the order of t's fields, sorted keys or indexes, that fails.
 // It goes as deep as data, which encoding/json has already accepted (it
 // refuses nesting beyond 10000 levels).
-func locate(data []byte, t reflect.Type) *ValidationError {
+func locate(data []byte, t reflect.Type) *runtime.ValidationError {
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
 		// A generated type locates its own errors.
-		if err := unmarshal(data, reflect.New(t).Interface()); err != nil {
+		if err := integral.Unmarshal(data, reflect.New(t).Interface()); err != nil {
 			return asValidation(err)
 		}
 		return nil
@@ -119,7 +121,7 @@ func locate(data []byte, t reflect.Type) *ValidationError {
 		}
 		return nil
 	}
-	if err := unmarshal(data, reflect.New(t).Interface()); err != nil {
+	if err := integral.Unmarshal(data, reflect.New(t).Interface()); err != nil {
 		return asValidation(err)
 	}
 	return nil
@@ -127,7 +129,7 @@ func locate(data []byte, t reflect.Type) *ValidationError {
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
-func within(ve *ValidationError, token any) *ValidationError {
+func within(ve *runtime.ValidationError, token any) *runtime.ValidationError {
 	ve.Pointer = Pointer(token) + ve.Pointer
 	return ve
 }
@@ -167,18 +169,18 @@ func member(members map[string]json.RawMessage, name string) (string, json.RawMe
 	return keys[0], members[keys[0]], true
 }
 
-// asValidation returns err as a *ValidationError at the root of the value
+// asValidation returns err as a *runtime.ValidationError at the root of the value
 // that failed, with a reason that names JSON kinds rather than Go types.
-func asValidation(err error) *ValidationError {
-	var ve *ValidationError
+func asValidation(err error) *runtime.ValidationError {
+	var ve *runtime.ValidationError
 	if errors.As(err, &ve) {
 		return ve
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Type != nil {
-		return &ValidationError{Reason: typeReason(te)}
+		return &runtime.ValidationError{Reason: typeReason(te)}
 	}
-	return &ValidationError{Reason: strings.TrimPrefix(err.Error(), "json: ")}
+	return &runtime.ValidationError{Reason: strings.TrimPrefix(err.Error(), "json: ")}
 }
 
 // typeReason explains a value encoding/json could not store in a Go value

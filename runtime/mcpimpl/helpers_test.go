@@ -1,4 +1,4 @@
-package runtime
+package mcpimpl
 
 import "testing"
 
@@ -21,5 +21,31 @@ func TestIntegerConstEnumBeyond2To53(t *testing.T) {
 		if got := ConstMatches([]byte(tc.data), tc.want); got != tc.match {
 			t.Errorf("ConstMatches(%s, %s) = %v, want %v", tc.data, tc.want, got, tc.match)
 		}
+	}
+}
+
+// TestCheckFormatRegexIsECMA checks that CheckFormat reads a "format":
+// "regex" value as ECMA-262, as the raw schema layer does.
+func TestCheckFormatRegexIsECMA(t *testing.T) {
+	for _, tc := range []struct {
+		re string
+		ok bool
+	}{
+		{`(?<=a)b`, true},
+		{`(x)\1`, true},
+		{`(`, false},
+	} {
+		if got := CheckFormat("regex", tc.re); got != tc.ok {
+			t.Errorf("CheckFormat(regex, %s) = %v, want %v", tc.re, got, tc.ok)
+		}
+	}
+}
+
+// TestMustCompilePatternECMA compiles a pattern only the ECMAScript engine
+// reads, as generated validators do.
+func TestMustCompilePatternECMA(t *testing.T) {
+	p := MustCompilePattern(`^(?!tmp_)[a-z_]+$`)
+	if !p.MatchString("seen") || p.MatchString("tmp_seen") {
+		t.Errorf("%s matches wrongly", p)
 	}
 }
