@@ -9,7 +9,7 @@ export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 # adapter, the go-sdk test server, the example consumer and the benchmarks.
 NESTED := runtime/gosdk internal/sdkserver examples/consumer bench
 
-.PHONY: all build test test-short vet fmt-check generate check-generated deps bench conformance fuzz fuzz-compile soak clean
+.PHONY: all build test test-short vet fmt-check generate check-generated update-golden deps bench conformance fuzz fuzz-compile soak clean
 
 all: build test
 
@@ -51,6 +51,14 @@ conformance: deps
 
 generate:
 	$(GO) generate ./...
+
+# update-golden rewrites every expected output: the golden cases of
+# testdata/golden (with the checked-in packages they name) and the recorded
+# session exchanges of runtime/testdata/exchange. Review the diff before
+# committing it.
+update-golden:
+	$(GO) test ./internal/golden -run TestGolden -update
+	$(GO) test ./runtime -run TestExchange -update
 
 # check-generated fails when go generate would change checked-in output.
 check-generated: generate

@@ -51,7 +51,7 @@ func TestMarshalIsStable(t *testing.T) {
 // TestCheckedInSnapshotIsCanonical checks a snapshot written in the
 // canonical format by hand: reading and writing it gives the same bytes.
 func TestCheckedInSnapshotIsCanonical(t *testing.T) {
-	const path = "../../testdata/diff/homeassistant-new.json"
+	const path = "../../testdata/golden/homeassistant/new.json"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

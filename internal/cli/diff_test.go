@@ -36,33 +36,22 @@ const (
 	toolB     = `{"name":"b","inputSchema":{"type":"object"}}`
 )
 
-// TestDiffGolden runs diff on the Home Assistant pair from the top of the
-// repository, so that its output is exactly the report golden files.
-func TestDiffGolden(t *testing.T) {
+// TestDiffExitStatus runs diff on the Home Assistant pair in each format:
+// the pair has changes at ERR, so diff fails. The golden case
+// testdata/golden/homeassistant pins its output.
+func TestDiffExitStatus(t *testing.T) {
 	t.Chdir("../..")
-	for _, tc := range []struct {
-		args   []string
-		golden string
-	}{
-		{nil, "testdata/diff/homeassistant.txt"},
-		{[]string{"--format", "json"}, "testdata/diff/homeassistant.json"},
-		{[]string{"--format=markdown"}, "testdata/diff/homeassistant.md"},
-	} {
-		args := append([]string{"diff"}, tc.args...)
-		args = append(args, "testdata/homeassistant-tools-list.json", "testdata/diff/homeassistant-new.json")
+	for _, args := range [][]string{nil, {"--format", "json"}, {"--format=markdown"}} {
+		args := append(append([]string{"diff"}, args...), "testdata/homeassistant-tools-list.json", "testdata/golden/homeassistant/new.json")
 		code, stdout, stderr := runCLI(t, args...)
 		if code != 1 {
-			t.Errorf("%v: exit status %d, want 1 (the pair has ERR changes); stderr: %s", tc.args, code, stderr)
+			t.Errorf("%v: exit status %d, want 1 (the pair has ERR changes); stderr: %s", args, code, stderr)
 		}
 		if !strings.Contains(stderr, "3 change(s) at ERR or above") {
-			t.Errorf("%v: stderr = %q", tc.args, stderr)
+			t.Errorf("%v: stderr = %q", args, stderr)
 		}
-		want, err := os.ReadFile(tc.golden)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if stdout != string(want) {
-			t.Errorf("%v: output differs from %s:\n%s", tc.args, tc.golden, stdout)
+		if stdout == "" {
+			t.Errorf("%v: no report on standard output", args)
 		}
 	}
 }

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,50 +15,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func TestToolParamsGolden(t *testing.T) {
-	for _, c := range []struct{ snapshot, golden string }{
-		{"../../testdata/homeassistant-tools-list.json", "homeassistant.golden.json"},
-		{providertest.SurveyTools, "survey.golden.json"},
-	} {
-		t.Run(c.golden, func(t *testing.T) {
-			tools, err := providertest.LoadTools(c.snapshot)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params, names, err := ToolParams(tools)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := json.MarshalIndent(params, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, err := range providertest.CheckAnthropic(got) {
-				t.Error(err)
-			}
-			for i, p := range params {
-				if names[p.Name] != tools[i].Name {
-					t.Errorf("%q maps back to %q, want %q", p.Name, names[p.Name], tools[i].Name)
-				}
-			}
-			golden := filepath.Join("testdata", c.golden)
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(append(got, '\n'), want) {
-				t.Errorf("%s is stale; run go test -update and review the diff", golden)
-			}
-		})
-	}
-}
+// The declarations of the Home Assistant and survey tool lists are pinned by
+// the golden cases testdata/golden/homeassistant and testdata/golden/survey
+// (go test ./internal/golden).
 
 func TestToolParamsErrors(t *testing.T) {
 	cases := []struct{ schema, want string }{

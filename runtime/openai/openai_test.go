@@ -1,12 +1,8 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,62 +13,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func TestFunctionDefinitionsGolden(t *testing.T) {
-	for _, c := range []struct {
-		snapshot, golden string
-		strict           bool
-	}{
-		{"../../testdata/homeassistant-tools-list.json", "homeassistant.golden.json", false},
-		{"../../testdata/homeassistant-tools-list.json", "homeassistant-strict.golden.json", true},
-		{providertest.SurveyTools, "survey.golden.json", false},
-		{providertest.SurveyTools, "survey-strict.golden.json", true},
-	} {
-		t.Run(c.golden, func(t *testing.T) {
-			tools, err := providertest.LoadTools(c.snapshot)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defs, names, err := FunctionDefinitions(tools, &Options{Strict: c.strict})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := json.MarshalIndent(defs, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, err := range providertest.CheckOpenAI(got) {
-				t.Error(err)
-			}
-			strictCount := 0
-			for i, d := range defs {
-				if names[d.Name] != tools[i].Name {
-					t.Errorf("%q maps back to %q, want %q", d.Name, names[d.Name], tools[i].Name)
-				}
-				if d.Strict.Value {
-					strictCount++
-				}
-			}
-			if c.strict && strictCount == 0 {
-				t.Error("no definition is strict")
-			}
-			golden := filepath.Join("testdata", c.golden)
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(append(got, '\n'), want) {
-				t.Errorf("%s is stale; run go test -update and review the diff", golden)
-			}
-		})
-	}
-}
+// The declarations of the Home Assistant and survey tool lists are pinned by
+// the golden cases testdata/golden/homeassistant and testdata/golden/survey
+// (go test ./internal/golden).
 
 // TestStrictFallback checks which schemas strict mode declines, and that
 // those tools are declared with strict false.
