@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+
 	"path/filepath"
 	"slices"
 	"testing"
@@ -31,15 +33,15 @@ func TestViewsAgreeWithGoTypes(t *testing.T) {
 			if err != nil || pkg.Tools[0].Args.Kind != ir.Struct {
 				continue
 			}
-			root, err := parse(rt.InputSchema)
-			if err != nil || root.has("$ref") || root.has("allOf") {
+			root, err := jsontree.ParseUnique(rt.InputSchema)
+			if err != nil || root.Has("$ref") || root.Has("allOf") {
 				continue
 			}
 			r := newResolver(root)
-			props := root.get("properties")
+			props := root.Get("properties")
 			for _, fl := range pkg.Tools[0].Args.Fields {
-				p := props.get(fl.JSONName)
-				if p == nil || p.has("nullable") {
+				p := props.Get(fl.JSONName)
+				if p == nil || p.Has("nullable") {
 					// OpenAPI's nullable is no JSON Schema keyword: the Go
 					// type and the validators ignore it, and diff reports
 					// it on purpose, as the models read it.
@@ -53,7 +55,7 @@ func TestViewsAgreeWithGoTypes(t *testing.T) {
 					goType = goType.Elem
 				}
 				// A union accepts null when one of its branches does.
-				null := v.nullable || slices.ContainsFunc(v.union, func(b *node) bool { return r.view(b).nullable })
+				null := v.nullable || slices.ContainsFunc(v.union, func(b *jsontree.Node) bool { return r.view(b).nullable })
 				if null != goNull {
 					t.Errorf("%s: tool %s, property %s: diff reads nullable %v, the Go type %v", f, rt.Name, fl.JSONName, null, goNull)
 				}
