@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/schema"
+
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 
 	"context"
@@ -866,7 +868,7 @@ func limitRule(key string, o, n *jsontree.Node) Rule {
 			return LimitRelaxed
 		}
 		return LimitChanged
-	case isLower(key):
+	case schema.LowerBounds[key]:
 		if b.Cmp(a) > 0 {
 			return LimitTightened
 		}

@@ -291,15 +291,6 @@ func without(o *jsontree.Node, key string) *jsontree.Node {
 	return out
 }
 
-// lower and upper bound keywords, merged by taking the stricter value.
-var (
-	lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
-	upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
-)
-
-func isLower(k string) bool { return contains(lowerBounds, k) }
-func isUpper(k string) bool { return contains(upperBounds, k) }
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -309,97 +300,26 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// merge adds src's keywords to dst, as allOf does: both apply. Where both
-// have a keyword, properties are merged one by one, required lists are
-// joined, types and enums intersect and bounds take the stricter value; for
-// any other keyword dst's value wins.
+// merge adds src's keywords to dst, as allOf does: both apply (see
+// schema.MergeKeyword). Types that have no value in common leave an empty
+// type list, which the classifier reports; for a keyword the core cannot
+// merge, dst's value wins.
 func merge(dst, src *jsontree.Node) {
-	for _, k := range src.Keys() {
-		sv := src.Get(k)
+	for _, m := range src.Members {
+		k, sv := m.Key, m.Value
 		dv := dst.Get(k)
 		if dv == nil {
 			dst.Set(k, sv)
 			continue
 		}
+		merged, ok, err := schema.MergeKeyword(k, dv, sv)
 		switch {
-		case k == "properties" && dv.Kind == jsontree.Object && sv.Kind == jsontree.Object:
-			props := &jsontree.Node{Kind: jsontree.Object}
-			for _, name := range dv.Keys() {
-				props.Set(name, dv.Get(name))
-			}
-			for _, name := range sv.Keys() {
-				if prev := props.Get(name); prev != nil && !jsontree.Equal(prev, sv.Get(name)) {
-					both := &jsontree.Node{Kind: jsontree.Object}
-					both.Set("allOf", &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{prev, sv.Get(name)}})
-					props.Set(name, both)
-				} else if prev == nil {
-					props.Set(name, sv.Get(name))
-				}
-			}
-			dst.Set(k, props)
-		case k == "required" && dv.Kind == jsontree.Array && sv.Kind == jsontree.Array:
-			req := &jsontree.Node{Kind: jsontree.Array, Items: append([]*jsontree.Node(nil), dv.Items...)}
-			seen := map[string]bool{}
-			for _, it := range dv.Items {
-				seen[jsontree.Canonical(it)] = true
-			}
-			for _, it := range sv.Items {
-				if !seen[jsontree.Canonical(it)] {
-					req.Items = append(req.Items, it)
-				}
-			}
-			dst.Set(k, req)
-		case k == "type":
-			dst.Set(k, intersectTypes(dv, sv))
-		case k == "enum" && dv.Kind == jsontree.Array && sv.Kind == jsontree.Array:
-			in := map[string]bool{}
-			for _, it := range sv.Items {
-				in[jsontree.Canonical(it)] = true
-			}
-			e := &jsontree.Node{Kind: jsontree.Array}
-			for _, it := range dv.Items {
-				if in[jsontree.Canonical(it)] {
-					e.Items = append(e.Items, it)
-				}
-			}
-			dst.Set(k, e)
-		case isLower(k) || isUpper(k):
-			a, aok := rat(dv)
-			b, bok := rat(sv)
-			if aok && bok && ((isLower(k) && b.Cmp(a) > 0) || (isUpper(k) && b.Cmp(a) < 0)) {
-				dst.Set(k, sv)
-			}
+		case err != nil && k == "type":
+			dst.Set(k, &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}})
+		case err == nil && ok:
+			dst.Set(k, merged)
 		}
 	}
-}
-
-// typeNames returns the type names of a type keyword value.
-func typeNames(t *jsontree.Node) []string {
-	switch t.Kind {
-	case jsontree.String:
-		return []string{t.Str}
-	case jsontree.Array:
-		var out []string
-		for _, it := range t.Items {
-			if it.Kind == jsontree.String {
-				out = append(out, it.Str)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-// intersectTypes intersects two type keywords (see schema.IntersectTypes).
-func intersectTypes(a, b *jsontree.Node) *jsontree.Node {
-	out := &jsontree.Node{Kind: jsontree.Array}
-	for _, t := range schema.IntersectTypes(typeNames(a), typeNames(b)) {
-		out.Items = append(out.Items, &jsontree.Node{Kind: jsontree.String, Str: t})
-	}
-	if len(out.Items) == 1 {
-		return out.Items[0]
-	}
-	return out
 }
 
 // typeCovers reports whether the type set ts admits values of type t; a nil
