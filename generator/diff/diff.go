@@ -16,6 +16,8 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/schema"
+
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 
 	"bytes"
@@ -293,7 +295,7 @@ func parseSchema(raw []byte) (*jsontree.Node, error) {
 	if n.Kind != jsontree.Object && n.Kind != jsontree.Bool {
 		return nil, fmt.Errorf("a schema must be an object or a boolean, not %s", n.String())
 	}
-	return n, nil
+	return schema.StaticRefs(n), nil
 }
 
 // detectRenames pairs a removed tool with an added one when their schemas

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/schema"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -389,6 +391,7 @@ func refCycle(raw []byte) bool {
 	if err != nil {
 		return true
 	}
+	root = schema.StaticRefs(root)
 	r := newResolver(root)
 	cycle := false
 	eachRef(root, func(ref string) {

@@ -36,6 +36,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	if doc.Kind != jsontree.Object {
 		return nil, "", fmt.Errorf("tool %s: input schema at (root): schema is a JSON %s, not an object", tool, doc.Kind)
 	}
+	doc = schema.StaticRefs(doc)
 	root := doc.Clone()
 	for i := 0; root.Has("$ref"); i++ {
 		if i > 16 {
