@@ -119,6 +119,23 @@ func TestSchemaConsumersAgree(t *testing.T) {
 				if irKind != "" && gKind != "" && irKind != gKind {
 					t.Errorf("%s: the Go type is %s, the Gemini declaration %s", where, irKind, gKind)
 				}
+				if gReq := slices.Contains(decls[0].Parameters.Required, f.JSONName); gReq != f.Required {
+					t.Errorf("%s: the Go field is required: %v; the Gemini declaration: %v", where, f.Required, gReq)
+				}
+				if pReq := slices.Contains(provschema.Required(root), f.JSONName); pReq != f.Required {
+					t.Errorf("%s: the Go field is required: %v; the provider schema: %v", where, f.Required, pReq)
+				}
+				irProps, irReq := irObject(f.Type)
+				gProps, gReq := geminiObject(g)
+				if irProps != nil && gProps != nil && !slices.Equal(irProps, gProps) {
+					t.Errorf("%s: the Go struct has properties %v, the Gemini declaration %v", where, irProps, gProps)
+				}
+				if irProps != nil && gProps != nil && !slices.Equal(irReq, gReq) {
+					t.Errorf("%s: the Go struct requires %v, the Gemini declaration %v", where, irReq, gReq)
+				}
+				if irEnum, gEnum := irStringEnum(f.Type), geminiEnum(g); irEnum != nil && gEnum != nil && !slices.Equal(irEnum, gEnum) {
+					t.Errorf("%s: the Go enum has values %v, the Gemini declaration %v", where, irEnum, gEnum)
+				}
 			}
 		}
 	}
@@ -207,4 +224,62 @@ func geminiShape(s *genai.Schema) (null bool, kind string) {
 		return null, "array"
 	}
 	return null, ""
+}
+
+// irObject returns the properties of a struct type and those it requires,
+// both in schema order; nil for any other type.
+func irObject(t *ir.Type) (props, required []string) {
+	if t.Kind == ir.Nullable {
+		t = t.Elem
+	}
+	if t.Kind != ir.Struct {
+		return nil, nil
+	}
+	props = []string{}
+	for _, f := range t.Fields {
+		props = append(props, f.JSONName)
+		if f.Required {
+			required = append(required, f.JSONName)
+		}
+	}
+	return props, required
+}
+
+// geminiObject is irObject for a typed Gemini schema of one object.
+func geminiObject(s *genai.Schema) (props, required []string) {
+	if s.Type != genai.TypeObject || len(s.AnyOf) > 0 {
+		return nil, nil
+	}
+	props = append([]string{}, s.PropertyOrdering...)
+	for _, p := range props {
+		if slices.Contains(s.Required, p) {
+			required = append(required, p)
+		}
+	}
+	return props, required
+}
+
+// irStringEnum returns the values of a string enum type, nil for any other
+// type.
+func irStringEnum(t *ir.Type) []string {
+	if t.Kind == ir.Nullable {
+		t = t.Elem
+	}
+	if t.Kind != ir.Enum || t.Base != ir.String {
+		return nil
+	}
+	out := []string{}
+	for _, v := range t.Values {
+		out = append(out, v.Value.Str)
+	}
+	return out
+}
+
+// geminiEnum returns the values of a Gemini string enum, nil for a schema
+// without one.
+func geminiEnum(s *genai.Schema) []string {
+	if s.Type != genai.TypeString || len(s.Enum) == 0 {
+		return nil
+	}
+	return s.Enum
 }

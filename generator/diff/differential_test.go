@@ -63,10 +63,58 @@ func TestViewsAgreeWithGoTypes(t *testing.T) {
 				if want != nil && v.union == nil && len(v.types) == 1 && !slices.Equal(v.types, want) {
 					t.Errorf("%s: tool %s, property %s: diff reads type %v, the Go type is %v", f, rt.Name, fl.JSONName, v.types, want)
 				}
+				if req := requiredSet(root)[fl.JSONName]; req != fl.Required {
+					t.Errorf("%s: tool %s, property %s: diff reads required %v, the Go field %v", f, rt.Name, fl.JSONName, req, fl.Required)
+				}
+				if goType.Kind == ir.Struct && v.union == nil {
+					var goProps, goReq, props, req []string
+					in := requiredSet(v.obj)
+					described := orEmpty(v.obj.Get("properties"))
+					for _, sf := range goType.Fields {
+						if sf.Type.Kind == ir.Raw && in[sf.JSONName] && !described.Has(sf.JSONName) {
+							continue // required, not described: the Go struct adds a raw field
+						}
+						goProps = append(goProps, sf.JSONName)
+						if sf.Required {
+							goReq = append(goReq, sf.JSONName)
+						}
+					}
+					for _, m := range described.Members {
+						props = append(props, m.Key)
+						if in[m.Key] {
+							req = append(req, m.Key)
+						}
+					}
+					if !slices.Equal(props, goProps) || !slices.Equal(req, goReq) {
+						t.Errorf("%s: tool %s, property %s: diff reads properties %v requiring %v, the Go struct %v requiring %v", f, rt.Name, fl.JSONName, props, req, goProps, goReq)
+					}
+				}
+				if goType.Kind == ir.Enum && goType.Base == ir.String && v.union == nil {
+					var goVals, vals []string
+					for _, ev := range goType.Values {
+						goVals = append(goVals, ev.Value.Str)
+					}
+					for _, e := range v.enum {
+						if !slices.Contains(vals, e.Str) {
+							vals = append(vals, e.Str)
+						}
+					}
+					if !slices.Equal(vals, goVals) {
+						t.Errorf("%s: tool %s, property %s: diff reads enum %v, the Go enum %v", f, rt.Name, fl.JSONName, vals, goVals)
+					}
+				}
 			}
 		}
 	}
 	if compared < 500 {
 		t.Errorf("only %d properties compared", compared)
 	}
+}
+
+// orEmpty returns n, or an empty object for nil.
+func orEmpty(n *jsontree.Node) *jsontree.Node {
+	if n == nil {
+		return &jsontree.Node{Kind: jsontree.Object}
+	}
+	return n
 }
