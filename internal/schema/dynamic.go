@@ -19,8 +19,8 @@ import (
 // outermost schema of that scope declaring it: the one in the root
 // resource, outside any embedded resource with its own $id, when there is
 // one, and the static target otherwise. Any other $dynamicRef is a $ref.
-// $recursiveRef "#" is the root. References that do not resolve become
-// $refs as written, for the caller to report.
+// $recursiveRef "#" is the root. References that do not resolve, remote ones
+// included, are left as they are, for the caller to report.
 func StaticRefs(root *jsontree.Node) *jsontree.Node {
 	if DraftOf(root) != Draft2020 || !hasDynamic(root) {
 		return root
@@ -74,7 +74,11 @@ func rewriteDynamic(root, n *jsontree.Node) {
 		if !ok {
 			continue
 		}
-		ref := &jsontree.Node{Kind: jsontree.String, Str: dynamicTarget(root, k, s)}
+		target, ok := dynamicTarget(root, k, s)
+		if !ok {
+			continue
+		}
+		ref := &jsontree.Node{Kind: jsontree.String, Str: target}
 		if !n.Has("$ref") {
 			for i := range n.Members {
 				if n.Members[i].Key == k {
@@ -96,14 +100,14 @@ func rewriteDynamic(root, n *jsontree.Node) {
 }
 
 // dynamicTarget returns the $ref that the reference s, the value of the
-// keyword k, resolves to within root.
-func dynamicTarget(root *jsontree.Node, k, s string) string {
-	if k == "$recursiveRef" {
-		return s
-	}
+// keyword k, resolves to within root, and false when it does not resolve.
+func dynamicTarget(root *jsontree.Node, k, s string) (string, bool) {
 	target, static, err := Resolve(root, s)
 	if err != nil {
-		return s
+		return "", false
+	}
+	if k == "$recursiveRef" {
+		return s, true
 	}
 	name := unescapeURI(s[strings.LastIndexByte(s, '#')+1:])
 	if a, _ := target.Get("$dynamicAnchor").StringValue(); a == name && name != "" {
@@ -111,7 +115,7 @@ func dynamicTarget(root *jsontree.Node, k, s string) string {
 			static = ptr
 		}
 	}
-	return "#" + escapeFragment(static)
+	return "#" + escapeFragment(static), true
 }
 
 // rootDynamicAnchor finds the schema declaring "$dynamicAnchor": name in

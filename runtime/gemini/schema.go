@@ -123,7 +123,9 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 		if err != nil {
 			return nil, err
 		}
-		return c.merge(base, rest, ptr, true)
+		// The siblings come first, as in allOf: [siblings, target], so
+		// that their properties keep the order the Go types have.
+		return c.merge(rest, base, ptr, false)
 	}
 	if all := n.Get("allOf"); all != nil {
 		if all.Kind != jsontree.Array {
