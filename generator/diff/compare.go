@@ -1,6 +1,10 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/schema"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+
 	"context"
 	"fmt"
 	"math/big"
@@ -120,28 +124,28 @@ func (w *walker) finish() []Change {
 // than once, points inside both documents, and the keywords beside it are
 // the same on both sides: the definition is then compared once, where it
 // is defined, instead of once per path that reaches it.
-func (w *walker) sharedRef(o, n *node) (string, bool) {
-	ro, rn := o.get("$ref"), n.get("$ref")
-	if ro == nil || rn == nil || ro.kind != kString || rn.kind != kString || ro.str != rn.str || !w.shared[ro.str] {
+func (w *walker) sharedRef(o, n *jsontree.Node) (string, bool) {
+	ro, rn := o.Get("$ref"), n.Get("$ref")
+	if ro == nil || rn == nil || ro.Kind != jsontree.String || rn.Kind != jsontree.String || ro.Str != rn.Str || !w.shared[ro.Str] {
 		return "", false
 	}
-	if _, _, ok := w.old.lookupRef(ro.str); !ok {
+	if _, _, ok := w.old.lookupRef(ro.Str); !ok {
 		return "", false
 	}
-	if _, _, ok := w.new.lookupRef(ro.str); !ok {
+	if _, _, ok := w.new.lookupRef(ro.Str); !ok {
 		return "", false
 	}
 	so, sn := without(o, "$ref"), without(n, "$ref")
-	if canon(so) != canon(sn) && !(onlyAnnotations(so) && onlyAnnotations(sn)) {
+	if jsontree.Canonical(so) != jsontree.Canonical(sn) && !(onlyAnnotations(so) && onlyAnnotations(sn)) {
 		return "", false
 	}
-	return ro.str, true
+	return ro.Str, true
 }
 
 // onlyAnnotations reports whether every keyword of the object o is an
 // annotation, such as a description beside a $ref.
-func onlyAnnotations(o *node) bool {
-	for _, k := range o.keys {
+func onlyAnnotations(o *jsontree.Node) bool {
+	for _, k := range o.Keys() {
 		if !isAnnotation(k) {
 			return false
 		}
@@ -151,9 +155,9 @@ func onlyAnnotations(o *node) bool {
 
 // compareUseAnnotations compares the annotations written beside a shared
 // $ref, which describe that use of the definition.
-func (w *walker) compareUseAnnotations(ptr, path string, o, n *node) {
+func (w *walker) compareUseAnnotations(ptr, path string, o, n *jsontree.Node) {
 	ov, nv := &view{obj: without(o, "$ref")}, &view{obj: without(n, "$ref")}
-	if canon(ov.obj) == canon(nv.obj) {
+	if jsontree.Canonical(ov.obj) == jsontree.Canonical(nv.obj) {
 		return
 	}
 	subj := w.subject(path)
@@ -207,7 +211,7 @@ func defPath(ptr string) string {
 }
 
 // countRefs counts the uses of each reference in a document.
-func countRefs(root *node) map[string]int {
+func countRefs(root *jsontree.Node) map[string]int {
 	counts := map[string]int{}
 	eachRef(root, func(ref string) { counts[ref]++ })
 	return counts
@@ -262,7 +266,7 @@ func childPtr(ptr string, tokens ...string) string {
 }
 
 // compare compares the schemas o and n found at ptr.
-func (w *walker) compare(ptr, path string, o, n *node, pos position) {
+func (w *walker) compare(ptr, path string, o, n *jsontree.Node, pos position) {
 	if w.depth >= maxDepth || w.err != nil {
 		return
 	}
@@ -274,7 +278,7 @@ func (w *walker) compare(ptr, path string, o, n *node, pos position) {
 		w.err = fmt.Errorf("tool %s: comparing %s at %s: more than %d schemas to compare; the schema reaches its definitions through too many paths", w.tool, w.section, orRoot(ptr), w.maxCompared)
 		return
 	}
-	if o != nil && n != nil && canon(o) == canon(n) && !w.refsInside(o, n) {
+	if o != nil && n != nil && jsontree.Canonical(o) == jsontree.Canonical(n) && !w.refsInside(o, n) {
 		return
 	}
 	if ref, ok := w.sharedRef(o, n); ok {
@@ -307,14 +311,14 @@ func orRoot(ptr string) string {
 // refsInside reports whether two equal-looking schemas may still differ
 // because they hold local references whose targets differ between the old
 // and the new document.
-func (w *walker) refsInside(o, n *node) bool {
+func (w *walker) refsInside(o, n *jsontree.Node) bool {
 	return !w.refsStable(o) || !w.refsStable(n)
 }
 
 // refsStable reports whether every local $ref reachable from n, directly or
 // through other references, resolves to equal targets in the old and the new
 // document.
-func (w *walker) refsStable(n *node) bool {
+func (w *walker) refsStable(n *jsontree.Node) bool {
 	stable := true
 	eachRef(n, func(ref string) {
 		if stable && !w.refStable(ref) {
@@ -342,7 +346,7 @@ func (w *walker) refStable(ref string) bool {
 		seen[r] = true
 		ot, _, ook := w.old.lookupRef(r)
 		nt, _, nok := w.new.lookupRef(r)
-		if ook != nok || (ook && canon(ot) != canon(nt)) {
+		if ook != nok || (ook && jsontree.Canonical(ot) != jsontree.Canonical(nt)) {
 			ok = false
 			break
 		}
@@ -355,21 +359,21 @@ func (w *walker) refStable(ref string) bool {
 }
 
 // eachRef calls fn with every $ref string under n, outside data keywords.
-func eachRef(n *node, fn func(string)) {
+func eachRef(n *jsontree.Node, fn func(string)) {
 	if n == nil {
 		return
 	}
-	switch n.kind {
-	case kArray:
-		for _, it := range n.items {
+	switch n.Kind {
+	case jsontree.Array:
+		for _, it := range n.Items {
 			eachRef(it, fn)
 		}
-	case kObject:
-		for _, k := range n.keys {
-			v := n.vals[k]
+	case jsontree.Object:
+		for _, m := range n.Members {
+			k, v := m.Key, m.Value
 			switch {
-			case k == "$ref" && v.kind == kString:
-				fn(v.str)
+			case k == "$ref" && v.Kind == jsontree.String:
+				fn(v.Str)
 			case k == "enum" || k == "const" || k == "default" || k == "examples" || k == "example":
 			default:
 				eachRef(v, fn)
@@ -421,7 +425,7 @@ func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
 	}
 
 	oUnion, nUnion := len(ov.union) > 0, len(nv.union) > 0
-	var oWrapped, nWrapped []*node
+	var oWrapped, nWrapped []*jsontree.Node
 	switch {
 	case !oUnion && !nUnion:
 		if !w.compareTypes(ptr, path, ov, nv, st) {
@@ -487,31 +491,29 @@ func (w *walker) compareTypes(ptr, path string, ov, nv *view, st *nodeState) boo
 // its constraints, compared with the union's branches: one branch, or one
 // per type when the schema has a type list, since ["string","integer"] is
 // the union of a string and an integer.
-func splitForUnion(v *view) (*view, []*node) {
-	parent := &view{obj: newObject(), nullable: v.nullable, refName: v.refName, refs: v.refs}
-	rest := newObject()
-	for _, k := range v.obj.keys {
-		val := v.obj.vals[k]
+func splitForUnion(v *view) (*view, []*jsontree.Node) {
+	parent := &view{obj: &jsontree.Node{Kind: jsontree.Object}, nullable: v.nullable, refName: v.refName, refs: v.refs}
+	rest := &jsontree.Node{Kind: jsontree.Object}
+	for _, m := range v.obj.Members {
+		k, val := m.Key, m.Value
 		switch {
 		case annotationKeys[k] || k == "default":
-			parent.obj.set(k, val)
+			parent.obj.Set(k, val)
 		case k == "nullable", k == "type":
 		case k == "enum":
-			rest.set(k, &node{kind: kArray, items: v.enum})
+			rest.Set(k, &jsontree.Node{Kind: jsontree.Array, Items: v.enum})
 		default:
-			rest.set(k, val)
+			rest.Set(k, val)
 		}
 	}
 	if len(v.types) == 0 {
-		return parent, []*node{rest}
+		return parent, []*jsontree.Node{rest}
 	}
-	var branches []*node
+	var branches []*jsontree.Node
 	for _, name := range v.types {
-		b := newObject()
-		b.set("type", &node{kind: kString, str: name})
-		for _, k := range rest.keys {
-			b.set(k, rest.vals[k])
-		}
+		b := &jsontree.Node{Kind: jsontree.Object}
+		b.Set("type", &jsontree.Node{Kind: jsontree.String, Str: name})
+		b.Members = append(b.Members, rest.Members...)
 		branches = append(branches, b)
 	}
 	return parent, branches
@@ -555,8 +557,8 @@ func pointerWhy(wasPointer bool) string {
 
 // compareKeyword reports a keyword added, changed or removed.
 func (w *walker) compareKeyword(ptr, subj string, ov, nv *view, key string, added, changed, removed Rule) {
-	o, n := ov.obj.get(key), nv.obj.get(key)
-	if equal(o, n) {
+	o, n := ov.obj.Get(key), nv.obj.Get(key)
+	if jsontree.Equal(o, n) {
 		return
 	}
 	f := finding{ptr: childPtr(ptr, key), subject: subj, old: valueText(o), new: valueText(n)}
@@ -572,8 +574,8 @@ func (w *walker) compareKeyword(ptr, subj string, ov, nv *view, key string, adde
 }
 
 func (w *walker) compareText(ptr, subj string, ov, nv *view, key string, rule Rule) {
-	o, n := ov.obj.get(key), nv.obj.get(key)
-	if equal(o, n) {
+	o, n := ov.obj.Get(key), nv.obj.Get(key)
+	if jsontree.Equal(o, n) {
 		return
 	}
 	w.report(finding{rule: rule, ptr: childPtr(ptr, key), subject: subj,
@@ -581,9 +583,9 @@ func (w *walker) compareText(ptr, subj string, ov, nv *view, key string, rule Ru
 }
 
 // textOf returns a string node's text, or compact JSON for anything else.
-func textOf(n *node) string {
-	if n != nil && n.kind == kString {
-		return n.str
+func textOf(n *jsontree.Node) string {
+	if n != nil && n.Kind == jsontree.String {
+		return n.Str
 	}
 	return valueText(n)
 }
@@ -594,8 +596,8 @@ func textOf(n *node) string {
 // literals). A change to the generated Go type is still reported by the
 // check against the generator.
 func constEnumSwap(ov, nv *view) bool {
-	single := func(v *view) *node {
-		c := v.obj.get("const")
+	single := func(v *view) *jsontree.Node {
+		c := v.obj.Get("const")
 		switch {
 		case c != nil && !v.hasEnum:
 			return c
@@ -605,12 +607,12 @@ func constEnumSwap(ov, nv *view) bool {
 		return nil
 	}
 	o, n := single(ov), single(nv)
-	return o != nil && n != nil && equal(o, n) && (ov.obj.has("const") != nv.obj.has("const"))
+	return o != nil && n != nil && jsontree.Equal(o, n) && (ov.obj.Has("const") != nv.obj.Has("const"))
 }
 
 func (w *walker) compareConst(ptr, subj string, ov, nv *view, st *nodeState) {
-	o, n := ov.obj.get("const"), nv.obj.get("const")
-	if equal(o, n) {
+	o, n := ov.obj.Get("const"), nv.obj.Get("const")
+	if jsontree.Equal(o, n) {
 		return
 	}
 	f := finding{ptr: childPtr(ptr, "const"), subject: subj, old: valueText(o), new: valueText(n),
@@ -641,31 +643,31 @@ func (w *walker) compareEnum(ptr, path string, ov, nv *view) {
 	case !ov.hasEnum:
 		w.report(finding{rule: EnumAdded, ptr: eptr, subject: subj,
 			summary: fmt.Sprintf("%s restricted to a list of values", subj),
-			new:     valueText(nv.obj.get("enum")), goAPI: true,
+			new:     valueText(nv.obj.Get("enum")), goAPI: true,
 			goWhy: "The field gets a named Go type with one constant per value."})
 		return
 	case !nv.hasEnum:
 		w.report(finding{rule: EnumRemoved, ptr: eptr, subject: subj,
 			summary: fmt.Sprintf("%s no longer restricted to a list of values", subj),
-			old:     valueText(ov.obj.get("enum")), goAPI: true,
+			old:     valueText(ov.obj.Get("enum")), goAPI: true,
 			goWhy: "The named Go type and its constants disappear."})
 		return
 	}
 	inOld, inNew := map[string]bool{}, map[string]bool{}
 	for _, v := range ov.enum {
-		inOld[canon(v)] = true
+		inOld[jsontree.Canonical(v)] = true
 	}
 	for _, v := range nv.enum {
-		inNew[canon(v)] = true
+		inNew[jsontree.Canonical(v)] = true
 	}
-	var removed, added []*node
+	var removed, added []*jsontree.Node
 	for _, v := range ov.enum {
-		if !inNew[canon(v)] {
+		if !inNew[jsontree.Canonical(v)] {
 			removed = append(removed, v)
 		}
 	}
 	for _, v := range nv.enum {
-		if !inOld[canon(v)] {
+		if !inOld[jsontree.Canonical(v)] {
 			added = append(added, v)
 		}
 	}
@@ -709,7 +711,7 @@ type numericBound struct {
 
 // bound returns the effective lower (or upper) numeric bound of o, the
 // stricter one when several keywords set it, or nil.
-func bound(o *node, lower bool) *numericBound {
+func bound(o *jsontree.Node, lower bool) *numericBound {
 	incl, excl := "maximum", "exclusiveMaximum"
 	if lower {
 		incl, excl = "minimum", "exclusiveMinimum"
@@ -725,18 +727,18 @@ func bound(o *node, lower bool) *numericBound {
 		}
 		return cmp > 0 || (cmp == 0 && c.exclusive && !b.exclusive)
 	}
-	flag := o.get(excl)
-	if r, ok := o.get(incl).rat(); ok {
-		c := &numericBound{key: incl, value: r, exclusive: flagOn(flag), text: valueText(o.get(incl))}
+	flag := o.Get(excl)
+	if r, ok := rat(o.Get(incl)); ok {
+		c := &numericBound{key: incl, value: r, exclusive: flagOn(flag), text: valueText(o.Get(incl))}
 		if c.exclusive {
 			c.text = "> " + c.text
 			if !lower {
-				c.text = "< " + valueText(o.get(incl))
+				c.text = "< " + valueText(o.Get(incl))
 			}
 		}
 		b = c
 	}
-	if r, ok := flag.rat(); ok {
+	if r, ok := rat(flag); ok {
 		c := &numericBound{key: excl, value: r, exclusive: true, text: "> " + valueText(flag)}
 		if !lower {
 			c.text = "< " + valueText(flag)
@@ -798,8 +800,8 @@ func (w *walker) compareLimits(ptr, subj string, ov, nv *view) {
 		if isNumericBound(key) {
 			continue
 		}
-		o, n := ov.obj.get(key), nv.obj.get(key)
-		if equal(o, n) {
+		o, n := ov.obj.Get(key), nv.obj.Get(key)
+		if jsontree.Equal(o, n) {
 			continue
 		}
 		ls := fmt.Sprintf("`%s` of %s", key, subj)
@@ -826,7 +828,7 @@ func isNumericBound(key string) bool {
 }
 
 // limitRule classifies a change of one limit keyword.
-func limitRule(key string, o, n *node) Rule {
+func limitRule(key string, o, n *jsontree.Node) Rule {
 	// Flags: uniqueItems, and the draft-04 boolean exclusiveMinimum/Maximum.
 	if isFlag(o) || isFlag(n) {
 		ot, nt := flagOn(o), flagOn(n)
@@ -849,8 +851,8 @@ func limitRule(key string, o, n *node) Rule {
 	if n == nil {
 		return LimitRemoved
 	}
-	a, aok := o.rat()
-	b, bok := n.rat()
+	a, aok := rat(o)
+	b, bok := rat(n)
 	if !aok || !bok {
 		return LimitChanged
 	}
@@ -866,7 +868,7 @@ func limitRule(key string, o, n *node) Rule {
 			return LimitRelaxed
 		}
 		return LimitChanged
-	case isLower(key):
+	case schema.LowerBounds[key]:
 		if b.Cmp(a) > 0 {
 			return LimitTightened
 		}
@@ -879,9 +881,9 @@ func limitRule(key string, o, n *node) Rule {
 	}
 }
 
-func isFlag(n *node) bool   { return n != nil && n.kind == kBool }
-func flagOn(n *node) bool   { return n != nil && n.kind == kBool && n.b }
-func isInt(r *big.Rat) bool { return r.IsInt() }
+func isFlag(n *jsontree.Node) bool { return n != nil && n.Kind == jsontree.Bool }
+func flagOn(n *jsontree.Node) bool { return n != nil && n.Kind == jsontree.Bool && n.Bool }
+func isInt(r *big.Rat) bool        { return r.IsInt() }
 
 // handledKeys are the keywords compared by their own rules.
 var handledKeys = map[string]bool{
@@ -910,8 +912,8 @@ func (w *walker) compareOther(ptr, subj string, ov, nv *view) {
 		if handledKeys[key] || contains(limitKeys, key) {
 			continue
 		}
-		o, n := ov.obj.get(key), nv.obj.get(key)
-		if equal(o, n) {
+		o, n := ov.obj.Get(key), nv.obj.Get(key)
+		if jsontree.Equal(o, n) {
 			continue
 		}
 		f := finding{ptr: childPtr(ptr, key), subject: "`" + key + "` of " + subj,
@@ -927,14 +929,14 @@ func (w *walker) compareOther(ptr, subj string, ov, nv *view) {
 }
 
 // unionKeys returns the keys of a and then the keys only b has.
-func unionKeys(a, b *node) []string {
+func unionKeys(a, b *jsontree.Node) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, n := range []*node{a, b} {
-		if n == nil || n.kind != kObject {
+	for _, n := range []*jsontree.Node{a, b} {
+		if n == nil || n.Kind != jsontree.Object {
 			continue
 		}
-		for _, k := range n.keys {
+		for _, k := range n.Keys() {
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, k)
@@ -947,19 +949,19 @@ func unionKeys(a, b *node) []string {
 // closed reports whether an object schema rejects undeclared keys.
 func closed(v *view) bool {
 	for _, key := range []string{"additionalProperties", "unevaluatedProperties"} {
-		if a := v.obj.get(key); a != nil && a.kind == kBool && !a.b {
+		if a := v.obj.Get(key); a != nil && a.Kind == jsontree.Bool && !a.Bool {
 			return true
 		}
 	}
 	return false
 }
 
-func requiredSet(o *node) map[string]bool {
+func requiredSet(o *jsontree.Node) map[string]bool {
 	out := map[string]bool{}
-	if r := o.get("required"); r != nil && r.kind == kArray {
-		for _, it := range r.items {
-			if it.kind == kString {
-				out[it.str] = true
+	if r := o.Get("required"); r != nil && r.Kind == jsontree.Array {
+		for _, it := range r.Items {
+			if it.Kind == jsontree.String {
+				out[it.Str] = true
 			}
 		}
 	}
@@ -968,28 +970,28 @@ func requiredSet(o *node) map[string]bool {
 
 // propertyNames returns the declared properties, then required names that
 // have no declaration, in schema order.
-func propertyNames(o *node) []string {
+func propertyNames(o *jsontree.Node) []string {
 	var names []string
 	seen := map[string]bool{}
-	if p := o.get("properties"); p != nil && p.kind == kObject {
-		for _, k := range p.keys {
+	if p := o.Get("properties"); p != nil && p.Kind == jsontree.Object {
+		for _, k := range p.Keys() {
 			seen[k] = true
 			names = append(names, k)
 		}
 	}
-	if r := o.get("required"); r != nil && r.kind == kArray {
-		for _, it := range r.items {
-			if it.kind == kString && !seen[it.str] {
-				seen[it.str] = true
-				names = append(names, it.str)
+	if r := o.Get("required"); r != nil && r.Kind == jsontree.Array {
+		for _, it := range r.Items {
+			if it.Kind == jsontree.String && !seen[it.Str] {
+				seen[it.Str] = true
+				names = append(names, it.Str)
 			}
 		}
 	}
 	return names
 }
 
-func propSchema(o *node, name string) *node {
-	if s := o.get("properties").get(name); s != nil {
+func propSchema(o *jsontree.Node, name string) *jsontree.Node {
+	if s := o.Get("properties").Get(name); s != nil {
 		return s
 	}
 	return trueNode
@@ -1021,7 +1023,7 @@ func (w *walker) compareProperties(ptr, path string, ov, nv *view) {
 	}
 	renamed, renamedTo := false, ""
 	if len(removed) == 1 && len(added) == 1 &&
-		equal(propSchema(ov.obj, removed[0]), propSchema(nv.obj, added[0])) {
+		jsontree.Equal(propSchema(ov.obj, removed[0]), propSchema(nv.obj, added[0])) {
 		renamed, renamedTo = true, added[0]
 	}
 
@@ -1109,11 +1111,11 @@ func reqText(required bool) string {
 
 // compareAdditional compares additionalProperties.
 func (w *walker) compareAdditional(ptr, path string, ov, nv *view) {
-	o, n := ov.obj.get("additionalProperties"), nv.obj.get("additionalProperties")
+	o, n := ov.obj.Get("additionalProperties"), nv.obj.Get("additionalProperties")
 	if o == nil && n == nil {
 		return
 	}
-	isClosed := func(a *node) bool { return a != nil && a.kind == kBool && !a.b }
+	isClosed := func(a *jsontree.Node) bool { return a != nil && a.Kind == jsontree.Bool && !a.Bool }
 	aptr := childPtr(ptr, "additionalProperties")
 	subj := w.subject(path)
 	switch {
@@ -1132,12 +1134,12 @@ func (w *walker) compareAdditional(ptr, path string, ov, nv *view) {
 
 // tuple returns the positional item schemas of an array schema, from
 // prefixItems or from a draft-07 items array, and the keyword they are under.
-func tuple(o *node) ([]*node, string) {
-	if p := o.get("prefixItems"); p != nil && p.kind == kArray {
-		return p.items, "prefixItems"
+func tuple(o *jsontree.Node) ([]*jsontree.Node, string) {
+	if p := o.Get("prefixItems"); p != nil && p.Kind == jsontree.Array {
+		return p.Items, "prefixItems"
 	}
-	if it := o.get("items"); it != nil && it.kind == kArray {
-		return it.items, "items"
+	if it := o.Get("items"); it != nil && it.Kind == jsontree.Array {
+		return it.Items, "items"
 	}
 	return nil, ""
 }
@@ -1161,8 +1163,8 @@ func (w *walker) compareItems(ptr, path string, ov, nv *view) {
 				goWhy: "The generated tuple type changes."})
 		}
 	}
-	o, n := ov.obj.get("items"), nv.obj.get("items")
-	if (o != nil && o.kind == kArray) || (n != nil && n.kind == kArray) || (o == nil && n == nil) {
+	o, n := ov.obj.Get("items"), nv.obj.Get("items")
+	if (o != nil && o.Kind == jsontree.Array) || (n != nil && n.Kind == jsontree.Array) || (o == nil && n == nil) {
 		return
 	}
 	w.compare(childPtr(ptr, "items"), path+"[]", o, n, position{field: true, oldReq: true, newReq: true})
@@ -1170,16 +1172,16 @@ func (w *walker) compareItems(ptr, path string, ov, nv *view) {
 
 // branchSignature identifies a union branch across versions: its types, its
 // constant, and the constants of its properties (the usual discriminator).
-func (r resolver) branchSignature(b *node) string {
+func (r resolver) branchSignature(b *jsontree.Node) string {
 	v := r.view(b)
 	types := append([]string(nil), v.types...)
 	sort.Strings(types)
-	sig := strings.Join(types, ",") + "|" + valueText(v.obj.get("const"))
-	if p := v.obj.get("properties"); p != nil && p.kind == kObject {
+	sig := strings.Join(types, ",") + "|" + valueText(v.obj.Get("const"))
+	if p := v.obj.Get("properties"); p != nil && p.Kind == jsontree.Object {
 		var discr []string
-		for _, k := range p.keys {
-			if c := r.view(p.vals[k]).obj.get("const"); c != nil {
-				discr = append(discr, k+"="+canon(c))
+		for _, m := range p.Members {
+			if c := r.view(m.Value).obj.Get("const"); c != nil {
+				discr = append(discr, m.Key+"="+jsontree.Canonical(c))
 			}
 		}
 		sort.Strings(discr)
@@ -1190,13 +1192,13 @@ func (r resolver) branchSignature(b *node) string {
 
 // compareBranches compares the alternatives of anyOf/oneOf. A plain schema
 // compared with a union stands for the union of its wrapped branches.
-func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrapped []*node, st *nodeState) {
+func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrapped []*jsontree.Node, st *nodeState) {
 	subj := w.subject(path)
 	type branch struct {
-		n   *node
+		n   *jsontree.Node
 		ptr string
 	}
-	list := func(v *view, wrapped []*node) []branch {
+	list := func(v *view, wrapped []*jsontree.Node) []branch {
 		if wrapped != nil {
 			out := make([]branch, len(wrapped))
 			for i, b := range wrapped {
@@ -1232,8 +1234,10 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 			}
 		}
 	}
-	pair(func(i, j int) bool { return canon(ob[i].n) == canon(nb[j].n) && !w.refsInside(ob[i].n, nb[j].n) })
-	pair(func(i, j int) bool { return canon(ob[i].n) == canon(nb[j].n) })
+	pair(func(i, j int) bool {
+		return jsontree.Canonical(ob[i].n) == jsontree.Canonical(nb[j].n) && !w.refsInside(ob[i].n, nb[j].n)
+	})
+	pair(func(i, j int) bool { return jsontree.Canonical(ob[i].n) == jsontree.Canonical(nb[j].n) })
 	pair(func(i, j int) bool { return w.old.branchSignature(ob[i].n) == w.new.branchSignature(nb[j].n) })
 	var restOld, restNew []int
 	for i := range ob {
@@ -1275,9 +1279,9 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 
 // unionIndex returns the index of branch b in v's union keyword as written,
 // null branches included.
-func unionIndex(v *view, b *node) int {
-	if u := v.obj.get(v.unionKW); u != nil {
-		for i, it := range u.items {
+func unionIndex(v *view, b *jsontree.Node) int {
+	if u := v.obj.Get(v.unionKW); u != nil {
+		for i, it := range u.Items {
 			if it == b {
 				return i
 			}
@@ -1287,11 +1291,11 @@ func unionIndex(v *view, b *node) int {
 }
 
 // valueText renders a value for a report as compact JSON; "" when absent.
-func valueText(n *node) string {
+func valueText(n *jsontree.Node) string {
 	if n == nil {
 		return ""
 	}
-	return compact(n)
+	return n.String()
 }
 
 // schemaText renders a whole schema view for a report.
@@ -1299,8 +1303,16 @@ func schemaText(v *view) string {
 	if v.never {
 		return "false"
 	}
-	if len(v.obj.keys) == 0 {
+	if len(v.obj.Members) == 0 {
 		return "true"
 	}
-	return compact(v.obj)
+	return v.obj.String()
+}
+
+// rat returns the value of a number node; ok is false for any other node.
+func rat(n *jsontree.Node) (r *big.Rat, ok bool) {
+	if n == nil || n.Kind != jsontree.Number {
+		return nil, false
+	}
+	return new(big.Rat).SetString(n.Str)
 }

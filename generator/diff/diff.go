@@ -16,6 +16,10 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/schema"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -229,11 +233,11 @@ func ToolsOptions(ctx context.Context, oldTools, newTools []runtime.Tool, opts O
 // parsedTool is a tool with its schemas decoded.
 type parsedTool struct {
 	tool   *runtime.Tool
-	input  *node // nil when absent
-	output *node // nil when absent
-	extra  *node // the tool object's other keys, from Raw
+	input  *jsontree.Node // nil when absent
+	output *jsontree.Node // nil when absent
+	extra  *jsontree.Node // the tool object's other keys, from Raw
 	// annotations are the tool's behaviour hints, or nil.
-	annotations *node
+	annotations *jsontree.Node
 }
 
 func index(tools []runtime.Tool, side string) (map[string]*parsedTool, error) {
@@ -255,15 +259,15 @@ func index(tools []runtime.Tool, side string) (map[string]*parsedTool, error) {
 			return nil, fmt.Errorf("tool %s in the %s list: annotations: not valid JSON: %w", t.Name, side, err)
 		}
 		if len(bytes.TrimSpace(t.Raw)) > 0 {
-			raw, err := parse(t.Raw)
+			raw, err := jsontree.ParseUnique(t.Raw)
 			if err != nil {
 				return nil, fmt.Errorf("tool %s in the %s list: %w", t.Name, side, err)
 			}
-			if raw.kind == kObject {
-				p.extra = newObject()
-				for _, k := range raw.keys {
+			if raw.Kind == jsontree.Object {
+				p.extra = &jsontree.Node{Kind: jsontree.Object}
+				for _, k := range raw.Keys() {
 					if !knownToolKeys[k] {
-						p.extra.set(k, raw.vals[k])
+						p.extra.Set(k, raw.Get(k))
 					}
 				}
 			}
@@ -279,19 +283,19 @@ var knownToolKeys = map[string]bool{
 	"inputSchema": true, "outputSchema": true, "annotations": true,
 }
 
-func parseSchema(raw []byte) (*node, error) {
+func parseSchema(raw []byte) (*jsontree.Node, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	n, err := parse(raw)
+	n, err := jsontree.ParseUnique(raw)
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %w", err)
 	}
-	if n.kind != kObject && n.kind != kBool {
-		return nil, fmt.Errorf("a schema must be an object or a boolean, not %s", compact(n))
+	if n.Kind != jsontree.Object && n.Kind != jsontree.Bool {
+		return nil, fmt.Errorf("a schema must be an object or a boolean, not %s", n.String())
 	}
-	return n, nil
+	return schema.StaticRefs(n), nil
 }
 
 // detectRenames pairs a removed tool with an added one when their schemas
@@ -316,11 +320,11 @@ func detectRenames(olds, news map[string]*parsedTool, removed, added []string) m
 	return out
 }
 
-func canonOrEmpty(n *node) string {
+func canonOrEmpty(n *jsontree.Node) string {
 	if n == nil {
 		return ""
 	}
-	return canon(n)
+	return jsontree.Canonical(n)
 }
 
 // compareTools compares two versions of one tool, and records the walkers
@@ -360,11 +364,11 @@ func compareTools(ctx context.Context, o, n *parsedTool, walkers map[apiLoc]*wal
 	case canonOrEmpty(o.output) == canonOrEmpty(n.output):
 	case o.output == nil:
 		add(Change{Schema: SectionOutput, Severity: Info, GoAPI: true, Rule: OutputSchemaAdded,
-			Summary: "output schema added", New: compact(n.output),
+			Summary: "output schema added", New: n.output.String(),
 			Why: "The tool now promises structured results. The generated method returns the typed result instead of *runtime.Result, so code that uses the result must change."})
 	case n.output == nil:
 		add(Change{Schema: SectionOutput, Severity: Err, GoAPI: true, Rule: OutputSchemaRemoved,
-			Summary: "output schema removed", Old: compact(o.output),
+			Summary: "output schema removed", Old: o.output.String(),
 			Why: "The tool no longer promises structured results, so code that reads them may get nothing. The generated result type disappears and the method returns *runtime.Result."})
 	default:
 		ow := newWalker(name, SectionOutput, true, o.output, n.output)
@@ -379,16 +383,16 @@ func compareTools(ctx context.Context, o, n *parsedTool, walkers map[apiLoc]*wal
 	return out, nil
 }
 
-func orTrue(n *node) *node {
+func orTrue(n *jsontree.Node) *jsontree.Node {
 	if n == nil {
 		return trueNode
 	}
 	return n
 }
 
-func newWalker(tool, section string, output bool, oldRoot, newRoot *node) *walker {
+func newWalker(tool, section string, output bool, oldRoot, newRoot *jsontree.Node) *walker {
 	shared := map[string]bool{}
-	for _, root := range []*node{oldRoot, newRoot} {
+	for _, root := range []*jsontree.Node{oldRoot, newRoot} {
 		for ref, n := range countRefs(root) {
 			if n > 1 && strings.HasPrefix(ref, "#") {
 				shared[ref] = true
@@ -415,8 +419,8 @@ func compareAnnotations(name string, o, n *parsedTool) []Change {
 	var out []Change
 	oa, na := o.annotations, n.annotations
 	for _, key := range unionKeys(oa, na) {
-		ov, nv := oa.get(key), na.get(key)
-		if equal(ov, nv) {
+		ov, nv := oa.Get(key), na.Get(key)
+		if jsontree.Equal(ov, nv) {
 			continue
 		}
 		c := Change{Tool: name, Pointer: childPtr("/annotations", key), Severity: Info,
@@ -431,8 +435,8 @@ func compareAnnotations(name string, o, n *parsedTool) []Change {
 		out = append(out, c)
 	}
 	for _, key := range unionKeys(o.extra, n.extra) {
-		ov, nv := o.extra.get(key), n.extra.get(key)
-		if equal(ov, nv) {
+		ov, nv := o.extra.Get(key), n.extra.Get(key)
+		if jsontree.Equal(ov, nv) {
 			continue
 		}
 		out = append(out, Change{Tool: name, Pointer: childPtr("", key), Severity: Info,
@@ -444,10 +448,10 @@ func compareAnnotations(name string, o, n *parsedTool) []Change {
 }
 
 // parseOptional decodes optional JSON; empty input is absent.
-func parseOptional(raw []byte) (*node, error) {
+func parseOptional(raw []byte) (*jsontree.Node, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil, nil
 	}
-	return parse(raw)
+	return jsontree.ParseUnique(raw)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -186,24 +187,24 @@ func reorderKeys(t *testing.T, raw []byte) []byte {
 	if len(raw) == 0 {
 		return raw
 	}
-	n, err := parse(raw)
+	n, err := jsontree.ParseUnique(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rev func(n *node)
-	rev = func(n *node) {
-		for _, it := range n.items {
+	var rev func(n *jsontree.Node)
+	rev = func(n *jsontree.Node) {
+		for _, it := range n.Items {
 			rev(it)
 		}
-		for i, j := 0, len(n.keys)-1; i < j; i, j = i+1, j-1 {
-			n.keys[i], n.keys[j] = n.keys[j], n.keys[i]
+		for i, j := 0, len(n.Members)-1; i < j; i, j = i+1, j-1 {
+			n.Members[i], n.Members[j] = n.Members[j], n.Members[i]
 		}
-		for _, k := range n.keys {
-			rev(n.vals[k])
+		for _, m := range n.Members {
+			rev(m.Value)
 		}
 	}
 	rev(n)
-	return []byte(compact(n))
+	return []byte(n.String())
 }
 
 func TestHomeAssistantGolden(t *testing.T) {

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+
 	"strings"
 	"testing"
 
@@ -166,9 +168,7 @@ func TestHostileText(t *testing.T) {
 }
 
 func jsonQuote(s string) string {
-	var b strings.Builder
-	writeString(&b, s)
-	return b.String()
+	return (&jsontree.Node{Kind: jsontree.String, Str: s}).String()
 }
 
 // stripCodeSpans removes Markdown code spans: a run of n backticks up to

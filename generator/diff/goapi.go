@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/schema"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -385,10 +387,11 @@ func fieldExpr(f *ir.Field) string {
 // a → b → a. The generator cannot build such a schema, so it is left to the
 // schema rules alone.
 func refCycle(raw []byte) bool {
-	root, err := parse(raw)
+	root, err := jsontree.ParseUnique(raw)
 	if err != nil {
 		return true
 	}
+	root = schema.StaticRefs(root)
 	r := newResolver(root)
 	cycle := false
 	eachRef(root, func(ref string) {
@@ -400,11 +403,11 @@ func refCycle(raw []byte) bool {
 			}
 			seen[ref] = true
 			target, _, ok := r.lookupRef(ref)
-			next := target.get("$ref")
-			if !ok || next == nil || next.kind != kString {
+			next := target.Get("$ref")
+			if !ok || next == nil || next.Kind != jsontree.String {
 				return
 			}
-			ref = next.str
+			ref = next.Str
 		}
 	})
 	return cycle
@@ -421,34 +424,23 @@ func (w *walker) defPointer(r resolver, ptr string) string {
 	}
 	cur, out := r.root, ""
 	for _, tok := range strings.Split(ptr[1:], "/") {
-		name := strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch {
-		case cur.kind == kObject:
-			cur = cur.vals[name]
-		case cur.kind == kArray:
-			i, ok := arrayIndex(name)
-			if !ok || i >= len(cur.items) {
-				return ptr
-			}
-			cur = cur.items[i]
-		default:
+		next, err := cur.Lookup("/" + tok)
+		if err != nil {
 			return ptr
 		}
-		if cur == nil {
-			return ptr
-		}
+		cur = next
 		out += "/" + tok
 		for range maxRefDepth {
-			ref := cur.get("$ref")
-			if ref == nil || ref.kind != kString {
+			ref := cur.Get("$ref")
+			if ref == nil || ref.Kind != jsontree.String {
 				break
 			}
-			target, _, ok := r.lookupRef(ref.str)
+			target, _, ok := r.lookupRef(ref.Str)
 			if !ok {
 				break
 			}
 			cur = target
-			if d := w.defs[ref.str]; d != nil {
+			if d := w.defs[ref.Str]; d != nil {
 				out = d.ptr
 			}
 		}

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,11 +103,11 @@ func TestSharedDefUsesBounded(t *testing.T) {
 // one twice was merged once per path.
 func TestAllOfFanOutDereferencedOnce(t *testing.T) {
 	const depth = 14
-	oldRoot, err := parse([]byte(allOfSchema(depth, "string")))
+	oldRoot, err := jsontree.ParseUnique([]byte(allOfSchema(depth, "string")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	newRoot, err := parse([]byte(allOfSchema(depth, "integer")))
+	newRoot, err := jsontree.ParseUnique([]byte(allOfSchema(depth, "integer")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +212,11 @@ func TestSharedDefsWithChangedDescriptions(t *testing.T) {
 // naming the tool and the pointer, instead of comparing 2^depth schemas.
 func TestCompareWorkLimit(t *testing.T) {
 	const depth = 12
-	oldRoot, err := parse([]byte(fanWithSiblings(depth, "string", `"minLength":1`)))
+	oldRoot, err := jsontree.ParseUnique([]byte(fanWithSiblings(depth, "string", `"minLength":1`)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	newRoot, err := parse([]byte(fanWithSiblings(depth, "string", `"minLength":2`)))
+	newRoot, err := jsontree.ParseUnique([]byte(fanWithSiblings(depth, "string", `"minLength":2`)))
 	if err != nil {
 		t.Fatal(err)
 	}

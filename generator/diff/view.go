@@ -15,33 +15,28 @@ const maxRefDepth = 32
 // merged, and null split off into a flag, so that equivalent spellings
 // (`type: [T, "null"]`, `anyOf: [T, {type: null}]`) compare equal.
 type view struct {
-	obj      *node    // the merged keywords; never nil
-	never    bool     // the schema is `false`
-	types    []string // non-null types in schema order; nil means any type
+	obj      *jsontree.Node // the merged keywords; never nil
+	never    bool           // the schema is `false`
+	types    []string       // non-null types in schema order; nil means any type
 	nullable bool
-	enum     []*node // enum values other than null
+	enum     []*jsontree.Node // enum values other than null
 	hasEnum  bool
-	union    []*node // the anyOf/oneOf branches other than null
-	unionKW  string  // "anyOf" or "oneOf" when union is set
-	refName  string  // the $defs entry the schema came through, if any
+	union    []*jsontree.Node // the anyOf/oneOf branches other than null
+	unionKW  string           // "anyOf" or "oneOf" when union is set
+	refName  string           // the $defs entry the schema came through, if any
 	refs     []string
 }
 
 // resolver resolves schemas inside one root document.
 type resolver struct {
-	root *node
+	root *jsontree.Node
 	// derefs holds the targets of $refs already dereferenced, by reference
 	// and depth, so that a target reached through many paths (allOf:
 	// [{$ref: X}, {$ref: X}] at every level of a chain) is merged once.
 	derefs map[derefKey]*derefResult
 	// steps counts the calls of deref.
 	steps *int
-	// tree is root as a jsontree, made on the first reference that is not
-	// a plain JSON pointer, for the schema core to resolve.
-	tree *lazyTree
 }
-
-type lazyTree struct{ n *jsontree.Node }
 
 type derefKey struct {
 	ref   string
@@ -51,13 +46,13 @@ type derefKey struct {
 // derefResult is a dereferenced $ref target: its keywords, which are never
 // changed once made, and what it added to the view.
 type derefResult struct {
-	obj     *node
+	obj     *jsontree.Node
 	refs    []string
 	refName string
 }
 
-func newResolver(root *node) resolver {
-	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int), tree: &lazyTree{}}
+func newResolver(root *jsontree.Node) resolver {
+	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int)}
 }
 
 // addRefs appends to list the references it does not hold yet.
@@ -70,21 +65,21 @@ func addRefs(list []string, refs ...string) []string {
 	return list
 }
 
-var trueNode = &node{kind: kBool, b: true}
+var trueNode = &jsontree.Node{Kind: jsontree.Bool, Bool: true}
 
 // view builds the view of n. A nil n is the empty schema.
-func (r resolver) view(n *node) *view {
+func (r resolver) view(n *jsontree.Node) *view {
 	v := &view{}
 	if n == nil {
 		n = trueNode
 	}
-	if n.kind == kBool {
-		v.obj = newObject()
-		v.never = !n.b
+	if n.Kind == jsontree.Bool {
+		v.obj = &jsontree.Node{Kind: jsontree.Object}
+		v.never = !n.Bool
 		return v
 	}
-	if n.kind != kObject {
-		v.obj = newObject()
+	if n.Kind != jsontree.Object {
+		v.obj = &jsontree.Node{Kind: jsontree.Object}
 		return v
 	}
 	v.obj = r.deref(n, v, 0)
@@ -95,15 +90,15 @@ func (r resolver) view(n *node) *view {
 // finish reads the type, null, enum and union keywords of v.obj.
 func (r resolver) finish(v *view, depth int) {
 	o := v.obj
-	if t := o.get("type"); t != nil {
+	if t := o.Get("type"); t != nil {
 		var names []string
-		switch t.kind {
-		case kString:
-			names = []string{t.str}
-		case kArray:
-			for _, it := range t.items {
-				if it.kind == kString {
-					names = append(names, it.str)
+		switch t.Kind {
+		case jsontree.String:
+			names = []string{t.Str}
+		case jsontree.Array:
+			for _, it := range t.Items {
+				if it.Kind == jsontree.String {
+					names = append(names, it.Str)
 				}
 			}
 		}
@@ -120,14 +115,14 @@ func (r resolver) finish(v *view, depth int) {
 			v.nullable = false
 		}
 	}
-	if nb := o.get("nullable"); nb != nil && nb.kind == kBool && nb.b {
+	if nb := o.Get("nullable"); nb != nil && nb.Kind == jsontree.Bool && nb.Bool {
 		v.nullable = true
 	}
-	if e := o.get("enum"); e != nil && e.kind == kArray {
+	if e := o.Get("enum"); e != nil && e.Kind == jsontree.Array {
 		v.hasEnum = true
 		v.enum = nil
-		for _, it := range e.items {
-			if it.kind == kNull {
+		for _, it := range e.Items {
+			if it.Kind == jsontree.Null {
 				v.nullable = true
 				continue
 			}
@@ -136,16 +131,16 @@ func (r resolver) finish(v *view, depth int) {
 	}
 	kw := ""
 	switch {
-	case o.get("anyOf") != nil && o.get("anyOf").kind == kArray:
+	case o.Get("anyOf") != nil && o.Get("anyOf").Kind == jsontree.Array:
 		kw = "anyOf"
-	case o.get("oneOf") != nil && o.get("oneOf").kind == kArray:
+	case o.Get("oneOf") != nil && o.Get("oneOf").Kind == jsontree.Array:
 		kw = "oneOf"
 	}
 	if kw == "" {
 		return
 	}
-	var rest []*node
-	for _, b := range o.get(kw).items {
+	var rest []*jsontree.Node
+	for _, b := range o.Get(kw).Items {
 		if r.isNull(b) {
 			v.nullable = true
 			continue
@@ -157,7 +152,7 @@ func (r resolver) finish(v *view, depth int) {
 		merged := without(o, kw)
 		bv := &view{obj: merged}
 		branch := rest[0]
-		if branch.kind == kObject {
+		if branch.Kind == jsontree.Object {
 			merge(merged, r.deref(branch, bv, depth+1))
 		}
 		nullable := v.nullable
@@ -184,15 +179,15 @@ func firstNonEmpty(a, b string) string {
 
 // isNull reports whether a union branch only allows null (see
 // schema.OnlyNull).
-func (r resolver) isNull(b *node) bool {
-	for i := 0; i < maxRefDepth && b != nil && len(b.keys) == 1 && b.get("$ref") != nil && b.get("$ref").kind == kString; i++ {
-		t, _, ok := r.lookupRef(b.get("$ref").str)
+func (r resolver) isNull(b *jsontree.Node) bool {
+	for i := 0; i < maxRefDepth && b != nil && len(b.Members) == 1 && b.Get("$ref") != nil && b.Get("$ref").Kind == jsontree.String; i++ {
+		t, _, ok := r.lookupRef(b.Get("$ref").Str)
 		if !ok {
 			break
 		}
 		b = t
 	}
-	return b != nil && b.kind == kObject && schema.OnlyNull(b.tree())
+	return b != nil && b.Kind == jsontree.Object && schema.OnlyNull(b)
 }
 
 // deref returns the keywords of n with its local $ref followed and its allOf
@@ -200,47 +195,47 @@ func (r resolver) isNull(b *node) bool {
 // description beside a $ref describes the use rather than the definition.
 // Up to draft-07 only the annotations beside a $ref apply (see
 // schema.Draft.RefSiblings).
-func (r resolver) deref(n *node, v *view, depth int) *node {
+func (r resolver) deref(n *jsontree.Node, v *view, depth int) *jsontree.Node {
 	if r.steps != nil {
 		*r.steps++
 	}
-	out := newObject()
-	if n == nil || n.kind != kObject {
-		if n != nil && n.kind == kBool && !n.b {
-			out.set("not", trueNode)
+	out := &jsontree.Node{Kind: jsontree.Object}
+	if n == nil || n.Kind != jsontree.Object {
+		if n != nil && n.Kind == jsontree.Bool && !n.Bool {
+			out.Set("not", trueNode)
 		}
 		return out
 	}
 	var (
-		target *node
+		target *jsontree.Node
 		name   string
 		ok     bool
 	)
-	ref := n.get("$ref")
-	if ref != nil && ref.kind == kString {
-		target, name, ok = r.lookupRef(ref.str)
+	ref := n.Get("$ref")
+	if ref != nil && ref.Kind == jsontree.String {
+		target, name, ok = r.lookupRef(ref.Str)
 	}
-	draft := schema.DraftNamed(r.root.get("$schema").stringValue())
-	for _, k := range n.keys {
-		if k == "$ref" || k == "allOf" || ok && !draft.RefSibling(k) {
+	draft := schema.DraftOf(r.root)
+	for _, m := range n.Members {
+		if k := m.Key; k == "$ref" || k == "allOf" || ok && !draft.RefSibling(k) {
 			continue
 		}
-		out.set(k, n.vals[k])
+		out.Members = append(out.Members, m)
 	}
-	if ref != nil && ref.kind == kString {
+	if ref != nil && ref.Kind == jsontree.String {
 		if ok && depth < maxRefDepth {
-			v.refs = addRefs(v.refs, ref.str)
+			v.refs = addRefs(v.refs, ref.Str)
 			if v.refName == "" {
 				v.refName = name
 			}
-			merge(out, r.derefTarget(ref.str, target, v, depth+1))
+			merge(out, r.derefTarget(ref.Str, target, v, depth+1))
 		} else {
 			// An external or dangling reference is compared as written.
-			out.set("$ref", ref)
+			out.Set("$ref", ref)
 		}
 	}
-	if all := n.get("allOf"); all != nil && all.kind == kArray && depth < maxRefDepth {
-		for _, b := range all.items {
+	if all := n.Get("allOf"); all != nil && all.Kind == jsontree.Array && depth < maxRefDepth {
+		for _, b := range all.Items {
 			sub := &view{}
 			merge(out, r.deref(b, sub, depth+1))
 			v.refs = addRefs(v.refs, sub.refs...)
@@ -252,7 +247,7 @@ func (r resolver) deref(n *node, v *view, depth int) *node {
 // derefTarget is deref for the target of the reference ref, done once per
 // reference and depth: merge never changes its source, so the keywords are
 // shared by every use.
-func (r resolver) derefTarget(ref string, target *node, v *view, depth int) *node {
+func (r resolver) derefTarget(ref string, target *jsontree.Node, v *view, depth int) *jsontree.Node {
 	key := derefKey{ref, depth}
 	d := r.derefs[key]
 	if d == nil {
@@ -269,15 +264,12 @@ func (r resolver) derefTarget(ref string, target *node, v *view, depth int) *nod
 	return d.obj
 }
 
-// lookupRef resolves a local reference such as "#/$defs/Item". name is the
-// definition's name when the reference points into $defs or definitions.
-func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
-	frag, ok := r.refPointer(ref)
-	if !ok {
-		return nil, "", false
-	}
-	target, ok = lookupPointer(r.root, frag)
-	if !ok {
+// lookupRef resolves a local reference such as "#/$defs/Item" (see
+// schema.Resolve). name is the definition's name when the reference points
+// into $defs or definitions.
+func (r resolver) lookupRef(ref string) (target *jsontree.Node, name string, ok bool) {
+	target, frag, err := schema.Resolve(r.root, ref)
+	if err != nil {
 		return nil, "", false
 	}
 	for _, prefix := range []string{"/$defs/", "/definitions/"} {
@@ -288,42 +280,16 @@ func (r resolver) lookupRef(ref string) (target *node, name string, ok bool) {
 	return target, name, true
 }
 
-// refPointer returns the JSON pointer of the target of a local reference.
-// References that are not plain pointers (anchors, the root's $id) are
-// resolved by the schema core.
-func (r resolver) refPointer(ref string) (string, bool) {
-	if ref == "#" || strings.HasPrefix(ref, "#/") {
-		return refPointer(ref), true
-	}
-	if r.tree == nil {
-		return "", false
-	}
-	if r.tree.n == nil {
-		r.tree.n = r.root.tree()
-	}
-	_, ptr, err := schema.Resolve(r.tree.n, ref)
-	return ptr, err == nil
-}
-
 // without returns a shallow copy of the object o without key.
-func without(o *node, key string) *node {
-	out := newObject()
-	for _, k := range o.keys {
-		if k != key {
-			out.set(k, o.vals[k])
+func without(o *jsontree.Node, key string) *jsontree.Node {
+	out := &jsontree.Node{Kind: jsontree.Object}
+	for _, m := range o.Members {
+		if m.Key != key {
+			out.Members = append(out.Members, m)
 		}
 	}
 	return out
 }
-
-// lower and upper bound keywords, merged by taking the stricter value.
-var (
-	lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
-	upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
-)
-
-func isLower(k string) bool { return contains(lowerBounds, k) }
-func isUpper(k string) bool { return contains(upperBounds, k) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -334,97 +300,26 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// merge adds src's keywords to dst, as allOf does: both apply. Where both
-// have a keyword, properties are merged one by one, required lists are
-// joined, types and enums intersect and bounds take the stricter value; for
-// any other keyword dst's value wins.
-func merge(dst, src *node) {
-	for _, k := range src.keys {
-		sv := src.vals[k]
-		dv := dst.get(k)
+// merge adds src's keywords to dst, as allOf does: both apply (see
+// schema.MergeKeyword). Types that have no value in common leave an empty
+// type list, which the classifier reports; for a keyword the core cannot
+// merge, dst's value wins.
+func merge(dst, src *jsontree.Node) {
+	for _, m := range src.Members {
+		k, sv := m.Key, m.Value
+		dv := dst.Get(k)
 		if dv == nil {
-			dst.set(k, sv)
+			dst.Set(k, sv)
 			continue
 		}
+		merged, ok, err := schema.MergeKeyword(k, dv, sv)
 		switch {
-		case k == "properties" && dv.kind == kObject && sv.kind == kObject:
-			props := newObject()
-			for _, name := range dv.keys {
-				props.set(name, dv.vals[name])
-			}
-			for _, name := range sv.keys {
-				if prev := props.get(name); prev != nil && !equal(prev, sv.vals[name]) {
-					both := newObject()
-					both.set("allOf", &node{kind: kArray, items: []*node{prev, sv.vals[name]}})
-					props.set(name, both)
-				} else if prev == nil {
-					props.set(name, sv.vals[name])
-				}
-			}
-			dst.set(k, props)
-		case k == "required" && dv.kind == kArray && sv.kind == kArray:
-			req := &node{kind: kArray, items: append([]*node(nil), dv.items...)}
-			seen := map[string]bool{}
-			for _, it := range dv.items {
-				seen[canon(it)] = true
-			}
-			for _, it := range sv.items {
-				if !seen[canon(it)] {
-					req.items = append(req.items, it)
-				}
-			}
-			dst.set(k, req)
-		case k == "type":
-			dst.set(k, intersectTypes(dv, sv))
-		case k == "enum" && dv.kind == kArray && sv.kind == kArray:
-			in := map[string]bool{}
-			for _, it := range sv.items {
-				in[canon(it)] = true
-			}
-			e := &node{kind: kArray}
-			for _, it := range dv.items {
-				if in[canon(it)] {
-					e.items = append(e.items, it)
-				}
-			}
-			dst.set(k, e)
-		case isLower(k) || isUpper(k):
-			a, aok := dv.rat()
-			b, bok := sv.rat()
-			if aok && bok && ((isLower(k) && b.Cmp(a) > 0) || (isUpper(k) && b.Cmp(a) < 0)) {
-				dst.set(k, sv)
-			}
+		case err != nil && k == "type":
+			dst.Set(k, &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}})
+		case err == nil && ok:
+			dst.Set(k, merged)
 		}
 	}
-}
-
-// typeNames returns the type names of a type keyword value.
-func typeNames(t *node) []string {
-	switch t.kind {
-	case kString:
-		return []string{t.str}
-	case kArray:
-		var out []string
-		for _, it := range t.items {
-			if it.kind == kString {
-				out = append(out, it.str)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-// intersectTypes intersects two type keywords (see schema.IntersectTypes).
-func intersectTypes(a, b *node) *node {
-	out := &node{kind: kArray}
-	for _, t := range schema.IntersectTypes(typeNames(a), typeNames(b)) {
-		out.items = append(out.items, &node{kind: kString, str: t})
-	}
-	if len(out.items) == 1 {
-		return out.items[0]
-	}
-	return out
 }
 
 // typeCovers reports whether the type set ts admits values of type t; a nil
@@ -457,12 +352,12 @@ func (v *view) goKind() string {
 		return "none"
 	case len(v.union) > 1:
 		return "union"
-	case v.obj.get("const") != nil && v.obj.get("const").kind != kNull:
+	case v.obj.Get("const") != nil && v.obj.Get("const").Kind != jsontree.Null:
 		return "const"
 	}
 	types := v.types
 	if types == nil {
-		if v.obj.has("properties") {
+		if v.obj.Has("properties") {
 			return "struct"
 		}
 		return "raw"
@@ -486,7 +381,7 @@ func (v *view) goKind() string {
 	case "array":
 		return "slice"
 	case "object":
-		if p := v.obj.get("properties"); p != nil && p.kind == kObject && len(p.keys) > 0 {
+		if p := v.obj.Get("properties"); p != nil && p.Kind == jsontree.Object && len(p.Members) > 0 {
 			return "struct"
 		}
 		return "map"

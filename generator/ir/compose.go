@@ -51,9 +51,6 @@ func (c *converter) allOf(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	return c.convNode(merged, ptr, hint)
 }
 
-var lowerBounds = map[string]bool{"minimum": true, "exclusiveMinimum": true, "minLength": true, "minItems": true, "minProperties": true}
-var upperBounds = map[string]bool{"maximum": true, "exclusiveMaximum": true, "maxLength": true, "maxItems": true, "maxProperties": true}
-
 // mergeInto adds the constraints of src to dst, which is a fresh object
 // owned by the merge; values taken from src are never modified. refs are the
 // $refs being followed, against recursion; done holds the targets of the
@@ -106,51 +103,6 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 			}
 		case old == nil:
 			dst.Set(k, val)
-		case k == "type":
-			t, ok := intersectTypes(old, val)
-			if !ok {
-				return c.errf(ptr+"/type", "allOf parts have types %s and %s, which no value satisfies", old, val)
-			}
-			dst.Set(k, t)
-		case k == "properties":
-			if val.Kind != jsontree.Object || old.Kind != jsontree.Object {
-				return c.errf(ptr+"/properties", "properties must be an object")
-			}
-			props := old.Clone()
-			for _, pm := range val.Members {
-				if prev := props.Get(pm.Key); prev != nil {
-					props.Set(pm.Key, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
-						{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{prev, pm.Value}}},
-					}})
-				} else {
-					props.Set(pm.Key, pm.Value)
-				}
-			}
-			dst.Set(k, props)
-		case k == "required":
-			req := old.Clone()
-			for _, it := range val.Items {
-				if !slices.ContainsFunc(req.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, it) }) {
-					req.Items = append(req.Items, it)
-				}
-			}
-			dst.Set(k, req)
-		case (lowerBounds[k] || upperBounds[k]) && old.Kind == jsontree.Number && val.Kind == jsontree.Number:
-			cmp, _ := jsontree.CompareNumbers(val.Str, old.Str)
-			if (lowerBounds[k] && cmp > 0) || (upperBounds[k] && cmp < 0) {
-				dst.Set(k, val)
-			}
-		case k == "enum":
-			if val.Kind != jsontree.Array || old.Kind != jsontree.Array {
-				return c.errf(ptr+"/enum", "enum must be an array")
-			}
-			out := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
-			for _, it := range old.Items {
-				if slices.ContainsFunc(val.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, it) }) {
-					out.Items = append(out.Items, it)
-				}
-			}
-			dst.Set(k, out)
 		case k == "pattern":
 			if !jsontree.Equal(old, val) {
 				ps := dst.Get(patternsKey)
@@ -162,40 +114,28 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 				ps.Items = append(ps.Items, val)
 				dst.Set(patternsKey, ps)
 			}
-		case k == "items" || k == "additionalProperties" || k == "additionalItems":
+		default:
+			merged, ok, err := schema.MergeKeyword(k, old, val)
 			switch {
-			case old.Kind == jsontree.Bool && !old.Bool:
-			case val.Kind == jsontree.Bool && !val.Bool:
-				dst.Set(k, val)
-			case isTrivial(old):
-				dst.Set(k, val)
-			case isTrivial(val):
-			default:
-				dst.Set(k, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
-					{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{old, val}}},
-				}})
+			case err != nil && k == "type":
+				return c.errf(ptr+"/type", "allOf parts have types %s and %s, which no value satisfies", old, val)
+			case err != nil:
+				return c.errf(ptr+"/"+jsontree.EscapeToken(k), "allOf parts cannot be merged: %v", err)
+			case ok:
+				dst.Set(k, merged)
+			case rawOnly[k]:
+				// The tool's own schema checks every part; the Go type keeps the
+				// first.
+				c.needRaw(k)
+			case handled[k]:
+				return c.errf(ptr+"/"+jsontree.EscapeToken(k), "allOf parts disagree on %s (%s and %s), which cannot be merged into one Go type", k, old, val)
 			}
-		case jsontree.Equal(old, val):
-		case rawOnly[k]:
-			// The tool's own schema checks every part; the Go type keeps the
-			// first.
-			c.needRaw(k)
-		case handled[k]:
-			return c.errf(ptr+"/"+jsontree.EscapeToken(k), "allOf parts disagree on %s (%s and %s), which cannot be merged into one Go type", k, old, val)
 		}
 	}
 	return nil
 }
 
 func typeSet(v *jsontree.Node) []string { return schema.Types(v) }
-
-func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, bool) {
-	out := schema.IntersectTypes(schema.Types(a), schema.Types(b))
-	if len(out) == 0 {
-		return nil, false
-	}
-	return schema.TypeNode(out), true
-}
 
 // deref follows bare $refs.
 func (c *converter) deref(v *jsontree.Node) *jsontree.Node {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -132,17 +134,21 @@ func summarize(s string, n int) string {
 // argumentSummary lists the top-level properties of an input schema in the
 // server's order, optional ones followed by "?", or "-" when there are none.
 func argumentSummary(schema json.RawMessage) string {
-	names, err := propertyNames(schema)
-	if err != nil || len(names) == 0 {
+	root, err := jsontree.ParseUnique(schema)
+	if err != nil {
 		return "-"
 	}
-	var s struct {
-		Required []string `json:"required"`
+	names := root.Get("properties").Keys()
+	if len(names) == 0 {
+		return "-"
 	}
-	_ = json.Unmarshal(schema, &s) // a malformed "required" marks every argument optional
 	required := map[string]bool{}
-	for _, r := range s.Required {
-		required[r] = true
+	if req := root.Get("required"); req != nil { // a malformed "required" marks every argument optional
+		for _, r := range req.Items {
+			if name, ok := r.StringValue(); ok {
+				required[name] = true
+			}
+		}
 	}
 	for i, n := range names {
 		if !required[n] {
@@ -150,45 +156,4 @@ func argumentSummary(schema json.RawMessage) string {
 		}
 	}
 	return strings.Join(names, ", ")
-}
-
-// propertyNames returns the keys of a schema's "properties" object in the
-// order they appear.
-func propertyNames(schema []byte) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(schema))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("the schema is not an object")
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
-		if key != "properties" {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-			return nil, fmt.Errorf("properties is not an object")
-		}
-		var names []string
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			name, _ := tok.(string)
-			names = append(names, name)
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, err
-			}
-		}
-		return names, nil
-	}
-	return nil, nil
 }

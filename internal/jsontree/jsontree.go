@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -485,6 +486,50 @@ func numEqual(a, b string) bool {
 	}
 	c, ok := CompareNumbers(a, b)
 	return ok && c == 0
+}
+
+// Canonical returns a text of n that two values share exactly when Equal
+// holds for them: object members sorted by key, numbers by value, no
+// whitespace. It suits map keys; it is not meant to be read.
+func Canonical(n *Node) string {
+	var b strings.Builder
+	n.canonical(&b)
+	return b.String()
+}
+
+func (n *Node) canonical(b *strings.Builder) {
+	if n == nil {
+		b.WriteString("null")
+		return
+	}
+	switch n.Kind {
+	case Number:
+		b.WriteString(canonicalNumber(n.Str))
+	case Array:
+		b.WriteByte('[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			it.canonical(b)
+		}
+		b.WriteByte(']')
+	case Object:
+		keys := n.Keys()
+		slices.Sort(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, k)
+			b.WriteByte(':')
+			n.Get(k).canonical(b)
+		}
+		b.WriteByte('}')
+	default:
+		n.encode(b, "", "")
+	}
 }
 
 // String returns the compact JSON encoding of n, object members in order.

@@ -235,3 +235,36 @@ func TestEditing(t *testing.T) {
 		t.Errorf("Delete of a repeated key = %s, want every member removed", got)
 	}
 }
+
+// TestCanonical gives equal values one text and different values different
+// ones, numbers compared by value and objects regardless of key order.
+func TestCanonical(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{`1`, `1.0`, true},
+		{`1`, `10e-1`, true},
+		{`0`, `-0.0`, true},
+		{`1e999999999`, `1e999999999`, true},
+		{`9007199254740993`, `9007199254740992`, false},
+		{`-1`, `1`, false},
+		{`{"a":1,"b":[2,"x"]}`, `{"b":[2.0,"x"],"a":1e0}`, true},
+		{`{"a":1}`, `{"a":1,"b":null}`, false},
+		{`"1"`, `1`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`null`, `false`, false},
+	} {
+		a, err := ParseUnique([]byte(tc.a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ParseUnique([]byte(tc.b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Canonical(a) == Canonical(b); got != tc.same || Equal(a, b) != tc.same {
+			t.Errorf("%s and %s: same canonical text %v, Equal %v; want %v", tc.a, tc.b, got, Equal(a, b), tc.same)
+		}
+	}
+}

@@ -126,3 +126,21 @@ func Int64(s string) (int64, bool) {
 	}
 	return n.Int64(), true
 }
+
+// canonicalNumber returns one text for every literal of the value of the
+// JSON number s (1, 1.0 and 10e-1 give the same), or s itself when it is
+// not a number.
+func canonicalNumber(s string) string {
+	d, ok := parseDecimal(s)
+	switch {
+	case !ok:
+		return s
+	case d.digits == "":
+		return "0"
+	}
+	sign := ""
+	if d.neg {
+		sign = "-"
+	}
+	return sign + "0." + d.digits + "e" + strconv.FormatInt(d.exp, 10)
+}

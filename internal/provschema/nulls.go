@@ -18,6 +18,7 @@ func StripAddedNulls(doc *jsontree.Node, args []byte) []byte {
 	if err != nil || v.Kind != jsontree.Object {
 		return args
 	}
+	doc = schema.StaticRefs(doc)
 	if !strip(doc, doc, v, 0) {
 		return args
 	}

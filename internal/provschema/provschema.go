@@ -35,6 +35,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	if doc.Kind != jsontree.Object {
 		return nil, "", fmt.Errorf("tool %s: input schema at (root): schema is a JSON %s, not an object", tool, doc.Kind)
 	}
+	doc = schema.StaticRefs(doc)
 	root := doc.Clone()
 	for i := 0; root.Has("$ref"); i++ {
 		if i > 16 {
@@ -93,33 +94,18 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	return out, strings.Join(notes, " "), nil
 }
 
-// mergeObject merges the properties and required lists of a schema into dst.
+// mergeObject merges the properties and required lists of a schema into
+// dst, as allOf does (see schema.MergeKeyword).
 func mergeObject(dst, src *jsontree.Node) {
-	if p := src.Get("properties"); p != nil && p.Kind == jsontree.Object {
-		props := dst.Get("properties")
-		if props == nil || props.Kind != jsontree.Object {
-			props = &jsontree.Node{Kind: jsontree.Object}
-			dst.Set("properties", props)
-		}
-		for _, m := range p.Members {
-			if old := props.Get(m.Key); old != nil {
-				props.Set(m.Key, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
-					{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{old, m.Value}}},
-				}})
-			} else {
-				props.Set(m.Key, m.Value)
-			}
-		}
-	}
-	if r := src.Get("required"); r != nil && r.Kind == jsontree.Array {
-		req := dst.Get("required")
-		if req == nil || req.Kind != jsontree.Array {
-			req = &jsontree.Node{Kind: jsontree.Array}
-			dst.Set("required", req)
-		}
-		for _, v := range r.Items {
-			if !slices.ContainsFunc(req.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, v) }) {
-				req.Items = append(req.Items, v)
+	for _, k := range []string{"properties", "required"} {
+		sv := src.Get(k)
+		switch dv := dst.Get(k); {
+		case sv == nil:
+		case dv == nil:
+			dst.Set(k, sv)
+		default:
+			if merged, ok, err := schema.MergeKeyword(k, dv, sv); ok && err == nil {
+				dst.Set(k, merged)
 			}
 		}
 	}

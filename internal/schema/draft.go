@@ -39,6 +39,10 @@ func (d Draft) RefSibling(k string) bool {
 	return k != "$ref" && (d == Draft2020 || annotations[k])
 }
 
+// Annotation reports whether the keyword k describes a value rather than
+// constrains it (title, description, default, examples and the like).
+func Annotation(k string) bool { return annotations[k] }
+
 // annotations describe a value rather than constrain it.
 var annotations = map[string]bool{
 	"title": true, "description": true, "default": true, "examples": true, "example": true,

@@ -108,6 +108,7 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	if err != nil {
 		return fmt.Errorf("tool %s: reading input schema: %w", t.Name, err)
 	}
+	root = schema.StaticRefs(root)
 	c := &converter{tool: t.Name, root: root}
 	var refs []string
 	flat, err := c.flatten(root, "", &refs, 0)

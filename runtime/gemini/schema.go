@@ -122,7 +122,9 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth 
 		if err != nil {
 			return nil, err
 		}
-		return c.merge(base, rest, ptr, true)
+		// The siblings come first, as in allOf: [siblings, target], so
+		// that their properties keep the order the Go types have.
+		return c.merge(rest, base, ptr, false)
 	}
 	if all := n.Get("allOf"); all != nil {
 		if all.Kind != jsontree.Array {
@@ -197,76 +199,15 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 			out.Set(k, bv)
 			continue
 		}
-		switch k {
-		case "description", "title", "default", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly":
+		if schema.Annotation(k) {
 			if local {
 				out.Set(k, bv)
 			}
+			continue
+		}
+		switch k {
 		case "$defs", "definitions", "$schema", "$id", "$anchor", "additionalProperties", "propertyNames", "unevaluatedProperties":
 			// Not represented in the typed form.
-		case "type":
-			t, err := intersectTypes(av, bv)
-			if err != nil {
-				return nil, c.errorf(ptr, "allOf branches are incompatible: %v", err)
-			}
-			out.Set(k, t)
-		case "properties":
-			if av.Kind != jsontree.Object || bv.Kind != jsontree.Object {
-				return nil, c.errorf(ptr, "properties is not an object")
-			}
-			props := shallow(av)
-			for _, p := range bv.Members {
-				if old := props.Get(p.Key); old == p.Value {
-					// The same schema, reached twice: nothing to add.
-				} else if old != nil {
-					props.Set(p.Key, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
-						{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{old, p.Value}}},
-					}})
-				} else {
-					props.Set(p.Key, p.Value)
-				}
-			}
-			out.Set(k, props)
-		case "required":
-			req := shallow(av)
-			if req.Kind == jsontree.Array && bv.Kind == jsontree.Array {
-				for _, r := range bv.Items {
-					if !slices.ContainsFunc(req.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, r) }) {
-						req.Items = append(req.Items, r)
-					}
-				}
-			}
-			out.Set(k, req)
-		case "minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum":
-			if _, ok := bv.Float(); ok {
-				if c, ok := compareNodes(bv, av); !ok || c > 0 {
-					out.Set(k, bv)
-				}
-			}
-		case "maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum":
-			if _, ok := bv.Float(); ok {
-				if c, ok := compareNodes(bv, av); !ok || c < 0 {
-					out.Set(k, bv)
-				}
-			}
-		case "enum":
-			if av.Kind != jsontree.Array || bv.Kind != jsontree.Array {
-				return nil, c.errorf(ptr, "enum is not an array")
-			}
-			both := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
-			for _, x := range av.Items {
-				if slices.ContainsFunc(bv.Items, func(y *jsontree.Node) bool { return jsontree.Equal(x, y) }) {
-					both.Items = append(both.Items, x)
-				}
-			}
-			if len(both.Items) == 0 {
-				return nil, c.errorf(ptr, "allOf branches are incompatible: their enums share no value")
-			}
-			out.Set(k, both)
-		case "items":
-			out.Set(k, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{
-				{Key: "allOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{av, bv}}},
-			}})
 		case "anyOf", "oneOf":
 			// Both unions must hold. convert reads anyOf beside oneOf as
 			// that intersection, so the second union takes the free key.
@@ -288,9 +229,16 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 				}
 			}
 		default:
-			if !jsontree.Equal(av, bv) {
+			merged, ok, err := schema.MergeKeyword(k, av, bv)
+			switch {
+			case err != nil:
+				return nil, c.errorf(ptr, "allOf branches are incompatible: %v", err)
+			case !ok:
 				return nil, c.errorf(ptr, "allOf branches are incompatible: %s is %s in one and %s in another", k, av.String(), bv.String())
+			case k == "enum" && len(merged.Items) == 0:
+				return nil, c.errorf(ptr, "allOf branches are incompatible: their enums share no value")
 			}
+			out.Set(k, merged)
 		}
 	}
 	return out, nil
@@ -303,15 +251,6 @@ func shallow(n *jsontree.Node) *jsontree.Node {
 	c.Members = slices.Clone(n.Members)
 	c.Items = slices.Clone(n.Items)
 	return &c
-}
-
-// intersectTypes intersects two "type" values.
-func intersectTypes(a, b *jsontree.Node) (*jsontree.Node, error) {
-	both := schema.IntersectTypes(schema.Types(a), schema.Types(b))
-	if len(both) == 0 {
-		return nil, fmt.Errorf("type %s and type %s have no value in common", a.String(), b.String())
-	}
-	return schema.TypeNode(both), nil
 }
 
 // convert turns one schema into a *genai.Schema. It returns pruned when the
@@ -783,15 +722,6 @@ func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
 		notes = append(notes, "Must be a multiple of "+m.String()+".")
 	}
 	return notes
-}
-
-// compareNodes compares two number nodes exactly; ok is false unless both
-// are numbers.
-func compareNodes(a, b *jsontree.Node) (int, bool) {
-	if a.Kind != jsontree.Number || b.Kind != jsontree.Number {
-		return 0, false
-	}
-	return jsontree.CompareNumbers(a.Str, b.Str)
 }
 
 // exactFloat reports whether the float64 f, read from the number literal
