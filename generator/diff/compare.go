@@ -1,10 +1,6 @@
 package diff
 
 import (
-	"github.com/mcpgen/mcpgen/internal/schema"
-
-	"github.com/mcpgen/mcpgen/internal/jsontree"
-
 	"context"
 	"fmt"
 	"math/big"
@@ -13,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // maxDepth bounds how deep two schemas are walked; schemas deeper than this
