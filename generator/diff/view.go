@@ -91,25 +91,8 @@ func (r resolver) view(n *jsontree.Node) *view {
 func (r resolver) finish(v *view, depth int) {
 	o := v.obj
 	if t := o.Get("type"); t != nil {
-		var names []string
-		switch t.Kind {
-		case jsontree.String:
-			names = []string{t.Str}
-		case jsontree.Array:
-			for _, it := range t.Items {
-				if it.Kind == jsontree.String {
-					names = append(names, it.Str)
-				}
-			}
-		}
-		v.types = []string{}
-		for _, name := range names {
-			if name == "null" {
-				v.nullable = true
-				continue
-			}
-			v.types = append(v.types, name)
-		}
+		types, null := schema.SplitNull(schema.Types(t))
+		v.types, v.nullable = append([]string{}, types...), v.nullable || null
 		if len(v.types) == 0 && v.nullable {
 			v.types = []string{"null"}
 			v.nullable = false

@@ -425,19 +425,12 @@ func (c *converter) conv1(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	case jsontree.String:
 		return c.single(typ.Str, v, ptr, hint)
 	case jsontree.Array:
-		var types []string
-		nullable := false
 		for i, it := range typ.Items {
 			if it.Kind != jsontree.String {
 				return nil, c.errf(ptr+"/type/"+strconv.Itoa(i), "type is a JSON %s, want a string", it.Kind)
 			}
-			switch {
-			case it.Str == "null":
-				nullable = true
-			case !slices.Contains(types, it.Str):
-				types = append(types, it.Str)
-			}
 		}
+		types, nullable := schema.SplitNull(schema.Types(typ))
 		var t *Type
 		var err error
 		switch len(types) {

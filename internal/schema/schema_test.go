@@ -59,6 +59,22 @@ func TestIntersectTypes(t *testing.T) {
 	}
 }
 
+func TestSplitNull(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+		null     bool
+	}{
+		{[]string{"string", "null", "string"}, []string{"string"}, true},
+		{[]string{"null"}, nil, true},
+		{[]string{"integer", "number"}, []string{"integer", "number"}, false},
+		{nil, nil, false},
+	} {
+		if got, null := SplitNull(tc.in); !slices.Equal(got, tc.want) || null != tc.null {
+			t.Errorf("SplitNull(%v) = %v, %v; want %v, %v", tc.in, got, null, tc.want, tc.null)
+		}
+	}
+}
+
 func TestOnlyNull(t *testing.T) {
 	for s, want := range map[string]bool{
 		`{"type":"null"}`:                  true,

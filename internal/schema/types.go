@@ -25,6 +25,20 @@ func Types(n *jsontree.Node) []string {
 	return out
 }
 
+// SplitNull returns the types of a type list other than "null", each once
+// and in order, and whether "null" is among them.
+func SplitNull(types []string) (rest []string, null bool) {
+	for _, t := range types {
+		switch {
+		case t == "null":
+			null = true
+		case !slices.Contains(rest, t):
+			rest = append(rest, t)
+		}
+	}
+	return rest, null
+}
+
 // IntersectTypes returns the types both lists allow, in the order of a,
 // each once. "integer" is within "number", so the two meet in "integer".
 // An empty result means no value has both types.

@@ -440,13 +440,7 @@ func (c *converter) types(n *jsontree.Node) ([]string, bool) {
 	var types []string
 	nullable := false
 	if t := n.Get("type"); t != nil {
-		for _, s := range schema.Types(t) {
-			if s == "null" {
-				nullable = true
-			} else if !slices.Contains(types, s) {
-				types = append(types, s)
-			}
-		}
+		types, nullable = schema.SplitNull(schema.Types(t))
 	} else {
 		types = inferTypes(n)
 	}
