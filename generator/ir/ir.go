@@ -116,8 +116,17 @@ type Type struct {
 	Constraints
 
 	// origin identifies a named type other than a tool's Args or Result
-	// (the tool name and the pointer) while its name is resolved.
+	// (the tool name and the pointer) while its name is resolved; a shared
+	// type's origin is derived from its shape instead.
 	origin string
+	// tool is the tool whose schema the named type was converted from, and
+	// local the name it asks for without the tool's prefix
+	// ("HassMediaNextDeviceClass" → "DeviceClass"), or "" when the name
+	// does not start with it.
+	tool, local string
+	// SharedBy lists, sorted, the tools whose schemas use a type shared
+	// across tools (see share.go); it is nil for a type of one tool.
+	SharedBy []string
 }
 
 // Constraints are the checks a generated Validate makes on a value.
