@@ -137,7 +137,7 @@ func (a *HassMediaNextArgs) UnmarshalJSON(data []byte) error {
 	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a)), "HassMediaNext")
 }
 
-// Domain is one of the values of an enum.
+// Domain is one of the values of an enum. The tools "HassMediaNext", "HassMediaPause", "HassMediaPlayerMute", "HassMediaPrevious", "HassMediaSearchAndPlay" and 3 more share it.
 type Domain string
 
 // The values of Domain.
@@ -162,7 +162,7 @@ func (e Domain) Validate() error {
 	return nil
 }
 
-// DeviceClass is one of the values of an enum.
+// DeviceClass is one of the values of an enum. The tools "HassMediaNext", "HassMediaPause", "HassMediaPlayerMute", "HassMediaPrevious", "HassMediaSearchAndPlay" and 3 more share it.
 type DeviceClass string
 
 // The values of DeviceClass.
@@ -506,7 +506,7 @@ func (a *HassTurnOffArgs) UnmarshalJSON(data []byte) error {
 	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a)), "HassTurnOff")
 }
 
-// DeviceClass_4b1c is one of the values of an enum.
+// DeviceClass_4b1c is one of the values of an enum. The tools "HassTurnOff" and "HassTurnOn" share it.
 type DeviceClass_4b1c string
 
 // The values of DeviceClass_4b1c.

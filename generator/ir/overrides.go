@@ -104,7 +104,7 @@ func BuildOptions(tools []snapshot.Tool, opts Options) (*Package, error) {
 		return nil, err
 	}
 	if len(unshared) > 0 && !opts.KeepUnusedOverrides {
-		return nil, &OverrideError{Key: unshared[0], Msg: "no type is named so (without a tool's prefix) or found at that pointer, so it cannot stay per tool"}
+		return nil, &PerToolTypeError{Entry: unshared[0]}
 	}
 	for _, k := range sortedKeys(opts.Overrides) {
 		if !used[k] && !opts.KeepUnusedOverrides {

@@ -33,6 +33,15 @@ type Sharing struct {
 	Except []string
 }
 
+// PerToolTypeError is an entry of Sharing.Except that matches no type.
+type PerToolTypeError struct {
+	Entry string
+}
+
+func (e *PerToolTypeError) Error() string {
+	return fmt.Sprintf("%s: no shared type has this name and no type is at this pointer, so it cannot be kept per tool", e.Entry)
+}
+
 // sharer computes the shape keys of named types.
 type sharer struct {
 	// keys holds the key of every named type visited; busy the types whose
