@@ -147,6 +147,13 @@ func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []
 			mark(i)
 			continue
 		}
+		if len(g.others) > 0 {
+			var tools []string
+			for _, l := range g.others {
+				tools = append(tools, l.tool)
+			}
+			why += fmt.Sprintf(" The identifiers belonged to a type this tool shared with %s: a change there, or a tool added or removed, gave the type another name.", strings.Join(tools, ", "))
+		}
 		changes = insertByTool(changes, Change{
 			Tool: g.loc.tool, Schema: g.loc.section, Pointer: g.loc.ptr,
 			Severity: Info, GoAPI: true, Rule: GoTypeChanged,

@@ -54,7 +54,7 @@ func TestSharedTypeSplitIsGoAPI(t *testing.T) {
 			if got := wants(changes); !sameWants(got, tc.want) {
 				t.Errorf("changes:%s\nwant:%s", fmtWants(got), fmtWants(tc.want))
 			}
-			if tc.summary != "" && (len(changes) == 0 || changes[0].Tool != "a" || !strings.Contains(changes[0].Summary, tc.summary)) {
+			if tc.summary != "" && (len(changes) == 0 || changes[0].Tool != "a" || !strings.Contains(changes[0].Summary, tc.summary) || !strings.Contains(changes[0].Why, "shared with b")) {
 				t.Errorf("first change %+v, want one of tool a naming %s", changes[0], tc.summary)
 			}
 		})
