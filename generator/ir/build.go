@@ -170,12 +170,18 @@ type converter struct {
 	// usedOverrides records those applied.
 	overrides     map[string]Override
 	usedOverrides map[string]bool
+	// structs are the names the fields of the structs being converted
+	// start with, innermost last; defNames are the names of the $defs
+	// entries referenced, by pointer (see ownName).
+	structs  []string
+	defNames map[string]string
 }
 
 func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsontree.Node, rootPtr string) *converter {
 	c := &converter{
 		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
+		defNames: map[string]string{},
 	}
 	c.draft07 = schema.DraftOf(doc) == schema.Draft7
 	return c
@@ -205,14 +211,29 @@ func (c *converter) named(t *Type, hint string) *Type {
 		c.rootName = ""
 	} else {
 		t.origin = c.tool + "#" + t.Pointer
-		t.tool = c.tool
-		if local, ok := strings.CutPrefix(hint, c.base); ok {
-			t.local = local
-		}
+		t.tool, t.toolBase = c.tool, c.base
+		t.local = c.ownName(t.Pointer, hint)
 	}
 	c.index[t] = len(c.pkg.Types)
 	c.pkg.Types = append(c.pkg.Types, t)
 	return t
+}
+
+// ownName is the part of the name hint that names the type at ptr itself,
+// without the name of the struct it is a field of or the tool's prefix: the
+// name of a $defs entry, a property name ("DeviceClass"), a property name
+// and "Item" for the items of an array. It is "" when hint does not start
+// with the enclosing name.
+func (c *converter) ownName(ptr, hint string) string {
+	if own, ok := c.defNames[ptr]; ok {
+		return own
+	}
+	enclosing := c.base
+	if n := len(c.structs); n > 0 {
+		enclosing = c.structs[n-1]
+	}
+	own, _ := strings.CutPrefix(hint, enclosing)
+	return own
 }
 
 // root converts the whole schema document, which must become a named type.
@@ -255,6 +276,7 @@ func (c *converter) ref(ref, ptr string) (*Type, error) {
 		return nil, c.errf(ptr, "%v", err)
 	}
 	hint := c.base + Exported(lastToken(tptr), "Def")
+	c.defNames[c.rootPtr+tptr] = Exported(lastToken(tptr), "Def")
 	if tptr == "" {
 		hint = c.rootName
 		if hint == "" {
@@ -707,6 +729,8 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	if isRoot {
 		base = c.base
 	}
+	c.structs = append(c.structs, base)
+	defer func() { c.structs = c.structs[:len(c.structs)-1] }()
 	fieldNames := newScope(reservedFields...)
 	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsontree.Bool) {
 		fieldNames.reserve("Extra")

@@ -120,10 +120,11 @@ type Type struct {
 	// type's origin is derived from its shape instead.
 	origin string
 	// tool is the tool whose schema the named type was converted from, and
-	// local the name it asks for without the tool's prefix
-	// ("HassMediaNextDeviceClass" → "DeviceClass"), or "" when the name
-	// does not start with it.
-	tool, local string
+	// toolBase the prefix of the names of its types there. local is the
+	// part of the name it asks for that names it without the struct it is
+	// in or the tool ("HassMediaNextDeviceClass" → "DeviceClass"), or ""
+	// when there is none.
+	tool, toolBase, local string
 	// SharedBy lists, sorted, the tools whose schemas use a type shared
 	// across tools (see share.go); it is nil for a type of one tool.
 	SharedBy []string

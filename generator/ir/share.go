@@ -89,6 +89,11 @@ func shareTypes(pkg *Package, s Sharing) []string {
 		first := g[0]
 		var tools []string
 		for _, t := range g {
+			if t.Name != first.Name {
+				// Uses at several places of one tool: the name drops the
+				// places' own names.
+				first.Name = first.toolBase + first.local
+			}
 			if !slices.Contains(tools, t.tool) {
 				tools = append(tools, t.tool)
 			}

@@ -87,13 +87,13 @@ func TestIdenticalEnumsAcrossToolsAreOneType(t *testing.T) {
 		t.Errorf("SharedBy = %v", got)
 	}
 	ids := goIdentifiers(pkg)
-	for _, want := range []string{"type Domain", "type DeviceClass", "const DeviceClassTv", "type Filter", "type FilterMode", "field Filter.Mode"} {
+	for _, want := range []string{"type Domain", "type DeviceClass", "const DeviceClassTv", "type Filter", "type Mode", "const ModeAny", "field Filter.Mode"} {
 		if _, ok := ids[want]; !ok {
 			t.Errorf("no %s among %v", want, ids)
 		}
 	}
 	if n := len(pkg.Types); n != 6 {
-		t.Errorf("%d types, want 6: two Args, Domain, DeviceClass, Filter, FilterMode", n)
+		t.Errorf("%d types, want 6: two Args, Domain, DeviceClass, Filter, Mode", n)
 	}
 }
 
@@ -174,8 +174,8 @@ func TestOverrideSplitsSharedType(t *testing.T) {
 		t.Errorf("the mode fields are %s and %s, want Mode and Match", a.Fields[1].GoName, c.Fields[1].GoName)
 	}
 	// The enum inside is the same for all three.
-	if a.Fields[1].Type != c.Fields[1].Type || a.Fields[1].Type.Name != "FilterMode" {
-		t.Errorf("the mode enums are %s and %s, want one FilterMode", a.Fields[1].Type.Name, c.Fields[1].Type.Name)
+	if a.Fields[1].Type != c.Fields[1].Type || a.Fields[1].Type.Name != "Mode" {
+		t.Errorf("the mode enums are %s and %s, want one Mode", a.Fields[1].Type.Name, c.Fields[1].Type.Name)
 	}
 }
 
@@ -198,6 +198,25 @@ func TestSharingOptOut(t *testing.T) {
 	_, err := BuildOptions(s.Tools, Options{Sharing: Sharing{Except: []string{"DeviceKind"}}})
 	if err == nil || !strings.Contains(err.Error(), "DeviceKind") {
 		t.Errorf("an Except entry matching nothing gave %v, want an error naming it", err)
+	}
+}
+
+// TestIdenticalObjectsWithinToolAreOneType checks that the same object at
+// several places of one tool is one type, named after the tool and its
+// own property name, while an object used once keeps its name.
+func TestIdenticalObjectsWithinToolAreOneType(t *testing.T) {
+	git := `{"type":"object","properties":{"repo":{"type":"string"},"branch":{"type":"string"}}}`
+	pkg := buildSharing(t, Options{}, `{"name":"apps_create","inputSchema":{"type":"object","properties":{
+		"services":{"type":"array","items":{"type":"object","properties":{"git":`+git+`}}},
+		"workers":{"type":"array","items":{"type":"object","properties":{"git":`+git+`,"size":{"type":"object","properties":{"n":{"type":"integer"}}}}}}}}}`)
+	ids := goIdentifiers(pkg)
+	for _, want := range []string{"type AppsCreateGit", "field AppsCreateServicesItem.Git", "field AppsCreateWorkersItem.Size", "type AppsCreateWorkersItemSize"} {
+		if _, ok := ids[want]; !ok {
+			t.Errorf("no %s among %v", want, ids)
+		}
+	}
+	if ids["field AppsCreateServicesItem.Git"] != "AppsCreateGit" || ids["field AppsCreateWorkersItem.Git"] != "AppsCreateGit" {
+		t.Errorf("the git fields are %s and %s, want AppsCreateGit", ids["field AppsCreateServicesItem.Git"], ids["field AppsCreateWorkersItem.Git"])
 	}
 }
 
