@@ -48,6 +48,8 @@ type sharer struct {
 	// key is being computed.
 	keys map[*Type]string
 	busy map[*Type]bool
+	// cyclic are the types a cycle of references leads back to.
+	cyclic map[*Type]bool
 	// except are the names and uses Sharing.Except keeps per tool; used
 	// records those that matched a type.
 	except map[string]bool
@@ -64,7 +66,7 @@ func shareTypes(pkg *Package, s Sharing) []string {
 	if s.PerTool {
 		return nil
 	}
-	sh := &sharer{keys: map[*Type]string{}, busy: map[*Type]bool{}, except: map[string]bool{}, used: map[string]bool{}}
+	sh := &sharer{keys: map[*Type]string{}, busy: map[*Type]bool{}, cyclic: map[*Type]bool{}, except: map[string]bool{}, used: map[string]bool{}}
 	for _, e := range s.Except {
 		sh.except[e] = true
 	}
@@ -104,8 +106,7 @@ func shareTypes(pkg *Package, s Sharing) []string {
 		if len(tools) > 1 {
 			slices.Sort(tools)
 			first.SharedBy = tools
-			sum := sha256.Sum256([]byte(k))
-			first.origin = "shared " + hex.EncodeToString(sum[:8])
+			first.origin = "shared " + k
 		}
 	}
 	if len(rep) > 0 {
@@ -191,8 +192,9 @@ func (sh *sharer) key(t *Type) string {
 		return unique
 	}
 	if sh.busy[t] {
-		// A cycle through types not marked recursive: none of them is
-		// shared.
+		// A cycle through types not marked recursive: t is not shared,
+		// and the keys of the types on the way name it by its origin.
+		sh.cyclic[t] = true
 		return unique
 	}
 	sh.busy[t] = true
@@ -201,8 +203,13 @@ func (sh *sharer) key(t *Type) string {
 	sh.write(&b, t)
 	delete(sh.busy, t)
 	k := b.String()
-	if strings.Contains(k, uniquePrefix+t.Name+" "+t.origin) {
+	if sh.cyclic[t] {
 		k = unique
+	} else {
+		// A digest keeps the keys of the types that contain t short,
+		// however deep the nesting.
+		sum := sha256.Sum256([]byte(k))
+		k = t.local + " " + hex.EncodeToString(sum[:])
 	}
 	sh.keys[t] = k
 	return k

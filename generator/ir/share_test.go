@@ -234,3 +234,20 @@ func TestRecursiveTypesAreNotShared(t *testing.T) {
 		}
 	}
 }
+
+// TestDeeplyNestedSharedObjects checks that the shape keys of nested
+// objects stay short: a key that quoted the keys of the objects within
+// doubled its escapes at each level, and 60 levels never finished.
+func TestDeeplyNestedSharedObjects(t *testing.T) {
+	schema := `{"type":"string"}`
+	for range 60 {
+		schema = `{"type":"object","properties":{"in":` + schema + `}}`
+	}
+	tool := func(name string) string {
+		return fmt.Sprintf(`{"name":%q,"inputSchema":{"type":"object","properties":{"deep":%s}}}`, name, schema)
+	}
+	pkg := buildSharing(t, Options{}, tool("a"), tool("b"))
+	if a, b := fieldType(t, pkg, "a", "deep"), fieldType(t, pkg, "b", "deep"); a != b || a.Name != "Deep" {
+		t.Errorf("the deep objects are %s and %s, want one Deep", a.Name, b.Name)
+	}
+}
