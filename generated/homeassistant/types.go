@@ -489,7 +489,7 @@ type HassTurnOffArgs struct {
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
 	Domain      []string           `json:"domain,omitempty"`
-	DeviceClass []DeviceClass_4b1c `json:"device_class,omitempty"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty"`
 }
 
 var shapeHassTurnOffArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
@@ -506,46 +506,46 @@ func (a *HassTurnOffArgs) UnmarshalJSON(data []byte) error {
 	return runtime.ForTool(runtime.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a)), "HassTurnOff")
 }
 
-// DeviceClass_4b1c is one of the values of an enum. The tools "HassTurnOff" and "HassTurnOn" share it.
-type DeviceClass_4b1c string
+// DeviceClass_03c9 is one of the values of an enum. The tools "HassTurnOff" and "HassTurnOn" share it.
+type DeviceClass_03c9 string
 
-// The values of DeviceClass_4b1c.
+// The values of DeviceClass_03c9.
 const (
-	DeviceClass_4b1cIdentify DeviceClass_4b1c = "identify"
-	DeviceClass_4b1cRestart  DeviceClass_4b1c = "restart"
-	DeviceClass_4b1cUpdate   DeviceClass_4b1c = "update"
-	DeviceClass_4b1cAwning   DeviceClass_4b1c = "awning"
-	DeviceClass_4b1cBlind    DeviceClass_4b1c = "blind"
-	DeviceClass_4b1cCurtain  DeviceClass_4b1c = "curtain"
-	DeviceClass_4b1cDamper   DeviceClass_4b1c = "damper"
-	DeviceClass_4b1cDoor     DeviceClass_4b1c = "door"
-	DeviceClass_4b1cGarage   DeviceClass_4b1c = "garage"
-	DeviceClass_4b1cGate     DeviceClass_4b1c = "gate"
-	DeviceClass_4b1cShade    DeviceClass_4b1c = "shade"
-	DeviceClass_4b1cShutter  DeviceClass_4b1c = "shutter"
-	DeviceClass_4b1cWindow   DeviceClass_4b1c = "window"
-	DeviceClass_4b1cWater    DeviceClass_4b1c = "water"
-	DeviceClass_4b1cGas      DeviceClass_4b1c = "gas"
-	DeviceClass_4b1cOutlet   DeviceClass_4b1c = "outlet"
-	DeviceClass_4b1cSwitch   DeviceClass_4b1c = "switch"
-	DeviceClass_4b1cTv       DeviceClass_4b1c = "tv"
-	DeviceClass_4b1cSpeaker  DeviceClass_4b1c = "speaker"
-	DeviceClass_4b1cReceiver DeviceClass_4b1c = "receiver"
+	DeviceClass_03c9Identify DeviceClass_03c9 = "identify"
+	DeviceClass_03c9Restart  DeviceClass_03c9 = "restart"
+	DeviceClass_03c9Update   DeviceClass_03c9 = "update"
+	DeviceClass_03c9Awning   DeviceClass_03c9 = "awning"
+	DeviceClass_03c9Blind    DeviceClass_03c9 = "blind"
+	DeviceClass_03c9Curtain  DeviceClass_03c9 = "curtain"
+	DeviceClass_03c9Damper   DeviceClass_03c9 = "damper"
+	DeviceClass_03c9Door     DeviceClass_03c9 = "door"
+	DeviceClass_03c9Garage   DeviceClass_03c9 = "garage"
+	DeviceClass_03c9Gate     DeviceClass_03c9 = "gate"
+	DeviceClass_03c9Shade    DeviceClass_03c9 = "shade"
+	DeviceClass_03c9Shutter  DeviceClass_03c9 = "shutter"
+	DeviceClass_03c9Window   DeviceClass_03c9 = "window"
+	DeviceClass_03c9Water    DeviceClass_03c9 = "water"
+	DeviceClass_03c9Gas      DeviceClass_03c9 = "gas"
+	DeviceClass_03c9Outlet   DeviceClass_03c9 = "outlet"
+	DeviceClass_03c9Switch   DeviceClass_03c9 = "switch"
+	DeviceClass_03c9Tv       DeviceClass_03c9 = "tv"
+	DeviceClass_03c9Speaker  DeviceClass_03c9 = "speaker"
+	DeviceClass_03c9Receiver DeviceClass_03c9 = "receiver"
 )
 
 // Valid reports whether e is one of the values of the enum.
-func (e DeviceClass_4b1c) Valid() bool {
+func (e DeviceClass_03c9) Valid() bool {
 	switch e {
-	case DeviceClass_4b1cIdentify, DeviceClass_4b1cRestart, DeviceClass_4b1cUpdate, DeviceClass_4b1cAwning, DeviceClass_4b1cBlind, DeviceClass_4b1cCurtain, DeviceClass_4b1cDamper, DeviceClass_4b1cDoor, DeviceClass_4b1cGarage, DeviceClass_4b1cGate, DeviceClass_4b1cShade, DeviceClass_4b1cShutter, DeviceClass_4b1cWindow, DeviceClass_4b1cWater, DeviceClass_4b1cGas, DeviceClass_4b1cOutlet, DeviceClass_4b1cSwitch, DeviceClass_4b1cTv, DeviceClass_4b1cSpeaker, DeviceClass_4b1cReceiver:
+	case DeviceClass_03c9Identify, DeviceClass_03c9Restart, DeviceClass_03c9Update, DeviceClass_03c9Awning, DeviceClass_03c9Blind, DeviceClass_03c9Curtain, DeviceClass_03c9Damper, DeviceClass_03c9Door, DeviceClass_03c9Garage, DeviceClass_03c9Gate, DeviceClass_03c9Shade, DeviceClass_03c9Shutter, DeviceClass_03c9Window, DeviceClass_03c9Water, DeviceClass_03c9Gas, DeviceClass_03c9Outlet, DeviceClass_03c9Switch, DeviceClass_03c9Tv, DeviceClass_03c9Speaker, DeviceClass_03c9Receiver:
 		return true
 	}
 	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e DeviceClass_4b1c) Validate() error {
+func (e DeviceClass_03c9) Validate() error {
 	if !e.Valid() {
-		return runtime.Invalid("", "must be one of the 20 values of DeviceClass_4b1c")
+		return runtime.Invalid("", "must be one of the 20 values of DeviceClass_03c9")
 	}
 	return nil
 }
@@ -558,7 +558,7 @@ type HassTurnOnArgs struct {
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
 	Domain      []string           `json:"domain,omitempty"`
-	DeviceClass []DeviceClass_4b1c `json:"device_class,omitempty"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty"`
 }
 
 var shapeHassTurnOnArgs = runtime.ObjectShape{Fields: []runtime.FieldShape{
