@@ -13,15 +13,16 @@ import (
 // shares every type it can.
 //
 // Two named types other than a tool's Args and Result are one type when
-// they ask for the same name once the tool's prefix is dropped
-// ("HassMediaNextDeviceClass" and "HassMediaPauseDeviceClass" both ask for
-// DeviceClass) and have the same shape: the same kind, enum values in the
-// same order, fields with the same JSON and Go names, types, requiredness,
-// descriptions and defaults, the same constraints, and the same types
-// within, compared the same way. A type used by several tools takes the
-// name without a tool's prefix; a type of one tool keeps the name with its
-// prefix, even when that tool uses it twice. Types that refer to
-// themselves are never shared.
+// they have the same own name (the name without the struct they are a
+// field of or the tool: "HassMediaNextDeviceClass" and
+// "HassMediaPauseDeviceClass" are both DeviceClass) and the same shape: the
+// same kind, enum values in the same order, fields with the same JSON and
+// Go names, types, requiredness, descriptions and defaults, the same
+// constraints, and the same types within, compared the same way. A type
+// that several tools use takes its own name; one that a single tool uses
+// at several places takes the tool's prefix and its own name; one used
+// once keeps the name it had. Types that refer to themselves are never
+// shared.
 type Sharing struct {
 	// PerTool turns sharing off: every tool gets its own types, named
 	// with the tool's prefix.
@@ -92,8 +93,8 @@ func shareTypes(pkg *Package, s Sharing) []string {
 		var tools []string
 		for _, t := range g {
 			if t.Name != first.Name {
-				// Uses at several places of one tool: the name drops the
-				// places' own names.
+				// Uses at several places of one tool: the name keeps the
+				// tool's prefix and drops what tells the places apart.
 				first.Name = first.toolBase + first.local
 			}
 			if !slices.Contains(tools, t.tool) {
