@@ -49,6 +49,9 @@ type Config struct {
 	// Overrides change the Go name or type of properties, keyed by
 	// ir.OverrideKey.
 	Overrides map[string]ir.Override
+	// Sharing says which types several tools share; the zero value shares
+	// every type it can.
+	Sharing ir.Sharing
 	// Tools selects the tools the package declares; the zero filter keeps
 	// them all. SnapshotHash still covers the whole snapshot, so a session
 	// compares it with the server's whole list.
@@ -74,7 +77,7 @@ func Generate(cfg Config) ([]emit.File, error) {
 	if warn == nil {
 		warn = func(Warning) {}
 	}
-	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Context: cfg.Context}
+	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Sharing: cfg.Sharing, Context: cfg.Context}
 	if !cfg.Tools.IsZero() {
 		opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
 	}

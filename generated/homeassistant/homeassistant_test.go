@@ -113,20 +113,46 @@ func TestVolumeStepUnion(t *testing.T) {
 }
 
 func TestDeviceClassIsASliceOfAnEnum(t *testing.T) {
-	f, ok := reflect.TypeOf(HassTurnOnArgs{}).FieldByName("DeviceClass")
+	f, ok := reflect.TypeOf(HassSetVolumeArgs{}).FieldByName("DeviceClass")
 	if !ok {
-		t.Fatal("HassTurnOnArgs has no DeviceClass field")
+		t.Fatal("HassSetVolumeArgs has no DeviceClass field")
 	}
-	if f.Type != reflect.TypeOf([]HassTurnOnDeviceClass(nil)) || f.Type.Elem().Kind() != reflect.String {
-		t.Fatalf("DeviceClass is a %s, want []HassTurnOnDeviceClass of kind string", f.Type)
+	if f.Type != reflect.TypeOf([]DeviceClass(nil)) || f.Type.Elem().Kind() != reflect.String {
+		t.Fatalf("DeviceClass is a %s, want []DeviceClass of kind string", f.Type)
 	}
-	if !HassTurnOnDeviceClassGarage.Valid() || HassTurnOnDeviceClass("toaster").Valid() {
+	if !DeviceClassSpeaker.Valid() || DeviceClass("toaster").Valid() {
 		t.Error("Valid does not follow the enum")
 	}
-	a := HassTurnOnArgs{DeviceClass: []HassTurnOnDeviceClass{HassTurnOnDeviceClassTv, "toaster"}}
+	a := HassSetVolumeArgs{DeviceClass: []DeviceClass{DeviceClassTv, "toaster"}}
 	var ve *runtime.ValidationError
-	if err := a.Validate(); !errors.As(err, &ve) || ve.Pointer != "/device_class/1" {
-		t.Errorf("Validate = %v, want an error at /device_class/1", err)
+	if err := a.Validate(); !errors.As(err, &ve) || ve.Pointer != "/device_class/1" || ve.Tool != "HassSetVolume" {
+		t.Errorf("Validate = %v, want an error of HassSetVolume at /device_class/1", err)
+	}
+}
+
+// TestDeviceClassIsOneType checks that the media tools, whose device_class
+// and domain enums are identical, share one Go type for each, while the
+// tools whose enums hold other values keep types of their own.
+func TestDeviceClassIsOneType(t *testing.T) {
+	media := []any{HassMediaNextArgs{}, HassMediaPauseArgs{}, HassMediaPlayerMuteArgs{}, HassMediaPreviousArgs{},
+		HassMediaSearchAndPlayArgs{}, HassMediaUnpauseArgs{}, HassSetVolumeArgs{}, HassSetVolumeRelativeArgs{}}
+	for _, args := range media {
+		typ := reflect.TypeOf(args)
+		for field, want := range map[string]reflect.Type{"DeviceClass": reflect.TypeOf([]DeviceClass(nil)), "Domain": reflect.TypeOf([]Domain(nil))} {
+			f, ok := typ.FieldByName(field)
+			if !ok || f.Type != want {
+				t.Errorf("%s.%s is %v, want %v", typ.Name(), field, f.Type, want)
+			}
+		}
+	}
+	on, _ := reflect.TypeOf(HassTurnOnArgs{}).FieldByName("DeviceClass")
+	off, _ := reflect.TypeOf(HassTurnOffArgs{}).FieldByName("DeviceClass")
+	if on.Type != off.Type || on.Type == reflect.TypeOf([]DeviceClass(nil)) {
+		t.Errorf("HassTurnOn and HassTurnOff have device classes %v and %v, want one type other than []DeviceClass", on.Type, off.Type)
+	}
+	light, _ := reflect.TypeOf(HassLightSetArgs{}).FieldByName("Domain")
+	if light.Type != reflect.TypeOf([]HassLightSetDomain(nil)) {
+		t.Errorf("HassLightSetArgs.Domain is %v, want []HassLightSetDomain", light.Type)
 	}
 }
 
@@ -211,7 +237,7 @@ func TestClient(t *testing.T) {
 
 func TestValidateDoesNotAllocate(t *testing.T) {
 	level, name := int64(30), "Kitchen"
-	a := HassSetVolumeArgs{Name: &name, VolumeLevel: &level, DeviceClass: []HassSetVolumeDeviceClass{HassSetVolumeDeviceClassSpeaker}}
+	a := HassSetVolumeArgs{Name: &name, VolumeLevel: &level, DeviceClass: []DeviceClass{DeviceClassSpeaker}}
 	step := int64(-10)
 	r := HassSetVolumeRelativeArgs{VolumeStep: &HassSetVolumeRelativeVolumeStep{Int: &step}}
 	if n := testing.AllocsPerRun(100, func() {
@@ -225,7 +251,7 @@ func TestValidateDoesNotAllocate(t *testing.T) {
 
 func benchArgs() (HassSetVolumeArgs, []byte) {
 	level, name := int64(30), "Kitchen"
-	a := HassSetVolumeArgs{Name: &name, VolumeLevel: &level, DeviceClass: []HassSetVolumeDeviceClass{HassSetVolumeDeviceClassSpeaker}}
+	a := HassSetVolumeArgs{Name: &name, VolumeLevel: &level, DeviceClass: []DeviceClass{DeviceClassSpeaker}}
 	raw, _ := json.Marshal(a)
 	return a, raw
 }

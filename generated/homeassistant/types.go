@@ -116,11 +116,11 @@ func (a *HassListAddItemArgs) UnmarshalJSON(data []byte) error {
 //
 // Skips a media player to the next item
 type HassMediaNextArgs struct {
-	Name        *string                    `json:"name,omitempty"`
-	Area        *string                    `json:"area,omitempty"`
-	Floor       *string                    `json:"floor,omitempty"`
-	Domain      []HassMediaNextDomain      `json:"domain,omitempty"`
-	DeviceClass []HassMediaNextDeviceClass `json:"device_class,omitempty"`
+	Name        *string       `json:"name,omitempty"`
+	Area        *string       `json:"area,omitempty"`
+	Floor       *string       `json:"floor,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty"`
 }
 
 var shapeHassMediaNextArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -137,52 +137,52 @@ func (a *HassMediaNextArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a)), "HassMediaNext")
 }
 
-// HassMediaNextDomain is one of the values of an enum.
-type HassMediaNextDomain string
+// Domain is one of the values of an enum. The tools "HassMediaNext", "HassMediaPause", "HassMediaPlayerMute", "HassMediaPrevious", "HassMediaSearchAndPlay" and 3 more share it.
+type Domain string
 
-// The values of HassMediaNextDomain.
+// The values of Domain.
 const (
-	HassMediaNextDomainMediaPlayer HassMediaNextDomain = "media_player"
+	DomainMediaPlayer Domain = "media_player"
 )
 
 // Valid reports whether e is one of the values of the enum.
-func (e HassMediaNextDomain) Valid() bool {
+func (e Domain) Valid() bool {
 	switch e {
-	case HassMediaNextDomainMediaPlayer:
+	case DomainMediaPlayer:
 		return true
 	}
 	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaNextDomain) Validate() error {
+func (e Domain) Validate() error {
 	if !e.Valid() {
 		return mcpimpl.Invalid("", "must be one of \"media_player\"")
 	}
 	return nil
 }
 
-// HassMediaNextDeviceClass is one of the values of an enum.
-type HassMediaNextDeviceClass string
+// DeviceClass is one of the values of an enum. The tools "HassMediaNext", "HassMediaPause", "HassMediaPlayerMute", "HassMediaPrevious", "HassMediaSearchAndPlay" and 3 more share it.
+type DeviceClass string
 
-// The values of HassMediaNextDeviceClass.
+// The values of DeviceClass.
 const (
-	HassMediaNextDeviceClassTv       HassMediaNextDeviceClass = "tv"
-	HassMediaNextDeviceClassSpeaker  HassMediaNextDeviceClass = "speaker"
-	HassMediaNextDeviceClassReceiver HassMediaNextDeviceClass = "receiver"
+	DeviceClassTv       DeviceClass = "tv"
+	DeviceClassSpeaker  DeviceClass = "speaker"
+	DeviceClassReceiver DeviceClass = "receiver"
 )
 
 // Valid reports whether e is one of the values of the enum.
-func (e HassMediaNextDeviceClass) Valid() bool {
+func (e DeviceClass) Valid() bool {
 	switch e {
-	case HassMediaNextDeviceClassTv, HassMediaNextDeviceClassSpeaker, HassMediaNextDeviceClassReceiver:
+	case DeviceClassTv, DeviceClassSpeaker, DeviceClassReceiver:
 		return true
 	}
 	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaNextDeviceClass) Validate() error {
+func (e DeviceClass) Validate() error {
 	if !e.Valid() {
 		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
 	}
@@ -193,11 +193,11 @@ func (e HassMediaNextDeviceClass) Validate() error {
 //
 // Pauses a media player
 type HassMediaPauseArgs struct {
-	Name        *string                     `json:"name,omitempty"`
-	Area        *string                     `json:"area,omitempty"`
-	Floor       *string                     `json:"floor,omitempty"`
-	Domain      []HassMediaPauseDomain      `json:"domain,omitempty"`
-	DeviceClass []HassMediaPauseDeviceClass `json:"device_class,omitempty"`
+	Name        *string       `json:"name,omitempty"`
+	Area        *string       `json:"area,omitempty"`
+	Floor       *string       `json:"floor,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty"`
 }
 
 var shapeHassMediaPauseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -214,67 +214,15 @@ func (a *HassMediaPauseArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPauseArgs, (*plain)(a)), "HassMediaPause")
 }
 
-// HassMediaPauseDomain is one of the values of an enum.
-type HassMediaPauseDomain string
-
-// The values of HassMediaPauseDomain.
-const (
-	HassMediaPauseDomainMediaPlayer HassMediaPauseDomain = "media_player"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaPauseDomain) Valid() bool {
-	switch e {
-	case HassMediaPauseDomainMediaPlayer:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaPauseDomain) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"media_player\"")
-	}
-	return nil
-}
-
-// HassMediaPauseDeviceClass is one of the values of an enum.
-type HassMediaPauseDeviceClass string
-
-// The values of HassMediaPauseDeviceClass.
-const (
-	HassMediaPauseDeviceClassTv       HassMediaPauseDeviceClass = "tv"
-	HassMediaPauseDeviceClassSpeaker  HassMediaPauseDeviceClass = "speaker"
-	HassMediaPauseDeviceClassReceiver HassMediaPauseDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaPauseDeviceClass) Valid() bool {
-	switch e {
-	case HassMediaPauseDeviceClassTv, HassMediaPauseDeviceClassSpeaker, HassMediaPauseDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaPauseDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
-	}
-	return nil
-}
-
 // HassMediaPlayerMuteArgs holds the arguments of the tool "HassMediaPlayerMute".
 //
 // Mutes a media player
 type HassMediaPlayerMuteArgs struct {
-	Name        *string                          `json:"name,omitempty"`
-	Area        *string                          `json:"area,omitempty"`
-	Floor       *string                          `json:"floor,omitempty"`
-	Domain      []HassMediaPlayerMuteDomain      `json:"domain,omitempty"`
-	DeviceClass []HassMediaPlayerMuteDeviceClass `json:"device_class,omitempty"`
+	Name        *string       `json:"name,omitempty"`
+	Area        *string       `json:"area,omitempty"`
+	Floor       *string       `json:"floor,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty"`
 }
 
 var shapeHassMediaPlayerMuteArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -291,67 +239,15 @@ func (a *HassMediaPlayerMuteArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPlayerMuteArgs, (*plain)(a)), "HassMediaPlayerMute")
 }
 
-// HassMediaPlayerMuteDomain is one of the values of an enum.
-type HassMediaPlayerMuteDomain string
-
-// The values of HassMediaPlayerMuteDomain.
-const (
-	HassMediaPlayerMuteDomainMediaPlayer HassMediaPlayerMuteDomain = "media_player"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaPlayerMuteDomain) Valid() bool {
-	switch e {
-	case HassMediaPlayerMuteDomainMediaPlayer:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaPlayerMuteDomain) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"media_player\"")
-	}
-	return nil
-}
-
-// HassMediaPlayerMuteDeviceClass is one of the values of an enum.
-type HassMediaPlayerMuteDeviceClass string
-
-// The values of HassMediaPlayerMuteDeviceClass.
-const (
-	HassMediaPlayerMuteDeviceClassTv       HassMediaPlayerMuteDeviceClass = "tv"
-	HassMediaPlayerMuteDeviceClassSpeaker  HassMediaPlayerMuteDeviceClass = "speaker"
-	HassMediaPlayerMuteDeviceClassReceiver HassMediaPlayerMuteDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaPlayerMuteDeviceClass) Valid() bool {
-	switch e {
-	case HassMediaPlayerMuteDeviceClassTv, HassMediaPlayerMuteDeviceClassSpeaker, HassMediaPlayerMuteDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaPlayerMuteDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
-	}
-	return nil
-}
-
 // HassMediaPreviousArgs holds the arguments of the tool "HassMediaPrevious".
 //
 // Replays the previous item for a media player
 type HassMediaPreviousArgs struct {
-	Name        *string                        `json:"name,omitempty"`
-	Area        *string                        `json:"area,omitempty"`
-	Floor       *string                        `json:"floor,omitempty"`
-	Domain      []HassMediaPreviousDomain      `json:"domain,omitempty"`
-	DeviceClass []HassMediaPreviousDeviceClass `json:"device_class,omitempty"`
+	Name        *string       `json:"name,omitempty"`
+	Area        *string       `json:"area,omitempty"`
+	Floor       *string       `json:"floor,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty"`
 }
 
 var shapeHassMediaPreviousArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -368,69 +264,17 @@ func (a *HassMediaPreviousArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPreviousArgs, (*plain)(a)), "HassMediaPrevious")
 }
 
-// HassMediaPreviousDomain is one of the values of an enum.
-type HassMediaPreviousDomain string
-
-// The values of HassMediaPreviousDomain.
-const (
-	HassMediaPreviousDomainMediaPlayer HassMediaPreviousDomain = "media_player"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaPreviousDomain) Valid() bool {
-	switch e {
-	case HassMediaPreviousDomainMediaPlayer:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaPreviousDomain) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"media_player\"")
-	}
-	return nil
-}
-
-// HassMediaPreviousDeviceClass is one of the values of an enum.
-type HassMediaPreviousDeviceClass string
-
-// The values of HassMediaPreviousDeviceClass.
-const (
-	HassMediaPreviousDeviceClassTv       HassMediaPreviousDeviceClass = "tv"
-	HassMediaPreviousDeviceClassSpeaker  HassMediaPreviousDeviceClass = "speaker"
-	HassMediaPreviousDeviceClassReceiver HassMediaPreviousDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaPreviousDeviceClass) Valid() bool {
-	switch e {
-	case HassMediaPreviousDeviceClassTv, HassMediaPreviousDeviceClassSpeaker, HassMediaPreviousDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaPreviousDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
-	}
-	return nil
-}
-
 // HassMediaSearchAndPlayArgs holds the arguments of the tool "HassMediaSearchAndPlay".
 //
 // Searches for media and plays the first result
 type HassMediaSearchAndPlayArgs struct {
-	Name        *string                             `json:"name,omitempty"`
-	Area        *string                             `json:"area,omitempty"`
-	Floor       *string                             `json:"floor,omitempty"`
-	Domain      []HassMediaSearchAndPlayDomain      `json:"domain,omitempty"`
-	DeviceClass []HassMediaSearchAndPlayDeviceClass `json:"device_class,omitempty"`
-	SearchQuery *string                             `json:"search_query,omitempty"`
-	MediaClass  *HassMediaSearchAndPlayMediaClass   `json:"media_class,omitempty"`
+	Name        *string                           `json:"name,omitempty"`
+	Area        *string                           `json:"area,omitempty"`
+	Floor       *string                           `json:"floor,omitempty"`
+	Domain      []Domain                          `json:"domain,omitempty"`
+	DeviceClass []DeviceClass                     `json:"device_class,omitempty"`
+	SearchQuery *string                           `json:"search_query,omitempty"`
+	MediaClass  *HassMediaSearchAndPlayMediaClass `json:"media_class,omitempty"`
 }
 
 var shapeHassMediaSearchAndPlayArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -447,58 +291,6 @@ var shapeHassMediaSearchAndPlayArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.Fiel
 func (a *HassMediaSearchAndPlayArgs) UnmarshalJSON(data []byte) error {
 	type plain HassMediaSearchAndPlayArgs
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaSearchAndPlayArgs, (*plain)(a)), "HassMediaSearchAndPlay")
-}
-
-// HassMediaSearchAndPlayDomain is one of the values of an enum.
-type HassMediaSearchAndPlayDomain string
-
-// The values of HassMediaSearchAndPlayDomain.
-const (
-	HassMediaSearchAndPlayDomainMediaPlayer HassMediaSearchAndPlayDomain = "media_player"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaSearchAndPlayDomain) Valid() bool {
-	switch e {
-	case HassMediaSearchAndPlayDomainMediaPlayer:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaSearchAndPlayDomain) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"media_player\"")
-	}
-	return nil
-}
-
-// HassMediaSearchAndPlayDeviceClass is one of the values of an enum.
-type HassMediaSearchAndPlayDeviceClass string
-
-// The values of HassMediaSearchAndPlayDeviceClass.
-const (
-	HassMediaSearchAndPlayDeviceClassTv       HassMediaSearchAndPlayDeviceClass = "tv"
-	HassMediaSearchAndPlayDeviceClassSpeaker  HassMediaSearchAndPlayDeviceClass = "speaker"
-	HassMediaSearchAndPlayDeviceClassReceiver HassMediaSearchAndPlayDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaSearchAndPlayDeviceClass) Valid() bool {
-	switch e {
-	case HassMediaSearchAndPlayDeviceClassTv, HassMediaSearchAndPlayDeviceClassSpeaker, HassMediaSearchAndPlayDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaSearchAndPlayDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
-	}
-	return nil
 }
 
 // HassMediaSearchAndPlayMediaClass is one of the values of an enum.
@@ -549,11 +341,11 @@ func (e HassMediaSearchAndPlayMediaClass) Validate() error {
 //
 // Resumes a media player
 type HassMediaUnpauseArgs struct {
-	Name        *string                       `json:"name,omitempty"`
-	Area        *string                       `json:"area,omitempty"`
-	Floor       *string                       `json:"floor,omitempty"`
-	Domain      []HassMediaUnpauseDomain      `json:"domain,omitempty"`
-	DeviceClass []HassMediaUnpauseDeviceClass `json:"device_class,omitempty"`
+	Name        *string       `json:"name,omitempty"`
+	Area        *string       `json:"area,omitempty"`
+	Floor       *string       `json:"floor,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty"`
 }
 
 var shapeHassMediaUnpauseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -570,67 +362,15 @@ func (a *HassMediaUnpauseArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaUnpauseArgs, (*plain)(a)), "HassMediaUnpause")
 }
 
-// HassMediaUnpauseDomain is one of the values of an enum.
-type HassMediaUnpauseDomain string
-
-// The values of HassMediaUnpauseDomain.
-const (
-	HassMediaUnpauseDomainMediaPlayer HassMediaUnpauseDomain = "media_player"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaUnpauseDomain) Valid() bool {
-	switch e {
-	case HassMediaUnpauseDomainMediaPlayer:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaUnpauseDomain) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"media_player\"")
-	}
-	return nil
-}
-
-// HassMediaUnpauseDeviceClass is one of the values of an enum.
-type HassMediaUnpauseDeviceClass string
-
-// The values of HassMediaUnpauseDeviceClass.
-const (
-	HassMediaUnpauseDeviceClassTv       HassMediaUnpauseDeviceClass = "tv"
-	HassMediaUnpauseDeviceClassSpeaker  HassMediaUnpauseDeviceClass = "speaker"
-	HassMediaUnpauseDeviceClassReceiver HassMediaUnpauseDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassMediaUnpauseDeviceClass) Valid() bool {
-	switch e {
-	case HassMediaUnpauseDeviceClassTv, HassMediaUnpauseDeviceClassSpeaker, HassMediaUnpauseDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassMediaUnpauseDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
-	}
-	return nil
-}
-
 // HassSetVolumeArgs holds the arguments of the tool "HassSetVolume".
 //
 // Sets the volume percentage of a media player
 type HassSetVolumeArgs struct {
-	Name        *string                    `json:"name,omitempty"`
-	Area        *string                    `json:"area,omitempty"`
-	Floor       *string                    `json:"floor,omitempty"`
-	Domain      []HassSetVolumeDomain      `json:"domain,omitempty"`
-	DeviceClass []HassSetVolumeDeviceClass `json:"device_class,omitempty"`
+	Name        *string       `json:"name,omitempty"`
+	Area        *string       `json:"area,omitempty"`
+	Floor       *string       `json:"floor,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty"`
 	// The volume percentage of the media player
 	VolumeLevel *int64 `json:"volume_level,omitempty"`
 }
@@ -650,68 +390,16 @@ func (a *HassSetVolumeArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassSetVolumeArgs, (*plain)(a)), "HassSetVolume")
 }
 
-// HassSetVolumeDomain is one of the values of an enum.
-type HassSetVolumeDomain string
-
-// The values of HassSetVolumeDomain.
-const (
-	HassSetVolumeDomainMediaPlayer HassSetVolumeDomain = "media_player"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassSetVolumeDomain) Valid() bool {
-	switch e {
-	case HassSetVolumeDomainMediaPlayer:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassSetVolumeDomain) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"media_player\"")
-	}
-	return nil
-}
-
-// HassSetVolumeDeviceClass is one of the values of an enum.
-type HassSetVolumeDeviceClass string
-
-// The values of HassSetVolumeDeviceClass.
-const (
-	HassSetVolumeDeviceClassTv       HassSetVolumeDeviceClass = "tv"
-	HassSetVolumeDeviceClassSpeaker  HassSetVolumeDeviceClass = "speaker"
-	HassSetVolumeDeviceClassReceiver HassSetVolumeDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassSetVolumeDeviceClass) Valid() bool {
-	switch e {
-	case HassSetVolumeDeviceClassTv, HassSetVolumeDeviceClassSpeaker, HassSetVolumeDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassSetVolumeDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
-	}
-	return nil
-}
-
 // HassSetVolumeRelativeArgs holds the arguments of the tool "HassSetVolumeRelative".
 //
 // Increases or decreases the volume of a media player
 type HassSetVolumeRelativeArgs struct {
-	Name        *string                            `json:"name,omitempty"`
-	Area        *string                            `json:"area,omitempty"`
-	Floor       *string                            `json:"floor,omitempty"`
-	Domain      []HassSetVolumeRelativeDomain      `json:"domain,omitempty"`
-	DeviceClass []HassSetVolumeRelativeDeviceClass `json:"device_class,omitempty"`
-	VolumeStep  *HassSetVolumeRelativeVolumeStep   `json:"volume_step,omitempty"`
+	Name        *string                          `json:"name,omitempty"`
+	Area        *string                          `json:"area,omitempty"`
+	Floor       *string                          `json:"floor,omitempty"`
+	Domain      []Domain                         `json:"domain,omitempty"`
+	DeviceClass []DeviceClass                    `json:"device_class,omitempty"`
+	VolumeStep  *HassSetVolumeRelativeVolumeStep `json:"volume_step,omitempty"`
 }
 
 var shapeHassSetVolumeRelativeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -727,58 +415,6 @@ var shapeHassSetVolumeRelativeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.Field
 func (a *HassSetVolumeRelativeArgs) UnmarshalJSON(data []byte) error {
 	type plain HassSetVolumeRelativeArgs
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassSetVolumeRelativeArgs, (*plain)(a)), "HassSetVolumeRelative")
-}
-
-// HassSetVolumeRelativeDomain is one of the values of an enum.
-type HassSetVolumeRelativeDomain string
-
-// The values of HassSetVolumeRelativeDomain.
-const (
-	HassSetVolumeRelativeDomainMediaPlayer HassSetVolumeRelativeDomain = "media_player"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassSetVolumeRelativeDomain) Valid() bool {
-	switch e {
-	case HassSetVolumeRelativeDomainMediaPlayer:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassSetVolumeRelativeDomain) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"media_player\"")
-	}
-	return nil
-}
-
-// HassSetVolumeRelativeDeviceClass is one of the values of an enum.
-type HassSetVolumeRelativeDeviceClass string
-
-// The values of HassSetVolumeRelativeDeviceClass.
-const (
-	HassSetVolumeRelativeDeviceClassTv       HassSetVolumeRelativeDeviceClass = "tv"
-	HassSetVolumeRelativeDeviceClassSpeaker  HassSetVolumeRelativeDeviceClass = "speaker"
-	HassSetVolumeRelativeDeviceClassReceiver HassSetVolumeRelativeDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassSetVolumeRelativeDeviceClass) Valid() bool {
-	switch e {
-	case HassSetVolumeRelativeDeviceClassTv, HassSetVolumeRelativeDeviceClassSpeaker, HassSetVolumeRelativeDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassSetVolumeRelativeDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of \"tv\", \"speaker\", \"receiver\"")
-	}
-	return nil
 }
 
 // HassSetVolumeRelativeVolumeStep is one of several shapes; exactly one field is set.
@@ -849,11 +485,11 @@ func (e HassSetVolumeRelativeVolumeStepString) Validate() error {
 //
 // Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.
 type HassTurnOffArgs struct {
-	Name        *string                  `json:"name,omitempty"`
-	Area        *string                  `json:"area,omitempty"`
-	Floor       *string                  `json:"floor,omitempty"`
-	Domain      []string                 `json:"domain,omitempty"`
-	DeviceClass []HassTurnOffDeviceClass `json:"device_class,omitempty"`
+	Name        *string            `json:"name,omitempty"`
+	Area        *string            `json:"area,omitempty"`
+	Floor       *string            `json:"floor,omitempty"`
+	Domain      []string           `json:"domain,omitempty"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty"`
 }
 
 var shapeHassTurnOffArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -870,46 +506,46 @@ func (a *HassTurnOffArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a)), "HassTurnOff")
 }
 
-// HassTurnOffDeviceClass is one of the values of an enum.
-type HassTurnOffDeviceClass string
+// DeviceClass_03c9 is one of the values of an enum. The tools "HassTurnOff" and "HassTurnOn" share it.
+type DeviceClass_03c9 string
 
-// The values of HassTurnOffDeviceClass.
+// The values of DeviceClass_03c9.
 const (
-	HassTurnOffDeviceClassIdentify HassTurnOffDeviceClass = "identify"
-	HassTurnOffDeviceClassRestart  HassTurnOffDeviceClass = "restart"
-	HassTurnOffDeviceClassUpdate   HassTurnOffDeviceClass = "update"
-	HassTurnOffDeviceClassAwning   HassTurnOffDeviceClass = "awning"
-	HassTurnOffDeviceClassBlind    HassTurnOffDeviceClass = "blind"
-	HassTurnOffDeviceClassCurtain  HassTurnOffDeviceClass = "curtain"
-	HassTurnOffDeviceClassDamper   HassTurnOffDeviceClass = "damper"
-	HassTurnOffDeviceClassDoor     HassTurnOffDeviceClass = "door"
-	HassTurnOffDeviceClassGarage   HassTurnOffDeviceClass = "garage"
-	HassTurnOffDeviceClassGate     HassTurnOffDeviceClass = "gate"
-	HassTurnOffDeviceClassShade    HassTurnOffDeviceClass = "shade"
-	HassTurnOffDeviceClassShutter  HassTurnOffDeviceClass = "shutter"
-	HassTurnOffDeviceClassWindow   HassTurnOffDeviceClass = "window"
-	HassTurnOffDeviceClassWater    HassTurnOffDeviceClass = "water"
-	HassTurnOffDeviceClassGas      HassTurnOffDeviceClass = "gas"
-	HassTurnOffDeviceClassOutlet   HassTurnOffDeviceClass = "outlet"
-	HassTurnOffDeviceClassSwitch   HassTurnOffDeviceClass = "switch"
-	HassTurnOffDeviceClassTv       HassTurnOffDeviceClass = "tv"
-	HassTurnOffDeviceClassSpeaker  HassTurnOffDeviceClass = "speaker"
-	HassTurnOffDeviceClassReceiver HassTurnOffDeviceClass = "receiver"
+	DeviceClass_03c9Identify DeviceClass_03c9 = "identify"
+	DeviceClass_03c9Restart  DeviceClass_03c9 = "restart"
+	DeviceClass_03c9Update   DeviceClass_03c9 = "update"
+	DeviceClass_03c9Awning   DeviceClass_03c9 = "awning"
+	DeviceClass_03c9Blind    DeviceClass_03c9 = "blind"
+	DeviceClass_03c9Curtain  DeviceClass_03c9 = "curtain"
+	DeviceClass_03c9Damper   DeviceClass_03c9 = "damper"
+	DeviceClass_03c9Door     DeviceClass_03c9 = "door"
+	DeviceClass_03c9Garage   DeviceClass_03c9 = "garage"
+	DeviceClass_03c9Gate     DeviceClass_03c9 = "gate"
+	DeviceClass_03c9Shade    DeviceClass_03c9 = "shade"
+	DeviceClass_03c9Shutter  DeviceClass_03c9 = "shutter"
+	DeviceClass_03c9Window   DeviceClass_03c9 = "window"
+	DeviceClass_03c9Water    DeviceClass_03c9 = "water"
+	DeviceClass_03c9Gas      DeviceClass_03c9 = "gas"
+	DeviceClass_03c9Outlet   DeviceClass_03c9 = "outlet"
+	DeviceClass_03c9Switch   DeviceClass_03c9 = "switch"
+	DeviceClass_03c9Tv       DeviceClass_03c9 = "tv"
+	DeviceClass_03c9Speaker  DeviceClass_03c9 = "speaker"
+	DeviceClass_03c9Receiver DeviceClass_03c9 = "receiver"
 )
 
 // Valid reports whether e is one of the values of the enum.
-func (e HassTurnOffDeviceClass) Valid() bool {
+func (e DeviceClass_03c9) Valid() bool {
 	switch e {
-	case HassTurnOffDeviceClassIdentify, HassTurnOffDeviceClassRestart, HassTurnOffDeviceClassUpdate, HassTurnOffDeviceClassAwning, HassTurnOffDeviceClassBlind, HassTurnOffDeviceClassCurtain, HassTurnOffDeviceClassDamper, HassTurnOffDeviceClassDoor, HassTurnOffDeviceClassGarage, HassTurnOffDeviceClassGate, HassTurnOffDeviceClassShade, HassTurnOffDeviceClassShutter, HassTurnOffDeviceClassWindow, HassTurnOffDeviceClassWater, HassTurnOffDeviceClassGas, HassTurnOffDeviceClassOutlet, HassTurnOffDeviceClassSwitch, HassTurnOffDeviceClassTv, HassTurnOffDeviceClassSpeaker, HassTurnOffDeviceClassReceiver:
+	case DeviceClass_03c9Identify, DeviceClass_03c9Restart, DeviceClass_03c9Update, DeviceClass_03c9Awning, DeviceClass_03c9Blind, DeviceClass_03c9Curtain, DeviceClass_03c9Damper, DeviceClass_03c9Door, DeviceClass_03c9Garage, DeviceClass_03c9Gate, DeviceClass_03c9Shade, DeviceClass_03c9Shutter, DeviceClass_03c9Window, DeviceClass_03c9Water, DeviceClass_03c9Gas, DeviceClass_03c9Outlet, DeviceClass_03c9Switch, DeviceClass_03c9Tv, DeviceClass_03c9Speaker, DeviceClass_03c9Receiver:
 		return true
 	}
 	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassTurnOffDeviceClass) Validate() error {
+func (e DeviceClass_03c9) Validate() error {
 	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of the 20 values of HassTurnOffDeviceClass")
+		return mcpimpl.Invalid("", "must be one of the 20 values of DeviceClass_03c9")
 	}
 	return nil
 }
@@ -918,11 +554,11 @@ func (e HassTurnOffDeviceClass) Validate() error {
 //
 // Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.
 type HassTurnOnArgs struct {
-	Name        *string                 `json:"name,omitempty"`
-	Area        *string                 `json:"area,omitempty"`
-	Floor       *string                 `json:"floor,omitempty"`
-	Domain      []string                `json:"domain,omitempty"`
-	DeviceClass []HassTurnOnDeviceClass `json:"device_class,omitempty"`
+	Name        *string            `json:"name,omitempty"`
+	Area        *string            `json:"area,omitempty"`
+	Floor       *string            `json:"floor,omitempty"`
+	Domain      []string           `json:"domain,omitempty"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty"`
 }
 
 var shapeHassTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
@@ -937,50 +573,6 @@ var shapeHassTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
 	type plain HassTurnOnArgs
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
-}
-
-// HassTurnOnDeviceClass is one of the values of an enum.
-type HassTurnOnDeviceClass string
-
-// The values of HassTurnOnDeviceClass.
-const (
-	HassTurnOnDeviceClassIdentify HassTurnOnDeviceClass = "identify"
-	HassTurnOnDeviceClassRestart  HassTurnOnDeviceClass = "restart"
-	HassTurnOnDeviceClassUpdate   HassTurnOnDeviceClass = "update"
-	HassTurnOnDeviceClassAwning   HassTurnOnDeviceClass = "awning"
-	HassTurnOnDeviceClassBlind    HassTurnOnDeviceClass = "blind"
-	HassTurnOnDeviceClassCurtain  HassTurnOnDeviceClass = "curtain"
-	HassTurnOnDeviceClassDamper   HassTurnOnDeviceClass = "damper"
-	HassTurnOnDeviceClassDoor     HassTurnOnDeviceClass = "door"
-	HassTurnOnDeviceClassGarage   HassTurnOnDeviceClass = "garage"
-	HassTurnOnDeviceClassGate     HassTurnOnDeviceClass = "gate"
-	HassTurnOnDeviceClassShade    HassTurnOnDeviceClass = "shade"
-	HassTurnOnDeviceClassShutter  HassTurnOnDeviceClass = "shutter"
-	HassTurnOnDeviceClassWindow   HassTurnOnDeviceClass = "window"
-	HassTurnOnDeviceClassWater    HassTurnOnDeviceClass = "water"
-	HassTurnOnDeviceClassGas      HassTurnOnDeviceClass = "gas"
-	HassTurnOnDeviceClassOutlet   HassTurnOnDeviceClass = "outlet"
-	HassTurnOnDeviceClassSwitch   HassTurnOnDeviceClass = "switch"
-	HassTurnOnDeviceClassTv       HassTurnOnDeviceClass = "tv"
-	HassTurnOnDeviceClassSpeaker  HassTurnOnDeviceClass = "speaker"
-	HassTurnOnDeviceClassReceiver HassTurnOnDeviceClass = "receiver"
-)
-
-// Valid reports whether e is one of the values of the enum.
-func (e HassTurnOnDeviceClass) Valid() bool {
-	switch e {
-	case HassTurnOnDeviceClassIdentify, HassTurnOnDeviceClassRestart, HassTurnOnDeviceClassUpdate, HassTurnOnDeviceClassAwning, HassTurnOnDeviceClassBlind, HassTurnOnDeviceClassCurtain, HassTurnOnDeviceClassDamper, HassTurnOnDeviceClassDoor, HassTurnOnDeviceClassGarage, HassTurnOnDeviceClassGate, HassTurnOnDeviceClassShade, HassTurnOnDeviceClassShutter, HassTurnOnDeviceClassWindow, HassTurnOnDeviceClassWater, HassTurnOnDeviceClassGas, HassTurnOnDeviceClassOutlet, HassTurnOnDeviceClassSwitch, HassTurnOnDeviceClassTv, HassTurnOnDeviceClassSpeaker, HassTurnOnDeviceClassReceiver:
-		return true
-	}
-	return false
-}
-
-// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
-func (e HassTurnOnDeviceClass) Validate() error {
-	if !e.Valid() {
-		return mcpimpl.Invalid("", "must be one of the 20 values of HassTurnOnDeviceClass")
-	}
-	return nil
 }
 
 // DescribeDoorbellArgs holds the arguments of the tool "describe_doorbell".

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,9 +32,12 @@ type apiLoc struct {
 }
 
 // apiItem is one identifier of the generated package and its Go type.
+// loc is where the first tool, in name order, uses it; others are the uses
+// by the other tools, for the identifiers of a type several tools share.
 type apiItem struct {
-	sig string
-	loc apiLoc
+	sig    string
+	loc    apiLoc
+	others []apiLoc
 }
 
 // surface lists the identifiers of a generated package.
@@ -52,6 +56,7 @@ func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []
 	// (the new one when the identifier is still there).
 	type group struct {
 		loc, alt      apiLoc // alt is the old location, tried second
+		others        []apiLoc
 		ids           []string
 		gone, changed []string
 		old, new      []string
@@ -84,6 +89,13 @@ func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []
 			g.gone = append(g.gone, id)
 		}
 		broken[o.loc.tool] = true
+		// A shared type breaks every tool that uses it.
+		for _, l := range o.others {
+			broken[l.tool] = true
+			if !slices.Contains(g.others, l) {
+				g.others = append(g.others, l)
+			}
+		}
 	}
 
 	for i := range changes {
@@ -106,11 +118,7 @@ func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []
 			g.alt.ptr = w.defPointer(w.old, g.alt.ptr)
 		}
 		why := identifiersWhy(g.gone, g.changed)
-		i := explains(changes, g.loc)
-		if i < 0 && g.alt != g.loc {
-			i = explains(changes, g.alt)
-		}
-		if i >= 0 {
+		mark := func(i int) {
 			c := &changes[i]
 			switch {
 			case !c.GoAPI:
@@ -122,7 +130,31 @@ func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []
 			case c.baseWhy != "":
 				c.goWhy = strings.TrimSpace(c.goWhy + " Affected: " + strings.Join(g.ids, ", ") + ".")
 			}
+		}
+		// The other tools that share the identifiers keep the marker on
+		// the changes that explain them there.
+		for _, l := range g.others {
+			if w := walkers[apiLoc{tool: l.tool, section: l.section}]; w != nil {
+				l.ptr = w.defPointer(w.old, l.ptr)
+			}
+			if i := explains(changes, l); i >= 0 && changes[i].Tool != g.loc.tool {
+				mark(i)
+			}
+		}
+		i := explains(changes, g.loc)
+		if i < 0 && g.alt != g.loc {
+			i = explains(changes, g.alt)
+		}
+		if i >= 0 {
+			mark(i)
 			continue
+		}
+		if len(g.others) > 0 {
+			var tools []string
+			for _, l := range g.others {
+				tools = append(tools, l.tool)
+			}
+			why += fmt.Sprintf(" The identifiers belonged to a type this tool shared with %s: a change there, or a tool added or removed, gave the type another name.", strings.Join(tools, ", "))
 		}
 		changes = insertByTool(changes, Change{
 			Tool: g.loc.tool, Schema: g.loc.section, Pointer: g.loc.ptr,
@@ -269,11 +301,19 @@ func buildSurface(build ir.Options, tools []runtime.Tool) (surface, bool, error)
 	return s, true, nil
 }
 
-// add records an identifier at its first location.
+// add records an identifier at its first location, and the other tools
+// that use it.
 func (s surface) add(id, sig string, loc apiLoc) {
-	if _, ok := s[id]; !ok {
+	it, ok := s[id]
+	if !ok {
 		s[id] = apiItem{sig: sig, loc: loc}
+		return
 	}
+	if loc.tool == it.loc.tool || slices.ContainsFunc(it.others, func(l apiLoc) bool { return l.tool == loc.tool }) {
+		return
+	}
+	it.others = append(it.others, loc)
+	s[id] = it
 }
 
 type surfaceWalker struct {

@@ -98,7 +98,7 @@ func reserved() []string {
 // check the Go API they compare, so that all three name the same
 // identifiers.
 func (opts Options) IROptions() ir.Options {
-	return ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context, Reserved: reserved()}
+	return ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context, Reserved: reserved(), Sharing: opts.Sharing}
 }
 
 // Options choose what Generate writes.
@@ -117,6 +117,9 @@ type Options struct {
 	// Overrides change the Go name or type of properties, keyed by
 	// ir.OverrideKey.
 	Overrides map[string]ir.Override
+	// Sharing says which types several tools share; the zero value shares
+	// every type it can.
+	Sharing ir.Sharing
 	// SnapshotHash, when set, is the SnapshotHash to record instead of the
 	// hash of the tools generated: the hash of the whole snapshot when
 	// only some of its tools are generated. SnapshotTools is then the

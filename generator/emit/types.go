@@ -126,6 +126,9 @@ func (g *gen) typeDoc(t *ir.Type) jen.Code {
 		default:
 			lead += " an object."
 		}
+		if len(t.SharedBy) > 1 {
+			lead += " " + sharedBy(t.SharedBy)
+		}
 		paras = append(paras, lead)
 		if t.Doc != "" {
 			paras = append(paras, t.Doc)
@@ -135,6 +138,21 @@ func (g *gen) typeDoc(t *ir.Type) jen.Code {
 		paras = append(paras, "Default: "+oneLine(t.Default.String()))
 	}
 	return comment(paras...)
+}
+
+// sharedBy says which tools share a type, naming five at most.
+func sharedBy(tools []string) string {
+	var names []string
+	for i, t := range tools {
+		if i == 5 {
+			break
+		}
+		names = append(names, quote(t))
+	}
+	if n := len(tools) - len(names); n > 0 {
+		return fmt.Sprintf("The tools %s and %d more share it.", strings.Join(names, ", "), n)
+	}
+	return fmt.Sprintf("The tools %s and %s share it.", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // quote renders a name from a server for use inside a comment.

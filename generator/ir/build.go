@@ -33,15 +33,16 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 }
 
 // buildPackage converts tools; no type takes a reserved name, and used
-// records the keys of the overrides applied.
-func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, reserved []string, used map[string]bool) (*Package, error) {
+// records the keys of the overrides applied. Types are shared as sharing
+// says; unshared are the entries of sharing.Except that matched no type.
+func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, reserved []string, sharing Sharing, used map[string]bool) (pkg *Package, unshared []string, err error) {
 	lim = lim.withDefaults()
 	if len(tools) > lim.MaxTools {
-		return nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
+		return nil, nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
 	}
-	tools, err := withSchemas(tools)
+	tools, err = withSchemas(tools)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sorted := make([]*snapshot.Tool, len(tools))
 	for i := range tools {
@@ -49,7 +50,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 
-	pkg := &Package{}
+	pkg = &Package{}
 	names := newScope(reserved...)
 	// Tool names become methods of Client and prefixes of type names, so
 	// they may repeat package-level names ("client" gives Client.Client
@@ -57,7 +58,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	toolNames := newScope()
 	for _, st := range sorted {
 		if err := st.CheckName(); err != nil {
-			return nil, &Error{Tool: st.Name, Pointer: "/name", Msg: err.Error()}
+			return nil, nil, &Error{Tool: st.Name, Pointer: "/name", Msg: err.Error()}
 		}
 		t := &Tool{Name: st.Name, Title: st.Title, Description: st.Description}
 		base := Exported(st.Name, "Tool")
@@ -83,7 +84,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 		args, err := c.root(t.GoName, t.GoName+"Args")
 		pkg.steps += c.steps
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		t.Args, t.RawChecks = args, c.rawList()
 		if st.Output != nil {
@@ -93,38 +94,45 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
 			pkg.steps += c.steps
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			t.Result, t.ResultRawChecks = res, c.rawList()
 		}
 		// The converter reports what it cannot map first, in its own
 		// words; the meta-schema then catches what it let through.
 		if err := meta.check(t.Name, st.Input, "/inputSchema"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if st.Output != nil {
 			if err := meta.check(t.Name, st.Output, "/outputSchema"); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
+	unshared = shareTypes(pkg, sharing)
 	nameTypes(pkg, names)
-	return pkg, nil
+	return pkg, unshared, nil
 }
 
 // nameTypes gives the named types their final names, then the enum
 // constants theirs, which start with the name of their type. During the
 // conversion a type's Name is the name it asks for; here every type asking
 // for the same name is ranked by the spelling of its schema's last pointer
-// token (a $defs name, a property name), so that which type keeps the name
-// never depends on the order the tools or properties come in.
+// token (a $defs name, a property name), then by how many tools share it,
+// so that which type keeps the name never depends on the order the tools
+// or properties come in. A type shared by several tools asks for its name
+// without a tool's prefix (see share.go).
 func nameTypes(pkg *Package, names *scope) {
 	for _, t := range pkg.Types {
 		if t.origin == "" {
 			continue // a tool's Args or Result type, reserved already
 		}
 		tok := lastToken(t.Pointer)
-		names.claim(t.Name, t.origin, spellingRank(tok, Exported(tok, "")), func(n string) { t.Name = n })
+		want, weight := t.Name, 1
+		if len(t.SharedBy) > 1 {
+			want, weight = t.local, len(t.SharedBy)
+		}
+		names.weighedClaim(want, t.origin, spellingRank(tok, Exported(tok, "")), weight, func(n string) { t.Name = n })
 	}
 	names.resolve()
 	for _, t := range pkg.Types {
@@ -162,6 +170,11 @@ type converter struct {
 	// usedOverrides records those applied.
 	overrides     map[string]Override
 	usedOverrides map[string]bool
+	// structs are the names the fields of the structs being converted
+	// start with, innermost last; defNames are the names of the $defs
+	// entries referenced, by pointer (see ownName).
+	structs  []string
+	defNames map[string]string
 }
 
 func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsontree.Node, rootPtr string) *converter {
@@ -169,6 +182,7 @@ func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, 
 	c := &converter{
 		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
+		defNames: map[string]string{},
 	}
 	c.draft07 = schema.DraftOf(doc) == schema.Draft7
 	return c
@@ -198,10 +212,29 @@ func (c *converter) named(t *Type, hint string) *Type {
 		c.rootName = ""
 	} else {
 		t.origin = c.tool + "#" + t.Pointer
+		t.tool, t.toolBase = c.tool, c.base
+		t.local = c.ownName(t.Pointer, hint)
 	}
 	c.index[t] = len(c.pkg.Types)
 	c.pkg.Types = append(c.pkg.Types, t)
 	return t
+}
+
+// ownName is the part of the name hint that names the type at ptr itself,
+// without the name of the struct it is a field of or the tool's prefix: the
+// name of a $defs entry, a property name ("DeviceClass"), a property name
+// and "Item" for the items of an array. It is "" when hint does not start
+// with the enclosing name.
+func (c *converter) ownName(ptr, hint string) string {
+	if own, ok := c.defNames[ptr]; ok {
+		return own
+	}
+	enclosing := c.base
+	if n := len(c.structs); n > 0 {
+		enclosing = c.structs[n-1]
+	}
+	own, _ := strings.CutPrefix(hint, enclosing)
+	return own
 }
 
 // root converts the whole schema document, which must become a named type.
@@ -244,6 +277,7 @@ func (c *converter) ref(ref, ptr string) (*Type, error) {
 		return nil, c.errf(ptr, "%v", err)
 	}
 	hint := c.base + Exported(lastToken(tptr), "Def")
+	c.defNames[c.rootPtr+tptr] = Exported(lastToken(tptr), "Def")
 	if tptr == "" {
 		hint = c.rootName
 		if hint == "" {
@@ -689,6 +723,8 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	if isRoot {
 		base = c.base
 	}
+	c.structs = append(c.structs, base)
+	defer func() { c.structs = c.structs[:len(c.structs)-1] }()
 	fieldNames := newScope(reservedFields...)
 	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsontree.Bool) {
 		fieldNames.reserve("Extra")

@@ -116,8 +116,18 @@ type Type struct {
 	Constraints
 
 	// origin identifies a named type other than a tool's Args or Result
-	// (the tool name and the pointer) while its name is resolved.
+	// (the tool name and the pointer) while its name is resolved; a shared
+	// type's origin is derived from its shape instead.
 	origin string
+	// tool is the tool whose schema the named type was converted from, and
+	// toolBase the prefix of the names of its types there. local is the
+	// part of the name it asks for that names it without the struct it is
+	// in or the tool ("HassMediaNextDeviceClass" → "DeviceClass"), or ""
+	// when there is none.
+	tool, toolBase, local string
+	// SharedBy lists, sorted, the tools whose schemas use a type shared
+	// across tools (see share.go); it is nil for a type of one tool.
+	SharedBy []string
 }
 
 // Constraints are the checks a generated Validate makes on a value.

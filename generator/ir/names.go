@@ -166,10 +166,11 @@ type scope struct {
 
 // claim asks for the identifier base on behalf of origin, which is unique
 // in its scope and what the suffix is derived from; rank orders claims of
-// the same base (lower wins); set receives the identifier.
+// the same base (lower wins), then weight (higher wins); set receives the
+// identifier.
 type claim struct {
 	base, origin string
-	rank         int
+	rank, weight int
 	set          func(string)
 }
 
@@ -186,7 +187,12 @@ func (s *scope) reserve(name string) { s.reserved[name] = true }
 
 // claim records a claim; resolve answers it.
 func (s *scope) claim(base, origin string, rank int, set func(string)) {
-	s.claims = append(s.claims, &claim{base: base, origin: origin, rank: rank, set: set})
+	s.weighedClaim(base, origin, rank, 0, set)
+}
+
+// weighedClaim records a claim whose weight breaks ties of rank.
+func (s *scope) weighedClaim(base, origin string, rank, weight int, set func(string)) {
+	s.claims = append(s.claims, &claim{base: base, origin: origin, rank: rank, weight: weight, set: set})
 }
 
 // resolve assigns every claim its identifier and reserves it.
@@ -199,6 +205,9 @@ func (s *scope) resolve() {
 		}
 		if a.rank != b.rank {
 			return a.rank < b.rank
+		}
+		if a.weight != b.weight {
+			return a.weight > b.weight
 		}
 		return a.origin < b.origin
 	})

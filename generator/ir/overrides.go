@@ -50,8 +50,11 @@ type Options struct {
 	// take them.
 	Reserved []string
 	// KeepUnusedOverrides accepts overrides whose property is not in the
-	// tools, as when one configuration builds two versions of a server.
+	// tools, and entries of Sharing.Except that match no type, as when one
+	// configuration builds two versions of a server.
 	KeepUnusedOverrides bool
+	// Sharing says which types several uses share (see Sharing).
+	Sharing Sharing
 }
 
 // OverrideError is an override that cannot be applied: its property does
@@ -96,9 +99,12 @@ func BuildOptions(tools []snapshot.Tool, opts Options) (*Package, error) {
 		}
 	}
 	used := map[string]bool{}
-	pkg, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, opts.Reserved, used)
+	pkg, unshared, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, opts.Reserved, opts.Sharing, used)
 	if err != nil {
 		return nil, err
+	}
+	if len(unshared) > 0 && !opts.KeepUnusedOverrides {
+		return nil, &PerToolTypeError{Entry: unshared[0]}
 	}
 	for _, k := range sortedKeys(opts.Overrides) {
 		if !used[k] && !opts.KeepUnusedOverrides {

@@ -197,6 +197,10 @@ func diffConfig(file, server string) (emit.Options, error) {
 // entry s with, as far as they decide its Go identifiers.
 func serverOptions(s *config.Server) emit.Options {
 	var opts emit.Options
+	opts.Sharing.PerTool = s.NoSharedTypes
+	for _, p := range s.PerToolTypes {
+		opts.Sharing.Except = append(opts.Sharing.Except, p.Name)
+	}
 	if len(s.Overrides) > 0 {
 		opts.Overrides = map[string]ir.Override{}
 		for _, o := range s.Overrides {

@@ -235,7 +235,8 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 		cfg.Snapshot = s.Snapshot
 		cfg.Tools = s.Tools.Filter()
 		cfg.Warn = configWarn(e, file.Path, s)
-		cfg.Overrides = serverOptions(s).Overrides
+		opts := serverOptions(s)
+		cfg.Overrides, cfg.Sharing = opts.Overrides, opts.Sharing
 		ctx, cancel := commandContext(timeout)
 		cfg.Context = ctx
 		err := explainDone(ctx, writePackage(e, "server "+s.Name+": ", cfg), timeout)
@@ -248,6 +249,14 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 				for _, o := range s.Overrides {
 					if o.Key == oe.Key {
 						err = fmt.Errorf("%s:%d: %w", file.Path, o.Line, oe)
+					}
+				}
+			}
+			var pe *ir.PerToolTypeError
+			if errors.As(err, &pe) {
+				for _, p := range s.PerToolTypes {
+					if p.Name == pe.Entry {
+						err = fmt.Errorf("%s:%d: per_tool_types: %w", file.Path, p.Line, pe)
 					}
 				}
 			}

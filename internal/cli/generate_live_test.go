@@ -155,6 +155,8 @@ func TestGenerateConfigErrors(t *testing.T) {
 			`mcpgen.yaml:7: override HassSetVolume#/inputSchema/properties/volume: tool "HassSetVolume" has no property at /inputSchema/properties/volume`},
 		{"override type of a string", "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    overrides:\n      \"HassSetVolume#/inputSchema/properties/volume_level\": {go_type: int8}\n      \"HassTurnOn#/inputSchema/properties/name\": {go_type: int}\n",
 			`mcpgen.yaml:8: override HassTurnOn#/inputSchema/properties/name: a Go type can only be given to an integer property, not to this string`},
+		{"per-tool type of no type", "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    per_tool_types:\n      - DeviceClass\n      - DeviceKind\n",
+			`mcpgen.yaml:8: per_tool_types: DeviceKind: no shared type has this name`},
 		{"missing snapshot file", "servers:\n  a:\n    snapshot: missing.json\n    out: gen/a\n    url: http://x\n", "missing.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -167,6 +169,48 @@ func TestGenerateConfigErrors(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want it to contain %q", code, stderr, tc.want)
 			}
 		})
+	}
+}
+
+// TestGenerateConfigSharedTypes checks that shared_types: false and
+// per_tool_types in mcpgen.yaml keep Home Assistant's types per tool.
+func TestGenerateConfigSharedTypes(t *testing.T) {
+	haAbs, err := filepath.Abs(haSnapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		setting      string
+		want, absent []string
+	}{
+		{"", []string{"type DeviceClass string", "type Domain string"}, []string{"type HassMediaNextDeviceClass "}},
+		{"    shared_types: false\n", []string{"type HassMediaNextDeviceClass string", "type HassSetVolumeDomain string"}, []string{"type DeviceClass ", "type Domain "}},
+		{"    per_tool_types: [DeviceClass, \"HassSetVolume#/inputSchema/properties/domain\"]\n",
+			[]string{"type HassMediaNextDeviceClass string", "type HassTurnOnDeviceClass string", "type HassSetVolumeDomain string", "type Domain string"}, []string{"type DeviceClass "}},
+	} {
+		dir := t.TempDir()
+		cfg := filepath.Join(dir, "mcpgen.yaml")
+		text := "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n" + tc.setting
+		if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, stderr := runCLI(t, "generate", "--config", cfg, "--emit", "types"); code != 0 {
+			t.Fatalf("%q: status %d: %s", tc.setting, code, stderr)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "gen", "a", "types.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(data), "\n"+w) {
+				t.Errorf("%q: types.go has no %q", tc.setting, w)
+			}
+		}
+		for _, a := range tc.absent {
+			if strings.Contains(string(data), "\n"+a) {
+				t.Errorf("%q: types.go has %q", tc.setting, a)
+			}
+		}
 	}
 }
 

@@ -19,6 +19,7 @@
 //	    tools:
 //	      include: ["Hass*"]
 //	      exclude: ["HassCancel*"]
+//	    per_tool_types: [DeviceClass]   # or shared_types: false
 //	    url: https://staging.example.com/api/mcp
 //	    bearer_env: STAGING_TOKEN
 //	    headers:
@@ -82,6 +83,11 @@ type Server struct {
 	// Tools selects the tools the package declares; the zero value keeps
 	// every tool. The snapshot and check always cover the whole server.
 	Tools Tools
+	// NoSharedTypes (shared_types: false) gives every tool types of its
+	// own instead of sharing identical ones; PerToolTypes keeps the types
+	// it names per tool: by their shared name, or by a TOOL#pointer use.
+	NoSharedTypes bool
+	PerToolTypes  []PerToolType
 	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
 	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
 	URL     string
@@ -109,6 +115,14 @@ type Server struct {
 type Override struct {
 	Key, GoName, GoType string
 	Line                int
+}
+
+// PerToolType is an entry of per_tool_types: a shared type's name, or the
+// tool name, "#" and the JSON pointer of one use of it. Line is where it is
+// in the file.
+type PerToolType struct {
+	Name string
+	Line int
 }
 
 // Auth is the auth block of a server: how mcpgen signs in to it with OAuth.
@@ -283,6 +297,25 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			if s.Tools, err = parseTools(name, vv, str, fail); err != nil {
 				return nil, err
 			}
+		case "shared_types":
+			if vv.Kind != yaml.ScalarNode || vv.Tag != "!!bool" {
+				return nil, fail(vv.Line, "server %s: shared_types must be true or false", name)
+			}
+			s.NoSharedTypes = vv.Value == "false"
+		case "per_tool_types":
+			if vv.Kind != yaml.SequenceNode {
+				return nil, fail(vv.Line, "server %s: per_tool_types must be a list of type names or TOOL#/pointer uses", name)
+			}
+			for _, it := range vv.Content {
+				w, err := str(it, "each entry of per_tool_types")
+				if err != nil {
+					return nil, err
+				}
+				if w == "" {
+					return nil, fail(it.Line, "server %s: per_tool_types has an empty entry", name)
+				}
+				s.PerToolTypes = append(s.PerToolTypes, PerToolType{Name: w, Line: it.Line})
+			}
 		case "headers":
 			if vv.Kind != yaml.MappingNode {
 				return nil, fail(vv.Line, "server %s: headers must map header names to values", name)
@@ -295,7 +328,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
 			}
 		default:
-			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, url, sse, command, headers, bearer_env, auth, protocol_version or timeout)", name, kk.Value)
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, shared_types, per_tool_types, url, sse, command, headers, bearer_env, auth, protocol_version or timeout)", name, kk.Value)
 		}
 		if err != nil {
 			return nil, err

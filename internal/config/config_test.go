@@ -33,6 +33,8 @@ servers:
         go_type: int
       "a/b#/outputSchema/properties/x~1y": {go_name: XY}
     sse: http://127.0.0.1:8123/mcp_server/sse
+    shared_types: false
+    per_tool_types: [DeviceClass, "HassTurnOn#/inputSchema/properties/domain"]
 `
 	f, err := Parse(filepath.Join("repo", "mcpgen.yaml"), []byte(text))
 	if err != nil {
@@ -56,6 +58,10 @@ servers:
 	if len(l.Overrides) != 2 || l.Overrides[0] != (Override{Key: "HassSetVolume#/inputSchema/properties/volume_level", GoName: "Volume", GoType: "int", Line: 20}) ||
 		l.Overrides[1] != (Override{Key: "a/b#/outputSchema/properties/x~1y", GoName: "XY", Line: 23}) {
 		t.Errorf("overrides = %+v", l.Overrides)
+	}
+	if !l.NoSharedTypes || h.NoSharedTypes || len(l.PerToolTypes) != 2 || l.PerToolTypes[0] != (PerToolType{"DeviceClass", 26}) ||
+		l.PerToolTypes[1].Name != "HassTurnOn#/inputSchema/properties/domain" {
+		t.Errorf("shared types: legacy %v %+v, homeassistant %v", l.NoSharedTypes, l.PerToolTypes, h.NoSharedTypes)
 	}
 	if l.SSE != "http://127.0.0.1:8123/mcp_server/sse" {
 		t.Errorf("legacy = %+v", l)
@@ -99,6 +105,8 @@ func TestParseErrors(t *testing.T) {
 		{"override unknown key", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      \"t#/inputSchema/properties/v\":\n        go_nam: V\n", `mcpgen.yaml:7: server a: override t#/inputSchema/properties/v: unknown key "go_nam"`},
 		{"override empty", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      \"t#/inputSchema/properties/v\": {}\n", "mcpgen.yaml:6: server a: override t#/inputSchema/properties/v sets neither go_name nor go_type"},
 		{"override twice", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      \"t#/p\": {go_name: V}\n      \"t#/p\": {go_name: W}\n", "mcpgen.yaml:7: server a: override t#/p is given twice (first at line 6)"},
+		{"shared_types not a bool", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    shared_types: no-thanks\n", "mcpgen.yaml:5: server a: shared_types must be true or false"},
+		{"per_tool_types not a list", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    per_tool_types: DeviceClass\n", "mcpgen.yaml:5: server a: per_tool_types must be a list"},
 		{"listed twice", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n  a:\n    snapshot: t.json\n    url: http://y\n", "mcpgen.yaml:5: server a is listed twice (first at line 2)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
