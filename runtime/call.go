@@ -166,7 +166,7 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	var timerC <-chan time.Time
 	var cancel context.CancelFunc
 	var start time.Time
-	if !s.directWrite {
+	if !s.cc.WriteIgnoresContext {
 		// The context given to Write ends with the request, and with its
 		// timeout while Write runs.
 		wctx, cancel = context.WithCancel(ctx)
@@ -200,9 +200,9 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	var err error
 	timedOut := false
 	switch {
-	case timeout > 0 && s.timedWriter != nil:
-		err = s.timedWriter.writeWithin(wctx, &c.msg, timeout)
-		timedOut = errors.Is(err, errWriteTimeout)
+	case timeout > 0 && s.cc.WriteWithin != nil:
+		err = s.cc.WriteWithin(wctx, &c.msg, timeout)
+		timedOut = errors.Is(err, ErrWriteTimeout)
 	case timeout > 0 && cancel != nil:
 		c.wmu.Lock()
 		c.wcancel, c.wfired = cancel, false
@@ -213,7 +213,7 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	default:
 		err = s.write(wctx, &c.msg, st, r.noResend)
 	}
-	if s.reuseData {
+	if s.cc.ReleasesData {
 		putBuf(bp)
 	}
 	c.msg.Data = nil
@@ -228,7 +228,7 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 		return nil, s.writeError(err)
 	}
 
-	if s.rd != nil && !r.passive && s.readMu.TryLock() {
+	if s.cc.SetReadDeadline != nil && !r.passive && s.readMu.TryLock() {
 		rep := s.readFor(ctx, c, st, r, timeout, start)
 		s.release(c)
 		return rep.result, rep.err
@@ -333,7 +333,7 @@ func (s *Session) cancelCall(ctx context.Context, c *call, st *negotiated, r *re
 	default:
 		err = &TimeoutError{Method: r.method, Name: r.name, Timeout: timeout}
 	}
-	if raced || r.noCancel || (!st.legacy && s.cancelsByClosing) {
+	if raced || r.noCancel || (!st.legacy && s.cc.CancelsByClosing) {
 		return err
 	}
 	reason := "timeout"

@@ -135,7 +135,7 @@ func (s *Session) handleOne(data []byte) {
 		var rep reply
 		if m.Error != nil && !jsonrpc.IsNull(m.Error) {
 			e := decodeRPCError(m.Error)
-			if s.scrubber != nil {
+			if s.cc.ScrubSecrets != nil {
 				e.Message = s.scrub(e.Message)
 				if len(e.Data) > 0 {
 					e.Data = []byte(s.scrub(string(e.Data)))

@@ -16,44 +16,24 @@ type Session struct {
 	opts Options
 	log  *slog.Logger
 
-	// directWrite is set for connections whose Write does not use its
-	// context once it returns, so that a call needs no context of its own.
-	directWrite bool
-	// reuseData is set for connections that are done with OutMessage.Data
-	// when Write returns, so that its buffer can be reused. An HTTP client
-	// may still be sending a request body after the response has arrived.
-	reuseData        bool
-	cancelsByClosing bool
-	// answersEveryPOST is set for Streamable HTTP connections, on which a
-	// probe left unanswered shows a slow server, never a legacy one.
-	answersEveryPOST bool
-	// scrubber removes the connection's credentials from logs and errors;
-	// nil when the connection holds none.
-	scrubber secretScrubber
-	// timedWriter is set for connections that bound a Write by a timeout
-	// themselves (stdio, HTTP+SSE).
-	timedWriter timedWriter
-	// rd is set for connections whose Read a deadline can interrupt. On
-	// them a call waiting for its response reads the connection itself
-	// when nobody else does, which saves handing every response from one
-	// goroutine to another; readMu is the turn to read.
-	rd     deadlineReader
+	// cc is what the connection declared (see ConnCapabilities);
+	// cc.SetReadDeadline is nil unless it works. On a connection whose Read
+	// a deadline can interrupt, a call waiting for its response reads the
+	// connection itself when nobody else does, which saves handing every
+	// response from one goroutine to another; readMu is the turn to read.
+	cc     ConnCapabilities
 	readMu sync.Mutex
 
-	// paramHeaders is set for connections that send Mcp-Param-* headers
-	// (Streamable HTTP). toolParams holds the x-mcp-header annotations of
-	// the tools last listed, by tool name; listMu serializes the listing a
-	// call makes to learn them.
-	paramHeaders bool
-	toolParams   atomic.Pointer[map[string]toolParams]
-	listMu       sync.Mutex
+	// toolParams holds the x-mcp-header annotations of the tools last
+	// listed, by tool name; listMu serializes the listing a call makes to
+	// learn them.
+	toolParams atomic.Pointer[map[string]toolParams]
+	listMu     sync.Mutex
 
 	// toolsCache is the last listing ListTools may serve again (see
-	// toolscache.go); toolsGen counts the list-changed notifications, and
-	// authCtx is the connection when its credentials can change.
+	// toolscache.go); toolsGen counts the list-changed notifications.
 	toolsCache atomic.Pointer[toolsCache]
 	toolsGen   atomic.Uint64
-	authCtx    authContexter
 
 	// taskSupport holds the taskSupport of the tools last listed that allow
 	// tasks (2025-11-25); taskProgress the progress functions of running
@@ -170,19 +150,12 @@ func newSession(conn Conn, opts *Options) *Session {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	_, s.directWrite = conn.(directWriter)
-	_, s.reuseData = conn.(dataReleaser)
-	s.scrubber, _ = conn.(secretScrubber)
-	s.timedWriter, _ = conn.(timedWriter)
-	_, s.paramHeaders = conn.(paramHeaderSender)
-	_, s.answersEveryPOST = conn.(postAnswerer)
-	s.authCtx, _ = conn.(authContexter)
-	if c, ok := conn.(CancelsByClosing); ok {
-		s.cancelsByClosing = c.CancelsByClosing()
-	}
+	s.cc = connCapabilities(conn)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	if d, ok := conn.(deadlineReader); ok && d.setReadDeadline(time.Time{}) == nil {
-		s.rd = d
+	if s.cc.SetReadDeadline != nil && s.cc.SetReadDeadline(time.Time{}) != nil {
+		s.cc.SetReadDeadline = nil
+	}
+	if s.cc.SetReadDeadline != nil {
 		go s.idleReader()
 	} else {
 		go s.readLoop()

@@ -176,9 +176,16 @@ type stdioConn struct {
 	closeOnce sync.Once
 }
 
-func (c *stdioConn) writeIgnoresContext() {}
-
-func (c *stdioConn) releasesData() {}
+// ConnCapabilities declares that Write is done with its context and its
+// data when it returns, and that a deadline interrupts Read.
+func (c *stdioConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{
+		WriteIgnoresContext: true,
+		ReleasesData:        true,
+		WriteWithin:         c.writeWithin,
+		SetReadDeadline:     c.setReadDeadline,
+	}
+}
 
 // wait reaps the process.
 func (c *stdioConn) wait() {
@@ -356,7 +363,7 @@ func (c *stdioConn) writeWithin(ctx context.Context, m *OutMessage, d time.Durat
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		reason := ctx.Err()
 		if reason == nil {
-			reason = errWriteTimeout
+			reason = ErrWriteTimeout
 		}
 		if n == 0 {
 			return reason
@@ -384,7 +391,7 @@ func (c *stdioConn) waitTurn(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-timeout:
-		return errWriteTimeout
+		return ErrWriteTimeout
 	}
 }
 

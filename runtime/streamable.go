@@ -94,15 +94,25 @@ func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn 
 	return c
 }
 
-// CancelsByClosing reports true: in the 2026-07-28 era, closing a request's
-// response stream is its cancellation.
-func (c *streamableConn) CancelsByClosing() bool { return true }
+// ConnCapabilities declares what Streamable HTTP does: in the 2026-07-28
+// era closing a request's response stream is its cancellation, the
+// server answers every POST with a status, and tool arguments travel in
+// Mcp-Param-* headers too.
+func (c *streamableConn) ConnCapabilities() ConnCapabilities {
+	return streamableCapabilities(c.h)
+}
 
-func (c *streamableConn) sendsParamHeaders() {}
-
-func (c *streamableConn) answersEveryPOST() {}
-
-func (c *streamableConn) authGeneration() uint64 { return c.h.authGen.Load() }
+// streamableCapabilities are the ConnCapabilities of a Streamable HTTP
+// connection made with h.
+func streamableCapabilities(h *httpClient) ConnCapabilities {
+	return ConnCapabilities{
+		CancelsByClosing:    true,
+		SendsParamHeaders:   true,
+		AnswersEveryRequest: true,
+		ScrubSecrets:        h.scrub,
+		AuthGeneration:      h.authGen.Load,
+	}
+}
 
 func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
