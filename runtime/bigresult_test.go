@@ -1,0 +1,46 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	goruntime "runtime"
+	"strconv"
+	"testing"
+)
+
+// bytesPerCall returns the heap bytes allocated per call of call, over n
+// calls after a first one.
+func bytesPerCall(t *testing.T, n int, call func()) float64 {
+	t.Helper()
+	call()
+	var before, after goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	for range n {
+		call()
+	}
+	goruntime.ReadMemStats(&after)
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+}
+
+// A stdio server that keeps sending 1 MiB results got each line read into
+// a chain of ever larger buffers (6.4 MiB allocated per call), and Text
+// copied the one text block once more. Now a long line starts as long as the
+// last one, and Text returns a lone block as it is.
+func TestLargeResultsStdioAllocateLittle(t *testing.T) {
+	s, err := Connect(context.Background(), fakeTransport(t, "legacy"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	args := json.RawMessage(`{"n":` + strconv.Itoa(1<<20) + `}`)
+	perCall := bytesPerCall(t, 4, func() {
+		res, err := s.CallTool(context.Background(), "big", args)
+		if err != nil || len(res.Text()) != 1<<20 {
+			t.Fatalf("big: %d bytes, %v", len(res.Text()), err)
+		}
+	})
+	if limit := 3.0 * (1 << 20); perCall > limit {
+		t.Errorf("%.1f MiB allocated per 1 MiB result, want at most %.0f MiB", perCall/(1<<20), limit/(1<<20))
+	}
+}
