@@ -91,7 +91,7 @@ func BenchmarkMinimalBigResultStdio(b *testing.B) {
 // bigHTTPServer answers server/discover, and every tools/call with 1 MiB
 // of text in one SSE event, as the go-sdk server does; the response is
 // made once, so that the server costs little.
-func bigHTTPServer(b *testing.B) *httptest.Server {
+func bigHTTPServer(tb testing.TB) *httptest.Server {
 	text := strings.Repeat("x", bigSize)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var m struct {
@@ -112,7 +112,7 @@ func bigHTTPServer(b *testing.B) *httptest.Server {
 		io.WriteString(w, text)
 		io.WriteString(w, `"}]}}`+"\n\n")
 	}))
-	b.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
 	return srv
 }
 
@@ -130,12 +130,15 @@ func BenchmarkBigResultHTTP(b *testing.B) {
 	ctx := context.Background()
 	b.SetBytes(bigSize)
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		res, err := s.CallTool(ctx, "big", args)
 		if err != nil || len(res.Text()) != bigSize {
 			b.Fatal(err)
 		}
 	}
+	// The server runs in this process too, and costs both the same.
+	reportCPU(b, start)
 }
 
 func BenchmarkMinimalBigResultHTTP(b *testing.B) {
@@ -144,6 +147,7 @@ func BenchmarkMinimalBigResultHTTP(b *testing.B) {
 	id := 0
 	b.SetBytes(bigSize)
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		id++
 		body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"big","arguments":{"n":` + strconv.Itoa(bigSize) + `},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
@@ -177,4 +181,5 @@ func BenchmarkMinimalBigResultHTTP(b *testing.B) {
 			b.Fatalf("bad response of %d bytes", len(data))
 		}
 	}
+	reportCPU(b, start)
 }

@@ -44,3 +44,27 @@ func TestLargeResultsStdioAllocateLittle(t *testing.T) {
 		t.Errorf("%.1f MiB allocated per 1 MiB result, want at most %.0f MiB", perCall/(1<<20), limit/(1<<20))
 	}
 }
+
+// A 1 MiB result in an SSE event over Streamable HTTP was read into a line
+// buffer grown from 8 KiB for every stream, copied into the event's data
+// buffer, and copied again into the event: 8.3 MiB allocated per call. Now
+// released readers keep their grown buffers, and an event of one data line
+// is the one copy of it.
+func TestLargeResultsHTTPAllocateLittle(t *testing.T) {
+	srv := bigHTTPServer(t)
+	s, err := Connect(context.Background(), StreamableHTTP(srv.URL, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	args := json.RawMessage(`{"n":` + strconv.Itoa(1<<20) + `}`)
+	perCall := bytesPerCall(t, 4, func() {
+		res, err := s.CallTool(context.Background(), "big", args)
+		if err != nil || len(res.Text()) != 1<<20 {
+			t.Fatalf("big: %d bytes, %v", len(res.Text()), err)
+		}
+	})
+	if limit := 3.0 * (1 << 20); perCall > limit {
+		t.Errorf("%.1f MiB allocated per 1 MiB result, want at most %.0f MiB", perCall/(1<<20), limit/(1<<20))
+	}
+}
