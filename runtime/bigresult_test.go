@@ -68,3 +68,37 @@ func TestLargeResultsHTTPAllocateLittle(t *testing.T) {
 		t.Errorf("%.1f MiB allocated per 1 MiB result, want at most %.0f MiB", perCall/(1<<20), limit/(1<<20))
 	}
 }
+
+// keepingConn is an echoConn that does not declare ReleasesData, as a Conn
+// that may use OutMessage.Data after Write returns (an HTTP client sending
+// a body) must not.
+type keepingConn struct{ *echoConn }
+
+func (keepingConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{WriteIgnoresContext: true}
+}
+
+// On a connection that keeps OutMessage.Data (Streamable HTTP), every
+// request took a 1 KiB buffer from the pool and never gave it back, so the
+// pool allocated one per call. Now such a connection gets a copy of the
+// message's own size, and the buffer goes back at once.
+func TestUnreleasedDataCostsItsSize(t *testing.T) {
+	perCall := func(conn Conn) float64 {
+		s := newSession(conn, nil)
+		defer s.Close()
+		if err := s.negotiate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		args := json.RawMessage(`{"message":"hello"}`)
+		return bytesPerCall(t, 200, func() {
+			if _, err := s.CallTool(context.Background(), "echo", args); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	released := perCall(&echoConn{in: make(chan []byte, 16), closed: make(chan struct{})})
+	kept := perCall(keepingConn{&echoConn{in: make(chan []byte, 16), closed: make(chan struct{})}})
+	if extra := kept - released; extra > 384 {
+		t.Errorf("a call on a connection that keeps Data allocates %.0f bytes more than one that releases it, want at most 384", extra)
+	}
+}

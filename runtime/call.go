@@ -153,7 +153,16 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	// message with one call.
 	b = append(b, '}', '}', '\n')
 	*bp = b
-	c.msg = OutMessage{Data: b[:len(b)-1], Method: r.method, ID: strconv.FormatInt(id, 10), Name: r.name, ProtocolVersion: st.version, ParamHeaders: r.params}
+	data := b[:len(b)-1]
+	if !s.cc.ReleasesData {
+		// The connection may use Data after Write returns (an HTTP client
+		// may still be sending the body): it gets a copy of its own, of
+		// the message's size, and the pooled buffer is reused at once.
+		data = append(make([]byte, 0, len(data)), data...)
+		putBuf(bp)
+		bp = nil
+	}
+	c.msg = OutMessage{Data: data, Method: r.method, ID: strconv.FormatInt(id, 10), Name: r.name, ProtocolVersion: st.version, ParamHeaders: r.params}
 
 	timeout := r.timeout
 	if timeout == 0 {
@@ -183,7 +192,9 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	if s.err != nil {
 		err := s.err
 		s.mu.Unlock()
-		putBuf(bp)
+		if bp != nil {
+			putBuf(bp)
+		}
 		s.release(c)
 		return nil, err
 	}
@@ -213,7 +224,7 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	default:
 		err = s.write(wctx, &c.msg, st, r.noResend)
 	}
-	if s.cc.ReleasesData {
+	if bp != nil {
 		putBuf(bp)
 	}
 	c.msg.Data = nil
