@@ -286,8 +286,13 @@ func (c *streamableConn) session() (string, string) {
 
 // HandshakeDone opens the GET stream for server-initiated messages, once a
 // legacy handshake has negotiated version. A server that offers none answers
-// 405, which is fine. It waits, at most getOpenWait, for the server to answer
-// the GET, so that the stream is in place before the requests that follow.
+// 405, which is fine. When the server gave a session id, it waits, at most
+// getOpenWait, for the server to answer the GET, so that the stream is in
+// place before the requests that follow. Without a session (a stateless
+// server), the server cannot tell this client's GET stream from another's,
+// so it cannot send there what a later request of this client causes: the
+// GET then opens alongside those requests, without a round trip of its own
+// before them.
 func (c *streamableConn) HandshakeDone(version string) {
 	if isModern(version) {
 		return
@@ -306,7 +311,11 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.wg.Add(1)
 	opened := make(chan struct{})
 	go c.listen(ctx, version, opened)
+	sid := c.sessionID
 	c.mu.Unlock()
+	if sid == "" {
+		return
+	}
 	t := time.NewTimer(getOpenWait)
 	defer t.Stop()
 	select {
