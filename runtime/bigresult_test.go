@@ -102,3 +102,28 @@ func TestUnreleasedDataCostsItsSize(t *testing.T) {
 		t.Errorf("a call on a connection that keeps Data allocates %.0f bytes more than one that releases it, want at most 384", extra)
 	}
 }
+
+// An SSE response over Streamable HTTP cost about 720 bytes more per call
+// than the same response as JSON: a new event reader per stream and a new
+// timer bounding the drain of the stream after the response. Readers and
+// timers are now pooled.
+func TestSSEResponseCostsLittleMoreThanJSON(t *testing.T) {
+	perCall := func(useSSE bool) float64 {
+		srv := benchServer(t, useSSE)
+		s, err := Connect(context.Background(), StreamableHTTP(srv.URL, nil), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		args := json.RawMessage(`{"message":"hello"}`)
+		return bytesPerCall(t, 1500, func() {
+			if _, err := s.CallTool(context.Background(), "echo", args); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	jsonCost, sseCost := perCall(false), perCall(true)
+	if extra := sseCost - jsonCost; extra > 450 {
+		t.Errorf("an SSE response costs %.0f bytes more per call than a JSON one, want at most 450", extra)
+	}
+}

@@ -64,6 +64,30 @@ var (
 	headerAcceptSSE  = []string{"text/event-stream"}
 )
 
+// headerValues holds one shared header value slice for each protocol
+// version and method name, the values of Mcp-Protocol-Version and
+// Mcp-Method, so that a request allocates none for them.
+var headerValues = func() map[string][]string {
+	m := make(map[string][]string)
+	for _, v := range supportedVersions {
+		m[v] = []string{v}
+	}
+	for _, v := range []string{"tools/call", "tools/list", "server/discover", "resources/read", "resources/list",
+		"prompts/get", "prompts/list", "subscriptions/listen", "tasks/get", "tasks/result", "tasks/cancel"} {
+		m[v] = []string{v}
+	}
+	return m
+}()
+
+// sharedHeaderValue returns v as a header value slice, shared when it is a
+// common one.
+func sharedHeaderValue(v string) []string {
+	if s, ok := headerValues[v]; ok {
+		return s
+	}
+	return []string{v}
+}
+
 // streamableConn is a Conn over Streamable HTTP.
 type streamableConn struct {
 	h      *httpClient
@@ -161,11 +185,11 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	hd["Content-Type"] = headerJSON
 	hd["Accept"] = headerAcceptBoth
 	if m.ProtocolVersion != "" {
-		hd["Mcp-Protocol-Version"] = []string{m.ProtocolVersion}
+		hd["Mcp-Protocol-Version"] = sharedHeaderValue(m.ProtocolVersion)
 	}
 	if modern {
 		if m.Method != "" {
-			hd["Mcp-Method"] = []string{m.Method}
+			hd["Mcp-Method"] = sharedHeaderValue(m.Method)
 		}
 		if m.Name != "" {
 			hd["Mcp-Name"] = []string{encodeHeaderValue(m.Name)}
@@ -525,8 +549,8 @@ func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadClose
 	if !s.detach() {
 		return // the caller's context ended: the stream is being closed
 	}
-	t := time.AfterFunc(afterResponseGrace, s.cancel)
-	defer t.Stop()
+	t := startGrace(s.cancel)
+	defer t.stop()
 	for {
 		ev, err := r.Next()
 		if err != nil {
@@ -618,5 +642,53 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 		if !sleep(ctx, min(delay, maxRetry)) {
 			return
 		}
+	}
+}
+
+// A graceTimer ends a drained stream that outlives afterResponseGrace.
+// Timers are pooled, so that draining the stream of every response
+// allocates none.
+type graceTimer struct {
+	t      *time.Timer
+	mu     sync.Mutex
+	cancel context.CancelFunc
+}
+
+var gracePool sync.Pool
+
+// startGrace calls cancel once afterResponseGrace has passed, unless the
+// returned timer is stopped first.
+func startGrace(cancel context.CancelFunc) *graceTimer {
+	g, _ := gracePool.Get().(*graceTimer)
+	if g == nil {
+		g = &graceTimer{}
+		g.t = time.AfterFunc(time.Hour, g.fire)
+		g.t.Stop()
+	}
+	g.mu.Lock()
+	g.cancel = cancel
+	g.mu.Unlock()
+	g.t.Reset(afterResponseGrace)
+	return g
+}
+
+func (g *graceTimer) fire() {
+	g.mu.Lock()
+	cancel := g.cancel
+	g.cancel = nil
+	g.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// stop stops g. A timer that already fired, whose fire may still be
+// running, is left to the garbage collector rather than reused.
+func (g *graceTimer) stop() {
+	if g.t.Stop() {
+		g.mu.Lock()
+		g.cancel = nil
+		g.mu.Unlock()
+		gracePool.Put(g)
 	}
 }
