@@ -31,9 +31,9 @@ type echoConn struct {
 	closed chan struct{}
 }
 
-func (c *echoConn) writeIgnoresContext() {}
-
-func (c *echoConn) releasesData() {}
+func (c *echoConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{WriteIgnoresContext: true, ReleasesData: true}
+}
 
 func (c *echoConn) Connect(context.Context) (Conn, error) { return c, nil }
 

@@ -13,7 +13,7 @@ import (
 
 // benchServer answers every POST with a tools/call result carrying the
 // request's id, as JSON or as a one-event SSE stream.
-func benchServer(b *testing.B, useSSE bool) *httptest.Server {
+func benchServer(tb testing.TB, useSSE bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var m struct {
@@ -38,7 +38,7 @@ func benchServer(b *testing.B, useSSE bool) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, resp)
 	}))
-	b.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
 	return srv
 }
 

@@ -59,18 +59,14 @@ type autoConn struct {
 	closed  bool
 }
 
-// CancelsByClosing reports true: before and after the handshake-free era's
-// probe the connection is Streamable HTTP, and HTTP+SSE only speaks the
-// legacy era, in which the Session always sends notifications/cancelled.
-func (c *autoConn) CancelsByClosing() bool { return true }
-
-func (c *autoConn) sendsParamHeaders() {}
-
-// answersEveryPOST holds for the probe, which is always POSTed as
-// Streamable HTTP: the switch to HTTP+SSE comes later, on initialize.
-func (c *autoConn) answersEveryPOST() {}
-
-func (c *autoConn) authGeneration() uint64 { return c.h.authGen.Load() }
+// ConnCapabilities declares those of Streamable HTTP. They hold after a
+// switch to HTTP+SSE too: the probe, to which AnswersEveryRequest applies,
+// is always POSTed as Streamable HTTP (the switch comes later, on
+// initialize), and HTTP+SSE only speaks the legacy era, in which the
+// Session always sends notifications/cancelled and no Mcp-Param-* headers.
+func (c *autoConn) ConnCapabilities() ConnCapabilities {
+	return streamableCapabilities(c.h)
+}
 
 func (c *autoConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 

@@ -42,7 +42,9 @@ func newMemConn(serve func(c *memConn, ctx context.Context, m memMsg) error) *me
 
 func (c *memConn) Connect(context.Context) (Conn, error) { return c, nil }
 
-func (c *memConn) CancelsByClosing() bool { return c.byClose }
+func (c *memConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{CancelsByClosing: c.byClose}
+}
 
 func (c *memConn) Write(ctx context.Context, m *OutMessage) error {
 	select {

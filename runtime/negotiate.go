@@ -101,7 +101,7 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			silent := &ProbeTimeoutError{Timeout: s.opts.ProbeTimeout}
-			if s.answersEveryPOST {
+			if s.cc.AnswersEveryRequest {
 				// A legacy HTTP server refuses the probe at once: one
 				// that has not answered yet is slow, not legacy.
 				return fmt.Errorf("negotiating the protocol version: %w", silent)

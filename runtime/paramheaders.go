@@ -284,7 +284,7 @@ type toolParams struct {
 
 // usesParamHeaders reports whether tools/call requests under st carry
 // Mcp-Param-* headers: on Streamable HTTP in the 2026-07-28 era.
-func (s *Session) usesParamHeaders(st *negotiated) bool { return s.paramHeaders && !st.legacy }
+func (s *Session) usesParamHeaders(st *negotiated) bool { return s.cc.SendsParamHeaders && !st.legacy }
 
 // learnParamHeaders records the annotations of tools and returns tools
 // without those whose annotations are invalid, which it logs.

@@ -65,7 +65,7 @@ func (s *Session) readFor(ctx context.Context, c *call, st *negotiated, r *reque
 				deadline = now.Add(d)
 			}
 		}
-		s.rd.setReadDeadline(deadline)
+		s.cc.SetReadDeadline(deadline)
 		// Checked after the deadline is set, so that interruptRead, which
 		// runs once ctx has ended, cannot be undone unseen.
 		if ctx.Err() != nil {
@@ -85,7 +85,7 @@ func (s *Session) readFor(ctx context.Context, c *call, st *negotiated, r *reque
 
 // interruptRead makes the Read in progress, and any before the holder sets
 // its deadline again, return.
-func (s *Session) interruptRead() { s.rd.setReadDeadline(time.Unix(0, 1)) }
+func (s *Session) interruptRead() { s.cc.SetReadDeadline(time.Unix(0, 1)) }
 
 // passRead passes the turn to read from its holder to a pending call other
 // than self, or frees it when there is none. self is nil for idleReader.
@@ -137,12 +137,12 @@ func (s *Session) idleReader() {
 // has failed.
 func (s *Session) readIdle() bool {
 	seen := s.nextID.Load()
-	s.rd.setReadDeadline(time.Time{})
+	s.cc.SetReadDeadline(time.Time{})
 	for {
 		data, err := s.conn.Read(s.ctx)
 		if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 			// A holder's late interruption.
-			s.rd.setReadDeadline(time.Time{})
+			s.cc.SetReadDeadline(time.Time{})
 		} else if !s.dispatch(data, err) {
 			return false
 		}

@@ -24,6 +24,22 @@ func (r *Result) Text() string {
 	if r == nil {
 		return ""
 	}
+	first, n := -1, 0
+	for i := range r.Content {
+		if r.Content[i].Type == ContentText {
+			if n == 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		// One block, a large result typically: no copy.
+		return r.Content[first].Text
+	}
 	var b strings.Builder
 	for i := range r.Content {
 		if r.Content[i].Type != ContentText {

@@ -203,9 +203,15 @@ func (c *sseConn) Write(ctx context.Context, m *OutMessage) error {
 	return nil
 }
 
-// writeIgnoresContext tells the Session that Write is done with its context
-// once it returns.
-func (c *sseConn) writeIgnoresContext() {}
+// ConnCapabilities declares that Write is done with its context once it
+// returns; a POST's body may still be on its way, so Data is not released.
+func (c *sseConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{
+		WriteIgnoresContext: true,
+		WriteWithin:         c.writeWithin,
+		ScrubSecrets:        c.h.scrub,
+	}
+}
 
 // Close ends the stream and waits for the connection's goroutine.
 func (c *sseConn) Close() error {

@@ -171,14 +171,26 @@ type stdioConn struct {
 	// oversize line is being skipped.
 	partial  []byte
 	skipping *MessageTooLargeError
+	// longLine is the length of the last line longer than the read
+	// buffer. The next such line starts with room for as much, so that a
+	// server that keeps sending large results costs one buffer per line
+	// instead of a chain of ever larger ones, each copied into the next.
+	longLine int
 
 	closing   atomic.Bool
 	closeOnce sync.Once
 }
 
-func (c *stdioConn) writeIgnoresContext() {}
-
-func (c *stdioConn) releasesData() {}
+// ConnCapabilities declares that Write is done with its context and its
+// data when it returns, and that a deadline interrupts Read.
+func (c *stdioConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{
+		WriteIgnoresContext: true,
+		ReleasesData:        true,
+		WriteWithin:         c.writeWithin,
+		SetReadDeadline:     c.setReadDeadline,
+	}
+}
 
 // wait reaps the process.
 func (c *stdioConn) wait() {
@@ -356,7 +368,7 @@ func (c *stdioConn) writeWithin(ctx context.Context, m *OutMessage, d time.Durat
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		reason := ctx.Err()
 		if reason == nil {
-			reason = errWriteTimeout
+			reason = ErrWriteTimeout
 		}
 		if n == 0 {
 			return reason
@@ -384,7 +396,7 @@ func (c *stdioConn) waitTurn(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-timeout:
-		return errWriteTimeout
+		return ErrWriteTimeout
 	}
 }
 
@@ -434,7 +446,11 @@ func (c *stdioConn) readLine() ([]byte, error) {
 		if !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, eofError(err)
 		}
-		c.partial = append(make([]byte, 0, 2*len(line)), line...)
+		size := 2 * len(line)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			size = max(size, min(c.longLine+c.longLine/8, c.limit+1))
+		}
+		c.partial = append(make([]byte, 0, size), line...)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, err
 		}
@@ -479,6 +495,12 @@ func (c *stdioConn) readRest() ([]byte, error) {
 		default:
 			line := c.partial
 			c.partial = nil
+			c.longLine = len(line)
+			if cap(line) > 2*len(line) {
+				// A line much shorter than the last long one: keep only
+				// what it needs.
+				line = bytes.Clone(line)
+			}
 			return line, nil
 		}
 	}

@@ -64,6 +64,30 @@ var (
 	headerAcceptSSE  = []string{"text/event-stream"}
 )
 
+// headerValues holds one shared header value slice for each protocol
+// version and method name, the values of Mcp-Protocol-Version and
+// Mcp-Method, so that a request allocates none for them.
+var headerValues = func() map[string][]string {
+	m := make(map[string][]string)
+	for _, v := range supportedVersions {
+		m[v] = []string{v}
+	}
+	for _, v := range []string{"tools/call", "tools/list", "server/discover", "resources/read", "resources/list",
+		"prompts/get", "prompts/list", "subscriptions/listen", "tasks/get", "tasks/result", "tasks/cancel"} {
+		m[v] = []string{v}
+	}
+	return m
+}()
+
+// sharedHeaderValue returns v as a header value slice, shared when it is a
+// common one.
+func sharedHeaderValue(v string) []string {
+	if s, ok := headerValues[v]; ok {
+		return s
+	}
+	return []string{v}
+}
+
 // streamableConn is a Conn over Streamable HTTP.
 type streamableConn struct {
 	h      *httpClient
@@ -94,15 +118,25 @@ func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn 
 	return c
 }
 
-// CancelsByClosing reports true: in the 2026-07-28 era, closing a request's
-// response stream is its cancellation.
-func (c *streamableConn) CancelsByClosing() bool { return true }
+// ConnCapabilities declares what Streamable HTTP does: in the 2026-07-28
+// era closing a request's response stream is its cancellation, the
+// server answers every POST with a status, and tool arguments travel in
+// Mcp-Param-* headers too.
+func (c *streamableConn) ConnCapabilities() ConnCapabilities {
+	return streamableCapabilities(c.h)
+}
 
-func (c *streamableConn) sendsParamHeaders() {}
-
-func (c *streamableConn) answersEveryPOST() {}
-
-func (c *streamableConn) authGeneration() uint64 { return c.h.authGen.Load() }
+// streamableCapabilities are the ConnCapabilities of a Streamable HTTP
+// connection made with h.
+func streamableCapabilities(h *httpClient) ConnCapabilities {
+	return ConnCapabilities{
+		CancelsByClosing:    true,
+		SendsParamHeaders:   true,
+		AnswersEveryRequest: true,
+		ScrubSecrets:        h.scrub,
+		AuthGeneration:      h.authGen.Load,
+	}
+}
 
 func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
 
@@ -151,11 +185,11 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	hd["Content-Type"] = headerJSON
 	hd["Accept"] = headerAcceptBoth
 	if m.ProtocolVersion != "" {
-		hd["Mcp-Protocol-Version"] = []string{m.ProtocolVersion}
+		hd["Mcp-Protocol-Version"] = sharedHeaderValue(m.ProtocolVersion)
 	}
 	if modern {
 		if m.Method != "" {
-			hd["Mcp-Method"] = []string{m.Method}
+			hd["Mcp-Method"] = sharedHeaderValue(m.Method)
 		}
 		if m.Name != "" {
 			hd["Mcp-Name"] = []string{encodeHeaderValue(m.Name)}
@@ -276,8 +310,13 @@ func (c *streamableConn) session() (string, string) {
 
 // HandshakeDone opens the GET stream for server-initiated messages, once a
 // legacy handshake has negotiated version. A server that offers none answers
-// 405, which is fine. It waits, at most getOpenWait, for the server to answer
-// the GET, so that the stream is in place before the requests that follow.
+// 405, which is fine. When the server gave a session id, it waits, at most
+// getOpenWait, for the server to answer the GET, so that the stream is in
+// place before the requests that follow. Without a session (a stateless
+// server), the server cannot tell this client's GET stream from another's,
+// so it cannot send there what a later request of this client causes: the
+// GET then opens alongside those requests, without a round trip of its own
+// before them.
 func (c *streamableConn) HandshakeDone(version string) {
 	if isModern(version) {
 		return
@@ -296,7 +335,11 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.wg.Add(1)
 	opened := make(chan struct{})
 	go c.listen(ctx, version, opened)
+	sid := c.sessionID
 	c.mu.Unlock()
+	if sid == "" {
+		return
+	}
 	t := time.NewTimer(getOpenWait)
 	defer t.Stop()
 	select {
@@ -506,8 +549,8 @@ func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadClose
 	if !s.detach() {
 		return // the caller's context ended: the stream is being closed
 	}
-	t := time.AfterFunc(afterResponseGrace, s.cancel)
-	defer t.Stop()
+	t := startGrace(s.cancel)
+	defer t.stop()
 	for {
 		ev, err := r.Next()
 		if err != nil {
@@ -599,5 +642,53 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 		if !sleep(ctx, min(delay, maxRetry)) {
 			return
 		}
+	}
+}
+
+// A graceTimer ends a drained stream that outlives afterResponseGrace.
+// Timers are pooled, so that draining the stream of every response
+// allocates none.
+type graceTimer struct {
+	t      *time.Timer
+	mu     sync.Mutex
+	cancel context.CancelFunc
+}
+
+var gracePool sync.Pool
+
+// startGrace calls cancel once afterResponseGrace has passed, unless the
+// returned timer is stopped first.
+func startGrace(cancel context.CancelFunc) *graceTimer {
+	g, _ := gracePool.Get().(*graceTimer)
+	if g == nil {
+		g = &graceTimer{}
+		g.t = time.AfterFunc(time.Hour, g.fire)
+		g.t.Stop()
+	}
+	g.mu.Lock()
+	g.cancel = cancel
+	g.mu.Unlock()
+	g.t.Reset(afterResponseGrace)
+	return g
+}
+
+func (g *graceTimer) fire() {
+	g.mu.Lock()
+	cancel := g.cancel
+	g.cancel = nil
+	g.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// stop stops g. A timer that already fired, whose fire may still be
+// running, is left to the garbage collector rather than reused.
+func (g *graceTimer) stop() {
+	if g.t.Stop() {
+		g.mu.Lock()
+		g.cancel = nil
+		g.mu.Unlock()
+		gracePool.Put(g)
 	}
 }

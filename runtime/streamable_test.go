@@ -579,3 +579,49 @@ func TestStreamableModernCancelClosesStream(t *testing.T) {
 		t.Fatal("the server never saw the stream close")
 	}
 }
+
+// A stateless legacy server (no Mcp-Session-Id) cannot route anything a
+// request causes to this client's GET stream, yet Connect waited for the
+// server's answer to that GET, a round trip of its own before the first
+// request. A server with a session still gets the wait.
+func TestStatelessLegacyConnectSkipsGetWait(t *testing.T) {
+	for _, stateful := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateless", true: "stateful"}[stateful], func(t *testing.T) {
+			const getDelay = 400 * time.Millisecond
+			srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet {
+					time.Sleep(getDelay)
+					w.WriteHeader(http.StatusMethodNotAllowed)
+					return
+				}
+				if r.Method == http.MethodDelete {
+					w.WriteHeader(http.StatusOK)
+					return
+				}
+				body := readBodyString(r)
+				switch {
+				case strings.Contains(body, `"initialize"`):
+					var hdr []string
+					if stateful {
+						hdr = []string{"Mcp-Session-Id", "s1"}
+					}
+					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, hdr...)
+				case !strings.Contains(body, `"id"`):
+					w.WriteHeader(http.StatusAccepted)
+				default:
+					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
+				}
+			})
+			start := time.Now()
+			s, err := Connect(context.Background(), StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+			if err != nil {
+				t.Fatal(err)
+			}
+			took := time.Since(start)
+			s.Close()
+			if waited := took >= getDelay; waited != stateful {
+				t.Errorf("Connect took %v with the GET answered after %v; waited for it: %v, want %v", took, getDelay, waited, stateful)
+			}
+		})
+	}
+}

@@ -27,10 +27,6 @@ type toolsCache struct {
 	authGen uint64    // the authorization context it was listed under
 }
 
-// authContexter is implemented by this package's connections whose
-// credentials can change: authGeneration changes whenever they do.
-type authContexter interface{ authGeneration() uint64 }
-
 // pageCaching is what one tools/list page says of caching.
 type pageCaching struct {
 	ttl    time.Duration // 0: stale at once
@@ -67,10 +63,10 @@ func (pc *pageCaching) decode(key string, v []byte) {
 // authGeneration returns the authorization context of the connection's
 // requests; 0 for a connection without credentials that change.
 func (s *Session) authGeneration() uint64 {
-	if s.authCtx == nil {
+	if s.cc.AuthGeneration == nil {
 		return 0
 	}
-	return s.authCtx.authGeneration()
+	return s.cc.AuthGeneration()
 }
 
 // cachedTools returns a copy of the cached listing while it is fresh, was

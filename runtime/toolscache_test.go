@@ -207,7 +207,9 @@ type authConn struct {
 }
 
 func (c *authConn) Connect(context.Context) (Conn, error) { return c, nil }
-func (c *authConn) authGeneration() uint64                { return c.gen.Load() }
+func (c *authConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{CancelsByClosing: c.byClose, AuthGeneration: c.gen.Load}
+}
 
 // A private result is cached for one authorization context: new
 // credentials (a step up to more scopes, say) list anew. A public one is

@@ -118,6 +118,29 @@ func connect(ctx context.Context, name string, t target) (benchClient, error) {
 	return nil, fmt.Errorf("client %q: unknown; want one of %v", name, clientNames)
 }
 
+// legacyClients are the clients connectLegacy can pin to the legacy era.
+var legacyClients = map[string]bool{clientRuntime: true, clientFloor: true}
+
+// connectLegacy opens a session as connect does, but in the legacy era:
+// with the 2025-11-25 initialize handshake instead of the discovery probe.
+// Only HTTP targets and legacyClients are supported.
+func connectLegacy(ctx context.Context, name string, t target) (benchClient, error) {
+	switch {
+	case t.transport != transportHTTP:
+		return nil, fmt.Errorf("legacy era over %s: not measured", t.transport)
+	case name == clientRuntime:
+		s, err := mcprt.Connect(ctx, mcprt.StreamableHTTP(t.url, nil), &mcprt.Options{
+			ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: mcprt.LatestLegacyProtocolVersion})
+		if err != nil {
+			return nil, err
+		}
+		return runtimeClient{s}, nil
+	case name == clientFloor:
+		return dialFloorHTTPLegacy(ctx, t.url)
+	}
+	return nil, fmt.Errorf("client %q: cannot be pinned to the legacy era", name)
+}
+
 type runtimeClient struct{ s *mcprt.Session }
 
 func (c runtimeClient) listTools(ctx context.Context) (int, error) {

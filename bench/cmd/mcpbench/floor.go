@@ -231,10 +231,75 @@ type floorHTTP struct {
 	url    string
 	client *http.Client
 	id     atomic.Int64
+
+	// legacy is set for a session in the legacy era: requests carry no
+	// _meta, and sessionID, if the server gave one.
+	legacy    bool
+	sessionID string
 }
 
 func dialFloorHTTP(_ context.Context, url string) (*floorHTTP, error) {
 	return &floorHTTP{url: url, client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}, nil
+}
+
+// dialFloorHTTPLegacy runs the 2025-11-25 handshake: initialize, then
+// notifications/initialized.
+func dialFloorHTTPLegacy(ctx context.Context, url string) (*floorHTTP, error) {
+	c, _ := dialFloorHTTP(ctx, url)
+	c.legacy = true
+	r, err := c.roundTrip("initialize", "", map[string]any{
+		"protocolVersion": "2025-11-25",
+		"capabilities":    struct{}{},
+		"clientInfo":      map[string]string{"name": "mcpbench", "version": "1"},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if r.Error != nil {
+		return nil, fmt.Errorf("initialize: error %d: %s", r.Error.Code, r.Error.Message)
+	}
+	if _, _, err := c.post("notifications/initialized", "", []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// post sends one message and returns the response and its body.
+func (c *floorHTTP) post(method, name string, body []byte) (*http.Response, []byte, error) {
+	req, err := http.NewRequest(http.MethodPost, c.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if !c.legacy {
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", method)
+		if name != "" {
+			req.Header.Set("Mcp-Name", name)
+		}
+	} else if method != "initialize" {
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		if c.sessionID != "" {
+			req.Header.Set("Mcp-Session-Id", c.sessionID)
+		}
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, nil, fmt.Errorf("%s: HTTP %d: %s", method, resp.StatusCode, data)
+	}
+	if method == "initialize" {
+		c.sessionID = resp.Header.Get("Mcp-Session-Id")
+	}
+	return resp, data, nil
 }
 
 func (c *floorHTTP) roundTrip(method, name string, params any) (*floorResponse, error) {
@@ -243,28 +308,9 @@ func (c *floorHTTP) roundTrip(method, name string, params any) (*floorResponse, 
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequest(http.MethodPost, c.url, bytes.NewReader(body))
+	resp, data, err := c.post(method, name, body)
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name != "" {
-		req.Header.Set("Mcp-Name", name)
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: HTTP %d: %s", method, resp.StatusCode, data)
 	}
 	// An event stream: take the data of each event until one answers.
 	if ct := resp.Header.Get("Content-Type"); len(ct) >= 17 && ct[:17] == "text/event-stream" {
@@ -288,7 +334,11 @@ func (c *floorHTTP) roundTrip(method, name string, params any) (*floorResponse, 
 }
 
 func (c *floorHTTP) listTools(context.Context) (int, error) {
-	r, err := c.roundTrip("tools/list", "", floorListParams{floorMeta})
+	var params any = floorListParams{floorMeta}
+	if c.legacy {
+		params = struct{}{}
+	}
+	r, err := c.roundTrip("tools/list", "", params)
 	if err != nil {
 		return 0, err
 	}
@@ -304,6 +354,14 @@ func (c *floorHTTP) call(_ context.Context, tool string, args any) (string, erro
 }
 
 func (c *floorHTTP) close() error {
+	if c.sessionID != "" {
+		if req, err := http.NewRequest(http.MethodDelete, c.url, nil); err == nil {
+			req.Header.Set("Mcp-Session-Id", c.sessionID)
+			if resp, err := c.client.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+	}
 	c.client.CloseIdleConnections()
 	return nil
 }

@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 )
@@ -96,12 +97,29 @@ func workerMain(args []string) error {
 var quickWorkload = workload{Connects: 1, Warmup: 5, Sequential: 50, Chunks: 2, Goroutines: 32, Concurrent: 2, BigCalls: 1, BigSize: 1 << 20}
 
 type config struct {
-	root      string
-	reps      int
-	svg       string
-	quick     bool
-	skip      map[string]bool
-	clientsOf []string
+	root         string
+	reps         int
+	svg          string
+	quick        bool
+	skip         map[string]bool
+	clientsOf    []string
+	transportsOf []string
+}
+
+// pick returns the comma-separated names of list, which must be among all;
+// all when list is empty.
+func pick(flagName, list string, all []string) ([]string, error) {
+	if list == "" {
+		return all, nil
+	}
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if !slices.Contains(all, n) {
+			return nil, fmt.Errorf("%s: unknown name %q; want some of %s", flagName, n, strings.Join(all, ", "))
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func benchMain(args []string) error {
@@ -113,11 +131,20 @@ func benchMain(args []string) error {
 	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
 	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, validate")
-	if err := fs.Parse(args); err != nil {
+	clients := fs.String("clients", "", "comma-separated clients to measure (default all): "+strings.Join(clientNames, ", "))
+	transports := fs.String("transports", "", "comma-separated transports to measure (default all): "+strings.Join(transportNames, ", "))
+	err := fs.Parse(args)
+	if err != nil {
 		return err
 	}
 	if cfg.reps < 1 {
 		return fmt.Errorf("-reps %d: want at least 1", cfg.reps)
+	}
+	if cfg.clientsOf, err = pick("-clients", *clients, clientNames); err != nil {
+		return err
+	}
+	if cfg.transportsOf, err = pick("-transports", *transports, transportNames); err != nil {
+		return err
 	}
 	cfg.skip = map[string]bool{}
 	for _, s := range strings.Split(*skip, ",") {
@@ -204,8 +231,8 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 
 	runs := map[string][]*clientResult{}
 	for r := range cfg.reps {
-		for _, tr := range transportNames {
-			for _, name := range clientNames {
+		for _, tr := range cfg.transportsOf {
+			for _, name := range cfg.clientsOf {
 				log.Printf("repetition %d/%d: %s over %s", r+1, cfg.reps, name, tr)
 				args := []string{"worker", "-client", name, "-transport", tr, "-server", server, "-url", url}
 				if cfg.quick {

@@ -16,6 +16,9 @@ func sampleResults(fn func(name, tr string, r *clientResult)) map[string]*client
 		for _, name := range clientNames {
 			r := &clientResult{Client: name, Transport: tr, ConnectNs: 1e6, P50Ns: 1e5, P99Ns: 1e6,
 				CPUNs: 3e4, Allocs: 10, Bytes: 1000, CallsPerSec: 5000, MBps: 100, BigCPUNs: 1e7}
+			if tr == transportHTTP && legacyClients[name] {
+				r.ConnectLegacyNs = 2e6
+			}
 			if fn != nil {
 				fn(name, tr, r)
 			}
@@ -60,7 +63,19 @@ func TestTargets(t *testing.T) {
 			if name == clientRuntime {
 				r.MBps = 90
 			}
-		}, "1 MiB result MB/s ≥ 0.9× floor (stdio)", true},
+		}, "1 MiB result MB/s ≥ 1.0× floor (stdio)", false},
+		{"MB/s equal to the floor's", nil, "1 MiB result MB/s ≥ 1.0× floor (HTTP)", true},
+		{"HTTP bytes above the floor's", func(name, tr string, r *clientResult) {
+			if name == clientRuntime && tr == transportHTTP {
+				r.Bytes = 1001
+			}
+		}, "HTTP bytes/call ≤ 1.0× floor", false},
+		{"HTTP connect+list equal to the floor's", nil, "HTTP connect+list ≤ 1.0× floor (2026-07-28)", true},
+		{"HTTP legacy connect+list above the floor's", func(name, tr string, r *clientResult) {
+			if name == clientRuntime && tr == transportHTTP {
+				r.ConnectLegacyNs = 2.1e6
+			}
+		}, "HTTP connect+list ≤ 1.0× floor (2025-11-25)", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,18 +39,22 @@ var defaultWorkload = workload{
 // clientResult is what one worker measured for one client over one
 // transport. Times are in nanoseconds.
 type clientResult struct {
-	Client      string  `json:"client"`
-	Transport   string  `json:"transport"`
-	ConnectNs   float64 `json:"connectNs"`   // connect + handshake + tools/list
-	P50Ns       float64 `json:"p50Ns"`       // sequential echo latency
-	P99Ns       float64 `json:"p99Ns"`       //
-	CPUNs       float64 `json:"cpuNs"`       // client CPU (user+system) per sequential echo call
-	SysNs       float64 `json:"sysNs"`       // the system part of CPUNs
-	Allocs      float64 `json:"allocs"`      // heap allocations per sequential echo call
-	Bytes       float64 `json:"bytes"`       // heap bytes per sequential echo call
-	CallsPerSec float64 `json:"callsPerSec"` // echo calls per second, Goroutines at once on one session
-	MBps        float64 `json:"mbps"`        // MiB of big results per second, of the median call
-	BigCPUNs    float64 `json:"bigCpuNs"`    // client CPU per big call
+	Client    string  `json:"client"`
+	Transport string  `json:"transport"`
+	ConnectNs float64 `json:"connectNs"` // connect + handshake + tools/list
+	// ConnectLegacyNs is connect + tools/list in the legacy era (the
+	// 2025-11-25 initialize handshake), over HTTP, for the clients that
+	// can be pinned to it; 0 for the others.
+	ConnectLegacyNs float64 `json:"connectLegacyNs"`
+	P50Ns           float64 `json:"p50Ns"`       // sequential echo latency
+	P99Ns           float64 `json:"p99Ns"`       //
+	CPUNs           float64 `json:"cpuNs"`       // client CPU (user+system) per sequential echo call
+	SysNs           float64 `json:"sysNs"`       // the system part of CPUNs
+	Allocs          float64 `json:"allocs"`      // heap allocations per sequential echo call
+	Bytes           float64 `json:"bytes"`       // heap bytes per sequential echo call
+	CallsPerSec     float64 `json:"callsPerSec"` // echo calls per second, Goroutines at once on one session
+	MBps            float64 `json:"mbps"`        // MiB of big results per second, of the median call
+	BigCPUNs        float64 `json:"bigCpuNs"`    // client CPU per big call
 }
 
 // cpuTime returns the user plus system CPU time this process has used, and
@@ -79,26 +83,24 @@ func measure(ctx context.Context, name string, t target, wl workload) (*clientRe
 	// Connect, handshake and list tools, each time on a fresh session.
 	connects := make([]time.Duration, 0, wl.Connects)
 	for range wl.Connects {
-		start := time.Now()
-		c, err := connect(ctx, name, t)
+		d, err := connectAndList(ctx, func() (benchClient, error) { return connect(ctx, name, t) })
 		if err != nil {
-			return nil, fmt.Errorf("connecting: %w", err)
+			return nil, err
 		}
-		n, err := c.listTools(ctx)
-		if err != nil {
-			c.close()
-			return nil, fmt.Errorf("listing tools: %w", err)
-		}
-		connects = append(connects, time.Since(start))
-		if n == 0 {
-			c.close()
-			return nil, fmt.Errorf("listing tools: the server listed none")
-		}
-		if err := c.close(); err != nil {
-			return nil, fmt.Errorf("closing: %w", err)
-		}
+		connects = append(connects, d)
 	}
 	res.ConnectNs = float64(median(connects))
+	if t.transport == transportHTTP && legacyClients[name] {
+		connects = connects[:0]
+		for range wl.Connects {
+			d, err := connectAndList(ctx, func() (benchClient, error) { return connectLegacy(ctx, name, t) })
+			if err != nil {
+				return nil, fmt.Errorf("in the legacy era: %w", err)
+			}
+			connects = append(connects, d)
+		}
+		res.ConnectLegacyNs = float64(median(connects))
+	}
 
 	c, err := connect(ctx, name, t)
 	if err != nil {
@@ -208,6 +210,30 @@ func measure(ctx context.Context, name string, t target, wl workload) (*clientRe
 	res.MBps = float64(wl.BigSize) / (1 << 20) / median(bigTimes).Seconds()
 	res.BigCPUNs = float64(bigCPU1-bigCPU0) / float64(wl.BigCalls)
 	return res, nil
+}
+
+// connectAndList times dial and a tools/list on the session it opens, then
+// closes the session.
+func connectAndList(ctx context.Context, dial func() (benchClient, error)) (time.Duration, error) {
+	start := time.Now()
+	c, err := dial()
+	if err != nil {
+		return 0, fmt.Errorf("connecting: %w", err)
+	}
+	n, err := c.listTools(ctx)
+	if err != nil {
+		c.close()
+		return 0, fmt.Errorf("listing tools: %w", err)
+	}
+	d := time.Since(start)
+	if n == 0 {
+		c.close()
+		return 0, fmt.Errorf("listing tools: the server listed none")
+	}
+	if err := c.close(); err != nil {
+		return 0, fmt.Errorf("closing: %w", err)
+	}
+	return d, nil
 }
 
 func medianFloat(v []float64) float64 {

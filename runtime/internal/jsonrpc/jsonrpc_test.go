@@ -184,3 +184,71 @@ func FuzzDecode(f *testing.F) {
 		Redact(data, func(string) bool { return true })
 	})
 }
+
+// skipStringBytewise is skipString as it was before it skipped eight plain
+// bytes at a time: the reference the faster one must agree with.
+func skipStringBytewise(data []byte, i int) (int, error) {
+	i++
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			return i + 1, nil
+		case c == '\\':
+			if i+1 >= len(data) {
+				return len(data), errTruncated
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				for k := i + 2; k < i+6; k++ {
+					if k >= len(data) {
+						return len(data), errTruncated
+					}
+					if !isHex(data[k]) {
+						return k, errSyntax
+					}
+				}
+				i += 6
+			default:
+				return i, errSyntax
+			}
+		case c < 0x20:
+			return i, errSyntax
+		default:
+			i++
+		}
+	}
+	return len(data), errTruncated
+}
+
+// Skipping a string eight bytes at a time finds every quote, backslash and
+// control character, whatever its byte value and its place in a word, next
+// to plain ASCII or UTF-8.
+func TestSkipStringWordwiseAgreesBytewise(t *testing.T) {
+	for _, filler := range []string{"a", "é", "\x7f", "\xff"} {
+		for n := 0; n < 24; n++ {
+			for p := 0; p < n; p++ {
+				for v := 0; v < 256; v++ {
+					body := []byte(strings.Repeat(filler, n))[:n]
+					body[p] = byte(v)
+					for _, data := range [][]byte{
+						append(append([]byte{'"'}, body...), '"'),
+						append([]byte{'"'}, body...),
+						append(append([]byte{'"'}, body...), `\u00e9"`...),
+					} {
+						gi, gerr := skipString(data, 0)
+						wi, werr := skipStringBytewise(data, 0)
+						if gi != wi || gerr != werr {
+							t.Fatalf("%q: skipString = %d, %v; want %d, %v", data, gi, gerr, wi, werr)
+						}
+					}
+					if got, want := hasControl(body), v < 0x20 || strings.ContainsAny(filler, "\x00\x1f"); got != want {
+						t.Fatalf("%q: hasControl = %v, want %v", body, got, want)
+					}
+				}
+			}
+		}
+	}
+}

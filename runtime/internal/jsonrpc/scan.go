@@ -8,6 +8,8 @@
 package jsonrpc
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -208,6 +210,9 @@ func numberEnd(data []byte, i, start int) (int, error) {
 func skipString(data []byte, i int) (int, error) {
 	i++
 	for i < len(data) {
+		if i = skipPlain(data, i); i >= len(data) {
+			break
+		}
 		c := data[i]
 		switch {
 		case c == '"':
@@ -338,13 +343,47 @@ func checkTrailing(data []byte, i int) error {
 	return nil
 }
 
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
+func indexByte(b []byte, c byte) int { return bytes.IndexByte(b, c) }
+
+// Eight bytes at a time: a string's content is mostly plain bytes, and a
+// large text result is a megabyte of them.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special reports whether one of the eight bytes of x is a quote, a
+// backslash or a control character. It never misses one; it may report one
+// that is not there only when another byte is one.
+func special(x uint64) bool {
+	q, b := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x|(q-ones)&^q|(b-ones)&^b)&highs != 0
+}
+
+// skipPlain returns the index, from i, of the first eight-byte word of data
+// that may hold a byte special inside a string, or of the last short word.
+func skipPlain(data []byte, i int) int {
+	for i+8 <= len(data) && !special(binary.LittleEndian.Uint64(data[i:])) {
+		i += 8
+	}
+	return i
+}
+
+// hasControl reports whether b holds a byte below 0x20.
+func hasControl(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if (x-ones*0x20)&^x&highs != 0 {
+			return true
 		}
 	}
-	return -1
+	for _, c := range b[i:] {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyIs reports whether an object key as ObjectEach reports it equals name.
@@ -377,10 +416,8 @@ func String(v []byte) (string, error) {
 // The fast path, with no escapes and valid UTF-8, makes one allocation.
 func unquoteContent(b []byte) (string, error) {
 	if indexByte(b, '\\') < 0 && utf8.Valid(b) {
-		for _, c := range b {
-			if c < 0x20 {
-				return "", errSyntax
-			}
+		if hasControl(b) {
+			return "", errSyntax
 		}
 		return string(b), nil
 	}

@@ -15,6 +15,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -62,6 +63,12 @@ type Reader struct {
 	cut        []byte // the kept beginning of that line
 	cutTail    []byte // and its last bytes
 
+	// one is the event's data while it has a single data line, the usual
+	// case: it becomes the Event's Data without another copy. A second
+	// line moves it into data, which then holds every line followed by
+	// "\n".
+	one      []byte
+	hasOne   bool
 	data     bytes.Buffer
 	hasData  bool
 	typ      string
@@ -75,30 +82,41 @@ type Reader struct {
 
 const initialBuffer = 8 << 10
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBuffer); return &b }}
+// maxPooled bounds the buffers a released Reader keeps for the next one:
+// a stream of large events then reads each into a buffer already grown.
+const maxPooled = 4 << 20
+
+// longLine is the length of the last line longer than initialBuffer that
+// any Reader read. A Reader whose line outgrows its buffer grows it to
+// that much at once, so that a server that keeps sending large events
+// costs one buffer per event instead of a chain of ever larger ones.
+var longLine atomic.Int64
+
+var readerPool = sync.Pool{New: func() any { return &Reader{buf: make([]byte, initialBuffer)} }}
 
 // NewReader returns a Reader of src that fails any event whose data exceeds
 // limit bytes. A limit of zero or less means no limit.
 func NewReader(src io.Reader, limit int) *Reader {
-	r := &Reader{src: src, limit: limit, maxLine: math.MaxInt}
+	r := readerPool.Get().(*Reader)
+	buf, data := r.buf, r.data
+	data.Reset()
+	*r = Reader{src: src, buf: buf[:cap(buf)], data: data, limit: limit, maxLine: math.MaxInt}
 	if limit > 0 && limit < math.MaxInt-PrefixSize {
 		// A data line holds the field name and a colon and a space before
 		// the value; any line longer than this is oversize for any field.
 		r.maxLine = limit + PrefixSize
 	}
-	r.buf = *bufPool.Get().(*[]byte)
 	return r
 }
 
-// Release returns the Reader's buffer for reuse. The Reader must not be used
-// afterwards.
+// Release returns the Reader, with its buffers, for reuse. The Reader must
+// not be used afterwards.
 func (r *Reader) Release() {
-	if cap(r.buf) == initialBuffer {
-		b := r.buf[:initialBuffer]
-		bufPool.Put(&b)
-	}
-	r.buf = nil
 	r.src = nil
+	if cap(r.buf) > maxPooled || r.data.Cap() > maxPooled {
+		return
+	}
+	readerPool.Put(r)
 }
 
 // Reset makes the Reader read a new stream from src, keeping the last event id
@@ -137,12 +155,16 @@ func (r *Reader) Next() (Event, error) {
 				r.endEvent()
 				continue
 			}
-			// The data buffer holds every data line followed by "\n"; the
-			// final newline is not part of the data.
-			d := r.data.Bytes()
-			d = d[:len(d)-1]
-			ev := Event{Type: r.typ, ID: r.lastID, Data: make([]byte, len(d))}
-			copy(ev.Data, d)
+			ev := Event{Type: r.typ, ID: r.lastID, Data: r.one}
+			if !r.hasOne {
+				// The data buffer holds every data line followed by
+				// "\n"; the final newline is not part of the data.
+				d := r.data.Bytes()
+				d = d[:len(d)-1]
+				ev.Data = make([]byte, len(d))
+				copy(ev.Data, d)
+			}
+			r.one = nil // the caller's now
 			r.endEvent()
 			return ev, nil
 		}
@@ -152,6 +174,7 @@ func (r *Reader) Next() (Event, error) {
 }
 
 func (r *Reader) endEvent() {
+	r.one, r.hasOne = nil, false
 	r.data.Reset()
 	r.hasData = false
 	r.typ = ""
@@ -188,15 +211,20 @@ func (r *Reader) field(line []byte, cut bool) {
 	}
 	switch string(name) {
 	case "data":
-		r.hasData = true
 		if r.oversize {
 			r.suffix = keepTail(append(r.suffix, '\n'), value)
 			return
 		}
-		if r.limit > 0 && r.data.Len()+len(value) > r.limit {
+		if r.limit > 0 && r.dataLen()+len(value) > r.limit {
 			r.tooLarge(value)
 			return
 		}
+		if !r.hasData {
+			r.hasData, r.hasOne = true, true
+			r.one = r.take(value)
+			return
+		}
+		r.spill()
 		r.data.Write(value)
 		r.data.WriteByte('\n')
 	case "event":
@@ -214,8 +242,43 @@ func (r *Reader) field(line []byte, cut bool) {
 	}
 }
 
+// take returns a copy of value, a part of the line just read. When the line
+// is long and fills most of the buffer, the buffer itself goes with value,
+// instead of a copy of a megabyte, and the Reader moves the bytes it has
+// not read yet into a new one.
+func (r *Reader) take(value []byte) []byte {
+	if len(value) <= initialBuffer || 2*len(value) < len(r.buf) {
+		return append(make([]byte, 0, len(value)), value...)
+	}
+	rest := r.buf[r.start:r.end]
+	nb := make([]byte, max(initialBuffer, len(rest)))
+	r.end = copy(nb, rest)
+	r.start = 0
+	r.buf = nb
+	return value[:len(value):len(value)]
+}
+
+// dataLen is the length of the data buffer, as if one were in it.
+func (r *Reader) dataLen() int {
+	if r.hasOne {
+		return len(r.one) + 1
+	}
+	return r.data.Len()
+}
+
+// spill moves one into the data buffer.
+func (r *Reader) spill() {
+	if r.hasOne {
+		r.data.Write(r.one)
+		r.data.WriteByte('\n')
+		r.one, r.hasOne = nil, false
+	}
+}
+
 // tooLarge marks the current event as oversize and keeps its first bytes.
 func (r *Reader) tooLarge(more []byte) {
+	r.spill()
+	r.hasData = true
 	r.oversize = true
 	p := make([]byte, 0, PrefixSize)
 	p = append(p, r.data.Bytes()[:min(r.data.Len(), PrefixSize)]...)
@@ -270,6 +333,9 @@ func (r *Reader) readLine() (line []byte, cut bool, err error) {
 				return line, true, nil
 			}
 			r.start = j + 1
+			if len(line) > initialBuffer {
+				longLine.Store(int64(len(line)))
+			}
 			return line, false, nil
 		}
 		if r.err != nil {
@@ -292,7 +358,8 @@ func (r *Reader) readLine() (line []byte, cut bool, err error) {
 				r.discarding = true
 				r.start, r.end, scan = 0, 0, 0
 			} else {
-				nb := make([]byte, min(2*len(r.buf), r.maxLine))
+				hint := int(min(longLine.Load(), math.MaxInt/2))
+				nb := make([]byte, min(max(2*len(r.buf), hint+hint/8), r.maxLine))
 				copy(nb, r.buf[:r.end])
 				r.buf = nb
 			}

@@ -1,0 +1,324 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// readLoop reads every message from the connection until it ends.
+func (s *Session) readLoop() {
+	defer close(s.readerDone)
+	for s.dispatch(s.conn.Read(s.ctx)) {
+	}
+}
+
+// dispatch acts on what one Read returned, and reports whether the
+// connection still works.
+func (s *Session) dispatch(data []byte, err error) bool {
+	if err == nil {
+		s.handle(data)
+		return true
+	}
+	var tl *MessageTooLargeError
+	if errors.As(err, &tl) {
+		s.tooLarge(tl)
+		return true
+	}
+	var re *RequestError
+	if errors.As(err, &re) {
+		s.requestFailed(re)
+		return true
+	}
+	s.fail(err)
+	return false
+}
+
+// fail ends the Session after the connection failed, and fails every call in
+// flight with the reason.
+func (s *Session) fail(err error) {
+	s.mu.Lock()
+	if s.err == nil {
+		var se *ServerExitedError
+		if !errors.As(err, &se) && !errors.Is(err, ErrClosed) {
+			err = fmt.Errorf("connection to the server lost: %w", err)
+		}
+		s.err = err
+		s.log.Warn("connection to the server ended", "error", err)
+	}
+	select {
+	case <-s.dead:
+	default:
+		close(s.dead)
+	}
+	err = s.err
+	pending := s.pending
+	s.pending = make(map[int64]*call)
+	s.mu.Unlock()
+	for _, c := range pending {
+		c.ch <- reply{err: err}
+	}
+}
+
+// tooLarge fails the one request an oversize message answered.
+func (s *Session) tooLarge(e *MessageTooLargeError) {
+	raw, ok := jsonrpc.FindID(e.Prefix, e.Suffix)
+	id, isInt := jsonrpc.Int(raw)
+	if !ok || !isInt {
+		s.log.Warn("dropped an oversize message from the server", "limit", e.Limit)
+		return
+	}
+	s.deliver(id, raw, reply{err: e})
+}
+
+// requestFailed fails the one request whose response stream broke, such as
+// a modern Streamable HTTP stream cut before its response; the connection
+// itself stays usable.
+func (s *Session) requestFailed(e *RequestError) {
+	id, ok := jsonrpc.Int([]byte(e.ID))
+	if !ok {
+		s.log.Warn("a response stream failed for an unknown request", "id", e.ID, "error", e.Err)
+		return
+	}
+	s.deliver(id, []byte(e.ID), reply{err: e})
+}
+
+// deliver hands rep to the call with the given id.
+func (s *Session) deliver(id int64, rawID []byte, rep reply) {
+	s.mu.Lock()
+	c := s.pending[id]
+	delete(s.pending, id)
+	s.mu.Unlock()
+	if c == nil {
+		if id > 0 && id <= s.nextID.Load() {
+			s.log.Debug("ignored a response to a request no longer waiting", "id", string(rawID))
+		} else {
+			s.log.Warn("ignored a response with an unknown id", "id", string(rawID))
+		}
+		return
+	}
+	c.ch <- rep
+}
+
+// handle dispatches one message or batch from the server.
+func (s *Session) handle(data []byte) {
+	if jsonrpc.IsBatch(data) {
+		if err := jsonrpc.Batch(data, func(m []byte) error { s.handleOne(m); return nil }); err != nil {
+			s.log.Warn("ignored the rest of a malformed batch from the server", "error", err)
+		}
+		return
+	}
+	s.handleOne(data)
+}
+
+func (s *Session) handleOne(data []byte) {
+	m, err := jsonrpc.Decode(data)
+	if err != nil {
+		s.malformed(data, err)
+		return
+	}
+	switch m.Kind {
+	case jsonrpc.KindResponse:
+		id, ok := jsonrpc.Int(m.ID)
+		if s.opts.LogTraffic {
+			s.traceIn(data, s.pendingTool(id))
+		}
+		if !ok {
+			s.log.Warn("ignored a response with an unknown id", "id", string(m.ID))
+			return
+		}
+		var rep reply
+		if m.Error != nil && !jsonrpc.IsNull(m.Error) {
+			e := decodeRPCError(m.Error)
+			if s.cc.ScrubSecrets != nil {
+				e.Message = s.scrub(e.Message)
+				if len(e.Data) > 0 {
+					e.Data = []byte(s.scrub(string(e.Data)))
+				}
+			}
+			rep.err = e
+		} else {
+			rep.result = m.Result
+		}
+		s.deliver(id, m.ID, rep)
+	case jsonrpc.KindRequest:
+		if s.opts.LogTraffic {
+			s.traceIn(data, "")
+		}
+		s.wg.Add(1)
+		go s.serveRequest(bytes.Clone(m.ID), m.Method, bytes.Clone(m.Params))
+	case jsonrpc.KindNotification:
+		if s.opts.LogTraffic {
+			s.traceIn(data, "")
+		}
+		s.notification(m.Method, m.Params)
+	}
+}
+
+// pendingTool returns the tool of the pending call id, for logging.
+func (s *Session) pendingTool(id int64) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.pending[id]; c != nil {
+		return c.tool
+	}
+	return ""
+}
+
+// malformed handles a message that is not valid JSON-RPC: if its id can be
+// read and names a call in flight, that call fails; otherwise it is logged
+// and dropped.
+func (s *Session) malformed(data []byte, err error) {
+	if raw, ok := jsonrpc.FindID(data, data); ok {
+		if id, isInt := jsonrpc.Int(raw); isInt && s.isPending(id) {
+			s.deliver(id, raw, reply{err: fmt.Errorf("invalid response from the server: %v", err)})
+			return
+		}
+	}
+	s.log.Warn("ignored a malformed message from the server", "error", err, "message", snippet([]byte(s.scrub(string(data)))))
+}
+
+func (s *Session) isPending(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pending[id] != nil
+}
+
+// snippet returns the start of data for a log record.
+func snippet(data []byte) string {
+	const max = 200
+	if len(data) > max {
+		return string(data[:max]) + "..."
+	}
+	return string(data)
+}
+
+func decodeRPCError(raw []byte) *RPCError {
+	var e RPCError
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return &RPCError{Code: CodeInternalError, Message: "malformed error response: " + snippet(raw)}
+	}
+	if len(e.Data) > 0 {
+		e.Data = append(json.RawMessage(nil), e.Data...)
+	}
+	return &e
+}
+
+// serveRequest answers a request from the server: ping, the requests the
+// Options' handlers serve, and -32601 for everything else.
+func (s *Session) serveRequest(id []byte, method string, params []byte) {
+	defer s.wg.Done()
+	if s.serveHandled(id, method, params) {
+		return
+	}
+	var b []byte
+	if method == "ping" {
+		b = jsonrpc.AppendResult(nil, id, []byte("{}"))
+	} else {
+		b = jsonrpc.AppendError(nil, id, CodeMethodNotFound, "method not found: "+method)
+	}
+	s.writeResponse(id, method, b)
+}
+
+// writeResponse sends b, the response to the server's request id.
+func (s *Session) writeResponse(id []byte, method string, b []byte) {
+	st := s.state.Load()
+	if st == nil {
+		st = &negotiated{legacy: true}
+	}
+	m := &OutMessage{Data: b, ID: string(id), ProtocolVersion: st.version}
+	if s.opts.LogTraffic {
+		s.traceOut(m, "")
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	if err := s.conn.Write(ctx, m); err != nil {
+		s.log.Debug("answering a server request failed", "method", method, "error", err)
+	}
+}
+
+// notification handles a notification from the server.
+func (s *Session) notification(method string, params []byte) {
+	switch method {
+	case "notifications/progress":
+		s.progress(params)
+	case "notifications/tools/list_changed":
+		s.invalidateTools()
+		select {
+		case s.changed <- struct{}{}:
+		default:
+		}
+	case "notifications/message":
+		s.serverLog(params)
+	case "notifications/subscriptions/acknowledged":
+		s.log.Debug("subscription acknowledged", "notifications", snippet(params))
+	case "notifications/cancelled":
+		s.serverCancelled(params)
+	case "notifications/elicitation/complete":
+		s.elicitationComplete(params)
+	default:
+		s.log.Debug("ignored a notification", "method", method)
+	}
+}
+
+// serverCancelled handles a notifications/cancelled from the server. In the
+// 2026-07-28 era it ends a subscriptions/listen request (any request of ours
+// it names fails). In the legacy era it names a request the server sent:
+// a handler working on it is cancelled.
+func (s *Session) serverCancelled(params []byte) {
+	if st := s.state.Load(); st == nil || st.legacy {
+		// A legacy server cancels only requests it sent.
+		if s.cancelServed(params) {
+			return
+		}
+		s.log.Debug("the server cancelled a request", "params", snippet(params))
+		return
+	}
+	var id int64
+	var ok bool
+	_ = jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
+		if jsonrpc.KeyIs(key, escaped, "requestId") {
+			id, ok = jsonrpc.Int(v)
+		}
+		return nil
+	})
+	if !ok || !s.isPending(id) {
+		s.log.Debug("the server cancelled a request", "params", snippet(params))
+		return
+	}
+	s.deliver(id, nil, reply{err: errors.New("the server cancelled the request")})
+}
+
+// changedLoop runs OnToolsChanged for list-changed notifications, one at a
+// time, coalescing those that arrive meanwhile.
+func (s *Session) changedLoop() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-s.readerDone:
+			return
+		case <-s.changed:
+			s.opts.OnToolsChanged()
+		}
+	}
+}
+
+// listen keeps a 2026-07-28 subscriptions/listen request open for tool list
+// changes until the Session closes or the server ends it.
+func (s *Session) listen(ctx context.Context) {
+	defer close(s.listenDone)
+	st := s.state.Load()
+	_, err := s.do(ctx, st, &request{method: "subscriptions/listen", timeout: -1, noResend: true, passive: true}, func(b []byte) []byte {
+		return append(b, `"notifications":{"toolsListChanged":true}`...)
+	})
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("the tool list subscription ended", "error", err)
+	}
+}
