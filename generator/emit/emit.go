@@ -4,8 +4,9 @@
 // with their JSON encoding, validate.go their Validate methods, schemas.go
 // the tools' own schemas (MCPTools, SnapshotHash, ValidateArguments),
 // client.go the typed Client, and gemini.go the Gemini function
-// declarations. Code is built with jennifer and formatted with
-// golang.org/x/tools/imports; the same input always gives the same bytes.
+// declarations. Code is built with jennifer and formatted as gofmt does,
+// with the imports grouped as goimports does; the same input always gives
+// the same bytes.
 package emit
 
 import (
@@ -13,14 +14,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/format"
 	"go/token"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/dave/jennifer/jen"
-	"golang.org/x/tools/imports"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
@@ -165,6 +164,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		return nil, err
 	}
 	g := newGen(pkg, snap, opts)
+	fm := newFormatter()
 	// Three groups of files are built and rendered concurrently. Within a
 	// group files are built in order: validate.go declares the patterns
 	// types.go uses, and only that group touches the generator's caches.
@@ -223,7 +223,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 				rendering.Add(1)
 				go func() {
 					defer rendering.Done()
-					data, names, err := render(j.name, f)
+					data, names, err := fm.render(j.name, f)
 					mu.Lock()
 					defer mu.Unlock()
 					if err != nil {
@@ -241,7 +241,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 		return nil, errors.Join(errs...)
 	}
-	// The check costs one more parse of each file, without its comments.
+	// The declarations come from the parse that formatting needs anyway.
 	if err := checkDeclarations(decls); err != nil {
 		return nil, err
 	}
@@ -259,8 +259,7 @@ func ctxErr(ctx context.Context) error {
 
 func (g *gen) newFile() *jen.File {
 	f := jen.NewFile(g.opts.Package)
-	// imports.Process formats the result: formatting twice would double
-	// the cost on large tool lists.
+	// render formats the result: jennifer would format it once more.
 	f.NoFormat = true
 	f.HeaderComment(Header)
 	f.ImportName(runtimePkg, "runtime")
@@ -268,31 +267,14 @@ func (g *gen) newFile() *jen.File {
 	return f
 }
 
-// render renders f and formats it. Large files are formatted with go/format
-// and their imports grouped here, standard library first, as
-// golang.org/x/tools/imports would: imports.Process formats twice, which
-// doubles the cost on tool lists with thousands of tools.
-// render renders and formats f, and lists what it declares (see
-// declarations).
-func render(name string, f *jen.File) ([]byte, []string, error) {
+// render renders f with jennifer, formats it (see formatter.format) and
+// lists what it declares.
+func (fm *formatter) render(name string, f *jen.File) ([]byte, []string, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, nil, fmt.Errorf("rendering %s: %w", name, err)
 	}
-	if buf.Len() < 1<<20 {
-		out, err := imports.Process(name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
-		if err != nil {
-			return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
-		}
-		decls, err := declarations(name, out)
-		return out, decls, err
-	}
-	out, err := format.Source(groupImports(buf.Bytes()))
-	if err != nil {
-		return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
-	}
-	decls, err := declarations(name, out)
-	return out, decls, err
+	return fm.format(name, buf.Bytes())
 }
 
 // groupImports puts a blank line between the standard library imports and
