@@ -165,9 +165,13 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	}
 	g := newGen(pkg, snap, opts)
 	fm := newFormatter()
-	// Three groups of files are built and rendered concurrently. Within a
-	// group files are built in order: validate.go declares the patterns
-	// types.go uses, and only that group touches the generator's caches.
+	// Groups of files are built and rendered concurrently, each holding
+	// one of the formatter's slots meanwhile, so that at most GOMAXPROCS
+	// files' syntax trees are alive at a time; each file is then formatted
+	// in parallel (see formatter.format) while the next one is built.
+	// Within a group files are built in order: validate.go declares the
+	// patterns types.go uses, and only that group touches the generator's
+	// caches.
 	type job struct {
 		name  string
 		build func() (*jen.File, error)
@@ -213,7 +217,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 					mu.Unlock()
 					return
 				}
-				f, err := j.build()
+				src, err := fm.build(j.name, j.build)
 				if err != nil {
 					mu.Lock()
 					errs = append(errs, err)
@@ -223,7 +227,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 				rendering.Add(1)
 				go func() {
 					defer rendering.Done()
-					data, names, err := fm.render(j.name, f)
+					data, names, err := fm.format(j.name, src)
 					mu.Lock()
 					defer mu.Unlock()
 					if err != nil {
@@ -267,14 +271,22 @@ func (g *gen) newFile() *jen.File {
 	return f
 }
 
-// render renders f with jennifer, formats it (see formatter.format) and
-// lists what it declares.
-func (fm *formatter) render(name string, f *jen.File) ([]byte, []string, error) {
+// build builds a file in one of the formatter's slots and renders it with
+// jennifer, unformatted.
+func (fm *formatter) build(name string, build func() (*jen.File, error)) ([]byte, error) {
+	fm.building <- struct{}{}
+	defer func() { <-fm.building }()
+	fm.slots <- struct{}{}
+	defer func() { <-fm.slots }()
+	f, err := build()
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, nil, fmt.Errorf("rendering %s: %w", name, err)
+		return nil, fmt.Errorf("rendering %s: %w", name, err)
 	}
-	return fm.format(name, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // groupImports puts a blank line between the standard library imports and

@@ -18,11 +18,12 @@ const batchSize = 64 << 10
 // formatter formats the files of one package on at most GOMAXPROCS
 // goroutines at a time.
 type formatter struct {
-	slots chan struct{}
+	slots    chan struct{}
+	building chan struct{}
 }
 
 func newFormatter() *formatter {
-	return &formatter{slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	return &formatter{slots: make(chan struct{}, runtime.GOMAXPROCS(0)), building: make(chan struct{}, 1)}
 }
 
 // inPieces is false only in tests, to compare with the whole file
