@@ -165,13 +165,12 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	}
 	g := newGen(pkg, snap, opts)
 	fm := newFormatter()
-	// Groups of files are built and rendered concurrently, each holding
-	// one of the formatter's slots meanwhile, so that at most GOMAXPROCS
-	// files' syntax trees are alive at a time; each file is then formatted
-	// in parallel (see formatter.format) while the next one is built.
-	// Within a group files are built in order: validate.go declares the
-	// patterns types.go uses, and only that group touches the generator's
-	// caches.
+	// Files are built one at a time, each holding one of the formatter's
+	// slots meanwhile, so that one file's syntax tree is alive at a time;
+	// each file is then formatted in parallel (see formatter.format) while
+	// the next ones are built. schemas.go comes first: its MCPTools is the
+	// largest single declaration to format. A group stops at its first
+	// error: validate.go declares the patterns types.go uses.
 	type job struct {
 		name  string
 		build func() (*jen.File, error)
@@ -182,8 +181,8 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	var groups [][]job
 	if want[PartTypes] {
 		groups = append(groups,
-			[]job{{"types.go", noErr(g.typesFile)}, {"validate.go", noErr(g.validateFile)}},
-			[]job{{"schemas.go", noErr(g.schemasFile)}})
+			[]job{{"schemas.go", noErr(g.schemasFile)}},
+			[]job{{"types.go", noErr(g.typesFile)}, {"validate.go", noErr(g.validateFile)}})
 	}
 	if want[PartClient] {
 		groups = append(groups, []job{{"client.go", noErr(g.clientFile)}})
@@ -204,41 +203,36 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		errs  []error
 		wg    sync.WaitGroup
 	)
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
 	for _, group := range groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var rendering sync.WaitGroup
-			defer rendering.Wait()
-			for _, j := range group {
-				if err := ctxErr(opts.Context); err != nil {
-					mu.Lock()
-					errs = append(errs, fmt.Errorf("writing %s stopped: %w", j.name, err))
-					mu.Unlock()
-					return
-				}
-				src, err := fm.build(j.name, j.build)
-				if err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-					return
-				}
-				rendering.Add(1)
-				go func() {
-					defer rendering.Done()
-					data, names, err := fm.format(j.name, src)
-					mu.Lock()
-					defer mu.Unlock()
-					if err != nil {
-						errs = append(errs, err)
-						return
-					}
-					files = append(files, File{Name: j.name, Data: data})
-					decls[j.name] = names
-				}()
+		for _, j := range group {
+			if err := ctxErr(opts.Context); err != nil {
+				fail(fmt.Errorf("writing %s stopped: %w", j.name, err))
+				break
 			}
-		}()
+			src, err := fm.build(j.name, j.build)
+			if err != nil {
+				fail(err)
+				break
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				data, names, err := fm.format(j.name, src)
+				if err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				files = append(files, File{Name: j.name, Data: data})
+				decls[j.name] = names
+			}()
+		}
 	}
 	wg.Wait()
 	if len(errs) > 0 {
@@ -274,8 +268,6 @@ func (g *gen) newFile() *jen.File {
 // build builds a file in one of the formatter's slots and renders it with
 // jennifer, unformatted.
 func (fm *formatter) build(name string, build func() (*jen.File, error)) ([]byte, error) {
-	fm.building <- struct{}{}
-	defer func() { <-fm.building }()
 	fm.slots <- struct{}{}
 	defer func() { <-fm.slots }()
 	f, err := build()

@@ -18,12 +18,11 @@ const batchSize = 64 << 10
 // formatter formats the files of one package on at most GOMAXPROCS
 // goroutines at a time.
 type formatter struct {
-	slots    chan struct{}
-	building chan struct{}
+	slots chan struct{}
 }
 
 func newFormatter() *formatter {
-	return &formatter{slots: make(chan struct{}, runtime.GOMAXPROCS(0)), building: make(chan struct{}, 1)}
+	return &formatter{slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 // inPieces is false only in tests, to compare with the whole file
