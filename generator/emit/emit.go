@@ -257,7 +257,8 @@ func ctxErr(ctx context.Context) error {
 
 func (g *gen) newFile() *jen.File {
 	f := jen.NewFile(g.opts.Package)
-	// render formats the result: jennifer would format it once more.
+	// formatter.format formats the result: jennifer would format it
+	// once more.
 	f.NoFormat = true
 	f.HeaderComment(Header)
 	f.ImportName(runtimePkg, "runtime")

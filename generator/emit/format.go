@@ -15,8 +15,8 @@ import (
 // the tasks of a large file spread over the CPUs.
 const batchSize = 64 << 10
 
-// formatter formats the files of one package on at most GOMAXPROCS
-// goroutines at a time.
+// formatter builds and formats the files of one package, running at most
+// GOMAXPROCS builds and formatting tasks at a time.
 type formatter struct {
 	slots chan struct{}
 }
