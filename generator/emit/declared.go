@@ -3,24 +3,13 @@ package emit
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"sort"
 	"strings"
 )
 
-// declarations lists what the Go file src declares at package level: its
+// declared lists what the Go file f declares at package level: its
 // types, functions, variables and constants by name, and its methods as
 // Type.Method.
-func declarations(name string, src []byte) ([]string, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, fmt.Errorf("checking %s: %w", name, err)
-	}
-	return declared(f), nil
-}
-
 func declared(f *ast.File) []string {
 	var out []string
 	for _, d := range f.Decls {

@@ -4,8 +4,9 @@
 // with their JSON encoding, validate.go their Validate methods, schemas.go
 // the tools' own schemas (MCPTools, SnapshotHash, ValidateArguments),
 // client.go the typed Client, and gemini.go the Gemini function
-// declarations. Code is built with jennifer and formatted with
-// golang.org/x/tools/imports; the same input always gives the same bytes.
+// declarations. Code is built with jennifer and formatted as gofmt does,
+// with the imports grouped as goimports does; the same input always gives
+// the same bytes.
 package emit
 
 import (
@@ -13,14 +14,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/format"
 	"go/token"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/dave/jennifer/jen"
-	"golang.org/x/tools/imports"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
@@ -170,9 +169,13 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		return nil, err
 	}
 	g := newGen(pkg, snap, opts)
-	// Three groups of files are built and rendered concurrently. Within a
-	// group files are built in order: validate.go declares the patterns
-	// types.go uses, and only that group touches the generator's caches.
+	fm := newFormatter()
+	// Files are built one at a time, each holding one of the formatter's
+	// slots meanwhile, so that one file's syntax tree is alive at a time;
+	// each file is then formatted in parallel (see formatter.format) while
+	// the next ones are built. schemas.go comes first: its MCPTools is the
+	// largest single declaration to format. A group stops at its first
+	// error: validate.go declares the patterns types.go uses.
 	type job struct {
 		name  string
 		build func() (*jen.File, error)
@@ -183,8 +186,8 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	var groups [][]job
 	if want[PartTypes] {
 		groups = append(groups,
-			[]job{{"types.go", noErr(g.typesFile)}, {"validate.go", noErr(g.validateFile)}},
-			[]job{{"schemas.go", noErr(g.schemasFile)}})
+			[]job{{"schemas.go", noErr(g.schemasFile)}},
+			[]job{{"types.go", noErr(g.typesFile)}, {"validate.go", noErr(g.validateFile)}})
 	}
 	if want[PartClient] {
 		groups = append(groups, []job{{"client.go", noErr(g.clientFile)}})
@@ -205,48 +208,43 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		errs  []error
 		wg    sync.WaitGroup
 	)
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
 	for _, group := range groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var rendering sync.WaitGroup
-			defer rendering.Wait()
-			for _, j := range group {
-				if err := ctxErr(opts.Context); err != nil {
-					mu.Lock()
-					errs = append(errs, fmt.Errorf("writing %s stopped: %w", j.name, err))
-					mu.Unlock()
-					return
-				}
-				f, err := j.build()
-				if err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-					return
-				}
-				rendering.Add(1)
-				go func() {
-					defer rendering.Done()
-					data, names, err := render(j.name, f)
-					mu.Lock()
-					defer mu.Unlock()
-					if err != nil {
-						errs = append(errs, err)
-						return
-					}
-					files = append(files, File{Name: j.name, Data: data})
-					decls[j.name] = names
-				}()
+		for _, j := range group {
+			if err := ctxErr(opts.Context); err != nil {
+				fail(fmt.Errorf("writing %s stopped: %w", j.name, err))
+				break
 			}
-		}()
+			src, err := fm.build(j.name, j.build)
+			if err != nil {
+				fail(err)
+				break
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				data, names, err := fm.format(j.name, src)
+				if err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				files = append(files, File{Name: j.name, Data: data})
+				decls[j.name] = names
+			}()
+		}
 	}
 	wg.Wait()
 	if len(errs) > 0 {
 		sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 		return nil, errors.Join(errs...)
 	}
-	// The check costs one more parse of each file, without its comments.
+	// The declarations come from the parse that formatting needs anyway.
 	if err := checkDeclarations(decls); err != nil {
 		return nil, err
 	}
@@ -264,8 +262,8 @@ func ctxErr(ctx context.Context) error {
 
 func (g *gen) newFile() *jen.File {
 	f := jen.NewFile(g.opts.Package)
-	// imports.Process formats the result: formatting twice would double
-	// the cost on large tool lists.
+	// formatter.format formats the result: jennifer would format it
+	// once more.
 	f.NoFormat = true
 	f.HeaderComment(Header)
 	f.ImportName(runtimePkg, "runtime")
@@ -274,31 +272,20 @@ func (g *gen) newFile() *jen.File {
 	return f
 }
 
-// render renders f and formats it. Large files are formatted with go/format
-// and their imports grouped here, standard library first, as
-// golang.org/x/tools/imports would: imports.Process formats twice, which
-// doubles the cost on tool lists with thousands of tools.
-// render renders and formats f, and lists what it declares (see
-// declarations).
-func render(name string, f *jen.File) ([]byte, []string, error) {
+// build builds a file in one of the formatter's slots and renders it with
+// jennifer, unformatted.
+func (fm *formatter) build(name string, build func() (*jen.File, error)) ([]byte, error) {
+	fm.slots <- struct{}{}
+	defer func() { <-fm.slots }()
+	f, err := build()
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, nil, fmt.Errorf("rendering %s: %w", name, err)
+		return nil, fmt.Errorf("rendering %s: %w", name, err)
 	}
-	if buf.Len() < 1<<20 {
-		out, err := imports.Process(name, buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
-		if err != nil {
-			return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
-		}
-		decls, err := declarations(name, out)
-		return out, decls, err
-	}
-	out, err := format.Source(groupImports(buf.Bytes()))
-	if err != nil {
-		return nil, nil, fmt.Errorf("formatting %s: %w", name, err)
-	}
-	decls, err := declarations(name, out)
-	return out, decls, err
+	return buf.Bytes(), nil
 }
 
 // groupImports puts a blank line between the standard library imports and

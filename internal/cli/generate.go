@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"go/token"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -19,6 +20,11 @@ import (
 
 // generateGCPercent is the GC target while generating.
 const generateGCPercent = 400
+
+// generateMemoryLimit is the soft memory limit while generating, unless
+// GOMEMLIMIT sets one: it keeps the GC target's extra memory in check on
+// thousands of tools (see "Generation memory" in docs/reliability.md).
+const generateMemoryLimit = 224 << 20
 
 var generateCommand = &command{
 	name:    "generate",
@@ -107,9 +113,12 @@ func (g *genFlags) config(pkg, out string) generator.Config {
 
 func runGenerate(e *env, args []string) error {
 	// Generation builds and formats large syntax trees once and exits: a
-	// higher GC target trades memory (about 1.5x) for a fifth less CPU on
-	// thousands of tools.
+	// higher GC target trades memory for a fifth less CPU on thousands of
+	// tools, up to the soft memory limit.
 	defer debug.SetGCPercent(debug.SetGCPercent(generateGCPercent))
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(generateMemoryLimit))
+	}
 	fs := newFlagSet(e, "generate", generateHelp)
 	snap := fs.String("snapshot", "", "the tools/list `file` to read: a JSON-RPC response, its result, a bare array of tools, or a canonical mcpgen snapshot")
 	pkg := fs.String("package", "", "the Go package `name` of the generated code (default: the last element of --out)")

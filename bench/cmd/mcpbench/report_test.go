@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,11 +100,11 @@ func TestTargets(t *testing.T) {
 func TestScaleTargets(t *testing.T) {
 	linear := []scaleResult{
 		{name: "synthetic 100", tools: 100, genNs: 1e8, compileOK: true},
-		{name: "synthetic 2000", tools: 2000, genNs: 1.5e9, compileOK: true},
+		{name: "synthetic 2000", tools: 2000, genNs: 0.9e9, maxRSS: 250 << 20, compileOK: true},
 	}
 	super := []scaleResult{
 		{name: "synthetic 100", tools: 100, genNs: 1e8, compileOK: true},
-		{name: "synthetic 2000", tools: 2000, genNs: 3e9, compileOK: false, compileMsg: "boom"},
+		{name: "synthetic 2000", tools: 2000, genNs: 3e9, maxRSS: 400 << 20, compileOK: false, compileMsg: "boom"},
 	}
 	verdicts := func(rs []scaleResult) []bool {
 		var v []bool
@@ -112,11 +113,11 @@ func TestScaleTargets(t *testing.T) {
 		}
 		return v
 	}
-	if got := verdicts(linear); len(got) != 3 || !got[0] || !got[1] || !got[2] {
-		t.Errorf("linear growth under 2 s: verdicts %v, want all met", got)
+	if got := verdicts(linear); len(got) != 4 || slices.Contains(got, false) {
+		t.Errorf("linear growth under 1 s and 300 MiB: verdicts %v, want all met", got)
 	}
-	if got := verdicts(super); len(got) != 3 || got[0] || got[1] || got[2] {
-		t.Errorf("superlinear growth over 2 s that fails to compile: verdicts %v, want all missed", got)
+	if got := verdicts(super); len(got) != 4 || slices.Contains(got, true) {
+		t.Errorf("superlinear growth over 1 s and 300 MiB that fails to compile: verdicts %v, want all missed", got)
 	}
 }
 

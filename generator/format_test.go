@@ -1,0 +1,97 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
+)
+
+// allParts are every part generate can write.
+var allParts = []string{emit.PartTypes, emit.PartClient, emit.PartGemini, emit.PartAnthropic, emit.PartOpenAI}
+
+// checkGofmt fails unless every file is exactly what gofmt makes of it.
+func checkGofmt(t *testing.T, label string, files []emit.File) {
+	t.Helper()
+	for _, f := range files {
+		want, err := format.Source(f.Data)
+		if err != nil {
+			t.Errorf("%s: %s does not parse: %v", label, f.Name, err)
+			continue
+		}
+		if !bytes.Equal(f.Data, want) {
+			t.Errorf("%s: %s is not gofmt's output:\n%s", label, f.Name, firstDiff(string(want), string(f.Data)))
+		}
+	}
+}
+
+// TestLargeFileDocCommentHeading generates a types.go of more than 1 MiB
+// whose doc comments hold a paragraph that gofmt turns into a heading
+// ("# Returns the thing"). Such files were formatted with a single pass of
+// go/format over jennifer's output, in which the declarations that follow
+// their doc comments are indented, so the comments were not formatted as
+// doc comments and the file was not what gofmt makes of it.
+func TestLargeFileDocCommentHeading(t *testing.T) {
+	tools := make([]json.RawMessage, 2500)
+	for i := range tools {
+		tools[i] = json.RawMessage(fmt.Sprintf(`{"name":"tool_%d","description":"Does thing %d.\n\nReturns the thing\n\nAnd more.",
+			"inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"The a."},"b":{"type":"integer"}},"required":["a"]}}`, i, i))
+	}
+	data, err := json.Marshal(map[string]any{"tools": tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := snapshot.Read("large.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := emit.Generate(snap, emit.Options{Package: "large", Parts: []string{emit.PartTypes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Name == "types.go" && len(f.Data) < 1<<20 {
+			t.Fatalf("types.go has %d bytes, want more than 1 MiB", len(f.Data))
+		}
+	}
+	checkGofmt(t, "large.json", files)
+}
+
+// TestGeneratedCodeIsGofmtOutput generates every part from every snapshot
+// of the corpus (the golden cases, testdata/servers and 2,000 synthetic
+// tools) and checks that each file is byte for byte what gofmt makes of
+// it.
+func TestGeneratedCodeIsGofmtOutput(t *testing.T) {
+	for _, c := range goldenCases {
+		checkGofmt(t, c.name, c.generate(t))
+	}
+	servers, err := filepath.Glob("../testdata/servers/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers = append(servers, "../testdata/everything-tools.json", "../testdata/sdkserver-tools.json")
+	for _, path := range servers {
+		if filepath.Base(path) == "package.json" || filepath.Base(path) == "package-lock.json" {
+			continue
+		}
+		files, err := Generate(Config{Snapshot: path, Package: "p", Parts: allParts})
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		checkGofmt(t, path, files)
+	}
+	if testing.Short() {
+		return
+	}
+	files, err := emit.Generate(syntheticSnapshot(t, 2000), emit.Options{Package: "big", Parts: allParts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGofmt(t, "2000 synthetic tools", files)
+}
