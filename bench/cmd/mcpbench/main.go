@@ -112,7 +112,7 @@ func benchMain(args []string) error {
 	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
 	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
-	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, validate")
+	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, synthetic (the synthetic sizes of scale), validate")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
