@@ -107,7 +107,7 @@ func TestRequiredPropertyNotDescribed(t *testing.T) {
 			types = string(f.Data)
 		}
 	}
-	if !strings.Contains(types, "Extra json.RawMessage `json:\"extra\"`") {
+	if !strings.Contains(types, "Extra json.RawMessage `json:\"extra\" ") {
 		t.Errorf("types.go has no required field for extra:\n%s", types)
 	}
 	// The value the generated struct can now carry satisfies the schema.

@@ -142,35 +142,7 @@ func geminiHassMediaNext() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Skips a media player to the next item",
 		Name:        "HassMediaNext",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"area": {
-					Type: genai.TypeString,
-				},
-				"device_class": {
-					Items: &genai.Schema{
-						Enum: []string{"tv", "speaker", "receiver"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"domain": {
-					Items: &genai.Schema{
-						Enum: []string{"media_player"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"floor": {
-					Type: genai.TypeString,
-				},
-				"name": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-			Type:             genai.TypeObject,
-		},
+		Parameters:  sharedGeminiSchema1(),
 	}
 }
 
@@ -179,35 +151,7 @@ func geminiHassMediaPause() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Pauses a media player",
 		Name:        "HassMediaPause",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"area": {
-					Type: genai.TypeString,
-				},
-				"device_class": {
-					Items: &genai.Schema{
-						Enum: []string{"tv", "speaker", "receiver"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"domain": {
-					Items: &genai.Schema{
-						Enum: []string{"media_player"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"floor": {
-					Type: genai.TypeString,
-				},
-				"name": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-			Type:             genai.TypeObject,
-		},
+		Parameters:  sharedGeminiSchema1(),
 	}
 }
 
@@ -216,35 +160,7 @@ func geminiHassMediaPlayerMute() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Mutes a media player",
 		Name:        "HassMediaPlayerMute",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"area": {
-					Type: genai.TypeString,
-				},
-				"device_class": {
-					Items: &genai.Schema{
-						Enum: []string{"tv", "speaker", "receiver"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"domain": {
-					Items: &genai.Schema{
-						Enum: []string{"media_player"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"floor": {
-					Type: genai.TypeString,
-				},
-				"name": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-			Type:             genai.TypeObject,
-		},
+		Parameters:  sharedGeminiSchema1(),
 	}
 }
 
@@ -253,35 +169,7 @@ func geminiHassMediaPrevious() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Replays the previous item for a media player",
 		Name:        "HassMediaPrevious",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"area": {
-					Type: genai.TypeString,
-				},
-				"device_class": {
-					Items: &genai.Schema{
-						Enum: []string{"tv", "speaker", "receiver"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"domain": {
-					Items: &genai.Schema{
-						Enum: []string{"media_player"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"floor": {
-					Type: genai.TypeString,
-				},
-				"name": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-			Type:             genai.TypeObject,
-		},
+		Parameters:  sharedGeminiSchema1(),
 	}
 }
 
@@ -334,35 +222,7 @@ func geminiHassMediaUnpause() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Resumes a media player",
 		Name:        "HassMediaUnpause",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"area": {
-					Type: genai.TypeString,
-				},
-				"device_class": {
-					Items: &genai.Schema{
-						Enum: []string{"tv", "speaker", "receiver"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"domain": {
-					Items: &genai.Schema{
-						Enum: []string{"media_player"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"floor": {
-					Type: genai.TypeString,
-				},
-				"name": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-			Type:             genai.TypeObject,
-		},
+		Parameters:  sharedGeminiSchema1(),
 	}
 }
 
@@ -461,34 +321,7 @@ func geminiHassTurnOff() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.",
 		Name:        "HassTurnOff",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"area": {
-					Type: genai.TypeString,
-				},
-				"device_class": {
-					Items: &genai.Schema{
-						Enum: []string{"identify", "restart", "update", "awning", "blind", "curtain", "damper", "door", "garage", "gate", "shade", "shutter", "window", "water", "gas", "outlet", "switch", "tv", "speaker", "receiver"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"domain": {
-					Items: &genai.Schema{
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"floor": {
-					Type: genai.TypeString,
-				},
-				"name": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-			Type:             genai.TypeObject,
-		},
+		Parameters:  sharedGeminiSchema2(),
 	}
 }
 
@@ -497,34 +330,7 @@ func geminiHassTurnOn() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.",
 		Name:        "HassTurnOn",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"area": {
-					Type: genai.TypeString,
-				},
-				"device_class": {
-					Items: &genai.Schema{
-						Enum: []string{"identify", "restart", "update", "awning", "blind", "curtain", "damper", "door", "garage", "gate", "shade", "shutter", "window", "water", "gas", "outlet", "switch", "tv", "speaker", "receiver"},
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"domain": {
-					Items: &genai.Schema{
-						Type: genai.TypeString,
-					},
-					Type: genai.TypeArray,
-				},
-				"floor": {
-					Type: genai.TypeString,
-				},
-				"name": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
-			Type:             genai.TypeObject,
-		},
+		Parameters:  sharedGeminiSchema2(),
 	}
 }
 
@@ -533,5 +339,80 @@ func geminiDescribeDoorbell() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Description: "Describe doorbell.",
 		Name:        "describe_doorbell",
+	}
+}
+
+// sharedGeminiSchema1 builds a schema that occurs 5 times in the declarations.
+func sharedGeminiSchema1() *genai.Schema {
+	return &genai.Schema{
+		Properties: map[string]*genai.Schema{
+			"area": {
+				Type: genai.TypeString,
+			},
+			"device_class": {
+				Items: &genai.Schema{
+					Enum: []string{"tv", "speaker", "receiver"},
+					Type: genai.TypeString,
+				},
+				Type: genai.TypeArray,
+			},
+			"domain": {
+				Items: &genai.Schema{
+					Enum: []string{"media_player"},
+					Type: genai.TypeString,
+				},
+				Type: genai.TypeArray,
+			},
+			"floor": {
+				Type: genai.TypeString,
+			},
+			"name": {
+				Type: genai.TypeString,
+			},
+		},
+		PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+		Type:             genai.TypeObject,
+	}
+}
+
+// sharedGeminiSchema4 builds a schema that occurs 2 times in the declarations.
+func sharedGeminiSchema4() *genai.Schema {
+	return &genai.Schema{
+		Enum: []string{"identify", "restart", "update", "awning", "blind", "curtain", "damper", "door", "garage", "gate", "shade", "shutter", "window", "water", "gas", "outlet", "switch", "tv", "speaker", "receiver"},
+		Type: genai.TypeString,
+	}
+}
+
+// sharedGeminiSchema3 builds a schema that occurs 2 times in the declarations.
+func sharedGeminiSchema3() *genai.Schema {
+	return &genai.Schema{
+		Items: sharedGeminiSchema4(),
+		Type:  genai.TypeArray,
+	}
+}
+
+// sharedGeminiSchema2 builds a schema that occurs 2 times in the declarations.
+func sharedGeminiSchema2() *genai.Schema {
+	return &genai.Schema{
+		Properties: map[string]*genai.Schema{
+			"area": {
+				Type: genai.TypeString,
+			},
+			"device_class": sharedGeminiSchema3(),
+			"domain": {
+				Items: &genai.Schema{
+					Type: genai.TypeString,
+				},
+				Type: genai.TypeArray,
+			},
+			"floor": {
+				Type: genai.TypeString,
+			},
+			"name": {
+				Type: genai.TypeString,
+			},
+		},
+		PropertyOrdering: []string{"name", "area", "floor", "domain", "device_class"},
+		Type:             genai.TypeObject,
 	}
 }

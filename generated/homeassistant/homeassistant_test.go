@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"google.golang.org/genai"
 )
 
 // argsTypes lists the Args type of every tool, so that removing one breaks
@@ -354,5 +355,24 @@ func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
 		if ve.Pointer != c.pointer || err.Error() != c.want {
 			t.Errorf("%s:\n got %v (pointer %q)\nwant %s", c.in, err, ve.Pointer, c.want)
 		}
+	}
+}
+
+// TestSharedGeminiSchemasAreNotAliased checks that declarations whose
+// schemas one builder function makes get values of their own: changing one
+// declaration's parameters leaves the others alone.
+func TestSharedGeminiSchemasAreNotAliased(t *testing.T) {
+	decls := FunctionDeclarations()
+	byName := map[string]*genai.FunctionDeclaration{}
+	for _, d := range decls {
+		byName[d.Name] = d
+	}
+	next, pause := byName["HassMediaNext"], byName["HassMediaPause"]
+	if next == nil || pause == nil || !reflect.DeepEqual(next.Parameters, pause.Parameters) {
+		t.Fatal("HassMediaNext and HassMediaPause do not declare the same parameters")
+	}
+	next.Parameters.Properties["area"].Description = "changed"
+	if pause.Parameters.Properties["area"].Description != "" {
+		t.Error("changing HassMediaNext's parameters changed HassMediaPause's")
 	}
 }

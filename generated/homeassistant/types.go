@@ -2,23 +2,16 @@
 
 package homeassistant
 
-import (
-	"encoding/json"
-
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
-)
+import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // GetLiveContextArgs holds the arguments of the tool "GetLiveContext".
 //
 // Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).
 type GetLiveContextArgs struct{}
 
-var shapeGetLiveContextArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetLiveContextArgs) UnmarshalJSON(data []byte) error {
-	type plain GetLiveContextArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetLiveContextArgs, (*plain)(a)), "GetLiveContext")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "GetLiveContext")
 }
 
 // HassCancelAllTimersArgs holds the arguments of the tool "HassCancelAllTimers".
@@ -28,14 +21,9 @@ type HassCancelAllTimersArgs struct {
 	Area *string `json:"area,omitempty"`
 }
 
-var shapeHassCancelAllTimersArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "area"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassCancelAllTimersArgs) UnmarshalJSON(data []byte) error {
-	type plain HassCancelAllTimersArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassCancelAllTimersArgs, (*plain)(a)), "HassCancelAllTimers")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassCancelAllTimers")
 }
 
 // HassLightSetArgs holds the arguments of the tool "HassLightSet".
@@ -45,27 +33,16 @@ type HassLightSetArgs struct {
 	Name        *string              `json:"name,omitempty"`
 	Area        *string              `json:"area,omitempty"`
 	Floor       *string              `json:"floor,omitempty"`
-	Domain      []HassLightSetDomain `json:"domain,omitempty"`
+	Domain      []HassLightSetDomain `json:"domain,omitempty" mcpgen:"nonnullelems"`
 	Color       *string              `json:"color,omitempty"`
 	Temperature *int64               `json:"temperature,omitempty"`
 	// The brightness percentage of the light between 0 and 100, where 0 is off and 100 is fully lit
 	Brightness *int64 `json:"brightness,omitempty"`
 }
 
-var shapeHassLightSetArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "color"},
-	{Name: "temperature"},
-	{Name: "brightness"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassLightSetArgs) UnmarshalJSON(data []byte) error {
-	type plain HassLightSetArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassLightSetArgs, (*plain)(a)), "HassLightSet")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassLightSet")
 }
 
 // HassLightSetDomain is one of the values of an enum.
@@ -101,15 +78,9 @@ type HassListAddItemArgs struct {
 	Name *string `json:"name,omitempty"`
 }
 
-var shapeHassListAddItemArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "item"},
-	{Name: "name"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassListAddItemArgs) UnmarshalJSON(data []byte) error {
-	type plain HassListAddItemArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassListAddItemArgs, (*plain)(a)), "HassListAddItem")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassListAddItem")
 }
 
 // HassMediaNextArgs holds the arguments of the tool "HassMediaNext".
@@ -119,22 +90,13 @@ type HassMediaNextArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeHassMediaNextArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaNextArgs) UnmarshalJSON(data []byte) error {
-	type plain HassMediaNextArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaNextArgs, (*plain)(a)), "HassMediaNext")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassMediaNext")
 }
 
 // Domain is one of the values of an enum. The tools "HassMediaNext", "HassMediaPause", "HassMediaPlayerMute", "HassMediaPrevious", "HassMediaSearchAndPlay" and 3 more share it.
@@ -196,22 +158,13 @@ type HassMediaPauseArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeHassMediaPauseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPauseArgs) UnmarshalJSON(data []byte) error {
-	type plain HassMediaPauseArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPauseArgs, (*plain)(a)), "HassMediaPause")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassMediaPause")
 }
 
 // HassMediaPlayerMuteArgs holds the arguments of the tool "HassMediaPlayerMute".
@@ -221,22 +174,13 @@ type HassMediaPlayerMuteArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeHassMediaPlayerMuteArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPlayerMuteArgs) UnmarshalJSON(data []byte) error {
-	type plain HassMediaPlayerMuteArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPlayerMuteArgs, (*plain)(a)), "HassMediaPlayerMute")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassMediaPlayerMute")
 }
 
 // HassMediaPreviousArgs holds the arguments of the tool "HassMediaPrevious".
@@ -246,22 +190,13 @@ type HassMediaPreviousArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeHassMediaPreviousArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaPreviousArgs) UnmarshalJSON(data []byte) error {
-	type plain HassMediaPreviousArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaPreviousArgs, (*plain)(a)), "HassMediaPrevious")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassMediaPrevious")
 }
 
 // HassMediaSearchAndPlayArgs holds the arguments of the tool "HassMediaSearchAndPlay".
@@ -271,26 +206,15 @@ type HassMediaSearchAndPlayArgs struct {
 	Name        *string                           `json:"name,omitempty"`
 	Area        *string                           `json:"area,omitempty"`
 	Floor       *string                           `json:"floor,omitempty"`
-	Domain      []Domain                          `json:"domain,omitempty"`
-	DeviceClass []DeviceClass                     `json:"device_class,omitempty"`
+	Domain      []Domain                          `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass                     `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 	SearchQuery *string                           `json:"search_query,omitempty"`
 	MediaClass  *HassMediaSearchAndPlayMediaClass `json:"media_class,omitempty"`
 }
 
-var shapeHassMediaSearchAndPlayArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-	{Name: "search_query"},
-	{Name: "media_class"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaSearchAndPlayArgs) UnmarshalJSON(data []byte) error {
-	type plain HassMediaSearchAndPlayArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaSearchAndPlayArgs, (*plain)(a)), "HassMediaSearchAndPlay")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassMediaSearchAndPlay")
 }
 
 // HassMediaSearchAndPlayMediaClass is one of the values of an enum.
@@ -344,22 +268,13 @@ type HassMediaUnpauseArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeHassMediaUnpauseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassMediaUnpauseArgs) UnmarshalJSON(data []byte) error {
-	type plain HassMediaUnpauseArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassMediaUnpauseArgs, (*plain)(a)), "HassMediaUnpause")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassMediaUnpause")
 }
 
 // HassSetVolumeArgs holds the arguments of the tool "HassSetVolume".
@@ -369,25 +284,15 @@ type HassSetVolumeArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty"`
+	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 	// The volume percentage of the media player
 	VolumeLevel *int64 `json:"volume_level,omitempty"`
 }
 
-var shapeHassSetVolumeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-	{Name: "volume_level"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassSetVolumeArgs) UnmarshalJSON(data []byte) error {
-	type plain HassSetVolumeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassSetVolumeArgs, (*plain)(a)), "HassSetVolume")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassSetVolume")
 }
 
 // HassSetVolumeRelativeArgs holds the arguments of the tool "HassSetVolumeRelative".
@@ -397,41 +302,25 @@ type HassSetVolumeRelativeArgs struct {
 	Name        *string                          `json:"name,omitempty"`
 	Area        *string                          `json:"area,omitempty"`
 	Floor       *string                          `json:"floor,omitempty"`
-	Domain      []Domain                         `json:"domain,omitempty"`
-	DeviceClass []DeviceClass                    `json:"device_class,omitempty"`
+	Domain      []Domain                         `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass                    `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 	VolumeStep  *HassSetVolumeRelativeVolumeStep `json:"volume_step,omitempty"`
 }
 
-var shapeHassSetVolumeRelativeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-	{Name: "volume_step"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassSetVolumeRelativeArgs) UnmarshalJSON(data []byte) error {
-	type plain HassSetVolumeRelativeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassSetVolumeRelativeArgs, (*plain)(a)), "HassSetVolumeRelative")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassSetVolumeRelative")
 }
 
 // HassSetVolumeRelativeVolumeStep is one of several shapes; exactly one field is set.
 type HassSetVolumeRelativeVolumeStep struct {
-	String *HassSetVolumeRelativeVolumeStepString
-	Int    *int64
+	String *HassSetVolumeRelativeVolumeStepString `mcpgen:"string"`
+	Int    *int64                                 `mcpgen:"number"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u HassSetVolumeRelativeVolumeStep) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Int != nil {
-		return json.Marshal(u.Int)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -488,22 +377,13 @@ type HassTurnOffArgs struct {
 	Name        *string            `json:"name,omitempty"`
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
-	Domain      []string           `json:"domain,omitempty"`
-	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty"`
+	Domain      []string           `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeHassTurnOffArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOffArgs) UnmarshalJSON(data []byte) error {
-	type plain HassTurnOffArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOffArgs, (*plain)(a)), "HassTurnOff")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassTurnOff")
 }
 
 // DeviceClass_03c9 is one of the values of an enum. The tools "HassTurnOff" and "HassTurnOn" share it.
@@ -557,31 +437,19 @@ type HassTurnOnArgs struct {
 	Name        *string            `json:"name,omitempty"`
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
-	Domain      []string           `json:"domain,omitempty"`
-	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty"`
+	Domain      []string           `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeHassTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "area"},
-	{Name: "floor"},
-	{Name: "domain", NonNullElems: true},
-	{Name: "device_class", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
-	type plain HassTurnOnArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassTurnOn")
 }
 
 // DescribeDoorbellArgs holds the arguments of the tool "describe_doorbell".
 type DescribeDoorbellArgs struct{}
 
-var shapeDescribeDoorbellArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
-	type plain DescribeDoorbellArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "describe_doorbell")
 }

@@ -6,32 +6,17 @@ import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "GetLiveContext".
 func (a *GetLiveContextArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "GetLiveContext")
-	}
-	return nil
-}
-func (a *GetLiveContextArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassCancelAllTimers".
 func (a *HassCancelAllTimersArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassCancelAllTimers")
-	}
-	return nil
-}
-func (a *HassCancelAllTimersArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassLightSet".
 func (a *HassLightSetArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassLightSet")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassLightSet")
 }
 func (a *HassLightSetArgs) validate() error {
 	for i0 := range a.Domain {
@@ -57,21 +42,12 @@ func (a *HassLightSetArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassListAddItem".
 func (a *HassListAddItemArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassListAddItem")
-	}
-	return nil
-}
-func (a *HassListAddItemArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaNext".
 func (a *HassMediaNextArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassMediaNext")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassMediaNext")
 }
 func (a *HassMediaNextArgs) validate() error {
 	for i0 := range a.Domain {
@@ -89,10 +65,7 @@ func (a *HassMediaNextArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPause".
 func (a *HassMediaPauseArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassMediaPause")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassMediaPause")
 }
 func (a *HassMediaPauseArgs) validate() error {
 	for i0 := range a.Domain {
@@ -110,10 +83,7 @@ func (a *HassMediaPauseArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPlayerMute".
 func (a *HassMediaPlayerMuteArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassMediaPlayerMute")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassMediaPlayerMute")
 }
 func (a *HassMediaPlayerMuteArgs) validate() error {
 	for i0 := range a.Domain {
@@ -131,10 +101,7 @@ func (a *HassMediaPlayerMuteArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPrevious".
 func (a *HassMediaPreviousArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassMediaPrevious")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassMediaPrevious")
 }
 func (a *HassMediaPreviousArgs) validate() error {
 	for i0 := range a.Domain {
@@ -152,10 +119,7 @@ func (a *HassMediaPreviousArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaSearchAndPlay".
 func (a *HassMediaSearchAndPlayArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassMediaSearchAndPlay")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassMediaSearchAndPlay")
 }
 func (a *HassMediaSearchAndPlayArgs) validate() error {
 	for i0 := range a.Domain {
@@ -178,10 +142,7 @@ func (a *HassMediaSearchAndPlayArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaUnpause".
 func (a *HassMediaUnpauseArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassMediaUnpause")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassMediaUnpause")
 }
 func (a *HassMediaUnpauseArgs) validate() error {
 	for i0 := range a.Domain {
@@ -199,10 +160,7 @@ func (a *HassMediaUnpauseArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassSetVolume".
 func (a *HassSetVolumeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassSetVolume")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassSetVolume")
 }
 func (a *HassSetVolumeArgs) validate() error {
 	for i0 := range a.Domain {
@@ -228,10 +186,7 @@ func (a *HassSetVolumeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassSetVolumeRelative".
 func (a *HassSetVolumeRelativeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassSetVolumeRelative")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassSetVolumeRelative")
 }
 func (a *HassSetVolumeRelativeArgs) validate() error {
 	for i0 := range a.Domain {
@@ -285,10 +240,7 @@ func (u *HassSetVolumeRelativeVolumeStep) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOff".
 func (a *HassTurnOffArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassTurnOff")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassTurnOff")
 }
 func (a *HassTurnOffArgs) validate() error {
 	for i0 := range a.DeviceClass {
@@ -301,10 +253,7 @@ func (a *HassTurnOffArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOn".
 func (a *HassTurnOnArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassTurnOn")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassTurnOn")
 }
 func (a *HassTurnOnArgs) validate() error {
 	for i0 := range a.DeviceClass {
@@ -317,11 +266,5 @@ func (a *HassTurnOnArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "describe_doorbell".
 func (a *DescribeDoorbellArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "describe_doorbell")
-	}
-	return nil
-}
-func (a *DescribeDoorbellArgs) validate() error {
 	return nil
 }

@@ -18,18 +18,9 @@ type AddArgs struct {
 	B float64 `json:"b"`
 }
 
-var shapeAddArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "a", Required: true},
-		{Name: "b", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddArgs) UnmarshalJSON(data []byte) error {
-	type plain AddArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "add")
 }
 
 // AddResult holds the structured result of the tool "add".
@@ -40,17 +31,9 @@ type AddResult struct {
 	Sum float64 `json:"sum"`
 }
 
-var shapeAddResult = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "sum", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
-	type plain AddResult
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "add")
 }
 
 // BigArgs holds the arguments of the tool "big".
@@ -63,17 +46,9 @@ type BigArgs struct {
 	N int64 `json:"n"`
 }
 
-var shapeBigArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "n", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *BigArgs) UnmarshalJSON(data []byte) error {
-	type plain BigArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeBigArgs, (*plain)(a)), "big")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "big")
 }
 
 // EchoArgs holds the arguments of the tool "echo".
@@ -86,17 +61,9 @@ type EchoArgs struct {
 	Message string `json:"message"`
 }
 
-var shapeEchoArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "message", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EchoArgs) UnmarshalJSON(data []byte) error {
-	type plain EchoArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "echo")
 }
 
 // FailArgs holds the arguments of the tool "fail".
@@ -109,17 +76,9 @@ type FailArgs struct {
 	Message string `json:"message"`
 }
 
-var shapeFailArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "message", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FailArgs) UnmarshalJSON(data []byte) error {
-	type plain FailArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeFailArgs, (*plain)(a)), "fail")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "fail")
 }
 
 // ProgressArgs holds the arguments of the tool "progress".
@@ -132,17 +91,9 @@ type ProgressArgs struct {
 	Steps int64 `json:"steps"`
 }
 
-var shapeProgressArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "steps", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ProgressArgs) UnmarshalJSON(data []byte) error {
-	type plain ProgressArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeProgressArgs, (*plain)(a)), "progress")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "progress")
 }
 
 // SlowArgs holds the arguments of the tool "slow".
@@ -155,15 +106,7 @@ type SlowArgs struct {
 	Ms int64 `json:"ms"`
 }
 
-var shapeSlowArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "ms", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SlowArgs) UnmarshalJSON(data []byte) error {
-	type plain SlowArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSlowArgs, (*plain)(a)), "slow")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "slow")
 }

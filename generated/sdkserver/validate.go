@@ -2,81 +2,37 @@
 
 package sdkserver
 
-import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "add")
-	}
-	return nil
-}
-func (a *AddArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddResult) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "add")
-	}
-	return nil
-}
-func (a *AddResult) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "big".
 func (a *BigArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "big")
-	}
-	return nil
-}
-func (a *BigArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "echo".
 func (a *EchoArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "echo")
-	}
-	return nil
-}
-func (a *EchoArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "fail".
 func (a *FailArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "fail")
-	}
-	return nil
-}
-func (a *FailArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "progress".
 func (a *ProgressArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "progress")
-	}
-	return nil
-}
-func (a *ProgressArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "slow".
 func (a *SlowArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "slow")
-	}
-	return nil
-}
-func (a *SlowArgs) validate() error {
 	return nil
 }

@@ -21,13 +21,14 @@ func (g *gen) geminiFile() (*jen.File, error) {
 		return nil, err
 	}
 	f := g.newFile()
+	r := newGeminiRenderer(decls)
 	// Each declaration is built by a function of its own: small literals
 	// keep the file readable and keep go/format fast on thousands of tools,
 	// where one literal holding every declaration costs it superlinear time.
 	var items []jen.Code
 	var builders []jen.Code
 	for i, d := range decls {
-		lit, err := structBody(reflect.ValueOf(*d))
+		lit, err := r.structBody(reflect.ValueOf(*d))
 		if err != nil {
 			return nil, fmt.Errorf("rendering the Gemini declaration of %s: %w", names[d.Name], err)
 		}
@@ -62,7 +63,87 @@ func (g *gen) geminiFile() (*jen.File, error) {
 	for _, b := range builders {
 		f.Add(b)
 	}
+	for _, b := range r.builders {
+		f.Add(b)
+	}
 	return f, nil
+}
+
+// geminiRenderer renders genai values as Go expressions. A schema that
+// occurs more than once among the declarations and is large enough to pay
+// for a function of its own is built by one, which every occurrence calls:
+// the declarations of a server often repeat the same object (a mail
+// folder, a recipient) in many tools and properties.
+type geminiRenderer struct {
+	counts   map[string]int    // schema JSON → occurrences
+	names    map[string]string // schema JSON → its builder function
+	builders []jen.Code
+}
+
+// minSharedSchema is the size in bytes of JSON from which a schema that
+// occurs more than once gets a builder function: smaller ones take fewer
+// lines written out.
+const minSharedSchema = 200
+
+func newGeminiRenderer(decls []*genai.FunctionDeclaration) *geminiRenderer {
+	r := &geminiRenderer{counts: map[string]int{}, names: map[string]string{}}
+	var walk func(s *genai.Schema)
+	walk = func(s *genai.Schema) {
+		if s == nil {
+			return
+		}
+		if key, ok := schemaKey(s); ok {
+			r.counts[key]++
+		}
+		walk(s.Items)
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		for _, a := range s.AnyOf {
+			walk(a)
+		}
+	}
+	for _, d := range decls {
+		walk(d.Parameters)
+		walk(d.Response)
+	}
+	return r
+}
+
+// schemaKey returns the JSON of s when it is large enough to share.
+func schemaKey(s *genai.Schema) (string, bool) {
+	data, err := json.Marshal(s)
+	if err != nil || len(data) < minSharedSchema {
+		return "", false
+	}
+	return string(data), true
+}
+
+// shared returns a call of the builder function of the schema v points
+// to, writing the function the first time, when the schema is shared.
+func (r *geminiRenderer) shared(v reflect.Value) (jen.Code, bool, error) {
+	s, ok := v.Interface().(*genai.Schema)
+	if !ok {
+		return nil, false, nil
+	}
+	key, ok := schemaKey(s)
+	if !ok || r.counts[key] < 2 {
+		return nil, false, nil
+	}
+	name, ok := r.names[key]
+	if !ok {
+		name = "sharedGeminiSchema" + strconv.Itoa(len(r.names)+1)
+		r.names[key] = name
+		body, err := r.structBody(v.Elem())
+		if err != nil {
+			return nil, false, err
+		}
+		r.builders = append(r.builders, jen.Line().Add(comment(fmt.Sprintf("%s builds a schema that occurs %d times in the declarations.", name, r.counts[key]))).
+			Func().Id(name).Params().Op("*").Qual(genaiPkg, "Schema").Block(
+			jen.Return(jen.Op("&").Qual(genaiPkg, "Schema").Add(body)),
+		))
+	}
+	return jen.Id(name).Call(), true, nil
 }
 
 var genaiTypeNames = map[genai.Type]string{
@@ -73,27 +154,30 @@ var genaiTypeNames = map[genai.Type]string{
 
 // renderValue renders a value of a genai type as a Go expression: structs
 // with the fields that are set, in declaration order; maps in key order.
-func renderValue(v reflect.Value) (jen.Code, error) {
+func (r *geminiRenderer) renderValue(v reflect.Value) (jen.Code, error) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return jen.Nil(), nil
 		}
+		if call, ok, err := r.shared(v); ok || err != nil {
+			return call, err
+		}
 		e := v.Elem()
 		if e.Kind() == reflect.Struct {
-			inner, err := renderValue(e)
+			inner, err := r.renderValue(e)
 			if err != nil {
 				return nil, err
 			}
 			return jen.Op("&").Add(inner), nil
 		}
-		inner, err := renderValue(e)
+		inner, err := r.renderValue(e)
 		if err != nil {
 			return nil, err
 		}
 		return jen.Qual(genaiPkg, "Ptr").Types(typeOf(e.Type())).Call(inner), nil
 	case reflect.Struct:
-		body, err := structBody(v)
+		body, err := r.structBody(v)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +188,7 @@ func renderValue(v reflect.Value) (jen.Code, error) {
 		}
 		var items []jen.Code
 		for i := 0; i < v.Len(); i++ {
-			lit, err := renderElem(v.Index(i))
+			lit, err := r.renderElem(v.Index(i))
 			if err != nil {
 				return nil, err
 			}
@@ -116,7 +200,7 @@ func renderValue(v reflect.Value) (jen.Code, error) {
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
 		var items []jen.Code
 		for _, k := range keys {
-			lit, err := renderElem(v.MapIndex(k))
+			lit, err := r.renderElem(v.MapIndex(k))
 			if err != nil {
 				return nil, err
 			}
@@ -161,14 +245,14 @@ func renderValue(v reflect.Value) (jen.Code, error) {
 
 // structBody renders the braces of a struct literal with the fields that
 // are set, in declaration order.
-func structBody(v reflect.Value) (*jen.Statement, error) {
+func (r *geminiRenderer) structBody(v reflect.Value) (*jen.Statement, error) {
 	var order []jen.Code
 	for i := 0; i < v.NumField(); i++ {
 		fv, ft := v.Field(i), v.Type().Field(i)
 		if !ft.IsExported() || fv.IsZero() {
 			continue
 		}
-		lit, err := renderValue(fv)
+		lit, err := r.renderValue(fv)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ft.Name, err)
 		}
@@ -182,11 +266,14 @@ func structBody(v reflect.Value) (*jen.Statement, error) {
 
 // renderElem renders an element of a composite literal, leaving out the
 // type of a pointer to a struct (&T{...} becomes {...}), as gofmt -s would.
-func renderElem(v reflect.Value) (jen.Code, error) {
+func (r *geminiRenderer) renderElem(v reflect.Value) (jen.Code, error) {
 	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
-		return structBody(v.Elem())
+		if call, ok, err := r.shared(v); ok || err != nil {
+			return call, err
+		}
+		return r.structBody(v.Elem())
 	}
-	return renderValue(v)
+	return r.renderValue(v)
 }
 
 // typeOf renders a Go type of the genai package or a builtin.

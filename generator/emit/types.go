@@ -176,11 +176,14 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 		case fl.Type.Kind == ir.Nullable:
 			paras = append(paras, "Optional and nullable: nil leaves it out (null is read as nil).")
 		}
-		tag := fl.JSONName
+		tags := map[string]string{"json": fl.JSONName}
 		if omitEmpty(fl) {
-			tag += ",omitempty"
+			tags["json"] += ",omitempty"
 		}
-		fields = append(fields, jen.Add(comment(paras...)).Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
+		if flags := shapeFlags(fl); flags != "" {
+			tags[tagKey] = flags
+		}
+		fields = append(fields, jen.Add(comment(paras...)).Id(fl.GoName).Add(fieldType(fl)).Tag(tags))
 	}
 	if t.Extra != nil {
 		fields = append(fields, jen.Add(comment("Extra holds the properties that are not fields, which the schema allows (additionalProperties).")).
@@ -188,56 +191,19 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 	}
 	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct(fields...)
 
-	// Decoding checks.
-	shape := "shape" + t.Name
-	var shapeFields []jen.Code
-	for _, fl := range t.Fields {
-		kv := []jen.Code{jen.Id("Name").Op(":").Lit(fl.JSONName)}
-		if fl.Required {
-			kv = append(kv, jen.Id("Required").Op(":").True())
-		}
-		if fl.Type.Kind == ir.Nullable || fl.Type.Kind == ir.Raw {
-			kv = append(kv, jen.Id("Nullable").Op(":").True())
-		}
-		if u := fl.Type.Underlying(); (u.Kind == ir.Slice || u.Kind == ir.Map) && !u.IsNamed() && u.Elem.Kind != ir.Raw && u.Elem.Kind != ir.Nullable {
-			kv = append(kv, jen.Id("NonNullElems").Op(":").True())
-		}
-		shapeFields = append(shapeFields, jen.Line().Values(kv...))
-	}
-	if len(shapeFields) > 0 {
-		shapeFields = append(shapeFields, jen.Line())
-	}
-	sd := jen.Dict{}
-	if t.Closed {
-		sd[jen.Id("Closed")] = jen.True()
-	}
-	if len(shapeFields) > 0 {
-		sd[jen.Id("Fields")] = jen.Index().Qual(implPkg, "FieldShape").Values(shapeFields...)
-	}
-	f.Var().Id(shape).Op("=").Qual(implPkg, "ObjectShape").Values(sd)
-
-	decode := jen.Qual(implPkg, "DecodeObject").Call(jen.Id("data"), jen.Op("&").Id(shape), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("a")))
-	// The errors of a tool's own type name the tool, as Validate's do.
-	named := func(err jen.Code) jen.Code { return err }
+	// Decoding checks, which mcpimpl.DecodeObject reads from the tags.
+	decode := jen.Qual(implPkg, "DecodeObject").Call(jen.Id("data"), jen.Id("a"), jen.Lit(t.Closed))
 	doc := "UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties."
+	if t.Extra != nil {
+		doc = "UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra."
+	}
+	// The errors of a tool's own type name the tool, as Validate's do.
 	if r, ok := g.roots[t]; ok {
-		named = func(err jen.Code) jen.Code { return jen.Qual(implPkg, "ForTool").Call(err, jen.Lit(r.tool.Name)) }
+		decode = jen.Qual(implPkg, "ForTool").Call(decode, jen.Lit(r.tool.Name))
 		doc += " Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed."
 	}
-	body := []jen.Code{jen.Type().Id("plain").Id(t.Name)}
-	if t.Extra == nil {
-		body = append(body, jen.Return(named(decode)))
-	} else {
-		body = append(body,
-			jen.If(jen.Err().Op(":=").Add(decode), jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
-			jen.List(jen.Id("extra"), jen.Err()).Op(":=").Qual(implPkg, "DecodeExtra").Types(goType(t.Extra)).Call(jen.Id("data"), jen.Op("&").Id(shape)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
-			jen.Id("a").Dot("Extra").Op("=").Id("extra"),
-			jen.Return(jen.Nil()),
-		)
-	}
 	f.Add(comment(doc)).
-		Func().Params(jen.Id("a").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+		Func().Params(jen.Id("a").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(jen.Return(decode))
 
 	if t.Extra != nil {
 		f.Add(comment("MarshalJSON encodes the fields followed by Extra.")).Func().Params(jen.Id("a").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
@@ -247,6 +213,23 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 			jen.Return(jen.Qual(implPkg, "EncodeExtra").Call(jen.Id("data"), jen.Id("a").Dot("Extra"))),
 		)
 	}
+}
+
+// tagKey is the struct tag key of mcpimpl.TagKey.
+const tagKey = "mcpgen"
+
+// shapeFlags are the flags of the mcpgen tag of a struct field, which
+// mcpimpl.DecodeObject reads: nullable members may be null, and the
+// elements of nonnullelems members must not be.
+func shapeFlags(fl *ir.Field) string {
+	var flags []string
+	if fl.Type.Kind == ir.Nullable || fl.Type.Kind == ir.Raw {
+		flags = append(flags, "nullable")
+	}
+	if u := fl.Type.Underlying(); (u.Kind == ir.Slice || u.Kind == ir.Map) && !u.IsNamed() && u.Elem.Kind != ir.Raw && u.Elem.Kind != ir.Nullable {
+		flags = append(flags, "nonnullelems")
+	}
+	return strings.Join(flags, ",")
 }
 
 func enumBase(t *ir.Type) *jen.Statement {
@@ -332,39 +315,62 @@ var kindConst = map[jsontree.Kind]string{
 	jsontree.String: "KindString", jsontree.Array: "KindArray", jsontree.Object: "KindObject",
 }
 
+var kindTag = map[jsontree.Kind]string{
+	jsontree.Null: "null", jsontree.Bool: "boolean", jsontree.Number: "number",
+	jsontree.String: "string", jsontree.Array: "array", jsontree.Object: "object",
+}
+
 func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
+	// A branch of an unnamed type with checks of its own needs them as a
+	// function; the other branches are checked by their type's Validate,
+	// which mcpimpl.DecodeTaggedUnion calls.
+	var checks [][]jen.Code
+	tagged := true
+	for _, b := range t.Branches {
+		var c []jen.Code
+		if !b.Type.IsNamed() {
+			c = g.checks(b.Type, "*v", nil, 0)
+			tagged = tagged && len(c) == 0
+		}
+		checks = append(checks, c)
+	}
 	var fields []jen.Code
 	for _, b := range t.Branches {
 		var doc []string
 		if b.Type.Doc != "" {
 			doc = append(doc, b.Type.Doc)
 		}
-		fields = append(fields, jen.Add(comment(doc...)).Id(b.GoName).Op("*").Add(goType(b.Type)))
+		var kinds []string
+		for _, k := range b.Kinds {
+			kinds = append(kinds, kindTag[k])
+		}
+		fields = append(fields, jen.Add(comment(doc...)).Id(b.GoName).Op("*").Add(goType(b.Type)).Tag(map[string]string{tagKey: strings.Join(kinds, ",")}))
 	}
 	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct(fields...)
 
-	// MarshalJSON.
-	var mbody []jen.Code
-	for _, b := range t.Branches {
-		mbody = append(mbody, jen.If(jen.Id("u").Dot(b.GoName).Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(jsonPkg, "Marshal").Call(jen.Id("u").Dot(b.GoName)))))
-	}
-	mbody = append(mbody, jen.Return(jen.Index().Byte().Call(jen.Lit("null")), jen.Nil()))
-	f.Add(comment("MarshalJSON encodes the branch that is set, or null when none is.")).Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(mbody...)
+	f.Add(comment("MarshalJSON encodes the branch that is set, or null when none is.")).Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Qual(implPkg, "EncodeUnion").Call(jen.Op("&").Id("u"))))
 
-	// UnmarshalJSON.
+	named := func(err jen.Code) jen.Code { return err }
+	if r, ok := g.roots[t]; ok {
+		named = func(err jen.Code) jen.Code { return jen.Qual(implPkg, "ForTool").Call(err, jen.Lit(r.tool.Name)) }
+	}
+	doc := comment("UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.")
+	if tagged {
+		f.Add(doc).Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+			jen.Return(named(jen.Qual(implPkg, "DecodeTaggedUnion").Call(jen.Id("data"), jen.Id("u"), jen.Lit(t.OneOf)))))
+		return
+	}
 	var branches []jen.Code
-	for _, b := range t.Branches {
+	for i, b := range t.Branches {
 		args := []jen.Code{jen.Op("&").Id("out").Dot(b.GoName)}
 		switch {
 		case b.Type.IsNamed() && g.needsValidate(b.Type):
 			args = append(args, jen.Parens(jen.Op("*").Id(b.Type.Name)).Dot("Validate"))
+		case len(checks[i]) > 0:
+			args = append(args, jen.Func().Params(jen.Id("v").Op("*").Add(goType(b.Type))).Error().Block(append(checks[i], jen.Return(jen.Nil()))...))
 		default:
-			if checks := g.checks(b.Type, "*v", nil, 0); len(checks) > 0 {
-				args = append(args, jen.Func().Params(jen.Id("v").Op("*").Add(goType(b.Type))).Error().Block(append(checks, jen.Return(jen.Nil()))...))
-			} else {
-				args = append(args, jen.Nil())
-			}
+			args = append(args, jen.Nil())
 		}
 		for _, k := range b.Kinds {
 			args = append(args, jen.Qual(implPkg, kindConst[k]))
@@ -372,18 +378,13 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 		branches = append(branches, jen.Line().Qual(implPkg, "Decoded").Call(args...))
 	}
 	branches = append(branches, jen.Line())
-	var ret jen.Code = jen.Err()
-	if r, ok := g.roots[t]; ok {
-		ret = jen.Qual(implPkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name))
-	}
 	body := []jen.Code{
 		jen.Var().Id("out").Id(t.Name),
-		jen.If(jen.Err().Op(":=").Qual(implPkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(implPkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(ret)),
+		jen.If(jen.Err().Op(":=").Qual(implPkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(implPkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
 		jen.Op("*").Id("u").Op("=").Id("out"),
 		jen.Return(jen.Nil()),
 	}
-	f.Add(comment("UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.")).
-		Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Add(doc).Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }
 
 func containsKind(list []jsontree.Kind, k jsontree.Kind) bool {

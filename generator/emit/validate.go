@@ -397,18 +397,25 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 		schemaVar = "outputSchema" + r.tool.GoName
 	}
 	doc := []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool " + quote(r.tool.Name) + "."}
-	wrap := []jen.Code{
-		jen.If(jen.Err().Op(":=").Id(recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual(implPkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name)))),
-	}
+	validate := jen.Func().Params(jen.Id(recv).Add(recvType)).Id("validate").Params().Error().Block(body...)
 	if len(checks) > 0 {
 		doc = append(doc, fmt.Sprintf("The schema uses keywords without a Go counterpart (%s), so Validate also checks the encoded value against the schema itself.", joinWords(checks)))
-		wrap = append(wrap, jen.Return(jen.Qual(implPkg, "ValidateEncoded").Call(jen.Id(schemaVar), jen.Id(recv))))
-	} else {
-		wrap = append(wrap, jen.Return(jen.Nil()))
+		f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(
+			jen.If(jen.Err().Op(":=").Id(recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Qual(implPkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name)))),
+			jen.Return(jen.Qual(implPkg, "ValidateEncoded").Call(jen.Id(schemaVar), jen.Id(recv))),
+		)
+		f.Add(validate)
+		return
 	}
-	f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(wrap...)
-	f.Func().Params(jen.Id(recv).Add(recvType)).Id("validate").Params().Error().Block(body...)
+	if len(body) == 1 {
+		// Nothing to check: every value of the type is valid.
+		f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(jen.Return(jen.Nil()))
+		return
+	}
+	f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(
+		jen.Return(jen.Qual(implPkg, "ForTool").Call(jen.Id(recv).Dot("validate").Call(), jen.Lit(r.tool.Name))))
+	f.Add(validate)
 }
 
 func joinWords(ws []string) string {

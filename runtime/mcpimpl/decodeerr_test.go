@@ -33,10 +33,13 @@ func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
 			t.Errorf("%s: got %v, want %q at %q", c.in, err, c.reason, c.pointer)
 		}
 	}
-	shape := &ObjectShape{Fields: []FieldShape{{Name: "name"}}}
-	_, err := DecodeExtra[bool]([]byte(`{"name":"x","on":"yes"}`), shape)
+	var withExtra struct {
+		Name  string          `json:"name"`
+		Extra map[string]bool `json:"-"`
+	}
+	err := DecodeObject([]byte(`{"name":"x","on":"yes"}`), &withExtra, false)
 	var ve *runtime.ValidationError
 	if !errors.As(err, &ve) || ve.Pointer != "/on" || ve.Reason != "must be a boolean, not a string" {
-		t.Errorf("DecodeExtra: got %v", err)
+		t.Errorf("DecodeObject with Extra: got %v", err)
 	}
 }

@@ -56,131 +56,6 @@ func ForTool(err error, tool string) error {
 	return err
 }
 
-// ObjectShape describes the members of a generated struct for decoding
-// checks that encoding/json does not make.
-type ObjectShape struct {
-	// Closed rejects members that are not in Fields.
-	Closed bool
-	Fields []FieldShape
-}
-
-// FieldShape is one member of an ObjectShape.
-type FieldShape struct {
-	Name string
-	// Required members must be present.
-	Required bool
-	// Nullable members may be null.
-	Nullable bool
-	// NonNullElems members are arrays or objects whose elements must not
-	// be null.
-	NonNullElems bool
-}
-
-// CheckObject checks the members of the JSON object data against shape:
-// required members are present, only nullable members (and elements) are
-// null, and a closed object has no unknown members. encoding/json would
-// otherwise accept those payloads silently.
-func CheckObject(data []byte, shape *ObjectShape) error {
-	var members map[string]json.RawMessage
-	if k := JSONKind(data); k != KindObject {
-		return Invalid("", "must be an object, not "+kindName(k))
-	}
-	if err := json.Unmarshal(data, &members); err != nil {
-		return err
-	}
-	for i := range shape.Fields {
-		f := &shape.Fields[i]
-		v, ok := members[f.Name]
-		if !ok {
-			if f.Required {
-				return Invalid("", fmt.Sprintf("missing required property %q", f.Name))
-			}
-			continue
-		}
-		k := JSONKind(v)
-		if k == KindNull && !f.Nullable {
-			return Invalid(Pointer(f.Name), "must not be null")
-		}
-		if f.NonNullElems && (k == KindArray || k == KindObject) {
-			if err := checkNoNullElems(v, k); err != nil {
-				return Within(err, f.Name)
-			}
-		}
-	}
-	if shape.Closed && len(members) > 0 {
-		for name := range members {
-			known := false
-			for i := range shape.Fields {
-				if shape.Fields[i].Name == name {
-					known = true
-					break
-				}
-			}
-			if !known {
-				return Invalid("", fmt.Sprintf("unknown property %q is not allowed", name))
-			}
-		}
-	}
-	return nil
-}
-
-func checkNoNullElems(data []byte, k byte) error {
-	if k == KindArray {
-		var items []json.RawMessage
-		if err := json.Unmarshal(data, &items); err != nil {
-			return err
-		}
-		for i, it := range items {
-			if JSONKind(it) == KindNull {
-				return Invalid(Pointer(i), "must not be null")
-			}
-		}
-		return nil
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
-		return err
-	}
-	for name, v := range members {
-		if JSONKind(v) == KindNull {
-			return Invalid(Pointer(name), "must not be null")
-		}
-	}
-	return nil
-}
-
-// DecodeExtra decodes the members of the JSON object data that are not
-// fields of shape into a map, for a struct whose additionalProperties has a
-// schema. It returns nil when there are none.
-func DecodeExtra[T any](data []byte, shape *ObjectShape) (map[string]T, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
-		return nil, err
-	}
-	var out map[string]T
-	for name, raw := range members {
-		known := false
-		for i := range shape.Fields {
-			if shape.Fields[i].Name == name {
-				known = true
-				break
-			}
-		}
-		if known {
-			continue
-		}
-		var v T
-		if err := integral.Unmarshal(raw, &v); err != nil {
-			return nil, Within(decodeError(raw, &v, err), name)
-		}
-		if out == nil {
-			out = make(map[string]T)
-		}
-		out[name] = v
-	}
-	return out, nil
-}
-
 // EncodeExtra adds the members of extra to the encoded JSON object base,
 // after its own members.
 func EncodeExtra[T any](base []byte, extra map[string]T) ([]byte, error) {
@@ -336,20 +211,6 @@ func ValidateEncoded(s *runtime.Schema, v any) error {
 	return s.Validate(data)
 }
 
-// DecodeObject checks the JSON object data against shape (see CheckObject)
-// and decodes it into v, which is the generated struct converted to a type
-// without methods. Every error is a *runtime.ValidationError with the JSON pointer
-// of the value that failed.
-func DecodeObject(data []byte, shape *ObjectShape, v any) error {
-	if err := CheckObject(data, shape); err != nil {
-		return err
-	}
-	if err := integral.Unmarshal(data, v); err != nil {
-		return decodeError(data, v, err)
-	}
-	return nil
-}
-
 // DecodeValid decodes data into v and validates it.
 func DecodeValid[T any, P interface {
 	*T
@@ -408,16 +269,27 @@ func DecodeUnion(data []byte, oneOf bool, branches []UnionBranch) error {
 	case !tried:
 		var names []string
 		for _, b := range branches {
-			for _, bk := range b.Kinds {
-				name := kindName(bk)
-				if !containsString(names, name) {
-					names = append(names, name)
-				}
-			}
+			names = appendKindNames(names, b.Kinds)
 		}
-		return Invalid("", "must be "+strings.Join(names, " or ")+", not "+kindName(k))
+		return kindError(k, names)
 	}
 	return first
+}
+
+// appendKindNames appends the names of kinds that names lacks.
+func appendKindNames(names []string, kinds []byte) []string {
+	for _, k := range kinds {
+		if name := kindName(k); !containsString(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// kindError reports a value of kind k that no branch of a union accepts:
+// names are the kinds its branches accept.
+func kindError(k byte, names []string) error {
+	return Invalid("", "must be "+strings.Join(names, " or ")+", not "+kindName(k))
 }
 
 func containsString(list []string, s string) bool {

@@ -130,7 +130,7 @@ func benchMain(args []string) error {
 	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
 	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
-	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, validate")
+	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, synthetic (the synthetic sizes of scale), validate")
 	clients := fs.String("clients", "", "comma-separated clients to measure (default all): "+strings.Join(clientNames, ", "))
 	transports := fs.String("transports", "", "comma-separated transports to measure (default all): "+strings.Join(transportNames, ", "))
 	err := fs.Parse(args)

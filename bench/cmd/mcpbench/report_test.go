@@ -121,6 +121,29 @@ func TestScaleTargets(t *testing.T) {
 	}
 }
 
+// TestRealSnapshotTargets checks the code-size and compile-time targets of
+// the package generated from the largest real snapshot.
+func TestRealSnapshotTargets(t *testing.T) {
+	for _, tc := range []struct {
+		r          scaleResult
+		lines, fit bool
+	}{
+		{scaleResult{name: "ms365", tools: 344, lines: 344 * 200, compileNs: 2.9e9, compileOK: true, real: true}, true, true},
+		{scaleResult{name: "ms365", tools: 344, lines: 344*200 + 1, compileNs: 3.1e9, compileOK: true, real: true}, false, false},
+		{scaleResult{name: "ms365", tools: 344, lines: 100, compileNs: 1e9, compileOK: false, real: true}, true, false},
+	} {
+		var got []targetCheck
+		for _, c := range scaleTargets([]scaleResult{tc.r}) {
+			if strings.HasPrefix(c.name, "ms365: ") {
+				got = append(got, c)
+			}
+		}
+		if len(got) != 2 || got[0].met != tc.lines || got[1].met != tc.fit {
+			t.Errorf("%d lines, %v compiling in %s: got %+v, want lines %v, compile %v", tc.r.lines, tc.r.compileOK, fmtDuration(tc.r.compileNs), got, tc.lines, tc.fit)
+		}
+	}
+}
+
 // TestChartSVG checks that the chart is well-formed XML with one bar per
 // client, metric and transport.
 func TestChartSVG(t *testing.T) {

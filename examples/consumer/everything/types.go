@@ -14,14 +14,9 @@ type EchoArgs struct {
 	Message string `json:"message"`
 }
 
-var shapeEchoArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "message", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EchoArgs) UnmarshalJSON(data []byte) error {
-	type plain EchoArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEchoArgs, (*plain)(a)), "echo")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "echo")
 }
 
 // GetAnnotatedMessageArgs holds the arguments of the tool "get-annotated-message".
@@ -38,15 +33,9 @@ type GetAnnotatedMessageArgs struct {
 	IncludeImage *bool `json:"includeImage,omitempty"`
 }
 
-var shapeGetAnnotatedMessageArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "messageType", Required: true},
-	{Name: "includeImage"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetAnnotatedMessageArgs) UnmarshalJSON(data []byte) error {
-	type plain GetAnnotatedMessageArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetAnnotatedMessageArgs, (*plain)(a)), "get-annotated-message")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "get-annotated-message")
 }
 
 // GetAnnotatedMessageMessageType is one of the values of an enum.
@@ -83,12 +72,9 @@ func (e GetAnnotatedMessageMessageType) Validate() error {
 // Returns all environment variables, helpful for debugging MCP server configuration
 type GetEnvArgs struct{}
 
-var shapeGetEnvArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetEnvArgs) UnmarshalJSON(data []byte) error {
-	type plain GetEnvArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetEnvArgs, (*plain)(a)), "get-env")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "get-env")
 }
 
 // GetResourceLinksArgs holds the arguments of the tool "get-resource-links".
@@ -101,14 +87,9 @@ type GetResourceLinksArgs struct {
 	Count *float64 `json:"count,omitempty"`
 }
 
-var shapeGetResourceLinksArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "count"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetResourceLinksArgs) UnmarshalJSON(data []byte) error {
-	type plain GetResourceLinksArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetResourceLinksArgs, (*plain)(a)), "get-resource-links")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "get-resource-links")
 }
 
 // GetResourceReferenceArgs holds the arguments of the tool "get-resource-reference".
@@ -123,15 +104,9 @@ type GetResourceReferenceArgs struct {
 	ResourceID *float64 `json:"resourceId,omitempty"`
 }
 
-var shapeGetResourceReferenceArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "resourceType"},
-	{Name: "resourceId"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetResourceReferenceArgs) UnmarshalJSON(data []byte) error {
-	type plain GetResourceReferenceArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetResourceReferenceArgs, (*plain)(a)), "get-resource-reference")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "get-resource-reference")
 }
 
 // GetResourceReferenceResourceType is one of the values of an enum.
@@ -172,14 +147,9 @@ type GetStructuredContentArgs struct {
 	Location GetStructuredContentLocation `json:"location"`
 }
 
-var shapeGetStructuredContentArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "location", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetStructuredContentArgs) UnmarshalJSON(data []byte) error {
-	type plain GetStructuredContentArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetStructuredContentArgs, (*plain)(a)), "get-structured-content")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "get-structured-content")
 }
 
 // GetStructuredContentLocation is one of the values of an enum.
@@ -227,19 +197,9 @@ type GetStructuredContentResult struct {
 	Humidity float64 `json:"humidity"`
 }
 
-var shapeGetStructuredContentResult = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "temperature", Required: true},
-		{Name: "conditions", Required: true},
-		{Name: "humidity", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetStructuredContentResult) UnmarshalJSON(data []byte) error {
-	type plain GetStructuredContentResult
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetStructuredContentResult, (*plain)(a)), "get-structured-content")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "get-structured-content")
 }
 
 // GetSumArgs holds the arguments of the tool "get-sum".
@@ -256,15 +216,9 @@ type GetSumArgs struct {
 	B float64 `json:"b"`
 }
 
-var shapeGetSumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a", Required: true},
-	{Name: "b", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetSumArgs) UnmarshalJSON(data []byte) error {
-	type plain GetSumArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetSumArgs, (*plain)(a)), "get-sum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "get-sum")
 }
 
 // GetTinyImageArgs holds the arguments of the tool "get-tiny-image".
@@ -272,12 +226,9 @@ func (a *GetSumArgs) UnmarshalJSON(data []byte) error {
 // Returns a tiny MCP logo image.
 type GetTinyImageArgs struct{}
 
-var shapeGetTinyImageArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetTinyImageArgs) UnmarshalJSON(data []byte) error {
-	type plain GetTinyImageArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGetTinyImageArgs, (*plain)(a)), "get-tiny-image")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "get-tiny-image")
 }
 
 // GzipFileAsResourceArgs holds the arguments of the tool "gzip-file-as-resource".
@@ -298,16 +249,9 @@ type GzipFileAsResourceArgs struct {
 	OutputType *GzipFileAsResourceOutputType `json:"outputType,omitempty"`
 }
 
-var shapeGzipFileAsResourceArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-	{Name: "data"},
-	{Name: "outputType"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GzipFileAsResourceArgs) UnmarshalJSON(data []byte) error {
-	type plain GzipFileAsResourceArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeGzipFileAsResourceArgs, (*plain)(a)), "gzip-file-as-resource")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "gzip-file-as-resource")
 }
 
 // GzipFileAsResourceOutputType is one of the values of an enum.
@@ -354,15 +298,9 @@ type SimulateResearchQueryArgs struct {
 	Ambiguous *bool `json:"ambiguous,omitempty"`
 }
 
-var shapeSimulateResearchQueryArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "topic", Required: true},
-	{Name: "ambiguous"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SimulateResearchQueryArgs) UnmarshalJSON(data []byte) error {
-	type plain SimulateResearchQueryArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSimulateResearchQueryArgs, (*plain)(a)), "simulate-research-query")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "simulate-research-query")
 }
 
 // ToggleSimulatedLoggingArgs holds the arguments of the tool "toggle-simulated-logging".
@@ -370,12 +308,9 @@ func (a *SimulateResearchQueryArgs) UnmarshalJSON(data []byte) error {
 // Toggles simulated, random-leveled logging on or off.
 type ToggleSimulatedLoggingArgs struct{}
 
-var shapeToggleSimulatedLoggingArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSimulatedLoggingArgs) UnmarshalJSON(data []byte) error {
-	type plain ToggleSimulatedLoggingArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeToggleSimulatedLoggingArgs, (*plain)(a)), "toggle-simulated-logging")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "toggle-simulated-logging")
 }
 
 // ToggleSubscriberUpdatesArgs holds the arguments of the tool "toggle-subscriber-updates".
@@ -383,12 +318,9 @@ func (a *ToggleSimulatedLoggingArgs) UnmarshalJSON(data []byte) error {
 // Toggles simulated resource subscription updates on or off.
 type ToggleSubscriberUpdatesArgs struct{}
 
-var shapeToggleSubscriberUpdatesArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSubscriberUpdatesArgs) UnmarshalJSON(data []byte) error {
-	type plain ToggleSubscriberUpdatesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeToggleSubscriberUpdatesArgs, (*plain)(a)), "toggle-subscriber-updates")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "toggle-subscriber-updates")
 }
 
 // TriggerLongRunningOperationArgs holds the arguments of the tool "trigger-long-running-operation".
@@ -405,13 +337,7 @@ type TriggerLongRunningOperationArgs struct {
 	Steps *float64 `json:"steps,omitempty"`
 }
 
-var shapeTriggerLongRunningOperationArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "duration"},
-	{Name: "steps"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TriggerLongRunningOperationArgs) UnmarshalJSON(data []byte) error {
-	type plain TriggerLongRunningOperationArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTriggerLongRunningOperationArgs, (*plain)(a)), "trigger-long-running-operation")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "trigger-long-running-operation")
 }

@@ -6,21 +6,12 @@ import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "echo".
 func (a *EchoArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "echo")
-	}
-	return nil
-}
-func (a *EchoArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-annotated-message".
 func (a *GetAnnotatedMessageArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-annotated-message")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "get-annotated-message")
 }
 func (a *GetAnnotatedMessageArgs) validate() error {
 	if err := a.MessageType.Validate(); err != nil {
@@ -31,21 +22,12 @@ func (a *GetAnnotatedMessageArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-env".
 func (a *GetEnvArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-env")
-	}
-	return nil
-}
-func (a *GetEnvArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-resource-links".
 func (a *GetResourceLinksArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-resource-links")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "get-resource-links")
 }
 func (a *GetResourceLinksArgs) validate() error {
 	if a.Count != nil {
@@ -61,10 +43,7 @@ func (a *GetResourceLinksArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-resource-reference".
 func (a *GetResourceReferenceArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-resource-reference")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "get-resource-reference")
 }
 func (a *GetResourceReferenceArgs) validate() error {
 	if a.ResourceType != nil {
@@ -77,10 +56,7 @@ func (a *GetResourceReferenceArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-structured-content".
 func (a *GetStructuredContentArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-structured-content")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "get-structured-content")
 }
 func (a *GetStructuredContentArgs) validate() error {
 	if err := a.Location.Validate(); err != nil {
@@ -91,43 +67,22 @@ func (a *GetStructuredContentArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-structured-content".
 func (a *GetStructuredContentResult) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-structured-content")
-	}
-	return nil
-}
-func (a *GetStructuredContentResult) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-sum".
 func (a *GetSumArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-sum")
-	}
-	return nil
-}
-func (a *GetSumArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-tiny-image".
 func (a *GetTinyImageArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "get-tiny-image")
-	}
-	return nil
-}
-func (a *GetTinyImageArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "gzip-file-as-resource".
 func (a *GzipFileAsResourceArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "gzip-file-as-resource")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "gzip-file-as-resource")
 }
 func (a *GzipFileAsResourceArgs) validate() error {
 	if a.Data != nil {
@@ -145,44 +100,20 @@ func (a *GzipFileAsResourceArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "simulate-research-query".
 func (a *SimulateResearchQueryArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "simulate-research-query")
-	}
-	return nil
-}
-func (a *SimulateResearchQueryArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "toggle-simulated-logging".
 func (a *ToggleSimulatedLoggingArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "toggle-simulated-logging")
-	}
-	return nil
-}
-func (a *ToggleSimulatedLoggingArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "toggle-subscriber-updates".
 func (a *ToggleSubscriberUpdatesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "toggle-subscriber-updates")
-	}
-	return nil
-}
-func (a *ToggleSubscriberUpdatesArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "trigger-long-running-operation".
 func (a *TriggerLongRunningOperationArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "trigger-long-running-operation")
-	}
-	return nil
-}
-func (a *TriggerLongRunningOperationArgs) validate() error {
 	return nil
 }

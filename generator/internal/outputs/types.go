@@ -2,11 +2,7 @@
 
 package outputs
 
-import (
-	"encoding/json"
-
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
-)
+import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 
 // AddArgs holds the arguments of the tool "add".
 //
@@ -18,18 +14,9 @@ type AddArgs struct {
 	B float64 `json:"b"`
 }
 
-var shapeAddArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "a", Required: true},
-		{Name: "b", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddArgs) UnmarshalJSON(data []byte) error {
-	type plain AddArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddArgs, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "add")
 }
 
 // AddResult holds the structured result of the tool "add".
@@ -38,14 +25,9 @@ type AddResult struct {
 	Sum float64 `json:"sum"`
 }
 
-var shapeAddResult = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "sum", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
-	type plain AddResult
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAddResult, (*plain)(a)), "add")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "add")
 }
 
 // LookupArgs holds the arguments of the tool "lookup".
@@ -56,33 +38,22 @@ type LookupArgs struct {
 	ID string `json:"id"`
 }
 
-var shapeLookupArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "id", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LookupArgs) UnmarshalJSON(data []byte) error {
-	type plain LookupArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeLookupArgs, (*plain)(a)), "lookup")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "lookup")
 }
 
 // LookupResult holds the structured result of the tool "lookup".
 type LookupResult struct {
 	// Required.
-	Items []LookupResultItem `json:"items"`
+	Items []LookupResultItem `json:"items" mcpgen:"nonnullelems"`
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	Next *string `json:"next,omitempty"`
+	Next *string `json:"next,omitempty" mcpgen:"nullable"`
 }
-
-var shapeLookupResult = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "items", Required: true, NonNullElems: true},
-	{Name: "next", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LookupResult) UnmarshalJSON(data []byte) error {
-	type plain LookupResult
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeLookupResult, (*plain)(a)), "lookup")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "lookup")
 }
 
 // LookupResultItem is an object.
@@ -92,15 +63,9 @@ type LookupResultItem struct {
 	Default *bool  `json:"(default),omitempty"`
 }
 
-var shapeLookupResultItem = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name", Required: true},
-	{Name: "(default)"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *LookupResultItem) UnmarshalJSON(data []byte) error {
-	type plain LookupResultItem
-	return mcpimpl.DecodeObject(data, &shapeLookupResultItem, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // SearchArgs holds the arguments of the tool "search".
@@ -109,26 +74,17 @@ func (a *LookupResultItem) UnmarshalJSON(data []byte) error {
 type SearchArgs struct {
 	// Required.
 	Query   string            `json:"query"`
-	Filters map[string]string `json:"filters,omitempty"`
+	Filters map[string]string `json:"filters,omitempty" mcpgen:"nonnullelems"`
 	// Default: 10
 	Limit *int64 `json:"limit,omitempty"`
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	Sort  *SearchSort `json:"sort,omitempty"`
+	Sort  *SearchSort `json:"sort,omitempty" mcpgen:"nullable"`
 	Since *string     `json:"since,omitempty"`
 }
 
-var shapeSearchArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "query", Required: true},
-	{Name: "filters", NonNullElems: true},
-	{Name: "limit"},
-	{Name: "sort", Nullable: true},
-	{Name: "since"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SearchArgs) UnmarshalJSON(data []byte) error {
-	type plain SearchArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSearchArgs, (*plain)(a)), "search")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "search")
 }
 
 // SearchSort is one of the values of an enum.
@@ -162,42 +118,25 @@ func (e SearchSort) Validate() error {
 // Returns a shape.
 type ShapeArgs struct{}
 
-var shapeShapeArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ShapeArgs) UnmarshalJSON(data []byte) error {
-	type plain ShapeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeShapeArgs, (*plain)(a)), "shape")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "shape")
 }
 
 // ShapeResult holds the structured result of the tool "shape".
 type ShapeResult struct {
-	Circle *ShapeResultCircle
-	Rect   *ShapeResultRect
+	Circle *ShapeResultCircle `mcpgen:"object"`
+	Rect   *ShapeResultRect   `mcpgen:"object"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u ShapeResult) MarshalJSON() ([]byte, error) {
-	if u.Circle != nil {
-		return json.Marshal(u.Circle)
-	}
-	if u.Rect != nil {
-		return json.Marshal(u.Rect)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *ShapeResult) UnmarshalJSON(data []byte) error {
-	var out ShapeResult
-	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.Circle, nil, mcpimpl.KindObject),
-		mcpimpl.Decoded(&out.Rect, nil, mcpimpl.KindObject),
-	}); err != nil {
-		return mcpimpl.ForTool(err, "shape")
-	}
-	*u = out
-	return nil
+	return mcpimpl.ForTool(mcpimpl.DecodeTaggedUnion(data, u, true), "shape")
 }
 
 // ShapeResultCircle is an object.
@@ -208,15 +147,9 @@ type ShapeResultCircle struct {
 	R float64 `json:"r"`
 }
 
-var shapeShapeResultCircle = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "kind", Required: true},
-	{Name: "r", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ShapeResultCircle) UnmarshalJSON(data []byte) error {
-	type plain ShapeResultCircle
-	return mcpimpl.DecodeObject(data, &shapeShapeResultCircle, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ShapeResultCircleKind is a constant: it always encodes as "circle".
@@ -245,16 +178,9 @@ type ShapeResultRect struct {
 	H float64 `json:"h"`
 }
 
-var shapeShapeResultRect = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "kind", Required: true},
-	{Name: "w", Required: true},
-	{Name: "h", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ShapeResultRect) UnmarshalJSON(data []byte) error {
-	type plain ShapeResultRect
-	return mcpimpl.DecodeObject(data, &shapeShapeResultRect, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ShapeResultRectKind is a constant: it always encodes as "rect".

@@ -10,43 +10,22 @@ import (
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "add")
-	}
-	return nil
-}
-func (a *AddArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "add".
 func (a *AddResult) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "add")
-	}
-	return nil
-}
-func (a *AddResult) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "lookup".
 func (a *LookupArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "lookup")
-	}
-	return nil
-}
-func (a *LookupArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "lookup".
 func (a *LookupResult) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "lookup")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "lookup")
 }
 func (a *LookupResult) validate() error {
 	if a.Items == nil {
@@ -96,21 +75,12 @@ func (a *SearchArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "shape".
 func (a *ShapeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "shape")
-	}
-	return nil
-}
-func (a *ShapeArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "shape".
 func (u *ShapeResult) Validate() error {
-	if err := u.validate(); err != nil {
-		return mcpimpl.ForTool(err, "shape")
-	}
-	return nil
+	return mcpimpl.ForTool(u.validate(), "shape")
 }
 func (u *ShapeResult) validate() error {
 	n := 0

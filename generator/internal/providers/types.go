@@ -16,44 +16,25 @@ type X1stToolArgs struct {
 	Target *X1stToolTarget `json:"target,omitempty"`
 }
 
-var shapeX1stToolArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "target"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *X1stToolArgs) UnmarshalJSON(data []byte) error {
-	type plain X1stToolArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeX1stToolArgs, (*plain)(a)), "1st tool")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "1st tool")
 }
 
 // X1stToolTarget is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type X1stToolTarget struct {
-	String *string
-	Object *X1stToolTargetObject
+	String *string               `mcpgen:"string"`
+	Object *X1stToolTargetObject `mcpgen:"object"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u X1stToolTarget) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Object != nil {
-		return json.Marshal(u.Object)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *X1stToolTarget) UnmarshalJSON(data []byte) error {
-	var out X1stToolTarget
-	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Object, nil, mcpimpl.KindObject),
-	}); err != nil {
-		return err
-	}
-	*u = out
-	return nil
+	return mcpimpl.DecodeTaggedUnion(data, u, true)
 }
 
 // X1stToolTargetObject is an object.
@@ -62,14 +43,9 @@ type X1stToolTargetObject struct {
 	ID string `json:"id"`
 }
 
-var shapeX1stToolTargetObject = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "id", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *X1stToolTargetObject) UnmarshalJSON(data []byte) error {
-	type plain X1stToolTargetObject
-	return mcpimpl.DecodeObject(data, &shapeX1stToolTargetObject, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // HassTurnOnArgs holds the arguments of the tool "HassTurnOn".
@@ -79,17 +55,12 @@ type HassTurnOnArgs struct {
 	// Short.
 	//
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	S *string `json:"s,omitempty"`
+	S *string `json:"s,omitempty" mcpgen:"nullable"`
 }
-
-var shapeHassTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "s", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
-	type plain HassTurnOnArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeHassTurnOnArgs, (*plain)(a)), "HassTurnOn")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "HassTurnOn")
 }
 
 // AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs holds the arguments of the tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".
@@ -99,14 +70,9 @@ type AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs 
 	Version *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVersion `json:"version,omitempty"`
 }
 
-var shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "version"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs) UnmarshalJSON(data []byte) error {
-	type plain AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs, (*plain)(a)), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
 }
 
 // AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVersion is a constant: it always encodes as 5.
@@ -132,14 +98,9 @@ type AllOfNumericMergeArgs struct {
 	N *int64 `json:"n,omitempty"`
 }
 
-var shapeAllOfNumericMergeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "n"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AllOfNumericMergeArgs) UnmarshalJSON(data []byte) error {
-	type plain AllOfNumericMergeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAllOfNumericMergeArgs, (*plain)(a)), "allOf_numeric_merge")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "allOf_numeric_merge")
 }
 
 // AllOfObjectsArgs holds the arguments of the tool "allOf_objects".
@@ -151,15 +112,9 @@ type AllOfObjectsArgs struct {
 	B *int64 `json:"b,omitempty"`
 }
 
-var shapeAllOfObjectsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a", Required: true},
-	{Name: "b"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AllOfObjectsArgs) UnmarshalJSON(data []byte) error {
-	type plain AllOfObjectsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeAllOfObjectsArgs, (*plain)(a)), "allOf_objects")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "allOf_objects")
 }
 
 // ArrayWithoutItemsArgs holds the arguments of the tool "array_without_items".
@@ -169,31 +124,21 @@ type ArrayWithoutItemsArgs struct {
 	List []json.RawMessage `json:"list,omitempty"`
 }
 
-var shapeArrayWithoutItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "list"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ArrayWithoutItemsArgs) UnmarshalJSON(data []byte) error {
-	type plain ArrayWithoutItemsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeArrayWithoutItemsArgs, (*plain)(a)), "array_without_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "array_without_items")
 }
 
 // ConstNullArgs holds the arguments of the tool "const_null".
 //
 // Survey case: const null.
 type ConstNullArgs struct {
-	Nothing json.RawMessage `json:"nothing,omitempty"`
+	Nothing json.RawMessage `json:"nothing,omitempty" mcpgen:"nullable"`
 }
-
-var shapeConstNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "nothing", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ConstNullArgs) UnmarshalJSON(data []byte) error {
-	type plain ConstNullArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeConstNullArgs, (*plain)(a)), "const_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "const_null")
 }
 
 // ConstTaggedUnionArgs holds the arguments of the tool "const_tagged_union".
@@ -203,44 +148,25 @@ type ConstTaggedUnionArgs struct {
 	Shape *ConstTaggedUnionShape `json:"shape,omitempty"`
 }
 
-var shapeConstTaggedUnionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "shape"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ConstTaggedUnionArgs) UnmarshalJSON(data []byte) error {
-	type plain ConstTaggedUnionArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeConstTaggedUnionArgs, (*plain)(a)), "const_tagged_union")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "const_tagged_union")
 }
 
 // ConstTaggedUnionShape is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type ConstTaggedUnionShape struct {
-	Circle *ConstTaggedUnionShapeCircle
-	Square *ConstTaggedUnionShapeSquare
+	Circle *ConstTaggedUnionShapeCircle `mcpgen:"object"`
+	Square *ConstTaggedUnionShapeSquare `mcpgen:"object"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u ConstTaggedUnionShape) MarshalJSON() ([]byte, error) {
-	if u.Circle != nil {
-		return json.Marshal(u.Circle)
-	}
-	if u.Square != nil {
-		return json.Marshal(u.Square)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *ConstTaggedUnionShape) UnmarshalJSON(data []byte) error {
-	var out ConstTaggedUnionShape
-	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.Circle, nil, mcpimpl.KindObject),
-		mcpimpl.Decoded(&out.Square, nil, mcpimpl.KindObject),
-	}); err != nil {
-		return err
-	}
-	*u = out
-	return nil
+	return mcpimpl.DecodeTaggedUnion(data, u, true)
 }
 
 // ConstTaggedUnionShapeCircle is an object.
@@ -251,15 +177,9 @@ type ConstTaggedUnionShapeCircle struct {
 	R float64 `json:"r"`
 }
 
-var shapeConstTaggedUnionShapeCircle = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "type", Required: true},
-	{Name: "r", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ConstTaggedUnionShapeCircle) UnmarshalJSON(data []byte) error {
-	type plain ConstTaggedUnionShapeCircle
-	return mcpimpl.DecodeObject(data, &shapeConstTaggedUnionShapeCircle, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ConstTaggedUnionShapeCircleType is a constant: it always encodes as "circle".
@@ -286,15 +206,9 @@ type ConstTaggedUnionShapeSquare struct {
 	Side float64 `json:"side"`
 }
 
-var shapeConstTaggedUnionShapeSquare = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "type", Required: true},
-	{Name: "side", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *ConstTaggedUnionShapeSquare) UnmarshalJSON(data []byte) error {
-	type plain ConstTaggedUnionShapeSquare
-	return mcpimpl.DecodeObject(data, &shapeConstTaggedUnionShapeSquare, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ConstTaggedUnionShapeSquareType is a constant: it always encodes as "square".
@@ -320,14 +234,9 @@ type DefinitionsRefArgs struct {
 	P *DefinitionsRefColor `json:"p,omitempty"`
 }
 
-var shapeDefinitionsRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "p"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DefinitionsRefArgs) UnmarshalJSON(data []byte) error {
-	type plain DefinitionsRefArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDefinitionsRefArgs, (*plain)(a)), "definitions_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "definitions_ref")
 }
 
 // DefinitionsRefColor is one of the values of an enum.
@@ -364,14 +273,9 @@ type DefsRefWithSiblingDescriptionArgs struct {
 	P *DefsRefWithSiblingDescriptionPoint `json:"p,omitempty"`
 }
 
-var shapeDefsRefWithSiblingDescriptionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "p"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DefsRefWithSiblingDescriptionArgs) UnmarshalJSON(data []byte) error {
-	type plain DefsRefWithSiblingDescriptionArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionArgs, (*plain)(a)), "defs_ref_with_sibling_description")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "defs_ref_with_sibling_description")
 }
 
 // DefsRefWithSiblingDescriptionPoint is an object.
@@ -384,15 +288,9 @@ type DefsRefWithSiblingDescriptionPoint struct {
 	Y float64 `json:"y"`
 }
 
-var shapeDefsRefWithSiblingDescriptionPoint = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Required: true},
-	{Name: "y", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *DefsRefWithSiblingDescriptionPoint) UnmarshalJSON(data []byte) error {
-	type plain DefsRefWithSiblingDescriptionPoint
-	return mcpimpl.DecodeObject(data, &shapeDefsRefWithSiblingDescriptionPoint, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // DescribeDoorbellArgs holds the arguments of the tool "describe_doorbell".
@@ -402,31 +300,20 @@ type DescribeDoorbellArgs struct {
 	Step *DescribeDoorbellStep `json:"step,omitempty"`
 }
 
-var shapeDescribeDoorbellArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "step"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
-	type plain DescribeDoorbellArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDescribeDoorbellArgs, (*plain)(a)), "describe_doorbell")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "describe_doorbell")
 }
 
 // DescribeDoorbellStep is one of several shapes; exactly one field is set.
 type DescribeDoorbellStep struct {
-	String *DescribeDoorbellStepString
-	Int    *int64
+	String *DescribeDoorbellStepString `mcpgen:"string"`
+	Int    *int64                      `mcpgen:"number"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u DescribeDoorbellStep) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Int != nil {
-		return json.Marshal(u.Int)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -483,17 +370,9 @@ type DroppedKeywordsArgs struct {
 	A *DroppedKeywordsA `json:"a,omitempty"`
 }
 
-var shapeDroppedKeywordsArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "a"},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DroppedKeywordsArgs) UnmarshalJSON(data []byte) error {
-	type plain DroppedKeywordsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeDroppedKeywordsArgs, (*plain)(a)), "dropped_keywords")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "dropped_keywords")
 }
 
 // DroppedKeywordsA is an object.
@@ -501,14 +380,9 @@ type DroppedKeywordsA struct {
 	B *string `json:"b,omitempty"`
 }
 
-var shapeDroppedKeywordsA = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "b"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *DroppedKeywordsA) UnmarshalJSON(data []byte) error {
-	type plain DroppedKeywordsA
-	return mcpimpl.DecodeObject(data, &shapeDroppedKeywordsA, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ElicitFormArgs holds the arguments of the tool "elicit (form)".
@@ -518,34 +392,24 @@ type ElicitFormArgs struct {
 	// A name.
 	//
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	S *string `json:"s,omitempty"`
+	S *string `json:"s,omitempty" mcpgen:"nullable"`
 }
-
-var shapeElicitFormArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "s", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ElicitFormArgs) UnmarshalJSON(data []byte) error {
-	type plain ElicitFormArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeElicitFormArgs, (*plain)(a)), "elicit (form)")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "elicit (form)")
 }
 
 // EmptyEnumArgs holds the arguments of the tool "empty_enum".
 //
 // Survey case: empty enum.
 type EmptyEnumArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeEmptyEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EmptyEnumArgs) UnmarshalJSON(data []byte) error {
-	type plain EmptyEnumArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEmptyEnumArgs, (*plain)(a)), "empty_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "empty_enum")
 }
 
 // EmptyPropertiesArgs holds the arguments of the tool "empty_properties".
@@ -553,12 +417,9 @@ func (a *EmptyEnumArgs) UnmarshalJSON(data []byte) error {
 // Survey case: empty properties.
 type EmptyPropertiesArgs struct{}
 
-var shapeEmptyPropertiesArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EmptyPropertiesArgs) UnmarshalJSON(data []byte) error {
-	type plain EmptyPropertiesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeEmptyPropertiesArgs, (*plain)(a)), "empty_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "empty_properties")
 }
 
 // FalsePropertyArgs holds the arguments of the tool "false_property".
@@ -566,18 +427,12 @@ func (a *EmptyPropertiesArgs) UnmarshalJSON(data []byte) error {
 // Survey case: false property.
 type FalsePropertyArgs struct {
 	A     *string         `json:"a,omitempty"`
-	Never json.RawMessage `json:"never,omitempty"`
+	Never json.RawMessage `json:"never,omitempty" mcpgen:"nullable"`
 }
-
-var shapeFalsePropertyArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a"},
-	{Name: "never", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FalsePropertyArgs) UnmarshalJSON(data []byte) error {
-	type plain FalsePropertyArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeFalsePropertyArgs, (*plain)(a)), "false_property")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "false_property")
 }
 
 // FormatsArgs holds the arguments of the tool "formats".
@@ -588,15 +443,9 @@ type FormatsArgs struct {
 	Mail *string `json:"mail,omitempty"`
 }
 
-var shapeFormatsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "when"},
-	{Name: "mail"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *FormatsArgs) UnmarshalJSON(data []byte) error {
-	type plain FormatsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeFormatsArgs, (*plain)(a)), "formats")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "formats")
 }
 
 // IntegerEnumArgs holds the arguments of the tool "integer_enum".
@@ -606,14 +455,9 @@ type IntegerEnumArgs struct {
 	N *IntegerEnumN `json:"n,omitempty"`
 }
 
-var shapeIntegerEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "n"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *IntegerEnumArgs) UnmarshalJSON(data []byte) error {
-	type plain IntegerEnumArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeIntegerEnumArgs, (*plain)(a)), "integer_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "integer_enum")
 }
 
 // IntegerEnumN is one of the values of an enum.
@@ -650,14 +494,9 @@ type InvalidPropertyNameArgs struct {
 	AuthMethod *string `json:"auth-method,omitempty"`
 }
 
-var shapeInvalidPropertyNameArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "auth-method"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *InvalidPropertyNameArgs) UnmarshalJSON(data []byte) error {
-	type plain InvalidPropertyNameArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeInvalidPropertyNameArgs, (*plain)(a)), "invalid_property_name")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "invalid_property_name")
 }
 
 // LightTurnOnArgs holds the arguments of the tool "light.turn_on".
@@ -671,20 +510,12 @@ type LightTurnOnArgs struct {
 	// The schema requires this property without describing it.
 	//
 	// Required.
-	Missing json.RawMessage `json:"missing"`
+	Missing json.RawMessage `json:"missing" mcpgen:"nullable"`
 }
-
-var shapeLightTurnOnArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "z"},
-	{Name: "a", Required: true},
-	{Name: "m"},
-	{Name: "missing", Required: true, Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LightTurnOnArgs) UnmarshalJSON(data []byte) error {
-	type plain LightTurnOnArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeLightTurnOnArgs, (*plain)(a)), "light.turn_on")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "light.turn_on")
 }
 
 // ListEventsArgs holds the arguments of the tool "list-events".
@@ -692,38 +523,24 @@ func (a *LightTurnOnArgs) UnmarshalJSON(data []byte) error {
 // Survey case: several types.
 type ListEventsArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	V *ListEventsV `json:"v,omitempty"`
+	V *ListEventsV `json:"v,omitempty" mcpgen:"nullable"`
 }
-
-var shapeListEventsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "v", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ListEventsArgs) UnmarshalJSON(data []byte) error {
-	type plain ListEventsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeListEventsArgs, (*plain)(a)), "list-events")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "list-events")
 }
 
 // ListEventsV is one of several shapes; exactly one field is set.
 type ListEventsV struct {
-	String *string
-	Number *float64
-	Bool   *bool
+	String *string  `mcpgen:"string"`
+	Number *float64 `mcpgen:"number"`
+	Bool   *bool    `mcpgen:"boolean"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u ListEventsV) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Number != nil {
-		return json.Marshal(u.Number)
-	}
-	if u.Bool != nil {
-		return json.Marshal(u.Bool)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -754,34 +571,24 @@ func (u *ListEventsV) UnmarshalJSON(data []byte) error {
 //
 // Survey case: mixed enum.
 type MixedEnumArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeMixedEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *MixedEnumArgs) UnmarshalJSON(data []byte) error {
-	type plain MixedEnumArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeMixedEnumArgs, (*plain)(a)), "mixed_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "mixed_enum")
 }
 
 // NestedFreeFormMapArgs holds the arguments of the tool "nested_free-form_map".
 //
 // Survey case: nested free-form map.
 type NestedFreeFormMapArgs struct {
-	Labels map[string]string `json:"labels,omitempty"`
+	Labels map[string]string `json:"labels,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeNestedFreeFormMapArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "labels", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NestedFreeFormMapArgs) UnmarshalJSON(data []byte) error {
-	type plain NestedFreeFormMapArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNestedFreeFormMapArgs, (*plain)(a)), "nested_free-form_map")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "nested_free-form_map")
 }
 
 // NoDescriptionArgs holds the arguments of the tool "no_description".
@@ -790,14 +597,9 @@ type NoDescriptionArgs struct {
 	Q string `json:"q"`
 }
 
-var shapeNoDescriptionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "q", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NoDescriptionArgs) UnmarshalJSON(data []byte) error {
-	type plain NoDescriptionArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNoDescriptionArgs, (*plain)(a)), "no_description")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "no_description")
 }
 
 // NsToolXArgs holds the arguments of the tool "ns:tool.x".
@@ -807,14 +609,9 @@ type NsToolXArgs struct {
 	Kind *NsToolXKind `json:"kind,omitempty"`
 }
 
-var shapeNsToolXArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "kind"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NsToolXArgs) UnmarshalJSON(data []byte) error {
-	type plain NsToolXArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNsToolXArgs, (*plain)(a)), "ns:tool.x")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "ns:tool.x")
 }
 
 // NsToolXKind is a constant: it always encodes as "box".
@@ -841,14 +638,9 @@ type NumericNotesArgs struct {
 	N *float64 `json:"n,omitempty"`
 }
 
-var shapeNumericNotesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "n"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NumericNotesArgs) UnmarshalJSON(data []byte) error {
-	type plain NumericNotesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNumericNotesArgs, (*plain)(a)), "numeric_notes")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "numeric_notes")
 }
 
 // NumericNotesDraft04Args holds the arguments of the tool "numeric_notes_draft04".
@@ -858,14 +650,9 @@ type NumericNotesDraft04Args struct {
 	D4 *int64 `json:"d4,omitempty"`
 }
 
-var shapeNumericNotesDraft04Args = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "d4"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *NumericNotesDraft04Args) UnmarshalJSON(data []byte) error {
-	type plain NumericNotesDraft04Args
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeNumericNotesDraft04Args, (*plain)(a)), "numeric_notes_draft04")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "numeric_notes_draft04")
 }
 
 // ObjectWithoutPropertiesArgs holds the arguments of the tool "object_without_properties".
@@ -873,12 +660,9 @@ func (a *NumericNotesDraft04Args) UnmarshalJSON(data []byte) error {
 // Survey case: object without properties.
 type ObjectWithoutPropertiesArgs struct{}
 
-var shapeObjectWithoutPropertiesArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ObjectWithoutPropertiesArgs) UnmarshalJSON(data []byte) error {
-	type plain ObjectWithoutPropertiesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeObjectWithoutPropertiesArgs, (*plain)(a)), "object_without_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "object_without_properties")
 }
 
 // OptionalRefArgs holds the arguments of the tool "optional_ref".
@@ -889,23 +673,14 @@ type OptionalRefArgs struct {
 	// Either.
 	U *OptionalRefU `json:"u,omitempty"`
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	N *float64      `json:"n,omitempty"`
+	N *float64      `json:"n,omitempty" mcpgen:"nullable"`
 	E *OptionalRefE `json:"e,omitempty"`
 	K *OptionalRefK `json:"k,omitempty"`
 }
 
-var shapeOptionalRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "p"},
-	{Name: "u"},
-	{Name: "n", Nullable: true},
-	{Name: "e"},
-	{Name: "k"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *OptionalRefArgs) UnmarshalJSON(data []byte) error {
-	type plain OptionalRefArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeOptionalRefArgs, (*plain)(a)), "optional_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "optional_ref")
 }
 
 // OptionalRefP is an object.
@@ -914,46 +689,27 @@ type OptionalRefP struct {
 	X float64 `json:"x"`
 }
 
-var shapeOptionalRefP = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *OptionalRefP) UnmarshalJSON(data []byte) error {
-	type plain OptionalRefP
-	return mcpimpl.DecodeObject(data, &shapeOptionalRefP, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // OptionalRefU is one of several shapes; exactly one field is set.
 //
 // Either.
 type OptionalRefU struct {
-	String *string
-	Int    *int64
+	String *string `mcpgen:"string"`
+	Int    *int64  `mcpgen:"number"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u OptionalRefU) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Int != nil {
-		return json.Marshal(u.Int)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *OptionalRefU) UnmarshalJSON(data []byte) error {
-	var out OptionalRefU
-	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Int, nil, mcpimpl.KindNumber),
-	}); err != nil {
-		return err
-	}
-	*u = out
-	return nil
+	return mcpimpl.DecodeTaggedUnion(data, u, false)
 }
 
 // OptionalRefE is one of the values of an enum.
@@ -1005,32 +761,21 @@ type RecursiveDefsArgs struct {
 	Root *RecursiveDefsNode `json:"root,omitempty"`
 }
 
-var shapeRecursiveDefsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "root"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *RecursiveDefsArgs) UnmarshalJSON(data []byte) error {
-	type plain RecursiveDefsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeRecursiveDefsArgs, (*plain)(a)), "recursive_defs")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "recursive_defs")
 }
 
 // RecursiveDefsNode is an object.
 type RecursiveDefsNode struct {
 	// Required.
 	Name     string              `json:"name"`
-	Children []RecursiveDefsNode `json:"children,omitempty"`
+	Children []RecursiveDefsNode `json:"children,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeRecursiveDefsNode = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name", Required: true},
-	{Name: "children", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *RecursiveDefsNode) UnmarshalJSON(data []byte) error {
-	type plain RecursiveDefsNode
-	return mcpimpl.DecodeObject(data, &shapeRecursiveDefsNode, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // RefIntoPropertiesArgs holds the arguments of the tool "ref_into_properties".
@@ -1038,19 +783,13 @@ func (a *RecursiveDefsNode) UnmarshalJSON(data []byte) error {
 // Survey case: ref into properties.
 type RefIntoPropertiesArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	A *RefIntoPropertiesA `json:"a,omitempty"`
+	A *RefIntoPropertiesA `json:"a,omitempty" mcpgen:"nullable"`
 	B *RefIntoPropertiesA `json:"b,omitempty"`
 }
 
-var shapeRefIntoPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a", Nullable: true},
-	{Name: "b"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
-	type plain RefIntoPropertiesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeRefIntoPropertiesArgs, (*plain)(a)), "ref_into_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "ref_into_properties")
 }
 
 // RefIntoPropertiesA is an object.
@@ -1058,14 +797,9 @@ type RefIntoPropertiesA struct {
 	V *string `json:"v,omitempty"`
 }
 
-var shapeRefIntoPropertiesA = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "v"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *RefIntoPropertiesA) UnmarshalJSON(data []byte) error {
-	type plain RefIntoPropertiesA
-	return mcpimpl.DecodeObject(data, &shapeRefIntoPropertiesA, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // SchemaKeywordOnlyArgs holds the arguments of the tool "schema_keyword_only".
@@ -1073,12 +807,9 @@ func (a *RefIntoPropertiesA) UnmarshalJSON(data []byte) error {
 // Survey case: schema keyword only.
 type SchemaKeywordOnlyArgs struct{}
 
-var shapeSchemaKeywordOnlyArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SchemaKeywordOnlyArgs) UnmarshalJSON(data []byte) error {
-	type plain SchemaKeywordOnlyArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeSchemaKeywordOnlyArgs, (*plain)(a)), "schema_keyword_only")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "schema_keyword_only")
 }
 
 // StringNotesArgs holds the arguments of the tool "string_notes".
@@ -1088,14 +819,9 @@ type StringNotesArgs struct {
 	Code *string `json:"code,omitempty"`
 }
 
-var shapeStringNotesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "code"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *StringNotesArgs) UnmarshalJSON(data []byte) error {
-	type plain StringNotesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeStringNotesArgs, (*plain)(a)), "string_notes")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "string_notes")
 }
 
 // TitledArgs holds the arguments of the tool "titled".
@@ -1104,15 +830,9 @@ type TitledArgs struct {
 	Filter     *string           `json:"$filter,omitempty"`
 }
 
-var shapeTitledArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "auth-method"},
-	{Name: "$filter"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TitledArgs) UnmarshalJSON(data []byte) error {
-	type plain TitledArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTitledArgs, (*plain)(a)), "titled")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "titled")
 }
 
 // TitledAuthMethod is one of the values of an enum.
@@ -1149,15 +869,9 @@ type TopLevelOneOfArgs struct {
 	B *string `json:"b,omitempty"`
 }
 
-var shapeTopLevelOneOfArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a"},
-	{Name: "b"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopLevelOneOfArgs) UnmarshalJSON(data []byte) error {
-	type plain TopLevelOneOfArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTopLevelOneOfArgs, (*plain)(a)), "top-level_oneOf")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "top-level_oneOf")
 }
 
 // TopAllofArgs holds the arguments of the tool "top_allof".
@@ -1169,15 +883,9 @@ type TopAllofArgs struct {
 	B bool `json:"b"`
 }
 
-var shapeTopAllofArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a"},
-	{Name: "b", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopAllofArgs) UnmarshalJSON(data []byte) error {
-	type plain TopAllofArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTopAllofArgs, (*plain)(a)), "top_allof")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "top_allof")
 }
 
 // TopRefArgs holds the arguments of the tool "top_ref".
@@ -1188,14 +896,9 @@ type TopRefArgs struct {
 	A string `json:"a"`
 }
 
-var shapeTopRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TopRefArgs) UnmarshalJSON(data []byte) error {
-	type plain TopRefArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTopRefArgs, (*plain)(a)), "top_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "top_ref")
 }
 
 // TupleArgs holds the arguments of the tool "tuple".
@@ -1205,14 +908,9 @@ type TupleArgs struct {
 	Pair []json.RawMessage `json:"pair,omitempty"`
 }
 
-var shapeTupleArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "pair"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *TupleArgs) UnmarshalJSON(data []byte) error {
-	type plain TupleArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeTupleArgs, (*plain)(a)), "tuple")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "tuple")
 }
 
 // UnionDistributesSiblingsArgs holds the arguments of the tool "union_distributes_siblings".
@@ -1223,14 +921,9 @@ type UnionDistributesSiblingsArgs struct {
 	ID *UnionDistributesSiblingsID `json:"id,omitempty"`
 }
 
-var shapeUnionDistributesSiblingsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "id"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *UnionDistributesSiblingsArgs) UnmarshalJSON(data []byte) error {
-	type plain UnionDistributesSiblingsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeUnionDistributesSiblingsArgs, (*plain)(a)), "union_distributes_siblings")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "union_distributes_siblings")
 }
 
 // UnionDistributesSiblingsID is one of several shapes; exactly one field is set.
@@ -1238,20 +931,14 @@ func (a *UnionDistributesSiblingsArgs) UnmarshalJSON(data []byte) error {
 // An id.
 type UnionDistributesSiblingsID struct {
 	// An id.
-	String *string
+	String *string `mcpgen:"string"`
 	// An id.
-	String2 *string
+	String2 *string `mcpgen:"string"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u UnionDistributesSiblingsID) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.String2 != nil {
-		return json.Marshal(u.String2)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -1281,20 +968,13 @@ func (u *UnionDistributesSiblingsID) UnmarshalJSON(data []byte) error {
 //
 // Survey case: untyped and true.
 type UntypedAndTrueArgs struct {
-	Any json.RawMessage `json:"any,omitempty"`
-	Yes json.RawMessage `json:"yes,omitempty"`
+	Any json.RawMessage `json:"any,omitempty" mcpgen:"nullable"`
+	Yes json.RawMessage `json:"yes,omitempty" mcpgen:"nullable"`
 	// Anything.
-	Desc json.RawMessage `json:"desc,omitempty"`
+	Desc json.RawMessage `json:"desc,omitempty" mcpgen:"nullable"`
 }
-
-var shapeUntypedAndTrueArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "any", Nullable: true},
-	{Name: "yes", Nullable: true},
-	{Name: "desc", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *UntypedAndTrueArgs) UnmarshalJSON(data []byte) error {
-	type plain UntypedAndTrueArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeUntypedAndTrueArgs, (*plain)(a)), "untyped_and_true")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "untyped_and_true")
 }

@@ -11,10 +11,7 @@ import (
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "1st tool".
 func (a *X1stToolArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "1st tool")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "1st tool")
 }
 func (a *X1stToolArgs) validate() error {
 	if a.Target != nil {
@@ -50,10 +47,7 @@ func (a *X1stToolTargetObject) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOn".
 func (a *HassTurnOnArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "HassTurnOn")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "HassTurnOn")
 }
 func (a *HassTurnOnArgs) validate() error {
 	if a.S != nil {
@@ -66,21 +60,12 @@ func (a *HassTurnOnArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".
 func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
-	}
-	return nil
-}
-func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "allOf_numeric_merge".
 func (a *AllOfNumericMergeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "allOf_numeric_merge")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "allOf_numeric_merge")
 }
 func (a *AllOfNumericMergeArgs) validate() error {
 	if a.N != nil {
@@ -96,12 +81,6 @@ func (a *AllOfNumericMergeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "allOf_objects".
 func (a *AllOfObjectsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "allOf_objects")
-	}
-	return nil
-}
-func (a *AllOfObjectsArgs) validate() error {
 	return nil
 }
 
@@ -138,10 +117,7 @@ func (a *ConstNullArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "const_tagged_union".
 func (a *ConstTaggedUnionArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "const_tagged_union")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "const_tagged_union")
 }
 func (a *ConstTaggedUnionArgs) validate() error {
 	if a.Shape != nil {
@@ -182,10 +158,7 @@ func (a *ConstTaggedUnionShapeSquare) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "definitions_ref".
 func (a *DefinitionsRefArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "definitions_ref")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "definitions_ref")
 }
 func (a *DefinitionsRefArgs) validate() error {
 	if a.P != nil {
@@ -198,12 +171,6 @@ func (a *DefinitionsRefArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "defs_ref_with_sibling_description".
 func (a *DefsRefWithSiblingDescriptionArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "defs_ref_with_sibling_description")
-	}
-	return nil
-}
-func (a *DefsRefWithSiblingDescriptionArgs) validate() error {
 	return nil
 }
 
@@ -214,10 +181,7 @@ func (a *DefsRefWithSiblingDescriptionPoint) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "describe_doorbell".
 func (a *DescribeDoorbellArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "describe_doorbell")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "describe_doorbell")
 }
 func (a *DescribeDoorbellArgs) validate() error {
 	if a.Step != nil {
@@ -279,12 +243,6 @@ func (a *DroppedKeywordsA) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "elicit (form)".
 func (a *ElicitFormArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "elicit (form)")
-	}
-	return nil
-}
-func (a *ElicitFormArgs) validate() error {
 	return nil
 }
 
@@ -303,12 +261,6 @@ func (a *EmptyEnumArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "empty_properties".
 func (a *EmptyPropertiesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "empty_properties")
-	}
-	return nil
-}
-func (a *EmptyPropertiesArgs) validate() error {
 	return nil
 }
 
@@ -327,10 +279,7 @@ func (a *FalsePropertyArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "formats".
 func (a *FormatsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "formats")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "formats")
 }
 func (a *FormatsArgs) validate() error {
 	if a.When != nil {
@@ -348,10 +297,7 @@ func (a *FormatsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "integer_enum".
 func (a *IntegerEnumArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "integer_enum")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "integer_enum")
 }
 func (a *IntegerEnumArgs) validate() error {
 	if a.N != nil {
@@ -364,12 +310,6 @@ func (a *IntegerEnumArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "invalid_property_name".
 func (a *InvalidPropertyNameArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "invalid_property_name")
-	}
-	return nil
-}
-func (a *InvalidPropertyNameArgs) validate() error {
 	return nil
 }
 
@@ -388,10 +328,7 @@ func (a *LightTurnOnArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "list-events".
 func (a *ListEventsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "list-events")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "list-events")
 }
 func (a *ListEventsArgs) validate() error {
 	if a.V != nil {
@@ -448,34 +385,16 @@ func (a *MixedEnumArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "nested_free-form_map".
 func (a *NestedFreeFormMapArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "nested_free-form_map")
-	}
-	return nil
-}
-func (a *NestedFreeFormMapArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "no_description".
 func (a *NoDescriptionArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "no_description")
-	}
-	return nil
-}
-func (a *NoDescriptionArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "ns:tool.x".
 func (a *NsToolXArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "ns:tool.x")
-	}
-	return nil
-}
-func (a *NsToolXArgs) validate() error {
 	return nil
 }
 
@@ -502,10 +421,7 @@ func (a *NumericNotesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "numeric_notes_draft04".
 func (a *NumericNotesDraft04Args) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "numeric_notes_draft04")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "numeric_notes_draft04")
 }
 func (a *NumericNotesDraft04Args) validate() error {
 	if a.D4 != nil {
@@ -518,21 +434,12 @@ func (a *NumericNotesDraft04Args) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "object_without_properties".
 func (a *ObjectWithoutPropertiesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "object_without_properties")
-	}
-	return nil
-}
-func (a *ObjectWithoutPropertiesArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "optional_ref".
 func (a *OptionalRefArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "optional_ref")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "optional_ref")
 }
 func (a *OptionalRefArgs) validate() error {
 	if a.U != nil {
@@ -573,10 +480,7 @@ func (u *OptionalRefU) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "recursive_defs".
 func (a *RecursiveDefsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "recursive_defs")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "recursive_defs")
 }
 func (a *RecursiveDefsArgs) validate() error {
 	if a.Root != nil {
@@ -599,12 +503,6 @@ func (a *RecursiveDefsNode) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "ref_into_properties".
 func (a *RefIntoPropertiesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "ref_into_properties")
-	}
-	return nil
-}
-func (a *RefIntoPropertiesArgs) validate() error {
 	return nil
 }
 
@@ -615,21 +513,12 @@ func (a *RefIntoPropertiesA) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "schema_keyword_only".
 func (a *SchemaKeywordOnlyArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "schema_keyword_only")
-	}
-	return nil
-}
-func (a *SchemaKeywordOnlyArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "string_notes".
 func (a *StringNotesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "string_notes")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "string_notes")
 }
 func (a *StringNotesArgs) validate() error {
 	if a.Code != nil {
@@ -648,10 +537,7 @@ func (a *StringNotesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "titled".
 func (a *TitledArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "titled")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "titled")
 }
 func (a *TitledArgs) validate() error {
 	if a.AuthMethod != nil {
@@ -677,10 +563,7 @@ func (a *TopLevelOneOfArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "top_allof".
 func (a *TopAllofArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "top_allof")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "top_allof")
 }
 func (a *TopAllofArgs) validate() error {
 	if a.A != nil {
@@ -696,12 +579,6 @@ func (a *TopAllofArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "top_ref".
 func (a *TopRefArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "top_ref")
-	}
-	return nil
-}
-func (a *TopRefArgs) validate() error {
 	return nil
 }
 
@@ -720,10 +597,7 @@ func (a *TupleArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "union_distributes_siblings".
 func (a *UnionDistributesSiblingsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "union_distributes_siblings")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "union_distributes_siblings")
 }
 func (a *UnionDistributesSiblingsArgs) validate() error {
 	if a.ID != nil {
@@ -764,12 +638,6 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "untyped_and_true".
 func (a *UntypedAndTrueArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "untyped_and_true")
-	}
-	return nil
-}
-func (a *UntypedAndTrueArgs) validate() error {
 	return nil
 }
 

@@ -16,14 +16,9 @@ type T01StringArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT01StringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T01StringArgs) UnmarshalJSON(data []byte) error {
-	type plain T01StringArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT01StringArgs, (*plain)(a)), "t01_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t01_string")
 }
 
 // T02StringLengthArgs holds the arguments of the tool "t02_string_length".
@@ -33,14 +28,9 @@ type T02StringLengthArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT02StringLengthArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T02StringLengthArgs) UnmarshalJSON(data []byte) error {
-	type plain T02StringLengthArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT02StringLengthArgs, (*plain)(a)), "t02_string_length")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t02_string_length")
 }
 
 // T03StringPatternArgs holds the arguments of the tool "t03_string_pattern".
@@ -50,14 +40,9 @@ type T03StringPatternArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT03StringPatternArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T03StringPatternArgs) UnmarshalJSON(data []byte) error {
-	type plain T03StringPatternArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT03StringPatternArgs, (*plain)(a)), "t03_string_pattern")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t03_string_pattern")
 }
 
 // T04StringPatternUnanchoredArgs holds the arguments of the tool "t04_string_pattern_unanchored".
@@ -67,14 +52,9 @@ type T04StringPatternUnanchoredArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT04StringPatternUnanchoredArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T04StringPatternUnanchoredArgs) UnmarshalJSON(data []byte) error {
-	type plain T04StringPatternUnanchoredArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT04StringPatternUnanchoredArgs, (*plain)(a)), "t04_string_pattern_unanchored")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t04_string_pattern_unanchored")
 }
 
 // T05FormatEmailArgs holds the arguments of the tool "t05_format_email".
@@ -84,14 +64,9 @@ type T05FormatEmailArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT05FormatEmailArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T05FormatEmailArgs) UnmarshalJSON(data []byte) error {
-	type plain T05FormatEmailArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT05FormatEmailArgs, (*plain)(a)), "t05_format_email")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t05_format_email")
 }
 
 // T06FormatDatetimeArgs holds the arguments of the tool "t06_format_datetime".
@@ -101,14 +76,9 @@ type T06FormatDatetimeArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT06FormatDatetimeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T06FormatDatetimeArgs) UnmarshalJSON(data []byte) error {
-	type plain T06FormatDatetimeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT06FormatDatetimeArgs, (*plain)(a)), "t06_format_datetime")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t06_format_datetime")
 }
 
 // T07FormatUnknownArgs holds the arguments of the tool "t07_format_unknown".
@@ -118,14 +88,9 @@ type T07FormatUnknownArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT07FormatUnknownArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T07FormatUnknownArgs) UnmarshalJSON(data []byte) error {
-	type plain T07FormatUnknownArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT07FormatUnknownArgs, (*plain)(a)), "t07_format_unknown")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t07_format_unknown")
 }
 
 // T08IntegerRangeArgs holds the arguments of the tool "t08_integer_range".
@@ -135,14 +100,9 @@ type T08IntegerRangeArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT08IntegerRangeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T08IntegerRangeArgs) UnmarshalJSON(data []byte) error {
-	type plain T08IntegerRangeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT08IntegerRangeArgs, (*plain)(a)), "t08_integer_range")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t08_integer_range")
 }
 
 // T09IntegerExclusiveArgs holds the arguments of the tool "t09_integer_exclusive".
@@ -152,14 +112,9 @@ type T09IntegerExclusiveArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT09IntegerExclusiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T09IntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
-	type plain T09IntegerExclusiveArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT09IntegerExclusiveArgs, (*plain)(a)), "t09_integer_exclusive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t09_integer_exclusive")
 }
 
 // T10NumberRangeArgs holds the arguments of the tool "t10_number_range".
@@ -169,14 +124,9 @@ type T10NumberRangeArgs struct {
 	X *float64 `json:"x,omitempty"`
 }
 
-var shapeT10NumberRangeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T10NumberRangeArgs) UnmarshalJSON(data []byte) error {
-	type plain T10NumberRangeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT10NumberRangeArgs, (*plain)(a)), "t10_number_range")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t10_number_range")
 }
 
 // T11IntegerFractionBoundArgs holds the arguments of the tool "t11_integer_fraction_bound".
@@ -186,14 +136,9 @@ type T11IntegerFractionBoundArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT11IntegerFractionBoundArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T11IntegerFractionBoundArgs) UnmarshalJSON(data []byte) error {
-	type plain T11IntegerFractionBoundArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT11IntegerFractionBoundArgs, (*plain)(a)), "t11_integer_fraction_bound")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t11_integer_fraction_bound")
 }
 
 // T12IntegerMultipleArgs holds the arguments of the tool "t12_integer_multiple".
@@ -203,14 +148,9 @@ type T12IntegerMultipleArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT12IntegerMultipleArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T12IntegerMultipleArgs) UnmarshalJSON(data []byte) error {
-	type plain T12IntegerMultipleArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT12IntegerMultipleArgs, (*plain)(a)), "t12_integer_multiple")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t12_integer_multiple")
 }
 
 // T13NumberMultipleArgs holds the arguments of the tool "t13_number_multiple".
@@ -220,14 +160,9 @@ type T13NumberMultipleArgs struct {
 	X *float64 `json:"x,omitempty"`
 }
 
-var shapeT13NumberMultipleArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T13NumberMultipleArgs) UnmarshalJSON(data []byte) error {
-	type plain T13NumberMultipleArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT13NumberMultipleArgs, (*plain)(a)), "t13_number_multiple")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t13_number_multiple")
 }
 
 // T14BooleanArgs holds the arguments of the tool "t14_boolean".
@@ -237,14 +172,9 @@ type T14BooleanArgs struct {
 	X *bool `json:"x,omitempty"`
 }
 
-var shapeT14BooleanArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T14BooleanArgs) UnmarshalJSON(data []byte) error {
-	type plain T14BooleanArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT14BooleanArgs, (*plain)(a)), "t14_boolean")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t14_boolean")
 }
 
 // T15TypeNullListArgs holds the arguments of the tool "t15_type_null_list".
@@ -252,17 +182,12 @@ func (a *T14BooleanArgs) UnmarshalJSON(data []byte) error {
 // type list with null
 type T15TypeNullListArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	X *string `json:"x,omitempty"`
+	X *string `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT15TypeNullListArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T15TypeNullListArgs) UnmarshalJSON(data []byte) error {
-	type plain T15TypeNullListArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT15TypeNullListArgs, (*plain)(a)), "t15_type_null_list")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t15_type_null_list")
 }
 
 // T16TypeMultiListArgs holds the arguments of the tool "t16_type_multi_list".
@@ -270,52 +195,29 @@ func (a *T15TypeNullListArgs) UnmarshalJSON(data []byte) error {
 // type list of several types and null
 type T16TypeMultiListArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	X *T16TypeMultiListX `json:"x,omitempty"`
+	X *T16TypeMultiListX `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT16TypeMultiListArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T16TypeMultiListArgs) UnmarshalJSON(data []byte) error {
-	type plain T16TypeMultiListArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT16TypeMultiListArgs, (*plain)(a)), "t16_type_multi_list")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t16_type_multi_list")
 }
 
 // T16TypeMultiListX is one of several shapes; exactly one field is set.
 type T16TypeMultiListX struct {
-	String *string
-	Number *float64
-	Bool   *bool
+	String *string  `mcpgen:"string"`
+	Number *float64 `mcpgen:"number"`
+	Bool   *bool    `mcpgen:"boolean"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T16TypeMultiListX) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Number != nil {
-		return json.Marshal(u.Number)
-	}
-	if u.Bool != nil {
-		return json.Marshal(u.Bool)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T16TypeMultiListX) UnmarshalJSON(data []byte) error {
-	var out T16TypeMultiListX
-	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Number, nil, mcpimpl.KindNumber),
-		mcpimpl.Decoded(&out.Bool, nil, mcpimpl.KindBool),
-	}); err != nil {
-		return err
-	}
-	*u = out
-	return nil
+	return mcpimpl.DecodeTaggedUnion(data, u, false)
 }
 
 // T17AnyofNullArgs holds the arguments of the tool "t17_anyof_null".
@@ -323,17 +225,12 @@ func (u *T16TypeMultiListX) UnmarshalJSON(data []byte) error {
 // anyOf with a null branch
 type T17AnyofNullArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	X *int64 `json:"x,omitempty"`
+	X *int64 `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT17AnyofNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T17AnyofNullArgs) UnmarshalJSON(data []byte) error {
-	type plain T17AnyofNullArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT17AnyofNullArgs, (*plain)(a)), "t17_anyof_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t17_anyof_null")
 }
 
 // T18NullableOpenapiArgs holds the arguments of the tool "t18_nullable_openapi".
@@ -343,14 +240,9 @@ type T18NullableOpenapiArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT18NullableOpenapiArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T18NullableOpenapiArgs) UnmarshalJSON(data []byte) error {
-	type plain T18NullableOpenapiArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT18NullableOpenapiArgs, (*plain)(a)), "t18_nullable_openapi")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t18_nullable_openapi")
 }
 
 // T19EnumStringArgs holds the arguments of the tool "t19_enum_string".
@@ -360,14 +252,9 @@ type T19EnumStringArgs struct {
 	X *T19EnumStringX `json:"x,omitempty"`
 }
 
-var shapeT19EnumStringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T19EnumStringArgs) UnmarshalJSON(data []byte) error {
-	type plain T19EnumStringArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT19EnumStringArgs, (*plain)(a)), "t19_enum_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t19_enum_string")
 }
 
 // T19EnumStringX is one of the values of an enum.
@@ -409,14 +296,9 @@ type T20EnumIntegerArgs struct {
 	X *T20EnumIntegerX `json:"x,omitempty"`
 }
 
-var shapeT20EnumIntegerArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T20EnumIntegerArgs) UnmarshalJSON(data []byte) error {
-	type plain T20EnumIntegerArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT20EnumIntegerArgs, (*plain)(a)), "t20_enum_integer")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t20_enum_integer")
 }
 
 // T20EnumIntegerX is one of the values of an enum.
@@ -453,14 +335,9 @@ type T21EnumNumberArgs struct {
 	X *T21EnumNumberX `json:"x,omitempty"`
 }
 
-var shapeT21EnumNumberArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T21EnumNumberArgs) UnmarshalJSON(data []byte) error {
-	type plain T21EnumNumberArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT21EnumNumberArgs, (*plain)(a)), "t21_enum_number")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t21_enum_number")
 }
 
 // T21EnumNumberX is one of the values of an enum.
@@ -496,14 +373,9 @@ type T22EnumBooleanArgs struct {
 	X *T22EnumBooleanX `json:"x,omitempty"`
 }
 
-var shapeT22EnumBooleanArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T22EnumBooleanArgs) UnmarshalJSON(data []byte) error {
-	type plain T22EnumBooleanArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT22EnumBooleanArgs, (*plain)(a)), "t22_enum_boolean")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t22_enum_boolean")
 }
 
 // T22EnumBooleanX is one of the values of an enum.
@@ -536,17 +408,12 @@ func (e T22EnumBooleanX) Validate() error {
 // enum with null
 type T23EnumWithNullArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	X *T23EnumWithNullX `json:"x,omitempty"`
+	X *T23EnumWithNullX `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT23EnumWithNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T23EnumWithNullArgs) UnmarshalJSON(data []byte) error {
-	type plain T23EnumWithNullArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT23EnumWithNullArgs, (*plain)(a)), "t23_enum_with_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t23_enum_with_null")
 }
 
 // T23EnumWithNullX is one of the values of an enum.
@@ -579,34 +446,24 @@ func (e T23EnumWithNullX) Validate() error {
 //
 // enum mixing kinds (raw check)
 type T24EnumMixedArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT24EnumMixedArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T24EnumMixedArgs) UnmarshalJSON(data []byte) error {
-	type plain T24EnumMixedArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT24EnumMixedArgs, (*plain)(a)), "t24_enum_mixed")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t24_enum_mixed")
 }
 
 // T25EnumEmptyArgs holds the arguments of the tool "t25_enum_empty".
 //
 // empty enum (raw check: nothing is valid)
 type T25EnumEmptyArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT25EnumEmptyArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T25EnumEmptyArgs) UnmarshalJSON(data []byte) error {
-	type plain T25EnumEmptyArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT25EnumEmptyArgs, (*plain)(a)), "t25_enum_empty")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t25_enum_empty")
 }
 
 // T26ConstStringArgs holds the arguments of the tool "t26_const_string".
@@ -616,14 +473,9 @@ type T26ConstStringArgs struct {
 	X *T26ConstStringX `json:"x,omitempty"`
 }
 
-var shapeT26ConstStringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T26ConstStringArgs) UnmarshalJSON(data []byte) error {
-	type plain T26ConstStringArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT26ConstStringArgs, (*plain)(a)), "t26_const_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t26_const_string")
 }
 
 // T26ConstStringX is a constant: it always encodes as "fixed".
@@ -649,14 +501,9 @@ type T27ConstNumberArgs struct {
 	X *T27ConstNumberX `json:"x,omitempty"`
 }
 
-var shapeT27ConstNumberArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T27ConstNumberArgs) UnmarshalJSON(data []byte) error {
-	type plain T27ConstNumberArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT27ConstNumberArgs, (*plain)(a)), "t27_const_number")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t27_const_number")
 }
 
 // T27ConstNumberX is a constant: it always encodes as 3.
@@ -682,14 +529,9 @@ type T28ConstObjectArgs struct {
 	X *T28ConstObjectX `json:"x,omitempty"`
 }
 
-var shapeT28ConstObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T28ConstObjectArgs) UnmarshalJSON(data []byte) error {
-	type plain T28ConstObjectArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT28ConstObjectArgs, (*plain)(a)), "t28_const_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t28_const_object")
 }
 
 // T28ConstObjectX is a constant: it always encodes as {"a":[1,2]}.
@@ -715,31 +557,20 @@ type T29AnyofStringOrIntegerArgs struct {
 	X *T29AnyofStringOrIntegerX `json:"x,omitempty"`
 }
 
-var shapeT29AnyofStringOrIntegerArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T29AnyofStringOrIntegerArgs) UnmarshalJSON(data []byte) error {
-	type plain T29AnyofStringOrIntegerArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT29AnyofStringOrIntegerArgs, (*plain)(a)), "t29_anyof_string_or_integer")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t29_anyof_string_or_integer")
 }
 
 // T29AnyofStringOrIntegerX is one of several shapes; exactly one field is set.
 type T29AnyofStringOrIntegerX struct {
-	String *T29AnyofStringOrIntegerXString
-	Int    *int64
+	String *T29AnyofStringOrIntegerXString `mcpgen:"string"`
+	Int    *int64                          `mcpgen:"number"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T29AnyofStringOrIntegerX) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Int != nil {
-		return json.Marshal(u.Int)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -796,44 +627,25 @@ type T30OneofConstTaggedArgs struct {
 	X *T30OneofConstTaggedX `json:"x,omitempty"`
 }
 
-var shapeT30OneofConstTaggedArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T30OneofConstTaggedArgs) UnmarshalJSON(data []byte) error {
-	type plain T30OneofConstTaggedArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT30OneofConstTaggedArgs, (*plain)(a)), "t30_oneof_const_tagged")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t30_oneof_const_tagged")
 }
 
 // T30OneofConstTaggedX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type T30OneofConstTaggedX struct {
-	Circle *T30OneofConstTaggedXCircle
-	Square *T30OneofConstTaggedXSquare
+	Circle *T30OneofConstTaggedXCircle `mcpgen:"object"`
+	Square *T30OneofConstTaggedXSquare `mcpgen:"object"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T30OneofConstTaggedX) MarshalJSON() ([]byte, error) {
-	if u.Circle != nil {
-		return json.Marshal(u.Circle)
-	}
-	if u.Square != nil {
-		return json.Marshal(u.Square)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T30OneofConstTaggedX) UnmarshalJSON(data []byte) error {
-	var out T30OneofConstTaggedX
-	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.Circle, (*T30OneofConstTaggedXCircle).Validate, mcpimpl.KindObject),
-		mcpimpl.Decoded(&out.Square, nil, mcpimpl.KindObject),
-	}); err != nil {
-		return err
-	}
-	*u = out
-	return nil
+	return mcpimpl.DecodeTaggedUnion(data, u, true)
 }
 
 // T30OneofConstTaggedXCircle is an object.
@@ -844,15 +656,9 @@ type T30OneofConstTaggedXCircle struct {
 	Radius float64 `json:"radius"`
 }
 
-var shapeT30OneofConstTaggedXCircle = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "type", Required: true},
-	{Name: "radius", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T30OneofConstTaggedXCircle) UnmarshalJSON(data []byte) error {
-	type plain T30OneofConstTaggedXCircle
-	return mcpimpl.DecodeObject(data, &shapeT30OneofConstTaggedXCircle, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T30OneofConstTaggedXCircleType is a constant: it always encodes as "circle".
@@ -879,15 +685,9 @@ type T30OneofConstTaggedXSquare struct {
 	Side float64 `json:"side"`
 }
 
-var shapeT30OneofConstTaggedXSquare = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "type", Required: true},
-	{Name: "side", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T30OneofConstTaggedXSquare) UnmarshalJSON(data []byte) error {
-	type plain T30OneofConstTaggedXSquare
-	return mcpimpl.DecodeObject(data, &shapeT30OneofConstTaggedXSquare, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T30OneofConstTaggedXSquareType is a constant: it always encodes as "square".
@@ -913,44 +713,25 @@ type T31OneofRequiredKeysArgs struct {
 	X *T31OneofRequiredKeysX `json:"x,omitempty"`
 }
 
-var shapeT31OneofRequiredKeysArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T31OneofRequiredKeysArgs) UnmarshalJSON(data []byte) error {
-	type plain T31OneofRequiredKeysArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT31OneofRequiredKeysArgs, (*plain)(a)), "t31_oneof_required_keys")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t31_oneof_required_keys")
 }
 
 // T31OneofRequiredKeysX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type T31OneofRequiredKeysX struct {
-	Object  *T31OneofRequiredKeysXObject
-	Object2 *T31OneofRequiredKeysXObject2
+	Object  *T31OneofRequiredKeysXObject  `mcpgen:"object"`
+	Object2 *T31OneofRequiredKeysXObject2 `mcpgen:"object"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T31OneofRequiredKeysX) MarshalJSON() ([]byte, error) {
-	if u.Object != nil {
-		return json.Marshal(u.Object)
-	}
-	if u.Object2 != nil {
-		return json.Marshal(u.Object2)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *T31OneofRequiredKeysX) UnmarshalJSON(data []byte) error {
-	var out T31OneofRequiredKeysX
-	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.Object, nil, mcpimpl.KindObject),
-		mcpimpl.Decoded(&out.Object2, nil, mcpimpl.KindObject),
-	}); err != nil {
-		return err
-	}
-	*u = out
-	return nil
+	return mcpimpl.DecodeTaggedUnion(data, u, true)
 }
 
 // T31OneofRequiredKeysXObject is an object.
@@ -959,17 +740,9 @@ type T31OneofRequiredKeysXObject struct {
 	ID int64 `json:"id"`
 }
 
-var shapeT31OneofRequiredKeysXObject = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "id", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T31OneofRequiredKeysXObject) UnmarshalJSON(data []byte) error {
-	type plain T31OneofRequiredKeysXObject
-	return mcpimpl.DecodeObject(data, &shapeT31OneofRequiredKeysXObject, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, true)
 }
 
 // T31OneofRequiredKeysXObject2 is an object.
@@ -978,17 +751,9 @@ type T31OneofRequiredKeysXObject2 struct {
 	Name string `json:"name"`
 }
 
-var shapeT31OneofRequiredKeysXObject2 = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "name", Required: true},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T31OneofRequiredKeysXObject2) UnmarshalJSON(data []byte) error {
-	type plain T31OneofRequiredKeysXObject2
-	return mcpimpl.DecodeObject(data, &shapeT31OneofRequiredKeysXObject2, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, true)
 }
 
 // T32OneofOverlapArgs holds the arguments of the tool "t32_oneof_overlap".
@@ -998,31 +763,20 @@ type T32OneofOverlapArgs struct {
 	X *T32OneofOverlapX `json:"x,omitempty"`
 }
 
-var shapeT32OneofOverlapArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T32OneofOverlapArgs) UnmarshalJSON(data []byte) error {
-	type plain T32OneofOverlapArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT32OneofOverlapArgs, (*plain)(a)), "t32_oneof_overlap")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t32_oneof_overlap")
 }
 
 // T32OneofOverlapX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type T32OneofOverlapX struct {
-	Int    *int64
-	Number *float64
+	Int    *int64   `mcpgen:"number"`
+	Number *float64 `mcpgen:"number"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T32OneofOverlapX) MarshalJSON() ([]byte, error) {
-	if u.Int != nil {
-		return json.Marshal(u.Int)
-	}
-	if u.Number != nil {
-		return json.Marshal(u.Number)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -1050,31 +804,20 @@ type T33AnyofObjectOrStringArgs struct {
 	X *T33AnyofObjectOrStringX `json:"x,omitempty"`
 }
 
-var shapeT33AnyofObjectOrStringArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T33AnyofObjectOrStringArgs) UnmarshalJSON(data []byte) error {
-	type plain T33AnyofObjectOrStringArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT33AnyofObjectOrStringArgs, (*plain)(a)), "t33_anyof_object_or_string")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t33_anyof_object_or_string")
 }
 
 // T33AnyofObjectOrStringX is one of several shapes; exactly one field is set.
 type T33AnyofObjectOrStringX struct {
-	String *string
-	Object *T33AnyofObjectOrStringXObject
+	String *string                        `mcpgen:"string"`
+	Object *T33AnyofObjectOrStringXObject `mcpgen:"object"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T33AnyofObjectOrStringX) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Object != nil {
-		return json.Marshal(u.Object)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -1101,14 +844,9 @@ type T33AnyofObjectOrStringXObject struct {
 	Path string `json:"path"`
 }
 
-var shapeT33AnyofObjectOrStringXObject = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "path", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T33AnyofObjectOrStringXObject) UnmarshalJSON(data []byte) error {
-	type plain T33AnyofObjectOrStringXObject
-	return mcpimpl.DecodeObject(data, &shapeT33AnyofObjectOrStringXObject, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T34AnyofSiblingsArgs holds the arguments of the tool "t34_anyof_siblings".
@@ -1118,31 +856,20 @@ type T34AnyofSiblingsArgs struct {
 	X *T34AnyofSiblingsX `json:"x,omitempty"`
 }
 
-var shapeT34AnyofSiblingsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T34AnyofSiblingsArgs) UnmarshalJSON(data []byte) error {
-	type plain T34AnyofSiblingsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT34AnyofSiblingsArgs, (*plain)(a)), "t34_anyof_siblings")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t34_anyof_siblings")
 }
 
 // T34AnyofSiblingsX is one of several shapes; exactly one field is set.
 type T34AnyofSiblingsX struct {
-	String  *string
-	String2 *string
+	String  *string `mcpgen:"string"`
+	String2 *string `mcpgen:"string"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T34AnyofSiblingsX) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.String2 != nil {
-		return json.Marshal(u.String2)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -1181,14 +908,9 @@ type T35AllofNumericArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT35AllofNumericArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T35AllofNumericArgs) UnmarshalJSON(data []byte) error {
-	type plain T35AllofNumericArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT35AllofNumericArgs, (*plain)(a)), "t35_allof_numeric")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t35_allof_numeric")
 }
 
 // T36AllofObjectsArgs holds the arguments of the tool "t36_allof_objects".
@@ -1198,14 +920,9 @@ type T36AllofObjectsArgs struct {
 	X *T36AllofObjectsX `json:"x,omitempty"`
 }
 
-var shapeT36AllofObjectsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T36AllofObjectsArgs) UnmarshalJSON(data []byte) error {
-	type plain T36AllofObjectsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT36AllofObjectsArgs, (*plain)(a)), "t36_allof_objects")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t36_allof_objects")
 }
 
 // T36AllofObjectsX is an object.
@@ -1215,15 +932,9 @@ type T36AllofObjectsX struct {
 	B *int64 `json:"b,omitempty"`
 }
 
-var shapeT36AllofObjectsX = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a", Required: true},
-	{Name: "b"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T36AllofObjectsX) UnmarshalJSON(data []byte) error {
-	type plain T36AllofObjectsX
-	return mcpimpl.DecodeObject(data, &shapeT36AllofObjectsX, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T37AllofTwoPatternsArgs holds the arguments of the tool "t37_allof_two_patterns".
@@ -1233,14 +944,9 @@ type T37AllofTwoPatternsArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT37AllofTwoPatternsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T37AllofTwoPatternsArgs) UnmarshalJSON(data []byte) error {
-	type plain T37AllofTwoPatternsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT37AllofTwoPatternsArgs, (*plain)(a)), "t37_allof_two_patterns")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t37_allof_two_patterns")
 }
 
 // T38RefDefsArgs holds the arguments of the tool "t38_ref_defs".
@@ -1252,15 +958,9 @@ type T38RefDefsArgs struct {
 	To   *T38RefDefsPoint `json:"to,omitempty"`
 }
 
-var shapeT38RefDefsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "from", Required: true},
-	{Name: "to"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T38RefDefsArgs) UnmarshalJSON(data []byte) error {
-	type plain T38RefDefsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT38RefDefsArgs, (*plain)(a)), "t38_ref_defs")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t38_ref_defs")
 }
 
 // T38RefDefsPoint is an object.
@@ -1271,15 +971,9 @@ type T38RefDefsPoint struct {
 	Y float64 `json:"y"`
 }
 
-var shapeT38RefDefsPoint = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Required: true},
-	{Name: "y", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T38RefDefsPoint) UnmarshalJSON(data []byte) error {
-	type plain T38RefDefsPoint
-	return mcpimpl.DecodeObject(data, &shapeT38RefDefsPoint, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T39RefDefinitionsDraft07Args holds the arguments of the tool "t39_ref_definitions_draft07".
@@ -1289,14 +983,9 @@ type T39RefDefinitionsDraft07Args struct {
 	Count *int64 `json:"count,omitempty"`
 }
 
-var shapeT39RefDefinitionsDraft07Args = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "count"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T39RefDefinitionsDraft07Args) UnmarshalJSON(data []byte) error {
-	type plain T39RefDefinitionsDraft07Args
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT39RefDefinitionsDraft07Args, (*plain)(a)), "t39_ref_definitions_draft07")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t39_ref_definitions_draft07")
 }
 
 // T40RefRecursiveArgs holds the arguments of the tool "t40_ref_recursive".
@@ -1307,32 +996,21 @@ type T40RefRecursiveArgs struct {
 	Root *T40RefRecursiveNode `json:"root"`
 }
 
-var shapeT40RefRecursiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "root", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T40RefRecursiveArgs) UnmarshalJSON(data []byte) error {
-	type plain T40RefRecursiveArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT40RefRecursiveArgs, (*plain)(a)), "t40_ref_recursive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t40_ref_recursive")
 }
 
 // T40RefRecursiveNode is an object.
 type T40RefRecursiveNode struct {
 	// Required.
 	Name     string                `json:"name"`
-	Children []T40RefRecursiveNode `json:"children,omitempty"`
+	Children []T40RefRecursiveNode `json:"children,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT40RefRecursiveNode = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name", Required: true},
-	{Name: "children", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T40RefRecursiveNode) UnmarshalJSON(data []byte) error {
-	type plain T40RefRecursiveNode
-	return mcpimpl.DecodeObject(data, &shapeT40RefRecursiveNode, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T41RefRootRecursiveArgs holds the arguments of the tool "t41_ref_root_recursive".
@@ -1343,18 +1021,9 @@ type T41RefRootRecursiveArgs struct {
 	Next  *T41RefRootRecursiveArgs `json:"next,omitempty"`
 }
 
-var shapeT41RefRootRecursiveArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "label"},
-		{Name: "next"},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T41RefRootRecursiveArgs) UnmarshalJSON(data []byte) error {
-	type plain T41RefRootRecursiveArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT41RefRootRecursiveArgs, (*plain)(a)), "t41_ref_root_recursive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "t41_ref_root_recursive")
 }
 
 // T42RefIntoPropertiesArgs holds the arguments of the tool "t42_ref_into_properties".
@@ -1365,15 +1034,9 @@ type T42RefIntoPropertiesArgs struct {
 	B *T42RefIntoPropertiesA `json:"b,omitempty"`
 }
 
-var shapeT42RefIntoPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a"},
-	{Name: "b"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T42RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
-	type plain T42RefIntoPropertiesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT42RefIntoPropertiesArgs, (*plain)(a)), "t42_ref_into_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t42_ref_into_properties")
 }
 
 // T42RefIntoPropertiesA is one of the values of an enum.
@@ -1410,14 +1073,9 @@ type T43RefWithDescriptionArgs struct {
 	ID *string `json:"id,omitempty"`
 }
 
-var shapeT43RefWithDescriptionArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "id"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T43RefWithDescriptionArgs) UnmarshalJSON(data []byte) error {
-	type plain T43RefWithDescriptionArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT43RefWithDescriptionArgs, (*plain)(a)), "t43_ref_with_description")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t43_ref_with_description")
 }
 
 // T44RefWithConstraintsArgs holds the arguments of the tool "t44_ref_with_constraints".
@@ -1427,14 +1085,9 @@ type T44RefWithConstraintsArgs struct {
 	N *int64 `json:"n,omitempty"`
 }
 
-var shapeT44RefWithConstraintsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "n"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T44RefWithConstraintsArgs) UnmarshalJSON(data []byte) error {
-	type plain T44RefWithConstraintsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT44RefWithConstraintsArgs, (*plain)(a)), "t44_ref_with_constraints")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t44_ref_with_constraints")
 }
 
 // T45ClosedObjectArgs holds the arguments of the tool "t45_closed_object".
@@ -1444,17 +1097,9 @@ type T45ClosedObjectArgs struct {
 	A *string `json:"a,omitempty"`
 }
 
-var shapeT45ClosedObjectArgs = mcpimpl.ObjectShape{
-	Closed: true,
-	Fields: []mcpimpl.FieldShape{
-		{Name: "a"},
-	},
-}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T45ClosedObjectArgs) UnmarshalJSON(data []byte) error {
-	type plain T45ClosedObjectArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT45ClosedObjectArgs, (*plain)(a)), "t45_closed_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "t45_closed_object")
 }
 
 // T46OpenObjectArgs holds the arguments of the tool "t46_open_object".
@@ -1464,31 +1109,21 @@ type T46OpenObjectArgs struct {
 	A *string `json:"a,omitempty"`
 }
 
-var shapeT46OpenObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T46OpenObjectArgs) UnmarshalJSON(data []byte) error {
-	type plain T46OpenObjectArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT46OpenObjectArgs, (*plain)(a)), "t46_open_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t46_open_object")
 }
 
 // T47MapOfSchemaArgs holds the arguments of the tool "t47_map_of_schema".
 //
 // additionalProperties schema without properties: a map
 type T47MapOfSchemaArgs struct {
-	X map[string]int64 `json:"x,omitempty"`
+	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT47MapOfSchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T47MapOfSchemaArgs) UnmarshalJSON(data []byte) error {
-	type plain T47MapOfSchemaArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT47MapOfSchemaArgs, (*plain)(a)), "t47_map_of_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t47_map_of_schema")
 }
 
 // T48StructWithExtraArgs holds the arguments of the tool "t48_struct_with_extra".
@@ -1500,22 +1135,9 @@ type T48StructWithExtraArgs struct {
 	Extra map[string]bool `json:"-"`
 }
 
-var shapeT48StructWithExtraArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "name"},
-}}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T48StructWithExtraArgs) UnmarshalJSON(data []byte) error {
-	type plain T48StructWithExtraArgs
-	if err := mcpimpl.DecodeObject(data, &shapeT48StructWithExtraArgs, (*plain)(a)); err != nil {
-		return mcpimpl.ForTool(err, "t48_struct_with_extra")
-	}
-	extra, err := mcpimpl.DecodeExtra[bool](data, &shapeT48StructWithExtraArgs)
-	if err != nil {
-		return mcpimpl.ForTool(err, "t48_struct_with_extra")
-	}
-	a.Extra = extra
-	return nil
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t48_struct_with_extra")
 }
 
 // MarshalJSON encodes the fields followed by Extra.
@@ -1535,31 +1157,21 @@ type T49FreeObjectArgs struct {
 	X map[string]json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT49FreeObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T49FreeObjectArgs) UnmarshalJSON(data []byte) error {
-	type plain T49FreeObjectArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT49FreeObjectArgs, (*plain)(a)), "t49_free_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t49_free_object")
 }
 
 // T50PatternPropertiesArgs holds the arguments of the tool "t50_pattern_properties".
 //
 // patternProperties with additionalProperties false: keys checked
 type T50PatternPropertiesArgs struct {
-	X map[string]int64 `json:"x,omitempty"`
+	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT50PatternPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T50PatternPropertiesArgs) UnmarshalJSON(data []byte) error {
-	type plain T50PatternPropertiesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT50PatternPropertiesArgs, (*plain)(a)), "t50_pattern_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t50_pattern_properties")
 }
 
 // T51PatternPropertiesOpenArgs holds the arguments of the tool "t51_pattern_properties_open".
@@ -1569,31 +1181,21 @@ type T51PatternPropertiesOpenArgs struct {
 	X map[string]json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT51PatternPropertiesOpenArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T51PatternPropertiesOpenArgs) UnmarshalJSON(data []byte) error {
-	type plain T51PatternPropertiesOpenArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT51PatternPropertiesOpenArgs, (*plain)(a)), "t51_pattern_properties_open")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t51_pattern_properties_open")
 }
 
 // T52ArrayOfObjectsArgs holds the arguments of the tool "t52_array_of_objects".
 //
 // items with objects
 type T52ArrayOfObjectsArgs struct {
-	X []T52ArrayOfObjectsXItem `json:"x,omitempty"`
+	X []T52ArrayOfObjectsXItem `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT52ArrayOfObjectsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T52ArrayOfObjectsArgs) UnmarshalJSON(data []byte) error {
-	type plain T52ArrayOfObjectsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT52ArrayOfObjectsArgs, (*plain)(a)), "t52_array_of_objects")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t52_array_of_objects")
 }
 
 // T52ArrayOfObjectsXItem is an object.
@@ -1602,48 +1204,33 @@ type T52ArrayOfObjectsXItem struct {
 	ID int64 `json:"id"`
 }
 
-var shapeT52ArrayOfObjectsXItem = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "id", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T52ArrayOfObjectsXItem) UnmarshalJSON(data []byte) error {
-	type plain T52ArrayOfObjectsXItem
-	return mcpimpl.DecodeObject(data, &shapeT52ArrayOfObjectsXItem, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T53ArrayLimitsArgs holds the arguments of the tool "t53_array_limits".
 //
 // minItems and maxItems
 type T53ArrayLimitsArgs struct {
-	X []string `json:"x,omitempty"`
+	X []string `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT53ArrayLimitsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T53ArrayLimitsArgs) UnmarshalJSON(data []byte) error {
-	type plain T53ArrayLimitsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT53ArrayLimitsArgs, (*plain)(a)), "t53_array_limits")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t53_array_limits")
 }
 
 // T54ArrayOfArraysArgs holds the arguments of the tool "t54_array_of_arrays".
 //
 // nested arrays
 type T54ArrayOfArraysArgs struct {
-	X [][]int64 `json:"x,omitempty"`
+	X [][]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT54ArrayOfArraysArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T54ArrayOfArraysArgs) UnmarshalJSON(data []byte) error {
-	type plain T54ArrayOfArraysArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT54ArrayOfArraysArgs, (*plain)(a)), "t54_array_of_arrays")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t54_array_of_arrays")
 }
 
 // T55ArrayOfNullableArgs holds the arguments of the tool "t55_array_of_nullable".
@@ -1653,14 +1240,9 @@ type T55ArrayOfNullableArgs struct {
 	X []*string `json:"x,omitempty"`
 }
 
-var shapeT55ArrayOfNullableArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T55ArrayOfNullableArgs) UnmarshalJSON(data []byte) error {
-	type plain T55ArrayOfNullableArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT55ArrayOfNullableArgs, (*plain)(a)), "t55_array_of_nullable")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t55_array_of_nullable")
 }
 
 // T56ArrayNoItemsArgs holds the arguments of the tool "t56_array_no_items".
@@ -1670,14 +1252,9 @@ type T56ArrayNoItemsArgs struct {
 	X []json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT56ArrayNoItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T56ArrayNoItemsArgs) UnmarshalJSON(data []byte) error {
-	type plain T56ArrayNoItemsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT56ArrayNoItemsArgs, (*plain)(a)), "t56_array_no_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t56_array_no_items")
 }
 
 // T57PrefixItemsArgs holds the arguments of the tool "t57_prefix_items".
@@ -1687,65 +1264,45 @@ type T57PrefixItemsArgs struct {
 	X []json.RawMessage `json:"x,omitempty"`
 }
 
-var shapeT57PrefixItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T57PrefixItemsArgs) UnmarshalJSON(data []byte) error {
-	type plain T57PrefixItemsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT57PrefixItemsArgs, (*plain)(a)), "t57_prefix_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t57_prefix_items")
 }
 
 // T58UniqueItemsArgs holds the arguments of the tool "t58_unique_items".
 //
 // uniqueItems (raw check)
 type T58UniqueItemsArgs struct {
-	X []int64 `json:"x,omitempty"`
+	X []int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT58UniqueItemsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T58UniqueItemsArgs) UnmarshalJSON(data []byte) error {
-	type plain T58UniqueItemsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT58UniqueItemsArgs, (*plain)(a)), "t58_unique_items")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t58_unique_items")
 }
 
 // T59TrueSchemaArgs holds the arguments of the tool "t59_true_schema".
 //
 // true as a property schema
 type T59TrueSchemaArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT59TrueSchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T59TrueSchemaArgs) UnmarshalJSON(data []byte) error {
-	type plain T59TrueSchemaArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT59TrueSchemaArgs, (*plain)(a)), "t59_true_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t59_true_schema")
 }
 
 // T60EmptySchemaArgs holds the arguments of the tool "t60_empty_schema".
 //
 // the empty schema
 type T60EmptySchemaArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT60EmptySchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T60EmptySchemaArgs) UnmarshalJSON(data []byte) error {
-	type plain T60EmptySchemaArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT60EmptySchemaArgs, (*plain)(a)), "t60_empty_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t60_empty_schema")
 }
 
 // T61NoTypeArgs holds the arguments of the tool "t61_no_type".
@@ -1753,53 +1310,37 @@ func (a *T60EmptySchemaArgs) UnmarshalJSON(data []byte) error {
 // a property schema with a description and no type
 type T61NoTypeArgs struct {
 	// anything
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT61NoTypeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T61NoTypeArgs) UnmarshalJSON(data []byte) error {
-	type plain T61NoTypeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT61NoTypeArgs, (*plain)(a)), "t61_no_type")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t61_no_type")
 }
 
 // T62NoTypeConstraintsArgs holds the arguments of the tool "t62_no_type_constraints".
 //
 // no type but constraints (raw check)
 type T62NoTypeConstraintsArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT62NoTypeConstraintsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T62NoTypeConstraintsArgs) UnmarshalJSON(data []byte) error {
-	type plain T62NoTypeConstraintsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT62NoTypeConstraintsArgs, (*plain)(a)), "t62_no_type_constraints")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t62_no_type_constraints")
 }
 
 // T63FalseSchemaArgs holds the arguments of the tool "t63_false_schema".
 //
 // false as a property schema (raw check)
 type T63FalseSchemaArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 	Y *string         `json:"y,omitempty"`
 }
 
-var shapeT63FalseSchemaArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-	{Name: "y"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T63FalseSchemaArgs) UnmarshalJSON(data []byte) error {
-	type plain T63FalseSchemaArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT63FalseSchemaArgs, (*plain)(a)), "t63_false_schema")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t63_false_schema")
 }
 
 // T64RequiredFieldsArgs holds the arguments of the tool "t64_required_fields".
@@ -1809,21 +1350,14 @@ type T64RequiredFieldsArgs struct {
 	// Required.
 	A string `json:"a"`
 	// Required.
-	B []int64 `json:"b"`
+	B []int64 `json:"b" mcpgen:"nonnullelems"`
 	// Required; nil is sent as null.
-	C *int64 `json:"c"`
+	C *int64 `json:"c" mcpgen:"nullable"`
 }
-
-var shapeT64RequiredFieldsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a", Required: true},
-	{Name: "b", Required: true, NonNullElems: true},
-	{Name: "c", Required: true, Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T64RequiredFieldsArgs) UnmarshalJSON(data []byte) error {
-	type plain T64RequiredFieldsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT64RequiredFieldsArgs, (*plain)(a)), "t64_required_fields")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t64_required_fields")
 }
 
 // T65NestedObjectArgs holds the arguments of the tool "t65_nested_object".
@@ -1833,14 +1367,9 @@ type T65NestedObjectArgs struct {
 	Address *T65NestedObjectAddress `json:"address,omitempty"`
 }
 
-var shapeT65NestedObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "address"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T65NestedObjectArgs) UnmarshalJSON(data []byte) error {
-	type plain T65NestedObjectArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT65NestedObjectArgs, (*plain)(a)), "t65_nested_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t65_nested_object")
 }
 
 // T65NestedObjectAddress is an object.
@@ -1850,15 +1379,9 @@ type T65NestedObjectAddress struct {
 	Zip  *string `json:"zip,omitempty"`
 }
 
-var shapeT65NestedObjectAddress = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "city", Required: true},
-	{Name: "zip"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T65NestedObjectAddress) UnmarshalJSON(data []byte) error {
-	type plain T65NestedObjectAddress
-	return mcpimpl.DecodeObject(data, &shapeT65NestedObjectAddress, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T66DefaultsArgs holds the arguments of the tool "t66_defaults".
@@ -1871,15 +1394,9 @@ type T66DefaultsArgs struct {
 	S *string `json:"s,omitempty"`
 }
 
-var shapeT66DefaultsArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "n"},
-	{Name: "s"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T66DefaultsArgs) UnmarshalJSON(data []byte) error {
-	type plain T66DefaultsArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT66DefaultsArgs, (*plain)(a)), "t66_defaults")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t66_defaults")
 }
 
 // T67IfThenElseArgs holds the arguments of the tool "t67_if_then_else".
@@ -1890,15 +1407,9 @@ type T67IfThenElseArgs struct {
 	Size *int64  `json:"size,omitempty"`
 }
 
-var shapeT67IfThenElseArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "kind"},
-	{Name: "size"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T67IfThenElseArgs) UnmarshalJSON(data []byte) error {
-	type plain T67IfThenElseArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT67IfThenElseArgs, (*plain)(a)), "t67_if_then_else")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t67_if_then_else")
 }
 
 // T68NotArgs holds the arguments of the tool "t68_not".
@@ -1908,31 +1419,21 @@ type T68NotArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT68NotArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T68NotArgs) UnmarshalJSON(data []byte) error {
-	type plain T68NotArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT68NotArgs, (*plain)(a)), "t68_not")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t68_not")
 }
 
 // T69PropertyNamesArgs holds the arguments of the tool "t69_property_names".
 //
 // propertyNames (raw check)
 type T69PropertyNamesArgs struct {
-	X map[string]string `json:"x,omitempty"`
+	X map[string]string `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT69PropertyNamesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T69PropertyNamesArgs) UnmarshalJSON(data []byte) error {
-	type plain T69PropertyNamesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT69PropertyNamesArgs, (*plain)(a)), "t69_property_names")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t69_property_names")
 }
 
 // T70DependentRequiredArgs holds the arguments of the tool "t70_dependent_required".
@@ -1943,15 +1444,9 @@ type T70DependentRequiredArgs struct {
 	Cvv  *string `json:"cvv,omitempty"`
 }
 
-var shapeT70DependentRequiredArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "card"},
-	{Name: "cvv"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T70DependentRequiredArgs) UnmarshalJSON(data []byte) error {
-	type plain T70DependentRequiredArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT70DependentRequiredArgs, (*plain)(a)), "t70_dependent_required")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t70_dependent_required")
 }
 
 // T71MinPropertiesStructArgs holds the arguments of the tool "t71_min_properties_struct".
@@ -1962,15 +1457,9 @@ type T71MinPropertiesStructArgs struct {
 	B *string `json:"b,omitempty"`
 }
 
-var shapeT71MinPropertiesStructArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a"},
-	{Name: "b"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T71MinPropertiesStructArgs) UnmarshalJSON(data []byte) error {
-	type plain T71MinPropertiesStructArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT71MinPropertiesStructArgs, (*plain)(a)), "t71_min_properties_struct")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t71_min_properties_struct")
 }
 
 // T72Draft04ExclusiveArgs holds the arguments of the tool "t72_draft04_exclusive".
@@ -1980,14 +1469,9 @@ type T72Draft04ExclusiveArgs struct {
 	X *float64 `json:"x,omitempty"`
 }
 
-var shapeT72Draft04ExclusiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T72Draft04ExclusiveArgs) UnmarshalJSON(data []byte) error {
-	type plain T72Draft04ExclusiveArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT72Draft04ExclusiveArgs, (*plain)(a)), "t72_draft04_exclusive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t72_draft04_exclusive")
 }
 
 // T73OddPropertyNamesArgs holds the arguments of the tool "t73_odd_property_names".
@@ -2006,23 +1490,9 @@ type T73OddPropertyNamesArgs struct {
 	Properties    map[string]json.RawMessage     `json:"properties,omitempty"`
 }
 
-var shapeT73OddPropertyNamesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "type"},
-	{Name: "$schema"},
-	{Name: "orderBy"},
-	{Name: "order_by"},
-	{Name: "auth-method"},
-	{Name: "{{userName}}"},
-	{Name: "(default)"},
-	{Name: "5m"},
-	{Name: "Validate"},
-	{Name: "properties"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T73OddPropertyNamesArgs) UnmarshalJSON(data []byte) error {
-	type plain T73OddPropertyNamesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT73OddPropertyNamesArgs, (*plain)(a)), "t73_odd_property_names")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t73_odd_property_names")
 }
 
 // T73OddPropertyNamesAuthMethod is one of the values of an enum.
@@ -2058,14 +1528,9 @@ type T74NoTypeRootArgs struct {
 	A *int64 `json:"a,omitempty"`
 }
 
-var shapeT74NoTypeRootArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T74NoTypeRootArgs) UnmarshalJSON(data []byte) error {
-	type plain T74NoTypeRootArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT74NoTypeRootArgs, (*plain)(a)), "t74_no_type_root")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t74_no_type_root")
 }
 
 // T75EmptyRootArgs holds the arguments of the tool "t75_empty_root".
@@ -2073,12 +1538,9 @@ func (a *T74NoTypeRootArgs) UnmarshalJSON(data []byte) error {
 // an input schema with no properties
 type T75EmptyRootArgs struct{}
 
-var shapeT75EmptyRootArgs = mcpimpl.ObjectShape{}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T75EmptyRootArgs) UnmarshalJSON(data []byte) error {
-	type plain T75EmptyRootArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT75EmptyRootArgs, (*plain)(a)), "t75_empty_root")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t75_empty_root")
 }
 
 // T76AnyofRequiredArgs holds the arguments of the tool "t76_anyof_required".
@@ -2089,15 +1551,9 @@ type T76AnyofRequiredArgs struct {
 	Name *string `json:"name,omitempty"`
 }
 
-var shapeT76AnyofRequiredArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "id"},
-	{Name: "name"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
-	type plain T76AnyofRequiredArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT76AnyofRequiredArgs, (*plain)(a)), "t76_anyof_required")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t76_anyof_required")
 }
 
 // T77AnyofNullableBranchArgs holds the arguments of the tool "t77_anyof_nullable_branch".
@@ -2105,34 +1561,23 @@ func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
 // a union branch that accepts null makes the union nullable
 type T77AnyofNullableBranchArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	X *T77AnyofNullableBranchX `json:"x,omitempty"`
+	X *T77AnyofNullableBranchX `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT77AnyofNullableBranchArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T77AnyofNullableBranchArgs) UnmarshalJSON(data []byte) error {
-	type plain T77AnyofNullableBranchArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT77AnyofNullableBranchArgs, (*plain)(a)), "t77_anyof_nullable_branch")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t77_anyof_nullable_branch")
 }
 
 // T77AnyofNullableBranchX is one of several shapes; exactly one field is set.
 type T77AnyofNullableBranchX struct {
-	String *string
-	Int    *int64
+	String *string `mcpgen:"string"`
+	Int    *int64  `mcpgen:"number"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T77AnyofNullableBranchX) MarshalJSON() ([]byte, error) {
-	if u.String != nil {
-		return json.Marshal(u.String)
-	}
-	if u.Int != nil {
-		return json.Marshal(u.Int)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -2158,17 +1603,12 @@ func (u *T77AnyofNullableBranchX) UnmarshalJSON(data []byte) error {
 // oneOf with a null branch
 type T78OneofNullArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	X *string `json:"x,omitempty"`
+	X *string `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT78OneofNullArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T78OneofNullArgs) UnmarshalJSON(data []byte) error {
-	type plain T78OneofNullArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT78OneofNullArgs, (*plain)(a)), "t78_oneof_null")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t78_oneof_null")
 }
 
 // T79NullableObjectArgs holds the arguments of the tool "t79_nullable_object".
@@ -2176,17 +1616,12 @@ func (a *T78OneofNullArgs) UnmarshalJSON(data []byte) error {
 // an object or null
 type T79NullableObjectArgs struct {
 	// Optional and nullable: nil leaves it out (null is read as nil).
-	X *T79NullableObjectX `json:"x,omitempty"`
+	X *T79NullableObjectX `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT79NullableObjectArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T79NullableObjectArgs) UnmarshalJSON(data []byte) error {
-	type plain T79NullableObjectArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT79NullableObjectArgs, (*plain)(a)), "t79_nullable_object")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t79_nullable_object")
 }
 
 // T79NullableObjectX is an object.
@@ -2195,14 +1630,9 @@ type T79NullableObjectX struct {
 	A string `json:"a"`
 }
 
-var shapeT79NullableObjectX = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "a", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
 func (a *T79NullableObjectX) UnmarshalJSON(data []byte) error {
-	type plain T79NullableObjectX
-	return mcpimpl.DecodeObject(data, &shapeT79NullableObjectX, (*plain)(a))
+	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T80SharedEnumRefArgs holds the arguments of the tool "t80_shared_enum_ref".
@@ -2213,15 +1643,9 @@ type T80SharedEnumRefArgs struct {
 	Max *T80SharedEnumRefLevel `json:"max,omitempty"`
 }
 
-var shapeT80SharedEnumRefArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "min"},
-	{Name: "max"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T80SharedEnumRefArgs) UnmarshalJSON(data []byte) error {
-	type plain T80SharedEnumRefArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT80SharedEnumRefArgs, (*plain)(a)), "t80_shared_enum_ref")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t80_shared_enum_ref")
 }
 
 // T80SharedEnumRefLevel is one of the values of an enum.
@@ -2258,31 +1682,20 @@ type T81IntOrNumberArgs struct {
 	X *T81IntOrNumberX `json:"x,omitempty"`
 }
 
-var shapeT81IntOrNumberArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T81IntOrNumberArgs) UnmarshalJSON(data []byte) error {
-	type plain T81IntOrNumberArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT81IntOrNumberArgs, (*plain)(a)), "t81_int_or_number")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t81_int_or_number")
 }
 
 // T81IntOrNumberX is one of several shapes; exactly one field is set.
 type T81IntOrNumberX struct {
-	Int    *int64
-	Number *float64
+	Int    *int64   `mcpgen:"number"`
+	Number *float64 `mcpgen:"number"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
 func (u T81IntOrNumberX) MarshalJSON() ([]byte, error) {
-	if u.Int != nil {
-		return json.Marshal(u.Int)
-	}
-	if u.Number != nil {
-		return json.Marshal(u.Number)
-	}
-	return []byte("null"), nil
+	return mcpimpl.EncodeUnion(&u)
 }
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
@@ -2315,14 +1728,9 @@ type T82PatternAndFormatArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT82PatternAndFormatArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T82PatternAndFormatArgs) UnmarshalJSON(data []byte) error {
-	type plain T82PatternAndFormatArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT82PatternAndFormatArgs, (*plain)(a)), "t82_pattern_and_format")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t82_pattern_and_format")
 }
 
 // T83ConstTrueArgs holds the arguments of the tool "t83_const_true".
@@ -2333,14 +1741,9 @@ type T83ConstTrueArgs struct {
 	X T83ConstTrueX `json:"x"`
 }
 
-var shapeT83ConstTrueArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Required: true},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T83ConstTrueArgs) UnmarshalJSON(data []byte) error {
-	type plain T83ConstTrueArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT83ConstTrueArgs, (*plain)(a)), "t83_const_true")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t83_const_true")
 }
 
 // T83ConstTrueX is a constant: it always encodes as true.
@@ -2366,14 +1769,9 @@ type T84BigIntegerConstArgs struct {
 	X *T84BigIntegerConstX `json:"x,omitempty"`
 }
 
-var shapeT84BigIntegerConstArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T84BigIntegerConstArgs) UnmarshalJSON(data []byte) error {
-	type plain T84BigIntegerConstArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT84BigIntegerConstArgs, (*plain)(a)), "t84_big_integer_const")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t84_big_integer_const")
 }
 
 // T84BigIntegerConstX is a constant: it always encodes as 9007199254740993.
@@ -2399,14 +1797,9 @@ type T85BigIntegerEnumArgs struct {
 	X *T85BigIntegerEnumX `json:"x,omitempty"`
 }
 
-var shapeT85BigIntegerEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T85BigIntegerEnumArgs) UnmarshalJSON(data []byte) error {
-	type plain T85BigIntegerEnumArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT85BigIntegerEnumArgs, (*plain)(a)), "t85_big_integer_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t85_big_integer_enum")
 }
 
 // T85BigIntegerEnumX is one of the values of an enum.
@@ -2442,14 +1835,9 @@ type T86BigEnumNoTypeArgs struct {
 	X *T86BigEnumNoTypeX `json:"x,omitempty"`
 }
 
-var shapeT86BigEnumNoTypeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T86BigEnumNoTypeArgs) UnmarshalJSON(data []byte) error {
-	type plain T86BigEnumNoTypeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT86BigEnumNoTypeArgs, (*plain)(a)), "t86_big_enum_no_type")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t86_big_enum_no_type")
 }
 
 // T86BigEnumNoTypeX is one of the values of an enum.
@@ -2482,17 +1870,12 @@ func (e T86BigEnumNoTypeX) Validate() error {
 //
 // number enum with an integer beyond 2^53
 type T87BigNumberEnumArgs struct {
-	X json.RawMessage `json:"x,omitempty"`
+	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
-
-var shapeT87BigNumberEnumArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", Nullable: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T87BigNumberEnumArgs) UnmarshalJSON(data []byte) error {
-	type plain T87BigNumberEnumArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT87BigNumberEnumArgs, (*plain)(a)), "t87_big_number_enum")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t87_big_number_enum")
 }
 
 // T88BigIntegerRangeArgs holds the arguments of the tool "t88_big_integer_range".
@@ -2502,14 +1885,9 @@ type T88BigIntegerRangeArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT88BigIntegerRangeArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T88BigIntegerRangeArgs) UnmarshalJSON(data []byte) error {
-	type plain T88BigIntegerRangeArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT88BigIntegerRangeArgs, (*plain)(a)), "t88_big_integer_range")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t88_big_integer_range")
 }
 
 // T89BigIntegerExclusiveArgs holds the arguments of the tool "t89_big_integer_exclusive".
@@ -2519,14 +1897,9 @@ type T89BigIntegerExclusiveArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT89BigIntegerExclusiveArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T89BigIntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
-	type plain T89BigIntegerExclusiveArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT89BigIntegerExclusiveArgs, (*plain)(a)), "t89_big_integer_exclusive")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t89_big_integer_exclusive")
 }
 
 // T90IntegerMultipleRoundedArgs holds the arguments of the tool "t90_integer_multiple_rounded".
@@ -2536,14 +1909,9 @@ type T90IntegerMultipleRoundedArgs struct {
 	X *int64 `json:"x,omitempty"`
 }
 
-var shapeT90IntegerMultipleRoundedArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T90IntegerMultipleRoundedArgs) UnmarshalJSON(data []byte) error {
-	type plain T90IntegerMultipleRoundedArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT90IntegerMultipleRoundedArgs, (*plain)(a)), "t90_integer_multiple_rounded")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t90_integer_multiple_rounded")
 }
 
 // T91EcmaPatternArgs holds the arguments of the tool "t91_ecma_pattern".
@@ -2553,31 +1921,21 @@ type T91EcmaPatternArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT91EcmaPatternArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T91EcmaPatternArgs) UnmarshalJSON(data []byte) error {
-	type plain T91EcmaPatternArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT91EcmaPatternArgs, (*plain)(a)), "t91_ecma_pattern")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t91_ecma_pattern")
 }
 
 // T92EcmaPatternPropertiesArgs holds the arguments of the tool "t92_ecma_pattern_properties".
 //
 // patternProperties key with lookahead
 type T92EcmaPatternPropertiesArgs struct {
-	X map[string]int64 `json:"x,omitempty"`
+	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
-
-var shapeT92EcmaPatternPropertiesArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x", NonNullElems: true},
-}}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T92EcmaPatternPropertiesArgs) UnmarshalJSON(data []byte) error {
-	type plain T92EcmaPatternPropertiesArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT92EcmaPatternPropertiesArgs, (*plain)(a)), "t92_ecma_pattern_properties")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t92_ecma_pattern_properties")
 }
 
 // T93FormatRegexArgs holds the arguments of the tool "t93_format_regex".
@@ -2587,12 +1945,7 @@ type T93FormatRegexArgs struct {
 	X *string `json:"x,omitempty"`
 }
 
-var shapeT93FormatRegexArgs = mcpimpl.ObjectShape{Fields: []mcpimpl.FieldShape{
-	{Name: "x"},
-}}
-
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T93FormatRegexArgs) UnmarshalJSON(data []byte) error {
-	type plain T93FormatRegexArgs
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, &shapeT93FormatRegexArgs, (*plain)(a)), "t93_format_regex")
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t93_format_regex")
 }

@@ -11,21 +11,12 @@ import (
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t01_string".
 func (a *T01StringArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t01_string")
-	}
-	return nil
-}
-func (a *T01StringArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t02_string_length".
 func (a *T02StringLengthArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t02_string_length")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t02_string_length")
 }
 func (a *T02StringLengthArgs) validate() error {
 	if a.X != nil {
@@ -41,10 +32,7 @@ func (a *T02StringLengthArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t03_string_pattern".
 func (a *T03StringPatternArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t03_string_pattern")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t03_string_pattern")
 }
 func (a *T03StringPatternArgs) validate() error {
 	if a.X != nil {
@@ -57,10 +45,7 @@ func (a *T03StringPatternArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t04_string_pattern_unanchored".
 func (a *T04StringPatternUnanchoredArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t04_string_pattern_unanchored")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t04_string_pattern_unanchored")
 }
 func (a *T04StringPatternUnanchoredArgs) validate() error {
 	if a.X != nil {
@@ -73,10 +58,7 @@ func (a *T04StringPatternUnanchoredArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t05_format_email".
 func (a *T05FormatEmailArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t05_format_email")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t05_format_email")
 }
 func (a *T05FormatEmailArgs) validate() error {
 	if a.X != nil {
@@ -89,10 +71,7 @@ func (a *T05FormatEmailArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t06_format_datetime".
 func (a *T06FormatDatetimeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t06_format_datetime")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t06_format_datetime")
 }
 func (a *T06FormatDatetimeArgs) validate() error {
 	if a.X != nil {
@@ -105,10 +84,7 @@ func (a *T06FormatDatetimeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t07_format_unknown".
 func (a *T07FormatUnknownArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t07_format_unknown")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t07_format_unknown")
 }
 func (a *T07FormatUnknownArgs) validate() error {
 	if a.X != nil {
@@ -121,10 +97,7 @@ func (a *T07FormatUnknownArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t08_integer_range".
 func (a *T08IntegerRangeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t08_integer_range")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t08_integer_range")
 }
 func (a *T08IntegerRangeArgs) validate() error {
 	if a.X != nil {
@@ -140,10 +113,7 @@ func (a *T08IntegerRangeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t09_integer_exclusive".
 func (a *T09IntegerExclusiveArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t09_integer_exclusive")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t09_integer_exclusive")
 }
 func (a *T09IntegerExclusiveArgs) validate() error {
 	if a.X != nil {
@@ -159,10 +129,7 @@ func (a *T09IntegerExclusiveArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t10_number_range".
 func (a *T10NumberRangeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t10_number_range")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t10_number_range")
 }
 func (a *T10NumberRangeArgs) validate() error {
 	if a.X != nil {
@@ -178,10 +145,7 @@ func (a *T10NumberRangeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t11_integer_fraction_bound".
 func (a *T11IntegerFractionBoundArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t11_integer_fraction_bound")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t11_integer_fraction_bound")
 }
 func (a *T11IntegerFractionBoundArgs) validate() error {
 	if a.X != nil {
@@ -194,10 +158,7 @@ func (a *T11IntegerFractionBoundArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t12_integer_multiple".
 func (a *T12IntegerMultipleArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t12_integer_multiple")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t12_integer_multiple")
 }
 func (a *T12IntegerMultipleArgs) validate() error {
 	if a.X != nil {
@@ -223,32 +184,17 @@ func (a *T13NumberMultipleArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t14_boolean".
 func (a *T14BooleanArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t14_boolean")
-	}
-	return nil
-}
-func (a *T14BooleanArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t15_type_null_list".
 func (a *T15TypeNullListArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t15_type_null_list")
-	}
-	return nil
-}
-func (a *T15TypeNullListArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t16_type_multi_list".
 func (a *T16TypeMultiListArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t16_type_multi_list")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t16_type_multi_list")
 }
 func (a *T16TypeMultiListArgs) validate() error {
 	if a.X != nil {
@@ -282,10 +228,7 @@ func (u *T16TypeMultiListX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t17_anyof_null".
 func (a *T17AnyofNullArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t17_anyof_null")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t17_anyof_null")
 }
 func (a *T17AnyofNullArgs) validate() error {
 	if a.X != nil {
@@ -298,21 +241,12 @@ func (a *T17AnyofNullArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t18_nullable_openapi".
 func (a *T18NullableOpenapiArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t18_nullable_openapi")
-	}
-	return nil
-}
-func (a *T18NullableOpenapiArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t19_enum_string".
 func (a *T19EnumStringArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t19_enum_string")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t19_enum_string")
 }
 func (a *T19EnumStringArgs) validate() error {
 	if a.X != nil {
@@ -325,10 +259,7 @@ func (a *T19EnumStringArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t20_enum_integer".
 func (a *T20EnumIntegerArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t20_enum_integer")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t20_enum_integer")
 }
 func (a *T20EnumIntegerArgs) validate() error {
 	if a.X != nil {
@@ -341,10 +272,7 @@ func (a *T20EnumIntegerArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t21_enum_number".
 func (a *T21EnumNumberArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t21_enum_number")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t21_enum_number")
 }
 func (a *T21EnumNumberArgs) validate() error {
 	if a.X != nil {
@@ -357,10 +285,7 @@ func (a *T21EnumNumberArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t22_enum_boolean".
 func (a *T22EnumBooleanArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t22_enum_boolean")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t22_enum_boolean")
 }
 func (a *T22EnumBooleanArgs) validate() error {
 	if a.X != nil {
@@ -373,10 +298,7 @@ func (a *T22EnumBooleanArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t23_enum_with_null".
 func (a *T23EnumWithNullArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t23_enum_with_null")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t23_enum_with_null")
 }
 func (a *T23EnumWithNullArgs) validate() error {
 	if a.X != nil {
@@ -415,43 +337,22 @@ func (a *T25EnumEmptyArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t26_const_string".
 func (a *T26ConstStringArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t26_const_string")
-	}
-	return nil
-}
-func (a *T26ConstStringArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t27_const_number".
 func (a *T27ConstNumberArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t27_const_number")
-	}
-	return nil
-}
-func (a *T27ConstNumberArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t28_const_object".
 func (a *T28ConstObjectArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t28_const_object")
-	}
-	return nil
-}
-func (a *T28ConstObjectArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t29_anyof_string_or_integer".
 func (a *T29AnyofStringOrIntegerArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t29_anyof_string_or_integer")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t29_anyof_string_or_integer")
 }
 func (a *T29AnyofStringOrIntegerArgs) validate() error {
 	if a.X != nil {
@@ -495,10 +396,7 @@ func (u *T29AnyofStringOrIntegerX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t30_oneof_const_tagged".
 func (a *T30OneofConstTaggedArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t30_oneof_const_tagged")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t30_oneof_const_tagged")
 }
 func (a *T30OneofConstTaggedArgs) validate() error {
 	if a.X != nil {
@@ -547,10 +445,7 @@ func (a *T30OneofConstTaggedXSquare) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t31_oneof_required_keys".
 func (a *T31OneofRequiredKeysArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t31_oneof_required_keys")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t31_oneof_required_keys")
 }
 func (a *T31OneofRequiredKeysArgs) validate() error {
 	if a.X != nil {
@@ -591,10 +486,7 @@ func (a *T31OneofRequiredKeysXObject2) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t32_oneof_overlap".
 func (a *T32OneofOverlapArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t32_oneof_overlap")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t32_oneof_overlap")
 }
 func (a *T32OneofOverlapArgs) validate() error {
 	if a.X != nil {
@@ -630,10 +522,7 @@ func (u *T32OneofOverlapX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t33_anyof_object_or_string".
 func (a *T33AnyofObjectOrStringArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t33_anyof_object_or_string")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t33_anyof_object_or_string")
 }
 func (a *T33AnyofObjectOrStringArgs) validate() error {
 	if a.X != nil {
@@ -674,10 +563,7 @@ func (a *T33AnyofObjectOrStringXObject) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t34_anyof_siblings".
 func (a *T34AnyofSiblingsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t34_anyof_siblings")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t34_anyof_siblings")
 }
 func (a *T34AnyofSiblingsArgs) validate() error {
 	if a.X != nil {
@@ -724,10 +610,7 @@ func (u *T34AnyofSiblingsX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t35_allof_numeric".
 func (a *T35AllofNumericArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t35_allof_numeric")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t35_allof_numeric")
 }
 func (a *T35AllofNumericArgs) validate() error {
 	if a.X != nil {
@@ -743,10 +626,7 @@ func (a *T35AllofNumericArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t36_allof_objects".
 func (a *T36AllofObjectsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t36_allof_objects")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t36_allof_objects")
 }
 func (a *T36AllofObjectsArgs) validate() error {
 	if a.X != nil {
@@ -772,10 +652,7 @@ func (a *T36AllofObjectsX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t37_allof_two_patterns".
 func (a *T37AllofTwoPatternsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t37_allof_two_patterns")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t37_allof_two_patterns")
 }
 func (a *T37AllofTwoPatternsArgs) validate() error {
 	if a.X != nil {
@@ -791,12 +668,6 @@ func (a *T37AllofTwoPatternsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t38_ref_defs".
 func (a *T38RefDefsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t38_ref_defs")
-	}
-	return nil
-}
-func (a *T38RefDefsArgs) validate() error {
 	return nil
 }
 
@@ -807,10 +678,7 @@ func (a *T38RefDefsPoint) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t39_ref_definitions_draft07".
 func (a *T39RefDefinitionsDraft07Args) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t39_ref_definitions_draft07")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t39_ref_definitions_draft07")
 }
 func (a *T39RefDefinitionsDraft07Args) validate() error {
 	if a.Count != nil {
@@ -823,10 +691,7 @@ func (a *T39RefDefinitionsDraft07Args) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t40_ref_recursive".
 func (a *T40RefRecursiveArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t40_ref_recursive")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t40_ref_recursive")
 }
 func (a *T40RefRecursiveArgs) validate() error {
 	if a.Root == nil {
@@ -855,10 +720,7 @@ func (a *T40RefRecursiveNode) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t41_ref_root_recursive".
 func (a *T41RefRootRecursiveArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t41_ref_root_recursive")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t41_ref_root_recursive")
 }
 func (a *T41RefRootRecursiveArgs) validate() error {
 	if a.Next != nil {
@@ -871,10 +733,7 @@ func (a *T41RefRootRecursiveArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t42_ref_into_properties".
 func (a *T42RefIntoPropertiesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t42_ref_into_properties")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t42_ref_into_properties")
 }
 func (a *T42RefIntoPropertiesArgs) validate() error {
 	if a.A != nil {
@@ -892,10 +751,7 @@ func (a *T42RefIntoPropertiesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t43_ref_with_description".
 func (a *T43RefWithDescriptionArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t43_ref_with_description")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t43_ref_with_description")
 }
 func (a *T43RefWithDescriptionArgs) validate() error {
 	if a.ID != nil {
@@ -908,10 +764,7 @@ func (a *T43RefWithDescriptionArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t44_ref_with_constraints".
 func (a *T44RefWithConstraintsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t44_ref_with_constraints")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t44_ref_with_constraints")
 }
 func (a *T44RefWithConstraintsArgs) validate() error {
 	if a.N != nil {
@@ -927,32 +780,17 @@ func (a *T44RefWithConstraintsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t45_closed_object".
 func (a *T45ClosedObjectArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t45_closed_object")
-	}
-	return nil
-}
-func (a *T45ClosedObjectArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t46_open_object".
 func (a *T46OpenObjectArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t46_open_object")
-	}
-	return nil
-}
-func (a *T46OpenObjectArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t47_map_of_schema".
 func (a *T47MapOfSchemaArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t47_map_of_schema")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t47_map_of_schema")
 }
 func (a *T47MapOfSchemaArgs) validate() error {
 	if len(a.X) > 2 {
@@ -968,32 +806,17 @@ func (a *T47MapOfSchemaArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t48_struct_with_extra".
 func (a *T48StructWithExtraArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t48_struct_with_extra")
-	}
-	return nil
-}
-func (a *T48StructWithExtraArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t49_free_object".
 func (a *T49FreeObjectArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t49_free_object")
-	}
-	return nil
-}
-func (a *T49FreeObjectArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t50_pattern_properties".
 func (a *T50PatternPropertiesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t50_pattern_properties")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t50_pattern_properties")
 }
 func (a *T50PatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
@@ -1019,12 +842,6 @@ func (a *T51PatternPropertiesOpenArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t52_array_of_objects".
 func (a *T52ArrayOfObjectsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t52_array_of_objects")
-	}
-	return nil
-}
-func (a *T52ArrayOfObjectsArgs) validate() error {
 	return nil
 }
 
@@ -1035,10 +852,7 @@ func (a *T52ArrayOfObjectsXItem) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t53_array_limits".
 func (a *T53ArrayLimitsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t53_array_limits")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t53_array_limits")
 }
 func (a *T53ArrayLimitsArgs) validate() error {
 	if a.X != nil {
@@ -1054,10 +868,7 @@ func (a *T53ArrayLimitsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t54_array_of_arrays".
 func (a *T54ArrayOfArraysArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t54_array_of_arrays")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t54_array_of_arrays")
 }
 func (a *T54ArrayOfArraysArgs) validate() error {
 	for i0 := range a.X {
@@ -1072,23 +883,11 @@ func (a *T54ArrayOfArraysArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t55_array_of_nullable".
 func (a *T55ArrayOfNullableArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t55_array_of_nullable")
-	}
-	return nil
-}
-func (a *T55ArrayOfNullableArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t56_array_no_items".
 func (a *T56ArrayNoItemsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t56_array_no_items")
-	}
-	return nil
-}
-func (a *T56ArrayNoItemsArgs) validate() error {
 	return nil
 }
 
@@ -1120,34 +919,16 @@ func (a *T58UniqueItemsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t59_true_schema".
 func (a *T59TrueSchemaArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t59_true_schema")
-	}
-	return nil
-}
-func (a *T59TrueSchemaArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t60_empty_schema".
 func (a *T60EmptySchemaArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t60_empty_schema")
-	}
-	return nil
-}
-func (a *T60EmptySchemaArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t61_no_type".
 func (a *T61NoTypeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t61_no_type")
-	}
-	return nil
-}
-func (a *T61NoTypeArgs) validate() error {
 	return nil
 }
 
@@ -1179,10 +960,7 @@ func (a *T63FalseSchemaArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t64_required_fields".
 func (a *T64RequiredFieldsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t64_required_fields")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t64_required_fields")
 }
 func (a *T64RequiredFieldsArgs) validate() error {
 	if a.B == nil {
@@ -1193,10 +971,7 @@ func (a *T64RequiredFieldsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t65_nested_object".
 func (a *T65NestedObjectArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t65_nested_object")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t65_nested_object")
 }
 func (a *T65NestedObjectArgs) validate() error {
 	if a.Address != nil {
@@ -1217,12 +992,6 @@ func (a *T65NestedObjectAddress) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t66_defaults".
 func (a *T66DefaultsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t66_defaults")
-	}
-	return nil
-}
-func (a *T66DefaultsArgs) validate() error {
 	return nil
 }
 
@@ -1293,10 +1062,7 @@ func (a *T71MinPropertiesStructArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t72_draft04_exclusive".
 func (a *T72Draft04ExclusiveArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t72_draft04_exclusive")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t72_draft04_exclusive")
 }
 func (a *T72Draft04ExclusiveArgs) validate() error {
 	if a.X != nil {
@@ -1309,10 +1075,7 @@ func (a *T72Draft04ExclusiveArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t73_odd_property_names".
 func (a *T73OddPropertyNamesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t73_odd_property_names")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t73_odd_property_names")
 }
 func (a *T73OddPropertyNamesArgs) validate() error {
 	if a.AuthMethod != nil {
@@ -1325,23 +1088,11 @@ func (a *T73OddPropertyNamesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t74_no_type_root".
 func (a *T74NoTypeRootArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t74_no_type_root")
-	}
-	return nil
-}
-func (a *T74NoTypeRootArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t75_empty_root".
 func (a *T75EmptyRootArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t75_empty_root")
-	}
-	return nil
-}
-func (a *T75EmptyRootArgs) validate() error {
 	return nil
 }
 
@@ -1360,10 +1111,7 @@ func (a *T76AnyofRequiredArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t77_anyof_nullable_branch".
 func (a *T77AnyofNullableBranchArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t77_anyof_nullable_branch")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t77_anyof_nullable_branch")
 }
 func (a *T77AnyofNullableBranchArgs) validate() error {
 	if a.X != nil {
@@ -1399,23 +1147,11 @@ func (u *T77AnyofNullableBranchX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t78_oneof_null".
 func (a *T78OneofNullArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t78_oneof_null")
-	}
-	return nil
-}
-func (a *T78OneofNullArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t79_nullable_object".
 func (a *T79NullableObjectArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t79_nullable_object")
-	}
-	return nil
-}
-func (a *T79NullableObjectArgs) validate() error {
 	return nil
 }
 
@@ -1426,10 +1162,7 @@ func (a *T79NullableObjectX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t80_shared_enum_ref".
 func (a *T80SharedEnumRefArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t80_shared_enum_ref")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t80_shared_enum_ref")
 }
 func (a *T80SharedEnumRefArgs) validate() error {
 	if a.Min != nil {
@@ -1447,10 +1180,7 @@ func (a *T80SharedEnumRefArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t81_int_or_number".
 func (a *T81IntOrNumberArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t81_int_or_number")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t81_int_or_number")
 }
 func (a *T81IntOrNumberArgs) validate() error {
 	if a.X != nil {
@@ -1491,10 +1221,7 @@ func (u *T81IntOrNumberX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t82_pattern_and_format".
 func (a *T82PatternAndFormatArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t82_pattern_and_format")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t82_pattern_and_format")
 }
 func (a *T82PatternAndFormatArgs) validate() error {
 	if a.X != nil {
@@ -1510,32 +1237,17 @@ func (a *T82PatternAndFormatArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t83_const_true".
 func (a *T83ConstTrueArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t83_const_true")
-	}
-	return nil
-}
-func (a *T83ConstTrueArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t84_big_integer_const".
 func (a *T84BigIntegerConstArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t84_big_integer_const")
-	}
-	return nil
-}
-func (a *T84BigIntegerConstArgs) validate() error {
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t85_big_integer_enum".
 func (a *T85BigIntegerEnumArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t85_big_integer_enum")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t85_big_integer_enum")
 }
 func (a *T85BigIntegerEnumArgs) validate() error {
 	if a.X != nil {
@@ -1548,10 +1260,7 @@ func (a *T85BigIntegerEnumArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t86_big_enum_no_type".
 func (a *T86BigEnumNoTypeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t86_big_enum_no_type")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t86_big_enum_no_type")
 }
 func (a *T86BigEnumNoTypeArgs) validate() error {
 	if a.X != nil {
@@ -1577,10 +1286,7 @@ func (a *T87BigNumberEnumArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t88_big_integer_range".
 func (a *T88BigIntegerRangeArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t88_big_integer_range")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t88_big_integer_range")
 }
 func (a *T88BigIntegerRangeArgs) validate() error {
 	if a.X != nil {
@@ -1596,10 +1302,7 @@ func (a *T88BigIntegerRangeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t89_big_integer_exclusive".
 func (a *T89BigIntegerExclusiveArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t89_big_integer_exclusive")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t89_big_integer_exclusive")
 }
 func (a *T89BigIntegerExclusiveArgs) validate() error {
 	if a.X != nil {
@@ -1628,10 +1331,7 @@ func (a *T90IntegerMultipleRoundedArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t91_ecma_pattern".
 func (a *T91EcmaPatternArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t91_ecma_pattern")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t91_ecma_pattern")
 }
 func (a *T91EcmaPatternArgs) validate() error {
 	if a.X != nil {
@@ -1644,10 +1344,7 @@ func (a *T91EcmaPatternArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t92_ecma_pattern_properties".
 func (a *T92EcmaPatternPropertiesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t92_ecma_pattern_properties")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t92_ecma_pattern_properties")
 }
 func (a *T92EcmaPatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
@@ -1660,10 +1357,7 @@ func (a *T92EcmaPatternPropertiesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t93_format_regex".
 func (a *T93FormatRegexArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t93_format_regex")
-	}
-	return nil
+	return mcpimpl.ForTool(a.validate(), "t93_format_regex")
 }
 func (a *T93FormatRegexArgs) validate() error {
 	if a.X != nil {

@@ -1,0 +1,222 @@
+package mcpimpl
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/integral"
+)
+
+// A generated struct describes its members with struct tags, which
+// DecodeObject reads once per type: the json tag names a member, and a
+// member without omitempty is required. The mcpgen tag adds what the json
+// tag cannot say:
+//
+//	mcpgen:"nullable"      the member may be null
+//	mcpgen:"nonnullelems"  the member is an array or object whose elements must not be null
+//
+// A field named Extra tagged json:"-" holds the members that are not
+// fields, for a schema whose additionalProperties has one.
+
+// TagKey is the struct tag key of the flags above.
+const TagKey = "mcpgen"
+
+// objectShape describes the members of a generated struct.
+type objectShape struct {
+	fields []fieldShape
+	// plain is the struct's type without its methods: encoding/json
+	// decodes into it without calling UnmarshalJSON again.
+	plain reflect.Type
+	// extra is the index of the Extra field, or -1.
+	extra int
+	err   error
+}
+
+// fieldShape is one member of an objectShape.
+type fieldShape struct {
+	name         string
+	required     bool
+	nullable     bool
+	nonNullElems bool
+}
+
+var objectShapes sync.Map // reflect.Type of the struct → *objectShape
+
+// shapeOf returns the shape of the generated struct type t.
+func shapeOf(t reflect.Type) *objectShape {
+	if s, ok := objectShapes.Load(t); ok {
+		return s.(*objectShape)
+	}
+	s, _ := objectShapes.LoadOrStore(t, newObjectShape(t))
+	return s.(*objectShape)
+}
+
+func newObjectShape(t reflect.Type) *objectShape {
+	s := &objectShape{extra: -1}
+	fields := make([]reflect.StructField, t.NumField())
+	for i := range fields {
+		f := t.Field(i)
+		fields[i] = reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			if f.Name == "Extra" && f.Type.Kind() == reflect.Map {
+				s.extra = i
+			}
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		flags := "," + f.Tag.Get(TagKey) + ","
+		s.fields = append(s.fields, fieldShape{
+			name:         name,
+			required:     !strings.Contains(","+opts+",", ",omitempty,"),
+			nullable:     strings.Contains(flags, ",nullable,"),
+			nonNullElems: strings.Contains(flags, ",nonnullelems,"),
+		})
+	}
+	s.plain = reflect.StructOf(fields)
+	// The two types have the same fields in the same order, so the same
+	// layout; check it rather than trust it.
+	if s.plain.Size() != t.Size() {
+		s.err = fmt.Errorf("decoding %s: its fields do not lay out as a plain struct", t)
+		return s
+	}
+	for i := range fields {
+		if s.plain.Field(i).Offset != t.Field(i).Offset {
+			s.err = fmt.Errorf("decoding %s: its fields do not lay out as a plain struct", t)
+		}
+	}
+	return s
+}
+
+// DecodeObject decodes the JSON object data into v, a pointer to a
+// generated struct, after checking its members against the struct's tags:
+// required members are present, only nullable members (and elements) are
+// null, and, if closed, there is no member the struct does not name. A
+// struct with an Extra field gets the other members there instead.
+// encoding/json would otherwise accept those payloads silently. Every error
+// is a *runtime.ValidationError with the JSON pointer of the value that
+// failed.
+func DecodeObject(data []byte, v any, closed bool) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("decoding an object into %T: not a pointer to a struct", v)
+	}
+	s := shapeOf(rv.Type().Elem())
+	if s.err != nil {
+		return s.err
+	}
+	members, err := checkMembers(data, s, closed && s.extra < 0)
+	if err != nil {
+		return err
+	}
+	plain := reflect.NewAt(s.plain, rv.UnsafePointer()).Interface()
+	if err := integral.Unmarshal(data, plain); err != nil {
+		return decodeError(data, plain, err)
+	}
+	if s.extra >= 0 {
+		return decodeExtra(members, s, rv.Elem().Field(s.extra))
+	}
+	return nil
+}
+
+// checkMembers checks the members of the JSON object data against s and
+// returns them.
+func checkMembers(data []byte, s *objectShape, closed bool) (map[string]json.RawMessage, error) {
+	var members map[string]json.RawMessage
+	if k := JSONKind(data); k != KindObject {
+		return nil, Invalid("", "must be an object, not "+kindName(k))
+	}
+	if err := json.Unmarshal(data, &members); err != nil {
+		return nil, err
+	}
+	for i := range s.fields {
+		f := &s.fields[i]
+		v, ok := members[f.name]
+		if !ok {
+			if f.required {
+				return nil, Invalid("", fmt.Sprintf("missing required property %q", f.name))
+			}
+			continue
+		}
+		k := JSONKind(v)
+		if k == KindNull && !f.nullable {
+			return nil, Invalid(Pointer(f.name), "must not be null")
+		}
+		if f.nonNullElems && (k == KindArray || k == KindObject) {
+			if err := checkNoNullElems(v, k); err != nil {
+				return nil, Within(err, f.name)
+			}
+		}
+	}
+	if closed && len(members) > 0 {
+		for name := range members {
+			if !s.known(name) {
+				return nil, Invalid("", fmt.Sprintf("unknown property %q is not allowed", name))
+			}
+		}
+	}
+	return members, nil
+}
+
+// known reports whether name is a field of s.
+func (s *objectShape) known(name string) bool {
+	for i := range s.fields {
+		if s.fields[i].name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeExtra decodes the members that are not fields of s into the map
+// extra, which it leaves nil when there are none.
+func decodeExtra(members map[string]json.RawMessage, s *objectShape, extra reflect.Value) error {
+	var out reflect.Value
+	for name, raw := range members {
+		if s.known(name) {
+			continue
+		}
+		v := reflect.New(extra.Type().Elem())
+		if err := integral.Unmarshal(raw, v.Interface()); err != nil {
+			return Within(decodeError(raw, v.Interface(), err), name)
+		}
+		if !out.IsValid() {
+			out = reflect.MakeMap(extra.Type())
+		}
+		out.SetMapIndex(reflect.ValueOf(name), v.Elem())
+	}
+	if out.IsValid() {
+		extra.Set(out)
+	} else {
+		extra.Set(reflect.Zero(extra.Type()))
+	}
+	return nil
+}
+
+func checkNoNullElems(data []byte, k byte) error {
+	if k == KindArray {
+		var items []json.RawMessage
+		if err := json.Unmarshal(data, &items); err != nil {
+			return err
+		}
+		for i, it := range items {
+			if JSONKind(it) == KindNull {
+				return Invalid(Pointer(i), "must not be null")
+			}
+		}
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	for name, v := range members {
+		if JSONKind(v) == KindNull {
+			return Invalid(Pointer(name), "must not be null")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package mcpimpl
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+type taggedObject struct {
+	Name  string           `json:"name"`
+	Note  *string          `json:"note,omitempty" mcpgen:"nullable"`
+	Tags  []string         `json:"tags,omitempty" mcpgen:"nonnullelems"`
+	Count *int64           `json:"count,omitempty"`
+	Extra map[string]int64 `json:"-"`
+}
+
+type closedObject struct {
+	Name string `json:"name"`
+}
+
+// TestDecodeObjectReadsTags checks that DecodeObject takes the members'
+// rules from the struct tags of a generated struct.
+func TestDecodeObjectReadsTags(t *testing.T) {
+	for _, tc := range []struct {
+		in, pointer, reason string
+	}{
+		{`{}`, "", `missing required property "name"`},
+		{`{"name":"a","count":null}`, "/count", "must not be null"},
+		{`{"name":"a","tags":["x",null]}`, "/tags/1", "must not be null"},
+		{`{"name":"a","count":1.5}`, "/count", "must be an integer, not 1.5"},
+		{`{"name":"a","other":"x"}`, "/other", "must be an integer, not a string"},
+		{`[]`, "", "must be an object, not an array"},
+	} {
+		var v taggedObject
+		err := DecodeObject([]byte(tc.in), &v, false)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) || ve.Pointer != tc.pointer || ve.Reason != tc.reason {
+			t.Errorf("%s: got %v, want %q at %q", tc.in, err, tc.reason, tc.pointer)
+		}
+	}
+	var v taggedObject
+	if err := DecodeObject([]byte(`{"name":"a","note":null,"count":2.0,"other":3}`), &v, false); err != nil {
+		t.Fatal(err)
+	}
+	if v.Name != "a" || v.Note != nil || v.Count == nil || *v.Count != 2 || v.Extra["other"] != 3 {
+		t.Errorf("decoded %+v", v)
+	}
+	var c closedObject
+	err := DecodeObject([]byte(`{"name":"a","x":1}`), &c, true)
+	var ve *runtime.ValidationError
+	if !errors.As(err, &ve) || ve.Reason != `unknown property "x" is not allowed` {
+		t.Errorf("closed: got %v", err)
+	}
+	if err := DecodeObject([]byte(`{"name":"a"}`), c, false); err == nil {
+		t.Error("decoded into a struct value")
+	}
+}
+
+type taggedKind string
+
+func (k taggedKind) Validate() error {
+	if k != "up" && k != "down" {
+		return Invalid("", `must be one of "up", "down"`)
+	}
+	return nil
+}
+
+type taggedUnion struct {
+	Kind   *taggedKind `mcpgen:"string"`
+	Number *int64      `mcpgen:"number"`
+	Any    *string     `mcpgen:"string"`
+}
+
+// TestTaggedUnion checks that DecodeTaggedUnion tries the branches in
+// order by the kinds in their tags, validates with the branch type's
+// Validate, and that EncodeUnion writes the branch that is set.
+func TestTaggedUnion(t *testing.T) {
+	var u taggedUnion
+	if err := DecodeTaggedUnion([]byte(`"up"`), &u, false); err != nil || u.Kind == nil || *u.Kind != "up" || u.Any != nil {
+		t.Errorf("up: %+v, %v", u, err)
+	}
+	if err := DecodeTaggedUnion([]byte(`"sideways"`), &u, false); err != nil || u.Kind != nil || u.Any == nil || *u.Any != "sideways" {
+		t.Errorf("sideways: %+v, %v", u, err)
+	}
+	if err := DecodeTaggedUnion([]byte(`"up"`), &u, true); err == nil || err.(*runtime.ValidationError).Reason != "matches more than one branch of oneOf" {
+		t.Errorf("oneOf: got %v", err)
+	}
+	if err := DecodeTaggedUnion([]byte(`true`), &u, false); err == nil || err.(*runtime.ValidationError).Reason != "must be a string or a number, not a boolean" {
+		t.Errorf("boolean: got %v", err)
+	}
+	n := int64(5)
+	data, err := EncodeUnion(&taggedUnion{Number: &n})
+	if err != nil || string(data) != "5" {
+		t.Errorf("EncodeUnion = %s, %v", data, err)
+	}
+	if data, _ := EncodeUnion(taggedUnion{}); string(data) != "null" {
+		t.Errorf("EncodeUnion of no branch = %s", data)
+	}
+}

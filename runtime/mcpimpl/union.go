@@ -1,0 +1,141 @@
+package mcpimpl
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/integral"
+)
+
+// A generated union is a struct with one pointer field per branch, in
+// schema order, each tagged with the JSON kinds the branch accepts:
+//
+//	String *NameString `mcpgen:"string"`
+//	Number *float64    `mcpgen:"number"`
+//
+// The kinds are null, boolean, number, string, array and object.
+
+// unionShape describes the branches of a generated union.
+type unionShape struct {
+	kinds [][]byte
+	err   error
+}
+
+var unionShapes sync.Map // reflect.Type of the struct → *unionShape
+
+var kindsByName = map[string]byte{
+	"null": KindNull, "boolean": KindBool, "number": KindNumber,
+	"string": KindString, "array": KindArray, "object": KindObject,
+}
+
+func unionShapeOf(t reflect.Type) *unionShape {
+	if s, ok := unionShapes.Load(t); ok {
+		return s.(*unionShape)
+	}
+	s := &unionShape{kinds: make([][]byte, t.NumField())}
+	for i := range s.kinds {
+		f := t.Field(i)
+		if f.Type.Kind() != reflect.Pointer {
+			s.err = fmt.Errorf("decoding %s: branch %s is not a pointer", t, f.Name)
+			break
+		}
+		for _, name := range strings.Split(f.Tag.Get(TagKey), ",") {
+			k, ok := kindsByName[name]
+			if !ok {
+				s.err = fmt.Errorf("decoding %s: branch %s accepts the unknown JSON kind %q", t, f.Name, name)
+				break
+			}
+			s.kinds[i] = append(s.kinds[i], k)
+		}
+	}
+	v, _ := unionShapes.LoadOrStore(t, s)
+	return v.(*unionShape)
+}
+
+// validator is a generated type with a Validate method.
+type validator interface{ Validate() error }
+
+// DecodeTaggedUnion decodes data into u, a pointer to a generated union,
+// as DecodeUnion does: into the first branch, in order, that accepts the
+// JSON kind of data and decodes and validates (with the Validate method of
+// the branch's type, if it has one) without error. The union is replaced:
+// only that branch is set.
+func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
+	rv := reflect.ValueOf(u)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("decoding a union into %T: not a pointer to a struct", u)
+	}
+	s := unionShapeOf(rv.Elem().Type())
+	if s.err != nil {
+		return s.err
+	}
+	k := JSONKind(data)
+	var first error
+	n := 0
+	tried := false
+	for i, kinds := range s.kinds {
+		if !bytes.Contains(kinds, []byte{k}) {
+			continue
+		}
+		tried = true
+		v := reflect.New(rv.Elem().Field(i).Type().Elem())
+		if err := decodeBranch(data, v.Interface()); err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		if n == 0 {
+			rv.Elem().SetZero()
+			rv.Elem().Field(i).Set(v)
+		}
+		n++
+		if !oneOf {
+			return nil
+		}
+	}
+	switch {
+	case n == 1:
+		return nil
+	case n > 1:
+		return Invalid("", "matches more than one branch of oneOf")
+	case !tried:
+		var names []string
+		for _, kinds := range s.kinds {
+			names = appendKindNames(names, kinds)
+		}
+		return kindError(k, names)
+	}
+	return first
+}
+
+// decodeBranch decodes data into p, a pointer to a new value of a branch's
+// type, and validates it if the type has a Validate method.
+func decodeBranch(data []byte, p any) error {
+	if err := integral.Unmarshal(data, p); err != nil {
+		return decodeError(data, p, err)
+	}
+	if c, ok := p.(validator); ok {
+		return c.Validate()
+	}
+	return nil
+}
+
+// EncodeUnion encodes the branch of the generated union u (a struct or a
+// pointer to one) that is set, or null when none is.
+func EncodeUnion(u any) ([]byte, error) {
+	rv := reflect.Indirect(reflect.ValueOf(u))
+	if rv.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("encoding a union from %T: not a struct", u)
+	}
+	for i := range rv.NumField() {
+		if f := rv.Field(i); f.Kind() == reflect.Pointer && !f.IsNil() {
+			return json.Marshal(f.Interface())
+		}
+	}
+	return []byte("null"), nil
+}
