@@ -84,9 +84,10 @@ var errCut = errors.New("cut")
 // without either keyword. It is the module's one walk over $ref and allOf;
 // consumers keep only their own decisions, in Merge and Leaf.
 //
-// The keywords are merged in this order: the schema's own (beside a $ref,
-// those that apply in the document's draft, see Draft.RefSiblings), then
-// the $ref's target, then each allOf part. Each $ref target is flattened
+// The keywords are merged in this order: the schema's own, then the
+// $ref's target, then each allOf part. Beside a $ref, only the keywords
+// that apply in the document's draft are read (see Draft.RefSiblings): up
+// to draft-07 an allOf beside a $ref is ignored too. Each $ref target is flattened
 // once and its result shared by every use, so that a target reached
 // through many paths (allOf: [{$ref: X}, {$ref: X}] at every level of a
 // chain) costs one walk, not one per path. A Flattener is not safe for
@@ -262,7 +263,7 @@ func (f *Flattener) flatten(n *jsontree.Node, ptr string, depth int) (flat, erro
 			return flat{}, err
 		}
 	}
-	if all != nil {
+	if all != nil && (target == nil || draft.RefSibling("allOf")) {
 		if all.Kind != jsontree.Array {
 			if f.Lenient {
 				return res, nil
