@@ -64,14 +64,16 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string) error {
 			}}
 	}
 	_, err := c.flat.MergeInto(dst, src, ptr)
+	if err == nil {
+		return nil
+	}
 	var fe *schema.FlattenError
 	switch {
 	case errors.As(err, &fe):
 		return c.errf(fe.Pointer, "%s", fe.Msg)
-	case err != nil:
+	default:
 		return c.stepsError(err)
 	}
-	return nil
 }
 
 // mergeKeywords adds the keywords of src, a schema without $ref or allOf

@@ -92,6 +92,9 @@ func (c *converter) checkContext(ptr string) error {
 // stepsError words a spent step budget for the tool; other errors are
 // returned as they are.
 func (c *converter) stepsError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var se *schema.StepsError
 	if errors.As(err, &se) {
 		return c.errf(se.Pointer, "the schema takes more than %d steps to convert (conversions and allOf merges): it reaches its definitions through too many paths", se.Max)

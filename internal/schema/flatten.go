@@ -122,6 +122,8 @@ type Flattener struct {
 
 	memo   map[string]*flat
 	active []string
+	// draft is the draft of Root, once read.
+	draft *Draft
 }
 
 // flat is one flattened schema: the merged object, the targets of the
@@ -244,7 +246,11 @@ func (f *Flattener) flatten(n *jsontree.Node, ptr string, depth int) (flat, erro
 		}
 	}
 	own := &jsontree.Node{Kind: jsontree.Object}
-	draft := DraftOf(f.Root)
+	if f.draft == nil {
+		d := DraftOf(f.Root)
+		f.draft = &d
+	}
+	draft := *f.draft
 	for _, m := range n.Members {
 		if m.Key == "$ref" || m.Key == "allOf" || target != nil && !draft.RefSibling(m.Key) {
 			continue

@@ -87,20 +87,26 @@ func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string) (*json
 		}}
 	}
 	out, expanded, err := c.flat.Flatten(n, ptr)
-	var fe *schema.FlattenError
-	var se *schema.StepsError
-	switch {
-	case errors.As(err, &fe):
-		return nil, c.errorf(fe.Pointer, "%s", fe.Msg)
-	case errors.As(err, &se):
-		return nil, c.errorf(se.Pointer, "the schema takes more than %d $ref and allOf steps: it reaches its definitions through too many paths", se.Max)
-	case err != nil:
-		return nil, err
+	if err != nil {
+		return nil, c.flattenError(err)
 	}
 	for _, r := range expanded {
 		addRef(refs, r)
 	}
 	return out, nil
+}
+
+// flattenError words an error of the Flattener for the tool.
+func (c *converter) flattenError(err error) error {
+	var fe *schema.FlattenError
+	var se *schema.StepsError
+	switch {
+	case errors.As(err, &fe):
+		return c.errorf(fe.Pointer, "%s", fe.Msg)
+	case errors.As(err, &se):
+		return c.errorf(se.Pointer, "the schema takes more than %d $ref and allOf steps: it reaches its definitions through too many paths", se.Max)
+	}
+	return err
 }
 
 // merge returns the schema that holds both a and b (their intersection), for
