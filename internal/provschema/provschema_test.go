@@ -140,3 +140,22 @@ func TestRootRefErrorsNamePointer(t *testing.T) {
 		}
 	}
 }
+
+// TestStripAddedNullsAllOfRequired checks that a property one allOf part
+// describes and another requires keeps its null: each part was read alone,
+// so the first found the property optional and removed the null the server
+// must see and reject.
+func TestStripAddedNullsAllOfRequired(t *testing.T) {
+	doc, err := jsontree.Parse([]byte(`{"type":"object","allOf":[{"properties":{"a":{"type":"string"}}},{"$ref":"#/$defs/r"}],"$defs":{"r":{"required":["a"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(StripAddedNulls(doc, []byte(`{"a":null}`))); got != `{"a":null}` {
+		t.Errorf("StripAddedNulls = %s, want the null kept", got)
+	}
+	// Optional in every part, the null is still removed.
+	doc, _ = jsontree.Parse([]byte(`{"allOf":[{"properties":{"a":{"type":"string"}}},{"properties":{"b":{}}}]}`))
+	if got := string(StripAddedNulls(doc, []byte(`{"a":null,"b":1}`))); got != `{"b":1}` {
+		t.Errorf("StripAddedNulls = %s, want {\"b\":1}", got)
+	}
+}
