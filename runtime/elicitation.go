@@ -166,16 +166,23 @@ func ElicitationFields(schema json.RawMessage) ([]ElicitationField, error) {
 	if err := json.Unmarshal(schema, &s); err != nil {
 		return nil, fmt.Errorf("requestedSchema: %w", err)
 	}
-	names, props, err := orderedMembers(s.Properties)
-	if err != nil {
-		return nil, fmt.Errorf("requestedSchema: properties: %w", err)
+	props := &jsontree.Node{Kind: jsontree.Object}
+	if len(s.Properties) > 0 && string(s.Properties) != "null" {
+		var err error
+		if props, err = jsontree.ParseUnique(s.Properties); err != nil {
+			return nil, fmt.Errorf("requestedSchema: properties: %w", err)
+		}
+		if props.Kind != jsontree.Object {
+			return nil, errors.New("requestedSchema: properties: not an object")
+		}
 	}
 	required := make(map[string]bool, len(s.Required))
 	for _, r := range s.Required {
 		required[r] = true
 	}
-	fields := make([]ElicitationField, 0, len(names))
-	for i, name := range names {
+	fields := make([]ElicitationField, 0, len(props.Members))
+	for _, m := range props.Members {
+		name := m.Key
 		var p struct {
 			Type        string          `json:"type"`
 			Title       string          `json:"title"`
@@ -200,7 +207,7 @@ func ElicitationFields(schema json.RawMessage) ([]ElicitationField, error) {
 				} `json:"anyOf"`
 			} `json:"items"`
 		}
-		if err := json.Unmarshal(props[i], &p); err != nil {
+		if err := json.Unmarshal([]byte(m.Value.String()), &p); err != nil {
 			return nil, fmt.Errorf("requestedSchema: /properties/%s: %w", jsontree.EscapeToken(name), err)
 		}
 		f := ElicitationField{Name: name, Title: p.Title, Description: p.Description, Type: p.Type, Format: p.Format, Required: required[name], Enum: p.Enum, EnumNames: p.EnumNames}
@@ -225,32 +232,6 @@ func ElicitationFields(schema json.RawMessage) ([]ElicitationField, error) {
 		fields = append(fields, f)
 	}
 	return fields, nil
-}
-
-// orderedMembers returns the members of a JSON object in their order.
-func orderedMembers(obj json.RawMessage) ([]string, []json.RawMessage, error) {
-	if len(obj) == 0 || bytes.Equal(obj, []byte("null")) {
-		return nil, nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, nil, errors.New("not an object")
-	}
-	var names []string
-	var values []json.RawMessage
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
-		}
-		names = append(names, t.(string))
-		values = append(values, v)
-	}
-	return names, values, nil
 }
 
 // ApplyElicitationDefaults returns content with the default of every

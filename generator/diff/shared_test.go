@@ -117,7 +117,7 @@ func TestAllOfFanOutDereferencedOnce(t *testing.T) {
 	if got := wants(w.finish()); !sameWants(got, exp) {
 		t.Errorf("changes:%s\nwant:%s", fmtWants(got), fmtWants(exp))
 	}
-	if steps, limit := *w.old.steps+*w.new.steps, 20*depth; steps > limit {
+	if steps, limit := w.old.flat.Flattens+w.new.flat.Flattens, 20*depth; steps > limit {
 		t.Errorf("the views took %d steps for %d levels, want at most %d", steps, depth, limit)
 	}
 }

@@ -30,29 +30,24 @@ type view struct {
 // resolver resolves schemas inside one root document.
 type resolver struct {
 	root *jsontree.Node
-	// derefs holds the targets of $refs already dereferenced, by reference
-	// and depth, so that a target reached through many paths (allOf:
+	// flat follows $refs and merges allOf (see schema.Flattener), each
+	// target once, so that a target reached through many paths (allOf:
 	// [{$ref: X}, {$ref: X}] at every level of a chain) is merged once.
-	derefs map[derefKey]*derefResult
-	// steps counts the calls of deref.
-	steps *int
-}
-
-type derefKey struct {
-	ref   string
-	depth int
-}
-
-// derefResult is a dereferenced $ref target: its keywords, which are never
-// changed once made, and what it added to the view.
-type derefResult struct {
-	obj     *jsontree.Node
-	refs    []string
-	refName string
+	flat *schema.Flattener
 }
 
 func newResolver(root *jsontree.Node) resolver {
-	return resolver{root: root, derefs: map[derefKey]*derefResult{}, steps: new(int)}
+	return resolver{root: root, flat: &schema.Flattener{
+		Root: root, MaxDepth: maxRefDepth, Lenient: true,
+		Merge: func(dst, src *jsontree.Node, _ string) error { merge(dst, src); return nil },
+		Leaf: func(n *jsontree.Node, _ string) (*jsontree.Node, error) {
+			out := &jsontree.Node{Kind: jsontree.Object}
+			if n.Kind == jsontree.Bool && !n.Bool {
+				out.Set("not", trueNode)
+			}
+			return out, nil
+		},
+	}}
 }
 
 // addRefs appends to list the references it does not hold yet.
@@ -82,7 +77,7 @@ func (r resolver) view(n *jsontree.Node) *view {
 		v.obj = &jsontree.Node{Kind: jsontree.Object}
 		return v
 	}
-	v.obj = r.deref(n, v, 0)
+	v.obj = r.deref(n, v)
 	r.finish(v, 0)
 	return v
 }
@@ -136,7 +131,7 @@ func (r resolver) finish(v *view, depth int) {
 		bv := &view{obj: merged}
 		branch := rest[0]
 		if branch.Kind == jsontree.Object {
-			merge(merged, r.deref(branch, bv, depth+1))
+			merge(merged, r.deref(branch, bv))
 		}
 		nullable := v.nullable
 		*v = view{obj: merged, refName: firstNonEmpty(v.refName, bv.refName), refs: addRefs(v.refs, bv.refs...)}
@@ -163,88 +158,46 @@ func firstNonEmpty(a, b string) string {
 // isNull reports whether a union branch only allows null (see
 // schema.OnlyNull).
 func (r resolver) isNull(b *jsontree.Node) bool {
-	for i := 0; i < maxRefDepth && b != nil && len(b.Members) == 1 && b.Get("$ref") != nil && b.Get("$ref").Kind == jsontree.String; i++ {
-		t, _, ok := r.lookupRef(b.Get("$ref").Str)
-		if !ok {
-			break
-		}
-		b = t
-	}
+	b = schema.FollowBare(r.root, b, nil)
 	return b != nil && b.Kind == jsontree.Object && schema.OnlyNull(b)
 }
 
 // deref returns the keywords of n with its local $ref followed and its allOf
-// merged in. The keywords written beside a $ref win over the target's, as a
-// description beside a $ref describes the use rather than the definition.
-// Up to draft-07 only the annotations beside a $ref apply (see
-// schema.Draft.RefSiblings).
-func (r resolver) deref(n *jsontree.Node, v *view, depth int) *jsontree.Node {
-	if r.steps != nil {
-		*r.steps++
-	}
-	out := &jsontree.Node{Kind: jsontree.Object}
+// merged in (see schema.Flattener); an external or dangling reference is
+// compared as written. Up to draft-07 only the annotations beside a $ref
+// apply (see schema.Draft.RefSiblings). It adds the references followed to
+// v, and names v after the definition n refers to.
+func (r resolver) deref(n *jsontree.Node, v *view) *jsontree.Node {
 	if n == nil || n.Kind != jsontree.Object {
-		if n != nil && n.Kind == jsontree.Bool && !n.Bool {
-			out.Set("not", trueNode)
-		}
+		out, _ := r.flat.Leaf(orTrue(n), "")
 		return out
 	}
-	var (
-		target *jsontree.Node
-		name   string
-		ok     bool
-	)
-	ref := n.Get("$ref")
-	if ref != nil && ref.Kind == jsontree.String {
-		target, name, ok = r.lookupRef(ref.Str)
+	out, refs, err := r.flat.Flatten(n, "")
+	if err != nil {
+		return &jsontree.Node{Kind: jsontree.Object}
 	}
-	draft := schema.DraftOf(r.root)
-	for _, m := range n.Members {
-		if k := m.Key; k == "$ref" || k == "allOf" || ok && !draft.RefSibling(k) {
-			continue
-		}
-		out.Members = append(out.Members, m)
-	}
-	if ref != nil && ref.Kind == jsontree.String {
-		if ok && depth < maxRefDepth {
-			v.refs = addRefs(v.refs, ref.Str)
-			if v.refName == "" {
-				v.refName = name
-			}
-			merge(out, r.derefTarget(ref.Str, target, v, depth+1))
-		} else {
-			// An external or dangling reference is compared as written.
-			out.Set("$ref", ref)
-		}
-	}
-	if all := n.Get("allOf"); all != nil && all.Kind == jsontree.Array && depth < maxRefDepth {
-		for _, b := range all.Items {
-			sub := &view{}
-			merge(out, r.deref(b, sub, depth+1))
-			v.refs = addRefs(v.refs, sub.refs...)
-		}
+	v.refs = addRefs(v.refs, refs...)
+	if v.refName == "" {
+		v.refName = r.refName(n)
 	}
 	return out
 }
 
-// derefTarget is deref for the target of the reference ref, done once per
-// reference and depth: merge never changes its source, so the keywords are
-// shared by every use.
-func (r resolver) derefTarget(ref string, target *jsontree.Node, v *view, depth int) *jsontree.Node {
-	key := derefKey{ref, depth}
-	d := r.derefs[key]
-	if d == nil {
-		sub := &view{}
-		d = &derefResult{obj: r.deref(target, sub, depth), refs: sub.refs, refName: sub.refName}
-		if r.derefs != nil {
-			r.derefs[key] = d
+// refName is the name of the definition n refers to: the first $defs or
+// definitions entry its chain of $refs reaches.
+func (r resolver) refName(n *jsontree.Node) string {
+	for i := 0; i < maxRefDepth && n != nil; i++ {
+		ref, ok := n.Get("$ref").StringValue()
+		if !ok {
+			return ""
 		}
+		t, name, ok := r.lookupRef(ref)
+		if !ok || name != "" {
+			return name
+		}
+		n = t
 	}
-	v.refs = addRefs(v.refs, d.refs...)
-	if v.refName == "" {
-		v.refName = d.refName
-	}
-	return d.obj
+	return ""
 }
 
 // lookupRef resolves a local reference such as "#/$defs/Item" (see

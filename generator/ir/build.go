@@ -79,20 +79,20 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	for i, st := range sorted {
 		t := pkg.Tools[i]
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
-		c.ctx, c.maxDepth, c.maxSteps = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
+		c.ctx, c.maxDepth, c.budget.Max = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
 		c.overrides, c.usedOverrides = overrides, used
 		args, err := c.root(t.GoName, t.GoName+"Args")
-		pkg.steps += c.steps
+		pkg.steps += c.budget.Steps
 		if err != nil {
 			return nil, nil, err
 		}
 		t.Args, t.RawChecks = args, c.rawList()
 		if st.Output != nil {
 			c := newConverter(pkg, names, index, t.Name, st.Output, "/outputSchema")
-			c.ctx, c.maxDepth, c.maxSteps = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
+			c.ctx, c.maxDepth, c.budget.Max = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
 			c.overrides, c.usedOverrides = overrides, used
 			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
-			pkg.steps += c.steps
+			pkg.steps += c.budget.Steps
 			if err != nil {
 				return nil, nil, err
 			}
@@ -156,12 +156,14 @@ type converter struct {
 	base     string
 	rootName string
 	memo     map[string]*Type
-	// steps counts conversions and merge steps, against maxSteps and for
-	// the package's total.
-	steps, maxSteps int
-	building        map[string]bool
-	recursed        map[string]bool
-	raw             map[string]bool
+	// budget counts conversions and merge steps, against
+	// Limits.MaxSchemaSteps and for the package's total.
+	budget schema.Budget
+	// flat merges allOf parts and $refs with siblings (see mergeInto).
+	flat     *schema.Flattener
+	building map[string]bool
+	recursed map[string]bool
+	raw      map[string]bool
 	// shared are the types stored in memo.
 	shared map[*Type]bool
 	// depth is how many conversions are under way; maxDepth bounds it.
@@ -185,6 +187,7 @@ func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, 
 		defNames: map[string]string{},
 	}
 	c.draft07 = schema.DraftOf(doc) == schema.Draft7
+	c.budget.Check = c.checkContext
 	return c
 }
 

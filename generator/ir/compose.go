@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -39,79 +40,69 @@ func (c *converter) allOf(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		return c.conv(parts[0], ptrs[0], hint)
 	}
 	merged := &jsontree.Node{Kind: jsontree.Object}
-	done := map[string]bool{}
-	if err := c.mergeInto(merged, siblings, ptr, nil, done); err != nil {
+	if err := c.mergeInto(merged, v, ptr); err != nil {
 		return nil, err
-	}
-	for i, p := range parts {
-		if err := c.mergeInto(merged, p, ptrs[i], nil, done); err != nil {
-			return nil, err
-		}
 	}
 	return c.convNode(merged, ptr, hint)
 }
 
-// mergeInto adds the constraints of src to dst, which is a fresh object
-// owned by the merge; values taken from src are never modified. refs are the
-// $refs being followed, against recursion; done holds the targets of the
-// $refs already merged into dst, which a second $ref to the same target
-// would add nothing to (A and A is A). Without done, allOf: [{$ref: X},
-// {$ref: X}] at every level of a chain merges the last level 2^depth times.
-func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string, done map[string]bool) error {
-	if err := c.stopped(ptr); err != nil {
-		return err
+// mergeInto adds the constraints of src, found at ptr, to dst, which is a
+// fresh object owned by the merge, with its $ref followed and its allOf
+// folded in (see schema.Flattener: each $ref target is merged once, however
+// many paths reach it).
+func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string) error {
+	if c.flat == nil {
+		c.flat = &schema.Flattener{Root: c.doc, Prefix: c.rootPtr, Budget: &c.budget, Merge: c.mergeKeywords,
+			Leaf: func(n *jsontree.Node, ptr string) (*jsontree.Node, error) {
+				if n.Kind != jsontree.Bool {
+					return nil, c.errf(ptr, "schema is a JSON %s, want an object or a boolean", n.Kind)
+				}
+				if !n.Bool {
+					c.needRaw("false schema")
+				}
+				return &jsontree.Node{Kind: jsontree.Object}, nil
+			}}
 	}
-	if src.Kind == jsontree.Bool {
-		if !src.Bool {
-			c.needRaw("false schema")
-		}
+	_, err := c.flat.MergeInto(dst, src, ptr)
+	if err == nil {
 		return nil
 	}
-	if src.Kind != jsontree.Object {
-		return c.errf(ptr, "schema is a JSON %s, want an object or a boolean", src.Kind)
+	var fe *schema.FlattenError
+	switch {
+	case errors.As(err, &fe):
+		return c.errf(fe.Pointer, "%s", fe.Msg)
+	default:
+		return c.stepsError(err)
 	}
+}
+
+// mergeKeywords adds the keywords of src, a schema without $ref or allOf
+// found at ptr, to dst, as allOf does (see schema.MergeKeyword). Values
+// taken from src are never modified.
+func (c *converter) mergeKeywords(dst, src *jsontree.Node, ptr string) error {
 	for _, m := range src.Members {
 		k, val := m.Key, m.Value
 		old := dst.Get(k)
 		switch {
-		case k == "$ref":
-			if val.Kind != jsontree.String {
-				return c.errf(ptr+"/$ref", "$ref is a JSON %s, want a string", val.Kind)
-			}
-			target, tptr, err := schema.Resolve(c.doc, val.Str)
-			if err != nil {
-				return c.errf(ptr+"/$ref", "%v", err)
-			}
-			if slices.Contains(refs, tptr) {
-				return c.errf(ptr+"/$ref", "allOf reaches $ref %q again: a recursive schema cannot be merged", val.Str)
-			}
-			if done[tptr] {
-				continue
-			}
-			if err := c.mergeInto(dst, target, c.rootPtr+tptr, append(refs, tptr), done); err != nil {
-				return err
-			}
-			done[tptr] = true
-		case k == "allOf":
-			if val.Kind != jsontree.Array {
-				return c.errf(ptr+"/allOf", "allOf must be an array")
-			}
-			for i, it := range val.Items {
-				if err := c.mergeInto(dst, it, ptr+"/allOf/"+strconv.Itoa(i), refs, done); err != nil {
-					return err
-				}
-			}
 		case old == nil:
 			dst.Set(k, val)
-		case k == "pattern":
-			if !jsontree.Equal(old, val) {
-				ps := dst.Get(patternsKey)
-				if ps == nil {
-					ps = &jsontree.Node{Kind: jsontree.Array}
-				} else {
-					ps = ps.Clone()
+		case k == "pattern" || k == patternsKey:
+			more := []*jsontree.Node{val}
+			if k == patternsKey {
+				more = val.Items
+			}
+			ps := dst.Get(patternsKey)
+			if ps == nil {
+				ps = &jsontree.Node{Kind: jsontree.Array}
+			} else {
+				ps = ps.Clone()
+			}
+			for _, p := range more {
+				if !jsontree.Equal(dst.Get("pattern"), p) && !slices.ContainsFunc(ps.Items, func(x *jsontree.Node) bool { return jsontree.Equal(x, p) }) {
+					ps.Items = append(ps.Items, p)
 				}
-				ps.Items = append(ps.Items, val)
+			}
+			if len(ps.Items) > 0 {
 				dst.Set(patternsKey, ps)
 			}
 		default:
@@ -137,16 +128,9 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string, refs []string
 
 func typeSet(v *jsontree.Node) []string { return schema.Types(v) }
 
-// deref follows bare $refs.
+// deref follows bare $refs (see isBareRef).
 func (c *converter) deref(v *jsontree.Node) *jsontree.Node {
-	for i := 0; i < 32 && isBareRef(v); i++ {
-		t, _, err := schema.Resolve(c.doc, v.Get("$ref").Str)
-		if err != nil {
-			return v
-		}
-		v = t
-	}
-	return v
+	return schema.FollowBare(c.doc, v, isBareRef)
 }
 
 // isNullSchema reports a schema that only accepts null.
@@ -184,11 +168,10 @@ func (c *converter) union(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		bp := ptr + "/" + key + "/" + strconv.Itoa(i)
 		if distribute {
 			merged := &jsontree.Node{Kind: jsontree.Object}
-			done := map[string]bool{}
-			if err := c.mergeInto(merged, siblings, ptr, nil, done); err != nil {
+			if err := c.mergeInto(merged, siblings, ptr); err != nil {
 				return nil, err
 			}
-			if err := c.mergeInto(merged, b, bp, nil, done); err != nil {
+			if err := c.mergeInto(merged, b, bp); err != nil {
 				return nil, err
 			}
 			b = merged

@@ -1,7 +1,10 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // Defaults for Limits.
@@ -66,15 +69,17 @@ func (e *StoppedError) Error() string {
 
 func (e *StoppedError) Unwrap() error { return e.Err }
 
-// stopped counts one step of the conversion, and returns an error once
-// the schema takes more than Limits.MaxSchemaSteps or the build's context
-// is done (a *StoppedError). It is checked at every conversion and every
-// allOf merge step, so that no schema keeps a build running.
+// stopped counts one step of the conversion in the schema's budget, which
+// its allOf merges share (see schema.Budget), and returns an error once the
+// schema takes more than Limits.MaxSchemaSteps or the build's context is
+// done (a *StoppedError). It is checked at every conversion and every
+// $ref and allOf merge step, so that no schema keeps a build running.
 func (c *converter) stopped(ptr string) error {
-	c.steps++
-	if c.maxSteps > 0 && c.steps > c.maxSteps {
-		return c.errf(ptr, "the schema takes more than %d steps to convert (conversions and allOf merges): it reaches its definitions through too many paths", c.maxSteps)
-	}
+	return c.stepsError(c.budget.Step(ptr))
+}
+
+// checkContext is the budget's check that the build's context is not done.
+func (c *converter) checkContext(ptr string) error {
 	if c.ctx == nil {
 		return nil
 	}
@@ -82,4 +87,17 @@ func (c *converter) stopped(ptr string) error {
 		return &StoppedError{Tool: c.tool, Pointer: ptr, Err: err}
 	}
 	return nil
+}
+
+// stepsError words a spent step budget for the tool; other errors are
+// returned as they are.
+func (c *converter) stepsError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *schema.StepsError
+	if errors.As(err, &se) {
+		return c.errf(se.Pointer, "the schema takes more than %d steps to convert (conversions and allOf merges): it reaches its definitions through too many paths", se.Max)
+	}
+	return err
 }

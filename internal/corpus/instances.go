@@ -9,6 +9,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // Limits of the instance generator. They keep the instance count of a
@@ -26,11 +29,12 @@ const (
 // property, a number or length out of range, an unknown property of a
 // closed object). Whether an instance really is valid is for the validators
 // under test to say; the generator only aims. The output is deterministic.
-func Instances(schema []byte) ([]json.RawMessage, error) {
-	var root any
-	if err := json.Unmarshal(schema, &root); err != nil {
+func Instances(doc []byte) ([]json.RawMessage, error) {
+	root, err := jsontree.ParseUnique(doc)
+	if err != nil {
 		return nil, fmt.Errorf("reading schema: %w", err)
 	}
+	root = schema.StaticRefs(root)
 	seen := map[string]bool{}
 	var out []json.RawMessage
 	add := func(v any) {
@@ -45,7 +49,7 @@ func Instances(schema []byte) ([]json.RawMessage, error) {
 	var muts []mutation
 	for variant := 0; variant < maxVariants; variant++ {
 		for _, minimal := range []bool{false, true} {
-			g := &gen{root: root, variant: variant, minimal: minimal}
+			g := newGen(root, variant, minimal)
 			v := g.value(root, nil, 0)
 			bases = append(bases, v)
 			add(v)
@@ -81,28 +85,25 @@ func Instances(schema []byte) ([]json.RawMessage, error) {
 
 // hasUnion reports whether the schema holds an anyOf, oneOf or type list, so
 // that more than one variant is worth building.
-func hasUnion(s any, depth int) bool {
+func hasUnion(s *jsontree.Node, depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
-	switch s := s.(type) {
-	case map[string]any:
-		if _, ok := s["anyOf"]; ok {
+	switch s.Kind {
+	case jsontree.Object:
+		if s.Has("anyOf") || s.Has("oneOf") {
 			return true
 		}
-		if _, ok := s["oneOf"]; ok {
+		if t := s.Get("type"); t != nil && t.Kind == jsontree.Array {
 			return true
 		}
-		if _, ok := s["type"].([]any); ok {
-			return true
-		}
-		for _, v := range s {
-			if hasUnion(v, depth+1) {
+		for _, m := range s.Members {
+			if hasUnion(m.Value, depth+1) {
 				return true
 			}
 		}
-	case []any:
-		for _, v := range s {
+	case jsontree.Array:
+		for _, v := range s.Items {
 			if hasUnion(v, depth+1) {
 				return true
 			}
@@ -191,10 +192,19 @@ func deepCopy(v any) any {
 // gen builds one instance of a schema and records the mutations that
 // should break it.
 type gen struct {
-	root    any
+	flat    *schema.Flattener
 	variant int
 	minimal bool
 	muts    []mutation
+}
+
+func newGen(root *jsontree.Node, variant int, minimal bool) *gen {
+	return &gen{variant: variant, minimal: minimal, flat: &schema.Flattener{
+		Root: root, MaxDepth: maxDepth, Lenient: true, Merge: fold,
+		Leaf: func(*jsontree.Node, string) (*jsontree.Node, error) {
+			return &jsontree.Node{Kind: jsontree.Object}, nil
+		},
+	}}
 }
 
 func (g *gen) mutate(path []any, value any) {
@@ -205,117 +215,59 @@ func (g *gen) remove(path []any) {
 	g.muts = append(g.muts, mutation{path: append([]any(nil), path...), delete: true})
 }
 
-// resolve follows a local $ref; it returns nil for anything else.
-func (g *gen) resolve(ref string) any {
-	if ref == "#" {
-		return g.root
-	}
-	if !strings.HasPrefix(ref, "#/") {
-		return nil
-	}
-	cur := g.root
-	for _, tok := range strings.Split(ref[2:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case map[string]any:
-			cur = c[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			cur = c[i]
-		default:
-			return nil
+// fold adds the keywords of src to dst as allOf does (see
+// schema.MergeKeyword); where the parts cannot be merged, the first wins.
+func fold(dst, src *jsontree.Node, _ string) error {
+	for _, m := range src.Members {
+		old := dst.Get(m.Key)
+		if old == nil {
+			dst.Set(m.Key, m.Value)
+			continue
+		}
+		if merged, ok, err := schema.MergeKeyword(m.Key, old, m.Value); ok && err == nil {
+			dst.Set(m.Key, merged)
 		}
 	}
-	return cur
+	return nil
 }
 
-// merged folds $ref and allOf into one schema map, shallowly: properties
-// and required are united, other keywords of later parts win.
-func (g *gen) merged(s map[string]any, depth int) map[string]any {
-	_, hasRef := s["$ref"].(string)
-	_, hasAll := s["allOf"].([]any)
-	if (!hasRef && !hasAll) || depth > maxDepth {
+// merged folds $ref and allOf into one schema (see schema.Flattener).
+func (g *gen) merged(s *jsontree.Node) *jsontree.Node {
+	out, _, err := g.flat.Flatten(s, "")
+	if err != nil {
 		return s
 	}
-	out := map[string]any{}
-	fold := func(part map[string]any) {
-		for k, v := range part {
-			switch k {
-			case "properties":
-				props, _ := out[k].(map[string]any)
-				if props == nil {
-					props = map[string]any{}
-				}
-				if pm, ok := v.(map[string]any); ok {
-					for name, ps := range pm {
-						props[name] = ps
-					}
-				}
-				out[k] = props
-			case "required":
-				req, _ := out[k].([]any)
-				if rl, ok := v.([]any); ok {
-					req = append(req, rl...)
-				}
-				out[k] = req
-			case "$ref", "allOf":
-			default:
-				out[k] = v
-			}
-		}
-	}
-	if ref, ok := s["$ref"].(string); ok {
-		if target, ok := g.resolve(ref).(map[string]any); ok {
-			fold(g.merged(target, depth+1))
-		}
-	}
-	if all, ok := s["allOf"].([]any); ok {
-		for _, part := range all {
-			if pm, ok := part.(map[string]any); ok {
-				fold(g.merged(pm, depth+1))
-			}
-		}
-	}
-	fold(s)
 	return out
 }
 
 // value builds an instance of s located at path, recording mutations.
-func (g *gen) value(schema any, path []any, depth int) any {
+func (g *gen) value(s *jsontree.Node, path []any, depth int) any {
 	if depth > maxDepth {
 		return nil
 	}
-	s, ok := schema.(map[string]any)
-	if !ok {
+	if s.Kind != jsontree.Object {
 		// true (anything goes) or false (nothing does): a string either way.
 		return "x"
 	}
-	s = g.merged(s, depth)
-	if c, ok := s["const"]; ok {
-		g.mutate(path, wrongValue(c))
-		return c
-	}
-	if enum, ok := s["enum"].([]any); ok && len(enum) > 0 {
-		v := enum[g.variant%len(enum)]
-		g.mutate(path, outsideEnum(enum))
+	s = g.merged(s)
+	if c := s.Get("const"); c != nil {
+		v := data(c)
+		g.mutate(path, wrongValue(v))
 		return v
 	}
+	if enum := s.Get("enum"); enum != nil && enum.Kind == jsontree.Array && len(enum.Items) > 0 {
+		values := data(enum).([]any)
+		g.mutate(path, outsideEnum(values))
+		return values[g.variant%len(values)]
+	}
 	for _, key := range []string{"oneOf", "anyOf"} {
-		if branches, ok := s[key].([]any); ok && len(branches) > 0 {
-			b := branches[g.variant%len(branches)]
-			if bm, ok := b.(map[string]any); ok {
+		if branches := s.Get(key); branches != nil && branches.Kind == jsontree.Array && len(branches.Items) > 0 {
+			b := branches.Items[g.variant%len(branches.Items)]
+			if b.Kind == jsontree.Object {
 				// Sibling keywords apply to every branch: fold them in.
-				folded := map[string]any{}
-				for k, v := range s {
-					if k != key && k != "description" {
-						folded[k] = v
-					}
-				}
-				for k, v := range g.merged(bm, depth+1) {
-					folded[k] = v
+				folded := s.Without(key, "description")
+				for _, m := range g.merged(b).Members {
+					folded.Set(m.Key, m.Value)
 				}
 				return g.value(folded, path, depth+1)
 			}
@@ -342,22 +294,20 @@ func (g *gen) value(schema any, path []any, depth int) any {
 	return "x"
 }
 
+// data returns the JSON value n as encoding/json decodes it.
+func data(n *jsontree.Node) any {
+	var v any
+	_ = json.Unmarshal([]byte(n.String()), &v)
+	return v
+}
+
 // pickType chooses the JSON type to build: the variant's entry of a type
 // list (null last), or one implied by the keywords present.
-func (g *gen) pickType(s map[string]any) string {
-	switch t := s["type"].(type) {
-	case string:
-		return t
-	case []any:
-		var types []string
-		null := false
-		for _, x := range t {
-			if x == "null" {
-				null = true
-			} else if xs, ok := x.(string); ok {
-				types = append(types, xs)
-			}
-		}
+func (g *gen) pickType(s *jsontree.Node) string {
+	if t := s.Get("type"); t != nil && t.Kind == jsontree.String {
+		return t.Str
+	} else if t != nil && t.Kind == jsontree.Array {
+		types, null := schema.SplitNull(schema.Types(t))
 		if null {
 			types = append(types, "null")
 		}
@@ -367,42 +317,51 @@ func (g *gen) pickType(s map[string]any) string {
 		return types[g.variant%len(types)]
 	}
 	switch {
-	case s["properties"] != nil || s["additionalProperties"] != nil || s["required"] != nil:
+	case s.Has("properties") || s.Has("additionalProperties") || s.Has("required"):
 		return "object"
-	case s["items"] != nil || s["prefixItems"] != nil:
+	case s.Has("items") || s.Has("prefixItems"):
 		return "array"
-	case s["minimum"] != nil || s["maximum"] != nil:
+	case s.Has("minimum") || s.Has("maximum"):
 		return "number"
-	case s["pattern"] != nil || s["format"] != nil || s["minLength"] != nil || s["maxLength"] != nil:
+	case s.Has("pattern") || s.Has("format") || s.Has("minLength") || s.Has("maxLength"):
 		return "string"
 	}
 	return ""
 }
 
-func num(v any) (float64, bool) {
-	f, ok := v.(float64)
-	return f, ok
+// num returns the number n holds.
+func num(n *jsontree.Node) (float64, bool) {
+	if n == nil || n.Kind != jsontree.Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(n.Str, 64)
+	return f, err == nil
 }
 
-func (g *gen) number(s map[string]any, typ string, path []any) any {
+// isBool reports whether n is the boolean b.
+func isBool(n *jsontree.Node, b bool) bool {
+	return n != nil && n.Kind == jsontree.Bool && n.Bool == b
+}
+
+func (g *gen) number(s *jsontree.Node, typ string, path []any) any {
 	g.mutate(path, "1")
 	lo, hi := math.Inf(-1), math.Inf(1)
-	if m, ok := num(s["minimum"]); ok {
+	if m, ok := num(s.Get("minimum")); ok {
 		lo = m
-		if s["exclusiveMinimum"] == true {
+		if isBool(s.Get("exclusiveMinimum"), true) {
 			lo = nextUp(m, typ)
 		}
 	}
-	if m, ok := num(s["exclusiveMinimum"]); ok {
+	if m, ok := num(s.Get("exclusiveMinimum")); ok {
 		lo = math.Max(lo, nextUp(m, typ))
 	}
-	if m, ok := num(s["maximum"]); ok {
+	if m, ok := num(s.Get("maximum")); ok {
 		hi = m
-		if s["exclusiveMaximum"] == true {
+		if isBool(s.Get("exclusiveMaximum"), true) {
 			hi = nextDown(m, typ)
 		}
 	}
-	if m, ok := num(s["exclusiveMaximum"]); ok {
+	if m, ok := num(s.Get("exclusiveMaximum")); ok {
 		hi = math.Min(hi, nextDown(m, typ))
 	}
 	v := 1.0
@@ -416,7 +375,7 @@ func (g *gen) number(s map[string]any, typ string, path []any) any {
 		v = math.Ceil(v)
 		g.mutate(path, v+0.5)
 	}
-	if m, ok := num(s["multipleOf"]); ok && m > 0 {
+	if m, ok := num(s.Get("multipleOf")); ok && m > 0 {
 		v = math.Ceil(v/m) * m
 		if m >= 1 || typ == "integer" {
 			g.mutate(path, v+m/2)
@@ -461,12 +420,12 @@ var formats = map[string]string{
 	"regex":     "^a+$",
 }
 
-func (g *gen) str(s map[string]any, path []any) any {
+func (g *gen) str(s *jsontree.Node, path []any) any {
 	g.mutate(path, 1)
-	minLen, hasMin := num(s["minLength"])
-	maxLen, hasMax := num(s["maxLength"])
+	minLen, hasMin := num(s.Get("minLength"))
+	maxLen, hasMax := num(s.Get("maxLength"))
 	v := "x"
-	if f, ok := s["format"].(string); ok {
+	if f, ok := s.Get("format").StringValue(); ok {
 		if sample, ok := formats[f]; ok {
 			v = sample
 		}
@@ -474,7 +433,7 @@ func (g *gen) str(s map[string]any, path []any) any {
 			g.mutate(path, "not a "+f+" value %%")
 		}
 	}
-	if p, ok := s["pattern"].(string); ok {
+	if p, ok := s.Get("pattern").StringValue(); ok {
 		if m, ok := matching(p, int(minLen)); ok {
 			v = m
 		}
@@ -578,20 +537,21 @@ func build(b *strings.Builder, re *syntax.Regexp, extra int) {
 	}
 }
 
-func (g *gen) array(s map[string]any, path []any, depth int) any {
+func (g *gen) array(s *jsontree.Node, path []any, depth int) any {
 	g.mutate(path, map[string]any{"not": "an array"})
 	var out []any
-	if prefix, ok := s["prefixItems"].([]any); ok {
-		for i, p := range prefix {
+	items := s.Get("items")
+	if prefix := s.Get("prefixItems"); prefix != nil && prefix.Kind == jsontree.Array {
+		for i, p := range prefix.Items {
 			out = append(out, g.value(p, append(path, i), depth+1))
 		}
-	} else if tuple, ok := s["items"].([]any); ok {
-		for i, p := range tuple {
+	} else if items != nil && items.Kind == jsontree.Array {
+		for i, p := range items.Items {
 			out = append(out, g.value(p, append(path, i), depth+1))
 		}
 	}
-	minItems, hasMin := num(s["minItems"])
-	maxItems, hasMax := num(s["maxItems"])
+	minItems, hasMin := num(s.Get("minItems"))
+	maxItems, hasMax := num(s.Get("maxItems"))
 	want := 1
 	if g.minimal {
 		want = 0
@@ -602,10 +562,7 @@ func (g *gen) array(s map[string]any, path []any, depth int) any {
 	if hasMax && int(maxItems) < want {
 		want = int(maxItems)
 	}
-	items, hasItems := s["items"]
-	if _, tuple := items.([]any); tuple {
-		hasItems = false
-	}
+	hasItems := items != nil && items.Kind != jsontree.Array
 	for len(out) < want && len(out) < 64 {
 		if hasItems {
 			out = append(out, g.value(items, append(path, len(out)), depth+1))
@@ -629,22 +586,22 @@ func (g *gen) array(s map[string]any, path []any, depth int) any {
 	return out
 }
 
-func (g *gen) object(s map[string]any, path []any, depth int) any {
+func (g *gen) object(s *jsontree.Node, path []any, depth int) any {
 	g.mutate(path, "not an object")
 	out := map[string]any{}
-	props, _ := s["properties"].(map[string]any)
+	props := s.Get("properties")
+	if props == nil || props.Kind != jsontree.Object {
+		props = &jsontree.Node{Kind: jsontree.Object}
+	}
 	required := map[string]bool{}
-	if req, ok := s["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
+	if req := s.Get("required"); req != nil {
+		for _, r := range req.Items {
+			if name, ok := r.StringValue(); ok {
 				required[name] = true
 			}
 		}
 	}
-	names := make([]string, 0, len(props))
-	for name := range props {
-		names = append(names, name)
-	}
+	names := props.Keys()
 	sort.Strings(names)
 	// Deep down only required properties are built, so that recursive
 	// schemas end.
@@ -653,9 +610,10 @@ func (g *gen) object(s map[string]any, path []any, depth int) any {
 		if minimal && !required[name] {
 			continue
 		}
-		out[name] = g.value(props[name], append(path, name), depth+1)
+		out[name] = g.value(props.Get(name), append(path, name), depth+1)
 	}
-	extra, hasExtra := s["additionalProperties"]
+	extra := s.Get("additionalProperties")
+	hasExtra, closed := extra != nil, isBool(extra, false)
 	reqNames := make([]string, 0, len(required))
 	for name := range required {
 		reqNames = append(reqNames, name)
@@ -663,7 +621,7 @@ func (g *gen) object(s map[string]any, path []any, depth int) any {
 	sort.Strings(reqNames)
 	for _, name := range reqNames {
 		if _, ok := out[name]; !ok {
-			if hasExtra && extra != false {
+			if hasExtra && !closed {
 				out[name] = g.value(extra, append(path, name), depth+1)
 			} else {
 				out[name] = "x"
@@ -671,17 +629,17 @@ func (g *gen) object(s map[string]any, path []any, depth int) any {
 		}
 		g.remove(append(path, name))
 	}
-	if hasExtra && extra != false && extra != true && len(props) == 0 && !minimal {
-		if _, ok := extra.(map[string]any); ok {
+	if hasExtra && len(props.Members) == 0 && !minimal {
+		if extra.Kind == jsontree.Object {
 			out["key"] = g.value(extra, append(path, "key"), depth+1)
 		}
 	}
-	if minP, ok := num(s["minProperties"]); ok && extra != false {
+	if minP, ok := num(s.Get("minProperties")); ok && !closed {
 		for i := 0; len(out) < int(minP) && i < 64; i++ {
 			out[fmt.Sprintf("extra%d", i)] = "x"
 		}
 	}
-	if extra == false {
+	if closed {
 		g.mutate(append(path, "unknown_property_x"), "x")
 	}
 	return out

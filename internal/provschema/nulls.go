@@ -19,30 +19,47 @@ func StripAddedNulls(doc *jsontree.Node, args []byte) []byte {
 		return args
 	}
 	doc = schema.StaticRefs(doc)
-	if !strip(doc, doc, v, 0) {
+	r := &nulls{flat: &schema.Flattener{Root: doc, Lenient: true, Merge: func(dst, src *jsontree.Node, _ string) error {
+		return rootMerge(dst, src, "")
+	}}}
+	if !r.strip(doc, v, 0) {
 		return args
 	}
 	return []byte(v.String())
 }
 
+// nulls reads the server's schema for StripAddedNulls.
+type nulls struct {
+	// flat follows $ref and merges allOf (see schema.Flattener).
+	flat *schema.Flattener
+}
+
+// view returns s with its $ref followed and its allOf merged, and false
+// when s is no schema object or holds a $ref that cannot be followed.
+func (r *nulls) view(s *jsontree.Node, depth int) (*jsontree.Node, bool) {
+	if depth > 64 || s == nil || s.Kind != jsontree.Object {
+		return nil, false
+	}
+	out, _, err := r.flat.Flatten(s, "")
+	if err != nil || out.Has("$ref") {
+		return nil, false
+	}
+	return out, true
+}
+
 // strip walks value v along schema s and reports whether it removed
 // anything.
-func strip(doc, s, v *jsontree.Node, depth int) bool {
-	if depth > 64 || s == nil || s.Kind != jsontree.Object {
-		return false
-	}
-	if r, ok := s.Get("$ref").StringValue(); ok {
-		if t, _, err := schema.Resolve(doc, r); err == nil {
-			return strip(doc, t, v, depth+1)
-		}
+func (r *nulls) strip(s, v *jsontree.Node, depth int) bool {
+	s, ok := r.view(s, depth)
+	if !ok {
 		return false
 	}
 	changed := false
-	for _, key := range []string{"allOf", "anyOf", "oneOf"} {
+	for _, key := range []string{"anyOf", "oneOf"} {
 		if u := s.Get(key); u != nil {
 			for _, b := range u.Items {
-				if matchesKind(doc, b, v, depth) {
-					changed = strip(doc, b, v, depth+1) || changed
+				if r.matchesKind(b, v, depth) {
+					changed = r.strip(b, v, depth+1) || changed
 					if key != "allOf" {
 						break
 					}
@@ -60,12 +77,12 @@ func strip(doc, s, v *jsontree.Node, depth int) bool {
 		kept := v.Members[:0]
 		for _, m := range v.Members {
 			ps := props.Get(m.Key)
-			if m.Value.Kind == jsontree.Null && ps != nil && !slices.Contains(required, m.Key) && !acceptsNull(doc, ps, depth) {
+			if m.Value.Kind == jsontree.Null && ps != nil && !slices.Contains(required, m.Key) && !r.acceptsNull(ps, depth) {
 				changed = true
 				continue
 			}
 			if ps != nil {
-				changed = strip(doc, ps, m.Value, depth+1) || changed
+				changed = r.strip(ps, m.Value, depth+1) || changed
 			}
 			kept = append(kept, m)
 		}
@@ -73,7 +90,7 @@ func strip(doc, s, v *jsontree.Node, depth int) bool {
 	case jsontree.Array:
 		if items := s.Get("items"); items != nil {
 			for _, it := range v.Items {
-				changed = strip(doc, items, it, depth+1) || changed
+				changed = r.strip(items, it, depth+1) || changed
 			}
 		}
 	}
@@ -82,13 +99,10 @@ func strip(doc, s, v *jsontree.Node, depth int) bool {
 
 // matchesKind reports whether a union branch could describe v, judging by
 // its type only.
-func matchesKind(doc, s, v *jsontree.Node, depth int) bool {
-	if depth > 64 || s == nil || s.Kind != jsontree.Object {
+func (r *nulls) matchesKind(s, v *jsontree.Node, depth int) bool {
+	s, ok := r.view(s, depth)
+	if !ok {
 		return false
-	}
-	if r, ok := s.Get("$ref").StringValue(); ok {
-		t, _, err := schema.Resolve(doc, r)
-		return err == nil && matchesKind(doc, t, v, depth+1)
 	}
 	types := schema.Types(s.Get("type"))
 	if len(types) == 0 {
@@ -98,19 +112,13 @@ func matchesKind(doc, s, v *jsontree.Node, depth int) bool {
 }
 
 // acceptsNull reports whether a schema of the server accepts null.
-func acceptsNull(doc, s *jsontree.Node, depth int) bool {
-	if depth > 64 {
-		return false
-	}
+func (r *nulls) acceptsNull(s *jsontree.Node, depth int) bool {
 	if s.Kind == jsontree.Bool {
 		return s.Bool
 	}
-	if s.Kind != jsontree.Object {
+	s, ok := r.view(s, depth)
+	if !ok {
 		return false
-	}
-	if r, ok := s.Get("$ref").StringValue(); ok {
-		t, _, err := schema.Resolve(doc, r)
-		return err == nil && acceptsNull(doc, t, depth+1)
 	}
 	if k := s.Get("const"); k != nil {
 		return k.Kind == jsontree.Null
@@ -120,7 +128,7 @@ func acceptsNull(doc, s *jsontree.Node, depth int) bool {
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
 		if u := s.Get(key); u != nil {
-			return slices.ContainsFunc(u.Items, func(b *jsontree.Node) bool { return acceptsNull(doc, b, depth+1) })
+			return slices.ContainsFunc(u.Items, func(b *jsontree.Node) bool { return r.acceptsNull(b, depth+1) })
 		}
 	}
 	if t := s.Get("type"); t != nil {

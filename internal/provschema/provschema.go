@@ -5,6 +5,7 @@ package provschema
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,8 +16,8 @@ import (
 
 // Root parses a tool's input schema and returns it as a plain object schema
 // with no union or reference at its top level, as both providers require:
-// a top-level $ref is inlined, top-level allOf branches have their
-// properties and required lists merged in, and a top-level anyOf or oneOf
+// a top-level $ref and allOf are merged into it as allOf does (see
+// schema.Flattener), and a top-level anyOf or oneOf
 // is removed and returned as a note for the tool description (the handler
 // still validates against the server's own schema). An empty schema gives
 // {"type":"object","properties":{}}.
@@ -36,36 +37,16 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 		return nil, "", fmt.Errorf("tool %s: input schema at (root): schema is a JSON %s, not an object", tool, doc.Kind)
 	}
 	doc = schema.StaticRefs(doc)
-	root := doc.Clone()
-	for i := 0; root.Has("$ref"); i++ {
-		if i > 16 {
-			return nil, "", fmt.Errorf("tool %s: input schema at (root): $ref chain too long", tool)
-		}
-		ref, _ := root.Get("$ref").StringValue()
-		target, _, err := schema.Resolve(doc, ref)
-		if err != nil {
-			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: %v", tool, err)
-		}
-		if target.Kind != jsontree.Object {
-			return nil, "", fmt.Errorf("tool %s: input schema at /$ref: %q is not a schema object", tool, ref)
-		}
-		rest := root.Without("$ref")
-		root = target.Without("$defs", "definitions")
-		for _, m := range rest.Members {
-			root.Set(m.Key, m.Value)
-		}
+	f := &schema.Flattener{Root: doc, Merge: rootMerge}
+	root, _, err := f.Flatten(doc, "")
+	var fe *schema.FlattenError
+	switch {
+	case errors.As(err, &fe):
+		return nil, "", fmt.Errorf("tool %s: input schema at %s: %s", tool, pointerText(fe.Pointer), fe.Msg)
+	case err != nil:
+		return nil, "", fmt.Errorf("tool %s: input schema: %w", tool, err)
 	}
-	if all := root.Get("allOf"); all != nil && all.Kind == jsontree.Array {
-		root.Delete("allOf")
-		for _, b := range all.Items {
-			if r, ok := b.Get("$ref").StringValue(); ok {
-				if t, _, err := schema.Resolve(doc, r); err == nil {
-					b = t
-				}
-			}
-			mergeObject(root, b)
-		}
-	}
+	root = root.Clone()
 	if t := root.Get("type"); t != nil {
 		if s, ok := t.StringValue(); !ok || s != "object" {
 			return nil, "", fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.String())
@@ -94,21 +75,36 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	return out, strings.Join(notes, " "), nil
 }
 
-// mergeObject merges the properties and required lists of a schema into
-// dst, as allOf does (see schema.MergeKeyword).
-func mergeObject(dst, src *jsontree.Node) {
-	for _, k := range []string{"properties", "required"} {
-		sv := src.Get(k)
-		switch dv := dst.Get(k); {
-		case sv == nil:
+// rootMerge adds the keywords of src, found at ptr, to dst, as allOf does
+// (see schema.MergeKeyword); of two values JSON Schema cannot merge, the
+// first (the keywords beside a $ref, then earlier allOf parts) is kept.
+// Only the root's own $defs are kept: its $refs point there.
+func rootMerge(dst, src *jsontree.Node, ptr string) error {
+	for _, m := range src.Members {
+		k, sv := m.Key, m.Value
+		dv := dst.Get(k)
+		switch {
+		case ptr != "" && (k == "$defs" || k == "definitions" || k == "$id" || k == "$schema"):
 		case dv == nil:
 			dst.Set(k, sv)
 		default:
-			if merged, ok, err := schema.MergeKeyword(k, dv, sv); ok && err == nil {
+			merged, ok, err := schema.MergeKeyword(k, dv, sv)
+			if err != nil {
+				return &schema.FlattenError{Pointer: ptr + "/" + jsontree.EscapeToken(k), Msg: "the schemas cannot be merged: " + err.Error()}
+			}
+			if ok {
 				dst.Set(k, merged)
 			}
 		}
 	}
+	return nil
+}
+
+func pointerText(ptr string) string {
+	if ptr == "" {
+		return "(root)"
+	}
+	return ptr
 }
 
 // Required returns the names in a schema's required list.

@@ -109,3 +109,53 @@ func TestStripAddedNulls(t *testing.T) {
 		}
 	}
 }
+
+// TestRootRefSiblingsMerged checks that the keywords beside a top-level
+// $ref are merged with the target's, as allOf does: properties and required
+// beside the $ref replaced the target's, losing its properties.
+func TestRootRefSiblingsMerged(t *testing.T) {
+	in := `{"$ref":"#/$defs/A","properties":{"b":{"type":"string"},"a":{"minimum":1}},"required":["b"],
+		"$defs":{"A":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"allOf":[{"properties":{"c":{}}}]}}}`
+	root, _, err := Root("t", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{"b":{"type":"string"},"a":{"allOf":[{"minimum":1},{"type":"integer"}]},"c":{}},"required":["b","a"]}`
+	root.Delete("$defs")
+	if got := root.String(); got != want {
+		t.Errorf("root = %s\nwant %s", got, want)
+	}
+}
+
+// TestRootRefErrorsNamePointer checks that a top-level $ref that cannot be
+// followed is an error naming the tool and the JSON pointer.
+func TestRootRefErrorsNamePointer(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"$ref":"#/$defs/missing"}`: `tool t: input schema at /$ref: $ref "#/$defs/missing" does not resolve: no member "$defs"`,
+		`{"$ref":"#"}`:               `tool t: input schema at /$ref: $ref "#" is reached again inside itself: a recursive schema cannot be merged`,
+		`{"$ref":"#/$defs/a","$defs":{"a":{"type":"string"}}}`: `tool t: input schema at (root): type is "string", not object`,
+	} {
+		if _, _, err := Root("t", []byte(in)); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %s", in, err, want)
+		}
+	}
+}
+
+// TestStripAddedNullsAllOfRequired checks that a property one allOf part
+// describes and another requires keeps its null: each part was read alone,
+// so the first found the property optional and removed the null the server
+// must see and reject.
+func TestStripAddedNullsAllOfRequired(t *testing.T) {
+	doc, err := jsontree.Parse([]byte(`{"type":"object","allOf":[{"properties":{"a":{"type":"string"}}},{"$ref":"#/$defs/r"}],"$defs":{"r":{"required":["a"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(StripAddedNulls(doc, []byte(`{"a":null}`))); got != `{"a":null}` {
+		t.Errorf("StripAddedNulls = %s, want the null kept", got)
+	}
+	// Optional in every part, the null is still removed.
+	doc, _ = jsontree.Parse([]byte(`{"allOf":[{"properties":{"a":{"type":"string"}}},{"properties":{"b":{}}}]}`))
+	if got := string(StripAddedNulls(doc, []byte(`{"a":null,"b":1}`))); got != `{"b":1}` {
+		t.Errorf("StripAddedNulls = %s, want {\"b\":1}", got)
+	}
+}

@@ -39,8 +39,8 @@ func TestAllOfFanOutFlattenedOnce(t *testing.T) {
 	if x := s.Properties["a"].Properties["x"]; x == nil || x.Type != "STRING" {
 		t.Fatalf("a.x = %+v, want a string", x)
 	}
-	if limit := 10 * depth; c.flattens > limit {
-		t.Errorf("flatten ran %d times for %d levels, want at most %d", c.flattens, depth, limit)
+	if limit := 10 * depth; c.flat.Flattens > limit {
+		t.Errorf("flatten ran %d times for %d levels, want at most %d", c.flat.Flattens, depth, limit)
 	}
 	// The whole declaration still passes.
 	if _, _, err := Declarations([]runtime.Tool{{Name: "t", InputSchema: []byte(schema)}}, nil); err != nil {

@@ -111,7 +111,7 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	root = schema.StaticRefs(root)
 	c := &converter{tool: t.Name, root: root}
 	var refs []string
-	flat, err := c.flatten(root, "", &refs, 0)
+	flat, err := c.flatten(root, "", &refs)
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ func TestDeclarationErrors(t *testing.T) {
 		{"dangling ref", `{"type":"object","properties":{"n":{"$ref":"#/$defs/Missing"}}}`,
 			`tool bad: input schema at /properties/n/$ref: $ref "#/$defs/Missing" does not resolve: no member "$defs"`},
 		{"root not object", `{"type":"string"}`, `tool bad: input schema at (root): type is "string", not object`},
-		{"property not a schema", `{"type":"object","properties":{"n":5}}`, `tool bad: input schema at /properties/n: schema is a JSON number, not an object or boolean`},
+		{"property not a schema", `{"type":"object","properties":{"n":5}}`, `tool bad: input schema at /properties/n: schema is a JSON number, want an object or a boolean`},
 		{"unknown type", `{"type":"object","properties":{"n":{"type":"decimal"}}}`, `tool bad: input schema at /properties/n/type: unknown type "decimal"`},
 		{"bad JSON", `{"type":"object",`, `tool bad: reading input schema: unexpected EOF`},
 		{"escaped pointer", `{"type":"object","properties":{"a/b":{"$ref":"#/nowhere"}}}`, `tool bad: input schema at /properties/a~1b/$ref: $ref "#/nowhere" does not resolve: no member "nowhere"`},

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -36,22 +37,8 @@ type converter struct {
 	// faithfully; the declaration then uses the JSON Schema form.
 	fallback string
 	count    int
-	// flat holds each $ref target already flattened, so that a target
-	// reached many times (allOf: [{$ref: X}, {$ref: X}] at every level of
-	// a chain) is flattened once instead of once per path.
-	flat map[string]*flatRef
-	// deepest is the deepest flatten level reached so far.
-	deepest int
-	// flattens counts the calls of flatten.
-	flattens int
-}
-
-// flatRef is one flattened $ref target: the schema, the $refs it expanded,
-// and how many levels of $ref and allOf it took.
-type flatRef struct {
-	node   *jsontree.Node
-	refs   []string
-	height int
+	// flat resolves $ref and allOf, each $ref target once per converter.
+	flat *schema.Flattener
 }
 
 // addRef appends r to refs unless it is there already: refs say which
@@ -87,100 +74,39 @@ func pointerText(ptr string) string {
 }
 
 // flatten resolves $ref and allOf at the top of n, merging what they point
-// at into one schema object without either keyword. It appends the refs it
-// expanded to refs.
-func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
-	if depth > maxFlatten {
-		return nil, c.errorf(ptr, "$ref and allOf nest more than %d levels", maxFlatten)
-	}
-	c.deepest = max(c.deepest, depth)
-	c.flattens++
-	switch n.Kind {
-	case jsontree.Bool:
-		if n.Bool {
-			return &jsontree.Node{Kind: jsontree.Object}, nil
-		}
-		return &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "not", Value: &jsontree.Node{Kind: jsontree.Object}}}}, nil
-	case jsontree.Object:
-	default:
-		return nil, c.errorf(ptr, "schema is a JSON %s, not an object or boolean", n.Kind)
-	}
-	if ref := n.Get("$ref"); ref != nil {
-		s, ok := ref.StringValue()
-		if !ok {
-			return nil, c.errorf(ptr+"/$ref", "$ref is not a string")
-		}
-		target, tptr, err := schema.Resolve(c.root, s)
-		if err != nil {
-			return nil, c.errorf(ptr+"/$ref", "%v", err)
-		}
-		base, err := c.flattenRef(target, "#"+tptr, ptr, refs, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		rest, err := c.flatten(schema.DraftOf(c.root).RefSiblings(n), ptr, refs, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		// The siblings come first, as in allOf: [siblings, target], so
-		// that their properties keep the order the Go types have.
-		return c.merge(rest, base, ptr, false)
-	}
-	if all := n.Get("allOf"); all != nil {
-		if all.Kind != jsontree.Array {
-			return nil, c.errorf(ptr+"/allOf", "allOf is not an array")
-		}
-		out, err := c.flatten(n.Without("allOf"), ptr, refs, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		for i, b := range all.Items {
-			bp := fmt.Sprintf("%s/allOf/%d", ptr, i)
-			fb, err := c.flatten(b, bp, refs, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			if out, err = c.merge(out, fb, bp, false); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	return n, nil
-}
-
-// flattenRef flattens target, the target of a local reference found at
-// depth, once per converter: later uses take the first result, and still
-// fail when the levels it took would nest too deep from where they are. s
-// names the target by its JSON pointer, however the reference spelled it.
-func (c *converter) flattenRef(target *jsontree.Node, s, ptr string, refs *[]string, depth int) (*jsontree.Node, error) {
-	addRef(refs, s)
-	if f, ok := c.flat[s]; ok {
-		if depth+f.height > maxFlatten {
-			return nil, c.errorf(ptr, "$ref and allOf nest more than %d levels", maxFlatten)
-		}
-		c.deepest = max(c.deepest, depth+f.height)
-		for _, r := range f.refs {
-			addRef(refs, r)
-		}
-		return f.node, nil
-	}
-	outer := c.deepest
-	c.deepest = depth
-	var sub []string
-	node, err := c.flatten(target, ptr, &sub, depth)
-	if err != nil {
-		return nil, err
-	}
+// at into one schema object without either keyword (see
+// schema.Flattener). It appends the refs it expanded to refs.
+func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string) (*jsontree.Node, error) {
 	if c.flat == nil {
-		c.flat = map[string]*flatRef{}
+		c.flat = &schema.Flattener{Root: c.root, MaxDepth: maxFlatten, Merge: func(dst, src *jsontree.Node, ptr string) error {
+			out, err := c.merge(dst, src, ptr, false)
+			if err == nil {
+				dst.Members = out.Members
+			}
+			return err
+		}}
 	}
-	c.flat[s] = &flatRef{node: node, refs: sub, height: c.deepest - depth}
-	c.deepest = max(outer, c.deepest)
-	for _, r := range sub {
+	out, expanded, err := c.flat.Flatten(n, ptr)
+	if err != nil {
+		return nil, c.flattenError(err)
+	}
+	for _, r := range expanded {
 		addRef(refs, r)
 	}
-	return node, nil
+	return out, nil
+}
+
+// flattenError words an error of the Flattener for the tool.
+func (c *converter) flattenError(err error) error {
+	var fe *schema.FlattenError
+	var se *schema.StepsError
+	switch {
+	case errors.As(err, &fe):
+		return c.errorf(fe.Pointer, "%s", fe.Msg)
+	case errors.As(err, &se):
+		return c.errorf(se.Pointer, "the schema takes more than %d $ref and allOf steps: it reaches its definitions through too many paths", se.Max)
+	}
+	return err
 }
 
 // merge returns the schema that holds both a and b (their intersection), for
@@ -265,7 +191,7 @@ func (c *converter) convert(n *jsontree.Node, ptr string, depth int) (*genai.Sch
 		return &genai.Schema{Type: genai.TypeString}, nil, nil
 	}
 	var refs []string
-	flat, err := c.flatten(n, ptr, &refs, 0)
+	flat, err := c.flatten(n, ptr, &refs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -316,7 +242,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int
 	for i, b := range branches.Items {
 		bp := fmt.Sprintf("%s/%d", ptr, i)
 		var refs []string
-		fb, err := c.flatten(b, bp, &refs, 0)
+		fb, err := c.flatten(b, bp, &refs)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,0 +1,113 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+)
+
+// TestFlatten merges a schema's own keywords, its $ref's target and its
+// allOf parts, in that order, keeping only the annotations beside a $ref
+// up to draft-07.
+func TestFlatten(t *testing.T) {
+	for _, tc := range []struct{ doc, want, refs string }{
+		{`{"type":"string"}`, `{"type":"string"}`, ""},
+		{`{"$defs":{"a":{"type":"object","properties":{"x":{}}}},"$ref":"#/$defs/a","properties":{"y":{}},"description":"d"}`,
+			`{"properties":{"y":{},"x":{}},"description":"d","type":"object"}`, "#/$defs/a"},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","$defs":{"a":{"type":"integer"}},"$ref":"#/$defs/a","minimum":1,"title":"t","allOf":[{"maximum":2}]}`,
+			`{"title":"t","type":"integer"}`, "#/$defs/a"},
+		{`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"required":["p"]}},"allOf":[{"$ref":"#/$defs/a"},{"required":["q"]}]}`,
+			`{"required":["p","q"]}`, "#/$defs/a #/$defs/b"},
+		{`{"allOf":[true,false]}`, `{"not":{}}`, ""},
+	} {
+		doc := parse(t, tc.doc)
+		f := &Flattener{Root: doc, Merge: func(dst, src *jsontree.Node, _ string) error {
+			for _, m := range src.Members {
+				if m.Key == "$defs" || m.Key == "$schema" {
+					continue
+				}
+				merged, ok, err := MergeKeyword(m.Key, orNode(dst.Get(m.Key), m.Value), m.Value)
+				if err != nil || !ok {
+					return fmt.Errorf("%s: %v", m.Key, err)
+				}
+				dst.Set(m.Key, merged)
+			}
+			return nil
+		}}
+		got, refs, err := f.Flatten(doc, "")
+		if err != nil {
+			t.Errorf("%s: %v", tc.doc, err)
+			continue
+		}
+		if got.String() != tc.want || strings.Join(refs, " ") != tc.refs {
+			t.Errorf("%s:\n got %s %v\nwant %s %s", tc.doc, got, refs, tc.want, tc.refs)
+		}
+	}
+}
+
+func orNode(a, b *jsontree.Node) *jsontree.Node {
+	if a == nil {
+		return b
+	}
+	return a
+}
+
+// TestFlattenErrors names the JSON pointer of what cannot be flattened,
+// and, leniently, keeps such a $ref as written.
+func TestFlattenErrors(t *testing.T) {
+	chain := `{"$defs":{`
+	for i := range 70 {
+		chain += fmt.Sprintf(`"d%d":{"$ref":"#/$defs/d%d"},`, i, i+1)
+	}
+	chain += `"d70":{}},"$ref":"#/$defs/d0"}`
+	for _, tc := range []struct{ doc, err, lenient string }{
+		{`{"$ref":"#/$defs/x"}`, `/$ref: $ref "#/$defs/x" does not resolve: no member "$defs"`, `{"$ref":"#/$defs/x"}`},
+		{`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`,
+			`/$defs/a/allOf/0/$ref: $ref "#/$defs/a" is reached again inside itself: a recursive schema cannot be merged`, `{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`},
+		{`{"allOf":{}}`, `/allOf: allOf must be an array`, `{}`},
+		{`{"$ref":5}`, `/$ref: $ref is a JSON number, want a string`, `{}`},
+		{`{"allOf":[3]}`, `/allOf/0: schema is a JSON number, want an object or a boolean`, ""},
+		{chain, `/$defs/d64: $ref and allOf nest more than 64 levels`, ""},
+	} {
+		doc := parse(t, tc.doc)
+		_, _, err := (&Flattener{Root: doc}).Flatten(doc, "")
+		var fe *FlattenError
+		if !errors.As(err, &fe) || err.Error() != tc.err {
+			t.Errorf("%s: got error %v, want %s", tc.doc, err, tc.err)
+		}
+		if tc.lenient == "" {
+			continue
+		}
+		got, _, err := (&Flattener{Root: doc, Lenient: true}).Flatten(doc, "")
+		if err != nil || got.String() != tc.lenient {
+			t.Errorf("%s leniently: got %s, %v; want %s", tc.doc, got, err, tc.lenient)
+		}
+	}
+}
+
+// TestFlattenFanOutOnce flattens each $ref target once, however many paths
+// reach it, and stops at the step budget with the pointer where it ran out.
+func TestFlattenFanOutOnce(t *testing.T) {
+	const depth = 20
+	var defs []string
+	for i := range depth {
+		defs = append(defs, fmt.Sprintf(`"L%d":{"allOf":[{"$ref":"#/$defs/L%d"},{"$ref":"#/$defs/L%d"}]}`, i, i+1, i+1))
+	}
+	defs = append(defs, fmt.Sprintf(`"L%d":{"type":"string"}`, depth))
+	doc := parse(t, `{"$defs":{`+strings.Join(defs, ",")+`},"$ref":"#/$defs/L0"}`)
+	f := &Flattener{Root: doc}
+	got, _, err := f.Flatten(doc, "")
+	if err != nil || got.String() != `{"$defs":{`+strings.Join(defs, ",")+`},"type":"string"}` {
+		t.Fatalf("got %s, %v", got, err)
+	}
+	if f.Flattens > 4*depth {
+		t.Errorf("%d schemas walked for %d levels", f.Flattens, depth)
+	}
+	f = &Flattener{Root: doc, Budget: &Budget{Max: 10}}
+	if _, _, err := f.Flatten(doc, ""); err == nil || err.Error() != "/$defs/L4/allOf/0: the schema takes more than 10 steps: it reaches its definitions through too many paths" {
+		t.Errorf("with a budget of 10: %v", err)
+	}
+}
