@@ -173,9 +173,9 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 			paras = append(paras, "Required; nil is sent as null.")
 		case fl.Required:
 			paras = append(paras, "Required.")
-		case fl.Type.Kind == ir.Nullable:
-			paras = append(paras, "Optional and nullable: nil leaves it out (null is read as nil).")
 		}
+		// An optional nullable member says so in its mcpgen:"nullable"
+		// tag alone: nil leaves it out, and null is read as nil.
 		tags := map[string]string{"json": fl.JSONName}
 		if omitEmpty(fl) {
 			tags["json"] += ",omitempty"

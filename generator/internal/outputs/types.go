@@ -47,8 +47,7 @@ func (a *LookupArgs) UnmarshalJSON(data []byte) error {
 type LookupResult struct {
 	// Required.
 	Items []LookupResultItem `json:"items" mcpgen:"nonnullelems"`
-	// Optional and nullable: nil leaves it out (null is read as nil).
-	Next *string `json:"next,omitempty" mcpgen:"nullable"`
+	Next  *string            `json:"next,omitempty" mcpgen:"nullable"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -76,8 +75,7 @@ type SearchArgs struct {
 	Query   string            `json:"query"`
 	Filters map[string]string `json:"filters,omitempty" mcpgen:"nonnullelems"`
 	// Default: 10
-	Limit *int64 `json:"limit,omitempty"`
-	// Optional and nullable: nil leaves it out (null is read as nil).
+	Limit *int64      `json:"limit,omitempty"`
 	Sort  *SearchSort `json:"sort,omitempty" mcpgen:"nullable"`
 	Since *string     `json:"since,omitempty"`
 }

@@ -53,8 +53,6 @@ func (a *X1stToolTargetObject) UnmarshalJSON(data []byte) error {
 // Survey case: anyOf with null.
 type HassTurnOnArgs struct {
 	// Short.
-	//
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	S *string `json:"s,omitempty" mcpgen:"nullable"`
 }
 
@@ -390,8 +388,6 @@ func (a *DroppedKeywordsA) UnmarshalJSON(data []byte) error {
 // Survey case: type list with null.
 type ElicitFormArgs struct {
 	// A name.
-	//
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	S *string `json:"s,omitempty" mcpgen:"nullable"`
 }
 
@@ -522,7 +518,6 @@ func (a *LightTurnOnArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: several types.
 type ListEventsArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	V *ListEventsV `json:"v,omitempty" mcpgen:"nullable"`
 }
 
@@ -672,7 +667,6 @@ type OptionalRefArgs struct {
 	P *OptionalRefP `json:"p,omitempty"`
 	// Either.
 	U *OptionalRefU `json:"u,omitempty"`
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	N *float64      `json:"n,omitempty" mcpgen:"nullable"`
 	E *OptionalRefE `json:"e,omitempty"`
 	K *OptionalRefK `json:"k,omitempty"`
@@ -782,7 +776,6 @@ func (a *RecursiveDefsNode) UnmarshalJSON(data []byte) error {
 //
 // Survey case: ref into properties.
 type RefIntoPropertiesArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	A *RefIntoPropertiesA `json:"a,omitempty" mcpgen:"nullable"`
 	B *RefIntoPropertiesA `json:"b,omitempty"`
 }

@@ -181,7 +181,6 @@ func (a *T14BooleanArgs) UnmarshalJSON(data []byte) error {
 //
 // type list with null
 type T15TypeNullListArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	X *string `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -194,7 +193,6 @@ func (a *T15TypeNullListArgs) UnmarshalJSON(data []byte) error {
 //
 // type list of several types and null
 type T16TypeMultiListArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	X *T16TypeMultiListX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -224,7 +222,6 @@ func (u *T16TypeMultiListX) UnmarshalJSON(data []byte) error {
 //
 // anyOf with a null branch
 type T17AnyofNullArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	X *int64 `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -407,7 +404,6 @@ func (e T22EnumBooleanX) Validate() error {
 //
 // enum with null
 type T23EnumWithNullArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	X *T23EnumWithNullX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1560,7 +1556,6 @@ func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
 //
 // a union branch that accepts null makes the union nullable
 type T77AnyofNullableBranchArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	X *T77AnyofNullableBranchX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1602,7 +1597,6 @@ func (u *T77AnyofNullableBranchX) UnmarshalJSON(data []byte) error {
 //
 // oneOf with a null branch
 type T78OneofNullArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	X *string `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1615,7 +1609,6 @@ func (a *T78OneofNullArgs) UnmarshalJSON(data []byte) error {
 //
 // an object or null
 type T79NullableObjectArgs struct {
-	// Optional and nullable: nil leaves it out (null is read as nil).
 	X *T79NullableObjectX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
