@@ -54,7 +54,7 @@ generate:
 
 # update-golden rewrites every expected output: the golden cases of
 # testdata/golden (with the checked-in packages they name) and the recorded
-# session exchanges of runtime/testdata/exchange. Review the diff before
+# session exchanges of runtime/testdata/exchange.txtar. Review the diff before
 # committing it.
 update-golden:
 	$(GO) test ./internal/golden -run TestGolden -update

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -38,8 +40,19 @@ func (r *recorder) in(c *memConn, line string) {
 
 // TestExchange pins the exact messages a Session sends in each era: the
 // negotiation, a paged tools/list, a call with progress, and a cancelled
-// call. Run with -update to rewrite testdata/exchange/*.txt.
+// call, one file of testdata/exchange.txtar per era. Run with -update to
+// rewrite the archive.
 func TestExchange(t *testing.T) {
+	golden := filepath.Join("testdata", "exchange.txtar")
+	want := map[string]string{}
+	if ar, err := txtar.ParseFile(golden); err == nil {
+		for _, f := range ar.Files {
+			want[f.Name] = string(f.Data)
+		}
+	} else if !*update {
+		t.Fatalf("%v (run go test -run TestExchange -update to create it)", err)
+	}
+	updated := &txtar.Archive{Comment: []byte("The messages a Session exchanges in each era: \"> \" lines are what it\nwrote (with the protocol version it sent beside them), \"< \" lines what the\nserver answered. TestExchange writes them with -update.\n")}
 	for _, era := range []string{"modern", "legacy"} {
 		t.Run(era, func(t *testing.T) {
 			rec := &recorder{}
@@ -97,24 +110,19 @@ func TestExchange(t *testing.T) {
 			}
 			s.Close()
 
-			golden := filepath.Join("testdata", "exchange", era+".txt")
 			got := rec.log.String()
 			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				updated.Files = append(updated.Files, txtar.File{Name: era, Data: []byte(got)})
 				return
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestExchange -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("exchange differs from %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", golden, got, want)
+			if got != want[era] {
+				t.Errorf("exchange differs from %s, file %s (run with -update to accept):\ngot:\n%s\nwant:\n%s", golden, era, got, want[era])
 			}
 		})
+	}
+	if *update {
+		if err := os.WriteFile(golden, txtar.Format(updated), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
