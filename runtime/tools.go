@@ -181,7 +181,7 @@ func decodeToolsPage(tools []Tool, res []byte, pc *pageCaching) ([]Tool, *string
 				return nil
 			}
 			return jsonrpc.ArrayEach(v, func(raw []byte) error {
-				t, err := decodeTool(raw)
+				t, err := ParseTool(raw)
 				if err != nil {
 					return fmt.Errorf("tool %d: %w", len(tools), err)
 				}
@@ -221,11 +221,12 @@ func decodeToolsPage(tools []Tool, res []byte, pc *pageCaching) ([]Tool, *string
 	return tools, next, nil
 }
 
-// decodeTool decodes one tool of a tools/list result. Members are matched by
-// their exact names, as the snapshot reader and the JSON Schema validator
-// match them (encoding/json would also take "Name" for "name"). The schemas
-// are slices of Raw, a copy of raw.
-func decodeTool(raw []byte) (Tool, error) {
+// ParseTool decodes one tool as a server lists it in a tools/list result, or
+// as a snapshot keeps it. Members are matched by their exact names, as the
+// snapshot reader and the JSON Schema validator match them (encoding/json
+// would also take "Name" for "name"). The schemas and annotations are slices
+// of Raw, a copy of raw.
+func ParseTool(raw []byte) (Tool, error) {
 	t := Tool{Raw: bytes.Clone(raw)}
 	err := jsonrpc.ObjectEach(t.Raw, func(key []byte, escaped bool, v []byte) error {
 		k, err := jsonrpc.Key(key, escaped)

@@ -1,9 +1,11 @@
 package homeassistant
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -374,5 +376,61 @@ func TestSharedGeminiSchemasAreNotAliased(t *testing.T) {
 	next.Parameters.Properties["area"].Description = "changed"
 	if pause.Parameters.Properties["area"].Description != "" {
 		t.Error("changing HassMediaNext's parameters changed HassMediaPause's")
+	}
+}
+
+// TestMCPToolsMatchSnapshot checks that MCPTools, which decodes the tools
+// from the JSON text the package keeps, gives each tool of the snapshot
+// with its name, description and schemas as the server sent them, that its
+// hash is SnapshotHash, and that each call returns values of its own.
+func TestMCPToolsMatchSnapshot(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/homeassistant-tools-list.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Result struct {
+			Tools []json.RawMessage `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]runtime.Tool{}
+	for _, raw := range list.Result.Tools {
+		tool, err := runtime.ParseTool(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[tool.Name] = tool
+	}
+	tools := MCPTools()
+	if len(tools) != len(want) {
+		t.Fatalf("%d tools, want %d", len(tools), len(want))
+	}
+	compact := func(b []byte) string {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	for _, got := range tools {
+		w, ok := want[got.Name]
+		if !ok {
+			t.Errorf("MCPTools has %q, which the snapshot lacks", got.Name)
+			continue
+		}
+		if got.Description != w.Description || got.Title != w.Title ||
+			string(got.InputSchema) != compact(w.InputSchema) || string(got.Raw) != compact(w.Raw) {
+			t.Errorf("%s: MCPTools gives %+v, want the snapshot's %+v", got.Name, got, w)
+		}
+	}
+	if h := runtime.ToolsHash(tools); h != SnapshotHash {
+		t.Errorf("ToolsHash(MCPTools()) = %s, want SnapshotHash %s", h, SnapshotHash)
+	}
+	tools[0].InputSchema[0] = 'X'
+	if MCPTools()[0].InputSchema[0] == 'X' {
+		t.Error("a change to one call's result shows in the next")
 	}
 }

@@ -3,10 +3,10 @@
 package sdkserver
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
@@ -54,45 +54,17 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
+// toolsJSON holds each tool as the server sent it, compacted, in name order.
+var toolsJSON = [...]string{
+	"{\"description\":\"Adds two numbers and returns the sum as structured output.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\",\"description\":\"the first addend\"},\"b\":{\"type\":\"number\",\"description\":\"the second addend\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false},\"name\":\"add\",\"outputSchema\":{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\",\"description\":\"a plus b\"}},\"required\":[\"sum\"],\"additionalProperties\":false}}",
+	"{\"description\":\"Returns n bytes of text.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"how many bytes of text to return\"}},\"required\":[\"n\"],\"additionalProperties\":false},\"name\":\"big\"}",
+	"{\"description\":\"Echoes its message back as text.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the text to echo back\"}},\"required\":[\"message\"],\"additionalProperties\":false},\"name\":\"echo\"}",
+	"{\"description\":\"Fails with a tool error carrying its message.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the error text\"}},\"required\":[\"message\"],\"additionalProperties\":false},\"name\":\"fail\"}",
+	"{\"description\":\"Sends progress notifications, then returns.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"integer\",\"description\":\"how many progress notifications to send\"}},\"required\":[\"steps\"],\"additionalProperties\":false},\"name\":\"progress\"}",
+	"{\"description\":\"Sleeps for ms milliseconds, or until the call is cancelled.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"description\":\"how long to sleep, in milliseconds\"}},\"required\":[\"ms\"],\"additionalProperties\":false},\"name\":\"slow\"}",
+}
+
 // MCPTools returns the 6 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
-	return []runtime.Tool{
-		{
-			Description:  "Adds two numbers and returns the sum as structured output.",
-			InputSchema:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\",\"description\":\"the first addend\"},\"b\":{\"type\":\"number\",\"description\":\"the second addend\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false}"),
-			Name:         "add",
-			OutputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\",\"description\":\"a plus b\"}},\"required\":[\"sum\"],\"additionalProperties\":false}"),
-			Raw:          json.RawMessage("{\"description\":\"Adds two numbers and returns the sum as structured output.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\",\"description\":\"the first addend\"},\"b\":{\"type\":\"number\",\"description\":\"the second addend\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false},\"name\":\"add\",\"outputSchema\":{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\",\"description\":\"a plus b\"}},\"required\":[\"sum\"],\"additionalProperties\":false}}"),
-		},
-		{
-			Description: "Returns n bytes of text.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"how many bytes of text to return\"}},\"required\":[\"n\"],\"additionalProperties\":false}"),
-			Name:        "big",
-			Raw:         json.RawMessage("{\"description\":\"Returns n bytes of text.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"how many bytes of text to return\"}},\"required\":[\"n\"],\"additionalProperties\":false},\"name\":\"big\"}"),
-		},
-		{
-			Description: "Echoes its message back as text.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the text to echo back\"}},\"required\":[\"message\"],\"additionalProperties\":false}"),
-			Name:        "echo",
-			Raw:         json.RawMessage("{\"description\":\"Echoes its message back as text.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the text to echo back\"}},\"required\":[\"message\"],\"additionalProperties\":false},\"name\":\"echo\"}"),
-		},
-		{
-			Description: "Fails with a tool error carrying its message.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the error text\"}},\"required\":[\"message\"],\"additionalProperties\":false}"),
-			Name:        "fail",
-			Raw:         json.RawMessage("{\"description\":\"Fails with a tool error carrying its message.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the error text\"}},\"required\":[\"message\"],\"additionalProperties\":false},\"name\":\"fail\"}"),
-		},
-		{
-			Description: "Sends progress notifications, then returns.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"integer\",\"description\":\"how many progress notifications to send\"}},\"required\":[\"steps\"],\"additionalProperties\":false}"),
-			Name:        "progress",
-			Raw:         json.RawMessage("{\"description\":\"Sends progress notifications, then returns.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"integer\",\"description\":\"how many progress notifications to send\"}},\"required\":[\"steps\"],\"additionalProperties\":false},\"name\":\"progress\"}"),
-		},
-		{
-			Description: "Sleeps for ms milliseconds, or until the call is cancelled.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"description\":\"how long to sleep, in milliseconds\"}},\"required\":[\"ms\"],\"additionalProperties\":false}"),
-			Name:        "slow",
-			Raw:         json.RawMessage("{\"description\":\"Sleeps for ms milliseconds, or until the call is cancelled.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"description\":\"how long to sleep, in milliseconds\"}},\"required\":[\"ms\"],\"additionalProperties\":false},\"name\":\"slow\"}"),
-		},
-	}
+	return mcpimpl.Tools(toolsJSON[:])
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -136,39 +137,79 @@ type File struct {
 	Data []byte
 }
 
+// An OptionError says which option Check refused: "package", "parts" or
+// "gemini".
+type OptionError struct {
+	Option string
+	Reason string
+}
+
+func (e *OptionError) Error() string { return e.Reason }
+
+// CheckPackageName refuses, as an *OptionError, a package name that is not a
+// Go identifier.
+func CheckPackageName(name string) error {
+	if !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_" {
+		return &OptionError{"package", fmt.Sprintf("package name %q is not a Go identifier", name)}
+	}
+	return nil
+}
+
+// Check reports, as an *OptionError, the first option Generate cannot
+// honour: the package name (see CheckPackageName), then the parts and the
+// Gemini form (see CheckParts). The command line and mcpgen.yaml are checked
+// with these functions too, so each rule is written once.
+func (o Options) Check() error {
+	if err := CheckPackageName(o.Package); err != nil {
+		return err
+	}
+	return o.CheckParts()
+}
+
+// CheckParts refuses no part or an unknown one, a part that needs the types
+// part without it, and an unknown Gemini form. Nil Parts means DefaultParts,
+// and an empty Gemini GeminiTyped.
+func (o Options) CheckParts() error {
+	if o.Parts != nil && len(o.Parts) == 0 {
+		return &OptionError{"parts", "no part to generate"}
+	}
+	for _, p := range o.Parts {
+		if _, ok := FileNames[p]; !ok {
+			return &OptionError{"parts", fmt.Sprintf("unknown part %q (want %s)", p, strings.Join(Parts, ", "))}
+		}
+	}
+	for _, p := range []string{PartClient, PartAnthropic, PartOpenAI} {
+		if slices.Contains(o.Parts, p) && !slices.Contains(o.Parts, PartTypes) {
+			return &OptionError{"parts", fmt.Sprintf("the %s part needs the types part", p)}
+		}
+	}
+	if o.Gemini != "" && o.Gemini != GeminiTyped && o.Gemini != GeminiJSON {
+		return &OptionError{"gemini", fmt.Sprintf("unknown Gemini form %q (want typed or json)", o.Gemini)}
+	}
+	return nil
+}
+
 // Generate builds the IR of snap's tools and renders the files opts ask for,
 // sorted by name.
 func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
-	if !token.IsIdentifier(opts.Package) || token.IsKeyword(opts.Package) || opts.Package == "_" {
-		return nil, fmt.Errorf("package name %q is not a Go identifier", opts.Package)
+	if err := opts.Check(); err != nil {
+		return nil, err
 	}
-	parts := opts.Parts
-	if parts == nil {
-		parts = DefaultParts
+	if opts.Parts == nil {
+		opts.Parts = DefaultParts
 	}
 	want := map[string]bool{}
-	for _, p := range parts {
-		if _, ok := FileNames[p]; !ok {
-			return nil, fmt.Errorf("unknown part %q (want %s)", p, strings.Join(Parts, ", "))
-		}
+	for _, p := range opts.Parts {
 		want[p] = true
-	}
-	for _, p := range []string{PartClient, PartAnthropic, PartOpenAI} {
-		if want[p] && !want[PartTypes] {
-			return nil, fmt.Errorf("the %s part needs the types part", p)
-		}
 	}
 	if opts.Gemini == "" {
 		opts.Gemini = GeminiTyped
-	}
-	if opts.Gemini != GeminiTyped && opts.Gemini != GeminiJSON {
-		return nil, fmt.Errorf("unknown Gemini form %q (want typed or json)", opts.Gemini)
 	}
 	pkg, err := ir.BuildOptions(snap.Tools, opts.IROptions())
 	if err != nil {
 		return nil, err
 	}
-	g := newGen(pkg, snap, opts)
+	g := newGen(pkg, opts)
 	fm := newFormatter()
 	// Files are built one at a time, each holding one of the formatter's
 	// slots meanwhile, so that one file's syntax tree is alive at a time;
@@ -330,7 +371,6 @@ func groupImports(src []byte) []byte {
 
 type gen struct {
 	pkg      *ir.Package
-	snap     *snapshot.Snapshot
 	opts     Options
 	patterns map[string]string // regexp → variable
 	patOrder []string
@@ -344,8 +384,8 @@ type root struct {
 	result bool
 }
 
-func newGen(pkg *ir.Package, snap *snapshot.Snapshot, opts Options) *gen {
-	g := &gen{pkg: pkg, snap: snap, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}}
+func newGen(pkg *ir.Package, opts Options) *gen {
+	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}}
 	for _, t := range pkg.Tools {
 		g.roots[t.Args] = root{tool: t}
 		if t.Result != nil {

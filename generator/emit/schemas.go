@@ -7,8 +7,6 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/mcpgen/mcpgen/generator/ir"
-	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -21,26 +19,12 @@ func compact(raw []byte) string {
 	return buf.String()
 }
 
-// snapTool returns the snapshot tool of an IR tool.
-func (g *gen) snapTool(t *ir.Tool) *snapshot.Tool {
-	for i := range g.snap.Tools {
-		if g.snap.Tools[i].Name == t.Name {
-			return &g.snap.Tools[i]
-		}
-	}
-	return nil
-}
-
-// sortedSnapTools returns the tools of the snapshot in the order of the IR
+// sortedRuntimeTools returns the tools of the package in the order of the IR
 // (by name), as runtime tools with compact bytes.
 func (g *gen) sortedRuntimeTools() []runtime.Tool {
-	byName := make(map[string]*snapshot.Tool, len(g.snap.Tools))
-	for i := range g.snap.Tools {
-		byName[g.snap.Tools[i].Name] = &g.snap.Tools[i]
-	}
 	out := make([]runtime.Tool, 0, len(g.pkg.Tools))
 	for _, t := range g.pkg.Tools {
-		rt := byName[t.Name].Runtime()
+		rt := t.Source
 		rt.Raw = json.RawMessage(compact(rt.Raw))
 		rt.InputSchema = json.RawMessage(compact(rt.InputSchema))
 		if rt.OutputSchema != nil {
@@ -52,10 +36,6 @@ func (g *gen) sortedRuntimeTools() []runtime.Tool {
 		out = append(out, rt)
 	}
 	return out
-}
-
-func rawMessage(s []byte) jen.Code {
-	return jen.Qual(jsonPkg, "RawMessage").Call(jen.Lit(string(s)))
 }
 
 func (g *gen) schemasFile() *jen.File {
@@ -94,33 +74,17 @@ func (g *gen) schemasFile() *jen.File {
 		jen.Return(jen.Nil()),
 	)
 
-	var items []jen.Code
-	for _, rt := range tools {
-		d := jen.Dict{
-			jen.Id("Name"):        jen.Lit(rt.Name),
-			jen.Id("InputSchema"): rawMessage(rt.InputSchema),
-			jen.Id("Raw"):         rawMessage(rt.Raw),
-		}
-		if rt.Title != "" {
-			d[jen.Id("Title")] = jen.Lit(rt.Title)
-		}
-		if rt.Description != "" {
-			d[jen.Id("Description")] = jen.Lit(rt.Description)
-		}
-		if rt.OutputSchema != nil {
-			d[jen.Id("OutputSchema")] = rawMessage(rt.OutputSchema)
-		}
-		if rt.Annotations != nil {
-			d[jen.Id("Annotations")] = rawMessage(rt.Annotations)
-		}
-		items = append(items, jen.Values(d))
+	texts := make([]jen.Code, len(tools))
+	for i, rt := range tools {
+		texts[i] = jen.Lit(string(rt.Raw))
 	}
+	f.Add(comment("toolsJSON holds each tool as the server sent it, compacted, in name order.")).Var().Id("toolsJSON").Op("=").Index(jen.Op("...")).String().Values(multiline(texts)...)
 	what := fmt.Sprintf("the %d tools this package was generated from", len(tools))
 	if g.opts.SnapshotHash != "" {
 		what = fmt.Sprintf("the %d tools this package was generated for, selected from the %d of its snapshot", len(tools), g.opts.SnapshotTools)
 	}
 	f.Add(comment(fmt.Sprintf("MCPTools returns %s, in name order, with the schemas as the server sent them. Each call returns a new slice.", what))).Func().Id("MCPTools").Params().Index().Qual(runtimePkg, "Tool").Block(
-		jen.Return(jen.Index().Qual(runtimePkg, "Tool").Values(multiline(items)...)),
+		jen.Return(jen.Qual(implPkg, "Tools").Call(jen.Id("toolsJSON").Index(jen.Op(":")))),
 	)
 	return f
 }

@@ -60,7 +60,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 		if err := st.CheckName(); err != nil {
 			return nil, nil, &Error{Tool: st.Name, Pointer: "/name", Msg: err.Error()}
 		}
-		t := &Tool{Name: st.Name, Title: st.Title, Description: st.Description}
+		t := &Tool{Name: st.Name, Title: st.Title, Description: st.Description, Source: st.Runtime()}
 		base := Exported(st.Name, "Tool")
 		toolNames.claim(base, st.Name, spellingRank(st.Name, base), func(n string) { t.GoName = n })
 		pkg.Tools = append(pkg.Tools, t)

@@ -45,6 +45,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Kind is the Go shape of a Type.
@@ -223,6 +224,10 @@ type Tool struct {
 	Name        string
 	Title       string
 	Description string
+	// Source is the tool as the snapshot lists it, exact bytes included:
+	// what the generated package keeps of the server's own words, and
+	// what the provider declarations are computed from.
+	Source runtime.Tool
 	// GoName is the tool's Go name, used for the Client method; the types
 	// are GoName+"Args" and GoName+"Result".
 	GoName string

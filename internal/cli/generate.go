@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/token"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -79,26 +78,20 @@ func (g *genFlags) register(fs *flag.FlagSet) {
 
 // check validates the flags and fills in list.
 func (g *genFlags) check() error {
-	if g.gemini != emit.GeminiTyped && g.gemini != emit.GeminiJSON {
-		return usagef("generate: --gemini must be typed or json, not %q", g.gemini)
-	}
 	for _, p := range strings.Split(g.parts, ",") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
+		if p = strings.TrimSpace(p); p != "" {
+			g.list = append(g.list, p)
 		}
-		if _, ok := emit.FileNames[p]; !ok {
-			return usagef("generate: unknown part %q in --emit (want %s)", p, strings.Join(emit.Parts, ", "))
-		}
-		g.list = append(g.list, p)
 	}
-	if len(g.list) == 0 {
-		return usagef("generate: --emit names no part")
+	if g.list == nil {
+		g.list = []string{}
 	}
-	for _, p := range []string{emit.PartClient, emit.PartAnthropic, emit.PartOpenAI} {
-		if containsPart(g.list, p) && !containsPart(g.list, emit.PartTypes) {
-			return usagef("generate: --emit %s needs types too", p)
+	if err := (emit.Options{Parts: g.list, Gemini: g.gemini}).CheckParts(); err != nil {
+		flag := "--emit"
+		if oe, ok := err.(*emit.OptionError); ok && oe.Option == "gemini" {
+			flag = "--gemini"
 		}
+		return usagef("generate: %s: %v", flag, err)
 	}
 	if g.openaiStrict && !containsPart(g.list, emit.PartOpenAI) {
 		return usagef("generate: --openai-strict needs --emit openai")
@@ -176,8 +169,8 @@ func runGenerate(e *env, args []string) error {
 	if *pkg == "" {
 		*pkg = filepath.Base(filepath.Clean(*out))
 	}
-	if !token.IsIdentifier(*pkg) || token.IsKeyword(*pkg) || *pkg == "_" {
-		return usagef("generate: package name %q is not a Go identifier (set --package)", *pkg)
+	if err := emit.CheckPackageName(*pkg); err != nil {
+		return usagef("generate: %v (set --package)", err)
 	}
 	if err := gf.check(); err != nil {
 		return err

@@ -46,7 +46,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,6 +54,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/generator/emit"
 )
 
 // File is a parsed mcpgen.yaml.
@@ -256,8 +257,10 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		case "out":
 			s.Out, err = str(vv, kk.Value)
 		case "package":
-			if s.Package, err = str(vv, kk.Value); err == nil && !isPackageName(s.Package) {
-				err = fail(vv.Line, "server %s: package %q is not a Go identifier", name, s.Package)
+			if s.Package, err = str(vv, kk.Value); err == nil {
+				if perr := emit.CheckPackageName(s.Package); perr != nil {
+					err = fail(vv.Line, "server %s: %v", name, perr)
+				}
 			}
 		case "url":
 			s.URL, err = str(vv, kk.Value)
@@ -346,7 +349,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		}
 		if s.Package == "" {
 			s.Package = filepath.Base(s.Out)
-			if !isPackageName(s.Package) {
+			if emit.CheckPackageName(s.Package) != nil {
 				return nil, fail(s.Line, "server %s: the directory name %q of out is not a Go identifier: set package", name, s.Package)
 			}
 		}
@@ -483,11 +486,6 @@ func parseOverrides(name string, v *yaml.Node, str func(*yaml.Node, string) (str
 		out = append(out, o)
 	}
 	return out, nil
-}
-
-// isPackageName reports whether name can name a Go package.
-func isPackageName(name string) bool {
-	return token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_"
 }
 
 // Select returns the servers named in names, in file order, or every server

@@ -99,7 +99,7 @@ func TestParseErrors(t *testing.T) {
 		{"headers not a mapping", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    headers: [a]\n", "mcpgen.yaml:5: server a: headers must map header names to values"},
 		{"package without out", "servers:\n  a:\n    snapshot: s.json\n    package: a\n    url: http://x\n", "mcpgen.yaml:2: server a: package needs out"},
 		{"out not a package name", "servers:\n  a:\n    snapshot: s.json\n    out: gen/my-tools\n    url: http://x\n", `mcpgen.yaml:2: server a: the directory name "my-tools" of out is not a Go identifier: set package`},
-		{"bad package", "servers:\n  a:\n    snapshot: s.json\n    out: gen\n    package: type\n    url: http://x\n", `mcpgen.yaml:5: server a: package "type" is not a Go identifier`},
+		{"bad package", "servers:\n  a:\n    snapshot: s.json\n    out: gen\n    package: type\n    url: http://x\n", `mcpgen.yaml:5: server a: package name "type" is not a Go identifier`},
 		{"override not a mapping", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides: [x]\n", "mcpgen.yaml:5: server a: overrides must map"},
 		{"override key without pointer", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      volume_level: {go_name: V}\n", `mcpgen.yaml:6: server a: override "volume_level": want the tool name, "#" and a JSON pointer`},
 		{"override unknown key", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    overrides:\n      \"t#/inputSchema/properties/v\":\n        go_nam: V\n", `mcpgen.yaml:7: server a: override t#/inputSchema/properties/v: unknown key "go_nam"`},

@@ -3,10 +3,10 @@
 package outputs
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
@@ -54,37 +54,15 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
+// toolsJSON holds each tool as the server sent it, compacted, in name order.
+var toolsJSON = [...]string{
+	"{\"name\":\"add\",\"description\":\"Adds two numbers.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false,\"$schema\":\"http://json-schema.org/draft-07/schema#\"},\"outputSchema\":{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\"}},\"required\":[\"sum\"]},\"annotations\":{\"readOnlyHint\":true},\"title\":\"Add\"}",
+	"{\"name\":\"lookup\",\"description\":\"Looks a thing up.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]},\"outputSchema\":{\"$id\":\"https://example.com/lookup.json\",\"type\":\"object\",\"$defs\":{\"item\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"(default)\":{\"type\":\"boolean\"}},\"required\":[\"name\"]}},\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/item\"}},\"next\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"items\"]}}",
+	"{\"name\":\"search\",\"description\":\"Searches with filters.\",\"x-vendor\":{\"id\":7},\"inputSchema\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1},\"filters\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":10},\"sort\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},{\"type\":\"null\"}]},\"since\":{\"type\":\"string\",\"format\":\"date-time\"}},\"required\":[\"query\"],\"if\":{\"required\":[\"since\"]},\"then\":{\"required\":[\"sort\"]}}}",
+	"{\"name\":\"shape\",\"description\":\"Returns a shape.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}},\"outputSchema\":{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"kind\",\"r\"]},{\"properties\":{\"kind\":{\"const\":\"rect\"},\"w\":{\"type\":\"number\"},\"h\":{\"type\":\"number\"}},\"required\":[\"kind\",\"w\",\"h\"]}]}}",
+}
+
 // MCPTools returns the 4 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
-	return []runtime.Tool{
-		{
-			Annotations:  json.RawMessage("{\"readOnlyHint\":true}"),
-			Description:  "Adds two numbers.",
-			InputSchema:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false,\"$schema\":\"http://json-schema.org/draft-07/schema#\"}"),
-			Name:         "add",
-			OutputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\"}},\"required\":[\"sum\"]}"),
-			Raw:          json.RawMessage("{\"name\":\"add\",\"description\":\"Adds two numbers.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false,\"$schema\":\"http://json-schema.org/draft-07/schema#\"},\"outputSchema\":{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\"}},\"required\":[\"sum\"]},\"annotations\":{\"readOnlyHint\":true},\"title\":\"Add\"}"),
-			Title:        "Add",
-		},
-		{
-			Description:  "Looks a thing up.",
-			InputSchema:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}"),
-			Name:         "lookup",
-			OutputSchema: json.RawMessage("{\"$id\":\"https://example.com/lookup.json\",\"type\":\"object\",\"$defs\":{\"item\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"(default)\":{\"type\":\"boolean\"}},\"required\":[\"name\"]}},\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/item\"}},\"next\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"items\"]}"),
-			Raw:          json.RawMessage("{\"name\":\"lookup\",\"description\":\"Looks a thing up.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]},\"outputSchema\":{\"$id\":\"https://example.com/lookup.json\",\"type\":\"object\",\"$defs\":{\"item\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"(default)\":{\"type\":\"boolean\"}},\"required\":[\"name\"]}},\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/item\"}},\"next\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"items\"]}}"),
-		},
-		{
-			Description: "Searches with filters.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1},\"filters\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":10},\"sort\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},{\"type\":\"null\"}]},\"since\":{\"type\":\"string\",\"format\":\"date-time\"}},\"required\":[\"query\"],\"if\":{\"required\":[\"since\"]},\"then\":{\"required\":[\"sort\"]}}"),
-			Name:        "search",
-			Raw:         json.RawMessage("{\"name\":\"search\",\"description\":\"Searches with filters.\",\"x-vendor\":{\"id\":7},\"inputSchema\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1},\"filters\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":10},\"sort\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},{\"type\":\"null\"}]},\"since\":{\"type\":\"string\",\"format\":\"date-time\"}},\"required\":[\"query\"],\"if\":{\"required\":[\"since\"]},\"then\":{\"required\":[\"sort\"]}}}"),
-		},
-		{
-			Description:  "Returns a shape.",
-			InputSchema:  json.RawMessage("{\"type\":\"object\",\"properties\":{}}"),
-			Name:         "shape",
-			OutputSchema: json.RawMessage("{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"kind\",\"r\"]},{\"properties\":{\"kind\":{\"const\":\"rect\"},\"w\":{\"type\":\"number\"},\"h\":{\"type\":\"number\"}},\"required\":[\"kind\",\"w\",\"h\"]}]}"),
-			Raw:          json.RawMessage("{\"name\":\"shape\",\"description\":\"Returns a shape.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}},\"outputSchema\":{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"kind\",\"r\"]},{\"properties\":{\"kind\":{\"const\":\"rect\"},\"w\":{\"type\":\"number\"},\"h\":{\"type\":\"number\"}},\"required\":[\"kind\",\"w\",\"h\"]}]}}"),
-		},
-	}
+	return mcpimpl.Tools(toolsJSON[:])
 }

@@ -3,10 +3,10 @@
 package providers
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
@@ -119,247 +119,51 @@ func ValidateResult(tool string, structured []byte) error {
 	return nil
 }
 
+// toolsJSON holds each tool as the server sent it, compacted, in name order.
+var toolsJSON = [...]string{
+	"{\"name\":\"1st tool\",\"description\":\"Survey case: oneOf object or string.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"target\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}]}}}}",
+	"{\"name\":\"HassTurnOn\",\"description\":\"Survey case: anyOf with null.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"s\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":3},{\"type\":\"null\"}],\"description\":\"Short.\"}}}}",
+	"{\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"description\":\"Survey case: const number.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"version\":{\"type\":\"integer\",\"const\":5}}}}",
+	"{\"name\":\"allOf_numeric_merge\",\"description\":\"Survey case: allOf numeric merge.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"allOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"number\",\"maximum\":50}]}}}}",
+	"{\"name\":\"allOf_objects\",\"description\":\"Survey case: allOf objects.\",\"inputSchema\":{\"type\":\"object\",\"allOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]},{\"properties\":{\"b\":{\"type\":\"integer\"}}}]}}",
+	"{\"name\":\"array_without_items\",\"description\":\"Survey case: array without items.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"list\":{\"type\":\"array\",\"uniqueItems\":true,\"minItems\":1}}}}",
+	"{\"name\":\"const_null\",\"description\":\"Survey case: const null.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"nothing\":{\"const\":null}}}}",
+	"{\"name\":\"const_tagged_union\",\"description\":\"Survey case: const tagged union.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"shape\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"type\",\"r\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"square\"},\"side\":{\"type\":\"number\"}},\"required\":[\"type\",\"side\"]}]}}}}",
+	"{\"name\":\"definitions_ref\",\"description\":\"Survey case: definitions ref.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/definitions/Color\"}},\"definitions\":{\"Color\":{\"type\":\"string\",\"enum\":[\"red\",\"green\"]}}}}",
+	"{\"name\":\"defs_ref_with_sibling_description\",\"description\":\"Survey case: defs ref with sibling description.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/Point\",\"description\":\"Where.\"}},\"$defs\":{\"Point\":{\"type\":\"object\",\"description\":\"A point.\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"]}}}}",
+	"{\"name\":\"describe_doorbell\",\"description\":\"Survey case: anyOf enum or integer.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"step\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"up\",\"down\"]},{\"type\":\"integer\",\"minimum\":-100,\"maximum\":100}]}}}}",
+	"{\"name\":\"dropped_keywords\",\"description\":\"Survey case: dropped keywords.\",\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"propertyNames\":{\"pattern\":\"^[a-z]+$\"},\"properties\":{\"a\":{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"string\"}},\"additionalProperties\":true,\"x-mcp-header\":\"B\"}},\"$schema\":\"http://json-schema.org/draft-07/schema#\"}}",
+	"{\"name\":\"elicit (form)\",\"description\":\"Survey case: type list with null.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"s\":{\"type\":[\"string\",\"null\"],\"description\":\"A name.\"}}}}",
+	"{\"name\":\"empty_enum\",\"description\":\"Survey case: empty enum.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"enum\":[]}}}}",
+	"{\"name\":\"empty_properties\",\"description\":\"Survey case: empty properties.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}}",
+	"{\"name\":\"false_property\",\"description\":\"Survey case: false property.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"never\":false}}}",
+	"{\"name\":\"formats\",\"description\":\"Survey case: formats.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"when\":{\"type\":\"string\",\"format\":\"date-time\"},\"mail\":{\"type\":\"string\",\"format\":\"email\"}}}}",
+	"{\"name\":\"integer_enum\",\"description\":\"Survey case: integer enum.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"enum\":[1,2,3]}}}}",
+	"{\"name\":\"invalid_property_name\",\"description\":\"Survey case: invalid property name.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\"}}}}",
+	"{\"name\":\"light.turn_on\",\"description\":\"Survey case: order kept.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"z\":{\"type\":\"string\"},\"a\":{\"type\":\"integer\"},\"m\":{\"type\":\"boolean\"}},\"required\":[\"a\",\"missing\"]}}",
+	"{\"name\":\"list-events\",\"description\":\"Survey case: several types.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"v\":{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"minLength\":1,\"maximum\":9}}}}",
+	"{\"name\":\"mixed_enum\",\"description\":\"Survey case: mixed enum.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[\"a\",1,true,null]}}}}",
+	"{\"name\":\"nested_free-form_map\",\"description\":\"Survey case: nested free-form map.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}}",
+	"{\"name\":\"no_description\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}}",
+	"{\"name\":\"ns:tool.x\",\"description\":\"Survey case: const string.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"box\"}}}}",
+	"{\"name\":\"numeric_notes\",\"description\":\"Survey case: numeric notes.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1}}}}",
+	"{\"name\":\"numeric_notes_draft04\",\"description\":\"Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}}",
+	"{\"name\":\"object_without_properties\",\"description\":\"Survey case: object without properties.\",\"inputSchema\":{\"type\":\"object\"}}",
+	"{\"name\":\"optional_ref\",\"description\":\"Optional ref and anyOf.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/P\"},\"u\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"description\":\"Either.\"},\"n\":{\"type\":[\"number\",\"null\"]},\"e\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]},\"k\":{\"const\":\"fixed\"}},\"$defs\":{\"P\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"}},\"required\":[\"x\"]}}}}",
+	"{\"name\":\"recursive_defs\",\"description\":\"Survey case: recursive defs.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"root\":{\"$ref\":\"#/$defs/Node\"}},\"$defs\":{\"Node\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Node\"}}},\"required\":[\"name\"]}}}}",
+	"{\"name\":\"ref_into_properties\",\"description\":\"Survey case: ref into properties.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}}},{\"type\":\"null\"}]},\"b\":{\"$ref\":\"#/properties/a/anyOf/0\"}}}}",
+	"{\"name\":\"schema_keyword_only\",\"description\":\"Survey case: schema keyword only.\",\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\"}}",
+	"{\"name\":\"string_notes\",\"description\":\"Survey case: string notes.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\",\"minLength\":3,\"maxLength\":3,\"examples\":[\"ABC\"]}}}}",
+	"{\"name\":\"titled\",\"title\":\"A titled tool\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"$filter\":{\"type\":\"string\"}}}}",
+	"{\"name\":\"top-level_oneOf\",\"description\":\"Survey case: top-level oneOf.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}}",
+	"{\"name\":\"top_allof\",\"description\":\"Top-level allOf.\",\"inputSchema\":{\"allOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"minimum\":0}}},{\"properties\":{\"a\":{\"maximum\":50},\"b\":{\"type\":\"boolean\"}},\"required\":[\"b\"]}]}}",
+	"{\"name\":\"top_ref\",\"description\":\"Top-level $ref.\",\"inputSchema\":{\"$ref\":\"#/$defs/Args\",\"$defs\":{\"Args\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}}}",
+	"{\"name\":\"tuple\",\"description\":\"Survey case: tuple.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}}}}",
+	"{\"name\":\"union_distributes_siblings\",\"description\":\"Survey case: union distributes siblings.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"An id.\",\"anyOf\":[{\"minLength\":3},{\"format\":\"uuid\"}]}}}}",
+	"{\"name\":\"untyped_and_true\",\"description\":\"Survey case: untyped and true.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"any\":{},\"yes\":true,\"desc\":{\"description\":\"Anything.\"}}}}",
+}
+
 // MCPTools returns the 40 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
-	return []runtime.Tool{
-		{
-			Description: "Survey case: oneOf object or string.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"target\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}]}}}"),
-			Name:        "1st tool",
-			Raw:         json.RawMessage("{\"name\":\"1st tool\",\"description\":\"Survey case: oneOf object or string.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"target\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}]}}}}"),
-		},
-		{
-			Description: "Survey case: anyOf with null.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"s\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":3},{\"type\":\"null\"}],\"description\":\"Short.\"}}}"),
-			Name:        "HassTurnOn",
-			Raw:         json.RawMessage("{\"name\":\"HassTurnOn\",\"description\":\"Survey case: anyOf with null.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"s\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":3},{\"type\":\"null\"}],\"description\":\"Short.\"}}}}"),
-		},
-		{
-			Description: "Survey case: const number.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"version\":{\"type\":\"integer\",\"const\":5}}}"),
-			Name:        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-			Raw:         json.RawMessage("{\"name\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"description\":\"Survey case: const number.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"version\":{\"type\":\"integer\",\"const\":5}}}}"),
-		},
-		{
-			Description: "Survey case: allOf numeric merge.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"n\":{\"allOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"number\",\"maximum\":50}]}}}"),
-			Name:        "allOf_numeric_merge",
-			Raw:         json.RawMessage("{\"name\":\"allOf_numeric_merge\",\"description\":\"Survey case: allOf numeric merge.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"allOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"number\",\"maximum\":50}]}}}}"),
-		},
-		{
-			Description: "Survey case: allOf objects.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"allOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]},{\"properties\":{\"b\":{\"type\":\"integer\"}}}]}"),
-			Name:        "allOf_objects",
-			Raw:         json.RawMessage("{\"name\":\"allOf_objects\",\"description\":\"Survey case: allOf objects.\",\"inputSchema\":{\"type\":\"object\",\"allOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]},{\"properties\":{\"b\":{\"type\":\"integer\"}}}]}}"),
-		},
-		{
-			Description: "Survey case: array without items.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"list\":{\"type\":\"array\",\"uniqueItems\":true,\"minItems\":1}}}"),
-			Name:        "array_without_items",
-			Raw:         json.RawMessage("{\"name\":\"array_without_items\",\"description\":\"Survey case: array without items.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"list\":{\"type\":\"array\",\"uniqueItems\":true,\"minItems\":1}}}}"),
-		},
-		{
-			Description: "Survey case: const null.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"nothing\":{\"const\":null}}}"),
-			Name:        "const_null",
-			Raw:         json.RawMessage("{\"name\":\"const_null\",\"description\":\"Survey case: const null.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"nothing\":{\"const\":null}}}}"),
-		},
-		{
-			Description: "Survey case: const tagged union.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"shape\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"type\",\"r\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"square\"},\"side\":{\"type\":\"number\"}},\"required\":[\"type\",\"side\"]}]}}}"),
-			Name:        "const_tagged_union",
-			Raw:         json.RawMessage("{\"name\":\"const_tagged_union\",\"description\":\"Survey case: const tagged union.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"shape\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"type\",\"r\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"square\"},\"side\":{\"type\":\"number\"}},\"required\":[\"type\",\"side\"]}]}}}}"),
-		},
-		{
-			Description: "Survey case: definitions ref.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/definitions/Color\"}},\"definitions\":{\"Color\":{\"type\":\"string\",\"enum\":[\"red\",\"green\"]}}}"),
-			Name:        "definitions_ref",
-			Raw:         json.RawMessage("{\"name\":\"definitions_ref\",\"description\":\"Survey case: definitions ref.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/definitions/Color\"}},\"definitions\":{\"Color\":{\"type\":\"string\",\"enum\":[\"red\",\"green\"]}}}}"),
-		},
-		{
-			Description: "Survey case: defs ref with sibling description.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/Point\",\"description\":\"Where.\"}},\"$defs\":{\"Point\":{\"type\":\"object\",\"description\":\"A point.\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"]}}}"),
-			Name:        "defs_ref_with_sibling_description",
-			Raw:         json.RawMessage("{\"name\":\"defs_ref_with_sibling_description\",\"description\":\"Survey case: defs ref with sibling description.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/Point\",\"description\":\"Where.\"}},\"$defs\":{\"Point\":{\"type\":\"object\",\"description\":\"A point.\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"]}}}}"),
-		},
-		{
-			Description: "Survey case: anyOf enum or integer.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"step\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"up\",\"down\"]},{\"type\":\"integer\",\"minimum\":-100,\"maximum\":100}]}}}"),
-			Name:        "describe_doorbell",
-			Raw:         json.RawMessage("{\"name\":\"describe_doorbell\",\"description\":\"Survey case: anyOf enum or integer.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"step\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"up\",\"down\"]},{\"type\":\"integer\",\"minimum\":-100,\"maximum\":100}]}}}}"),
-		},
-		{
-			Description: "Survey case: dropped keywords.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"additionalProperties\":false,\"propertyNames\":{\"pattern\":\"^[a-z]+$\"},\"properties\":{\"a\":{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"string\"}},\"additionalProperties\":true,\"x-mcp-header\":\"B\"}},\"$schema\":\"http://json-schema.org/draft-07/schema#\"}"),
-			Name:        "dropped_keywords",
-			Raw:         json.RawMessage("{\"name\":\"dropped_keywords\",\"description\":\"Survey case: dropped keywords.\",\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"propertyNames\":{\"pattern\":\"^[a-z]+$\"},\"properties\":{\"a\":{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"string\"}},\"additionalProperties\":true,\"x-mcp-header\":\"B\"}},\"$schema\":\"http://json-schema.org/draft-07/schema#\"}}"),
-		},
-		{
-			Description: "Survey case: type list with null.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"s\":{\"type\":[\"string\",\"null\"],\"description\":\"A name.\"}}}"),
-			Name:        "elicit (form)",
-			Raw:         json.RawMessage("{\"name\":\"elicit (form)\",\"description\":\"Survey case: type list with null.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"s\":{\"type\":[\"string\",\"null\"],\"description\":\"A name.\"}}}}"),
-		},
-		{
-			Description: "Survey case: empty enum.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"enum\":[]}}}"),
-			Name:        "empty_enum",
-			Raw:         json.RawMessage("{\"name\":\"empty_enum\",\"description\":\"Survey case: empty enum.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"enum\":[]}}}}"),
-		},
-		{
-			Description: "Survey case: empty properties.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{}}"),
-			Name:        "empty_properties",
-			Raw:         json.RawMessage("{\"name\":\"empty_properties\",\"description\":\"Survey case: empty properties.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}}"),
-		},
-		{
-			Description: "Survey case: false property.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"never\":false}}"),
-			Name:        "false_property",
-			Raw:         json.RawMessage("{\"name\":\"false_property\",\"description\":\"Survey case: false property.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"never\":false}}}"),
-		},
-		{
-			Description: "Survey case: formats.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"when\":{\"type\":\"string\",\"format\":\"date-time\"},\"mail\":{\"type\":\"string\",\"format\":\"email\"}}}"),
-			Name:        "formats",
-			Raw:         json.RawMessage("{\"name\":\"formats\",\"description\":\"Survey case: formats.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"when\":{\"type\":\"string\",\"format\":\"date-time\"},\"mail\":{\"type\":\"string\",\"format\":\"email\"}}}}"),
-		},
-		{
-			Description: "Survey case: integer enum.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"enum\":[1,2,3]}}}"),
-			Name:        "integer_enum",
-			Raw:         json.RawMessage("{\"name\":\"integer_enum\",\"description\":\"Survey case: integer enum.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"enum\":[1,2,3]}}}}"),
-		},
-		{
-			Description: "Survey case: invalid property name.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\"}}}"),
-			Name:        "invalid_property_name",
-			Raw:         json.RawMessage("{\"name\":\"invalid_property_name\",\"description\":\"Survey case: invalid property name.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\"}}}}"),
-		},
-		{
-			Description: "Survey case: order kept.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"z\":{\"type\":\"string\"},\"a\":{\"type\":\"integer\"},\"m\":{\"type\":\"boolean\"}},\"required\":[\"a\",\"missing\"]}"),
-			Name:        "light.turn_on",
-			Raw:         json.RawMessage("{\"name\":\"light.turn_on\",\"description\":\"Survey case: order kept.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"z\":{\"type\":\"string\"},\"a\":{\"type\":\"integer\"},\"m\":{\"type\":\"boolean\"}},\"required\":[\"a\",\"missing\"]}}"),
-		},
-		{
-			Description: "Survey case: several types.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"v\":{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"minLength\":1,\"maximum\":9}}}"),
-			Name:        "list-events",
-			Raw:         json.RawMessage("{\"name\":\"list-events\",\"description\":\"Survey case: several types.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"v\":{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"minLength\":1,\"maximum\":9}}}}"),
-		},
-		{
-			Description: "Survey case: mixed enum.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[\"a\",1,true,null]}}}"),
-			Name:        "mixed_enum",
-			Raw:         json.RawMessage("{\"name\":\"mixed_enum\",\"description\":\"Survey case: mixed enum.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[\"a\",1,true,null]}}}}"),
-		},
-		{
-			Description: "Survey case: nested free-form map.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}"),
-			Name:        "nested_free-form_map",
-			Raw:         json.RawMessage("{\"name\":\"nested_free-form_map\",\"description\":\"Survey case: nested free-form map.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}}"),
-		},
-		{
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}"),
-			Name:        "no_description",
-			Raw:         json.RawMessage("{\"name\":\"no_description\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}}"),
-		},
-		{
-			Description: "Survey case: const string.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"box\"}}}"),
-			Name:        "ns:tool.x",
-			Raw:         json.RawMessage("{\"name\":\"ns:tool.x\",\"description\":\"Survey case: const string.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"box\"}}}}"),
-		},
-		{
-			Description: "Survey case: numeric notes.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1}}}"),
-			Name:        "numeric_notes",
-			Raw:         json.RawMessage("{\"name\":\"numeric_notes\",\"description\":\"Survey case: numeric notes.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1}}}}"),
-		},
-		{
-			Description: "Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.",
-			InputSchema: json.RawMessage("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}"),
-			Name:        "numeric_notes_draft04",
-			Raw:         json.RawMessage("{\"name\":\"numeric_notes_draft04\",\"description\":\"Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.\",\"inputSchema\":{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}}"),
-		},
-		{
-			Description: "Survey case: object without properties.",
-			InputSchema: json.RawMessage("{\"type\":\"object\"}"),
-			Name:        "object_without_properties",
-			Raw:         json.RawMessage("{\"name\":\"object_without_properties\",\"description\":\"Survey case: object without properties.\",\"inputSchema\":{\"type\":\"object\"}}"),
-		},
-		{
-			Description: "Optional ref and anyOf.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/P\"},\"u\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"description\":\"Either.\"},\"n\":{\"type\":[\"number\",\"null\"]},\"e\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]},\"k\":{\"const\":\"fixed\"}},\"$defs\":{\"P\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"}},\"required\":[\"x\"]}}}"),
-			Name:        "optional_ref",
-			Raw:         json.RawMessage("{\"name\":\"optional_ref\",\"description\":\"Optional ref and anyOf.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/P\"},\"u\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"description\":\"Either.\"},\"n\":{\"type\":[\"number\",\"null\"]},\"e\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]},\"k\":{\"const\":\"fixed\"}},\"$defs\":{\"P\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"}},\"required\":[\"x\"]}}}}"),
-		},
-		{
-			Description: "Survey case: recursive defs.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"root\":{\"$ref\":\"#/$defs/Node\"}},\"$defs\":{\"Node\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Node\"}}},\"required\":[\"name\"]}}}"),
-			Name:        "recursive_defs",
-			Raw:         json.RawMessage("{\"name\":\"recursive_defs\",\"description\":\"Survey case: recursive defs.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"root\":{\"$ref\":\"#/$defs/Node\"}},\"$defs\":{\"Node\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Node\"}}},\"required\":[\"name\"]}}}}"),
-		},
-		{
-			Description: "Survey case: ref into properties.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"a\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}}},{\"type\":\"null\"}]},\"b\":{\"$ref\":\"#/properties/a/anyOf/0\"}}}"),
-			Name:        "ref_into_properties",
-			Raw:         json.RawMessage("{\"name\":\"ref_into_properties\",\"description\":\"Survey case: ref into properties.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}}},{\"type\":\"null\"}]},\"b\":{\"$ref\":\"#/properties/a/anyOf/0\"}}}}"),
-		},
-		{
-			Description: "Survey case: schema keyword only.",
-			InputSchema: json.RawMessage("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\"}"),
-			Name:        "schema_keyword_only",
-			Raw:         json.RawMessage("{\"name\":\"schema_keyword_only\",\"description\":\"Survey case: schema keyword only.\",\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\"}}"),
-		},
-		{
-			Description: "Survey case: string notes.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\",\"minLength\":3,\"maxLength\":3,\"examples\":[\"ABC\"]}}}"),
-			Name:        "string_notes",
-			Raw:         json.RawMessage("{\"name\":\"string_notes\",\"description\":\"Survey case: string notes.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\",\"minLength\":3,\"maxLength\":3,\"examples\":[\"ABC\"]}}}}"),
-		},
-		{
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"$filter\":{\"type\":\"string\"}}}"),
-			Name:        "titled",
-			Raw:         json.RawMessage("{\"name\":\"titled\",\"title\":\"A titled tool\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"$filter\":{\"type\":\"string\"}}}}"),
-			Title:       "A titled tool",
-		},
-		{
-			Description: "Survey case: top-level oneOf.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}"),
-			Name:        "top-level_oneOf",
-			Raw:         json.RawMessage("{\"name\":\"top-level_oneOf\",\"description\":\"Survey case: top-level oneOf.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}}"),
-		},
-		{
-			Description: "Top-level allOf.",
-			InputSchema: json.RawMessage("{\"allOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"minimum\":0}}},{\"properties\":{\"a\":{\"maximum\":50},\"b\":{\"type\":\"boolean\"}},\"required\":[\"b\"]}]}"),
-			Name:        "top_allof",
-			Raw:         json.RawMessage("{\"name\":\"top_allof\",\"description\":\"Top-level allOf.\",\"inputSchema\":{\"allOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"minimum\":0}}},{\"properties\":{\"a\":{\"maximum\":50},\"b\":{\"type\":\"boolean\"}},\"required\":[\"b\"]}]}}"),
-		},
-		{
-			Description: "Top-level $ref.",
-			InputSchema: json.RawMessage("{\"$ref\":\"#/$defs/Args\",\"$defs\":{\"Args\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}}"),
-			Name:        "top_ref",
-			Raw:         json.RawMessage("{\"name\":\"top_ref\",\"description\":\"Top-level $ref.\",\"inputSchema\":{\"$ref\":\"#/$defs/Args\",\"$defs\":{\"Args\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}}}"),
-		},
-		{
-			Description: "Survey case: tuple.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}}}"),
-			Name:        "tuple",
-			Raw:         json.RawMessage("{\"name\":\"tuple\",\"description\":\"Survey case: tuple.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}}}}"),
-		},
-		{
-			Description: "Survey case: union distributes siblings.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"An id.\",\"anyOf\":[{\"minLength\":3},{\"format\":\"uuid\"}]}}}"),
-			Name:        "union_distributes_siblings",
-			Raw:         json.RawMessage("{\"name\":\"union_distributes_siblings\",\"description\":\"Survey case: union distributes siblings.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"An id.\",\"anyOf\":[{\"minLength\":3},{\"format\":\"uuid\"}]}}}}"),
-		},
-		{
-			Description: "Survey case: untyped and true.",
-			InputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"any\":{},\"yes\":true,\"desc\":{\"description\":\"Anything.\"}}}"),
-			Name:        "untyped_and_true",
-			Raw:         json.RawMessage("{\"name\":\"untyped_and_true\",\"description\":\"Survey case: untyped and true.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"any\":{},\"yes\":true,\"desc\":{\"description\":\"Anything.\"}}}}"),
-		},
-	}
+	return mcpimpl.Tools(toolsJSON[:])
 }
