@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -103,7 +102,17 @@ type CapableConn interface {
 
 // ErrWriteTimeout is matched by the error of a ConnCapabilities.WriteWithin
 // whose time ran out.
-var ErrWriteTimeout = errors.New("the request's timeout ran out while sending it")
+var ErrWriteTimeout error = writeTimeout{}
+
+// writeTimeout is ErrWriteTimeout's type. Its Is makes ErrWriteTimeout match
+// context.DeadlineExceeded, as the Session's other timeouts do, so that a
+// call whose timeout runs out while it is being sent reads as a timeout
+// however the error reaches the caller.
+type writeTimeout struct{}
+
+func (writeTimeout) Error() string { return "the request's timeout ran out while sending it" }
+
+func (writeTimeout) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // connCapabilities returns what conn declares.
 func connCapabilities(conn Conn) ConnCapabilities {

@@ -222,3 +222,20 @@ func TestThirdPartyConnCapabilities(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteTimeoutIsDeadlineExceeded checks that a call whose timeout runs
+// out while it is being sent reads as a timeout: when the caller's own
+// deadline ends at the same moment, the Session returns the transport's
+// ErrWriteTimeout, which callers test with context.DeadlineExceeded.
+func TestWriteTimeoutIsDeadlineExceeded(t *testing.T) {
+	err := fmt.Errorf("calling slow: %w", runtime.ErrWriteTimeout)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Error("ErrWriteTimeout does not match context.DeadlineExceeded")
+	}
+	if !errors.Is(err, runtime.ErrWriteTimeout) {
+		t.Error("a wrapped ErrWriteTimeout does not match ErrWriteTimeout")
+	}
+	if errors.Is(context.DeadlineExceeded, runtime.ErrWriteTimeout) {
+		t.Error("context.DeadlineExceeded matches ErrWriteTimeout")
+	}
+}

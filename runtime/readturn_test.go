@@ -92,10 +92,17 @@ func TestTurnToReadUnderChurn(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+	// After the churn every call must succeed. The 40 ms CallTimeout
+	// applies only to calls without a deadline, so these get a generous
+	// one of their own: a loaded machine can pause a goroutine for longer
+	// than 40 ms, which says nothing about the turn to read.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	for i := range 20 {
 		msg := fmt.Sprint("after-", i)
-		if got := callText(t, s, "echo", map[string]string{"message": msg}); got != msg {
-			t.Fatalf("echo: %q, want %q", got, msg)
+		res, err := s.CallTool(ctx, "echo", map[string]string{"message": msg})
+		if err != nil || res.Text() != msg {
+			t.Fatalf("echo %s: %v %v", msg, res, err)
 		}
 	}
 	var burst sync.WaitGroup
@@ -104,7 +111,7 @@ func TestTurnToReadUnderChurn(t *testing.T) {
 		go func() {
 			defer burst.Done()
 			msg := fmt.Sprint("burst-", i)
-			res, err := s.CallTool(context.Background(), "echo", map[string]string{"message": msg})
+			res, err := s.CallTool(ctx, "echo", map[string]string{"message": msg})
 			if err != nil || res.Text() != msg {
 				t.Errorf("echo %s: %v %v", msg, res, err)
 			}
