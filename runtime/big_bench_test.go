@@ -25,6 +25,12 @@ func BenchmarkBigResultStdio(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
+	benchBigCalls(b, s)
+}
+
+// benchBigCalls calls the big tool through s for each round of b, and
+// reports the CPU time each call took.
+func benchBigCalls(b *testing.B, s *Session) {
 	args := json.RawMessage(`{"n":` + strconv.Itoa(bigSize) + `}`)
 	ctx := context.Background()
 	b.SetBytes(bigSize)
@@ -126,19 +132,8 @@ func BenchmarkBigResultHTTP(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	args := json.RawMessage(`{"n":` + strconv.Itoa(bigSize) + `}`)
-	ctx := context.Background()
-	b.SetBytes(bigSize)
-	b.ReportAllocs()
-	start := cpuTime()
-	for b.Loop() {
-		res, err := s.CallTool(ctx, "big", args)
-		if err != nil || len(res.Text()) != bigSize {
-			b.Fatal(err)
-		}
-	}
 	// The server runs in this process too, and costs both the same.
-	reportCPU(b, start)
+	benchBigCalls(b, s)
 }
 
 func BenchmarkMinimalBigResultHTTP(b *testing.B) {
@@ -150,19 +145,7 @@ func BenchmarkMinimalBigResultHTTP(b *testing.B) {
 	start := cpuTime()
 	for b.Loop() {
 		id++
-		body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"big","arguments":{"n":` + strconv.Itoa(bigSize) + `},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "big")
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		data := minimalCall(b, client, srv.URL, id, "big", `{"n":`+strconv.Itoa(bigSize)+`}`)
 		var out struct {
 			Result struct {
 				Content []struct {

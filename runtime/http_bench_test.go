@@ -65,26 +65,35 @@ func benchmarkSession(b *testing.B, useSSE bool) {
 func BenchmarkStreamableCallJSON(b *testing.B) { benchmarkSession(b, false) }
 func BenchmarkStreamableCallSSE(b *testing.B)  { benchmarkSession(b, true) }
 
+// minimalCall makes the tools/call request id of tool with args (JSON text)
+// as a minimal 2026-07-28 client does, with net/http alone, and returns the
+// response body.
+func minimalCall(b *testing.B, client *http.Client, url string, id int, tool, args string) []byte {
+	body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":` + strconv.Quote(tool) + `,"arguments":` + args + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", tool)
+	resp, err := client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return data
+}
+
 func BenchmarkMinimalHTTPCall(b *testing.B) {
 	srv := benchServer(b, false)
+	url := srv.URL
 	client := &http.Client{}
 	id := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		id++
-		body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "echo")
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		data := minimalCall(b, client, url, id, "echo", `{"message":"hello"}`)
 		var out struct {
 			Result struct {
 				Content []struct {
