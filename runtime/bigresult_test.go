@@ -36,16 +36,7 @@ func TestLargeResultsStdioAllocateLittle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	args := json.RawMessage(`{"n":` + strconv.Itoa(1<<20) + `}`)
-	perCall := bytesPerCall(t, 4, func() {
-		res, err := s.CallTool(context.Background(), "big", args)
-		if err != nil || len(res.Text()) != 1<<20 {
-			t.Fatalf("big: %d bytes, %v", len(res.Text()), err)
-		}
-	})
-	if limit := 3.0 * (1 << 20); perCall > limit {
-		t.Errorf("%.1f MiB allocated per 1 MiB result, want at most %.0f MiB", perCall/(1<<20), limit/(1<<20))
-	}
+	checkBigResultAllocs(t, s)
 }
 
 // A 1 MiB result in an SSE event over Streamable HTTP was read into a line
@@ -60,6 +51,13 @@ func TestLargeResultsHTTPAllocateLittle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	checkBigResultAllocs(t, s)
+}
+
+// checkBigResultAllocs fails t when a 1 MiB result through s allocates
+// more than 3 MiB.
+func checkBigResultAllocs(t *testing.T, s *Session) {
+	t.Helper()
 	args := json.RawMessage(`{"n":` + strconv.Itoa(1<<20) + `}`)
 	perCall := bytesPerCall(t, 4, func() {
 		res, err := s.CallTool(context.Background(), "big", args)
