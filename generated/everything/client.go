@@ -4,10 +4,9 @@ package everything
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Client calls the tools of the server with typed arguments. Each method validates its arguments before sending anything, and reports a result whose isError flag is set as a *runtime.ToolError.
@@ -24,85 +23,35 @@ func NewClient(c runtime.Caller) *Client {
 //
 // Echoes back the input string
 func (c *Client) Echo(ctx context.Context, args EchoArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "echo", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("echo", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "echo", &args)
 }
 
 // GetAnnotatedMessage calls the tool "get-annotated-message".
 //
 // Demonstrates how annotations can be used to provide metadata about content.
 func (c *Client) GetAnnotatedMessage(ctx context.Context, args GetAnnotatedMessageArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "get-annotated-message", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("get-annotated-message", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "get-annotated-message", &args)
 }
 
 // GetEnv calls the tool "get-env".
 //
 // Returns all environment variables, helpful for debugging MCP server configuration
 func (c *Client) GetEnv(ctx context.Context, args GetEnvArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "get-env", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("get-env", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "get-env", &args)
 }
 
 // GetResourceLinks calls the tool "get-resource-links".
 //
 // Returns up to ten resource links that reference different types of resources
 func (c *Client) GetResourceLinks(ctx context.Context, args GetResourceLinksArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "get-resource-links", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("get-resource-links", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "get-resource-links", &args)
 }
 
 // GetResourceReference calls the tool "get-resource-reference".
 //
 // Returns a resource reference that can be used by MCP clients
 func (c *Client) GetResourceReference(ctx context.Context, args GetResourceReferenceArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "get-resource-reference", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("get-resource-reference", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "get-resource-reference", &args)
 }
 
 // GetStructuredContent calls the tool "get-structured-content".
@@ -111,22 +60,9 @@ func (c *Client) GetResourceReference(ctx context.Context, args GetResourceRefer
 //
 // It returns the structured result decoded as GetStructuredContentResult; a result without one is an error.
 func (c *Client) GetStructuredContent(ctx context.Context, args GetStructuredContentArgs) (*GetStructuredContentResult, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "get-structured-content", &args)
-	if err != nil {
-		return nil, err
-	}
-	if err := runtime.ResultError("get-structured-content", res); err != nil {
-		return nil, err
-	}
-	if res == nil || len(res.StructuredContent) == 0 {
-		return nil, fmt.Errorf("tool %s returned no structured content", "get-structured-content")
-	}
 	var out GetStructuredContentResult
-	if err := json.Unmarshal(res.StructuredContent, &out); err != nil {
-		return nil, fmt.Errorf("decoding the structured result of tool %s: %w", "get-structured-content", err)
+	if err := mcpimpl.CallInto(ctx, c.caller, "get-structured-content", &args, &out); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
@@ -135,117 +71,47 @@ func (c *Client) GetStructuredContent(ctx context.Context, args GetStructuredCon
 //
 // Returns the sum of two numbers
 func (c *Client) GetSum(ctx context.Context, args GetSumArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "get-sum", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("get-sum", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "get-sum", &args)
 }
 
 // GetTinyImage calls the tool "get-tiny-image".
 //
 // Returns a tiny MCP logo image.
 func (c *Client) GetTinyImage(ctx context.Context, args GetTinyImageArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "get-tiny-image", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("get-tiny-image", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "get-tiny-image", &args)
 }
 
 // GzipFileAsResource calls the tool "gzip-file-as-resource".
 //
 // Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
 func (c *Client) GzipFileAsResource(ctx context.Context, args GzipFileAsResourceArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "gzip-file-as-resource", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("gzip-file-as-resource", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "gzip-file-as-resource", &args)
 }
 
 // SimulateResearchQuery calls the tool "simulate-research-query".
 //
 // Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
 func (c *Client) SimulateResearchQuery(ctx context.Context, args SimulateResearchQueryArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "simulate-research-query", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("simulate-research-query", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "simulate-research-query", &args)
 }
 
 // ToggleSimulatedLogging calls the tool "toggle-simulated-logging".
 //
 // Toggles simulated, random-leveled logging on or off.
 func (c *Client) ToggleSimulatedLogging(ctx context.Context, args ToggleSimulatedLoggingArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "toggle-simulated-logging", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("toggle-simulated-logging", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "toggle-simulated-logging", &args)
 }
 
 // ToggleSubscriberUpdates calls the tool "toggle-subscriber-updates".
 //
 // Toggles simulated resource subscription updates on or off.
 func (c *Client) ToggleSubscriberUpdates(ctx context.Context, args ToggleSubscriberUpdatesArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "toggle-subscriber-updates", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("toggle-subscriber-updates", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "toggle-subscriber-updates", &args)
 }
 
 // TriggerLongRunningOperation calls the tool "trigger-long-running-operation".
 //
 // Demonstrates a long running operation with progress updates.
 func (c *Client) TriggerLongRunningOperation(ctx context.Context, args TriggerLongRunningOperationArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "trigger-long-running-operation", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("trigger-long-running-operation", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "trigger-long-running-operation", &args)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Client calls the tools of the server with typed arguments. Each method validates its arguments before sending anything, and reports a result whose isError flag is set as a *runtime.ToolError.
@@ -22,251 +23,101 @@ func NewClient(c runtime.Caller) *Client {
 //
 // Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).
 func (c *Client) GetLiveContext(ctx context.Context, args GetLiveContextArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "GetLiveContext", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("GetLiveContext", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "GetLiveContext", &args)
 }
 
 // HassCancelAllTimers calls the tool "HassCancelAllTimers".
 //
 // Cancels all timers
 func (c *Client) HassCancelAllTimers(ctx context.Context, args HassCancelAllTimersArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassCancelAllTimers", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassCancelAllTimers", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassCancelAllTimers", &args)
 }
 
 // HassLightSet calls the tool "HassLightSet".
 //
 // Sets the brightness percentage or color of a light
 func (c *Client) HassLightSet(ctx context.Context, args HassLightSetArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassLightSet", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassLightSet", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassLightSet", &args)
 }
 
 // HassListAddItem calls the tool "HassListAddItem".
 //
 // Add item to a todo list
 func (c *Client) HassListAddItem(ctx context.Context, args HassListAddItemArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassListAddItem", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassListAddItem", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassListAddItem", &args)
 }
 
 // HassMediaNext calls the tool "HassMediaNext".
 //
 // Skips a media player to the next item
 func (c *Client) HassMediaNext(ctx context.Context, args HassMediaNextArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassMediaNext", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassMediaNext", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassMediaNext", &args)
 }
 
 // HassMediaPause calls the tool "HassMediaPause".
 //
 // Pauses a media player
 func (c *Client) HassMediaPause(ctx context.Context, args HassMediaPauseArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassMediaPause", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassMediaPause", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassMediaPause", &args)
 }
 
 // HassMediaPlayerMute calls the tool "HassMediaPlayerMute".
 //
 // Mutes a media player
 func (c *Client) HassMediaPlayerMute(ctx context.Context, args HassMediaPlayerMuteArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassMediaPlayerMute", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassMediaPlayerMute", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassMediaPlayerMute", &args)
 }
 
 // HassMediaPrevious calls the tool "HassMediaPrevious".
 //
 // Replays the previous item for a media player
 func (c *Client) HassMediaPrevious(ctx context.Context, args HassMediaPreviousArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassMediaPrevious", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassMediaPrevious", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassMediaPrevious", &args)
 }
 
 // HassMediaSearchAndPlay calls the tool "HassMediaSearchAndPlay".
 //
 // Searches for media and plays the first result
 func (c *Client) HassMediaSearchAndPlay(ctx context.Context, args HassMediaSearchAndPlayArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassMediaSearchAndPlay", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassMediaSearchAndPlay", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassMediaSearchAndPlay", &args)
 }
 
 // HassMediaUnpause calls the tool "HassMediaUnpause".
 //
 // Resumes a media player
 func (c *Client) HassMediaUnpause(ctx context.Context, args HassMediaUnpauseArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassMediaUnpause", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassMediaUnpause", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassMediaUnpause", &args)
 }
 
 // HassSetVolume calls the tool "HassSetVolume".
 //
 // Sets the volume percentage of a media player
 func (c *Client) HassSetVolume(ctx context.Context, args HassSetVolumeArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassSetVolume", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassSetVolume", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassSetVolume", &args)
 }
 
 // HassSetVolumeRelative calls the tool "HassSetVolumeRelative".
 //
 // Increases or decreases the volume of a media player
 func (c *Client) HassSetVolumeRelative(ctx context.Context, args HassSetVolumeRelativeArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassSetVolumeRelative", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassSetVolumeRelative", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassSetVolumeRelative", &args)
 }
 
 // HassTurnOff calls the tool "HassTurnOff".
 //
 // Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.
 func (c *Client) HassTurnOff(ctx context.Context, args HassTurnOffArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassTurnOff", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassTurnOff", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassTurnOff", &args)
 }
 
 // HassTurnOn calls the tool "HassTurnOn".
 //
 // Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.
 func (c *Client) HassTurnOn(ctx context.Context, args HassTurnOnArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "HassTurnOn", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("HassTurnOn", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "HassTurnOn", &args)
 }
 
 // DescribeDoorbell calls the tool "describe_doorbell".
 func (c *Client) DescribeDoorbell(ctx context.Context, args DescribeDoorbellArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "describe_doorbell", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("describe_doorbell", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "describe_doorbell", &args)
 }

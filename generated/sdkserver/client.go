@@ -4,10 +4,9 @@ package sdkserver
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Client calls the tools of the server with typed arguments. Each method validates its arguments before sending anything, and reports a result whose isError flag is set as a *runtime.ToolError.
@@ -26,22 +25,9 @@ func NewClient(c runtime.Caller) *Client {
 //
 // It returns the structured result decoded as AddResult; a result without one is an error.
 func (c *Client) Add(ctx context.Context, args AddArgs) (*AddResult, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "add", &args)
-	if err != nil {
-		return nil, err
-	}
-	if err := runtime.ResultError("add", res); err != nil {
-		return nil, err
-	}
-	if res == nil || len(res.StructuredContent) == 0 {
-		return nil, fmt.Errorf("tool %s returned no structured content", "add")
-	}
 	var out AddResult
-	if err := json.Unmarshal(res.StructuredContent, &out); err != nil {
-		return nil, fmt.Errorf("decoding the structured result of tool %s: %w", "add", err)
+	if err := mcpimpl.CallInto(ctx, c.caller, "add", &args, &out); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
@@ -50,83 +36,33 @@ func (c *Client) Add(ctx context.Context, args AddArgs) (*AddResult, error) {
 //
 // Returns n bytes of text.
 func (c *Client) Big(ctx context.Context, args BigArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "big", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("big", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "big", &args)
 }
 
 // Echo calls the tool "echo".
 //
 // Echoes its message back as text.
 func (c *Client) Echo(ctx context.Context, args EchoArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "echo", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("echo", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "echo", &args)
 }
 
 // Fail calls the tool "fail".
 //
 // Fails with a tool error carrying its message.
 func (c *Client) Fail(ctx context.Context, args FailArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "fail", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("fail", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "fail", &args)
 }
 
 // Progress calls the tool "progress".
 //
 // Sends progress notifications, then returns.
 func (c *Client) Progress(ctx context.Context, args ProgressArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "progress", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("progress", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "progress", &args)
 }
 
 // Slow calls the tool "slow".
 //
 // Sleeps for ms milliseconds, or until the call is cancelled.
 func (c *Client) Slow(ctx context.Context, args SlowArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "slow", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("slow", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "slow", &args)
 }

@@ -2,18 +2,15 @@
 
 package sdkserver
 
-import "google.golang.org/genai"
+import (
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"google.golang.org/genai"
+)
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	return []*genai.FunctionDeclaration{
-		geminiAdd(),
-		geminiBig(),
-		geminiEcho(),
-		geminiFail(),
-		geminiProgress(),
-		geminiSlow(),
-	}
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	return decls
 }
 
 // Tools returns one Gemini tool that holds every function declaration.
@@ -31,120 +28,12 @@ var DeclaredNames = map[string]string{
 	"slow":     "slow",
 }
 
-// geminiAdd declares the tool "add".
-func geminiAdd() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Adds two numbers and returns the sum as structured output.",
-		Name:        "add",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"a": {
-					Description: "the first addend",
-					Type:        genai.TypeNumber,
-				},
-				"b": {
-					Description: "the second addend",
-					Type:        genai.TypeNumber,
-				},
-			},
-			PropertyOrdering: []string{"a", "b"},
-			Required:         []string{"a", "b"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiBig declares the tool "big".
-func geminiBig() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns n bytes of text.",
-		Name:        "big",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"n": {
-					Description: "how many bytes of text to return",
-					Type:        genai.TypeInteger,
-				},
-			},
-			PropertyOrdering: []string{"n"},
-			Required:         []string{"n"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiEcho declares the tool "echo".
-func geminiEcho() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Echoes its message back as text.",
-		Name:        "echo",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"message": {
-					Description: "the text to echo back",
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"message"},
-			Required:         []string{"message"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiFail declares the tool "fail".
-func geminiFail() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Fails with a tool error carrying its message.",
-		Name:        "fail",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"message": {
-					Description: "the error text",
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"message"},
-			Required:         []string{"message"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiProgress declares the tool "progress".
-func geminiProgress() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Sends progress notifications, then returns.",
-		Name:        "progress",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"steps": {
-					Description: "how many progress notifications to send",
-					Type:        genai.TypeInteger,
-				},
-			},
-			PropertyOrdering: []string{"steps"},
-			Required:         []string{"steps"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiSlow declares the tool "slow".
-func geminiSlow() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Sleeps for ms milliseconds, or until the call is cancelled.",
-		Name:        "slow",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"ms": {
-					Description: "how long to sleep, in milliseconds",
-					Type:        genai.TypeInteger,
-				},
-			},
-			PropertyOrdering: []string{"ms"},
-			Required:         []string{"ms"},
-			Type:             genai.TypeObject,
-		},
-	}
+// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+var geminiDeclarations = [...]string{
+	`{"description":"Adds two numbers and returns the sum as structured output.","name":"add","parameters":{"properties":{"a":{"description":"the first addend","type":"NUMBER"},"b":{"description":"the second addend","type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
+	`{"description":"Returns n bytes of text.","name":"big","parameters":{"properties":{"n":{"description":"how many bytes of text to return","type":"INTEGER"}},"propertyOrdering":["n"],"required":["n"],"type":"OBJECT"}}`,
+	`{"description":"Echoes its message back as text.","name":"echo","parameters":{"properties":{"message":{"description":"the text to echo back","type":"STRING"}},"propertyOrdering":["message"],"required":["message"],"type":"OBJECT"}}`,
+	`{"description":"Fails with a tool error carrying its message.","name":"fail","parameters":{"properties":{"message":{"description":"the error text","type":"STRING"}},"propertyOrdering":["message"],"required":["message"],"type":"OBJECT"}}`,
+	`{"description":"Sends progress notifications, then returns.","name":"progress","parameters":{"properties":{"steps":{"description":"how many progress notifications to send","type":"INTEGER"}},"propertyOrdering":["steps"],"required":["steps"],"type":"OBJECT"}}`,
+	`{"description":"Sleeps for ms milliseconds, or until the call is cancelled.","name":"slow","parameters":{"properties":{"ms":{"description":"how long to sleep, in milliseconds","type":"INTEGER"}},"propertyOrdering":["ms"],"required":["ms"],"type":"OBJECT"}}`,
 }

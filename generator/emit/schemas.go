@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -76,7 +78,7 @@ func (g *gen) schemasFile() *jen.File {
 
 	texts := make([]jen.Code, len(tools))
 	for i, rt := range tools {
-		texts[i] = jen.Lit(string(rt.Raw))
+		texts[i] = textLit(string(rt.Raw))
 	}
 	f.Add(comment("toolsJSON holds each tool as the server sent it, compacted, in name order.")).Var().Id("toolsJSON").Op("=").Index(jen.Op("...")).String().Values(multiline(texts)...)
 	what := fmt.Sprintf("the %d tools this package was generated from", len(tools))
@@ -99,4 +101,15 @@ func multiline(items []jen.Code) []jen.Code {
 		out = append(out, jen.Line().Add(it))
 	}
 	return append(out, jen.Line())
+}
+
+// textLit renders a JSON text as a raw string literal, which a reader sees
+// as the JSON itself, or as an interpreted one when the text holds what a
+// raw literal cannot: a backquote, a carriage return (which the compiler
+// drops from raw literals), a NUL or byte order mark, or invalid UTF-8.
+func textLit(s string) jen.Code {
+	if !utf8.ValidString(s) || strings.ContainsAny(s, "`\r\x00\ufeff") {
+		return jen.Lit(s)
+	}
+	return jen.Op("`" + s + "`")
 }

@@ -2,25 +2,15 @@
 
 package everything
 
-import "google.golang.org/genai"
+import (
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"google.golang.org/genai"
+)
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	return []*genai.FunctionDeclaration{
-		geminiEcho(),
-		geminiGetAnnotatedMessage(),
-		geminiGetEnv(),
-		geminiGetResourceLinks(),
-		geminiGetResourceReference(),
-		geminiGetStructuredContent(),
-		geminiGetSum(),
-		geminiGetTinyImage(),
-		geminiGzipFileAsResource(),
-		geminiSimulateResearchQuery(),
-		geminiToggleSimulatedLogging(),
-		geminiToggleSubscriberUpdates(),
-		geminiTriggerLongRunningOperation(),
-	}
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	return decls
 }
 
 // Tools returns one Gemini tool that holds every function declaration.
@@ -45,235 +35,19 @@ var DeclaredNames = map[string]string{
 	"trigger-long-running-operation": "trigger-long-running-operation",
 }
 
-// geminiEcho declares the tool "echo".
-func geminiEcho() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Echoes back the input string",
-		Name:        "echo",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"message": {
-					Description: "Message to echo",
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"message"},
-			Required:         []string{"message"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiGetAnnotatedMessage declares the tool "get-annotated-message".
-func geminiGetAnnotatedMessage() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Demonstrates how annotations can be used to provide metadata about content.",
-		Name:        "get-annotated-message",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"includeImage": {
-					Description: "Whether to include an example image. Default: false.",
-					Type:        genai.TypeBoolean,
-				},
-				"messageType": {
-					Description: "Type of message to demonstrate different annotation patterns",
-					Enum:        []string{"error", "success", "debug"},
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"messageType", "includeImage"},
-			Required:         []string{"messageType"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiGetEnv declares the tool "get-env".
-func geminiGetEnv() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns all environment variables, helpful for debugging MCP server configuration",
-		Name:        "get-env",
-	}
-}
-
-// geminiGetResourceLinks declares the tool "get-resource-links".
-func geminiGetResourceLinks() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns up to ten resource links that reference different types of resources",
-		Name:        "get-resource-links",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"count": {
-					Description: "Number of resource links to return (1-10) Default: 3.",
-					Maximum:     genai.Ptr[float64](10),
-					Minimum:     genai.Ptr[float64](1),
-					Type:        genai.TypeNumber,
-				},
-			},
-			PropertyOrdering: []string{"count"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiGetResourceReference declares the tool "get-resource-reference".
-func geminiGetResourceReference() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns a resource reference that can be used by MCP clients",
-		Name:        "get-resource-reference",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"resourceId": {
-					Description: "ID of the text resource to fetch. Default: 1.",
-					Type:        genai.TypeNumber,
-				},
-				"resourceType": {
-					Description: "Default: \"Text\".",
-					Enum:        []string{"Text", "Blob"},
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"resourceType", "resourceId"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiGetStructuredContent declares the tool "get-structured-content".
-func geminiGetStructuredContent() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns structured content along with an output schema for client data validation",
-		Name:        "get-structured-content",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"location": {
-					Description: "Choose city",
-					Enum:        []string{"New York", "Chicago", "Los Angeles"},
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"location"},
-			Required:         []string{"location"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiGetSum declares the tool "get-sum".
-func geminiGetSum() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns the sum of two numbers",
-		Name:        "get-sum",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"a": {
-					Description: "First number",
-					Type:        genai.TypeNumber,
-				},
-				"b": {
-					Description: "Second number",
-					Type:        genai.TypeNumber,
-				},
-			},
-			PropertyOrdering: []string{"a", "b"},
-			Required:         []string{"a", "b"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiGetTinyImage declares the tool "get-tiny-image".
-func geminiGetTinyImage() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns a tiny MCP logo image.",
-		Name:        "get-tiny-image",
-	}
-}
-
-// geminiGzipFileAsResource declares the tool "gzip-file-as-resource".
-func geminiGzipFileAsResource() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.",
-		Name:        "gzip-file-as-resource",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"data": {
-					Description: "URL or data URI of the file content to compress. Format: uri. Default: \"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\".",
-					Type:        genai.TypeString,
-				},
-				"name": {
-					Description: "Name of the output file. Default: \"README.md.gz\".",
-					Type:        genai.TypeString,
-				},
-				"outputType": {
-					Description: "How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. Default: \"resourceLink\".",
-					Enum:        []string{"resourceLink", "resource"},
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"name", "data", "outputType"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiSimulateResearchQuery declares the tool "simulate-research-query".
-func geminiSimulateResearchQuery() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.",
-		Name:        "simulate-research-query",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"ambiguous": {
-					Description: "Simulate an ambiguous query that requires clarification (triggers input_required status) Default: false.",
-					Type:        genai.TypeBoolean,
-				},
-				"topic": {
-					Description: "The research topic to investigate",
-					Type:        genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"topic", "ambiguous"},
-			Required:         []string{"topic"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiToggleSimulatedLogging declares the tool "toggle-simulated-logging".
-func geminiToggleSimulatedLogging() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Toggles simulated, random-leveled logging on or off.",
-		Name:        "toggle-simulated-logging",
-	}
-}
-
-// geminiToggleSubscriberUpdates declares the tool "toggle-subscriber-updates".
-func geminiToggleSubscriberUpdates() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Toggles simulated resource subscription updates on or off.",
-		Name:        "toggle-subscriber-updates",
-	}
-}
-
-// geminiTriggerLongRunningOperation declares the tool "trigger-long-running-operation".
-func geminiTriggerLongRunningOperation() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Demonstrates a long running operation with progress updates.",
-		Name:        "trigger-long-running-operation",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"duration": {
-					Description: "Duration of the operation in seconds. Default: 10.",
-					Type:        genai.TypeNumber,
-				},
-				"steps": {
-					Description: "Number of steps in the operation. Default: 5.",
-					Type:        genai.TypeNumber,
-				},
-			},
-			PropertyOrdering: []string{"duration", "steps"},
-			Type:             genai.TypeObject,
-		},
-	}
+// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+var geminiDeclarations = [...]string{
+	`{"description":"Echoes back the input string","name":"echo","parameters":{"properties":{"message":{"description":"Message to echo","type":"STRING"}},"propertyOrdering":["message"],"required":["message"],"type":"OBJECT"}}`,
+	`{"description":"Demonstrates how annotations can be used to provide metadata about content.","name":"get-annotated-message","parameters":{"properties":{"includeImage":{"description":"Whether to include an example image. Default: false.","type":"BOOLEAN"},"messageType":{"description":"Type of message to demonstrate different annotation patterns","enum":["error","success","debug"],"type":"STRING"}},"propertyOrdering":["messageType","includeImage"],"required":["messageType"],"type":"OBJECT"}}`,
+	`{"description":"Returns all environment variables, helpful for debugging MCP server configuration","name":"get-env"}`,
+	`{"description":"Returns up to ten resource links that reference different types of resources","name":"get-resource-links","parameters":{"properties":{"count":{"description":"Number of resource links to return (1-10) Default: 3.","maximum":10,"minimum":1,"type":"NUMBER"}},"propertyOrdering":["count"],"type":"OBJECT"}}`,
+	`{"description":"Returns a resource reference that can be used by MCP clients","name":"get-resource-reference","parameters":{"properties":{"resourceId":{"description":"ID of the text resource to fetch. Default: 1.","type":"NUMBER"},"resourceType":{"description":"Default: \"Text\".","enum":["Text","Blob"],"type":"STRING"}},"propertyOrdering":["resourceType","resourceId"],"type":"OBJECT"}}`,
+	`{"description":"Returns structured content along with an output schema for client data validation","name":"get-structured-content","parameters":{"properties":{"location":{"description":"Choose city","enum":["New York","Chicago","Los Angeles"],"type":"STRING"}},"propertyOrdering":["location"],"required":["location"],"type":"OBJECT"}}`,
+	`{"description":"Returns the sum of two numbers","name":"get-sum","parameters":{"properties":{"a":{"description":"First number","type":"NUMBER"},"b":{"description":"Second number","type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
+	`{"description":"Returns a tiny MCP logo image.","name":"get-tiny-image"}`,
+	`{"description":"Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.","name":"gzip-file-as-resource","parameters":{"properties":{"data":{"description":"URL or data URI of the file content to compress. Format: uri. Default: \"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\".","type":"STRING"},"name":{"description":"Name of the output file. Default: \"README.md.gz\".","type":"STRING"},"outputType":{"description":"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. Default: \"resourceLink\".","enum":["resourceLink","resource"],"type":"STRING"}},"propertyOrdering":["name","data","outputType"],"type":"OBJECT"}}`,
+	`{"description":"Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.","name":"simulate-research-query","parameters":{"properties":{"ambiguous":{"description":"Simulate an ambiguous query that requires clarification (triggers input_required status) Default: false.","type":"BOOLEAN"},"topic":{"description":"The research topic to investigate","type":"STRING"}},"propertyOrdering":["topic","ambiguous"],"required":["topic"],"type":"OBJECT"}}`,
+	`{"description":"Toggles simulated, random-leveled logging on or off.","name":"toggle-simulated-logging"}`,
+	`{"description":"Toggles simulated resource subscription updates on or off.","name":"toggle-subscriber-updates"}`,
+	`{"description":"Demonstrates a long running operation with progress updates.","name":"trigger-long-running-operation","parameters":{"properties":{"duration":{"description":"Duration of the operation in seconds. Default: 10.","type":"NUMBER"},"steps":{"description":"Number of steps in the operation. Default: 5.","type":"NUMBER"}},"propertyOrdering":["duration","steps"],"type":"OBJECT"}}`,
 }

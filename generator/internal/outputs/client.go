@@ -4,10 +4,9 @@ package outputs
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // Client calls the tools of the server with typed arguments. Each method validates its arguments before sending anything, and reports a result whose isError flag is set as a *runtime.ToolError.
@@ -26,22 +25,9 @@ func NewClient(c runtime.Caller) *Client {
 //
 // It returns the structured result decoded as AddResult; a result without one is an error.
 func (c *Client) Add(ctx context.Context, args AddArgs) (*AddResult, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "add", &args)
-	if err != nil {
-		return nil, err
-	}
-	if err := runtime.ResultError("add", res); err != nil {
-		return nil, err
-	}
-	if res == nil || len(res.StructuredContent) == 0 {
-		return nil, fmt.Errorf("tool %s returned no structured content", "add")
-	}
 	var out AddResult
-	if err := json.Unmarshal(res.StructuredContent, &out); err != nil {
-		return nil, fmt.Errorf("decoding the structured result of tool %s: %w", "add", err)
+	if err := mcpimpl.CallInto(ctx, c.caller, "add", &args, &out); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
@@ -52,22 +38,9 @@ func (c *Client) Add(ctx context.Context, args AddArgs) (*AddResult, error) {
 //
 // It returns the structured result decoded as LookupResult; a result without one is an error.
 func (c *Client) Lookup(ctx context.Context, args LookupArgs) (*LookupResult, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "lookup", &args)
-	if err != nil {
-		return nil, err
-	}
-	if err := runtime.ResultError("lookup", res); err != nil {
-		return nil, err
-	}
-	if res == nil || len(res.StructuredContent) == 0 {
-		return nil, fmt.Errorf("tool %s returned no structured content", "lookup")
-	}
 	var out LookupResult
-	if err := json.Unmarshal(res.StructuredContent, &out); err != nil {
-		return nil, fmt.Errorf("decoding the structured result of tool %s: %w", "lookup", err)
+	if err := mcpimpl.CallInto(ctx, c.caller, "lookup", &args, &out); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
@@ -76,17 +49,7 @@ func (c *Client) Lookup(ctx context.Context, args LookupArgs) (*LookupResult, er
 //
 // Searches with filters.
 func (c *Client) Search(ctx context.Context, args SearchArgs) (*runtime.Result, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "search", &args)
-	if err != nil {
-		return res, err
-	}
-	if err := runtime.ResultError("search", res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return mcpimpl.Call(ctx, c.caller, "search", &args)
 }
 
 // Shape calls the tool "shape".
@@ -95,22 +58,9 @@ func (c *Client) Search(ctx context.Context, args SearchArgs) (*runtime.Result, 
 //
 // It returns the structured result decoded as ShapeResult; a result without one is an error.
 func (c *Client) Shape(ctx context.Context, args ShapeArgs) (*ShapeResult, error) {
-	if err := args.Validate(); err != nil {
-		return nil, err
-	}
-	res, err := c.caller.CallTool(ctx, "shape", &args)
-	if err != nil {
-		return nil, err
-	}
-	if err := runtime.ResultError("shape", res); err != nil {
-		return nil, err
-	}
-	if res == nil || len(res.StructuredContent) == 0 {
-		return nil, fmt.Errorf("tool %s returned no structured content", "shape")
-	}
 	var out ShapeResult
-	if err := json.Unmarshal(res.StructuredContent, &out); err != nil {
-		return nil, fmt.Errorf("decoding the structured result of tool %s: %w", "shape", err)
+	if err := mcpimpl.CallInto(ctx, c.caller, "shape", &args, &out); err != nil {
+		return nil, err
 	}
 	return &out, nil
 }

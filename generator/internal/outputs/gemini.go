@@ -3,19 +3,14 @@
 package outputs
 
 import (
-	"encoding/json"
-
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"google.golang.org/genai"
 )
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	return []*genai.FunctionDeclaration{
-		geminiAdd(),
-		geminiLookup(),
-		geminiSearch(),
-		geminiShape(),
-	}
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	return decls
 }
 
 // Tools returns one Gemini tool that holds every function declaration.
@@ -31,58 +26,10 @@ var DeclaredNames = map[string]string{
 	"shape":  "shape",
 }
 
-// geminiAdd declares the tool "add".
-func geminiAdd() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Adds two numbers.",
-		Name:        "add",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"a": {
-					Type: genai.TypeNumber,
-				},
-				"b": {
-					Type: genai.TypeNumber,
-				},
-			},
-			PropertyOrdering: []string{"a", "b"},
-			Required:         []string{"a", "b"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiLookup declares the tool "lookup".
-func geminiLookup() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Looks a thing up.",
-		Name:        "lookup",
-		Parameters: &genai.Schema{
-			Properties: map[string]*genai.Schema{
-				"id": {
-					Type: genai.TypeString,
-				},
-			},
-			PropertyOrdering: []string{"id"},
-			Required:         []string{"id"},
-			Type:             genai.TypeObject,
-		},
-	}
-}
-
-// geminiSearch declares the tool "search".
-func geminiSearch() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description:          "Searches with filters.",
-		Name:                 "search",
-		ParametersJsonSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1},\"filters\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":10},\"sort\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},{\"type\":\"null\"}]},\"since\":{\"type\":\"string\",\"format\":\"date-time\"}},\"required\":[\"query\"],\"if\":{\"required\":[\"since\"]},\"then\":{\"required\":[\"sort\"]}}"),
-	}
-}
-
-// geminiShape declares the tool "shape".
-func geminiShape() *genai.FunctionDeclaration {
-	return &genai.FunctionDeclaration{
-		Description: "Returns a shape.",
-		Name:        "shape",
-	}
+// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+var geminiDeclarations = [...]string{
+	`{"description":"Adds two numbers.","name":"add","parameters":{"properties":{"a":{"type":"NUMBER"},"b":{"type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
+	`{"description":"Looks a thing up.","name":"lookup","parameters":{"properties":{"id":{"type":"STRING"}},"propertyOrdering":["id"],"required":["id"],"type":"OBJECT"}}`,
+	`{"description":"Searches with filters.","name":"search","parametersJsonSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1},"filters":{"type":"object","additionalProperties":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},"sort":{"anyOf":[{"type":"string","enum":["asc","desc"]},{"type":"null"}]},"since":{"type":"string","format":"date-time"}},"required":["query"],"if":{"required":["since"]},"then":{"required":["sort"]}}}`,
+	`{"description":"Returns a shape.","name":"shape"}`,
 }
