@@ -35,7 +35,7 @@ var DeclaredNames = map[string]string{
 	"trigger-long-running-operation": "trigger-long-running-operation",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+// geminiDeclarations holds each function declaration as JSON, in name order.
 var geminiDeclarations = [...]string{
 	`{"description":"Echoes back the input string","name":"echo","parameters":{"properties":{"message":{"description":"Message to echo","type":"STRING"}},"propertyOrdering":["message"],"required":["message"],"type":"OBJECT"}}`,
 	`{"description":"Demonstrates how annotations can be used to provide metadata about content.","name":"get-annotated-message","parameters":{"properties":{"includeImage":{"description":"Whether to include an example image. Default: false.","type":"BOOLEAN"},"messageType":{"description":"Type of message to demonstrate different annotation patterns","enum":["error","success","debug"],"type":"STRING"}},"propertyOrdering":["messageType","includeImage"],"required":["messageType"],"type":"OBJECT"}}`,

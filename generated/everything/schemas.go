@@ -3,8 +3,6 @@
 package everything
 
 import (
-	"fmt"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -12,61 +10,23 @@ import (
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
 const SnapshotHash = "sha256:5ac5edf606fd"
 
-// The tools' own schemas, compiled on first use.
-var (
-	inputSchemaEcho                        = runtime.NewSchema("echo", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"Message to echo\"}},\"required\":[\"message\"]}"))
-	inputSchemaGetAnnotatedMessage         = runtime.NewSchema("get-annotated-message", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"messageType\":{\"type\":\"string\",\"enum\":[\"error\",\"success\",\"debug\"],\"description\":\"Type of message to demonstrate different annotation patterns\"},\"includeImage\":{\"default\":false,\"description\":\"Whether to include an example image\",\"type\":\"boolean\"}},\"required\":[\"messageType\"]}"))
-	inputSchemaGetEnv                      = runtime.NewSchema("get-env", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{}}"))
-	inputSchemaGetResourceLinks            = runtime.NewSchema("get-resource-links", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"count\":{\"default\":3,\"description\":\"Number of resource links to return (1-10)\",\"type\":\"number\",\"minimum\":1,\"maximum\":10}}}"))
-	inputSchemaGetResourceReference        = runtime.NewSchema("get-resource-reference", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"resourceType\":{\"default\":\"Text\",\"type\":\"string\",\"enum\":[\"Text\",\"Blob\"]},\"resourceId\":{\"default\":1,\"description\":\"ID of the text resource to fetch\",\"type\":\"number\"}}}"))
-	inputSchemaGetStructuredContent        = runtime.NewSchema("get-structured-content", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"location\":{\"type\":\"string\",\"enum\":[\"New York\",\"Chicago\",\"Los Angeles\"],\"description\":\"Choose city\"}},\"required\":[\"location\"]}"))
-	outputSchemaGetStructuredContent       = runtime.NewSchema("get-structured-content", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\",\"description\":\"Temperature in celsius\"},\"conditions\":{\"type\":\"string\",\"description\":\"Weather conditions description\"},\"humidity\":{\"type\":\"number\",\"description\":\"Humidity percentage\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\"],\"additionalProperties\":false}"))
-	inputSchemaGetSum                      = runtime.NewSchema("get-sum", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\",\"description\":\"First number\"},\"b\":{\"type\":\"number\",\"description\":\"Second number\"}},\"required\":[\"a\",\"b\"]}"))
-	inputSchemaGetTinyImage                = runtime.NewSchema("get-tiny-image", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{}}"))
-	inputSchemaGzipFileAsResource          = runtime.NewSchema("gzip-file-as-resource", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"name\":{\"default\":\"README.md.gz\",\"type\":\"string\",\"description\":\"Name of the output file\"},\"data\":{\"default\":\"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\",\"type\":\"string\",\"format\":\"uri\",\"description\":\"URL or data URI of the file content to compress\"},\"outputType\":{\"default\":\"resourceLink\",\"description\":\"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.\",\"type\":\"string\",\"enum\":[\"resourceLink\",\"resource\"]}}}"))
-	inputSchemaSimulateResearchQuery       = runtime.NewSchema("simulate-research-query", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"topic\":{\"type\":\"string\",\"description\":\"The research topic to investigate\"},\"ambiguous\":{\"default\":false,\"description\":\"Simulate an ambiguous query that requires clarification (triggers input_required status)\",\"type\":\"boolean\"}},\"required\":[\"topic\"]}"))
-	inputSchemaToggleSimulatedLogging      = runtime.NewSchema("toggle-simulated-logging", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{}}"))
-	inputSchemaToggleSubscriberUpdates     = runtime.NewSchema("toggle-subscriber-updates", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{}}"))
-	inputSchemaTriggerLongRunningOperation = runtime.NewSchema("trigger-long-running-operation", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"duration\":{\"default\":10,\"description\":\"Duration of the operation in seconds\",\"type\":\"number\"},\"steps\":{\"default\":5,\"description\":\"Number of steps in the operation\",\"type\":\"number\"}}}"))
-)
-var inputSchemas = map[string]*runtime.Schema{
-	"echo":                           inputSchemaEcho,
-	"get-annotated-message":          inputSchemaGetAnnotatedMessage,
-	"get-env":                        inputSchemaGetEnv,
-	"get-resource-links":             inputSchemaGetResourceLinks,
-	"get-resource-reference":         inputSchemaGetResourceReference,
-	"get-structured-content":         inputSchemaGetStructuredContent,
-	"get-sum":                        inputSchemaGetSum,
-	"get-tiny-image":                 inputSchemaGetTinyImage,
-	"gzip-file-as-resource":          inputSchemaGzipFileAsResource,
-	"simulate-research-query":        inputSchemaSimulateResearchQuery,
-	"toggle-simulated-logging":       inputSchemaToggleSimulatedLogging,
-	"toggle-subscriber-updates":      inputSchemaToggleSubscriberUpdates,
-	"trigger-long-running-operation": inputSchemaTriggerLongRunningOperation,
-}
-var outputSchemas = map[string]*runtime.Schema{
-	"get-structured-content": outputSchemaGetStructuredContent,
-}
-
 // ValidateArguments checks raw JSON arguments, such as a model produced them, against the tool's own input schema. A violation is a *runtime.ValidationError with the JSON pointer of the offending value.
 func ValidateArguments(tool string, args []byte) error {
-	s, ok := inputSchemas[tool]
-	if !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	return s.Validate(args)
+	return schemas.ValidateArguments(tool, args)
 }
 
 // ValidateResult checks a tool's raw structured result against its output schema. Tools without an output schema accept any result.
 func ValidateResult(tool string, structured []byte) error {
-	if _, ok := inputSchemas[tool]; !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	if s, ok := outputSchemas[tool]; ok {
-		return s.Validate(structured)
-	}
-	return nil
+	return schemas.ValidateResult(tool, structured)
 }
+
+// MCPTools returns the 13 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+func MCPTools() []runtime.Tool {
+	return mcpimpl.Tools(toolsJSON[:])
+}
+
+// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSON[:])
 
 // toolsJSON holds each tool as the server sent it, compacted, in name order.
 var toolsJSON = [...]string{
@@ -83,9 +43,4 @@ var toolsJSON = [...]string{
 	`{"name":"toggle-simulated-logging","title":"Toggle Simulated Logging","description":"Toggles simulated, random-leveled logging on or off.","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{}},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}`,
 	`{"name":"toggle-subscriber-updates","title":"Toggle Subscriber Updates","description":"Toggles simulated resource subscription updates on or off.","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{}},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}`,
 	`{"name":"trigger-long-running-operation","title":"Trigger Long Running Operation Tool","description":"Demonstrates a long running operation with progress updates.","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}}},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false},"execution":{"taskSupport":"forbidden"}}`,
-}
-
-// MCPTools returns the 13 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
-func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
 }

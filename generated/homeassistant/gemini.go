@@ -37,7 +37,7 @@ var DeclaredNames = map[string]string{
 	"describe_doorbell":      "describe_doorbell",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+// geminiDeclarations holds each function declaration as JSON, in name order.
 var geminiDeclarations = [...]string{
 	`{"description":"Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).","name":"GetLiveContext"}`,
 	`{"description":"Cancels all timers","name":"HassCancelAllTimers","parameters":{"properties":{"area":{"type":"STRING"}},"propertyOrdering":["area"],"type":"OBJECT"}}`,

@@ -3,8 +3,6 @@
 package homeassistant
 
 import (
-	"fmt"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -12,62 +10,23 @@ import (
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
 const SnapshotHash = "sha256:7ede7268504d"
 
-// The tools' own schemas, compiled on first use.
-var (
-	inputSchemaGetLiveContext         = runtime.NewSchema("GetLiveContext", []byte("{\"type\":\"object\",\"properties\":{}}"))
-	inputSchemaHassCancelAllTimers    = runtime.NewSchema("HassCancelAllTimers", []byte("{\"type\":\"object\",\"properties\":{\"area\":{\"type\":\"string\"}}}"))
-	inputSchemaHassLightSet           = runtime.NewSchema("HassLightSet", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"light\"]}},\"color\":{\"type\":\"string\"},\"temperature\":{\"type\":\"integer\",\"minimum\":0},\"brightness\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"The brightness percentage of the light between 0 and 100, where 0 is off and 100 is fully lit\"}}}"))
-	inputSchemaHassListAddItem        = runtime.NewSchema("HassListAddItem", []byte("{\"type\":\"object\",\"properties\":{\"item\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}}}"))
-	inputSchemaHassMediaNext          = runtime.NewSchema("HassMediaNext", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}}}}"))
-	inputSchemaHassMediaPause         = runtime.NewSchema("HassMediaPause", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}}}}"))
-	inputSchemaHassMediaPlayerMute    = runtime.NewSchema("HassMediaPlayerMute", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}}}}"))
-	inputSchemaHassMediaPrevious      = runtime.NewSchema("HassMediaPrevious", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}}}}"))
-	inputSchemaHassMediaSearchAndPlay = runtime.NewSchema("HassMediaSearchAndPlay", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}},\"search_query\":{\"type\":\"string\"},\"media_class\":{\"type\":\"string\",\"enum\":[\"album\",\"app\",\"artist\",\"channel\",\"composer\",\"contributing_artist\",\"directory\",\"episode\",\"game\",\"genre\",\"image\",\"movie\",\"music\",\"playlist\",\"podcast\",\"season\",\"track\",\"tv_show\",\"url\",\"video\"]}}}"))
-	inputSchemaHassMediaUnpause       = runtime.NewSchema("HassMediaUnpause", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}}}}"))
-	inputSchemaHassSetVolume          = runtime.NewSchema("HassSetVolume", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}},\"volume_level\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"The volume percentage of the media player\"}}}"))
-	inputSchemaHassSetVolumeRelative  = runtime.NewSchema("HassSetVolumeRelative", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"media_player\"]}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"tv\",\"speaker\",\"receiver\"]}},\"volume_step\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"up\",\"down\"]},{\"type\":\"integer\",\"minimum\":-100,\"maximum\":100}]}}}"))
-	inputSchemaHassTurnOff            = runtime.NewSchema("HassTurnOff", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"identify\",\"restart\",\"update\",\"awning\",\"blind\",\"curtain\",\"damper\",\"door\",\"garage\",\"gate\",\"shade\",\"shutter\",\"window\",\"water\",\"gas\",\"outlet\",\"switch\",\"tv\",\"speaker\",\"receiver\"]}}}}"))
-	inputSchemaHassTurnOn             = runtime.NewSchema("HassTurnOn", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"area\":{\"type\":\"string\"},\"floor\":{\"type\":\"string\"},\"domain\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"device_class\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"identify\",\"restart\",\"update\",\"awning\",\"blind\",\"curtain\",\"damper\",\"door\",\"garage\",\"gate\",\"shade\",\"shutter\",\"window\",\"water\",\"gas\",\"outlet\",\"switch\",\"tv\",\"speaker\",\"receiver\"]}}}}"))
-	inputSchemaDescribeDoorbell       = runtime.NewSchema("describe_doorbell", []byte("{\"type\":\"object\",\"properties\":{}}"))
-)
-var inputSchemas = map[string]*runtime.Schema{
-	"GetLiveContext":         inputSchemaGetLiveContext,
-	"HassCancelAllTimers":    inputSchemaHassCancelAllTimers,
-	"HassLightSet":           inputSchemaHassLightSet,
-	"HassListAddItem":        inputSchemaHassListAddItem,
-	"HassMediaNext":          inputSchemaHassMediaNext,
-	"HassMediaPause":         inputSchemaHassMediaPause,
-	"HassMediaPlayerMute":    inputSchemaHassMediaPlayerMute,
-	"HassMediaPrevious":      inputSchemaHassMediaPrevious,
-	"HassMediaSearchAndPlay": inputSchemaHassMediaSearchAndPlay,
-	"HassMediaUnpause":       inputSchemaHassMediaUnpause,
-	"HassSetVolume":          inputSchemaHassSetVolume,
-	"HassSetVolumeRelative":  inputSchemaHassSetVolumeRelative,
-	"HassTurnOff":            inputSchemaHassTurnOff,
-	"HassTurnOn":             inputSchemaHassTurnOn,
-	"describe_doorbell":      inputSchemaDescribeDoorbell,
-}
-var outputSchemas = map[string]*runtime.Schema{}
-
 // ValidateArguments checks raw JSON arguments, such as a model produced them, against the tool's own input schema. A violation is a *runtime.ValidationError with the JSON pointer of the offending value.
 func ValidateArguments(tool string, args []byte) error {
-	s, ok := inputSchemas[tool]
-	if !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	return s.Validate(args)
+	return schemas.ValidateArguments(tool, args)
 }
 
 // ValidateResult checks a tool's raw structured result against its output schema. Tools without an output schema accept any result.
 func ValidateResult(tool string, structured []byte) error {
-	if _, ok := inputSchemas[tool]; !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	if s, ok := outputSchemas[tool]; ok {
-		return s.Validate(structured)
-	}
-	return nil
+	return schemas.ValidateResult(tool, structured)
 }
+
+// MCPTools returns the 15 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+func MCPTools() []runtime.Tool {
+	return mcpimpl.Tools(toolsJSON[:])
+}
+
+// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSON[:])
 
 // toolsJSON holds each tool as the server sent it, compacted, in name order.
 var toolsJSON = [...]string{
@@ -86,9 +45,4 @@ var toolsJSON = [...]string{
 	`{"name":"HassTurnOff","description":"Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string"}},"device_class":{"type":"array","items":{"type":"string","enum":["identify","restart","update","awning","blind","curtain","damper","door","garage","gate","shade","shutter","window","water","gas","outlet","switch","tv","speaker","receiver"]}}}}}`,
 	`{"name":"HassTurnOn","description":"Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string"}},"device_class":{"type":"array","items":{"type":"string","enum":["identify","restart","update","awning","blind","curtain","damper","door","garage","gate","shade","shutter","window","water","gas","outlet","switch","tv","speaker","receiver"]}}}}}`,
 	`{"name":"describe_doorbell","description":"","inputSchema":{"type":"object","properties":{}}}`,
-}
-
-// MCPTools returns the 15 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
-func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
 }

@@ -28,7 +28,7 @@ var DeclaredNames = map[string]string{
 	"slow":     "slow",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+// geminiDeclarations holds each function declaration as JSON, in name order.
 var geminiDeclarations = [...]string{
 	`{"description":"Adds two numbers and returns the sum as structured output.","name":"add","parameters":{"properties":{"a":{"description":"the first addend","type":"NUMBER"},"b":{"description":"the second addend","type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
 	`{"description":"Returns n bytes of text.","name":"big","parameters":{"properties":{"n":{"description":"how many bytes of text to return","type":"INTEGER"}},"propertyOrdering":["n"],"required":["n"],"type":"OBJECT"}}`,

@@ -3,8 +3,6 @@
 package sdkserver
 
 import (
-	"fmt"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -12,47 +10,23 @@ import (
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
 const SnapshotHash = "sha256:7f918c5d06f1"
 
-// The tools' own schemas, compiled on first use.
-var (
-	inputSchemaAdd      = runtime.NewSchema("add", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\",\"description\":\"the first addend\"},\"b\":{\"type\":\"number\",\"description\":\"the second addend\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false}"))
-	outputSchemaAdd     = runtime.NewSchema("add", []byte("{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\",\"description\":\"a plus b\"}},\"required\":[\"sum\"],\"additionalProperties\":false}"))
-	inputSchemaBig      = runtime.NewSchema("big", []byte("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"description\":\"how many bytes of text to return\"}},\"required\":[\"n\"],\"additionalProperties\":false}"))
-	inputSchemaEcho     = runtime.NewSchema("echo", []byte("{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the text to echo back\"}},\"required\":[\"message\"],\"additionalProperties\":false}"))
-	inputSchemaFail     = runtime.NewSchema("fail", []byte("{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"the error text\"}},\"required\":[\"message\"],\"additionalProperties\":false}"))
-	inputSchemaProgress = runtime.NewSchema("progress", []byte("{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"integer\",\"description\":\"how many progress notifications to send\"}},\"required\":[\"steps\"],\"additionalProperties\":false}"))
-	inputSchemaSlow     = runtime.NewSchema("slow", []byte("{\"type\":\"object\",\"properties\":{\"ms\":{\"type\":\"integer\",\"description\":\"how long to sleep, in milliseconds\"}},\"required\":[\"ms\"],\"additionalProperties\":false}"))
-)
-var inputSchemas = map[string]*runtime.Schema{
-	"add":      inputSchemaAdd,
-	"big":      inputSchemaBig,
-	"echo":     inputSchemaEcho,
-	"fail":     inputSchemaFail,
-	"progress": inputSchemaProgress,
-	"slow":     inputSchemaSlow,
-}
-var outputSchemas = map[string]*runtime.Schema{
-	"add": outputSchemaAdd,
-}
-
 // ValidateArguments checks raw JSON arguments, such as a model produced them, against the tool's own input schema. A violation is a *runtime.ValidationError with the JSON pointer of the offending value.
 func ValidateArguments(tool string, args []byte) error {
-	s, ok := inputSchemas[tool]
-	if !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	return s.Validate(args)
+	return schemas.ValidateArguments(tool, args)
 }
 
 // ValidateResult checks a tool's raw structured result against its output schema. Tools without an output schema accept any result.
 func ValidateResult(tool string, structured []byte) error {
-	if _, ok := inputSchemas[tool]; !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	if s, ok := outputSchemas[tool]; ok {
-		return s.Validate(structured)
-	}
-	return nil
+	return schemas.ValidateResult(tool, structured)
 }
+
+// MCPTools returns the 6 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+func MCPTools() []runtime.Tool {
+	return mcpimpl.Tools(toolsJSON[:])
+}
+
+// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSON[:])
 
 // toolsJSON holds each tool as the server sent it, compacted, in name order.
 var toolsJSON = [...]string{
@@ -62,9 +36,4 @@ var toolsJSON = [...]string{
 	`{"description":"Fails with a tool error carrying its message.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"the error text"}},"required":["message"],"additionalProperties":false},"name":"fail"}`,
 	`{"description":"Sends progress notifications, then returns.","inputSchema":{"type":"object","properties":{"steps":{"type":"integer","description":"how many progress notifications to send"}},"required":["steps"],"additionalProperties":false},"name":"progress"}`,
 	`{"description":"Sleeps for ms milliseconds, or until the call is cancelled.","inputSchema":{"type":"object","properties":{"ms":{"type":"integer","description":"how long to sleep, in milliseconds"}},"required":["ms"],"additionalProperties":false},"name":"slow"}`,
-}
-
-// MCPTools returns the 6 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
-func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
 }

@@ -265,6 +265,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 				fail(err)
 				break
 			}
+			tail, tailNames := g.takeArrays(j.name)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -273,6 +274,8 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 					fail(err)
 					return
 				}
+				data = append(data, tail...)
+				names = append(names, tailNames...)
 				mu.Lock()
 				defer mu.Unlock()
 				files = append(files, File{Name: j.name, Data: data})
@@ -376,6 +379,10 @@ type gen struct {
 	patOrder []string
 	needs    map[*ir.Type]bool
 	roots    map[*ir.Type]root
+	arrays   map[string][]stringArray // file → arrays written after it
+	// toolIndex is the index of each tool in pkg.Tools, and so in
+	// toolsJSON.
+	toolIndex map[*ir.Tool]int
 }
 
 // root is a tool's Args or Result type.
@@ -385,8 +392,10 @@ type root struct {
 }
 
 func newGen(pkg *ir.Package, opts Options) *gen {
-	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}}
-	for _, t := range pkg.Tools {
+	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}, arrays: map[string][]stringArray{}}
+	g.toolIndex = make(map[*ir.Tool]int, len(pkg.Tools))
+	for i, t := range pkg.Tools {
+		g.toolIndex[t] = i
 		g.roots[t.Args] = root{tool: t}
 		if t.Result != nil {
 			g.roots[t.Result] = root{tool: t, result: true}

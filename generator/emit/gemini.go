@@ -26,13 +26,13 @@ func (g *gen) geminiFile() (*jen.File, error) {
 		return nil, err
 	}
 	f := g.newFile()
-	texts := make([]jen.Code, len(decls))
+	texts := make([]string, len(decls))
 	for i, d := range decls {
 		text, err := declarationJSON(d)
 		if err != nil {
 			return nil, fmt.Errorf("encoding the Gemini declaration of %s: %w", names[d.Name], err)
 		}
-		texts[i] = textLit(text)
+		texts[i] = text
 	}
 	form := "the typed Parameters form"
 	if g.opts.Gemini == GeminiJSON {
@@ -57,7 +57,7 @@ func (g *gen) geminiFile() (*jen.File, error) {
 		pairs = append(pairs, jen.Lit(k).Op(":").Lit(names[k]))
 	}
 	f.Add(comment("DeclaredNames maps each declared function name to the name of its MCP tool.")).Var().Id("DeclaredNames").Op("=").Map(jen.String()).String().Values(multiline(pairs)...)
-	f.Add(comment("geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.")).Var().Id("geminiDeclarations").Op("=").Index(jen.Op("...")).String().Values(multiline(texts)...)
+	g.addArray("gemini.go", stringArray{doc: "geminiDeclarations holds each function declaration as JSON, in name order.", name: "geminiDeclarations", elems: texts})
 	return f, nil
 }
 

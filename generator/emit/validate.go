@@ -391,10 +391,10 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 		return
 	}
 	checks := r.tool.RawChecks
-	schemaVar := "inputSchema" + r.tool.GoName
+	schema := jen.Id("schemas").Dot("Input").Call(jen.Lit(g.toolIndex[r.tool]))
 	if r.result {
 		checks = r.tool.ResultRawChecks
-		schemaVar = "outputSchema" + r.tool.GoName
+		schema = jen.Id("schemas").Dot("Output").Call(jen.Lit(g.toolIndex[r.tool]))
 	}
 	doc := []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool " + quote(r.tool.Name) + "."}
 	validate := jen.Func().Params(jen.Id(recv).Add(recvType)).Id("validate").Params().Error().Block(body...)
@@ -403,7 +403,7 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 		f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(
 			jen.If(jen.Err().Op(":=").Id(recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Qual(implPkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name)))),
-			jen.Return(jen.Qual(implPkg, "ValidateEncoded").Call(jen.Id(schemaVar), jen.Id(recv))),
+			jen.Return(jen.Qual(implPkg, "ValidateEncoded").Call(schema, jen.Id(recv))),
 		)
 		f.Add(validate)
 		return

@@ -26,7 +26,7 @@ var DeclaredNames = map[string]string{
 	"shape":  "shape",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+// geminiDeclarations holds each function declaration as JSON, in name order.
 var geminiDeclarations = [...]string{
 	`{"description":"Adds two numbers.","name":"add","parameters":{"properties":{"a":{"type":"NUMBER"},"b":{"type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
 	`{"description":"Looks a thing up.","name":"lookup","parameters":{"properties":{"id":{"type":"STRING"}},"propertyOrdering":["id"],"required":["id"],"type":"OBJECT"}}`,

@@ -3,8 +3,6 @@
 package outputs
 
 import (
-	"fmt"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -12,47 +10,23 @@ import (
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
 const SnapshotHash = "sha256:332b09090082"
 
-// The tools' own schemas, compiled on first use.
-var (
-	inputSchemaAdd     = runtime.NewSchema("add", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"},\"b\":{\"type\":\"number\"}},\"required\":[\"a\",\"b\"],\"additionalProperties\":false,\"$schema\":\"http://json-schema.org/draft-07/schema#\"}"))
-	outputSchemaAdd    = runtime.NewSchema("add", []byte("{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\"}},\"required\":[\"sum\"]}"))
-	inputSchemaLookup  = runtime.NewSchema("lookup", []byte("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}"))
-	outputSchemaLookup = runtime.NewSchema("lookup", []byte("{\"$id\":\"https://example.com/lookup.json\",\"type\":\"object\",\"$defs\":{\"item\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"(default)\":{\"type\":\"boolean\"}},\"required\":[\"name\"]}},\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/item\"}},\"next\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"items\"]}"))
-	inputSchemaSearch  = runtime.NewSchema("search", []byte("{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"minLength\":1},\"filters\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":10},\"sort\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"]},{\"type\":\"null\"}]},\"since\":{\"type\":\"string\",\"format\":\"date-time\"}},\"required\":[\"query\"],\"if\":{\"required\":[\"since\"]},\"then\":{\"required\":[\"sort\"]}}"))
-	inputSchemaShape   = runtime.NewSchema("shape", []byte("{\"type\":\"object\",\"properties\":{}}"))
-	outputSchemaShape  = runtime.NewSchema("shape", []byte("{\"type\":\"object\",\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"kind\",\"r\"]},{\"properties\":{\"kind\":{\"const\":\"rect\"},\"w\":{\"type\":\"number\"},\"h\":{\"type\":\"number\"}},\"required\":[\"kind\",\"w\",\"h\"]}]}"))
-)
-var inputSchemas = map[string]*runtime.Schema{
-	"add":    inputSchemaAdd,
-	"lookup": inputSchemaLookup,
-	"search": inputSchemaSearch,
-	"shape":  inputSchemaShape,
-}
-var outputSchemas = map[string]*runtime.Schema{
-	"add":    outputSchemaAdd,
-	"lookup": outputSchemaLookup,
-	"shape":  outputSchemaShape,
-}
-
 // ValidateArguments checks raw JSON arguments, such as a model produced them, against the tool's own input schema. A violation is a *runtime.ValidationError with the JSON pointer of the offending value.
 func ValidateArguments(tool string, args []byte) error {
-	s, ok := inputSchemas[tool]
-	if !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	return s.Validate(args)
+	return schemas.ValidateArguments(tool, args)
 }
 
 // ValidateResult checks a tool's raw structured result against its output schema. Tools without an output schema accept any result.
 func ValidateResult(tool string, structured []byte) error {
-	if _, ok := inputSchemas[tool]; !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	if s, ok := outputSchemas[tool]; ok {
-		return s.Validate(structured)
-	}
-	return nil
+	return schemas.ValidateResult(tool, structured)
 }
+
+// MCPTools returns the 4 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+func MCPTools() []runtime.Tool {
+	return mcpimpl.Tools(toolsJSON[:])
+}
+
+// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSON[:])
 
 // toolsJSON holds each tool as the server sent it, compacted, in name order.
 var toolsJSON = [...]string{
@@ -60,9 +34,4 @@ var toolsJSON = [...]string{
 	`{"name":"lookup","description":"Looks a thing up.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"$id":"https://example.com/lookup.json","type":"object","$defs":{"item":{"type":"object","properties":{"name":{"type":"string"},"(default)":{"type":"boolean"}},"required":["name"]}},"properties":{"items":{"type":"array","items":{"$ref":"#/$defs/item"}},"next":{"type":["string","null"]}},"required":["items"]}}`,
 	`{"name":"search","description":"Searches with filters.","x-vendor":{"id":7},"inputSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1},"filters":{"type":"object","additionalProperties":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},"sort":{"anyOf":[{"type":"string","enum":["asc","desc"]},{"type":"null"}]},"since":{"type":"string","format":"date-time"}},"required":["query"],"if":{"required":["since"]},"then":{"required":["sort"]}}}`,
 	`{"name":"shape","description":"Returns a shape.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","oneOf":[{"properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"]},{"properties":{"kind":{"const":"rect"},"w":{"type":"number"},"h":{"type":"number"}},"required":["kind","w","h"]}]}}`,
-}
-
-// MCPTools returns the 4 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
-func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
 }

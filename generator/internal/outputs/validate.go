@@ -46,7 +46,7 @@ func (a *SearchArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "search")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaSearch, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(2), a)
 }
 func (a *SearchArgs) validate() error {
 	if utf8.RuneCountInString(a.Query) < 1 {

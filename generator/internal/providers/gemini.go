@@ -62,7 +62,7 @@ var DeclaredNames = map[string]string{
 	"untyped_and_true":                  "untyped_and_true",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order. The generator checked that each decodes back to the declaration it encodes.
+// geminiDeclarations holds each function declaration as JSON, in name order.
 var geminiDeclarations = [...]string{
 	`{"description":"Survey case: oneOf object or string.","name":"_1st_tool","parameters":{"properties":{"target":{"anyOf":[{"type":"STRING"},{"properties":{"id":{"type":"STRING"}},"propertyOrdering":["id"],"required":["id"],"type":"OBJECT"}]}},"propertyOrdering":["target"],"type":"OBJECT"}}`,
 	`{"description":"Survey case: anyOf with null.","name":"HassTurnOn","parameters":{"properties":{"s":{"description":"Short.","maxLength":3,"nullable":true,"type":"STRING"}},"propertyOrdering":["s"],"type":"OBJECT"}}`,

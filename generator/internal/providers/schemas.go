@@ -3,8 +3,6 @@
 package providers
 
 import (
-	"fmt"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -12,112 +10,23 @@ import (
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
 const SnapshotHash = "sha256:c7783274b59e"
 
-// The tools' own schemas, compiled on first use.
-var (
-	inputSchemaX1stTool                                                               = runtime.NewSchema("1st tool", []byte("{\"type\":\"object\",\"properties\":{\"target\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}]}}}"))
-	inputSchemaHassTurnOn                                                             = runtime.NewSchema("HassTurnOn", []byte("{\"type\":\"object\",\"properties\":{\"s\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":3},{\"type\":\"null\"}],\"description\":\"Short.\"}}}"))
-	inputSchemaAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = runtime.NewSchema("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", []byte("{\"type\":\"object\",\"properties\":{\"version\":{\"type\":\"integer\",\"const\":5}}}"))
-	inputSchemaAllOfNumericMerge                                                      = runtime.NewSchema("allOf_numeric_merge", []byte("{\"type\":\"object\",\"properties\":{\"n\":{\"allOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"number\",\"maximum\":50}]}}}"))
-	inputSchemaAllOfObjects                                                           = runtime.NewSchema("allOf_objects", []byte("{\"type\":\"object\",\"allOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]},{\"properties\":{\"b\":{\"type\":\"integer\"}}}]}"))
-	inputSchemaArrayWithoutItems                                                      = runtime.NewSchema("array_without_items", []byte("{\"type\":\"object\",\"properties\":{\"list\":{\"type\":\"array\",\"uniqueItems\":true,\"minItems\":1}}}"))
-	inputSchemaConstNull                                                              = runtime.NewSchema("const_null", []byte("{\"type\":\"object\",\"properties\":{\"nothing\":{\"const\":null}}}"))
-	inputSchemaConstTaggedUnion                                                       = runtime.NewSchema("const_tagged_union", []byte("{\"type\":\"object\",\"properties\":{\"shape\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"circle\"},\"r\":{\"type\":\"number\"}},\"required\":[\"type\",\"r\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"square\"},\"side\":{\"type\":\"number\"}},\"required\":[\"type\",\"side\"]}]}}}"))
-	inputSchemaDefinitionsRef                                                         = runtime.NewSchema("definitions_ref", []byte("{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/definitions/Color\"}},\"definitions\":{\"Color\":{\"type\":\"string\",\"enum\":[\"red\",\"green\"]}}}"))
-	inputSchemaDefsRefWithSiblingDescription                                          = runtime.NewSchema("defs_ref_with_sibling_description", []byte("{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/Point\",\"description\":\"Where.\"}},\"$defs\":{\"Point\":{\"type\":\"object\",\"description\":\"A point.\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"]}}}"))
-	inputSchemaDescribeDoorbell                                                       = runtime.NewSchema("describe_doorbell", []byte("{\"type\":\"object\",\"properties\":{\"step\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"up\",\"down\"]},{\"type\":\"integer\",\"minimum\":-100,\"maximum\":100}]}}}"))
-	inputSchemaDroppedKeywords                                                        = runtime.NewSchema("dropped_keywords", []byte("{\"type\":\"object\",\"additionalProperties\":false,\"propertyNames\":{\"pattern\":\"^[a-z]+$\"},\"properties\":{\"a\":{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"string\"}},\"additionalProperties\":true,\"x-mcp-header\":\"B\"}},\"$schema\":\"http://json-schema.org/draft-07/schema#\"}"))
-	inputSchemaElicitForm                                                             = runtime.NewSchema("elicit (form)", []byte("{\"type\":\"object\",\"properties\":{\"s\":{\"type\":[\"string\",\"null\"],\"description\":\"A name.\"}}}"))
-	inputSchemaEmptyEnum                                                              = runtime.NewSchema("empty_enum", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"enum\":[]}}}"))
-	inputSchemaEmptyProperties                                                        = runtime.NewSchema("empty_properties", []byte("{\"type\":\"object\",\"properties\":{}}"))
-	inputSchemaFalseProperty                                                          = runtime.NewSchema("false_property", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"never\":false}}"))
-	inputSchemaFormats                                                                = runtime.NewSchema("formats", []byte("{\"type\":\"object\",\"properties\":{\"when\":{\"type\":\"string\",\"format\":\"date-time\"},\"mail\":{\"type\":\"string\",\"format\":\"email\"}}}"))
-	inputSchemaIntegerEnum                                                            = runtime.NewSchema("integer_enum", []byte("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"enum\":[1,2,3]}}}"))
-	inputSchemaInvalidPropertyName                                                    = runtime.NewSchema("invalid_property_name", []byte("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\"}}}"))
-	inputSchemaLightTurnOn                                                            = runtime.NewSchema("light.turn_on", []byte("{\"type\":\"object\",\"properties\":{\"z\":{\"type\":\"string\"},\"a\":{\"type\":\"integer\"},\"m\":{\"type\":\"boolean\"}},\"required\":[\"a\",\"missing\"]}"))
-	inputSchemaListEvents                                                             = runtime.NewSchema("list-events", []byte("{\"type\":\"object\",\"properties\":{\"v\":{\"type\":[\"string\",\"number\",\"boolean\",\"null\"],\"minLength\":1,\"maximum\":9}}}"))
-	inputSchemaMixedEnum                                                              = runtime.NewSchema("mixed_enum", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[\"a\",1,true,null]}}}"))
-	inputSchemaNestedFreeFormMap                                                      = runtime.NewSchema("nested_free-form_map", []byte("{\"type\":\"object\",\"properties\":{\"labels\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}"))
-	inputSchemaNoDescription                                                          = runtime.NewSchema("no_description", []byte("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}"))
-	inputSchemaNsToolX                                                                = runtime.NewSchema("ns:tool.x", []byte("{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"box\"}}}"))
-	inputSchemaNumericNotes                                                           = runtime.NewSchema("numeric_notes", []byte("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"multipleOf\":0.5,\"maximum\":10,\"default\":1}}}"))
-	inputSchemaNumericNotesDraft04                                                    = runtime.NewSchema("numeric_notes_draft04", []byte("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"d4\":{\"type\":\"integer\",\"minimum\":0,\"exclusiveMinimum\":true}}}"))
-	inputSchemaObjectWithoutProperties                                                = runtime.NewSchema("object_without_properties", []byte("{\"type\":\"object\"}"))
-	inputSchemaOptionalRef                                                            = runtime.NewSchema("optional_ref", []byte("{\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":\"#/$defs/P\"},\"u\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"description\":\"Either.\"},\"n\":{\"type\":[\"number\",\"null\"]},\"e\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]},\"k\":{\"const\":\"fixed\"}},\"$defs\":{\"P\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"}},\"required\":[\"x\"]}}}"))
-	inputSchemaRecursiveDefs                                                          = runtime.NewSchema("recursive_defs", []byte("{\"type\":\"object\",\"properties\":{\"root\":{\"$ref\":\"#/$defs/Node\"}},\"$defs\":{\"Node\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Node\"}}},\"required\":[\"name\"]}}}"))
-	inputSchemaRefIntoProperties                                                      = runtime.NewSchema("ref_into_properties", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\"}}},{\"type\":\"null\"}]},\"b\":{\"$ref\":\"#/properties/a/anyOf/0\"}}}"))
-	inputSchemaSchemaKeywordOnly                                                      = runtime.NewSchema("schema_keyword_only", []byte("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\"}"))
-	inputSchemaStringNotes                                                            = runtime.NewSchema("string_notes", []byte("{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\",\"minLength\":3,\"maxLength\":3,\"examples\":[\"ABC\"]}}}"))
-	inputSchemaTitled                                                                 = runtime.NewSchema("titled", []byte("{\"type\":\"object\",\"properties\":{\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"$filter\":{\"type\":\"string\"}}}"))
-	inputSchemaTopLevelOneOf                                                          = runtime.NewSchema("top-level_oneOf", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},\"oneOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}"))
-	inputSchemaTopAllof                                                               = runtime.NewSchema("top_allof", []byte("{\"allOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"minimum\":0}}},{\"properties\":{\"a\":{\"maximum\":50},\"b\":{\"type\":\"boolean\"}},\"required\":[\"b\"]}]}"))
-	inputSchemaTopRef                                                                 = runtime.NewSchema("top_ref", []byte("{\"$ref\":\"#/$defs/Args\",\"$defs\":{\"Args\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}}"))
-	inputSchemaTuple                                                                  = runtime.NewSchema("tuple", []byte("{\"type\":\"object\",\"properties\":{\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}]}}}"))
-	inputSchemaUnionDistributesSiblings                                               = runtime.NewSchema("union_distributes_siblings", []byte("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"An id.\",\"anyOf\":[{\"minLength\":3},{\"format\":\"uuid\"}]}}}"))
-	inputSchemaUntypedAndTrue                                                         = runtime.NewSchema("untyped_and_true", []byte("{\"type\":\"object\",\"properties\":{\"any\":{},\"yes\":true,\"desc\":{\"description\":\"Anything.\"}}}"))
-)
-var inputSchemas = map[string]*runtime.Schema{
-	"1st tool":   inputSchemaX1stTool,
-	"HassTurnOn": inputSchemaHassTurnOn,
-	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": inputSchemaAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,
-	"allOf_numeric_merge":               inputSchemaAllOfNumericMerge,
-	"allOf_objects":                     inputSchemaAllOfObjects,
-	"array_without_items":               inputSchemaArrayWithoutItems,
-	"const_null":                        inputSchemaConstNull,
-	"const_tagged_union":                inputSchemaConstTaggedUnion,
-	"definitions_ref":                   inputSchemaDefinitionsRef,
-	"defs_ref_with_sibling_description": inputSchemaDefsRefWithSiblingDescription,
-	"describe_doorbell":                 inputSchemaDescribeDoorbell,
-	"dropped_keywords":                  inputSchemaDroppedKeywords,
-	"elicit (form)":                     inputSchemaElicitForm,
-	"empty_enum":                        inputSchemaEmptyEnum,
-	"empty_properties":                  inputSchemaEmptyProperties,
-	"false_property":                    inputSchemaFalseProperty,
-	"formats":                           inputSchemaFormats,
-	"integer_enum":                      inputSchemaIntegerEnum,
-	"invalid_property_name":             inputSchemaInvalidPropertyName,
-	"light.turn_on":                     inputSchemaLightTurnOn,
-	"list-events":                       inputSchemaListEvents,
-	"mixed_enum":                        inputSchemaMixedEnum,
-	"nested_free-form_map":              inputSchemaNestedFreeFormMap,
-	"no_description":                    inputSchemaNoDescription,
-	"ns:tool.x":                         inputSchemaNsToolX,
-	"numeric_notes":                     inputSchemaNumericNotes,
-	"numeric_notes_draft04":             inputSchemaNumericNotesDraft04,
-	"object_without_properties":         inputSchemaObjectWithoutProperties,
-	"optional_ref":                      inputSchemaOptionalRef,
-	"recursive_defs":                    inputSchemaRecursiveDefs,
-	"ref_into_properties":               inputSchemaRefIntoProperties,
-	"schema_keyword_only":               inputSchemaSchemaKeywordOnly,
-	"string_notes":                      inputSchemaStringNotes,
-	"titled":                            inputSchemaTitled,
-	"top-level_oneOf":                   inputSchemaTopLevelOneOf,
-	"top_allof":                         inputSchemaTopAllof,
-	"top_ref":                           inputSchemaTopRef,
-	"tuple":                             inputSchemaTuple,
-	"union_distributes_siblings":        inputSchemaUnionDistributesSiblings,
-	"untyped_and_true":                  inputSchemaUntypedAndTrue,
-}
-var outputSchemas = map[string]*runtime.Schema{}
-
 // ValidateArguments checks raw JSON arguments, such as a model produced them, against the tool's own input schema. A violation is a *runtime.ValidationError with the JSON pointer of the offending value.
 func ValidateArguments(tool string, args []byte) error {
-	s, ok := inputSchemas[tool]
-	if !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	return s.Validate(args)
+	return schemas.ValidateArguments(tool, args)
 }
 
 // ValidateResult checks a tool's raw structured result against its output schema. Tools without an output schema accept any result.
 func ValidateResult(tool string, structured []byte) error {
-	if _, ok := inputSchemas[tool]; !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	if s, ok := outputSchemas[tool]; ok {
-		return s.Validate(structured)
-	}
-	return nil
+	return schemas.ValidateResult(tool, structured)
 }
+
+// MCPTools returns the 40 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+func MCPTools() []runtime.Tool {
+	return mcpimpl.Tools(toolsJSON[:])
+}
+
+// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSON[:])
 
 // toolsJSON holds each tool as the server sent it, compacted, in name order.
 var toolsJSON = [...]string{
@@ -161,9 +70,4 @@ var toolsJSON = [...]string{
 	`{"name":"tuple","description":"Survey case: tuple.","inputSchema":{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]}}}}`,
 	`{"name":"union_distributes_siblings","description":"Survey case: union distributes siblings.","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"An id.","anyOf":[{"minLength":3},{"format":"uuid"}]}}}}`,
 	`{"name":"untyped_and_true","description":"Survey case: untyped and true.","inputSchema":{"type":"object","properties":{"any":{},"yes":true,"desc":{"description":"Anything."}}}}`,
-}
-
-// MCPTools returns the 40 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
-func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
 }

@@ -91,7 +91,7 @@ func (a *ArrayWithoutItemsArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "array_without_items")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaArrayWithoutItems, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(5), a)
 }
 func (a *ArrayWithoutItemsArgs) validate() error {
 	if a.List != nil {
@@ -109,7 +109,7 @@ func (a *ConstNullArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "const_null")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaConstNull, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(6), a)
 }
 func (a *ConstNullArgs) validate() error {
 	return nil
@@ -230,7 +230,7 @@ func (a *DroppedKeywordsArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "dropped_keywords")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaDroppedKeywords, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(11), a)
 }
 func (a *DroppedKeywordsArgs) validate() error {
 	return nil
@@ -253,7 +253,7 @@ func (a *EmptyEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "empty_enum")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaEmptyEnum, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(13), a)
 }
 func (a *EmptyEnumArgs) validate() error {
 	return nil
@@ -271,7 +271,7 @@ func (a *FalsePropertyArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "false_property")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaFalseProperty, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(15), a)
 }
 func (a *FalsePropertyArgs) validate() error {
 	return nil
@@ -320,7 +320,7 @@ func (a *LightTurnOnArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "light.turn_on")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaLightTurnOn, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(19), a)
 }
 func (a *LightTurnOnArgs) validate() error {
 	return nil
@@ -377,7 +377,7 @@ func (a *MixedEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "mixed_enum")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaMixedEnum, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(21), a)
 }
 func (a *MixedEnumArgs) validate() error {
 	return nil
@@ -405,7 +405,7 @@ func (a *NumericNotesArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "numeric_notes")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaNumericNotes, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(25), a)
 }
 func (a *NumericNotesArgs) validate() error {
 	if a.N != nil {
@@ -555,7 +555,7 @@ func (a *TopLevelOneOfArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "top-level_oneOf")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaTopLevelOneOf, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(34), a)
 }
 func (a *TopLevelOneOfArgs) validate() error {
 	return nil
@@ -589,7 +589,7 @@ func (a *TupleArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "tuple")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaTuple, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(37), a)
 }
 func (a *TupleArgs) validate() error {
 	return nil

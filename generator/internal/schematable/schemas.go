@@ -3,8 +3,6 @@
 package schematable
 
 import (
-	"fmt"
-
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -12,218 +10,23 @@ import (
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
 const SnapshotHash = "sha256:687b76bb83b6"
 
-// The tools' own schemas, compiled on first use.
-var (
-	inputSchemaT01String                  = runtime.NewSchema("t01_string", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"}}}"))
-	inputSchemaT02StringLength            = runtime.NewSchema("t02_string_length", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":3}}}"))
-	inputSchemaT03StringPattern           = runtime.NewSchema("t03_string_pattern", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"pattern\":\"^[a-z]+-[0-9]+$\"}}}"))
-	inputSchemaT04StringPatternUnanchored = runtime.NewSchema("t04_string_pattern_unanchored", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"pattern\":\"[0-9]\"}}}"))
-	inputSchemaT05FormatEmail             = runtime.NewSchema("t05_format_email", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"email\"}}}"))
-	inputSchemaT06FormatDatetime          = runtime.NewSchema("t06_format_datetime", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"date-time\"}}}"))
-	inputSchemaT07FormatUnknown           = runtime.NewSchema("t07_format_unknown", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"x-custom\"}}}"))
-	inputSchemaT08IntegerRange            = runtime.NewSchema("t08_integer_range", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100}}}"))
-	inputSchemaT09IntegerExclusive        = runtime.NewSchema("t09_integer_exclusive", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"exclusiveMinimum\":0,\"exclusiveMaximum\":10}}}"))
-	inputSchemaT10NumberRange             = runtime.NewSchema("t10_number_range", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"minimum\":-1.5,\"maximum\":2.5}}}"))
-	inputSchemaT11IntegerFractionBound    = runtime.NewSchema("t11_integer_fraction_bound", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":0.5}}}"))
-	inputSchemaT12IntegerMultiple         = runtime.NewSchema("t12_integer_multiple", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":5}}}"))
-	inputSchemaT13NumberMultiple          = runtime.NewSchema("t13_number_multiple", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"multipleOf\":0.5}}}"))
-	inputSchemaT14Boolean                 = runtime.NewSchema("t14_boolean", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"boolean\"}}}"))
-	inputSchemaT15TypeNullList            = runtime.NewSchema("t15_type_null_list", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":[\"string\",\"null\"]}}}"))
-	inputSchemaT16TypeMultiList           = runtime.NewSchema("t16_type_multi_list", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":[\"string\",\"number\",\"boolean\",\"null\"]}}}"))
-	inputSchemaT17AnyofNull               = runtime.NewSchema("t17_anyof_null", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"integer\",\"minimum\":1},{\"type\":\"null\"}]}}}"))
-	inputSchemaT18NullableOpenapi         = runtime.NewSchema("t18_nullable_openapi", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"nullable\":true}}}"))
-	inputSchemaT19EnumString              = runtime.NewSchema("t19_enum_string", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"enum\":[\"red\",\"green\",\"Y\",\"y\",\"-1\",\"+1\",\"5m\",\"*/*\"]}}}"))
-	inputSchemaT20EnumInteger             = runtime.NewSchema("t20_enum_integer", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"enum\":[1,2,3]}}}"))
-	inputSchemaT21EnumNumber              = runtime.NewSchema("t21_enum_number", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"enum\":[0.5,1.5]}}}"))
-	inputSchemaT22EnumBoolean             = runtime.NewSchema("t22_enum_boolean", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[true]}}}"))
-	inputSchemaT23EnumWithNull            = runtime.NewSchema("t23_enum_with_null", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[\"a\",\"b\",null]}}}"))
-	inputSchemaT24EnumMixed               = runtime.NewSchema("t24_enum_mixed", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[\"a\",1,{\"k\":1}]}}}"))
-	inputSchemaT25EnumEmpty               = runtime.NewSchema("t25_enum_empty", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[]}}}"))
-	inputSchemaT26ConstString             = runtime.NewSchema("t26_const_string", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"const\":\"fixed\"}}}"))
-	inputSchemaT27ConstNumber             = runtime.NewSchema("t27_const_number", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"const\":3}}}"))
-	inputSchemaT28ConstObject             = runtime.NewSchema("t28_const_object", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"const\":{\"a\":[1,2]}}}}"))
-	inputSchemaT29AnyofStringOrInteger    = runtime.NewSchema("t29_anyof_string_or_integer", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"up\",\"down\"]},{\"type\":\"integer\",\"minimum\":-100,\"maximum\":100}]}}}"))
-	inputSchemaT30OneofConstTagged        = runtime.NewSchema("t30_oneof_const_tagged", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"circle\"},\"radius\":{\"type\":\"number\",\"minimum\":0}},\"required\":[\"type\",\"radius\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"const\":\"square\"},\"side\":{\"type\":\"number\"}},\"required\":[\"type\",\"side\"]}]}}}"))
-	inputSchemaT31OneofRequiredKeys       = runtime.NewSchema("t31_oneof_required_keys", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}},\"required\":[\"id\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"additionalProperties\":false}]}}}"))
-	inputSchemaT32OneofOverlap            = runtime.NewSchema("t32_oneof_overlap", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"number\",\"minimum\":10}]}}}"))
-	inputSchemaT33AnyofObjectOrString     = runtime.NewSchema("t33_anyof_object_or_string", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"string\",\"minLength\":1},{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]}]}}}"))
-	inputSchemaT34AnyofSiblings           = runtime.NewSchema("t34_anyof_siblings", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"maxLength\":3,\"anyOf\":[{\"pattern\":\"^a\"},{\"pattern\":\"^b\"}]}}}"))
-	inputSchemaT35AllofNumeric            = runtime.NewSchema("t35_allof_numeric", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"allOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"number\",\"maximum\":50}]}}}"))
-	inputSchemaT36AllofObjects            = runtime.NewSchema("t36_allof_objects", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"allOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]},{\"properties\":{\"b\":{\"type\":\"integer\",\"maximum\":3},\"a\":{\"minLength\":2}}}]}}}"))
-	inputSchemaT37AllofTwoPatterns        = runtime.NewSchema("t37_allof_two_patterns", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"allOf\":[{\"type\":\"string\",\"pattern\":\"^a\"},{\"pattern\":\"z$\"}]}}}"))
-	inputSchemaT38RefDefs                 = runtime.NewSchema("t38_ref_defs", []byte("{\"type\":\"object\",\"$defs\":{\"point\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\"},\"y\":{\"type\":\"number\"}},\"required\":[\"x\",\"y\"]}},\"properties\":{\"from\":{\"$ref\":\"#/$defs/point\"},\"to\":{\"$ref\":\"#/$defs/point\"}},\"required\":[\"from\"]}"))
-	inputSchemaT39RefDefinitionsDraft07   = runtime.NewSchema("t39_ref_definitions_draft07", []byte("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"definitions\":{\"n\":{\"type\":\"integer\",\"minimum\":1}},\"properties\":{\"count\":{\"$ref\":\"#/definitions/n\",\"maximum\":5}}}"))
-	inputSchemaT40RefRecursive            = runtime.NewSchema("t40_ref_recursive", []byte("{\"type\":\"object\",\"$defs\":{\"node\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/node\"}}},\"required\":[\"name\"]}},\"properties\":{\"root\":{\"$ref\":\"#/$defs/node\"}},\"required\":[\"root\"]}"))
-	inputSchemaT41RefRootRecursive        = runtime.NewSchema("t41_ref_root_recursive", []byte("{\"type\":\"object\",\"properties\":{\"label\":{\"type\":\"string\"},\"next\":{\"$ref\":\"#\"}},\"additionalProperties\":false}"))
-	inputSchemaT42RefIntoProperties       = runtime.NewSchema("t42_ref_into_properties", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"enum\":[\"p\",\"q\"]},\"b\":{\"$ref\":\"#/properties/a\"}}}"))
-	inputSchemaT43RefWithDescription      = runtime.NewSchema("t43_ref_with_description", []byte("{\"type\":\"object\",\"$defs\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[0-9]+$\"}},\"properties\":{\"id\":{\"$ref\":\"#/$defs/id\",\"description\":\"The id.\"}}}"))
-	inputSchemaT44RefWithConstraints      = runtime.NewSchema("t44_ref_with_constraints", []byte("{\"type\":\"object\",\"$defs\":{\"n\":{\"type\":\"integer\",\"minimum\":0}},\"properties\":{\"n\":{\"$ref\":\"#/$defs/n\",\"maximum\":9}}}"))
-	inputSchemaT45ClosedObject            = runtime.NewSchema("t45_closed_object", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"additionalProperties\":false}"))
-	inputSchemaT46OpenObject              = runtime.NewSchema("t46_open_object", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"additionalProperties\":true}"))
-	inputSchemaT47MapOfSchema             = runtime.NewSchema("t47_map_of_schema", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\",\"minimum\":0},\"maxProperties\":2}}}"))
-	inputSchemaT48StructWithExtra         = runtime.NewSchema("t48_struct_with_extra", []byte("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"additionalProperties\":{\"type\":\"boolean\"}}"))
-	inputSchemaT49FreeObject              = runtime.NewSchema("t49_free_object", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\"}}}"))
-	inputSchemaT50PatternProperties       = runtime.NewSchema("t50_pattern_properties", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"patternProperties\":{\"^[a-z]+$\":{\"type\":\"integer\"}},\"additionalProperties\":false}}}"))
-	inputSchemaT51PatternPropertiesOpen   = runtime.NewSchema("t51_pattern_properties_open", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"patternProperties\":{\"^n_\":{\"type\":\"number\"}}}}}"))
-	inputSchemaT52ArrayOfObjects          = runtime.NewSchema("t52_array_of_objects", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}},\"required\":[\"id\"]}}}}"))
-	inputSchemaT53ArrayLimits             = runtime.NewSchema("t53_array_limits", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":2}}}"))
-	inputSchemaT54ArrayOfArrays           = runtime.NewSchema("t54_array_of_arrays", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"maximum\":9}}}}}"))
-	inputSchemaT55ArrayOfNullable         = runtime.NewSchema("t55_array_of_nullable", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":[\"string\",\"null\"]}}}}"))
-	inputSchemaT56ArrayNoItems            = runtime.NewSchema("t56_array_no_items", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\"}}}"))
-	inputSchemaT57PrefixItems             = runtime.NewSchema("t57_prefix_items", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"items\":false}}}"))
-	inputSchemaT58UniqueItems             = runtime.NewSchema("t58_unique_items", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"uniqueItems\":true}}}"))
-	inputSchemaT59TrueSchema              = runtime.NewSchema("t59_true_schema", []byte("{\"type\":\"object\",\"properties\":{\"x\":true}}"))
-	inputSchemaT60EmptySchema             = runtime.NewSchema("t60_empty_schema", []byte("{\"type\":\"object\",\"properties\":{\"x\":{}}}"))
-	inputSchemaT61NoType                  = runtime.NewSchema("t61_no_type", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"description\":\"anything\"}}}"))
-	inputSchemaT62NoTypeConstraints       = runtime.NewSchema("t62_no_type_constraints", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"minLength\":2}}}"))
-	inputSchemaT63FalseSchema             = runtime.NewSchema("t63_false_schema", []byte("{\"type\":\"object\",\"properties\":{\"x\":false,\"y\":{\"type\":\"string\"}}}"))
-	inputSchemaT64RequiredFields          = runtime.NewSchema("t64_required_fields", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}},\"c\":{\"type\":[\"integer\",\"null\"]}},\"required\":[\"a\",\"b\",\"c\"]}"))
-	inputSchemaT65NestedObject            = runtime.NewSchema("t65_nested_object", []byte("{\"type\":\"object\",\"properties\":{\"address\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1},\"zip\":{\"type\":\"string\"}},\"required\":[\"city\"]}}}"))
-	inputSchemaT66Defaults                = runtime.NewSchema("t66_defaults", []byte("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"default\":5},\"s\":{\"type\":\"string\",\"default\":\"x\"}}}"))
-	inputSchemaT67IfThenElse              = runtime.NewSchema("t67_if_then_else", []byte("{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\"},\"size\":{\"type\":\"integer\"}},\"if\":{\"properties\":{\"kind\":{\"const\":\"big\"}},\"required\":[\"kind\"]},\"then\":{\"properties\":{\"size\":{\"minimum\":100}}},\"else\":{\"properties\":{\"size\":{\"maximum\":99}}}}"))
-	inputSchemaT68Not                     = runtime.NewSchema("t68_not", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"not\":{\"enum\":[\"forbidden\"]}}}}"))
-	inputSchemaT69PropertyNames           = runtime.NewSchema("t69_property_names", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"propertyNames\":{\"maxLength\":3},\"additionalProperties\":{\"type\":\"string\"}}}}"))
-	inputSchemaT70DependentRequired       = runtime.NewSchema("t70_dependent_required", []byte("{\"type\":\"object\",\"properties\":{\"card\":{\"type\":\"string\"},\"cvv\":{\"type\":\"string\"}},\"dependentRequired\":{\"card\":[\"cvv\"]}}"))
-	inputSchemaT71MinPropertiesStruct     = runtime.NewSchema("t71_min_properties_struct", []byte("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},\"minProperties\":1}"))
-	inputSchemaT72Draft04Exclusive        = runtime.NewSchema("t72_draft04_exclusive", []byte("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"maximum\":5,\"exclusiveMaximum\":true}}}"))
-	inputSchemaT73OddPropertyNames        = runtime.NewSchema("t73_odd_property_names", []byte("{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\"},\"$schema\":{\"type\":\"string\"},\"orderBy\":{\"type\":\"string\"},\"order_by\":{\"type\":\"integer\"},\"auth-method\":{\"type\":\"string\",\"enum\":[\"basic\",\"token\"]},\"{{userName}}\":{\"type\":\"string\"},\"(default)\":{\"type\":\"boolean\"},\"5m\":{\"type\":\"string\"},\"Validate\":{\"type\":\"string\"},\"properties\":{\"type\":\"object\"}}}"))
-	inputSchemaT74NoTypeRoot              = runtime.NewSchema("t74_no_type_root", []byte("{\"properties\":{\"a\":{\"type\":\"integer\"}}}"))
-	inputSchemaT75EmptyRoot               = runtime.NewSchema("t75_empty_root", []byte("{\"type\":\"object\",\"properties\":{}}"))
-	inputSchemaT76AnyofRequired           = runtime.NewSchema("t76_anyof_required", []byte("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"anyOf\":[{\"required\":[\"id\"]},{\"required\":[\"name\"]}]}"))
-	inputSchemaT77AnyofNullableBranch     = runtime.NewSchema("t77_anyof_nullable_branch", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":[\"string\",\"null\"]},{\"type\":\"integer\",\"minimum\":0}]}}}"))
-	inputSchemaT78OneofNull               = runtime.NewSchema("t78_oneof_null", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}}}"))
-	inputSchemaT79NullableObject          = runtime.NewSchema("t79_nullable_object", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]}}}"))
-	inputSchemaT80SharedEnumRef           = runtime.NewSchema("t80_shared_enum_ref", []byte("{\"type\":\"object\",\"$defs\":{\"level\":{\"type\":\"integer\",\"enum\":[-1,0,1]}},\"properties\":{\"min\":{\"$ref\":\"#/$defs/level\"},\"max\":{\"$ref\":\"#/$defs/level\"}}}"))
-	inputSchemaT81IntOrNumber             = runtime.NewSchema("t81_int_or_number", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"anyOf\":[{\"type\":\"integer\",\"maximum\":10},{\"type\":\"number\",\"minimum\":100}]}}}"))
-	inputSchemaT82PatternAndFormat        = runtime.NewSchema("t82_pattern_and_format", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"email\",\"pattern\":\"@example\\\\.com$\"}}}"))
-	inputSchemaT83ConstTrue               = runtime.NewSchema("t83_const_true", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"const\":true}},\"required\":[\"x\"]}"))
-	inputSchemaT84BigIntegerConst         = runtime.NewSchema("t84_big_integer_const", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"const\":9007199254740993}}}"))
-	inputSchemaT85BigIntegerEnum          = runtime.NewSchema("t85_big_integer_enum", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"enum\":[9007199254740993,9007199254740995]}}}"))
-	inputSchemaT86BigEnumNoType           = runtime.NewSchema("t86_big_enum_no_type", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"enum\":[9007199254740993,-9007199254740993]}}}"))
-	inputSchemaT87BigNumberEnum           = runtime.NewSchema("t87_big_number_enum", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"enum\":[1.5,9007199254740993]}}}"))
-	inputSchemaT88BigIntegerRange         = runtime.NewSchema("t88_big_integer_range", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":9007199254740993,\"maximum\":9007199254740995.5}}}"))
-	inputSchemaT89BigIntegerExclusive     = runtime.NewSchema("t89_big_integer_exclusive", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"exclusiveMinimum\":9007199254740992,\"exclusiveMaximum\":9007199254740996}}}"))
-	inputSchemaT90IntegerMultipleRounded  = runtime.NewSchema("t90_integer_multiple_rounded", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"multipleOf\":4503599627370497.5}}}"))
-	inputSchemaT91EcmaPattern             = runtime.NewSchema("t91_ecma_pattern", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"pattern\":\"^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$\"}}}"))
-	inputSchemaT92EcmaPatternProperties   = runtime.NewSchema("t92_ecma_pattern_properties", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"object\",\"patternProperties\":{\"^(?!tmp_)[a-z_]+$\":{\"type\":\"integer\"}},\"additionalProperties\":false}}}"))
-	inputSchemaT93FormatRegex             = runtime.NewSchema("t93_format_regex", []byte("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\",\"format\":\"regex\"}}}"))
-)
-var inputSchemas = map[string]*runtime.Schema{
-	"t01_string":                    inputSchemaT01String,
-	"t02_string_length":             inputSchemaT02StringLength,
-	"t03_string_pattern":            inputSchemaT03StringPattern,
-	"t04_string_pattern_unanchored": inputSchemaT04StringPatternUnanchored,
-	"t05_format_email":              inputSchemaT05FormatEmail,
-	"t06_format_datetime":           inputSchemaT06FormatDatetime,
-	"t07_format_unknown":            inputSchemaT07FormatUnknown,
-	"t08_integer_range":             inputSchemaT08IntegerRange,
-	"t09_integer_exclusive":         inputSchemaT09IntegerExclusive,
-	"t10_number_range":              inputSchemaT10NumberRange,
-	"t11_integer_fraction_bound":    inputSchemaT11IntegerFractionBound,
-	"t12_integer_multiple":          inputSchemaT12IntegerMultiple,
-	"t13_number_multiple":           inputSchemaT13NumberMultiple,
-	"t14_boolean":                   inputSchemaT14Boolean,
-	"t15_type_null_list":            inputSchemaT15TypeNullList,
-	"t16_type_multi_list":           inputSchemaT16TypeMultiList,
-	"t17_anyof_null":                inputSchemaT17AnyofNull,
-	"t18_nullable_openapi":          inputSchemaT18NullableOpenapi,
-	"t19_enum_string":               inputSchemaT19EnumString,
-	"t20_enum_integer":              inputSchemaT20EnumInteger,
-	"t21_enum_number":               inputSchemaT21EnumNumber,
-	"t22_enum_boolean":              inputSchemaT22EnumBoolean,
-	"t23_enum_with_null":            inputSchemaT23EnumWithNull,
-	"t24_enum_mixed":                inputSchemaT24EnumMixed,
-	"t25_enum_empty":                inputSchemaT25EnumEmpty,
-	"t26_const_string":              inputSchemaT26ConstString,
-	"t27_const_number":              inputSchemaT27ConstNumber,
-	"t28_const_object":              inputSchemaT28ConstObject,
-	"t29_anyof_string_or_integer":   inputSchemaT29AnyofStringOrInteger,
-	"t30_oneof_const_tagged":        inputSchemaT30OneofConstTagged,
-	"t31_oneof_required_keys":       inputSchemaT31OneofRequiredKeys,
-	"t32_oneof_overlap":             inputSchemaT32OneofOverlap,
-	"t33_anyof_object_or_string":    inputSchemaT33AnyofObjectOrString,
-	"t34_anyof_siblings":            inputSchemaT34AnyofSiblings,
-	"t35_allof_numeric":             inputSchemaT35AllofNumeric,
-	"t36_allof_objects":             inputSchemaT36AllofObjects,
-	"t37_allof_two_patterns":        inputSchemaT37AllofTwoPatterns,
-	"t38_ref_defs":                  inputSchemaT38RefDefs,
-	"t39_ref_definitions_draft07":   inputSchemaT39RefDefinitionsDraft07,
-	"t40_ref_recursive":             inputSchemaT40RefRecursive,
-	"t41_ref_root_recursive":        inputSchemaT41RefRootRecursive,
-	"t42_ref_into_properties":       inputSchemaT42RefIntoProperties,
-	"t43_ref_with_description":      inputSchemaT43RefWithDescription,
-	"t44_ref_with_constraints":      inputSchemaT44RefWithConstraints,
-	"t45_closed_object":             inputSchemaT45ClosedObject,
-	"t46_open_object":               inputSchemaT46OpenObject,
-	"t47_map_of_schema":             inputSchemaT47MapOfSchema,
-	"t48_struct_with_extra":         inputSchemaT48StructWithExtra,
-	"t49_free_object":               inputSchemaT49FreeObject,
-	"t50_pattern_properties":        inputSchemaT50PatternProperties,
-	"t51_pattern_properties_open":   inputSchemaT51PatternPropertiesOpen,
-	"t52_array_of_objects":          inputSchemaT52ArrayOfObjects,
-	"t53_array_limits":              inputSchemaT53ArrayLimits,
-	"t54_array_of_arrays":           inputSchemaT54ArrayOfArrays,
-	"t55_array_of_nullable":         inputSchemaT55ArrayOfNullable,
-	"t56_array_no_items":            inputSchemaT56ArrayNoItems,
-	"t57_prefix_items":              inputSchemaT57PrefixItems,
-	"t58_unique_items":              inputSchemaT58UniqueItems,
-	"t59_true_schema":               inputSchemaT59TrueSchema,
-	"t60_empty_schema":              inputSchemaT60EmptySchema,
-	"t61_no_type":                   inputSchemaT61NoType,
-	"t62_no_type_constraints":       inputSchemaT62NoTypeConstraints,
-	"t63_false_schema":              inputSchemaT63FalseSchema,
-	"t64_required_fields":           inputSchemaT64RequiredFields,
-	"t65_nested_object":             inputSchemaT65NestedObject,
-	"t66_defaults":                  inputSchemaT66Defaults,
-	"t67_if_then_else":              inputSchemaT67IfThenElse,
-	"t68_not":                       inputSchemaT68Not,
-	"t69_property_names":            inputSchemaT69PropertyNames,
-	"t70_dependent_required":        inputSchemaT70DependentRequired,
-	"t71_min_properties_struct":     inputSchemaT71MinPropertiesStruct,
-	"t72_draft04_exclusive":         inputSchemaT72Draft04Exclusive,
-	"t73_odd_property_names":        inputSchemaT73OddPropertyNames,
-	"t74_no_type_root":              inputSchemaT74NoTypeRoot,
-	"t75_empty_root":                inputSchemaT75EmptyRoot,
-	"t76_anyof_required":            inputSchemaT76AnyofRequired,
-	"t77_anyof_nullable_branch":     inputSchemaT77AnyofNullableBranch,
-	"t78_oneof_null":                inputSchemaT78OneofNull,
-	"t79_nullable_object":           inputSchemaT79NullableObject,
-	"t80_shared_enum_ref":           inputSchemaT80SharedEnumRef,
-	"t81_int_or_number":             inputSchemaT81IntOrNumber,
-	"t82_pattern_and_format":        inputSchemaT82PatternAndFormat,
-	"t83_const_true":                inputSchemaT83ConstTrue,
-	"t84_big_integer_const":         inputSchemaT84BigIntegerConst,
-	"t85_big_integer_enum":          inputSchemaT85BigIntegerEnum,
-	"t86_big_enum_no_type":          inputSchemaT86BigEnumNoType,
-	"t87_big_number_enum":           inputSchemaT87BigNumberEnum,
-	"t88_big_integer_range":         inputSchemaT88BigIntegerRange,
-	"t89_big_integer_exclusive":     inputSchemaT89BigIntegerExclusive,
-	"t90_integer_multiple_rounded":  inputSchemaT90IntegerMultipleRounded,
-	"t91_ecma_pattern":              inputSchemaT91EcmaPattern,
-	"t92_ecma_pattern_properties":   inputSchemaT92EcmaPatternProperties,
-	"t93_format_regex":              inputSchemaT93FormatRegex,
-}
-var outputSchemas = map[string]*runtime.Schema{}
-
 // ValidateArguments checks raw JSON arguments, such as a model produced them, against the tool's own input schema. A violation is a *runtime.ValidationError with the JSON pointer of the offending value.
 func ValidateArguments(tool string, args []byte) error {
-	s, ok := inputSchemas[tool]
-	if !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	return s.Validate(args)
+	return schemas.ValidateArguments(tool, args)
 }
 
 // ValidateResult checks a tool's raw structured result against its output schema. Tools without an output schema accept any result.
 func ValidateResult(tool string, structured []byte) error {
-	if _, ok := inputSchemas[tool]; !ok {
-		return fmt.Errorf("unknown tool %q", tool)
-	}
-	if s, ok := outputSchemas[tool]; ok {
-		return s.Validate(structured)
-	}
-	return nil
+	return schemas.ValidateResult(tool, structured)
 }
+
+// MCPTools returns the 93 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+func MCPTools() []runtime.Tool {
+	return mcpimpl.Tools(toolsJSON[:])
+}
+
+// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSON[:])
 
 // toolsJSON holds each tool as the server sent it, compacted, in name order.
 var toolsJSON = [...]string{
@@ -320,9 +123,4 @@ var toolsJSON = [...]string{
 	`{"name":"t91_ecma_pattern","description":"ECMA-262 pattern with lookahead and a backreference, which RE2 cannot compile","inputSchema":{"type":"object","properties":{"x":{"type":"string","pattern":"^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$"}}},"x-valid":[{"x":"team"},{"x":"team,scim"},{"x":"scim,mocks:deactivated,team"}],"x-invalid":[{"x":"team,team"},{"x":"scim,team,scim"},{"x":"other"},{"x":""}]}`,
 	`{"name":"t92_ecma_pattern_properties","description":"patternProperties key with lookahead","inputSchema":{"type":"object","properties":{"x":{"type":"object","patternProperties":{"^(?!tmp_)[a-z_]+$":{"type":"integer"}},"additionalProperties":false}}},"x-valid":[{"x":{"count":1}},{"x":{"a_tmp_b":2}}],"x-invalid":[{"x":{"tmp_count":1}},{"x":{"Count":1}}]}`,
 	`{"name":"t93_format_regex","description":"format regex holding ECMA-262 regular expressions","inputSchema":{"type":"object","properties":{"x":{"type":"string","format":"regex"}}},"x-valid":[{"x":"^a+$"},{"x":"(?<=a)b"},{"x":"(x)\\1"}],"x-invalid":[{"x":"("},{"x":"[a-"}]}`,
-}
-
-// MCPTools returns the 93 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
-func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
 }

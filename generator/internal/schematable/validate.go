@@ -176,7 +176,7 @@ func (a *T13NumberMultipleArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t13_number_multiple")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT13NumberMultiple, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(12), a)
 }
 func (a *T13NumberMultipleArgs) validate() error {
 	return nil
@@ -316,7 +316,7 @@ func (a *T24EnumMixedArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t24_enum_mixed")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT24EnumMixed, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(23), a)
 }
 func (a *T24EnumMixedArgs) validate() error {
 	return nil
@@ -329,7 +329,7 @@ func (a *T25EnumEmptyArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t25_enum_empty")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT25EnumEmpty, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(24), a)
 }
 func (a *T25EnumEmptyArgs) validate() error {
 	return nil
@@ -834,7 +834,7 @@ func (a *T51PatternPropertiesOpenArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t51_pattern_properties_open")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT51PatternPropertiesOpen, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(50), a)
 }
 func (a *T51PatternPropertiesOpenArgs) validate() error {
 	return nil
@@ -898,7 +898,7 @@ func (a *T57PrefixItemsArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t57_prefix_items")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT57PrefixItems, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(56), a)
 }
 func (a *T57PrefixItemsArgs) validate() error {
 	return nil
@@ -911,7 +911,7 @@ func (a *T58UniqueItemsArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t58_unique_items")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT58UniqueItems, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(57), a)
 }
 func (a *T58UniqueItemsArgs) validate() error {
 	return nil
@@ -939,7 +939,7 @@ func (a *T62NoTypeConstraintsArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t62_no_type_constraints")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT62NoTypeConstraints, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(61), a)
 }
 func (a *T62NoTypeConstraintsArgs) validate() error {
 	return nil
@@ -952,7 +952,7 @@ func (a *T63FalseSchemaArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t63_false_schema")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT63FalseSchema, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(62), a)
 }
 func (a *T63FalseSchemaArgs) validate() error {
 	return nil
@@ -1002,7 +1002,7 @@ func (a *T67IfThenElseArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t67_if_then_else")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT67IfThenElse, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(66), a)
 }
 func (a *T67IfThenElseArgs) validate() error {
 	return nil
@@ -1015,7 +1015,7 @@ func (a *T68NotArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t68_not")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT68Not, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(67), a)
 }
 func (a *T68NotArgs) validate() error {
 	return nil
@@ -1028,7 +1028,7 @@ func (a *T69PropertyNamesArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t69_property_names")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT69PropertyNames, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
 }
 func (a *T69PropertyNamesArgs) validate() error {
 	return nil
@@ -1041,7 +1041,7 @@ func (a *T70DependentRequiredArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t70_dependent_required")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT70DependentRequired, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(69), a)
 }
 func (a *T70DependentRequiredArgs) validate() error {
 	return nil
@@ -1054,7 +1054,7 @@ func (a *T71MinPropertiesStructArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t71_min_properties_struct")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT71MinPropertiesStruct, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(70), a)
 }
 func (a *T71MinPropertiesStructArgs) validate() error {
 	return nil
@@ -1103,7 +1103,7 @@ func (a *T76AnyofRequiredArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t76_anyof_required")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT76AnyofRequired, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(75), a)
 }
 func (a *T76AnyofRequiredArgs) validate() error {
 	return nil
@@ -1278,7 +1278,7 @@ func (a *T87BigNumberEnumArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t87_big_number_enum")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT87BigNumberEnum, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(86), a)
 }
 func (a *T87BigNumberEnumArgs) validate() error {
 	return nil
@@ -1323,7 +1323,7 @@ func (a *T90IntegerMultipleRoundedArgs) Validate() error {
 	if err := a.validate(); err != nil {
 		return mcpimpl.ForTool(err, "t90_integer_multiple_rounded")
 	}
-	return mcpimpl.ValidateEncoded(inputSchemaT90IntegerMultipleRounded, a)
+	return mcpimpl.ValidateEncoded(schemas.Input(89), a)
 }
 func (a *T90IntegerMultipleRoundedArgs) validate() error {
 	return nil

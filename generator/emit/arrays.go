@@ -1,0 +1,71 @@
+package emit
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A stringArray is a package-level array of string literals, one a line,
+// such as the tools' JSON texts. Such arrays are most of the bytes of a
+// large package and have one gofmt form, so the generator writes them
+// that way itself, after the formatted rest of the file, instead of
+// parsing and printing megabytes of literals. TestGeneratedCodeIsGofmtOutput
+// checks that the result is gofmt's output.
+type stringArray struct {
+	doc   string // one line, without the leading "// "
+	name  string
+	elems []string
+}
+
+// render writes the declaration as gofmt does, after a blank line.
+func (a stringArray) render(b *bytes.Buffer) {
+	b.WriteString("\n// ")
+	b.WriteString(a.doc)
+	b.WriteString("\nvar ")
+	b.WriteString(a.name)
+	if len(a.elems) == 0 {
+		b.WriteString(" = [...]string{}\n")
+		return
+	}
+	b.WriteString(" = [...]string{\n")
+	for _, e := range a.elems {
+		b.WriteByte('\t')
+		writeStringLit(b, e)
+		b.WriteString(",\n")
+	}
+	b.WriteString("}\n")
+}
+
+// writeStringLit writes s as a raw string literal, which a reader sees as
+// the text itself, or as an interpreted one when s holds what a raw
+// literal cannot: a backquote, a carriage return (which the compiler drops
+// from raw literals), a NUL or byte order mark, or invalid UTF-8.
+func writeStringLit(b *bytes.Buffer, s string) {
+	if !utf8.ValidString(s) || strings.ContainsAny(s, "`\r\x00\ufeff") {
+		b.WriteString(strconv.Quote(s))
+		return
+	}
+	b.WriteByte('`')
+	b.WriteString(s)
+	b.WriteByte('`')
+}
+
+// addArray records a for the end of the file being built.
+func (g *gen) addArray(file string, a stringArray) {
+	g.arrays[file] = append(g.arrays[file], a)
+}
+
+// takeArrays renders and forgets the arrays recorded for file, and lists
+// their names.
+func (g *gen) takeArrays(file string) ([]byte, []string) {
+	var b bytes.Buffer
+	var names []string
+	for _, a := range g.arrays[file] {
+		a.render(&b)
+		names = append(names, a.name)
+	}
+	delete(g.arrays, file)
+	return b.Bytes(), names
+}
