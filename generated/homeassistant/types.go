@@ -55,11 +55,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e HassLightSetDomain) Valid() bool {
-	switch e {
-	case HassLightSetDomainLight:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, HassLightSetDomainLight)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -109,11 +105,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e Domain) Valid() bool {
-	switch e {
-	case DomainMediaPlayer:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, DomainMediaPlayer)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -136,11 +128,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e DeviceClass) Valid() bool {
-	switch e {
-	case DeviceClassTv, DeviceClassSpeaker, DeviceClassReceiver:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, DeviceClassTv, DeviceClassSpeaker, DeviceClassReceiver)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -246,11 +234,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e HassMediaSearchAndPlayMediaClass) Valid() bool {
-	switch e {
-	case HassMediaSearchAndPlayMediaClassAlbum, HassMediaSearchAndPlayMediaClassApp, HassMediaSearchAndPlayMediaClassArtist, HassMediaSearchAndPlayMediaClassChannel, HassMediaSearchAndPlayMediaClassComposer, HassMediaSearchAndPlayMediaClassContributingArtist, HassMediaSearchAndPlayMediaClassDirectory, HassMediaSearchAndPlayMediaClassEpisode, HassMediaSearchAndPlayMediaClassGame, HassMediaSearchAndPlayMediaClassGenre, HassMediaSearchAndPlayMediaClassImage, HassMediaSearchAndPlayMediaClassMovie, HassMediaSearchAndPlayMediaClassMusic, HassMediaSearchAndPlayMediaClassPlaylist, HassMediaSearchAndPlayMediaClassPodcast, HassMediaSearchAndPlayMediaClassSeason, HassMediaSearchAndPlayMediaClassTrack, HassMediaSearchAndPlayMediaClassTvShow, HassMediaSearchAndPlayMediaClassURL, HassMediaSearchAndPlayMediaClassVideo:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, HassMediaSearchAndPlayMediaClassAlbum, HassMediaSearchAndPlayMediaClassApp, HassMediaSearchAndPlayMediaClassArtist, HassMediaSearchAndPlayMediaClassChannel, HassMediaSearchAndPlayMediaClassComposer, HassMediaSearchAndPlayMediaClassContributingArtist, HassMediaSearchAndPlayMediaClassDirectory, HassMediaSearchAndPlayMediaClassEpisode, HassMediaSearchAndPlayMediaClassGame, HassMediaSearchAndPlayMediaClassGenre, HassMediaSearchAndPlayMediaClassImage, HassMediaSearchAndPlayMediaClassMovie, HassMediaSearchAndPlayMediaClassMusic, HassMediaSearchAndPlayMediaClassPlaylist, HassMediaSearchAndPlayMediaClassPodcast, HassMediaSearchAndPlayMediaClassSeason, HassMediaSearchAndPlayMediaClassTrack, HassMediaSearchAndPlayMediaClassTvShow, HassMediaSearchAndPlayMediaClassURL, HassMediaSearchAndPlayMediaClassVideo)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -355,11 +339,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e HassSetVolumeRelativeVolumeStepString) Valid() bool {
-	switch e {
-	case HassSetVolumeRelativeVolumeStepStringUp, HassSetVolumeRelativeVolumeStepStringDown:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, HassSetVolumeRelativeVolumeStepStringUp, HassSetVolumeRelativeVolumeStepStringDown)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -415,11 +395,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e DeviceClass_03c9) Valid() bool {
-	switch e {
-	case DeviceClass_03c9Identify, DeviceClass_03c9Restart, DeviceClass_03c9Update, DeviceClass_03c9Awning, DeviceClass_03c9Blind, DeviceClass_03c9Curtain, DeviceClass_03c9Damper, DeviceClass_03c9Door, DeviceClass_03c9Garage, DeviceClass_03c9Gate, DeviceClass_03c9Shade, DeviceClass_03c9Shutter, DeviceClass_03c9Window, DeviceClass_03c9Water, DeviceClass_03c9Gas, DeviceClass_03c9Outlet, DeviceClass_03c9Switch, DeviceClass_03c9Tv, DeviceClass_03c9Speaker, DeviceClass_03c9Receiver:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, DeviceClass_03c9Identify, DeviceClass_03c9Restart, DeviceClass_03c9Update, DeviceClass_03c9Awning, DeviceClass_03c9Blind, DeviceClass_03c9Curtain, DeviceClass_03c9Damper, DeviceClass_03c9Door, DeviceClass_03c9Garage, DeviceClass_03c9Gate, DeviceClass_03c9Shade, DeviceClass_03c9Shutter, DeviceClass_03c9Window, DeviceClass_03c9Water, DeviceClass_03c9Gas, DeviceClass_03c9Outlet, DeviceClass_03c9Switch, DeviceClass_03c9Tv, DeviceClass_03c9Speaker, DeviceClass_03c9Receiver)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

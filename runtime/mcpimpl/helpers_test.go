@@ -49,3 +49,13 @@ func TestMustCompilePatternECMA(t *testing.T) {
 		t.Errorf("%s matches wrongly", p)
 	}
 }
+
+func TestOneOf(t *testing.T) {
+	type color string
+	if !OneOf(color("b"), "a", "b") || OneOf(color("c"), "a", "b") || OneOf(color("a")) {
+		t.Error("OneOf on strings")
+	}
+	if !OneOf(int64(2), 1, 2) || OneOf(2.5, 1, 2) || !OneOf(true, false, true) {
+		t.Error("OneOf on numbers and booleans")
+	}
+}

@@ -52,11 +52,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e GetAnnotatedMessageMessageType) Valid() bool {
-	switch e {
-	case GetAnnotatedMessageMessageTypeError, GetAnnotatedMessageMessageTypeSuccess, GetAnnotatedMessageMessageTypeDebug:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, GetAnnotatedMessageMessageTypeError, GetAnnotatedMessageMessageTypeSuccess, GetAnnotatedMessageMessageTypeDebug)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -122,11 +118,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e GetResourceReferenceResourceType) Valid() bool {
-	switch e {
-	case GetResourceReferenceResourceTypeText, GetResourceReferenceResourceTypeBlob:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, GetResourceReferenceResourceTypeText, GetResourceReferenceResourceTypeBlob)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -166,11 +158,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e GetStructuredContentLocation) Valid() bool {
-	switch e {
-	case GetStructuredContentLocationNewYork, GetStructuredContentLocationChicago, GetStructuredContentLocationLosAngeles:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, GetStructuredContentLocationNewYork, GetStructuredContentLocationChicago, GetStructuredContentLocationLosAngeles)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -269,11 +257,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e GzipFileAsResourceOutputType) Valid() bool {
-	switch e {
-	case GzipFileAsResourceOutputTypeResourceLink, GzipFileAsResourceOutputTypeResource:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, GzipFileAsResourceOutputTypeResourceLink, GzipFileAsResourceOutputTypeResource)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

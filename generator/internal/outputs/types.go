@@ -96,11 +96,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e SearchSort) Valid() bool {
-	switch e {
-	case SearchSortAsc, SearchSortDesc:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, SearchSortAsc, SearchSortDesc)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

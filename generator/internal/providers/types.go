@@ -248,11 +248,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e DefinitionsRefColor) Valid() bool {
-	switch e {
-	case DefinitionsRefColorRed, DefinitionsRefColorGreen:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, DefinitionsRefColorRed, DefinitionsRefColorGreen)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -346,11 +342,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e DescribeDoorbellStepString) Valid() bool {
-	switch e {
-	case DescribeDoorbellStepStringUp, DescribeDoorbellStepStringDown:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, DescribeDoorbellStepStringUp, DescribeDoorbellStepStringDown)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -468,11 +460,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e IntegerEnumN) Valid() bool {
-	switch e {
-	case IntegerEnumN1, IntegerEnumN2, IntegerEnumN3:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, IntegerEnumN1, IntegerEnumN2, IntegerEnumN3)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -717,11 +705,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e OptionalRefE) Valid() bool {
-	switch e {
-	case OptionalRefEX, OptionalRefEY:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, OptionalRefEX, OptionalRefEY)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -839,11 +823,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e TitledAuthMethod) Valid() bool {
-	switch e {
-	case TitledAuthMethodBasic, TitledAuthMethodToken:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, TitledAuthMethodBasic, TitledAuthMethodToken)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

@@ -271,11 +271,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T19EnumStringX) Valid() bool {
-	switch e {
-	case T19EnumStringXRed, T19EnumStringXGreen, T19EnumStringXY, T19EnumStringXY_eb6a, T19EnumStringXMinus1, T19EnumStringXPlus1, T19EnumStringX5m, T19EnumStringXValue:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T19EnumStringXRed, T19EnumStringXGreen, T19EnumStringXY, T19EnumStringXY_eb6a, T19EnumStringXMinus1, T19EnumStringXPlus1, T19EnumStringX5m, T19EnumStringXValue)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -310,11 +306,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T20EnumIntegerX) Valid() bool {
-	switch e {
-	case T20EnumIntegerX1, T20EnumIntegerX2, T20EnumIntegerX3:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T20EnumIntegerX1, T20EnumIntegerX2, T20EnumIntegerX3)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -348,11 +340,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T21EnumNumberX) Valid() bool {
-	switch e {
-	case T21EnumNumberX0Dot5, T21EnumNumberX1Dot5:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T21EnumNumberX0Dot5, T21EnumNumberX1Dot5)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -385,11 +373,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T22EnumBooleanX) Valid() bool {
-	switch e {
-	case T22EnumBooleanXTrue:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T22EnumBooleanXTrue)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -423,11 +407,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T23EnumWithNullX) Valid() bool {
-	switch e {
-	case T23EnumWithNullXA, T23EnumWithNullXB:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T23EnumWithNullXA, T23EnumWithNullXB)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -601,11 +581,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T29AnyofStringOrIntegerXString) Valid() bool {
-	switch e {
-	case T29AnyofStringOrIntegerXStringUp, T29AnyofStringOrIntegerXStringDown:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T29AnyofStringOrIntegerXStringUp, T29AnyofStringOrIntegerXStringDown)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1046,11 +1022,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T42RefIntoPropertiesA) Valid() bool {
-	switch e {
-	case T42RefIntoPropertiesAP, T42RefIntoPropertiesAQ:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T42RefIntoPropertiesAP, T42RefIntoPropertiesAQ)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1502,11 +1474,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T73OddPropertyNamesAuthMethod) Valid() bool {
-	switch e {
-	case T73OddPropertyNamesAuthMethodBasic, T73OddPropertyNamesAuthMethodToken:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T73OddPropertyNamesAuthMethodBasic, T73OddPropertyNamesAuthMethodToken)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1653,11 +1621,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T80SharedEnumRefLevel) Valid() bool {
-	switch e {
-	case T80SharedEnumRefLevelMinus1, T80SharedEnumRefLevel0, T80SharedEnumRefLevel1:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T80SharedEnumRefLevelMinus1, T80SharedEnumRefLevel0, T80SharedEnumRefLevel1)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1806,11 +1770,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T85BigIntegerEnumX) Valid() bool {
-	switch e {
-	case T85BigIntegerEnumX9007199254740993, T85BigIntegerEnumX9007199254740995:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T85BigIntegerEnumX9007199254740993, T85BigIntegerEnumX9007199254740995)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1844,11 +1804,7 @@ const (
 
 // Valid reports whether e is one of the values of the enum.
 func (e T86BigEnumNoTypeX) Valid() bool {
-	switch e {
-	case T86BigEnumNoTypeX9007199254740993, T86BigEnumNoTypeXMinus9007199254740993:
-		return true
-	}
-	return false
+	return mcpimpl.OneOf(e, T86BigEnumNoTypeX9007199254740993, T86BigEnumNoTypeXMinus9007199254740993)
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
