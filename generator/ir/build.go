@@ -75,7 +75,8 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 		}
 	}
 	index := map[*Type]int{}
-	meta := newMetaChecker()
+	metaErrs, stopMeta := checkMetaAhead(sorted)
+	defer stopMeta()
 	for i, st := range sorted {
 		t := pkg.Tools[i]
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
@@ -100,13 +101,8 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 		}
 		// The converter reports what it cannot map first, in its own
 		// words; the meta-schema then catches what it let through.
-		if err := meta.check(t.Name, st.Input, "/inputSchema"); err != nil {
+		if err := <-metaErrs[i]; err != nil {
 			return nil, nil, err
-		}
-		if st.Output != nil {
-			if err := meta.check(t.Name, st.Output, "/outputSchema"); err != nil {
-				return nil, nil, err
-			}
 		}
 	}
 	unshared = shareTypes(pkg, sharing)
@@ -899,4 +895,32 @@ func validTagName(name string) bool {
 		}
 	}
 	return true
+}
+
+// checkMetaAhead checks the tools' schemas against their meta-schemas in a
+// goroutine of its own, while the converter works through the same tools,
+// and delivers each tool's verdict on its channel, in tool order. stop ends
+// the checks early.
+func checkMetaAhead(tools []*snapshot.Tool) (verdicts []chan error, stop func()) {
+	verdicts = make([]chan error, len(tools))
+	for i := range verdicts {
+		verdicts[i] = make(chan error, 1)
+	}
+	done := make(chan struct{})
+	go func() {
+		meta := newMetaChecker()
+		for i, st := range tools {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			err := meta.check(st.Name, st.Input, "/inputSchema")
+			if err == nil && st.Output != nil {
+				err = meta.check(st.Name, st.Output, "/outputSchema")
+			}
+			verdicts[i] <- err
+		}
+	}()
+	return verdicts, func() { close(done) }
 }
