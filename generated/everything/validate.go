@@ -15,7 +15,7 @@ func (a *GetAnnotatedMessageArgs) Validate() error {
 }
 func (a *GetAnnotatedMessageArgs) validate() error {
 	if err := a.MessageType.Validate(); err != nil {
-		return mcpimpl.Within(err, "messageType")
+		return mcpimpl.WithinName(err, "messageType")
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ func (a *GetResourceReferenceArgs) Validate() error {
 func (a *GetResourceReferenceArgs) validate() error {
 	if a.ResourceType != nil {
 		if err := (*a.ResourceType).Validate(); err != nil {
-			return mcpimpl.Within(err, "resourceType")
+			return mcpimpl.WithinName(err, "resourceType")
 		}
 	}
 	return nil
@@ -60,7 +60,7 @@ func (a *GetStructuredContentArgs) Validate() error {
 }
 func (a *GetStructuredContentArgs) validate() error {
 	if err := a.Location.Validate(); err != nil {
-		return mcpimpl.Within(err, "location")
+		return mcpimpl.WithinName(err, "location")
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func (a *GzipFileAsResourceArgs) validate() error {
 	}
 	if a.OutputType != nil {
 		if err := (*a.OutputType).Validate(); err != nil {
-			return mcpimpl.Within(err, "outputType")
+			return mcpimpl.WithinName(err, "outputType")
 		}
 	}
 	return nil

@@ -21,7 +21,7 @@ func (a *HassLightSetArgs) Validate() error {
 func (a *HassLightSetArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	if a.Temperature != nil {
@@ -52,12 +52,12 @@ func (a *HassMediaNextArgs) Validate() error {
 func (a *HassMediaNextArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -70,12 +70,12 @@ func (a *HassMediaPauseArgs) Validate() error {
 func (a *HassMediaPauseArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -88,12 +88,12 @@ func (a *HassMediaPlayerMuteArgs) Validate() error {
 func (a *HassMediaPlayerMuteArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -106,12 +106,12 @@ func (a *HassMediaPreviousArgs) Validate() error {
 func (a *HassMediaPreviousArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -124,17 +124,17 @@ func (a *HassMediaSearchAndPlayArgs) Validate() error {
 func (a *HassMediaSearchAndPlayArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	if a.MediaClass != nil {
 		if err := (*a.MediaClass).Validate(); err != nil {
-			return mcpimpl.Within(err, "media_class")
+			return mcpimpl.WithinName(err, "media_class")
 		}
 	}
 	return nil
@@ -147,12 +147,12 @@ func (a *HassMediaUnpauseArgs) Validate() error {
 func (a *HassMediaUnpauseArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -165,12 +165,12 @@ func (a *HassSetVolumeArgs) Validate() error {
 func (a *HassSetVolumeArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	if a.VolumeLevel != nil {
@@ -191,17 +191,17 @@ func (a *HassSetVolumeRelativeArgs) Validate() error {
 func (a *HassSetVolumeRelativeArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "domain", i0)
+			return mcpimpl.WithinItem(err, "domain", i0)
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	if a.VolumeStep != nil {
 		if err := (*a.VolumeStep).Validate(); err != nil {
-			return mcpimpl.Within(err, "volume_step")
+			return mcpimpl.WithinName(err, "volume_step")
 		}
 	}
 	return nil
@@ -245,7 +245,7 @@ func (a *HassTurnOffArgs) Validate() error {
 func (a *HassTurnOffArgs) validate() error {
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	return nil
@@ -258,7 +258,7 @@ func (a *HassTurnOnArgs) Validate() error {
 func (a *HassTurnOnArgs) validate() error {
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "device_class", i0)
+			return mcpimpl.WithinItem(err, "device_class", i0)
 		}
 	}
 	return nil

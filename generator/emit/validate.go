@@ -53,31 +53,59 @@ type checker struct {
 	g    *gen
 	lits []string // non-nil when every token of the path is a literal
 	p    path
+	// shape has a letter a token of p: l for a literal, i for an array
+	// index, k for a map key; "?" when p came from elsewhere. first is
+	// the first token when it is a literal.
+	shape string
+	first string
 }
 
 func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []jen.Code {
-	return g.checksAt(t, expr, checker{g: g, lits: []string{}, p: p}, depth)
+	c := checker{g: g, lits: []string{}, p: p}
+	if len(p) > 0 {
+		c.shape = "?"
+	}
+	return g.checksAt(t, expr, c, depth)
 }
 
 func (c checker) withLit(name string) checker {
-	n := checker{g: c.g, p: c.p.with(jen.Lit(name))}
+	n := checker{g: c.g, p: c.p.with(jen.Lit(name)), shape: c.shape + "l", first: c.first}
+	if c.shape == "" {
+		n.first = name
+	}
 	if c.lits != nil {
 		n.lits = append(append([]string{}, c.lits...), name)
 	}
 	return n
 }
 
+// withVar adds the map key in the variable v to the path.
 func (c checker) withVar(v string) checker {
-	return checker{g: c.g, p: c.p.with(jen.Id(v))}
+	return checker{g: c.g, p: c.p.with(jen.Id(v)), shape: c.shape + "k", first: c.first}
+}
+
+// withIndex adds the array index in the variable i to the path.
+func (c checker) withIndex(i string) checker {
+	return checker{g: c.g, p: c.p.with(jen.Id(i)), shape: c.shape + "i", first: c.first}
 }
 
 func (c checker) invalid(reason string) jen.Code {
 	return jen.Return(jen.Qual(implPkg, "Invalid").Call(c.p.pointer(c.lits), jen.Lit(reason)))
 }
 
+// within checks a nested value with call, a Validate call, and prefixes
+// the path to the value to the pointer of its error. The two common paths,
+// a property and an item of an array property, have helpers of their own,
+// which spare each call site the variadic arguments of Within.
 func (c checker) within(call jen.Code) jen.Code {
 	ret := jen.Return(jen.Err())
-	if len(c.p) > 0 {
+	switch {
+	case len(c.p) == 0:
+	case c.shape == "l":
+		ret = jen.Return(jen.Qual(implPkg, "WithinName").Call(jen.Err(), jen.Lit(c.first)))
+	case c.shape == "li":
+		ret = jen.Return(jen.Qual(implPkg, "WithinItem").Call(jen.Err(), jen.Lit(c.first), c.p[1]))
+	default:
 		ret = jen.Return(jen.Qual(implPkg, "Within").Call(append([]jen.Code{jen.Err()}, c.p...)...))
 	}
 	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(ret)
@@ -184,7 +212,7 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 				c.invalid(fmt.Sprintf("must have at most %d items", *t.MaxItems))))
 		}
 		i := "i" + strconv.Itoa(depth)
-		if inner := g.checksAt(t.Elem, operand(expr)+"["+i+"]", c.withVar(i), depth+1); len(inner) > 0 {
+		if inner := g.checksAt(t.Elem, operand(expr)+"["+i+"]", c.withIndex(i), depth+1); len(inner) > 0 {
 			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Id(expr)).Block(inner...))
 		}
 	case ir.Map:

@@ -51,6 +51,23 @@ func Within(err error, tokens ...any) error {
 	return ve
 }
 
+// WithinName is Within with one token, a property name. Like WithinItem,
+// it spares the many call sites in generated code Within's variadic
+// arguments, and is kept out of line, as it runs only for invalid values.
+//
+//go:noinline
+func WithinName(err error, name string) error {
+	return Within(err, name)
+}
+
+// WithinItem is Within with two tokens: a property name and an index into
+// the array that property holds.
+//
+//go:noinline
+func WithinItem(err error, name string, i int) error {
+	return Within(err, name, i)
+}
+
 // Pointer builds a JSON pointer from reference tokens, as Within does.
 func Pointer(tokens ...any) string {
 	var b strings.Builder

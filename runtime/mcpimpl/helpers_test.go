@@ -1,6 +1,9 @@
 package mcpimpl
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 // TestIntegerConstEnumBeyond2To53 checks that a const compares numbers
 // exactly, as the JSON Schema validator does: a float64 cannot tell
@@ -57,5 +60,22 @@ func TestOneOf(t *testing.T) {
 	}
 	if !OneOf(int64(2), 1, 2) || OneOf(2.5, 1, 2) || !OneOf(true, false, true) {
 		t.Error("OneOf on numbers and booleans")
+	}
+}
+
+func TestWithinNameAndItemAgreeWithWithin(t *testing.T) {
+	for _, tc := range []struct {
+		got, want error
+	}{
+		{WithinName(Invalid("/x", "bad"), "a/b"), Within(Invalid("/x", "bad"), "a/b")},
+		{WithinItem(Invalid("", "bad"), "list", 3), Within(Invalid("", "bad"), "list", 3)},
+	} {
+		if tc.got.Error() != tc.want.Error() {
+			t.Errorf("got %v, want %v", tc.got, tc.want)
+		}
+	}
+	plain := errors.New("plain")
+	if WithinName(plain, "a") != plain || WithinItem(plain, "a", 1) != plain {
+		t.Error("errors other than ValidationError must come back unchanged")
 	}
 }

@@ -62,7 +62,7 @@ func (a *SearchArgs) validate() error {
 	}
 	if a.Sort != nil {
 		if err := (*a.Sort).Validate(); err != nil {
-			return mcpimpl.Within(err, "sort")
+			return mcpimpl.WithinName(err, "sort")
 		}
 	}
 	if a.Since != nil {

@@ -16,7 +16,7 @@ func (a *X1stToolArgs) Validate() error {
 func (a *X1stToolArgs) validate() error {
 	if a.Target != nil {
 		if err := (*a.Target).Validate(); err != nil {
-			return mcpimpl.Within(err, "target")
+			return mcpimpl.WithinName(err, "target")
 		}
 	}
 	return nil
@@ -122,7 +122,7 @@ func (a *ConstTaggedUnionArgs) Validate() error {
 func (a *ConstTaggedUnionArgs) validate() error {
 	if a.Shape != nil {
 		if err := (*a.Shape).Validate(); err != nil {
-			return mcpimpl.Within(err, "shape")
+			return mcpimpl.WithinName(err, "shape")
 		}
 	}
 	return nil
@@ -163,7 +163,7 @@ func (a *DefinitionsRefArgs) Validate() error {
 func (a *DefinitionsRefArgs) validate() error {
 	if a.P != nil {
 		if err := (*a.P).Validate(); err != nil {
-			return mcpimpl.Within(err, "p")
+			return mcpimpl.WithinName(err, "p")
 		}
 	}
 	return nil
@@ -186,7 +186,7 @@ func (a *DescribeDoorbellArgs) Validate() error {
 func (a *DescribeDoorbellArgs) validate() error {
 	if a.Step != nil {
 		if err := (*a.Step).Validate(); err != nil {
-			return mcpimpl.Within(err, "step")
+			return mcpimpl.WithinName(err, "step")
 		}
 	}
 	return nil
@@ -302,7 +302,7 @@ func (a *IntegerEnumArgs) Validate() error {
 func (a *IntegerEnumArgs) validate() error {
 	if a.N != nil {
 		if err := (*a.N).Validate(); err != nil {
-			return mcpimpl.Within(err, "n")
+			return mcpimpl.WithinName(err, "n")
 		}
 	}
 	return nil
@@ -333,7 +333,7 @@ func (a *ListEventsArgs) Validate() error {
 func (a *ListEventsArgs) validate() error {
 	if a.V != nil {
 		if err := (*a.V).Validate(); err != nil {
-			return mcpimpl.Within(err, "v")
+			return mcpimpl.WithinName(err, "v")
 		}
 	}
 	return nil
@@ -444,12 +444,12 @@ func (a *OptionalRefArgs) Validate() error {
 func (a *OptionalRefArgs) validate() error {
 	if a.U != nil {
 		if err := (*a.U).Validate(); err != nil {
-			return mcpimpl.Within(err, "u")
+			return mcpimpl.WithinName(err, "u")
 		}
 	}
 	if a.E != nil {
 		if err := (*a.E).Validate(); err != nil {
-			return mcpimpl.Within(err, "e")
+			return mcpimpl.WithinName(err, "e")
 		}
 	}
 	return nil
@@ -485,7 +485,7 @@ func (a *RecursiveDefsArgs) Validate() error {
 func (a *RecursiveDefsArgs) validate() error {
 	if a.Root != nil {
 		if err := (*a.Root).Validate(); err != nil {
-			return mcpimpl.Within(err, "root")
+			return mcpimpl.WithinName(err, "root")
 		}
 	}
 	return nil
@@ -495,7 +495,7 @@ func (a *RecursiveDefsArgs) validate() error {
 func (a *RecursiveDefsNode) Validate() error {
 	for i0 := range a.Children {
 		if err := a.Children[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "children", i0)
+			return mcpimpl.WithinItem(err, "children", i0)
 		}
 	}
 	return nil
@@ -542,7 +542,7 @@ func (a *TitledArgs) Validate() error {
 func (a *TitledArgs) validate() error {
 	if a.AuthMethod != nil {
 		if err := (*a.AuthMethod).Validate(); err != nil {
-			return mcpimpl.Within(err, "auth-method")
+			return mcpimpl.WithinName(err, "auth-method")
 		}
 	}
 	return nil
@@ -602,7 +602,7 @@ func (a *UnionDistributesSiblingsArgs) Validate() error {
 func (a *UnionDistributesSiblingsArgs) validate() error {
 	if a.ID != nil {
 		if err := (*a.ID).Validate(); err != nil {
-			return mcpimpl.Within(err, "id")
+			return mcpimpl.WithinName(err, "id")
 		}
 	}
 	return nil

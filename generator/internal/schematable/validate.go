@@ -199,7 +199,7 @@ func (a *T16TypeMultiListArgs) Validate() error {
 func (a *T16TypeMultiListArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -251,7 +251,7 @@ func (a *T19EnumStringArgs) Validate() error {
 func (a *T19EnumStringArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -264,7 +264,7 @@ func (a *T20EnumIntegerArgs) Validate() error {
 func (a *T20EnumIntegerArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -277,7 +277,7 @@ func (a *T21EnumNumberArgs) Validate() error {
 func (a *T21EnumNumberArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -290,7 +290,7 @@ func (a *T22EnumBooleanArgs) Validate() error {
 func (a *T22EnumBooleanArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -303,7 +303,7 @@ func (a *T23EnumWithNullArgs) Validate() error {
 func (a *T23EnumWithNullArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -357,7 +357,7 @@ func (a *T29AnyofStringOrIntegerArgs) Validate() error {
 func (a *T29AnyofStringOrIntegerArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -401,7 +401,7 @@ func (a *T30OneofConstTaggedArgs) Validate() error {
 func (a *T30OneofConstTaggedArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -450,7 +450,7 @@ func (a *T31OneofRequiredKeysArgs) Validate() error {
 func (a *T31OneofRequiredKeysArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -491,7 +491,7 @@ func (a *T32OneofOverlapArgs) Validate() error {
 func (a *T32OneofOverlapArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -527,7 +527,7 @@ func (a *T33AnyofObjectOrStringArgs) Validate() error {
 func (a *T33AnyofObjectOrStringArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -568,7 +568,7 @@ func (a *T34AnyofSiblingsArgs) Validate() error {
 func (a *T34AnyofSiblingsArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -631,7 +631,7 @@ func (a *T36AllofObjectsArgs) Validate() error {
 func (a *T36AllofObjectsArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -699,7 +699,7 @@ func (a *T40RefRecursiveArgs) validate() error {
 	}
 	if a.Root != nil {
 		if err := (*a.Root).Validate(); err != nil {
-			return mcpimpl.Within(err, "root")
+			return mcpimpl.WithinName(err, "root")
 		}
 	}
 	return nil
@@ -712,7 +712,7 @@ func (a *T40RefRecursiveNode) Validate() error {
 	}
 	for i0 := range a.Children {
 		if err := a.Children[i0].Validate(); err != nil {
-			return mcpimpl.Within(err, "children", i0)
+			return mcpimpl.WithinItem(err, "children", i0)
 		}
 	}
 	return nil
@@ -725,7 +725,7 @@ func (a *T41RefRootRecursiveArgs) Validate() error {
 func (a *T41RefRootRecursiveArgs) validate() error {
 	if a.Next != nil {
 		if err := (*a.Next).Validate(); err != nil {
-			return mcpimpl.Within(err, "next")
+			return mcpimpl.WithinName(err, "next")
 		}
 	}
 	return nil
@@ -738,12 +738,12 @@ func (a *T42RefIntoPropertiesArgs) Validate() error {
 func (a *T42RefIntoPropertiesArgs) validate() error {
 	if a.A != nil {
 		if err := (*a.A).Validate(); err != nil {
-			return mcpimpl.Within(err, "a")
+			return mcpimpl.WithinName(err, "a")
 		}
 	}
 	if a.B != nil {
 		if err := (*a.B).Validate(); err != nil {
-			return mcpimpl.Within(err, "b")
+			return mcpimpl.WithinName(err, "b")
 		}
 	}
 	return nil
@@ -976,7 +976,7 @@ func (a *T65NestedObjectArgs) Validate() error {
 func (a *T65NestedObjectArgs) validate() error {
 	if a.Address != nil {
 		if err := (*a.Address).Validate(); err != nil {
-			return mcpimpl.Within(err, "address")
+			return mcpimpl.WithinName(err, "address")
 		}
 	}
 	return nil
@@ -1080,7 +1080,7 @@ func (a *T73OddPropertyNamesArgs) Validate() error {
 func (a *T73OddPropertyNamesArgs) validate() error {
 	if a.AuthMethod != nil {
 		if err := (*a.AuthMethod).Validate(); err != nil {
-			return mcpimpl.Within(err, "auth-method")
+			return mcpimpl.WithinName(err, "auth-method")
 		}
 	}
 	return nil
@@ -1116,7 +1116,7 @@ func (a *T77AnyofNullableBranchArgs) Validate() error {
 func (a *T77AnyofNullableBranchArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -1167,12 +1167,12 @@ func (a *T80SharedEnumRefArgs) Validate() error {
 func (a *T80SharedEnumRefArgs) validate() error {
 	if a.Min != nil {
 		if err := (*a.Min).Validate(); err != nil {
-			return mcpimpl.Within(err, "min")
+			return mcpimpl.WithinName(err, "min")
 		}
 	}
 	if a.Max != nil {
 		if err := (*a.Max).Validate(); err != nil {
-			return mcpimpl.Within(err, "max")
+			return mcpimpl.WithinName(err, "max")
 		}
 	}
 	return nil
@@ -1185,7 +1185,7 @@ func (a *T81IntOrNumberArgs) Validate() error {
 func (a *T81IntOrNumberArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -1252,7 +1252,7 @@ func (a *T85BigIntegerEnumArgs) Validate() error {
 func (a *T85BigIntegerEnumArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
@@ -1265,7 +1265,7 @@ func (a *T86BigEnumNoTypeArgs) Validate() error {
 func (a *T86BigEnumNoTypeArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.Within(err, "x")
+			return mcpimpl.WithinName(err, "x")
 		}
 	}
 	return nil
