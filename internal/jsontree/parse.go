@@ -39,6 +39,25 @@ type parser struct {
 	maxDepth int
 	items    []*Node
 	members  []Member
+	// nodes are allocated Nodes not yet used.
+	nodes []Node
+}
+
+// maxNodeBlock is the most Nodes the parser allocates at once.
+const maxNodeBlock = 512
+
+// node returns a new Node holding n. Nodes are allocated in blocks, of one
+// Node for every 32 bytes of the text but at most maxNodeBlock, which costs
+// far less than an allocation each; a block stays in memory as long as any
+// of its Nodes is reachable.
+func (p *parser) node(n Node) *Node {
+	if len(p.nodes) == 0 {
+		p.nodes = make([]Node, min(len(p.data)/32+1, maxNodeBlock))
+	}
+	p.nodes[0] = n
+	x := &p.nodes[0]
+	p.nodes = p.nodes[1:]
+	return x
 }
 
 func (p *parser) skipSpace() {
@@ -73,16 +92,16 @@ func (p *parser) value(depth int) (*Node, bool) {
 		return p.array(depth)
 	case c == '"':
 		s, ok := p.string()
-		return &Node{Kind: String, Str: s}, ok
+		return p.node(Node{Kind: String, Str: s}), ok
 	case c == 't':
-		return &Node{Kind: Bool, Bool: true}, p.literal("true")
+		return p.node(Node{Kind: Bool, Bool: true}), p.literal("true")
 	case c == 'f':
-		return &Node{Kind: Bool}, p.literal("false")
+		return p.node(Node{Kind: Bool}), p.literal("false")
 	case c == 'n':
-		return &Node{Kind: Null}, p.literal("null")
+		return p.node(Node{Kind: Null}), p.literal("null")
 	case c == '-' || '0' <= c && c <= '9':
 		s, ok := p.number()
-		return &Node{Kind: Number, Str: s}, ok
+		return p.node(Node{Kind: Number, Str: s}), ok
 	}
 	return nil, false
 }
@@ -109,7 +128,7 @@ func (p *parser) array(depth int) (*Node, bool) {
 		}
 	}
 	p.i++ // ]
-	n := &Node{Kind: Array, Items: make([]*Node, len(p.items)-start)}
+	n := p.node(Node{Kind: Array, Items: make([]*Node, len(p.items)-start)})
 	copy(n.Items, p.items[start:])
 	p.items = p.items[:start]
 	return n, true
@@ -163,7 +182,7 @@ func (p *parser) object(depth int) (*Node, bool) {
 		}
 	}
 	p.i++ // }
-	n := &Node{Kind: Object, Members: make([]Member, len(p.members)-start)}
+	n := p.node(Node{Kind: Object, Members: make([]Member, len(p.members)-start)})
 	copy(n.Members, p.members[start:])
 	p.members = p.members[:start]
 	return n, true

@@ -182,3 +182,41 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// TestParseAllocatesOncePerValue holds Parse and ParseUnique to about one
+// allocation for each value and key of the document, as a single pass
+// that copies each string once makes; reading the text through
+// encoding/json's Decoder, once to check it and once per token, made
+// several times as many.
+func TestParseAllocatesOncePerValue(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/servers/digitalocean.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, parse := range []func([]byte) (*Node, error){Parse, ParseUnique} {
+		n, err := parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		values, keys := countValues(n)
+		limit := float64(values+keys) * 1.05
+		allocs := testing.AllocsPerRun(5, func() { parse(data) })
+		if allocs > limit {
+			t.Errorf("parsing %d values and %d keys made %.0f allocations, want at most %.0f", values, keys, allocs, limit)
+		}
+	}
+}
+
+// countValues returns the number of values in n and of keys in its objects.
+func countValues(n *Node) (values, keys int) {
+	values = 1
+	for _, it := range n.Items {
+		v, k := countValues(it)
+		values, keys = values+v, keys+k
+	}
+	for _, m := range n.Members {
+		v, k := countValues(m.Value)
+		values, keys = values+v, keys+k+1
+	}
+	return values, keys
+}
