@@ -79,6 +79,7 @@ FUZZ_TARGETS := \
 	./runtime:FuzzSessionInput \
 	./runtime:FuzzParamHeaders \
 	./generator/snapshot:FuzzRead \
+	./internal/jsontree:FuzzParseAgreesWithDecoder \
 	./generator:FuzzGenerate \
 	./generator/diff:FuzzTools \
 	./runtime/gemini:FuzzDeclarations \

@@ -81,6 +81,15 @@ const MaxDepth = 1000
 // gives a *DuplicateKeyError (see CheckUniqueKeys), since readers of such a
 // document disagree on which value the key has.
 func Parse(data []byte) (*Node, error) {
+	if n, ok := parseFast(data, false); ok {
+		return n, nil
+	}
+	return decodeParse(data)
+}
+
+// decodeParse is Parse through encoding/json: slower, as it reads the text
+// three times, but it locates every error as encoding/json finds it.
+func decodeParse(data []byte) (*Node, error) {
 	if err := checkSyntax(data); err != nil {
 		return nil, err
 	}
@@ -102,6 +111,15 @@ func Parse(data []byte) (*Node, error) {
 // than MaxDepth are rejected. Errors are encoding/json's own, unlocated. It
 // suits code that rewrites a document and encodes it again.
 func ParseUnique(data []byte) (*Node, error) {
+	if n, ok := parseFast(data, true); ok {
+		return n, nil
+	}
+	return decodeParseUnique(data)
+}
+
+// decodeParseUnique is ParseUnique through encoding/json's Decoder, which
+// gives its errors.
+func decodeParseUnique(data []byte) (*Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	n, err := parseValue(dec, true, 0)
