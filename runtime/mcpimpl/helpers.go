@@ -86,7 +86,17 @@ func Pointer(tokens ...any) string {
 }
 
 // ForTool names the tool in a *runtime.ValidationError that names none.
+// What the compiler inlines at its many call sites is the check for nil;
+// the rest, for errors only, stays out of line.
 func ForTool(err error, tool string) error {
+	if err == nil {
+		return nil
+	}
+	return forTool(err, tool)
+}
+
+//go:noinline
+func forTool(err error, tool string) error {
 	if ve, ok := err.(*runtime.ValidationError); ok && ve.Tool == "" {
 		ve.Tool = tool
 	}
