@@ -191,14 +191,20 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 	}
 	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct(fields...)
 
-	// Decoding checks, which mcpimpl.DecodeObject reads from the tags.
+	// Decoding checks, which mcpimpl.DecodeObject reads from the tags. An
+	// open object without Extra nested in another value needs no method of
+	// its own: the decoder of the value holding it checks it by its tags.
+	r, root := g.roots[t]
+	if !root && !t.Closed && t.Extra == nil {
+		return
+	}
 	decode := jen.Qual(implPkg, "DecodeObject").Call(jen.Id("data"), jen.Id("a"), jen.Lit(t.Closed))
 	doc := "UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties."
 	if t.Extra != nil {
 		doc = "UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra."
 	}
 	// The errors of a tool's own type name the tool, as Validate's do.
-	if r, ok := g.roots[t]; ok {
+	if root {
 		decode = jen.Qual(implPkg, "ForTool").Call(decode, jen.Lit(r.tool.Name))
 		doc += " Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed."
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/integral"
 )
 
 // Invalid returns a *runtime.ValidationError at pointer (a JSON pointer relative to
@@ -263,8 +262,8 @@ func DecodeValid[T any, P interface {
 	*T
 	Validate() error
 }](data []byte, v P) error {
-	if err := integral.Unmarshal(data, v); err != nil {
-		return decodeError(data, v, err)
+	if err := decodeChecked(data, v); err != nil {
+		return err
 	}
 	return v.Validate()
 }
@@ -355,8 +354,8 @@ func Decoded[T any](dst **T, check func(*T) error, kinds ...byte) UnionBranch {
 	return UnionBranch{
 		Kinds: kinds,
 		Decode: func(data []byte) error {
-			if err := integral.Unmarshal(data, v); err != nil {
-				return decodeError(data, v, err)
+			if err := decodeChecked(data, v); err != nil {
+				return err
 			}
 			if check != nil {
 				return check(v)

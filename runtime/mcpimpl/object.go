@@ -38,9 +38,13 @@ type objectShape struct {
 // fieldShape is one member of an objectShape.
 type fieldShape struct {
 	name         string
+	index        int // of the field in the struct
 	required     bool
 	nullable     bool
 	nonNullElems bool
+	// nested is set when the member can hold objects that no UnmarshalJSON
+	// of their own checks (see checkValue).
+	nested bool
 }
 
 var objectShapes sync.Map // reflect.Type of the struct → *objectShape
@@ -71,6 +75,8 @@ func newObjectShape(t reflect.Type) *objectShape {
 		flags := "," + f.Tag.Get(TagKey) + ","
 		s.fields = append(s.fields, fieldShape{
 			name:         name,
+			index:        i,
+			nested:       parentChecked(f.Type),
 			required:     !strings.Contains(","+opts+",", ",omitempty,"),
 			nullable:     strings.Contains(flags, ",nullable,"),
 			nonNullElems: strings.Contains(flags, ",nonnullelems,"),
@@ -110,6 +116,9 @@ func DecodeObject(data []byte, v any, closed bool) error {
 	}
 	members, err := checkMembers(data, s, closed && s.extra < 0)
 	if err != nil {
+		return err
+	}
+	if err := s.checkNested(members, rv.Type().Elem()); err != nil {
 		return err
 	}
 	plain := reflect.NewAt(s.plain, rv.UnsafePointer()).Interface()
@@ -180,8 +189,8 @@ func decodeExtra(members map[string]json.RawMessage, s *objectShape, extra refle
 			continue
 		}
 		v := reflect.New(extra.Type().Elem())
-		if err := integral.Unmarshal(raw, v.Interface()); err != nil {
-			return Within(decodeError(raw, v.Interface(), err), name)
+		if err := decodeChecked(raw, v.Interface()); err != nil {
+			return Within(err, name)
 		}
 		if !out.IsValid() {
 			out = reflect.MakeMap(extra.Type())

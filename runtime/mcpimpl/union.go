@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-
-	"github.com/mcpgen/mcpgen/runtime/internal/integral"
 )
 
 // A generated union is a struct with one pointer field per branch, in
@@ -116,8 +114,8 @@ func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
 // decodeBranch decodes data into p, a pointer to a new value of a branch's
 // type, and validates it if the type has a Validate method.
 func decodeBranch(data []byte, p any) error {
-	if err := integral.Unmarshal(data, p); err != nil {
-		return decodeError(data, p, err)
+	if err := decodeChecked(data, p); err != nil {
+		return err
 	}
 	if c, ok := p.(validator); ok {
 		return c.Validate()

@@ -62,11 +62,6 @@ type LookupResultItem struct {
 	Default *bool  `json:"(default),omitempty"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *LookupResultItem) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // SearchArgs holds the arguments of the tool "search".
 //
 // Searches with filters.
@@ -141,11 +136,6 @@ type ShapeResultCircle struct {
 	R float64 `json:"r"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *ShapeResultCircle) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // ShapeResultCircleKind is a constant: it always encodes as "circle".
 type ShapeResultCircleKind struct{}
 
@@ -170,11 +160,6 @@ type ShapeResultRect struct {
 	W float64 `json:"w"`
 	// Required.
 	H float64 `json:"h"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *ShapeResultRect) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ShapeResultRectKind is a constant: it always encodes as "rect".

@@ -43,11 +43,6 @@ type X1stToolTargetObject struct {
 	ID string `json:"id"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *X1stToolTargetObject) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // HassTurnOnArgs holds the arguments of the tool "HassTurnOn".
 //
 // Survey case: anyOf with null.
@@ -175,11 +170,6 @@ type ConstTaggedUnionShapeCircle struct {
 	R float64 `json:"r"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *ConstTaggedUnionShapeCircle) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // ConstTaggedUnionShapeCircleType is a constant: it always encodes as "circle".
 type ConstTaggedUnionShapeCircleType struct{}
 
@@ -202,11 +192,6 @@ type ConstTaggedUnionShapeSquare struct {
 	Type ConstTaggedUnionShapeSquareType `json:"type"`
 	// Required.
 	Side float64 `json:"side"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *ConstTaggedUnionShapeSquare) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ConstTaggedUnionShapeSquareType is a constant: it always encodes as "square".
@@ -280,11 +265,6 @@ type DefsRefWithSiblingDescriptionPoint struct {
 	X float64 `json:"x"`
 	// Required.
 	Y float64 `json:"y"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *DefsRefWithSiblingDescriptionPoint) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // DescribeDoorbellArgs holds the arguments of the tool "describe_doorbell".
@@ -368,11 +348,6 @@ func (a *DroppedKeywordsArgs) UnmarshalJSON(data []byte) error {
 // DroppedKeywordsA is an object.
 type DroppedKeywordsA struct {
 	B *string `json:"b,omitempty"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *DroppedKeywordsA) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // ElicitFormArgs holds the arguments of the tool "elicit (form)".
@@ -671,11 +646,6 @@ type OptionalRefP struct {
 	X float64 `json:"x"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *OptionalRefP) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // OptionalRefU is one of several shapes; exactly one field is set.
 //
 // Either.
@@ -751,11 +721,6 @@ type RecursiveDefsNode struct {
 	Children []RecursiveDefsNode `json:"children,omitempty" mcpgen:"nonnullelems"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *RecursiveDefsNode) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // RefIntoPropertiesArgs holds the arguments of the tool "ref_into_properties".
 //
 // Survey case: ref into properties.
@@ -772,11 +737,6 @@ func (a *RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
 // RefIntoPropertiesA is an object.
 type RefIntoPropertiesA struct {
 	V *string `json:"v,omitempty"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *RefIntoPropertiesA) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // SchemaKeywordOnlyArgs holds the arguments of the tool "schema_keyword_only".

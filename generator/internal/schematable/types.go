@@ -628,11 +628,6 @@ type T30OneofConstTaggedXCircle struct {
 	Radius float64 `json:"radius"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T30OneofConstTaggedXCircle) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // T30OneofConstTaggedXCircleType is a constant: it always encodes as "circle".
 type T30OneofConstTaggedXCircleType struct{}
 
@@ -655,11 +650,6 @@ type T30OneofConstTaggedXSquare struct {
 	Type T30OneofConstTaggedXSquareType `json:"type"`
 	// Required.
 	Side float64 `json:"side"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T30OneofConstTaggedXSquare) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T30OneofConstTaggedXSquareType is a constant: it always encodes as "square".
@@ -816,11 +806,6 @@ type T33AnyofObjectOrStringXObject struct {
 	Path string `json:"path"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T33AnyofObjectOrStringXObject) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // T34AnyofSiblingsArgs holds the arguments of the tool "t34_anyof_siblings".
 //
 // anyOf with sibling constraints distributed into branches
@@ -904,11 +889,6 @@ type T36AllofObjectsX struct {
 	B *int64 `json:"b,omitempty"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T36AllofObjectsX) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // T37AllofTwoPatternsArgs holds the arguments of the tool "t37_allof_two_patterns".
 //
 // allOf with two patterns keeps both
@@ -943,11 +923,6 @@ type T38RefDefsPoint struct {
 	Y float64 `json:"y"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T38RefDefsPoint) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // T39RefDefinitionsDraft07Args holds the arguments of the tool "t39_ref_definitions_draft07".
 //
 // draft-07 definitions; $ref siblings are ignored
@@ -978,11 +953,6 @@ type T40RefRecursiveNode struct {
 	// Required.
 	Name     string                `json:"name"`
 	Children []T40RefRecursiveNode `json:"children,omitempty" mcpgen:"nonnullelems"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T40RefRecursiveNode) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T41RefRootRecursiveArgs holds the arguments of the tool "t41_ref_root_recursive".
@@ -1172,11 +1142,6 @@ type T52ArrayOfObjectsXItem struct {
 	ID int64 `json:"id"`
 }
 
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T52ArrayOfObjectsXItem) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
-}
-
 // T53ArrayLimitsArgs holds the arguments of the tool "t53_array_limits".
 //
 // minItems and maxItems
@@ -1345,11 +1310,6 @@ type T65NestedObjectAddress struct {
 	// Required.
 	City string  `json:"city"`
 	Zip  *string `json:"zip,omitempty"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T65NestedObjectAddress) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T66DefaultsArgs holds the arguments of the tool "t66_defaults".
@@ -1589,11 +1549,6 @@ func (a *T79NullableObjectArgs) UnmarshalJSON(data []byte) error {
 type T79NullableObjectX struct {
 	// Required.
 	A string `json:"a"`
-}
-
-// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties.
-func (a *T79NullableObjectX) UnmarshalJSON(data []byte) error {
-	return mcpimpl.DecodeObject(data, a, false)
 }
 
 // T80SharedEnumRefArgs holds the arguments of the tool "t80_shared_enum_ref".
