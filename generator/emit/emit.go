@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Header is the first line of every generated file.
@@ -383,6 +384,8 @@ type gen struct {
 	// toolIndex is the index of each tool in pkg.Tools, and so in
 	// toolsJSON.
 	toolIndex map[*ir.Tool]int
+	// runtimeTools caches sortedRuntimeTools.
+	runtimeTools []runtime.Tool
 }
 
 // root is a tool's Args or Result type.

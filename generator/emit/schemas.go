@@ -20,8 +20,17 @@ func compact(raw []byte) string {
 }
 
 // sortedRuntimeTools returns the tools of the package in the order of the IR
-// (by name), as runtime tools with compact bytes.
+// (by name), as runtime tools with compact bytes. The files are built one at
+// a time, so the first call makes them for the others; callers must not
+// modify them.
 func (g *gen) sortedRuntimeTools() []runtime.Tool {
+	if g.runtimeTools == nil {
+		g.runtimeTools = g.compactTools()
+	}
+	return g.runtimeTools
+}
+
+func (g *gen) compactTools() []runtime.Tool {
 	out := make([]runtime.Tool, 0, len(g.pkg.Tools))
 	for _, t := range g.pkg.Tools {
 		rt := t.Source
