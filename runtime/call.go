@@ -31,12 +31,14 @@ type call struct {
 	promoted bool
 	passive  bool
 
-	// wtimer ends, through wcancel, a Write that outlives the call's
-	// timeout; wfired records that it did. It is created with the call
-	// and reused, so that arming it allocates nothing.
+	// wtimer ends a Write that outlives the call's timeout, through
+	// wcancel or, on a connection that ends requests by id, through
+	// wconn; wfired records that it did. It is created with the call and
+	// reused, so that arming it allocates nothing.
 	wtimer  *time.Timer
 	wmu     sync.Mutex
 	wcancel context.CancelFunc
+	wconn   requestCanceler
 	wfired  bool
 }
 
@@ -46,6 +48,9 @@ func (c *call) writeTimedOut() {
 	c.wfired = true
 	if c.wcancel != nil {
 		c.wcancel()
+	}
+	if c.wconn != nil {
+		c.wconn.cancelRequest(c.msg.ID)
 	}
 	c.wmu.Unlock()
 }
@@ -59,7 +64,7 @@ func (c *call) disarmWrite() bool {
 		c.wmu.Lock()
 		fired := c.wfired
 		if stopped || fired {
-			c.wcancel = nil
+			c.wcancel, c.wconn = nil, nil
 			c.wmu.Unlock()
 			return fired
 		}
@@ -175,7 +180,13 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	var timerC <-chan time.Time
 	var cancel context.CancelFunc
 	var start time.Time
-	if !s.cc.WriteIgnoresContext {
+	switch {
+	case s.canceler != nil:
+		// The connection ends the request by its id, when the call ends
+		// and when its timeout passes while Write runs: Write gets the
+		// caller's context as it is, and no context is made per call.
+		defer s.canceler.cancelRequest(c.msg.ID)
+	case !s.cc.WriteIgnoresContext:
 		// The context given to Write ends with the request, and with its
 		// timeout while Write runs.
 		wctx, cancel = context.WithCancel(ctx)
@@ -214,9 +225,9 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	case timeout > 0 && s.cc.WriteWithin != nil:
 		err = s.cc.WriteWithin(wctx, &c.msg, timeout)
 		timedOut = errors.Is(err, ErrWriteTimeout)
-	case timeout > 0 && cancel != nil:
+	case timeout > 0 && (cancel != nil || s.canceler != nil):
 		c.wmu.Lock()
-		c.wcancel, c.wfired = cancel, false
+		c.wcancel, c.wconn, c.wfired = cancel, s.canceler, false
 		c.wmu.Unlock()
 		c.wtimer.Reset(timeout)
 		err = s.write(wctx, &c.msg, st, r.noResend)
@@ -270,6 +281,9 @@ wait:
 			}
 			if cancel != nil {
 				cancel()
+			}
+			if s.canceler != nil {
+				s.canceler.cancelRequest(c.msg.ID)
 			}
 			rep.err = s.cancelCall(ctx, c, st, r, timeout, false)
 			break wait
