@@ -129,6 +129,41 @@ type request struct {
 // with -32022 is sent once more, with a version both sides speak (see
 // versionRetry); the probe settles its version itself.
 func (s *Session) do(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	if st.provisional {
+		return s.doProvisional(ctx, st, r, members)
+	}
+	return s.doSettled(ctx, st, r, members)
+}
+
+// doProvisional sends r while an era check runs (see eraCheck): a listing
+// at once under st, any other request once the check has ended. A listing
+// that fails before the check has confirmed the server is modern is sent
+// again under what the check settled, when that is another era.
+func (s *Session) doProvisional(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	if !sendsBeforeEraCheck(r.method) {
+		cur, err := s.current(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return s.doSettled(ctx, cur, r, members)
+	}
+	res, err := s.doSettled(ctx, st, r, members)
+	if err == nil {
+		return res, nil
+	}
+	cur, cerr := s.current(ctx)
+	if cerr != nil {
+		return nil, cerr
+	}
+	if !cur.legacy {
+		return res, err
+	}
+	s.log.Debug("sending again under the era the probe settled", "method", r.method, "version", cur.version)
+	return s.doSettled(ctx, cur, r, members)
+}
+
+// doSettled sends r under st, as do describes.
+func (s *Session) doSettled(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	res, err := s.send(ctx, st, r, members)
 	if err != nil && !st.legacy && r.method != "server/discover" {
 		if next := s.versionRetry(st, err); next != nil {

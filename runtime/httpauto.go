@@ -137,6 +137,18 @@ func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {
 	return sc.Write(sctx, m)
 }
 
+// eraKey returns the endpoint's key in the era cache while the connection
+// speaks Streamable HTTP, as streamableConn does.
+func (c *autoConn) eraKey() string {
+	c.mu.Lock()
+	cur := c.cur
+	c.mu.Unlock()
+	if k, ok := cur.(eraKeyer); ok {
+		return k.eraKey()
+	}
+	return ""
+}
+
 // endWrite forgets the Write of request id, and ends its context.
 func (c *autoConn) endWrite(id string) {
 	c.mu.Lock()

@@ -434,6 +434,15 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	return resp, nil
 }
 
+// eraKey returns the endpoint's key in the era cache; "" with an
+// Authorizer, whose sign-in the probe should run alone.
+func (c *streamableConn) eraKey() string {
+	if c.h.auth != nil {
+		return ""
+	}
+	return endpointKey(c.url)
+}
+
 // cancelRequest ends the request id, while it is being sent or its
 // response stream is read, before the response has arrived: in the
 // 2026-07-28 era that cancels it at the server.

@@ -1,0 +1,163 @@
+package runtime
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A Connect to a Streamable HTTP endpoint in the 2026-07-28 era waited for
+// the server/discover round trip before it returned, every time, although
+// the era is a property of the server: a second Session to the same
+// endpoint took two round trips to list the tools where a client that
+// knows the era takes one. Now the era is remembered per endpoint, and the
+// second Session sends tools/list without waiting for the probe, which goes
+// out alongside it; the server's capabilities and info still come from the
+// probe's answer, and a tools/call waits for it.
+func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
+	modern := newStreamableServer(t, true, false)
+	var second atomic.Bool
+	listed := make(chan struct{})
+	var listedOnce sync.Once
+	var answeredAfterList atomic.Bool
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if second.Load() {
+			switch r.Header.Get("Mcp-Method") {
+			case "tools/list":
+				listedOnce.Do(func() { close(listed) })
+			case "server/discover":
+				// Answer the probe only once tools/list has arrived,
+				// or after 3 s when the client waits for the probe.
+				select {
+				case <-listed:
+					answeredAfterList.Store(true)
+				case <-time.After(3 * time.Second):
+				}
+			}
+		}
+		modern.serve(w, r)
+	})
+	url := srv.URL + "/mcp"
+	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+
+	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	checkEcho(t, first)
+	first.Close()
+	if v := cachedEra(endpointKey(url)); v != "2026-07-28" {
+		t.Fatalf("the era remembered after the first Session is %q, want 2026-07-28", v)
+	}
+
+	second.Store(true)
+	n := len(postMethods(srv))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	tools, err := s.ListTools(ctx)
+	if err != nil || len(tools) != 1 {
+		t.Fatalf("ListTools = %d tools, %v", len(tools), err)
+	}
+	elapsed := time.Since(start)
+	if !answeredAfterList.Load() {
+		t.Errorf("tools/list waited for the answer to server/discover (connect and list took %v); want it sent alongside the probe", elapsed)
+	}
+	if caps := s.Capabilities(); !caps.Tools {
+		t.Errorf("Capabilities = %+v, want the tools capability of the server/discover result", caps)
+	}
+	if info := s.ServerInfo(); info.Name != "modern-test" {
+		t.Errorf("ServerInfo = %+v, want the server/discover result's", info)
+	}
+	if v := s.ProtocolVersion(); v != "2026-07-28" {
+		t.Errorf("ProtocolVersion = %q, want 2026-07-28", v)
+	}
+	res, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	if err != nil || res.Text() != "Echo: hi" {
+		t.Fatalf("CallTool = %v, %v", res, err)
+	}
+	methods := postMethods(srv)[n:]
+	want := map[string]int{"server/discover": 1, "tools/list": 1, "tools/call": 1}
+	got := map[string]int{}
+	for _, m := range methods {
+		got[m]++
+	}
+	for m, k := range want {
+		if got[m] != k {
+			t.Errorf("the second Session POSTed %v; want %s %d time(s)", methods, m, k)
+		}
+	}
+	if len(methods) != 3 || methods[2] != "tools/call" {
+		t.Errorf("the second Session POSTed %v; want tools/call last, after the probe's answer", methods)
+	}
+}
+
+// A server remembered as modern that has become a legacy one (the same URL
+// now served by an older release) refuses the listing sent under the
+// remembered era. The probe sent alongside it finds the server is not
+// modern: the Session forgets the endpoint's era, runs the initialize
+// handshake, and lists the tools again under the legacy era; the next
+// Session probes before its first request.
+func TestWrongCachedEraProbesAgain(t *testing.T) {
+	modern := newStreamableServer(t, true, false)
+	legacy := newStreamableServer(t, false, false)
+	var isLegacy atomic.Bool
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if isLegacy.Load() {
+			legacy.serve(w, r)
+			return
+		}
+		modern.serve(w, r)
+	})
+	url := srv.URL + "/mcp"
+	key := endpointKey(url)
+	t.Cleanup(func() { forgetEra(key) })
+
+	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	checkEcho(t, first)
+	first.Close()
+	if v := cachedEra(key); v != "2026-07-28" {
+		t.Fatalf("the era remembered after the first Session is %q, want 2026-07-28", v)
+	}
+
+	isLegacy.Store(true)
+	n, np := len(srv.requests()), len(postMethods(srv))
+	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	checkEcho(t, s)
+	if v := s.ProtocolVersion(); v != "2025-06-18" {
+		t.Errorf("ProtocolVersion = %q, want the legacy server's 2025-06-18", v)
+	}
+	reqs := srv.requests()[n:]
+	methods := postMethods(srv)[np:]
+	var modernList, legacyList, initialize bool
+	for _, r := range reqs {
+		switch methodOf(r.Body) {
+		case "tools/list":
+			if r.Header.Get("Mcp-Protocol-Version") == "2026-07-28" {
+				modernList = true
+			} else if r.Header.Get("Mcp-Session-Id") != "" {
+				legacyList = true
+			}
+		case "initialize":
+			initialize = true
+		}
+	}
+	if !modernList {
+		t.Errorf("the second Session POSTed %v; want a tools/list under the remembered era first", methods)
+	}
+	if !initialize || !legacyList {
+		t.Errorf("the second Session POSTed %v; want the handshake, then tools/list in its session", methods)
+	}
+	if v := cachedEra(key); v != "" {
+		t.Errorf("the era remembered after the probe found a legacy server is %q, want none", v)
+	}
+	s.Close()
+
+	np = len(postMethods(srv))
+	third := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	checkEcho(t, third)
+	if methods := postMethods(srv)[np:]; len(methods) == 0 || methods[0] != "server/discover" {
+		t.Errorf("the third Session POSTed %v; want the server/discover probe first", methods)
+	}
+}
