@@ -51,11 +51,12 @@ type Session struct {
 	err     error // why the Session no longer works; nil while it does
 
 	state atomic.Pointer[negotiated]
+	hsMu  sync.Mutex
+	hsGen atomic.Uint64
+
 	// eraCheck, when set, is the probe sent alongside the first requests
 	// (see eracache.go); it is set before Connect returns.
 	eraCheck *eraCheck
-	hsMu  sync.Mutex
-	hsGen atomic.Uint64
 
 	ctx        context.Context
 	cancel     context.CancelFunc
