@@ -119,6 +119,11 @@ func (s *Session) checkEra(chk *eraCheck, key, version string) {
 		rememberEra(key, s.state.Load().version)
 		return
 	}
+	if s.ctx.Err() != nil {
+		// Closed while the probe ran: nothing was learnt about the server.
+		chk.err = err
+		return
+	}
 	forgetEra(key)
 	var legacy *legacyServer
 	if errors.As(err, &legacy) {

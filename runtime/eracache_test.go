@@ -169,3 +169,39 @@ func TestWrongCachedEraProbesAgain(t *testing.T) {
 		t.Errorf("the third Session POSTed %v; want the server/discover probe first", methods)
 	}
 }
+
+// A Session closed while its era check's probe was still unanswered, as one
+// that lists the tools and closes at once may be, made the process forget
+// the endpoint's era: the next Session probed first again. Closing tells
+// nothing about the server, and now the era stays remembered.
+func TestClosingDuringEraCheckKeepsEra(t *testing.T) {
+	modern := newStreamableServer(t, true, false)
+	var hold atomic.Bool
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if hold.Load() && r.Header.Get("Mcp-Method") == "server/discover" {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(3 * time.Second):
+			}
+		}
+		modern.serve(w, r)
+	})
+	url := srv.URL + "/mcp"
+	key := endpointKey(url)
+	t.Cleanup(func() { forgetEra(key) })
+
+	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	first.Close()
+	hold.Store(true)
+	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatalf("ListTools: %v", err)
+	}
+	s.Close()
+	if v := cachedEra(key); v != "2026-07-28" {
+		t.Errorf("the era remembered after a Session closed during its probe is %q, want 2026-07-28", v)
+	}
+}

@@ -64,9 +64,10 @@ func (s *Session) negotiate(ctx context.Context) error {
 		return nil
 	}
 	err := s.discover(ctx, want, true)
-	if err == nil {
+	switch {
+	case err == nil:
 		rememberEra(key, s.state.Load().version)
-	} else {
+	case ctx.Err() == nil:
 		forgetEra(key)
 	}
 	var legacy *legacyServer
