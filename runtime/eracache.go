@@ -12,9 +12,9 @@ import (
 // connects to the same Streamable HTTP endpoint again need not wait for the
 // server/discover probe before its first requests: eras remembers, per
 // endpoint, the modern protocol version the last probe settled on, and a
-// Session that finds one sends the probe alongside its first requests
-// instead of before them (see eraCheck). A probe that finds the server is
-// not modern after all, or fails, removes the endpoint's entry.
+// Session that finds one lets its first listings go out before the probe
+// (see eraCheck). A probe that finds the server is not modern after all,
+// or fails, removes the endpoint's entry.
 var eras = struct {
 	mu sync.Mutex
 	m  map[string]string // endpoint key → modern protocol version
@@ -81,18 +81,33 @@ func endpointKey(rawURL string) string {
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + u.EscapedPath()
 }
 
-// eraCheck is the server/discover probe a Session sends alongside its
-// first requests when eras remembers its endpoint as modern. Until the
-// probe's answer is in, the Session's state is provisional: the remembered
-// version, with no server capabilities, info or instructions. Listing
-// requests (see sendsBeforeEraCheck) go out at once under it; other
-// requests, and whoever asks for the capabilities, wait for the answer.
-// done is closed once the probe, and any fallback to the initialize
-// handshake it led to, has ended; err is then why the Session has no
-// negotiated state, or nil.
+// eraCheck is the server/discover probe of a Session whose endpoint eras
+// remembers as modern. Until the probe's answer is in, the Session's state
+// is provisional: the remembered version, with no server capabilities,
+// info or instructions. Listing requests (see sendsBeforeEraCheck) go out
+// at once under it; other requests, and whoever asks for the capabilities,
+// wait for the answer. The probe itself goes out (begin) once the first
+// listing has its answer, or at once when something waits for it: the
+// first listing then has the connection and the server to itself, as it
+// would in a client that knew the era and never probed, and a Session that
+// only lists and closes is not slowed by a probe it never needed. done is
+// closed once the probe, and any fallback to the initialize handshake it
+// led to, has ended; err is then why the Session has no negotiated state,
+// or nil.
 type eraCheck struct {
-	done chan struct{}
-	err  error
+	start     chan struct{} // closed by begin
+	startOnce sync.Once
+	done      chan struct{}
+	err       error
+}
+
+func newEraCheck() *eraCheck {
+	return &eraCheck{start: make(chan struct{}), done: make(chan struct{})}
+}
+
+// begin lets the probe go out, if it has not yet.
+func (chk *eraCheck) begin() {
+	chk.startOnce.Do(func() { close(chk.start) })
 }
 
 // sendsBeforeEraCheck reports whether a request for method goes out before
@@ -108,12 +123,18 @@ func sendsBeforeEraCheck(method string) bool {
 }
 
 // checkEra sends the server/discover probe of the era check chk, asking for
-// version. When the server turns out not to be modern, it forgets the
+// version, once chk has begun. When the server turns out not to be modern, it forgets the
 // endpoint key and falls back to the initialize handshake, as a probe sent
 // before the first request would have.
 func (s *Session) checkEra(chk *eraCheck, key, version string) {
 	defer s.wg.Done()
 	defer close(chk.done)
+	select {
+	case <-chk.start:
+	case <-s.ctx.Done():
+		chk.err = ErrClosed
+		return
+	}
 	err := s.discover(s.ctx, version, true)
 	if err == nil {
 		rememberEra(key, s.state.Load().version)
@@ -145,6 +166,7 @@ func (s *Session) current(ctx context.Context) (*negotiated, error) {
 	if chk == nil {
 		return s.state.Load(), nil
 	}
+	chk.begin()
 	select {
 	case <-chk.done:
 	default:
@@ -164,6 +186,7 @@ func (s *Session) current(ctx context.Context) (*negotiated, error) {
 // ended, which the probe timeout and Close bound.
 func (s *Session) settled() *negotiated {
 	if chk := s.eraCheck; chk != nil {
+		chk.begin()
 		<-chk.done
 	}
 	return s.state.Load()

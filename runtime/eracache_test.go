@@ -15,7 +15,7 @@ import (
 // endpoint took two round trips to list the tools where a client that
 // knows the era takes one. Now the era is remembered per endpoint, and the
 // second Session sends tools/list without waiting for the probe, which goes
-// out alongside it; the server's capabilities and info still come from the
+// out after it; the server's capabilities and info still come from the
 // probe's answer, and a tools/call waits for it.
 func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 	modern := newStreamableServer(t, true, false)
@@ -203,5 +203,51 @@ func TestClosingDuringEraCheckKeepsEra(t *testing.T) {
 	s.Close()
 	if v := cachedEra(key); v != "2026-07-28" {
 		t.Errorf("the era remembered after a Session closed during its probe is %q, want 2026-07-28", v)
+	}
+}
+
+// With the era remembered, the probe goes out after the first listing; a
+// Session that asks for the capabilities, or calls a tool, before listing
+// anything sends the probe then and waits for its answer.
+func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
+	srv := newStreamableServer(t, true, false)
+	url := srv.URL + "/mcp"
+	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	first.Close()
+
+	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	done := make(chan ServerCapabilities, 1)
+	go func() { done <- s.Capabilities() }()
+	select {
+	case caps := <-done:
+		if !caps.Tools {
+			t.Errorf("Capabilities = %+v, want the tools capability of the server/discover result", caps)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Capabilities did not return within 5 s: the probe was never sent")
+	}
+	s.Close()
+
+	n := len(postMethods(srv.httpServer))
+	s = connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	if err != nil || res.Text() != "Echo: hi" {
+		t.Fatalf("CallTool = %v, %v", res, err)
+	}
+	methods := postMethods(srv.httpServer)[n:]
+	discover, call := -1, -1
+	for i, m := range methods {
+		switch m {
+		case "server/discover":
+			discover = i
+		case "tools/call":
+			call = i
+		}
+	}
+	if discover < 0 || call < discover {
+		t.Errorf("a Session calling a tool first POSTed %v; want server/discover before tools/call", methods)
 	}
 }

@@ -57,7 +57,7 @@ func (s *Session) negotiate(ctx context.Context) error {
 		// The server was modern when last probed: the probe goes out
 		// alongside the first requests, which do not wait for it.
 		s.state.Store(&negotiated{version: v, meta: s.modernMeta(v), provisional: true})
-		chk := &eraCheck{done: make(chan struct{})}
+		chk := newEraCheck()
 		s.eraCheck = chk
 		s.wg.Add(1)
 		go s.checkEra(chk, key, v)

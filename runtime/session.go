@@ -99,13 +99,15 @@ type negotiated struct {
 // Over Streamable HTTP, the process remembers the modern protocol version
 // each endpoint (scheme, host and path) negotiated. A later Connect to an
 // endpoint remembered as modern does not wait for the server/discover
-// probe: it returns at once, and the probe goes out alongside the first
-// requests. Listings are sent without waiting for its answer; other
+// probe: it returns at once. Listings (tools/list, prompts/list,
+// resources/list, resources/templates/list) are sent without waiting for
+// the probe, which goes out once the first of them has its answer; other
 // requests, and ProtocolVersion, ServerInfo, Capabilities and Instructions,
-// wait for it. When the answer shows the server is not modern any more,
-// the Session forgets the endpoint's era, falls back to the initialize
-// handshake, and sends again the listings the server refused. Sessions with
-// an Authorizer always probe first.
+// send it if it has not gone out yet and wait for its answer. When the
+// answer shows the server is not modern any more, the Session forgets the
+// endpoint's era, falls back to the initialize handshake, and sends again
+// the listings the server refused. Sessions with an Authorizer always probe
+// first.
 func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) {
 	conn, err := t.Connect(ctx)
 	if err != nil {
@@ -190,9 +192,9 @@ func newSession(conn Conn, opts *Options) *Session {
 }
 
 // ProtocolVersion returns the negotiated protocol version. Like ServerInfo,
-// Capabilities and Instructions, it waits for the server/discover probe a
-// Session to a Streamable HTTP endpoint remembered as modern sends
-// alongside its first requests (see Connect), within Options.ProbeTimeout.
+// Capabilities and Instructions, it waits for the answer to the
+// server/discover probe of a Session to a Streamable HTTP endpoint
+// remembered as modern (see Connect), within Options.ProbeTimeout.
 func (s *Session) ProtocolVersion() string { return s.settled().version }
 
 // ServerInfo returns the server's implementation info.
