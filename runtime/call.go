@@ -136,9 +136,9 @@ func (s *Session) do(ctx context.Context, st *negotiated, r *request, members fu
 }
 
 // doProvisional sends r while an era check runs (see eraCheck): a listing
-// at once under st, after which the check's probe goes out, and any other
-// request once the check has ended. A listing that fails is sent again
-// under what the check settled, when that is another era.
+// at once under st, and any other request once the check has ended. A
+// listing that fails waits for the check too, and is sent again under what
+// the check settled when that is another era.
 func (s *Session) doProvisional(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	if !sendsBeforeEraCheck(r.method) {
 		cur, err := s.current(ctx)
@@ -148,7 +148,6 @@ func (s *Session) doProvisional(ctx context.Context, st *negotiated, r *request,
 		return s.doSettled(ctx, cur, r, members)
 	}
 	res, err := s.doSettled(ctx, st, r, members)
-	s.eraCheck.begin()
 	if err == nil {
 		return res, nil
 	}

@@ -12,8 +12,8 @@ import (
 // connects to the same Streamable HTTP endpoint again need not wait for the
 // server/discover probe before its first requests: eras remembers, per
 // endpoint, the modern protocol version the last probe settled on, and a
-// Session that finds one lets its first listings go out before the probe
-// (see eraCheck). A probe that finds the server is not modern after all,
+// Session that finds one lets its listings go out without the probe, which
+// it sends when something needs the probe's answer (see eraCheck). A probe that finds the server is not modern after all,
 // or fails, removes the endpoint's entry.
 var eras = struct {
 	mu sync.Mutex
@@ -86,14 +86,14 @@ func endpointKey(rawURL string) string {
 // is provisional: the remembered version, with no server capabilities,
 // info or instructions. Listing requests (see sendsBeforeEraCheck) go out
 // at once under it; other requests, and whoever asks for the capabilities,
-// wait for the answer. The probe itself goes out (begin) once the first
-// listing has its answer, or at once when something waits for it: the
-// first listing then has the connection and the server to itself, as it
-// would in a client that knew the era and never probed, and a Session that
-// only lists and closes is not slowed by a probe it never needed. done is
-// closed once the probe, and any fallback to the initialize handshake it
-// led to, has ended; err is then why the Session has no negotiated state,
-// or nil.
+// wait for the answer. The probe itself goes out (begin) when something
+// first waits for it: until then the listings have the connection and the
+// server to themselves, as in a client that knows the era and never
+// probes, and a Session that only lists and closes sends no probe it never
+// needed, whose POST Close would cancel in flight (which costs the pooled
+// HTTP connection it used). done is closed once the probe, and any fallback
+// to the initialize handshake it led to, has ended; err is then why the
+// Session has no negotiated state, or nil.
 type eraCheck struct {
 	start     chan struct{} // closed by begin
 	startOnce sync.Once

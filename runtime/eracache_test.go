@@ -14,8 +14,8 @@ import (
 // the era is a property of the server: a second Session to the same
 // endpoint took two round trips to list the tools where a client that
 // knows the era takes one. Now the era is remembered per endpoint, and the
-// second Session sends tools/list without waiting for the probe, which goes
-// out after it; the server's capabilities and info still come from the
+// second Session sends tools/list without the probe, which goes out when
+// the capabilities are asked for; they and the server info come from the
 // probe's answer, and a tools/call waits for it.
 func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 	modern := newStreamableServer(t, true, false)
@@ -206,9 +206,9 @@ func TestClosingDuringEraCheckKeepsEra(t *testing.T) {
 	}
 }
 
-// With the era remembered, the probe goes out after the first listing; a
-// Session that asks for the capabilities, or calls a tool, before listing
-// anything sends the probe then and waits for its answer.
+// With the era remembered, listings go out without the probe; a Session
+// that asks for the capabilities, or calls a tool, sends it then and waits
+// for its answer, which would otherwise never come.
 func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 	srv := newStreamableServer(t, true, false)
 	url := srv.URL + "/mcp"

@@ -100,14 +100,13 @@ type negotiated struct {
 // each endpoint (scheme, host and path) negotiated. A later Connect to an
 // endpoint remembered as modern does not wait for the server/discover
 // probe: it returns at once. Listings (tools/list, prompts/list,
-// resources/list, resources/templates/list) are sent without waiting for
-// the probe, which goes out once the first of them has its answer; other
-// requests, and ProtocolVersion, ServerInfo, Capabilities and Instructions,
-// send it if it has not gone out yet and wait for its answer. When the
-// answer shows the server is not modern any more, the Session forgets the
-// endpoint's era, falls back to the initialize handshake, and sends again
-// the listings the server refused. Sessions with an Authorizer always probe
-// first.
+// resources/list, resources/templates/list) are sent without the probe;
+// the first other request, or call of ProtocolVersion, ServerInfo,
+// Capabilities or Instructions, or a listing the server refuses, sends it
+// and waits for its answer. When the answer shows the server is not modern
+// any more, the Session forgets the endpoint's era, falls back to the
+// initialize handshake, and sends again the listing the server refused.
+// Sessions with an Authorizer always probe first.
 func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) {
 	conn, err := t.Connect(ctx)
 	if err != nil {
