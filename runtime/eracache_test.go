@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -249,5 +250,55 @@ func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 	}
 	if discover < 0 || call < discover {
 		t.Errorf("a Session calling a tool first POSTed %v; want server/discover before tools/call", methods)
+	}
+}
+
+// A Session whose endpoint was remembered as modern, but now serves a
+// legacy server, and whose first act was a tools/call, listed the tools
+// first to learn their x-mcp-header annotations; the listing, sent again
+// after the fallback to the handshake, left the Session in the legacy era
+// with no annotations learnt, and the call dereferenced the missing table
+// and panicked. Now the call goes out without Mcp-Param-* headers, as in
+// the legacy era.
+func TestWrongCachedEraCallFirst(t *testing.T) {
+	modern := newStreamableServer(t, true, false)
+	legacy := newStreamableServer(t, false, false)
+	var isLegacy atomic.Bool
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if isLegacy.Load() {
+			legacy.serve(w, r)
+			return
+		}
+		modern.serve(w, r)
+	})
+	url := srv.URL + "/mcp"
+	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	first.Close()
+
+	isLegacy.Store(true)
+	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	if err != nil || res.Text() != "Echo: hi" {
+		t.Fatalf("CallTool = %v, %v", res, err)
+	}
+	if v := s.ProtocolVersion(); v != "2025-06-18" {
+		t.Errorf("ProtocolVersion = %q, want the legacy server's 2025-06-18", v)
+	}
+}
+
+// forgetErasOf removes what the era cache remembers of the endpoints of
+// the server at serverURL. A test server may get the port of one an earlier
+// test closed, whose era would otherwise apply to it.
+func forgetErasOf(serverURL string) {
+	origin := endpointKey(serverURL)
+	eras.mu.Lock()
+	defer eras.mu.Unlock()
+	for k := range eras.m {
+		if k == origin || strings.HasPrefix(k, origin+"/") {
+			delete(eras.m, k)
+		}
 	}
 }
