@@ -31,12 +31,14 @@ type call struct {
 	promoted bool
 	passive  bool
 
-	// wtimer ends, through wcancel, a Write that outlives the call's
-	// timeout; wfired records that it did. It is created with the call
-	// and reused, so that arming it allocates nothing.
+	// wtimer ends a Write that outlives the call's timeout, through
+	// wcancel or, on a connection that ends requests by id, through
+	// wconn; wfired records that it did. It is created with the call and
+	// reused, so that arming it allocates nothing.
 	wtimer  *time.Timer
 	wmu     sync.Mutex
 	wcancel context.CancelFunc
+	wconn   requestCanceler
 	wfired  bool
 }
 
@@ -46,6 +48,9 @@ func (c *call) writeTimedOut() {
 	c.wfired = true
 	if c.wcancel != nil {
 		c.wcancel()
+	}
+	if c.wconn != nil {
+		c.wconn.cancelRequest(c.msg.ID)
 	}
 	c.wmu.Unlock()
 }
@@ -59,7 +64,7 @@ func (c *call) disarmWrite() bool {
 		c.wmu.Lock()
 		fired := c.wfired
 		if stopped || fired {
-			c.wcancel = nil
+			c.wcancel, c.wconn = nil, nil
 			c.wmu.Unlock()
 			return fired
 		}
@@ -124,6 +129,41 @@ type request struct {
 // with -32022 is sent once more, with a version both sides speak (see
 // versionRetry); the probe settles its version itself.
 func (s *Session) do(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	if st.provisional {
+		return s.doProvisional(ctx, st, r, members)
+	}
+	return s.doSettled(ctx, st, r, members)
+}
+
+// doProvisional sends r while an era check runs (see eraCheck): a listing
+// at once under st, and any other request once the check has ended. A
+// listing that fails waits for the check too, and is sent again under what
+// the check settled when that is another era.
+func (s *Session) doProvisional(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	if !sendsBeforeEraCheck(r.method) {
+		cur, err := s.current(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return s.doSettled(ctx, cur, r, members)
+	}
+	res, err := s.doSettled(ctx, st, r, members)
+	if err == nil {
+		return res, nil
+	}
+	cur, cerr := s.current(ctx)
+	if cerr != nil {
+		return nil, cerr
+	}
+	if !cur.legacy {
+		return res, err
+	}
+	s.log.Debug("sending again under the era the probe settled", "method", r.method, "version", cur.version)
+	return s.doSettled(ctx, cur, r, members)
+}
+
+// doSettled sends r under st, as do describes.
+func (s *Session) doSettled(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	res, err := s.send(ctx, st, r, members)
 	if err != nil && !st.legacy && r.method != "server/discover" {
 		if next := s.versionRetry(st, err); next != nil {
@@ -175,7 +215,13 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	var timerC <-chan time.Time
 	var cancel context.CancelFunc
 	var start time.Time
-	if !s.cc.WriteIgnoresContext {
+	switch {
+	case s.canceler != nil:
+		// The connection ends the request by its id, when the call ends
+		// and when its timeout passes while Write runs: Write gets the
+		// caller's context as it is, and no context is made per call.
+		defer s.canceler.cancelRequest(c.msg.ID)
+	case !s.cc.WriteIgnoresContext:
 		// The context given to Write ends with the request, and with its
 		// timeout while Write runs.
 		wctx, cancel = context.WithCancel(ctx)
@@ -214,9 +260,9 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	case timeout > 0 && s.cc.WriteWithin != nil:
 		err = s.cc.WriteWithin(wctx, &c.msg, timeout)
 		timedOut = errors.Is(err, ErrWriteTimeout)
-	case timeout > 0 && cancel != nil:
+	case timeout > 0 && (cancel != nil || s.canceler != nil):
 		c.wmu.Lock()
-		c.wcancel, c.wfired = cancel, false
+		c.wcancel, c.wconn, c.wfired = cancel, s.canceler, false
 		c.wmu.Unlock()
 		c.wtimer.Reset(timeout)
 		err = s.write(wctx, &c.msg, st, r.noResend)
@@ -270,6 +316,9 @@ wait:
 			}
 			if cancel != nil {
 				cancel()
+			}
+			if s.canceler != nil {
+				s.canceler.cancelRequest(c.msg.ID)
 			}
 			rep.err = s.cancelCall(ctx, c, st, r, timeout, false)
 			break wait

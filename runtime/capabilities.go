@@ -114,6 +114,17 @@ func (writeTimeout) Error() string { return "the request's timeout ran out while
 
 func (writeTimeout) Is(target error) bool { return target == context.DeadlineExceeded }
 
+// requestCanceler is implemented by the connections of this package that
+// end a request they are sending, or whose response stream they read, by
+// the request's id (OutMessage.ID), as Streamable HTTP does. The Session
+// then gives their Write the caller's context as it is, without a context
+// of its own per call, and calls cancelRequest when the call ends, when
+// its timeout passes, and when Write outlives the timeout. A request whose
+// response has already arrived, or that is unknown, is left alone.
+type requestCanceler interface {
+	cancelRequest(id string)
+}
+
 // connCapabilities returns what conn declares.
 func connCapabilities(conn Conn) ConnCapabilities {
 	if c, ok := conn.(CapableConn); ok {

@@ -68,7 +68,7 @@ func BenchmarkStreamableCallSSE(b *testing.B)  { benchmarkSession(b, true) }
 // minimalCall makes the tools/call request id of tool with args (JSON text)
 // as a minimal 2026-07-28 client does, with net/http alone, and returns the
 // response body.
-func minimalCall(b *testing.B, client *http.Client, url string, id int, tool, args string) []byte {
+func minimalCall(b testing.TB, client *http.Client, url string, id int, tool, args string) []byte {
 	body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":` + strconv.Quote(tool) + `,"arguments":` + args + `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")

@@ -55,6 +55,7 @@ func newHTTPServer(t *testing.T, handler http.HandlerFunc) *httpServer {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		handler(w, r)
 	}))
+	forgetErasOf(s.URL)
 	t.Cleanup(s.Close)
 	return s
 }

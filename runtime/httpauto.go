@@ -57,6 +57,10 @@ type autoConn struct {
 	cur     Conn
 	settled bool // the transport is known; no more switching
 	closed  bool
+	// writes ends, by request id, what cur cannot end by id: the switch
+	// to HTTP+SSE a Write may make before the transport is settled, and
+	// Writes over HTTP+SSE.
+	writes map[string]context.CancelFunc
 }
 
 // ConnCapabilities declares those of Streamable HTTP. They hold after a
@@ -73,9 +77,25 @@ func (c *autoConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(
 func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {
 	c.mu.Lock()
 	cur, settled, closed := c.cur, c.settled, c.closed
+	_, byID := cur.(requestCanceler)
+	// sctx is the context of what cur cannot end by id. Streamable HTTP
+	// gets ctx itself: its response stream outlives Write.
+	sctx := ctx
+	if !closed && m.IsRequest() && (!settled || !byID) {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithCancel(ctx)
+		if c.writes == nil {
+			c.writes = make(map[string]context.CancelFunc)
+		}
+		c.writes[m.ID] = cancel
+		defer c.endWrite(m.ID)
+	}
 	c.mu.Unlock()
 	if closed {
 		return ErrClosed
+	}
+	if !byID {
+		return cur.Write(sctx, m)
 	}
 	err := cur.Write(ctx, m)
 	if settled {
@@ -98,7 +118,7 @@ func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {
 	default:
 		return err
 	}
-	sc, serr := dialSSE(ctx, c.h, c.url, c.in)
+	sc, serr := dialSSE(sctx, c.h, c.url, c.in)
 	if serr != nil {
 		c.h.log.Debug("the server speaks neither Streamable HTTP nor HTTP+SSE", "url", redactURL(c.url), "error", serr)
 		return err
@@ -114,7 +134,46 @@ func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {
 	c.cur, c.settled = sc, true
 	c.mu.Unlock()
 	old.Close()
-	return sc.Write(ctx, m)
+	return sc.Write(sctx, m)
+}
+
+// eraKey returns the endpoint's key in the era cache while the connection
+// speaks Streamable HTTP, as streamableConn does.
+func (c *autoConn) eraKey() string {
+	c.mu.Lock()
+	cur := c.cur
+	c.mu.Unlock()
+	if k, ok := cur.(eraKeyer); ok {
+		return k.eraKey()
+	}
+	return ""
+}
+
+// endWrite forgets the Write of request id, and ends its context.
+func (c *autoConn) endWrite(id string) {
+	c.mu.Lock()
+	cancel := c.writes[id]
+	delete(c.writes, id)
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// cancelRequest ends request id: its Write, when the connection made a
+// context for it, and its response stream over Streamable HTTP.
+func (c *autoConn) cancelRequest(id string) {
+	c.mu.Lock()
+	cur := c.cur
+	cancel := c.writes[id]
+	delete(c.writes, id)
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	if rc, ok := cur.(requestCanceler); ok {
+		rc.cancelRequest(id)
+	}
 }
 
 func (c *autoConn) settle() {

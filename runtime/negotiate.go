@@ -52,11 +52,35 @@ func (s *Session) negotiate(ctx context.Context) error {
 	if want == "" {
 		want = LatestProtocolVersion
 	}
+	key := s.eraKey()
+	if v := cachedEra(key); v != "" && (pin == "" || pin == v) {
+		// The server was modern when last probed: the probe goes out
+		// alongside the first requests, which do not wait for it.
+		s.state.Store(&negotiated{version: v, meta: s.modernMeta(v), provisional: true})
+		chk := newEraCheck()
+		s.eraCheck = chk
+		s.wg.Add(1)
+		go s.checkEra(chk, key, v)
+		return nil
+	}
 	err := s.discover(ctx, want, true)
+	switch {
+	case err == nil:
+		rememberEra(key, s.state.Load().version)
+	case ctx.Err() == nil:
+		forgetEra(key)
+	}
 	var legacy *legacyServer
 	if !errors.As(err, &legacy) {
 		return err
 	}
+	return s.fallBack(ctx, legacy)
+}
+
+// fallBack runs the initialize handshake after the probe found a server
+// that is not modern, unless Options.ProtocolVersion pins a modern version.
+func (s *Session) fallBack(ctx context.Context, legacy *legacyServer) error {
+	pin := s.opts.ProtocolVersion
 	if pin != "" && legacy.silent != nil {
 		return fmt.Errorf("negotiating protocol version %s: %w", pin, legacy.silent)
 	}

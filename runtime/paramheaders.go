@@ -326,6 +326,11 @@ func (s *Session) callParams(ctx context.Context, name string, args []byte, reli
 		}
 		s.listMu.Unlock()
 		m = s.toolParams.Load()
+		if m == nil {
+			// The listing found the server in the legacy era (see
+			// eraCheck), in which no Mcp-Param-* headers are sent.
+			return nil, nil
+		}
 	}
 	tp := (*m)[name]
 	if tp.invalid != nil {

@@ -58,7 +58,10 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 	if uri == "" {
 		return nil, errors.New("reading a resource: the URI is empty")
 	}
-	st := s.state.Load()
+	st, err := s.current(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", uri, err)
+	}
 	r := &request{method: "resources/read", name: uri}
 	data, err := s.do(ctx, st, r, func(b []byte) []byte {
 		b = append(b, `"uri":`...)

@@ -24,6 +24,9 @@ type Session struct {
 	cc     ConnCapabilities
 	readMu sync.Mutex
 
+	// canceler is conn, when it ends requests by their id.
+	canceler requestCanceler
+
 	// toolParams holds the x-mcp-header annotations of the tools last
 	// listed, by tool name; listMu serializes the listing a call makes to
 	// learn them.
@@ -50,6 +53,10 @@ type Session struct {
 	state atomic.Pointer[negotiated]
 	hsMu  sync.Mutex
 	hsGen atomic.Uint64
+
+	// eraCheck, when set, is the probe sent alongside the first requests
+	// (see eracache.go); it is set before Connect returns.
+	eraCheck *eraCheck
 
 	ctx        context.Context
 	cancel     context.CancelFunc
@@ -80,11 +87,26 @@ type negotiated struct {
 	instructions string
 	// meta is the pre-encoded content of a modern request's _meta object.
 	meta []byte
+	// provisional marks the state of an era check still running: the
+	// remembered version, without what the server/discover result says.
+	provisional bool
 }
 
 // Connect connects to the server t reaches, negotiates the protocol version
 // (see Options.ProtocolVersion) and returns the ready Session. ctx bounds the
 // connection and the negotiation only.
+//
+// Over Streamable HTTP, the process remembers the modern protocol version
+// each endpoint (scheme, host and path) negotiated. A later Connect to an
+// endpoint remembered as modern does not wait for the server/discover
+// probe: it returns at once. Listings (tools/list, prompts/list,
+// resources/list, resources/templates/list) are sent without the probe;
+// the first other request, or call of ProtocolVersion, ServerInfo,
+// Capabilities or Instructions, or a listing the server refuses, sends it
+// and waits for its answer. When the answer shows the server is not modern
+// any more, the Session forgets the endpoint's era, falls back to the
+// initialize handshake, and sends again the listing the server refused.
+// Sessions with an Authorizer always probe first.
 func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) {
 	conn, err := t.Connect(ctx)
 	if err != nil {
@@ -96,9 +118,13 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 		return nil, err
 	}
 	if s.opts.OnToolsChanged != nil {
+		st, err := s.current(ctx)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
 		s.wg.Add(1)
 		go s.changedLoop()
-		st := s.state.Load()
 		if !st.legacy && st.caps.ToolsListChanged {
 			lctx, cancel := context.WithCancel(s.ctx)
 			s.listenCancel, s.listenDone = cancel, make(chan struct{})
@@ -151,6 +177,7 @@ func newSession(conn Conn, opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.cc = connCapabilities(conn)
+	s.canceler, _ = conn.(requestCanceler)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if s.cc.SetReadDeadline != nil && s.cc.SetReadDeadline(time.Time{}) != nil {
 		s.cc.SetReadDeadline = nil
@@ -163,17 +190,20 @@ func newSession(conn Conn, opts *Options) *Session {
 	return s
 }
 
-// ProtocolVersion returns the negotiated protocol version.
-func (s *Session) ProtocolVersion() string { return s.state.Load().version }
+// ProtocolVersion returns the negotiated protocol version. Like ServerInfo,
+// Capabilities and Instructions, it waits for the answer to the
+// server/discover probe of a Session to a Streamable HTTP endpoint
+// remembered as modern (see Connect), within Options.ProbeTimeout.
+func (s *Session) ProtocolVersion() string { return s.settled().version }
 
 // ServerInfo returns the server's implementation info.
-func (s *Session) ServerInfo() Implementation { return s.state.Load().serverInfo }
+func (s *Session) ServerInfo() Implementation { return s.settled().serverInfo }
 
 // Capabilities returns the capabilities the server declared.
-func (s *Session) Capabilities() ServerCapabilities { return s.state.Load().caps }
+func (s *Session) Capabilities() ServerCapabilities { return s.settled().caps }
 
 // Instructions returns the server's instructions for the model, if any.
-func (s *Session) Instructions() string { return s.state.Load().instructions }
+func (s *Session) Instructions() string { return s.settled().instructions }
 
 // Done returns a channel closed when the connection has ended, by Close or
 // because the server went away; Err then says why.

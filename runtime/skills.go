@@ -89,7 +89,10 @@ func (e *SkillVerificationError) Error() string {
 // following each page's cursor. It reads none of the skills' files. A server
 // that does not declare the Skills extension is an error.
 func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
-	st := s.state.Load()
+	st, err := s.current(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("skills/list: %w", err)
+	}
 	if !declaresExtension(st.caps.Raw, SkillsExtension) {
 		return nil, fmt.Errorf("skills/list: the server does not declare the %s extension", SkillsExtension)
 	}

@@ -102,6 +102,7 @@ type streamableConn struct {
 
 	mu        sync.Mutex
 	closed    bool
+	streams   map[string]*stream // requests not yet answered, by id; see cancelRequest
 	sessionID string
 	version   string             // negotiated legacy version, from HandshakeDone
 	stopGet   context.CancelFunc // ends the GET stream
@@ -110,7 +111,7 @@ type streamableConn struct {
 // newStreamableConn returns a connection that queues incoming messages in
 // in, or in an inbox of its own when in is nil.
 func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn {
-	c := &streamableConn{h: h, url: rawURL, logURL: redactURL(rawURL), in: in}
+	c := &streamableConn{h: h, url: rawURL, logURL: redactURL(rawURL), in: in, streams: make(map[string]*stream)}
 	if in == nil {
 		c.in, c.ownsIn = newInbox(), true
 	}
@@ -165,12 +166,20 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	}()
 
 	// The request lives in a context of the connection's, which the
-	// caller's context cancels until the response has arrived. Once it has,
-	// the stream is read to its end even though the caller's context ends,
-	// so that the HTTP connection can be reused.
+	// caller's context and cancelRequest cancel until the response has
+	// arrived. Once it has, the stream is read to its end even though the
+	// caller's context ends, so that the HTTP connection can be reused.
 	rctx, rcancel := context.WithCancel(c.ctx)
-	detach := context.AfterFunc(ctx, rcancel)
-	s := &stream{ctx: rctx, cancel: rcancel, detach: detach}
+	s := &stream{ctx: rctx, cancel: rcancel, conn: c}
+	if ctx.Done() != nil {
+		s.stop = context.AfterFunc(ctx, rcancel)
+	}
+	if m.IsRequest() {
+		s.id = m.ID
+		c.mu.Lock()
+		c.streams[m.ID] = s
+		c.mu.Unlock()
+	}
 	if c.h.auth != nil {
 		// A sign-in this request needs is bounded by the caller.
 		rctx = withSignInContext(rctx, signInContext(ctx))
@@ -425,11 +434,61 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	return resp, nil
 }
 
+// eraKey returns the endpoint's key in the era cache; "" with an
+// Authorizer, whose sign-in the probe should run alone.
+func (c *streamableConn) eraKey() string {
+	if c.h.auth != nil {
+		return ""
+	}
+	return endpointKey(c.url)
+}
+
+// cancelRequest ends the request id, while it is being sent or its
+// response stream is read, before the response has arrived: in the
+// 2026-07-28 era that cancels it at the server.
+func (c *streamableConn) cancelRequest(id string) {
+	c.mu.Lock()
+	s := c.streams[id]
+	if s != nil {
+		delete(c.streams, id)
+	}
+	c.mu.Unlock()
+	if s != nil {
+		s.cancel()
+	}
+}
+
 // stream is the life of one request's response stream.
 type stream struct {
-	ctx    context.Context // ends with Close, the caller's context, or cancel
+	ctx    context.Context // ends with Close, the caller's context, cancelRequest or cancel
 	cancel context.CancelFunc
-	detach func() bool // stops the caller's context from ending ctx
+	// stop stops the caller's context from ending ctx; nil when that
+	// context never ends.
+	stop func() bool
+	// conn and id are the connection and the id under which
+	// cancelRequest finds the stream; id is empty for a notification or a
+	// response, which it never ends.
+	conn *streamableConn
+	id   string
+}
+
+// detach stops the caller's context and cancelRequest from ending s. It
+// reports false when one of them already has.
+func (s *stream) detach() bool {
+	attached := true
+	if s.id != "" {
+		c := s.conn
+		c.mu.Lock()
+		attached = c.streams[s.id] == s
+		if attached {
+			delete(c.streams, s.id)
+		}
+		c.mu.Unlock()
+	}
+	if s.stop != nil && !s.stop() {
+		attached = false
+	}
+	return attached
 }
 
 func (s *stream) release() {
