@@ -195,7 +195,7 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 				c.invalid(fmt.Sprintf("must be at most %d characters long", *t.MaxLength))))
 		}
 		for _, p := range t.Patterns {
-			out = append(out, jen.If(jen.Op("!").Id(g.pattern(p)).Dot("MatchString").Call(jen.Id(expr))).Block(
+			out = append(out, jen.If(jen.Op("!").Qual(implPkg, "Match").Call(jen.Id(g.pattern(p)), jen.Id(expr))).Block(
 				c.invalid("must match the pattern "+truncate(p, 120))))
 		}
 		if t.Format != "" {
@@ -246,7 +246,7 @@ func (g *gen) mapChecks(elem, lim *ir.Type, expr string, c checker, depth int) [
 	k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
 	var inner []jen.Code
 	for _, p := range lim.KeyPatterns {
-		inner = append(inner, jen.If(jen.Op("!").Id(g.pattern(p)).Dot("MatchString").Call(jen.Id(k))).Block(
+		inner = append(inner, jen.If(jen.Op("!").Qual(implPkg, "Match").Call(jen.Id(g.pattern(p)), jen.Id(k))).Block(
 			c.withVar(k).invalid("property name must match the pattern "+truncate(p, 120))))
 	}
 	elemChecks := g.checksAt(elem, v, c.withVar(k), depth+1)

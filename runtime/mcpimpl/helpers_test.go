@@ -2,7 +2,10 @@ package mcpimpl
 
 import (
 	"errors"
+	"regexp"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // TestIntegerConstEnumBeyond2To53 checks that a const compares numbers
@@ -77,5 +80,19 @@ func TestWithinNameAndItemAgreeWithWithin(t *testing.T) {
 	plain := errors.New("plain")
 	if WithinName(plain, "a") != plain || WithinItem(plain, "a", 1) != plain {
 		t.Error("errors other than ValidationError must come back unchanged")
+	}
+}
+
+func TestMatch(t *testing.T) {
+	re := regexp.MustCompile(`^a+$`)
+	if !Match(re, "aa") || Match(re, "ab") {
+		t.Error("Match with a *regexp.Regexp")
+	}
+	p, err := runtime.CompilePattern(`^\p{L}+$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Match(p, "é") || Match(p, "1") {
+		t.Error("Match with a runtime.Pattern")
 	}
 }

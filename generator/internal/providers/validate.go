@@ -528,7 +528,7 @@ func (a *StringNotesArgs) validate() error {
 		if utf8.RuneCountInString(*a.Code) > 3 {
 			return mcpimpl.Invalid("/code", "must be at most 3 characters long")
 		}
-		if !pattern1.MatchString(*a.Code) {
+		if !mcpimpl.Match(pattern1, *a.Code) {
 			return mcpimpl.Invalid("/code", "must match the pattern ^[A-Z]{3}$")
 		}
 	}

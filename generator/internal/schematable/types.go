@@ -837,7 +837,7 @@ func (u *T34AnyofSiblingsX) UnmarshalJSON(data []byte) error {
 			if utf8.RuneCountInString(*v) > 3 {
 				return mcpimpl.Invalid("", "must be at most 3 characters long")
 			}
-			if !pattern1.MatchString(*v) {
+			if !mcpimpl.Match(pattern1, *v) {
 				return mcpimpl.Invalid("", "must match the pattern ^a")
 			}
 			return nil
@@ -846,7 +846,7 @@ func (u *T34AnyofSiblingsX) UnmarshalJSON(data []byte) error {
 			if utf8.RuneCountInString(*v) > 3 {
 				return mcpimpl.Invalid("", "must be at most 3 characters long")
 			}
-			if !pattern2.MatchString(*v) {
+			if !mcpimpl.Match(pattern2, *v) {
 				return mcpimpl.Invalid("", "must match the pattern ^b")
 			}
 			return nil

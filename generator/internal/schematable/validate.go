@@ -36,7 +36,7 @@ func (a *T03StringPatternArgs) Validate() error {
 }
 func (a *T03StringPatternArgs) validate() error {
 	if a.X != nil {
-		if !pattern3.MatchString(*a.X) {
+		if !mcpimpl.Match(pattern3, *a.X) {
 			return mcpimpl.Invalid("/x", "must match the pattern ^[a-z]+-[0-9]+$")
 		}
 	}
@@ -49,7 +49,7 @@ func (a *T04StringPatternUnanchoredArgs) Validate() error {
 }
 func (a *T04StringPatternUnanchoredArgs) validate() error {
 	if a.X != nil {
-		if !pattern4.MatchString(*a.X) {
+		if !mcpimpl.Match(pattern4, *a.X) {
 			return mcpimpl.Invalid("/x", "must match the pattern [0-9]")
 		}
 	}
@@ -593,7 +593,7 @@ func (u *T34AnyofSiblingsX) Validate() error {
 		if utf8.RuneCountInString(*u.String) > 3 {
 			return mcpimpl.Invalid("", "must be at most 3 characters long")
 		}
-		if !pattern1.MatchString(*u.String) {
+		if !mcpimpl.Match(pattern1, *u.String) {
 			return mcpimpl.Invalid("", "must match the pattern ^a")
 		}
 	}
@@ -601,7 +601,7 @@ func (u *T34AnyofSiblingsX) Validate() error {
 		if utf8.RuneCountInString(*u.String2) > 3 {
 			return mcpimpl.Invalid("", "must be at most 3 characters long")
 		}
-		if !pattern2.MatchString(*u.String2) {
+		if !mcpimpl.Match(pattern2, *u.String2) {
 			return mcpimpl.Invalid("", "must match the pattern ^b")
 		}
 	}
@@ -656,10 +656,10 @@ func (a *T37AllofTwoPatternsArgs) Validate() error {
 }
 func (a *T37AllofTwoPatternsArgs) validate() error {
 	if a.X != nil {
-		if !pattern1.MatchString(*a.X) {
+		if !mcpimpl.Match(pattern1, *a.X) {
 			return mcpimpl.Invalid("/x", "must match the pattern ^a")
 		}
-		if !pattern5.MatchString(*a.X) {
+		if !mcpimpl.Match(pattern5, *a.X) {
 			return mcpimpl.Invalid("/x", "must match the pattern z$")
 		}
 	}
@@ -755,7 +755,7 @@ func (a *T43RefWithDescriptionArgs) Validate() error {
 }
 func (a *T43RefWithDescriptionArgs) validate() error {
 	if a.ID != nil {
-		if !pattern6.MatchString(*a.ID) {
+		if !mcpimpl.Match(pattern6, *a.ID) {
 			return mcpimpl.Invalid("/id", "must match the pattern ^[0-9]+$")
 		}
 	}
@@ -820,7 +820,7 @@ func (a *T50PatternPropertiesArgs) Validate() error {
 }
 func (a *T50PatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
-		if !pattern7.MatchString(k0) {
+		if !mcpimpl.Match(pattern7, k0) {
 			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^[a-z]+$")
 		}
 	}
@@ -1225,7 +1225,7 @@ func (a *T82PatternAndFormatArgs) Validate() error {
 }
 func (a *T82PatternAndFormatArgs) validate() error {
 	if a.X != nil {
-		if !pattern8.MatchString(*a.X) {
+		if !mcpimpl.Match(pattern8, *a.X) {
 			return mcpimpl.Invalid("/x", "must match the pattern @example\\.com$")
 		}
 		if !mcpimpl.CheckFormat("email", *a.X) {
@@ -1335,7 +1335,7 @@ func (a *T91EcmaPatternArgs) Validate() error {
 }
 func (a *T91EcmaPatternArgs) validate() error {
 	if a.X != nil {
-		if !pattern9.MatchString(*a.X) {
+		if !mcpimpl.Match(pattern9, *a.X) {
 			return mcpimpl.Invalid("/x", "must match the pattern ^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated…")
 		}
 	}
@@ -1348,7 +1348,7 @@ func (a *T92EcmaPatternPropertiesArgs) Validate() error {
 }
 func (a *T92EcmaPatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
-		if !pattern10.MatchString(k0) {
+		if !mcpimpl.Match(pattern10, k0) {
 			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^(?!tmp_)[a-z_]+$")
 		}
 	}
