@@ -235,6 +235,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		groups = append(groups, []job{{"client.go", noErr(g.clientFile)}})
 	}
 	if want[PartGemini] {
+		g.startGemini()
 		groups = append(groups, []job{{"gemini.go", g.geminiFile}})
 	}
 	if want[PartAnthropic] {
@@ -386,6 +387,8 @@ type gen struct {
 	toolIndex map[*ir.Tool]int
 	// runtimeTools caches sortedRuntimeTools.
 	runtimeTools []runtime.Tool
+	// gemini delivers the Gemini declarations (see startGemini).
+	gemini chan geminiDecls
 }
 
 // root is a tool's Args or Result type.

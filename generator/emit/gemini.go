@@ -20,20 +20,12 @@ import (
 // written as Go composite literals cost it about a second per thousand
 // tools.
 func (g *gen) geminiFile() (*jen.File, error) {
-	tools := g.sortedRuntimeTools()
-	decls, names, err := gemini.Declarations(tools, &gemini.DeclarationOptions{JSONSchema: g.opts.Gemini == GeminiJSON})
-	if err != nil {
-		return nil, err
+	d := <-g.gemini
+	if d.err != nil {
+		return nil, d.err
 	}
+	texts, names := d.texts, d.names
 	f := g.newFile()
-	texts := make([]string, len(decls))
-	for i, d := range decls {
-		text, err := declarationJSON(d)
-		if err != nil {
-			return nil, fmt.Errorf("encoding the Gemini declaration of %s: %w", names[d.Name], err)
-		}
-		texts[i] = text
-	}
 	form := "the typed Parameters form"
 	if g.opts.Gemini == GeminiJSON {
 		form = "the JSON Schema form (ParametersJsonSchema holds the server's own schema)"
@@ -59,6 +51,40 @@ func (g *gen) geminiFile() (*jen.File, error) {
 	f.Add(comment("DeclaredNames maps each declared function name to the name of its MCP tool.")).Var().Id("DeclaredNames").Op("=").Map(jen.String()).String().Values(multiline(pairs)...)
 	g.addArray("gemini.go", stringArray{doc: "geminiDeclarations holds each function declaration as JSON, in name order.", name: "geminiDeclarations", elems: texts})
 	return f, nil
+}
+
+// geminiDecls are the Gemini declarations of a package, as geminiFile
+// writes them.
+type geminiDecls struct {
+	texts []string          // JSON, in tool order
+	names map[string]string // declared name → MCP name
+	err   error
+}
+
+// startGemini makes the Gemini declarations in a goroutine of its own, so
+// that they are ready when geminiFile, the last file built, needs them: the
+// work fills the gaps the other files leave while they are built and
+// formatted.
+func (g *gen) startGemini() {
+	tools := g.sortedRuntimeTools()
+	g.gemini = make(chan geminiDecls, 1)
+	go func() {
+		var out geminiDecls
+		decls, names, err := gemini.Declarations(tools, &gemini.DeclarationOptions{JSONSchema: g.opts.Gemini == GeminiJSON})
+		if err != nil {
+			out.err = err
+			g.gemini <- out
+			return
+		}
+		out.texts, out.names = make([]string, len(decls)), names
+		for i, d := range decls {
+			if out.texts[i], err = declarationJSON(d); err != nil {
+				out.err = fmt.Errorf("encoding the Gemini declaration of %s: %w", names[d.Name], err)
+				break
+			}
+		}
+		g.gemini <- out
+	}()
 }
 
 // declarationJSON encodes d as the JSON text FunctionDeclarations decodes
