@@ -54,8 +54,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e HassLightSetDomain) Valid() bool {
-	return mcpimpl.OneOf(e, HassLightSetDomainLight)
+	switch e {
+	case HassLightSetDomainLight:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -104,8 +110,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e Domain) Valid() bool {
-	return mcpimpl.OneOf(e, DomainMediaPlayer)
+	switch e {
+	case DomainMediaPlayer:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -127,8 +139,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e DeviceClass) Valid() bool {
-	return mcpimpl.OneOf(e, DeviceClassTv, DeviceClassSpeaker, DeviceClassReceiver)
+	switch e {
+	case DeviceClassTv, DeviceClassSpeaker, DeviceClassReceiver:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -233,8 +251,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e HassMediaSearchAndPlayMediaClass) Valid() bool {
-	return mcpimpl.OneOf(e, HassMediaSearchAndPlayMediaClassAlbum, HassMediaSearchAndPlayMediaClassApp, HassMediaSearchAndPlayMediaClassArtist, HassMediaSearchAndPlayMediaClassChannel, HassMediaSearchAndPlayMediaClassComposer, HassMediaSearchAndPlayMediaClassContributingArtist, HassMediaSearchAndPlayMediaClassDirectory, HassMediaSearchAndPlayMediaClassEpisode, HassMediaSearchAndPlayMediaClassGame, HassMediaSearchAndPlayMediaClassGenre, HassMediaSearchAndPlayMediaClassImage, HassMediaSearchAndPlayMediaClassMovie, HassMediaSearchAndPlayMediaClassMusic, HassMediaSearchAndPlayMediaClassPlaylist, HassMediaSearchAndPlayMediaClassPodcast, HassMediaSearchAndPlayMediaClassSeason, HassMediaSearchAndPlayMediaClassTrack, HassMediaSearchAndPlayMediaClassTvShow, HassMediaSearchAndPlayMediaClassURL, HassMediaSearchAndPlayMediaClassVideo)
+	switch e {
+	case HassMediaSearchAndPlayMediaClassAlbum, HassMediaSearchAndPlayMediaClassApp, HassMediaSearchAndPlayMediaClassArtist, HassMediaSearchAndPlayMediaClassChannel, HassMediaSearchAndPlayMediaClassComposer, HassMediaSearchAndPlayMediaClassContributingArtist, HassMediaSearchAndPlayMediaClassDirectory, HassMediaSearchAndPlayMediaClassEpisode, HassMediaSearchAndPlayMediaClassGame, HassMediaSearchAndPlayMediaClassGenre, HassMediaSearchAndPlayMediaClassImage, HassMediaSearchAndPlayMediaClassMovie, HassMediaSearchAndPlayMediaClassMusic, HassMediaSearchAndPlayMediaClassPlaylist, HassMediaSearchAndPlayMediaClassPodcast, HassMediaSearchAndPlayMediaClassSeason, HassMediaSearchAndPlayMediaClassTrack, HassMediaSearchAndPlayMediaClassTvShow, HassMediaSearchAndPlayMediaClassURL, HassMediaSearchAndPlayMediaClassVideo:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -338,8 +362,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e HassSetVolumeRelativeVolumeStepString) Valid() bool {
-	return mcpimpl.OneOf(e, HassSetVolumeRelativeVolumeStepStringUp, HassSetVolumeRelativeVolumeStepStringDown)
+	switch e {
+	case HassSetVolumeRelativeVolumeStepStringUp, HassSetVolumeRelativeVolumeStepStringDown:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -394,8 +424,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e DeviceClass_03c9) Valid() bool {
-	return mcpimpl.OneOf(e, DeviceClass_03c9Identify, DeviceClass_03c9Restart, DeviceClass_03c9Update, DeviceClass_03c9Awning, DeviceClass_03c9Blind, DeviceClass_03c9Curtain, DeviceClass_03c9Damper, DeviceClass_03c9Door, DeviceClass_03c9Garage, DeviceClass_03c9Gate, DeviceClass_03c9Shade, DeviceClass_03c9Shutter, DeviceClass_03c9Window, DeviceClass_03c9Water, DeviceClass_03c9Gas, DeviceClass_03c9Outlet, DeviceClass_03c9Switch, DeviceClass_03c9Tv, DeviceClass_03c9Speaker, DeviceClass_03c9Receiver)
+	switch e {
+	case DeviceClass_03c9Identify, DeviceClass_03c9Restart, DeviceClass_03c9Update, DeviceClass_03c9Awning, DeviceClass_03c9Blind, DeviceClass_03c9Curtain, DeviceClass_03c9Damper, DeviceClass_03c9Door, DeviceClass_03c9Garage, DeviceClass_03c9Gate, DeviceClass_03c9Shade, DeviceClass_03c9Shutter, DeviceClass_03c9Window, DeviceClass_03c9Water, DeviceClass_03c9Gas, DeviceClass_03c9Outlet, DeviceClass_03c9Switch, DeviceClass_03c9Tv, DeviceClass_03c9Speaker, DeviceClass_03c9Receiver:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

@@ -284,8 +284,12 @@ func (g *gen) enumDecl(f *jen.File, t *ir.Type) {
 		names = append(names, jen.Id(v.GoName))
 	}
 	f.Add(comment(fmt.Sprintf("The values of %s.", t.Name))).Const().Defs(consts...)
-	f.Add(comment("Valid reports whether e is one of the values of the enum.")).Func().Params(jen.Id("e").Id(t.Name)).Id("Valid").Params().Bool().Block(
-		jen.Return(jen.Qual(implPkg, "OneOf").Call(append([]jen.Code{jen.Id("e")}, names...)...)),
+	// The switch is the fastest test of an enum's values; it is kept out
+	// of line, so that the compiler builds it once rather than again in
+	// Validate and in every caller.
+	f.Add(comment("Valid reports whether e is one of the values of the enum."), jen.Comment("//"), jen.Line(), jen.Comment("//go:noinline"), jen.Line()).Func().Params(jen.Id("e").Id(t.Name)).Id("Valid").Params().Bool().Block(
+		jen.Switch(jen.Id("e")).Block(jen.Case(names...).Block(jen.Return(jen.True()))),
+		jen.Return(jen.False()),
 	)
 	f.Add(comment("Validate returns a *runtime.ValidationError when e is not one of the values of the enum.")).Func().Params(jen.Id("e").Id(t.Name)).Id("Validate").Params().Error().Block(
 		jen.If(jen.Op("!").Id("e").Dot("Valid").Call()).Block(jen.Return(jen.Qual(implPkg, "Invalid").Call(jen.Lit(""), jen.Lit(enumReason(t))))),

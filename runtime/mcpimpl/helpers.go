@@ -25,19 +25,6 @@ func Invalid(pointer, reason string) error {
 	return &runtime.ValidationError{Pointer: pointer, Reason: reason}
 }
 
-// OneOf reports whether v is one of values. It is the body of the Valid
-// method of a generated enum type: a loop over the values on the stack
-// costs a few nanoseconds more than a switch, and the compiler far less
-// work, at every enum of a package and again wherever Valid is inlined.
-func OneOf[T comparable](v T, values ...T) bool {
-	for _, w := range values {
-		if v == w {
-			return true
-		}
-	}
-	return false
-}
-
 // Within prefixes the pointer of a *runtime.ValidationError with reference tokens:
 // strings (escaped as RFC 6901 asks) and ints (array indexes). Other errors
 // are returned unchanged.

@@ -56,16 +56,6 @@ func TestMustCompilePatternECMA(t *testing.T) {
 	}
 }
 
-func TestOneOf(t *testing.T) {
-	type color string
-	if !OneOf(color("b"), "a", "b") || OneOf(color("c"), "a", "b") || OneOf(color("a")) {
-		t.Error("OneOf on strings")
-	}
-	if !OneOf(int64(2), 1, 2) || OneOf(2.5, 1, 2) || !OneOf(true, false, true) {
-		t.Error("OneOf on numbers and booleans")
-	}
-}
-
 func TestWithinNameAndItemAgreeWithWithin(t *testing.T) {
 	for _, tc := range []struct {
 		got, want error

@@ -51,8 +51,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e GetAnnotatedMessageMessageType) Valid() bool {
-	return mcpimpl.OneOf(e, GetAnnotatedMessageMessageTypeError, GetAnnotatedMessageMessageTypeSuccess, GetAnnotatedMessageMessageTypeDebug)
+	switch e {
+	case GetAnnotatedMessageMessageTypeError, GetAnnotatedMessageMessageTypeSuccess, GetAnnotatedMessageMessageTypeDebug:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -117,8 +123,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e GetResourceReferenceResourceType) Valid() bool {
-	return mcpimpl.OneOf(e, GetResourceReferenceResourceTypeText, GetResourceReferenceResourceTypeBlob)
+	switch e {
+	case GetResourceReferenceResourceTypeText, GetResourceReferenceResourceTypeBlob:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -157,8 +169,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e GetStructuredContentLocation) Valid() bool {
-	return mcpimpl.OneOf(e, GetStructuredContentLocationNewYork, GetStructuredContentLocationChicago, GetStructuredContentLocationLosAngeles)
+	switch e {
+	case GetStructuredContentLocationNewYork, GetStructuredContentLocationChicago, GetStructuredContentLocationLosAngeles:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -256,8 +274,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e GzipFileAsResourceOutputType) Valid() bool {
-	return mcpimpl.OneOf(e, GzipFileAsResourceOutputTypeResourceLink, GzipFileAsResourceOutputTypeResource)
+	switch e {
+	case GzipFileAsResourceOutputTypeResourceLink, GzipFileAsResourceOutputTypeResource:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

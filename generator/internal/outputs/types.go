@@ -90,8 +90,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e SearchSort) Valid() bool {
-	return mcpimpl.OneOf(e, SearchSortAsc, SearchSortDesc)
+	switch e {
+	case SearchSortAsc, SearchSortDesc:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

@@ -232,8 +232,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e DefinitionsRefColor) Valid() bool {
-	return mcpimpl.OneOf(e, DefinitionsRefColorRed, DefinitionsRefColorGreen)
+	switch e {
+	case DefinitionsRefColorRed, DefinitionsRefColorGreen:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -321,8 +327,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e DescribeDoorbellStepString) Valid() bool {
-	return mcpimpl.OneOf(e, DescribeDoorbellStepStringUp, DescribeDoorbellStepStringDown)
+	switch e {
+	case DescribeDoorbellStepStringUp, DescribeDoorbellStepStringDown:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -434,8 +446,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e IntegerEnumN) Valid() bool {
-	return mcpimpl.OneOf(e, IntegerEnumN1, IntegerEnumN2, IntegerEnumN3)
+	switch e {
+	case IntegerEnumN1, IntegerEnumN2, IntegerEnumN3:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -674,8 +692,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e OptionalRefE) Valid() bool {
-	return mcpimpl.OneOf(e, OptionalRefEX, OptionalRefEY)
+	switch e {
+	case OptionalRefEX, OptionalRefEY:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -782,8 +806,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e TitledAuthMethod) Valid() bool {
-	return mcpimpl.OneOf(e, TitledAuthMethodBasic, TitledAuthMethodToken)
+	switch e {
+	case TitledAuthMethodBasic, TitledAuthMethodToken:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.

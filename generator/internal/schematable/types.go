@@ -270,8 +270,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T19EnumStringX) Valid() bool {
-	return mcpimpl.OneOf(e, T19EnumStringXRed, T19EnumStringXGreen, T19EnumStringXY, T19EnumStringXY_eb6a, T19EnumStringXMinus1, T19EnumStringXPlus1, T19EnumStringX5m, T19EnumStringXValue)
+	switch e {
+	case T19EnumStringXRed, T19EnumStringXGreen, T19EnumStringXY, T19EnumStringXY_eb6a, T19EnumStringXMinus1, T19EnumStringXPlus1, T19EnumStringX5m, T19EnumStringXValue:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -305,8 +311,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T20EnumIntegerX) Valid() bool {
-	return mcpimpl.OneOf(e, T20EnumIntegerX1, T20EnumIntegerX2, T20EnumIntegerX3)
+	switch e {
+	case T20EnumIntegerX1, T20EnumIntegerX2, T20EnumIntegerX3:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -339,8 +351,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T21EnumNumberX) Valid() bool {
-	return mcpimpl.OneOf(e, T21EnumNumberX0Dot5, T21EnumNumberX1Dot5)
+	switch e {
+	case T21EnumNumberX0Dot5, T21EnumNumberX1Dot5:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -372,8 +390,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T22EnumBooleanX) Valid() bool {
-	return mcpimpl.OneOf(e, T22EnumBooleanXTrue)
+	switch e {
+	case T22EnumBooleanXTrue:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -406,8 +430,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T23EnumWithNullX) Valid() bool {
-	return mcpimpl.OneOf(e, T23EnumWithNullXA, T23EnumWithNullXB)
+	switch e {
+	case T23EnumWithNullXA, T23EnumWithNullXB:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -580,8 +610,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T29AnyofStringOrIntegerXString) Valid() bool {
-	return mcpimpl.OneOf(e, T29AnyofStringOrIntegerXStringUp, T29AnyofStringOrIntegerXStringDown)
+	switch e {
+	case T29AnyofStringOrIntegerXStringUp, T29AnyofStringOrIntegerXStringDown:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -991,8 +1027,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T42RefIntoPropertiesA) Valid() bool {
-	return mcpimpl.OneOf(e, T42RefIntoPropertiesAP, T42RefIntoPropertiesAQ)
+	switch e {
+	case T42RefIntoPropertiesAP, T42RefIntoPropertiesAQ:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1433,8 +1475,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T73OddPropertyNamesAuthMethod) Valid() bool {
-	return mcpimpl.OneOf(e, T73OddPropertyNamesAuthMethodBasic, T73OddPropertyNamesAuthMethodToken)
+	switch e {
+	case T73OddPropertyNamesAuthMethodBasic, T73OddPropertyNamesAuthMethodToken:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1575,8 +1623,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T80SharedEnumRefLevel) Valid() bool {
-	return mcpimpl.OneOf(e, T80SharedEnumRefLevelMinus1, T80SharedEnumRefLevel0, T80SharedEnumRefLevel1)
+	switch e {
+	case T80SharedEnumRefLevelMinus1, T80SharedEnumRefLevel0, T80SharedEnumRefLevel1:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1724,8 +1778,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T85BigIntegerEnumX) Valid() bool {
-	return mcpimpl.OneOf(e, T85BigIntegerEnumX9007199254740993, T85BigIntegerEnumX9007199254740995)
+	switch e {
+	case T85BigIntegerEnumX9007199254740993, T85BigIntegerEnumX9007199254740995:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
@@ -1758,8 +1818,14 @@ const (
 )
 
 // Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
 func (e T86BigEnumNoTypeX) Valid() bool {
-	return mcpimpl.OneOf(e, T86BigEnumNoTypeX9007199254740993, T86BigEnumNoTypeXMinus9007199254740993)
+	switch e {
+	case T86BigEnumNoTypeX9007199254740993, T86BigEnumNoTypeXMinus9007199254740993:
+		return true
+	}
+	return false
 }
 
 // Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
