@@ -26,7 +26,7 @@ type workload struct {
 }
 
 var defaultWorkload = workload{
-	Connects:   5,
+	Connects:   25,
 	Warmup:     300,
 	Sequential: 3000,
 	Chunks:     6,
