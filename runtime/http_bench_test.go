@@ -93,17 +93,23 @@ func BenchmarkMinimalHTTPCall(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		id++
-		data := minimalCall(b, client, url, id, "echo", `{"message":"hello"}`)
-		var out struct {
-			Result struct {
-				Content []struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(data, &out); err != nil || len(out.Result.Content) != 1 {
-			b.Fatalf("bad response %s", data)
-		}
+		minimalEcho(b, client, url, id)
+	}
+}
+
+// minimalEcho calls the echo tool as minimalCall does and decodes the
+// result the way a minimal client reads its own response.
+func minimalEcho(tb testing.TB, client *http.Client, url string, id int) {
+	data := minimalCall(tb, client, url, id, "echo", `{"message":"hello"}`)
+	var out struct {
+		Result struct {
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil || len(out.Result.Content) != 1 {
+		tb.Fatalf("bad response %s", data)
 	}
 }

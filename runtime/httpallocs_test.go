@@ -60,18 +60,7 @@ func TestStreamableCallAllocatesLikeMinimalClient(t *testing.T) {
 	id := 0
 	minimal := bytesPerCall(t, 2000, func() {
 		id++
-		data := minimalCall(t, client, url, id, "echo", `{"message":"hello"}`)
-		var out struct {
-			Result struct {
-				Content []struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(data, &out); err != nil || len(out.Result.Content) != 1 {
-			t.Fatalf("bad response %s", data)
-		}
+		minimalEcho(t, client, url, id)
 	})
 	t.Logf("bytes per call: session %.0f, minimal client %.0f", session, minimal)
 	if session > minimal {
