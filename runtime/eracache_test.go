@@ -109,24 +109,12 @@ func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 // handshake, and lists the tools again under the legacy era; the next
 // Session probes before its first request.
 func TestWrongCachedEraProbesAgain(t *testing.T) {
-	modern := newStreamableServer(t, true, false)
-	legacy := newStreamableServer(t, false, false)
-	var isLegacy atomic.Bool
-	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if isLegacy.Load() {
-			legacy.serve(w, r)
-			return
-		}
-		modern.serve(w, r)
-	})
-	url := srv.URL + "/mcp"
-	key := endpointKey(url)
-	t.Cleanup(func() { forgetEra(key) })
+	srv, url, isLegacy := eraSwitchingServer(t)
 
 	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
 	checkEcho(t, first)
 	first.Close()
-	if v := cachedEra(key); v != "2026-07-28" {
+	if v := cachedEra(endpointKey(url)); v != "2026-07-28" {
 		t.Fatalf("the era remembered after the first Session is %q, want 2026-07-28", v)
 	}
 
@@ -158,7 +146,7 @@ func TestWrongCachedEraProbesAgain(t *testing.T) {
 	if !initialize || !legacyList {
 		t.Errorf("the second Session POSTed %v; want the handshake, then tools/list in its session", methods)
 	}
-	if v := cachedEra(key); v != "" {
+	if v := cachedEra(endpointKey(url)); v != "" {
 		t.Errorf("the era remembered after the probe found a legacy server is %q, want none", v)
 	}
 	s.Close()
@@ -261,18 +249,7 @@ func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 // and panicked. Now the call goes out without Mcp-Param-* headers, as in
 // the legacy era.
 func TestWrongCachedEraCallFirst(t *testing.T) {
-	modern := newStreamableServer(t, true, false)
-	legacy := newStreamableServer(t, false, false)
-	var isLegacy atomic.Bool
-	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if isLegacy.Load() {
-			legacy.serve(w, r)
-			return
-		}
-		modern.serve(w, r)
-	})
-	url := srv.URL + "/mcp"
-	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	_, url, isLegacy := eraSwitchingServer(t)
 	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
 	first.Close()
 
@@ -301,4 +278,24 @@ func forgetErasOf(serverURL string) {
 			delete(eras.m, k)
 		}
 	}
+}
+
+// eraSwitchingServer serves a 2026-07-28 server at url until
+// isLegacy is set, and a legacy one after, as an endpoint whose server was
+// replaced by an older release would. What the process remembers of the
+// endpoint is forgotten when the test ends.
+func eraSwitchingServer(t *testing.T) (srv *httpServer, url string, isLegacy *atomic.Bool) {
+	modern := newStreamableServer(t, true, false)
+	legacy := newStreamableServer(t, false, false)
+	isLegacy = new(atomic.Bool)
+	srv = newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if isLegacy.Load() {
+			legacy.serve(w, r)
+			return
+		}
+		modern.serve(w, r)
+	})
+	url = srv.URL + "/mcp"
+	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	return srv, url, isLegacy
 }
