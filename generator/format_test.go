@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"go/format"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/textdiff"
 )
 
 // allParts are every part generate can write.
@@ -27,7 +26,7 @@ func checkGofmt(t *testing.T, label string, files []emit.File) {
 			continue
 		}
 		if !bytes.Equal(f.Data, want) {
-			t.Errorf("%s: %s is not gofmt's output:\n%s", label, f.Name, firstDiff(string(want), string(f.Data)))
+			t.Errorf("%s: %s is not gofmt's output:\n%s", label, f.Name, textdiff.FirstLine(string(want), string(f.Data)))
 		}
 	}
 }
@@ -99,22 +98,4 @@ func TestGeneratedCodeIsGofmtOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGofmt(t, "2000 synthetic tools", files)
-}
-
-// firstDiff describes the first line where want and got differ.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return "(no line differs)"
 }

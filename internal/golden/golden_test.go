@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/cli"
 	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/textdiff"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/anthropic"
 	"github.com/mcpgen/mcpgen/runtime/openai"
@@ -300,7 +300,7 @@ func (o output) check(t *testing.T) {
 		return
 	}
 	if !bytes.Equal(o.data, want) {
-		t.Errorf("%s differs from the output (run go test ./internal/golden -update and review the diff):\n%s", o.path, firstDiff(string(want), string(o.data)))
+		t.Errorf("%s differs from the output (run go test ./internal/golden -update and review the diff):\n%s", o.path, textdiff.FirstLine(string(want), string(o.data)))
 	}
 }
 
@@ -425,22 +425,4 @@ func indentJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return append(b, '\n')
-}
-
-// firstDiff describes the first line where want and got differ.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  want: " + w + "\n  got:  " + g
-		}
-	}
-	return "(no line differs)"
 }
