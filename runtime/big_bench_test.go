@@ -100,21 +100,12 @@ func BenchmarkMinimalBigResultStdio(b *testing.B) {
 func bigHTTPServer(tb testing.TB) *httptest.Server {
 	text := strings.Repeat("x", bigSize)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			ID json.RawMessage `json:"id"`
-		}
-		json.NewDecoder(r.Body).Decode(&m)
-		if m.ID == nil {
-			w.WriteHeader(http.StatusAccepted)
-			return
-		}
-		if r.Header.Get("Mcp-Method") == "server/discover" {
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}`)
+		id, answered := answerBenchPreamble(w, r)
+		if answered {
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, `event: message`+"\n"+`data: {"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"resultType":"complete","content":[{"type":"text","text":"`)
+		io.WriteString(w, `event: message`+"\n"+`data: {"jsonrpc":"2.0","id":`+string(id)+`,"result":{"resultType":"complete","content":[{"type":"text","text":"`)
 		io.WriteString(w, text)
 		io.WriteString(w, `"}]}}`+"\n\n")
 	}))

@@ -15,21 +15,11 @@ import (
 // request's id, as JSON or as a one-event SSE stream.
 func benchServer(tb testing.TB, useSSE bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var m struct {
-			ID json.RawMessage `json:"id"`
-		}
-		json.Unmarshal(body, &m)
-		if m.ID == nil {
-			w.WriteHeader(http.StatusAccepted)
+		id, answered := answerBenchPreamble(w, r)
+		if answered {
 			return
 		}
-		if r.Header.Get("Mcp-Method") == "server/discover" {
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}`)
-			return
-		}
-		resp := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"resultType":"complete","content":[{"type":"text","text":"Echo: hello"}]}}`
+		resp := `{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"resultType":"complete","content":[{"type":"text","text":"Echo: hello"}]}}`
 		if useSSE {
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, "event: message\ndata: "+resp+"\n\n")
@@ -40,6 +30,26 @@ func benchServer(tb testing.TB, useSSE bool) *httptest.Server {
 	}))
 	tb.Cleanup(srv.Close)
 	return srv
+}
+
+// answerBenchPreamble reads the id of the request a benchmark server got,
+// and answers what is not a tool call: a notification, with 202, and the
+// server/discover probe. answered reports whether it did.
+func answerBenchPreamble(w http.ResponseWriter, r *http.Request) (id json.RawMessage, answered bool) {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	json.NewDecoder(r.Body).Decode(&m)
+	if m.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return nil, true
+	}
+	if r.Header.Get("Mcp-Method") == "server/discover" {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}}`)
+		return nil, true
+	}
+	return m.ID, false
 }
 
 func benchmarkSession(b *testing.B, useSSE bool) {
