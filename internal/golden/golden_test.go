@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/cli"
 	"github.com/mcpgen/mcpgen/internal/providertest"
@@ -347,22 +346,10 @@ func (c goldenCase) checkStray(t *testing.T, outs []output) {
 	}
 	for _, e := range entries {
 		path := filepath.Join(c.pkg, e.Name())
-		if strings.HasSuffix(e.Name(), ".go") && !slices.Contains(known, path) && isGenerated(path) {
+		if strings.HasSuffix(e.Name(), ".go") && !slices.Contains(known, path) && generator.IsGenerated(path) {
 			stale(path, true)
 		}
 	}
-}
-
-// isGenerated reports whether the file at path starts with the header of
-// generated code.
-func isGenerated(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	line, _ := bufio.NewReader(f).ReadString('\n')
-	return strings.TrimRight(line, "\r\n") == emit.Header
 }
 
 // anthropicParams returns the Anthropic tool parameters of tools as
