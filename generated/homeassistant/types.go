@@ -336,15 +336,7 @@ func (u *HassSetVolumeRelativeVolumeStep) UnmarshalJSON(data []byte) error {
 	var out HassSetVolumeRelativeVolumeStep
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
 		mcpimpl.Decoded(&out.String, (*HassSetVolumeRelativeVolumeStepString).Validate, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Int, func(v *int64) error {
-			if *v < -100 {
-				return mcpimpl.Invalid("", "must be >= -100")
-			}
-			if *v > 100 {
-				return mcpimpl.Invalid("", "must be <= 100")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Int, checkHassSetVolumeRelativeVolumeStep_1, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}

@@ -238,6 +238,17 @@ func (u *HassSetVolumeRelativeVolumeStep) Validate() error {
 	return nil
 }
 
+// checkHassSetVolumeRelativeVolumeStep_1 checks the Int branch of HassSetVolumeRelativeVolumeStep.
+func checkHassSetVolumeRelativeVolumeStep_1(v *int64) error {
+	if *v < -100 {
+		return mcpimpl.Invalid("", "must be >= -100")
+	}
+	if *v > 100 {
+		return mcpimpl.Invalid("", "must be <= 100")
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOff".
 func (a *HassTurnOffArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "HassTurnOff")

@@ -221,6 +221,9 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	type job struct {
 		name  string
 		build func() (*jen.File, error)
+		// text writes a file in gofmt's form instead, and lists what it
+		// declares.
+		text func() ([]byte, []string)
 	}
 	noErr := func(f func() *jen.File) func() (*jen.File, error) {
 		return func() (*jen.File, error) { return f(), nil }
@@ -228,21 +231,21 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	var groups [][]job
 	if want[PartTypes] {
 		groups = append(groups,
-			[]job{{"schemas.go", noErr(g.schemasFile)}},
-			[]job{{"types.go", noErr(g.typesFile)}, {"validate.go", noErr(g.validateFile)}})
+			[]job{{name: "schemas.go", build: noErr(g.schemasFile)}},
+			[]job{{name: "types.go", build: noErr(g.typesFile)}, {name: "validate.go", text: g.validateFile}})
 	}
 	if want[PartClient] {
-		groups = append(groups, []job{{"client.go", noErr(g.clientFile)}})
+		groups = append(groups, []job{{name: "client.go", build: noErr(g.clientFile)}})
 	}
 	if want[PartGemini] {
 		g.startGemini()
-		groups = append(groups, []job{{"gemini.go", g.geminiFile}})
+		groups = append(groups, []job{{name: "gemini.go", build: g.geminiFile}})
 	}
 	if want[PartAnthropic] {
-		groups = append(groups, []job{{"anthropic.go", g.anthropicFile}})
+		groups = append(groups, []job{{name: "anthropic.go", build: g.anthropicFile}})
 	}
 	if want[PartOpenAI] {
-		groups = append(groups, []job{{"openai.go", g.openaiFile}})
+		groups = append(groups, []job{{name: "openai.go", build: g.openaiFile}})
 	}
 	var (
 		mu    sync.Mutex
@@ -261,6 +264,15 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 			if err := ctxErr(opts.Context); err != nil {
 				fail(fmt.Errorf("writing %s stopped: %w", j.name, err))
 				break
+			}
+			if j.text != nil {
+				data, names := j.text()
+				tail, tailNames := g.takeArrays(j.name)
+				mu.Lock()
+				files = append(files, File{Name: j.name, Data: append(data, tail...)})
+				decls[j.name] = append(names, tailNames...)
+				mu.Unlock()
+				continue
 			}
 			src, err := fm.build(j.name, j.build)
 			if err != nil {
@@ -379,6 +391,8 @@ type gen struct {
 	opts     Options
 	patterns map[string]string // regexp → variable
 	patOrder []string
+	// usesImpl and usesUTF8 record what the checks written so far call.
+	usesImpl, usesUTF8 bool
 	needs    map[*ir.Type]bool
 	roots    map[*ir.Type]root
 	arrays   map[string][]stringArray // file → arrays written after it

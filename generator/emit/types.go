@@ -53,6 +53,9 @@ func fieldPointer(f *ir.Field) bool {
 	return t.Kind != ir.Nullable && !t.NilAble()
 }
 
+// goTypeText is goType as Go source.
+func goTypeText(t *ir.Type) string { return fmt.Sprintf("%#v", goType(t)) }
+
 func fieldType(f *ir.Field) *jen.Statement {
 	if fieldPointer(f) {
 		return jen.Op("*").Add(goType(f.Type))
@@ -330,17 +333,15 @@ var kindTag = map[jsontree.Kind]string{
 }
 
 func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
-	// A branch of an unnamed type with checks of its own needs them as a
-	// function; the other branches are checked by their type's Validate,
-	// which mcpimpl.DecodeTaggedUnion calls.
-	var checks [][]jen.Code
+	// A branch of an unnamed type with checks of its own is checked by a
+	// function in validate.go (see branchChecks); the other branches are
+	// checked by their type's Validate, which mcpimpl.DecodeTaggedUnion
+	// calls.
+	var checks []bool
 	tagged := true
 	for _, b := range t.Branches {
-		var c []jen.Code
-		if !b.Type.IsNamed() {
-			c = g.checks(b.Type, "*v", nil, 0)
-			tagged = tagged && len(c) == 0
-		}
+		c := !b.Type.IsNamed() && len(g.checks(b.Type, "*v", nil, 0)) > 0
+		tagged = tagged && !c
 		checks = append(checks, c)
 	}
 	var fields []jen.Code
@@ -376,8 +377,8 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 		switch {
 		case b.Type.IsNamed() && g.needsValidate(b.Type):
 			args = append(args, jen.Parens(jen.Op("*").Id(b.Type.Name)).Dot("Validate"))
-		case len(checks[i]) > 0:
-			args = append(args, jen.Func().Params(jen.Id("v").Op("*").Add(goType(b.Type))).Error().Block(append(checks[i], jen.Return(jen.Nil()))...))
+		case checks[i]:
+			args = append(args, jen.Id(branchCheck(t, i))) // in validate.go
 		default:
 			args = append(args, jen.Nil())
 		}

@@ -7,30 +7,28 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/mcpgen/mcpgen/generator/ir"
 )
 
 // A path is the JSON pointer of the value being checked, relative to the
-// receiver of the Validate method: literal property names and loop
-// variables.
-type path []jen.Code
+// receiver of the Validate method, as Go expressions: quoted property
+// names and loop variables.
+type path []string
 
-func (p path) with(c jen.Code) path {
-	return append(append(path(nil), p...), c)
+func (p path) with(tok string) path {
+	return append(append(path(nil), p...), tok)
 }
 
 // pointer renders the path as a JSON pointer expression.
-func (p path) pointer(lits []string) jen.Code {
+func (p path) pointer(lits []string) string {
 	if lits != nil {
 		s := ""
 		for _, l := range lits {
 			s += "/" + escapeToken(l)
 		}
-		return jen.Lit(s)
+		return strconv.Quote(s)
 	}
-	return jen.Qual(implPkg, "Pointer").Call(p...)
+	return "mcpimpl.Pointer(" + strings.Join(p, ", ") + ")"
 }
 
 func escapeToken(s string) string {
@@ -60,7 +58,7 @@ type checker struct {
 	first string
 }
 
-func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []jen.Code {
+func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []stmt {
 	c := checker{g: g, lits: []string{}, p: p}
 	if len(p) > 0 {
 		c.shape = "?"
@@ -69,7 +67,7 @@ func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []jen.Code {
 }
 
 func (c checker) withLit(name string) checker {
-	n := checker{g: c.g, p: c.p.with(jen.Lit(name)), shape: c.shape + "l", first: c.first}
+	n := checker{g: c.g, p: c.p.with(strconv.Quote(name)), shape: c.shape + "l", first: c.first}
 	if c.shape == "" {
 		n.first = name
 	}
@@ -81,34 +79,43 @@ func (c checker) withLit(name string) checker {
 
 // withVar adds the map key in the variable v to the path.
 func (c checker) withVar(v string) checker {
-	return checker{g: c.g, p: c.p.with(jen.Id(v)), shape: c.shape + "k", first: c.first}
+	return checker{g: c.g, p: c.p.with(v), shape: c.shape + "k", first: c.first}
 }
 
 // withIndex adds the array index in the variable i to the path.
 func (c checker) withIndex(i string) checker {
-	return checker{g: c.g, p: c.p.with(jen.Id(i)), shape: c.shape + "i", first: c.first}
+	return checker{g: c.g, p: c.p.with(i), shape: c.shape + "i", first: c.first}
 }
 
-func (c checker) invalid(reason string) jen.Code {
-	return jen.Return(jen.Qual(implPkg, "Invalid").Call(c.p.pointer(c.lits), jen.Lit(reason)))
+func (c checker) invalid(reason string) stmt {
+	c.g.usesImpl = true
+	return simple("return mcpimpl.Invalid(" + c.p.pointer(c.lits) + ", " + strconv.Quote(reason) + ")")
+}
+
+// fails is an if statement that returns the error of reason when cond holds.
+func (c checker) fails(cond, reason string) stmt {
+	return block("if "+cond, c.invalid(reason))
 }
 
 // within checks a nested value with call, a Validate call, and prefixes
 // the path to the value to the pointer of its error. The two common paths,
 // a property and an item of an array property, have helpers of their own,
 // which spare each call site the variadic arguments of Within.
-func (c checker) within(call jen.Code) jen.Code {
-	ret := jen.Return(jen.Err())
+func (c checker) within(call string) stmt {
+	ret := "return err"
 	switch {
 	case len(c.p) == 0:
 	case c.shape == "l":
-		ret = jen.Return(jen.Qual(implPkg, "WithinName").Call(jen.Err(), jen.Lit(c.first)))
+		ret = "return mcpimpl.WithinName(err, " + strconv.Quote(c.first) + ")"
 	case c.shape == "li":
-		ret = jen.Return(jen.Qual(implPkg, "WithinItem").Call(jen.Err(), jen.Lit(c.first), c.p[1]))
+		ret = "return mcpimpl.WithinItem(err, " + strconv.Quote(c.first) + ", " + c.p[1] + ")"
 	default:
-		ret = jen.Return(jen.Qual(implPkg, "Within").Call(append([]jen.Code{jen.Err()}, c.p...)...))
+		ret = "return mcpimpl.Within(err, " + strings.Join(c.p, ", ") + ")"
 	}
-	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(ret)
+	if len(c.p) > 0 {
+		c.g.usesImpl = true
+	}
+	return block("if err := "+call+"; err != nil", simple(ret))
 }
 
 // needsValidate reports whether values of t can be invalid, so that calls
@@ -160,14 +167,14 @@ func (g *gen) computeNeeds(t *ir.Type) bool {
 
 // checksAt returns statements that return an error when the value expr of
 // type t is invalid.
-func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code {
+func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []stmt {
 	if !g.needsValidate(t) {
 		return nil
 	}
 	if t.IsNamed() {
-		return []jen.Code{c.within(jen.Id(operand(expr)).Dot("Validate").Call())}
+		return []stmt{c.within(operand(expr) + ".Validate()")}
 	}
-	var out []jen.Code
+	var out []stmt
 	switch t.Kind {
 	case ir.Nullable:
 		if t.Elem.NilAble() {
@@ -177,43 +184,40 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []jen.Code
 		if len(inner) == 0 {
 			return nil
 		}
-		return []jen.Code{jen.If(jen.Id(expr).Op("!=").Nil()).Block(inner...)}
+		return []stmt{block("if "+expr+" != nil", inner...)}
 	case ir.Int, ir.Number:
-		x := jen.Id(expr)
-		out = append(out, bound(x, t, t.Minimum, true, c)...)
-		out = append(out, bound(jen.Id(expr), t, t.Maximum, false, c)...)
+		out = append(out, bound(expr, t, t.Minimum, true, c)...)
+		out = append(out, bound(expr, t, t.Maximum, false, c)...)
 		if t.MultipleOf != "" {
-			out = append(out, jen.If(jen.Id(expr).Op("%").Id(t.MultipleOf).Op("!=").Lit(0)).Block(c.invalid("must be a multiple of "+t.MultipleOf)))
+			out = append(out, c.fails(expr+"%"+t.MultipleOf+" != 0", "must be a multiple of "+t.MultipleOf))
 		}
 	case ir.String:
 		if t.MinLength != nil {
-			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Id(expr)).Op("<").Lit(int(*t.MinLength))).Block(
-				c.invalid(fmt.Sprintf("must be at least %d characters long", *t.MinLength))))
+			g.usesUTF8 = true
+			out = append(out, c.fails("utf8.RuneCountInString("+expr+") < "+strconv.FormatInt(int64(*t.MinLength), 10),
+				fmt.Sprintf("must be at least %d characters long", *t.MinLength)))
 		}
 		if t.MaxLength != nil {
-			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Id(expr)).Op(">").Lit(int(*t.MaxLength))).Block(
-				c.invalid(fmt.Sprintf("must be at most %d characters long", *t.MaxLength))))
+			g.usesUTF8 = true
+			out = append(out, c.fails("utf8.RuneCountInString("+expr+") > "+strconv.FormatInt(int64(*t.MaxLength), 10),
+				fmt.Sprintf("must be at most %d characters long", *t.MaxLength)))
 		}
 		for _, p := range t.Patterns {
-			out = append(out, jen.If(jen.Op("!").Qual(implPkg, "Match").Call(jen.Id(g.pattern(p)), jen.Id(expr))).Block(
-				c.invalid("must match the pattern "+truncate(p, 120))))
+			out = append(out, c.fails("!mcpimpl.Match("+g.pattern(p)+", "+expr+")", "must match the pattern "+truncate(p, 120)))
 		}
 		if t.Format != "" {
-			out = append(out, jen.If(jen.Op("!").Qual(implPkg, "CheckFormat").Call(jen.Lit(t.Format), jen.Id(expr))).Block(
-				c.invalid(fmt.Sprintf("must be a valid %q", t.Format))))
+			out = append(out, c.fails("!mcpimpl.CheckFormat("+strconv.Quote(t.Format)+", "+expr+")", fmt.Sprintf("must be a valid %q", t.Format)))
 		}
 	case ir.Slice:
 		if t.MinItems != nil {
-			out = append(out, jen.If(jen.Len(jen.Id(expr)).Op("<").Lit(int(*t.MinItems))).Block(
-				c.invalid(fmt.Sprintf("must have at least %d items", *t.MinItems))))
+			out = append(out, c.fails("len("+expr+") < "+strconv.FormatInt(int64(*t.MinItems), 10), fmt.Sprintf("must have at least %d items", *t.MinItems)))
 		}
 		if t.MaxItems != nil {
-			out = append(out, jen.If(jen.Len(jen.Id(expr)).Op(">").Lit(int(*t.MaxItems))).Block(
-				c.invalid(fmt.Sprintf("must have at most %d items", *t.MaxItems))))
+			out = append(out, c.fails("len("+expr+") > "+strconv.FormatInt(int64(*t.MaxItems), 10), fmt.Sprintf("must have at most %d items", *t.MaxItems)))
 		}
 		i := "i" + strconv.Itoa(depth)
 		if inner := g.checksAt(t.Elem, operand(expr)+"["+i+"]", c.withIndex(i), depth+1); len(inner) > 0 {
-			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Id(expr)).Block(inner...))
+			out = append(out, block("for "+i+" := range "+expr, inner...))
 		}
 	case ir.Map:
 		out = append(out, g.mapChecks(t.Elem, t, expr, c, depth)...)
@@ -233,36 +237,33 @@ func operand(expr string) string {
 }
 
 // mapChecks checks a map of elem; lim carries the size and key limits.
-func (g *gen) mapChecks(elem, lim *ir.Type, expr string, c checker, depth int) []jen.Code {
-	var out []jen.Code
+func (g *gen) mapChecks(elem, lim *ir.Type, expr string, c checker, depth int) []stmt {
+	var out []stmt
 	if lim.MinEntries != nil {
-		out = append(out, jen.If(jen.Len(jen.Id(expr)).Op("<").Lit(int(*lim.MinEntries))).Block(
-			c.invalid(fmt.Sprintf("must have at least %d properties", *lim.MinEntries))))
+		out = append(out, c.fails("len("+expr+") < "+strconv.FormatInt(int64(*lim.MinEntries), 10), fmt.Sprintf("must have at least %d properties", *lim.MinEntries)))
 	}
 	if lim.MaxEntries != nil {
-		out = append(out, jen.If(jen.Len(jen.Id(expr)).Op(">").Lit(int(*lim.MaxEntries))).Block(
-			c.invalid(fmt.Sprintf("must have at most %d properties", *lim.MaxEntries))))
+		out = append(out, c.fails("len("+expr+") > "+strconv.FormatInt(int64(*lim.MaxEntries), 10), fmt.Sprintf("must have at most %d properties", *lim.MaxEntries)))
 	}
 	k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
-	var inner []jen.Code
+	var inner []stmt
 	for _, p := range lim.KeyPatterns {
-		inner = append(inner, jen.If(jen.Op("!").Qual(implPkg, "Match").Call(jen.Id(g.pattern(p)), jen.Id(k))).Block(
-			c.withVar(k).invalid("property name must match the pattern "+truncate(p, 120))))
+		inner = append(inner, c.withVar(k).fails("!mcpimpl.Match("+g.pattern(p)+", "+k+")", "property name must match the pattern "+truncate(p, 120)))
 	}
 	elemChecks := g.checksAt(elem, v, c.withVar(k), depth+1)
 	inner = append(inner, elemChecks...)
 	if len(inner) == 0 {
 		return out
 	}
-	vid := jen.Id(v)
+	vid := v
 	if len(elemChecks) == 0 {
-		vid = jen.Id("_")
+		vid = "_"
 	}
-	return append(out, jen.For(jen.List(jen.Id(k), vid).Op(":=").Range().Id(expr)).Block(inner...))
+	return append(out, block("for "+k+", "+vid+" := range "+expr, inner...))
 }
 
 // bound checks a numeric limit.
-func bound(x *jen.Statement, t *ir.Type, b *ir.Bound, lower bool, c checker) []jen.Code {
+func bound(x string, t *ir.Type, b *ir.Bound, lower bool, c checker) []stmt {
 	if b == nil {
 		return nil
 	}
@@ -276,36 +277,47 @@ func bound(x *jen.Statement, t *ir.Type, b *ir.Bound, lower bool, c checker) []j
 			op, word = ">=", "<"
 		}
 	}
-	var cond *jen.Statement
+	var cond string
 	if t.Kind == ir.Int {
 		cond = intBound(x, t.GoType, b, lower)
-		if cond == nil {
+		if cond == "" {
 			return nil
 		}
 	} else {
 		f, _ := strconv.ParseFloat(b.Lit, 64)
-		cond = jen.Add(x).Op(op).Lit(f)
+		cond = x + " " + op + " " + floatLit(f)
 	}
-	return []jen.Code{jen.If(cond).Block(c.invalid("must be " + word + " " + b.Lit))}
+	return []stmt{c.fails(cond, "must be "+word+" "+b.Lit)}
+}
+
+// floatLit writes f as a Go floating-point constant: the shortest decimal
+// that reads back as f (with an exponent from 1e+21 and below 1e-4), and
+// ".0" after one that would read as an integer.
+func floatLit(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // intBound is the condition under which the integer x of Go type goType
-// breaks the bound b, compared exactly, or nil when no value of the type
+// breaks the bound b, compared exactly, or "" when no value of the type
 // does.
-func intBound(x *jen.Statement, goType string, b *ir.Bound, lower bool) *jen.Statement {
+func intBound(x string, goType string, b *ir.Bound, lower bool) string {
 	lo, hi := intRange(goType)
 	n, beyond := b.IntLimit(lower)
 	switch {
 	case lower && (beyond < 0 || beyond == 0 && n.Cmp(lo) <= 0), !lower && (beyond > 0 || beyond == 0 && n.Cmp(hi) >= 0):
-		return nil
+		return ""
 	case lower && (beyond > 0 || n.Cmp(hi) > 0):
-		return jen.Add(x).Op("<=").Id(hi.String()) // no value of the type is above the bound
+		return x + " <= " + hi.String() // no value of the type is above the bound
 	case !lower && (beyond < 0 || n.Cmp(lo) < 0):
-		return jen.Add(x).Op(">=").Id(lo.String())
+		return x + " >= " + lo.String()
 	case lower:
-		return jen.Add(x).Op("<").Id(n.String())
+		return x + " < " + n.String()
 	}
-	return jen.Add(x).Op(">").Id(n.String())
+	return x + " > " + n.String()
 }
 
 // intRange returns the least and the greatest value of the Go integer type
@@ -334,33 +346,63 @@ func (g *gen) pattern(p string) string {
 	return v
 }
 
-func (g *gen) validateFile() *jen.File {
-	f := g.newFile()
+// validateFile writes validate.go in gofmt's form, and lists what it
+// declares.
+func (g *gen) validateFile() ([]byte, []string) {
+	var s srcFile
+	s.prev = "import"
+	var names []string
 	for _, t := range g.pkg.Types {
-		g.validateDecl(f, t)
+		names = g.validateDecl(&s, t, names)
 	}
+	usesRegexp := false
 	if len(g.patOrder) > 0 {
-		var defs []jen.Code
+		s.decl("var", true)
+		s.b.WriteString("// The patterns of the schemas, compiled once.\nvar (\n")
+		width := len(g.patterns[g.patOrder[len(g.patOrder)-1]])
 		for _, p := range g.patOrder {
-			compile := jen.Qual("regexp", "MustCompile")
+			v := g.patterns[p]
+			compile := "regexp.MustCompile("
 			if _, err := regexp.Compile(p); err != nil {
 				// Only the ECMAScript engine reads it (see runtime.CompilePattern).
-				compile = jen.Qual(implPkg, "MustCompilePattern")
+				compile = "mcpimpl.MustCompilePattern("
+			} else {
+				usesRegexp = true
 			}
-			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Add(compile).Call(jen.Lit(p)))
+			s.b.WriteByte('\t')
+			s.b.WriteString(v)
+			s.b.WriteString(strings.Repeat(" ", width-len(v)))
+			s.b.WriteString(" = ")
+			s.b.WriteString(compile)
+			s.b.WriteString(strconv.Quote(p))
+			s.b.WriteString(")\n")
+			names = append(names, v)
 		}
-		f.Add(comment("The patterns of the schemas, compiled once.")).Var().Defs(defs...)
+		s.b.WriteString(")\n")
 	}
-	return f
+	var imports []string
+	if usesRegexp {
+		imports = append(imports, "regexp")
+	}
+	if g.usesUTF8 {
+		imports = append(imports, "unicode/utf8")
+	}
+	if g.usesImpl {
+		imports = append(imports, implPkg)
+	}
+	return append(header(g.opts.Package, imports), s.b.Bytes()...), names
 }
 
-func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
+// validateDecl writes the Validate method of t, and of a union the checks
+// of its branches that have no type of their own, and appends what it
+// declares to names.
+func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 	r, isRoot := g.roots[t]
 	recv := "a"
-	var body []jen.Code
+	var body []stmt
 	switch t.Kind {
 	case ir.Enum, ir.Const:
-		return // declared with the type
+		return names // declared with the type
 	case ir.Struct:
 		c := checker{g: g, lits: []string{}}
 		for _, fl := range t.Fields {
@@ -368,11 +410,11 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 			expr := recv + "." + fl.GoName
 			ft := fl.Type
 			if fl.Required && ((ft.Kind == ir.Slice || ft.Kind == ir.Map) || fieldPointer(fl)) {
-				body = append(body, jen.If(jen.Id(expr).Op("==").Nil()).Block(fc.invalid("is required")))
+				body = append(body, fc.fails(expr+" == nil", "is required"))
 			}
 			if fieldPointer(fl) {
 				if inner := g.checksAt(ft, "*"+expr, fc, 0); len(inner) > 0 {
-					body = append(body, jen.If(jen.Id(expr).Op("!=").Nil()).Block(inner...))
+					body = append(body, block("if "+expr+" != nil", inner...))
 				}
 				continue
 			}
@@ -380,7 +422,7 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 			if u := ft.Underlying(); (u.Kind == ir.Slice && u.MinItems != nil) || (u.Kind == ir.Map && u.MinEntries != nil) {
 				// A nil slice or map is an absent property (or null): its
 				// minItems or minProperties does not apply.
-				checks = []jen.Code{jen.If(jen.Id(expr).Op("!=").Nil()).Block(checks...)}
+				checks = []stmt{block("if "+expr+" != nil", checks...)}
 			}
 			body = append(body, checks...)
 		}
@@ -390,60 +432,95 @@ func (g *gen) validateDecl(f *jen.File, t *ir.Type) {
 	case ir.Union:
 		recv = "u"
 		c := checker{g: g, lits: []string{}}
-		body = append(body, jen.Id("n").Op(":=").Lit(0))
+		body = append(body, simple("n := 0"))
 		for _, b := range t.Branches {
-			body = append(body, jen.If(jen.Id(recv).Dot(b.GoName).Op("!=").Nil()).Block(jen.Id("n").Op("++")))
+			body = append(body, block("if "+recv+"."+b.GoName+" != nil", simple("n++")))
 		}
 		body = append(body,
-			jen.If(jen.Id("n").Op("==").Lit(0)).Block(c.invalid("no branch of "+t.Name+" is set")),
-			jen.If(jen.Id("n").Op(">").Lit(1)).Block(c.invalid("more than one branch of "+t.Name+" is set")),
+			c.fails("n == 0", "no branch of "+t.Name+" is set"),
+			c.fails("n > 1", "more than one branch of "+t.Name+" is set"),
 		)
 		for _, b := range t.Branches {
 			if inner := g.checksAt(b.Type, "*"+recv+"."+b.GoName, c, 0); len(inner) > 0 {
-				body = append(body, jen.If(jen.Id(recv).Dot(b.GoName).Op("!=").Nil()).Block(inner...))
+				body = append(body, block("if "+recv+"."+b.GoName+" != nil", inner...))
 			}
 		}
 	case ir.Slice, ir.Map:
 		recv = "s"
 		body = g.checksAt(&ir.Type{Kind: t.Kind, Elem: t.Elem, Constraints: t.Constraints}, recv, checker{g: g, lits: []string{}}, 0)
 	default:
-		return
+		return names
 	}
-	body = append(body, jen.Return(jen.Nil()))
-	recvType := jen.Op("*").Id(t.Name)
+	body = append(body, simple("return nil"))
+	recvType := "*" + t.Name
 	if t.Kind == ir.Slice || t.Kind == ir.Map {
-		recvType = jen.Id(t.Name)
+		recvType = t.Name
 	}
+	sig := func(name string) string { return "(" + recv + " " + recvType + ") " + name + "() error" }
+	names = append(names, t.Name+".Validate")
+	defer func() {
+		if t.Kind == ir.Union {
+			names = g.branchChecks(s, t, names)
+		}
+	}()
 	if !isRoot {
-		f.Add(comment("Validate returns a *runtime.ValidationError naming the first value that breaks the schema.")).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(body...)
-		return
+		s.fn(funcDecl{doc: []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema."}, sig: sig("Validate"), body: body})
+		return names
 	}
 	checks := r.tool.RawChecks
-	schema := jen.Id("schemas").Dot("Input").Call(jen.Lit(g.toolIndex[r.tool]))
+	schema := "schemas.Input(" + strconv.Itoa(g.toolIndex[r.tool]) + ")"
 	if r.result {
 		checks = r.tool.ResultRawChecks
-		schema = jen.Id("schemas").Dot("Output").Call(jen.Lit(g.toolIndex[r.tool]))
+		schema = "schemas.Output(" + strconv.Itoa(g.toolIndex[r.tool]) + ")"
 	}
 	doc := []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool " + quote(r.tool.Name) + "."}
-	validate := jen.Func().Params(jen.Id(recv).Add(recvType)).Id("validate").Params().Error().Block(body...)
+	tool := strconv.Quote(r.tool.Name)
+	if len(body) == 1 && len(checks) == 0 {
+		// Nothing to check: every value of the type is valid.
+		s.fn(funcDecl{doc: doc, sig: sig("Validate"), body: body})
+		return names
+	}
+	g.usesImpl = true
 	if len(checks) > 0 {
 		doc = append(doc, fmt.Sprintf("The schema uses keywords without a Go counterpart (%s), so Validate also checks the encoded value against the schema itself.", joinWords(checks)))
-		f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(
-			jen.If(jen.Err().Op(":=").Id(recv).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Qual(implPkg, "ForTool").Call(jen.Err(), jen.Lit(r.tool.Name)))),
-			jen.Return(jen.Qual(implPkg, "ValidateEncoded").Call(schema, jen.Id(recv))),
-		)
-		f.Add(validate)
-		return
+		s.fn(funcDecl{doc: doc, sig: sig("Validate"), body: []stmt{
+			block("if err := "+recv+".validate(); err != nil", simple("return mcpimpl.ForTool(err, "+tool+")")),
+			simple("return mcpimpl.ValidateEncoded(" + schema + ", " + recv + ")"),
+		}})
+	} else {
+		s.fn(funcDecl{doc: doc, sig: sig("Validate"), body: []stmt{simple("return mcpimpl.ForTool(" + recv + ".validate(), " + tool + ")")}})
 	}
-	if len(body) == 1 {
-		// Nothing to check: every value of the type is valid.
-		f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(jen.Return(jen.Nil()))
-		return
+	s.fn(funcDecl{sig: sig("validate"), body: body})
+	return append(names, t.Name+".validate")
+}
+
+// branchCheck is the name of the function that checks branch i of the
+// union t, a branch without a type of its own; mcpimpl.DecodeUnion calls
+// it. The index after the last underscore keeps names apart.
+func branchCheck(t *ir.Type, i int) string {
+	return "check" + t.Name + "_" + strconv.Itoa(i)
+}
+
+// branchChecks writes the checks of the branches of the union t that have
+// no type of their own, and appends their names to names.
+func (g *gen) branchChecks(s *srcFile, t *ir.Type, names []string) []string {
+	for i, b := range t.Branches {
+		if b.Type.IsNamed() {
+			continue
+		}
+		checks := g.checks(b.Type, "*v", nil, 0)
+		if len(checks) == 0 {
+			continue
+		}
+		name := branchCheck(t, i)
+		s.fn(funcDecl{
+			doc:  []string{fmt.Sprintf("%s checks the %s branch of %s.", name, b.GoName, t.Name)},
+			sig:  name + "(v *" + goTypeText(b.Type) + ") error",
+			body: append(checks, simple("return nil")),
+		})
+		names = append(names, name)
 	}
-	f.Add(comment(doc...)).Func().Params(jen.Id(recv).Add(recvType)).Id("Validate").Params().Error().Block(
-		jen.Return(jen.Qual(implPkg, "ForTool").Call(jen.Id(recv).Dot("validate").Call(), jen.Lit(r.tool.Name))))
-	f.Add(validate)
+	return names
 }
 
 func joinWords(ws []string) string {

@@ -4,7 +4,6 @@ package providers
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -301,15 +300,7 @@ func (u *DescribeDoorbellStep) UnmarshalJSON(data []byte) error {
 	var out DescribeDoorbellStep
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
 		mcpimpl.Decoded(&out.String, (*DescribeDoorbellStepString).Validate, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Int, func(v *int64) error {
-			if *v < -100 {
-				return mcpimpl.Invalid("", "must be >= -100")
-			}
-			if *v > 100 {
-				return mcpimpl.Invalid("", "must be <= 100")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Int, checkDescribeDoorbellStep_1, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -523,18 +514,8 @@ func (u ListEventsV) MarshalJSON() ([]byte, error) {
 func (u *ListEventsV) UnmarshalJSON(data []byte) error {
 	var out ListEventsV
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.String, func(v *string) error {
-			if utf8.RuneCountInString(*v) < 1 {
-				return mcpimpl.Invalid("", "must be at least 1 characters long")
-			}
-			return nil
-		}, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Number, func(v *float64) error {
-			if *v > 9.0 {
-				return mcpimpl.Invalid("", "must be <= 9")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.String, checkListEventsV_0, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.Number, checkListEventsV_1, mcpimpl.KindNumber),
 		mcpimpl.Decoded(&out.Bool, nil, mcpimpl.KindBool),
 	}); err != nil {
 		return err
@@ -908,18 +889,8 @@ func (u UnionDistributesSiblingsID) MarshalJSON() ([]byte, error) {
 func (u *UnionDistributesSiblingsID) UnmarshalJSON(data []byte) error {
 	var out UnionDistributesSiblingsID
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.String, func(v *string) error {
-			if utf8.RuneCountInString(*v) < 3 {
-				return mcpimpl.Invalid("", "must be at least 3 characters long")
-			}
-			return nil
-		}, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.String2, func(v *string) error {
-			if !mcpimpl.CheckFormat("uuid", *v) {
-				return mcpimpl.Invalid("", "must be a valid \"uuid\"")
-			}
-			return nil
-		}, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.String, checkUnionDistributesSiblingsID_0, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.String2, checkUnionDistributesSiblingsID_1, mcpimpl.KindString),
 	}); err != nil {
 		return err
 	}

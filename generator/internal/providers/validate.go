@@ -223,6 +223,17 @@ func (u *DescribeDoorbellStep) Validate() error {
 	return nil
 }
 
+// checkDescribeDoorbellStep_1 checks the Int branch of DescribeDoorbellStep.
+func checkDescribeDoorbellStep_1(v *int64) error {
+	if *v < -100 {
+		return mcpimpl.Invalid("", "must be >= -100")
+	}
+	if *v > 100 {
+		return mcpimpl.Invalid("", "must be <= 100")
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "dropped_keywords".
 //
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
@@ -366,6 +377,22 @@ func (u *ListEventsV) Validate() error {
 		if *u.Number > 9.0 {
 			return mcpimpl.Invalid("", "must be <= 9")
 		}
+	}
+	return nil
+}
+
+// checkListEventsV_0 checks the String branch of ListEventsV.
+func checkListEventsV_0(v *string) error {
+	if utf8.RuneCountInString(*v) < 1 {
+		return mcpimpl.Invalid("", "must be at least 1 characters long")
+	}
+	return nil
+}
+
+// checkListEventsV_1 checks the Number branch of ListEventsV.
+func checkListEventsV_1(v *float64) error {
+	if *v > 9.0 {
+		return mcpimpl.Invalid("", "must be <= 9")
 	}
 	return nil
 }
@@ -632,6 +659,22 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 		if !mcpimpl.CheckFormat("uuid", *u.String2) {
 			return mcpimpl.Invalid("", "must be a valid \"uuid\"")
 		}
+	}
+	return nil
+}
+
+// checkUnionDistributesSiblingsID_0 checks the String branch of UnionDistributesSiblingsID.
+func checkUnionDistributesSiblingsID_0(v *string) error {
+	if utf8.RuneCountInString(*v) < 3 {
+		return mcpimpl.Invalid("", "must be at least 3 characters long")
+	}
+	return nil
+}
+
+// checkUnionDistributesSiblingsID_1 checks the String2 branch of UnionDistributesSiblingsID.
+func checkUnionDistributesSiblingsID_1(v *string) error {
+	if !mcpimpl.CheckFormat("uuid", *v) {
+		return mcpimpl.Invalid("", "must be a valid \"uuid\"")
 	}
 	return nil
 }

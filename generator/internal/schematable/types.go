@@ -4,7 +4,6 @@ package schematable
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -584,15 +583,7 @@ func (u *T29AnyofStringOrIntegerX) UnmarshalJSON(data []byte) error {
 	var out T29AnyofStringOrIntegerX
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
 		mcpimpl.Decoded(&out.String, (*T29AnyofStringOrIntegerXString).Validate, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Int, func(v *int64) error {
-			if *v < -100 {
-				return mcpimpl.Invalid("", "must be >= -100")
-			}
-			if *v > 100 {
-				return mcpimpl.Invalid("", "must be <= 100")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Int, checkT29AnyofStringOrIntegerX_1, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -782,12 +773,7 @@ func (u *T32OneofOverlapX) UnmarshalJSON(data []byte) error {
 	var out T32OneofOverlapX
 	if err := mcpimpl.DecodeUnion(data, true, []mcpimpl.UnionBranch{
 		mcpimpl.Decoded(&out.Int, nil, mcpimpl.KindNumber),
-		mcpimpl.Decoded(&out.Number, func(v *float64) error {
-			if *v < 10.0 {
-				return mcpimpl.Invalid("", "must be >= 10")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Number, checkT32OneofOverlapX_1, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -822,12 +808,7 @@ func (u T33AnyofObjectOrStringX) MarshalJSON() ([]byte, error) {
 func (u *T33AnyofObjectOrStringX) UnmarshalJSON(data []byte) error {
 	var out T33AnyofObjectOrStringX
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.String, func(v *string) error {
-			if utf8.RuneCountInString(*v) < 1 {
-				return mcpimpl.Invalid("", "must be at least 1 characters long")
-			}
-			return nil
-		}, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.String, checkT33AnyofObjectOrStringX_0, mcpimpl.KindString),
 		mcpimpl.Decoded(&out.Object, nil, mcpimpl.KindObject),
 	}); err != nil {
 		return err
@@ -869,24 +850,8 @@ func (u T34AnyofSiblingsX) MarshalJSON() ([]byte, error) {
 func (u *T34AnyofSiblingsX) UnmarshalJSON(data []byte) error {
 	var out T34AnyofSiblingsX
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.String, func(v *string) error {
-			if utf8.RuneCountInString(*v) > 3 {
-				return mcpimpl.Invalid("", "must be at most 3 characters long")
-			}
-			if !mcpimpl.Match(pattern1, *v) {
-				return mcpimpl.Invalid("", "must match the pattern ^a")
-			}
-			return nil
-		}, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.String2, func(v *string) error {
-			if utf8.RuneCountInString(*v) > 3 {
-				return mcpimpl.Invalid("", "must be at most 3 characters long")
-			}
-			if !mcpimpl.Match(pattern2, *v) {
-				return mcpimpl.Invalid("", "must match the pattern ^b")
-			}
-			return nil
-		}, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.String, checkT34AnyofSiblingsX_0, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.String2, checkT34AnyofSiblingsX_1, mcpimpl.KindString),
 	}); err != nil {
 		return err
 	}
@@ -1556,12 +1521,7 @@ func (u *T77AnyofNullableBranchX) UnmarshalJSON(data []byte) error {
 	var out T77AnyofNullableBranchX
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
 		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.Int, func(v *int64) error {
-			if *v < 0 {
-				return mcpimpl.Invalid("", "must be >= 0")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Int, checkT77AnyofNullableBranchX_1, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}
@@ -1668,18 +1628,8 @@ func (u T81IntOrNumberX) MarshalJSON() ([]byte, error) {
 func (u *T81IntOrNumberX) UnmarshalJSON(data []byte) error {
 	var out T81IntOrNumberX
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
-		mcpimpl.Decoded(&out.Int, func(v *int64) error {
-			if *v > 10 {
-				return mcpimpl.Invalid("", "must be <= 10")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
-		mcpimpl.Decoded(&out.Number, func(v *float64) error {
-			if *v < 100.0 {
-				return mcpimpl.Invalid("", "must be >= 100")
-			}
-			return nil
-		}, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Int, checkT81IntOrNumberX_0, mcpimpl.KindNumber),
+		mcpimpl.Decoded(&out.Number, checkT81IntOrNumberX_1, mcpimpl.KindNumber),
 	}); err != nil {
 		return err
 	}

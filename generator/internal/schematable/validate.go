@@ -394,6 +394,17 @@ func (u *T29AnyofStringOrIntegerX) Validate() error {
 	return nil
 }
 
+// checkT29AnyofStringOrIntegerX_1 checks the Int branch of T29AnyofStringOrIntegerX.
+func checkT29AnyofStringOrIntegerX_1(v *int64) error {
+	if *v < -100 {
+		return mcpimpl.Invalid("", "must be >= -100")
+	}
+	if *v > 100 {
+		return mcpimpl.Invalid("", "must be <= 100")
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t30_oneof_const_tagged".
 func (a *T30OneofConstTaggedArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "t30_oneof_const_tagged")
@@ -520,6 +531,14 @@ func (u *T32OneofOverlapX) Validate() error {
 	return nil
 }
 
+// checkT32OneofOverlapX_1 checks the Number branch of T32OneofOverlapX.
+func checkT32OneofOverlapX_1(v *float64) error {
+	if *v < 10.0 {
+		return mcpimpl.Invalid("", "must be >= 10")
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t33_anyof_object_or_string".
 func (a *T33AnyofObjectOrStringArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "t33_anyof_object_or_string")
@@ -552,6 +571,14 @@ func (u *T33AnyofObjectOrStringX) Validate() error {
 		if utf8.RuneCountInString(*u.String) < 1 {
 			return mcpimpl.Invalid("", "must be at least 1 characters long")
 		}
+	}
+	return nil
+}
+
+// checkT33AnyofObjectOrStringX_0 checks the String branch of T33AnyofObjectOrStringX.
+func checkT33AnyofObjectOrStringX_0(v *string) error {
+	if utf8.RuneCountInString(*v) < 1 {
+		return mcpimpl.Invalid("", "must be at least 1 characters long")
 	}
 	return nil
 }
@@ -604,6 +631,28 @@ func (u *T34AnyofSiblingsX) Validate() error {
 		if !mcpimpl.Match(pattern2, *u.String2) {
 			return mcpimpl.Invalid("", "must match the pattern ^b")
 		}
+	}
+	return nil
+}
+
+// checkT34AnyofSiblingsX_0 checks the String branch of T34AnyofSiblingsX.
+func checkT34AnyofSiblingsX_0(v *string) error {
+	if utf8.RuneCountInString(*v) > 3 {
+		return mcpimpl.Invalid("", "must be at most 3 characters long")
+	}
+	if !mcpimpl.Match(pattern1, *v) {
+		return mcpimpl.Invalid("", "must match the pattern ^a")
+	}
+	return nil
+}
+
+// checkT34AnyofSiblingsX_1 checks the String2 branch of T34AnyofSiblingsX.
+func checkT34AnyofSiblingsX_1(v *string) error {
+	if utf8.RuneCountInString(*v) > 3 {
+		return mcpimpl.Invalid("", "must be at most 3 characters long")
+	}
+	if !mcpimpl.Match(pattern2, *v) {
+		return mcpimpl.Invalid("", "must match the pattern ^b")
 	}
 	return nil
 }
@@ -1145,6 +1194,14 @@ func (u *T77AnyofNullableBranchX) Validate() error {
 	return nil
 }
 
+// checkT77AnyofNullableBranchX_1 checks the Int branch of T77AnyofNullableBranchX.
+func checkT77AnyofNullableBranchX_1(v *int64) error {
+	if *v < 0 {
+		return mcpimpl.Invalid("", "must be >= 0")
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t78_oneof_null".
 func (a *T78OneofNullArgs) Validate() error {
 	return nil
@@ -1215,6 +1272,22 @@ func (u *T81IntOrNumberX) Validate() error {
 		if *u.Number < 100.0 {
 			return mcpimpl.Invalid("", "must be >= 100")
 		}
+	}
+	return nil
+}
+
+// checkT81IntOrNumberX_0 checks the Int branch of T81IntOrNumberX.
+func checkT81IntOrNumberX_0(v *int64) error {
+	if *v > 10 {
+		return mcpimpl.Invalid("", "must be <= 10")
+	}
+	return nil
+}
+
+// checkT81IntOrNumberX_1 checks the Number branch of T81IntOrNumberX.
+func checkT81IntOrNumberX_1(v *float64) error {
+	if *v < 100.0 {
+		return mcpimpl.Invalid("", "must be >= 100")
 	}
 	return nil
 }
