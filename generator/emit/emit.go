@@ -391,11 +391,11 @@ type gen struct {
 	opts     Options
 	patterns map[string]string // regexp → variable
 	patOrder []string
-	// usesImpl and usesUTF8 record what the checks written so far call.
-	usesImpl, usesUTF8 bool
 	needs    map[*ir.Type]bool
 	roots    map[*ir.Type]root
 	arrays   map[string][]stringArray // file → arrays written after it
+	// usesImpl and usesUTF8 record what the checks written so far call.
+	usesImpl, usesUTF8 bool
 	// toolIndex is the index of each tool in pkg.Tools, and so in
 	// toolsJSON.
 	toolIndex map[*ir.Tool]int
