@@ -232,7 +232,7 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	if want[PartTypes] {
 		groups = append(groups,
 			[]job{{name: "schemas.go", build: noErr(g.schemasFile)}},
-			[]job{{name: "types.go", build: noErr(g.typesFile)}, {name: "validate.go", text: g.validateFile}})
+			[]job{{name: "types.go", text: g.typesFile}, {name: "validate.go", text: g.validateFile}})
 	}
 	if want[PartClient] {
 		groups = append(groups, []job{{name: "client.go", build: noErr(g.clientFile)}})

@@ -1,45 +1,59 @@
 package emit
 
 import (
+	"bytes"
 	"fmt"
+	doccomment "go/doc/comment"
+	"sort"
+	"strconv"
 	"strings"
-
-	"github.com/dave/jennifer/jen"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
+// typesWriter writes types.go in gofmt's form (see stmt), and records
+// what the file imports and declares.
+type typesWriter struct {
+	g        *gen
+	s        srcFile
+	names    []string
+	usesJSON bool
+	usesImpl bool
+}
+
 // goType is the Go type of a value of t.
-func goType(t *ir.Type) *jen.Statement {
+func (w *typesWriter) goType(t *ir.Type) string {
 	switch t.Kind {
 	case ir.Bool:
-		return jen.Bool()
+		return "bool"
 	case ir.Int:
 		if t.GoType != "" {
-			return jen.Id(t.GoType)
+			return t.GoType
 		}
-		return jen.Int64()
+		return "int64"
 	case ir.Number:
-		return jen.Float64()
+		return "float64"
 	case ir.String:
-		return jen.String()
+		return "string"
 	case ir.Nullable:
 		if t.Elem.NilAble() {
-			return goType(t.Elem)
+			return w.goType(t.Elem)
 		}
-		return jen.Op("*").Add(goType(t.Elem))
+		return "*" + w.goType(t.Elem)
 	}
 	if t.IsNamed() {
-		return jen.Id(t.Name)
+		return t.Name
 	}
 	switch t.Kind {
 	case ir.Slice:
-		return jen.Index().Add(goType(t.Elem))
+		return "[]" + w.goType(t.Elem)
 	case ir.Map:
-		return jen.Map(jen.String()).Add(goType(t.Elem))
+		return "map[string]" + w.goType(t.Elem)
 	}
-	return jen.Qual(jsonPkg, "RawMessage")
+	w.usesJSON = true
+	return "json.RawMessage"
 }
 
 // fieldPointer reports whether a field's Go type is a pointer to goType of
@@ -53,36 +67,42 @@ func fieldPointer(f *ir.Field) bool {
 	return t.Kind != ir.Nullable && !t.NilAble()
 }
 
-// goTypeText is goType as Go source.
-func goTypeText(t *ir.Type) string { return fmt.Sprintf("%#v", goType(t)) }
-
-func fieldType(f *ir.Field) *jen.Statement {
+func (w *typesWriter) fieldType(f *ir.Field) string {
 	if fieldPointer(f) {
-		return jen.Op("*").Add(goType(f.Type))
+		return "*" + w.goType(f.Type)
 	}
-	return goType(f.Type)
+	return w.goType(f.Type)
 }
 
 // omitEmpty reports whether a field is left out of the JSON when nil.
 func omitEmpty(f *ir.Field) bool { return !f.Required }
 
-func (g *gen) typesFile() *jen.File {
-	f := g.newFile()
+// typesFile writes types.go, and lists what it declares.
+func (g *gen) typesFile() ([]byte, []string) {
+	w := &typesWriter{g: g}
+	w.s.prev = "import"
 	for _, t := range g.pkg.Types {
 		switch t.Kind {
 		case ir.Struct:
-			g.structDecl(f, t)
+			w.structDecl(t)
 		case ir.Enum:
-			g.enumDecl(f, t)
+			w.enumDecl(t)
 		case ir.Const:
-			g.constDecl(f, t)
+			w.constDecl(t)
 		case ir.Union:
-			g.unionDecl(f, t)
+			w.unionDecl(t)
 		case ir.Slice, ir.Map:
-			f.Add(comment(fmt.Sprintf("%s is a recursive %s.", t.Name, kindNoun(t)), t.Doc)).Type().Id(t.Name).Add(goTypeUnnamed(t))
+			w.typeDecl([]string{fmt.Sprintf("%s is a recursive %s.", t.Name, kindNoun(t)), t.Doc}, t.Name, w.goType(&ir.Type{Kind: t.Kind, Elem: t.Elem}))
 		}
 	}
-	return f
+	var imports []string
+	if w.usesJSON {
+		imports = append(imports, jsonPkg)
+	}
+	if w.usesImpl {
+		imports = append(imports, implPkg)
+	}
+	return append(header(g.opts.Package, imports), w.s.b.Bytes()...), w.names
 }
 
 func kindNoun(t *ir.Type) string {
@@ -92,15 +112,73 @@ func kindNoun(t *ir.Type) string {
 	return "map"
 }
 
-// goTypeUnnamed is the underlying type of a named slice or map.
-func goTypeUnnamed(t *ir.Type) *jen.Statement {
-	if t.Kind == ir.Slice {
-		return jen.Index().Add(goType(t.Elem))
-	}
-	return jen.Map(jen.String()).Add(goType(t.Elem))
+// typeDecl writes "type name typ" after a doc comment of paragraphs.
+func (w *typesWriter) typeDecl(doc []string, name, typ string) {
+	w.s.decl("type", true)
+	writeDocComment(&w.s.b, doc...)
+	w.s.b.WriteString("type ")
+	w.s.b.WriteString(name)
+	w.s.b.WriteByte(' ')
+	w.s.b.WriteString(typ)
+	w.s.b.WriteByte('\n')
+	w.names = append(w.names, name)
 }
 
-func (g *gen) typeDoc(t *ir.Type) jen.Code {
+// method writes a method of the type named typ.
+func (w *typesWriter) method(typ, name string, d funcDecl) {
+	w.s.fn(d)
+	w.names = append(w.names, typ+"."+name)
+}
+
+// writeDocComment writes paragraphs as the doc comment of a top-level
+// declaration, reformatted as gofmt reformats doc comments (go/doc/comment):
+// text from a server can hold what reads as a heading, a list or a code
+// block.
+func writeDocComment(b *bytes.Buffer, paragraphs ...string) {
+	var text strings.Builder
+	for _, p := range paragraphs {
+		lines := commentLines(p)
+		if len(lines) == 0 {
+			continue
+		}
+		if text.Len() > 0 {
+			text.WriteByte('\n')
+		}
+		for _, l := range lines {
+			text.WriteString(l)
+			text.WriteByte('\n')
+		}
+	}
+	if text.Len() == 0 {
+		return
+	}
+	var p doccomment.Parser
+	var pr doccomment.Printer
+	out := pr.Comment(p.Parse(text.String()))
+	for len(out) > 0 {
+		line := out
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			line, out = out[:i], out[i+1:]
+		} else {
+			out = nil
+		}
+		switch {
+		case len(line) == 0:
+			b.WriteString("//\n")
+		case line[0] == '\t':
+			b.WriteString("//")
+		default:
+			b.WriteString("// ")
+		}
+		if len(line) > 0 {
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+	}
+}
+
+// typeDoc returns the paragraphs of the doc comment of t.
+func (g *gen) typeDoc(t *ir.Type) []string {
 	var paras []string
 	if r, ok := g.roots[t]; ok {
 		what := "arguments"
@@ -140,7 +218,7 @@ func (g *gen) typeDoc(t *ir.Type) jen.Code {
 	if t.Default != nil {
 		paras = append(paras, "Default: "+oneLine(t.Default.String()))
 	}
-	return comment(paras...)
+	return paras
 }
 
 // sharedBy says which tools share a type, naming five at most.
@@ -161,8 +239,106 @@ func sharedBy(tools []string) string {
 // quote renders a name from a server for use inside a comment.
 func quote(s string) string { return fmt.Sprintf("%q", oneLine(s)) }
 
-func (g *gen) structDecl(f *jen.File, t *ir.Type) {
-	fields := make([]jen.Code, 0, len(t.Fields)+1)
+// A field is a line of a struct type: a doc comment, then the name, the
+// type and the tag, aligned as gofmt aligns them with the lines around.
+type field struct {
+	doc       []string
+	name, typ string
+	tag       map[string]string
+}
+
+// structType writes a struct type of fields in gofmt's form. Runs of
+// fields without a doc comment between them are aligned in columns, as
+// text/tabwriter does for go/printer: each column as wide as its widest
+// cell, in runes, and one space. A struct of one field is not aligned.
+func structType(b *bytes.Buffer, fields []field) {
+	if len(fields) == 0 {
+		b.WriteString("struct{}")
+		return
+	}
+	b.WriteString("struct {\n")
+	for i := 0; i < len(fields); {
+		j := i + 1
+		for j < len(fields) && len(fields[j].doc) == 0 {
+			j++
+		}
+		nameW, typW := 0, 0
+		for _, f := range fields[i:j] {
+			nameW = max(nameW, utf8.RuneCountInString(f.name))
+			typW = max(typW, utf8.RuneCountInString(f.typ))
+		}
+		for _, f := range fields[i:j] {
+			for k, p := range f.doc {
+				if k > 0 {
+					b.WriteString("\t//\n")
+				}
+				for _, l := range commentLines(p) {
+					if l == "" {
+						b.WriteString("\t//\n")
+						continue
+					}
+					b.WriteString("\t// ")
+					b.WriteString(l)
+					b.WriteByte('\n')
+				}
+			}
+			b.WriteByte('\t')
+			b.WriteString(f.name)
+			if len(fields) == 1 {
+				b.WriteByte(' ')
+				b.WriteString(f.typ)
+				b.WriteByte(' ')
+			} else {
+				b.WriteString(strings.Repeat(" ", nameW-utf8.RuneCountInString(f.name)+1))
+				b.WriteString(f.typ)
+				b.WriteString(strings.Repeat(" ", typW-utf8.RuneCountInString(f.typ)+1))
+			}
+			b.WriteString(tagLit(f.tag))
+			b.WriteByte('\n')
+		}
+		i = j
+	}
+	b.WriteString("}")
+}
+
+// tagLit renders a struct tag of the keys and values of tag, sorted by
+// key, as a raw string literal where it can be one.
+func tagLit(tag map[string]string) string {
+	keys := make([]string, 0, len(tag))
+	for k := range tag {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var s strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			s.WriteByte(' ')
+		}
+		s.WriteString(k)
+		s.WriteByte(':')
+		s.WriteString(strconv.Quote(tag[k]))
+	}
+	if strconv.CanBackquote(s.String()) {
+		return "`" + s.String() + "`"
+	}
+	return strconv.Quote(s.String())
+}
+
+// fieldDoc returns the paragraphs of the comment of a struct field that
+// hold text. A field's comment is written as it is: gofmt reformats the
+// doc comments of top-level declarations only.
+func fieldDoc(paras ...string) []string {
+	var out []string
+	for _, p := range paras {
+		if len(commentLines(p)) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (w *typesWriter) structDecl(t *ir.Type) {
+	fields := make([]field, 0, len(t.Fields)+1)
 	for _, fl := range t.Fields {
 		var paras []string
 		if fl.Doc != "" {
@@ -186,41 +362,44 @@ func (g *gen) structDecl(f *jen.File, t *ir.Type) {
 		if flags := shapeFlags(fl); flags != "" {
 			tags[tagKey] = flags
 		}
-		fields = append(fields, jen.Add(comment(paras...)).Id(fl.GoName).Add(fieldType(fl)).Tag(tags))
+		fields = append(fields, field{doc: fieldDoc(paras...), name: fl.GoName, typ: w.fieldType(fl), tag: tags})
 	}
 	if t.Extra != nil {
-		fields = append(fields, jen.Add(comment("Extra holds the properties that are not fields, which the schema allows (additionalProperties).")).
-			Id("Extra").Map(jen.String()).Add(goType(t.Extra)).Tag(map[string]string{"json": "-"}))
+		fields = append(fields, field{doc: []string{"Extra holds the properties that are not fields, which the schema allows (additionalProperties)."},
+			name: "Extra", typ: "map[string]" + w.goType(t.Extra), tag: map[string]string{"json": "-"}})
 	}
-	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct(fields...)
+	var b bytes.Buffer
+	structType(&b, fields)
+	w.typeDecl(w.g.typeDoc(t), t.Name, b.String())
 
 	// Decoding checks, which mcpimpl.DecodeObject reads from the tags. An
 	// open object without Extra nested in another value needs no method of
 	// its own: the decoder of the value holding it checks it by its tags.
-	r, root := g.roots[t]
+	r, root := w.g.roots[t]
 	if !root && !t.Closed && t.Extra == nil {
 		return
 	}
-	decode := jen.Qual(implPkg, "DecodeObject").Call(jen.Id("data"), jen.Id("a"), jen.Lit(t.Closed))
+	w.usesImpl = true
+	decode := "mcpimpl.DecodeObject(data, a, " + strconv.FormatBool(t.Closed) + ")"
 	doc := "UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties."
 	if t.Extra != nil {
 		doc = "UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra."
 	}
 	// The errors of a tool's own type name the tool, as Validate's do.
 	if root {
-		decode = jen.Qual(implPkg, "ForTool").Call(decode, jen.Lit(r.tool.Name))
+		decode = "mcpimpl.ForTool(" + decode + ", " + strconv.Quote(r.tool.Name) + ")"
 		doc += " Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed."
 	}
-	f.Add(comment(doc)).
-		Func().Params(jen.Id("a").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(jen.Return(decode))
+	w.method(t.Name, "UnmarshalJSON", funcDecl{doc: []string{doc}, sig: "(a *" + t.Name + ") UnmarshalJSON(data []byte) error", body: []stmt{simple("return " + decode)}})
 
 	if t.Extra != nil {
-		f.Add(comment("MarshalJSON encodes the fields followed by Extra.")).Func().Params(jen.Id("a").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Type().Id("plain").Id(t.Name),
-			jen.List(jen.Id("data"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("plain").Call(jen.Id("a"))),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(implPkg, "EncodeExtra").Call(jen.Id("data"), jen.Id("a").Dot("Extra"))),
-		)
+		w.usesJSON = true
+		w.method(t.Name, "MarshalJSON", funcDecl{doc: []string{"MarshalJSON encodes the fields followed by Extra."}, sig: "(a " + t.Name + ") MarshalJSON() ([]byte, error)", body: []stmt{
+			simple("type plain " + t.Name),
+			simple("data, err := json.Marshal(plain(a))"),
+			block("if err != nil", simple("return nil, err")),
+			simple("return mcpimpl.EncodeExtra(data, a.Extra)"),
+		}})
 	}
 }
 
@@ -241,29 +420,30 @@ func shapeFlags(fl *ir.Field) string {
 	return strings.Join(flags, ",")
 }
 
-func enumBase(t *ir.Type) *jen.Statement {
+func enumBase(t *ir.Type) string {
 	switch t.Base {
 	case ir.Int:
-		return jen.Int64()
+		return "int64"
 	case ir.Number:
-		return jen.Float64()
+		return "float64"
 	case ir.Bool:
-		return jen.Bool()
+		return "bool"
 	}
-	return jen.String()
+	return "string"
 }
 
-// literal renders a scalar JSON value as a Go constant of kind base.
-func literal(v *jsontree.Node, base ir.Kind) jen.Code {
+// literal renders a scalar JSON value as a Go constant of kind base, as
+// gofmt prints it: a number's exponent has a lower-case e.
+func literal(v *jsontree.Node, base ir.Kind) string {
 	switch v.Kind {
 	case jsontree.String:
-		return jen.Lit(v.Str)
+		return strconv.Quote(v.Str)
 	case jsontree.Bool:
-		return jen.Lit(v.Bool)
+		return strconv.FormatBool(v.Bool)
 	case jsontree.Number:
-		return jen.Id(v.Str)
+		return strings.Replace(v.Str, "E", "e", 1)
 	}
-	return jen.Nil()
+	return "nil"
 }
 
 // enumReason is the error reason for a value outside an enum.
@@ -278,40 +458,60 @@ func enumReason(t *ir.Type) string {
 	return "must be one of " + strings.Join(parts, ", ")
 }
 
-func (g *gen) enumDecl(f *jen.File, t *ir.Type) {
-	f.Add(g.typeDoc(t)).Type().Id(t.Name).Add(enumBase(t))
-	var consts []jen.Code
-	var names []jen.Code
+func (w *typesWriter) enumDecl(t *ir.Type) {
+	w.typeDecl(w.g.typeDoc(t), t.Name, enumBase(t))
+	w.s.decl("const", true)
+	w.s.b.WriteString("// The values of " + t.Name + ".\nconst (\n")
+	width := 0
 	for _, v := range t.Values {
-		consts = append(consts, jen.Id(v.GoName).Id(t.Name).Op("=").Add(literal(v.Value, t.Base)))
-		names = append(names, jen.Id(v.GoName))
+		width = max(width, utf8.RuneCountInString(v.GoName))
 	}
-	f.Add(comment(fmt.Sprintf("The values of %s.", t.Name))).Const().Defs(consts...)
+	names := make([]string, 0, len(t.Values))
+	for _, v := range t.Values {
+		w.s.b.WriteByte('\t')
+		w.s.b.WriteString(v.GoName)
+		if len(t.Values) > 1 {
+			// Aligned as in a struct (see structType).
+			w.s.b.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(v.GoName)))
+		}
+		w.s.b.WriteString(" " + t.Name + " = " + literal(v.Value, t.Base) + "\n")
+		names = append(names, v.GoName)
+		w.names = append(w.names, v.GoName)
+	}
+	w.s.b.WriteString(")\n")
 	// The switch is the fastest test of an enum's values; it is kept out
 	// of line, so that the compiler builds it once rather than again in
 	// Validate and in every caller.
-	f.Add(comment("Valid reports whether e is one of the values of the enum."), jen.Comment("//"), jen.Line(), jen.Comment("//go:noinline"), jen.Line()).Func().Params(jen.Id("e").Id(t.Name)).Id("Valid").Params().Bool().Block(
-		jen.Switch(jen.Id("e")).Block(jen.Case(names...).Block(jen.Return(jen.True()))),
-		jen.Return(jen.False()),
-	)
-	f.Add(comment("Validate returns a *runtime.ValidationError when e is not one of the values of the enum.")).Func().Params(jen.Id("e").Id(t.Name)).Id("Validate").Params().Error().Block(
-		jen.If(jen.Op("!").Id("e").Dot("Valid").Call()).Block(jen.Return(jen.Qual(implPkg, "Invalid").Call(jen.Lit(""), jen.Lit(enumReason(t))))),
-		jen.Return(jen.Nil()),
-	)
+	w.s.decl("func", true)
+	w.s.b.WriteString("// Valid reports whether e is one of the values of the enum.\n//\n//go:noinline\n")
+	w.s.b.WriteString("func (e " + t.Name + ") Valid() bool {\n")
+	writeStmts(&w.s.b, 1, []stmt{
+		simple("switch e {"),
+		simple("case " + strings.Join(names, ", ") + ":"),
+		simple("\treturn true"),
+		simple("}"),
+		simple("return false"),
+	})
+	w.s.b.WriteString("}\n")
+	w.names = append(w.names, t.Name+".Valid")
+	w.usesImpl = true
+	w.method(t.Name, "Validate", funcDecl{doc: []string{"Validate returns a *runtime.ValidationError when e is not one of the values of the enum."}, sig: "(e " + t.Name + ") Validate() error", body: []stmt{
+		block("if !e.Valid()", simple("return mcpimpl.Invalid(\"\", "+strconv.Quote(enumReason(t))+")")),
+		simple("return nil"),
+	}})
 }
 
-func (g *gen) constDecl(f *jen.File, t *ir.Type) {
-	lit := t.Const.String()
-	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct()
-	f.Add(comment("MarshalJSON encodes the constant.")).Func().Params(jen.Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Index().Byte().Call(jen.Lit(lit)), jen.Nil()),
-	)
-	f.Add(comment("UnmarshalJSON accepts the constant only.")).Func().Params(jen.Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.If(jen.Op("!").Qual(implPkg, "ConstMatches").Call(jen.Id("data"), jen.Lit(lit))).Block(
-			jen.Return(jen.Qual(implPkg, "Invalid").Call(jen.Lit(""), jen.Lit("must be "+truncate(lit, 80)))),
-		),
-		jen.Return(jen.Nil()),
-	)
+func (w *typesWriter) constDecl(t *ir.Type) {
+	lit := strconv.Quote(t.Const.String())
+	w.typeDecl(w.g.typeDoc(t), t.Name, "struct{}")
+	w.method(t.Name, "MarshalJSON", funcDecl{doc: []string{"MarshalJSON encodes the constant."}, sig: "(" + t.Name + ") MarshalJSON() ([]byte, error)", body: []stmt{
+		simple("return []byte(" + lit + "), nil"),
+	}})
+	w.usesImpl = true
+	w.method(t.Name, "UnmarshalJSON", funcDecl{doc: []string{"UnmarshalJSON accepts the constant only."}, sig: "(*" + t.Name + ") UnmarshalJSON(data []byte) error", body: []stmt{
+		block("if !mcpimpl.ConstMatches(data, "+lit+")", simple("return mcpimpl.Invalid(\"\", "+strconv.Quote("must be "+truncate(t.Const.String(), 80))+")")),
+		simple("return nil"),
+	}})
 }
 
 func truncate(s string, n int) string {
@@ -332,7 +532,8 @@ var kindTag = map[jsontree.Kind]string{
 	jsontree.String: "string", jsontree.Array: "array", jsontree.Object: "object",
 }
 
-func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
+func (w *typesWriter) unionDecl(t *ir.Type) {
+	g := w.g
 	// A branch of an unnamed type with checks of its own is checked by a
 	// function in validate.go (see branchChecks); the other branches are
 	// checked by their type's Validate, which mcpimpl.DecodeTaggedUnion
@@ -344,85 +545,57 @@ func (g *gen) unionDecl(f *jen.File, t *ir.Type) {
 		tagged = tagged && !c
 		checks = append(checks, c)
 	}
-	var fields []jen.Code
+	var fields []field
 	for _, b := range t.Branches {
-		var doc []string
-		if b.Type.Doc != "" {
-			doc = append(doc, b.Type.Doc)
-		}
 		var kinds []string
 		for _, k := range b.Kinds {
 			kinds = append(kinds, kindTag[k])
 		}
-		fields = append(fields, jen.Add(comment(doc...)).Id(b.GoName).Op("*").Add(goType(b.Type)).Tag(map[string]string{tagKey: strings.Join(kinds, ",")}))
+		fields = append(fields, field{doc: fieldDoc(b.Type.Doc), name: b.GoName, typ: "*" + w.goType(b.Type), tag: map[string]string{tagKey: strings.Join(kinds, ",")}})
 	}
-	f.Add(g.typeDoc(t)).Type().Id(t.Name).Struct(fields...)
+	var b bytes.Buffer
+	structType(&b, fields)
+	w.typeDecl(g.typeDoc(t), t.Name, b.String())
 
-	f.Add(comment("MarshalJSON encodes the branch that is set, or null when none is.")).Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Qual(implPkg, "EncodeUnion").Call(jen.Op("&").Id("u"))))
+	w.usesImpl = true
+	w.method(t.Name, "MarshalJSON", funcDecl{doc: []string{"MarshalJSON encodes the branch that is set, or null when none is."}, sig: "(u " + t.Name + ") MarshalJSON() ([]byte, error)", body: []stmt{
+		simple("return mcpimpl.EncodeUnion(&u)"),
+	}})
 
-	named := func(err jen.Code) jen.Code { return err }
+	named := func(err string) string { return err }
 	if r, ok := g.roots[t]; ok {
-		named = func(err jen.Code) jen.Code { return jen.Qual(implPkg, "ForTool").Call(err, jen.Lit(r.tool.Name)) }
+		named = func(err string) string { return "mcpimpl.ForTool(" + err + ", " + strconv.Quote(r.tool.Name) + ")" }
 	}
-	doc := comment("UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.")
+	doc := []string{"UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error."}
+	sig := "(u *" + t.Name + ") UnmarshalJSON(data []byte) error"
+	oneOf := strconv.FormatBool(t.OneOf)
 	if tagged {
-		f.Add(doc).Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-			jen.Return(named(jen.Qual(implPkg, "DecodeTaggedUnion").Call(jen.Id("data"), jen.Id("u"), jen.Lit(t.OneOf)))))
+		w.method(t.Name, "UnmarshalJSON", funcDecl{doc: doc, sig: sig, body: []stmt{
+			simple("return " + named("mcpimpl.DecodeTaggedUnion(data, u, "+oneOf+")")),
+		}})
 		return
 	}
-	var branches []jen.Code
+	var call strings.Builder
+	call.WriteString("if err := mcpimpl.DecodeUnion(data, " + oneOf + ", []mcpimpl.UnionBranch{\n")
 	for i, b := range t.Branches {
-		args := []jen.Code{jen.Op("&").Id("out").Dot(b.GoName)}
+		check := "nil"
 		switch {
 		case b.Type.IsNamed() && g.needsValidate(b.Type):
-			args = append(args, jen.Parens(jen.Op("*").Id(b.Type.Name)).Dot("Validate"))
+			check = "(*" + b.Type.Name + ").Validate"
 		case checks[i]:
-			args = append(args, jen.Id(branchCheck(t, i))) // in validate.go
-		default:
-			args = append(args, jen.Nil())
+			check = branchCheck(t, i) // in validate.go
 		}
+		call.WriteString("\t\tmcpimpl.Decoded(&out." + b.GoName + ", " + check)
 		for _, k := range b.Kinds {
-			args = append(args, jen.Qual(implPkg, kindConst[k]))
+			call.WriteString(", mcpimpl." + kindConst[k])
 		}
-		branches = append(branches, jen.Line().Qual(implPkg, "Decoded").Call(args...))
+		call.WriteString("),\n")
 	}
-	branches = append(branches, jen.Line())
-	body := []jen.Code{
-		jen.Var().Id("out").Id(t.Name),
-		jen.If(jen.Err().Op(":=").Qual(implPkg, "DecodeUnion").Call(jen.Id("data"), jen.Lit(t.OneOf), jen.Index().Qual(implPkg, "UnionBranch").Values(branches...)), jen.Err().Op("!=").Nil()).Block(jen.Return(named(jen.Err()))),
-		jen.Op("*").Id("u").Op("=").Id("out"),
-		jen.Return(jen.Nil()),
-	}
-	f.Add(doc).Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
-}
-
-func containsKind(list []jsontree.Kind, k jsontree.Kind) bool {
-	for _, x := range list {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
-func article(k jsontree.Kind) string {
-	switch k {
-	case jsontree.Null:
-		return "null"
-	case jsontree.Array, jsontree.Object:
-		return "an " + k.String()
-	}
-	return "a " + k.String()
-}
-
-func joinOr(conds []jen.Code) *jen.Statement {
-	s := jen.Null()
-	for i, c := range conds {
-		if i > 0 {
-			s.Op("||")
-		}
-		s.Add(c)
-	}
-	return s
+	call.WriteString("\t}); err != nil")
+	w.method(t.Name, "UnmarshalJSON", funcDecl{doc: doc, sig: sig, body: []stmt{
+		simple("var out " + t.Name),
+		block(call.String(), simple("return "+named("err"))),
+		simple("*u = out"),
+		simple("return nil"),
+	}})
 }

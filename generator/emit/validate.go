@@ -515,7 +515,7 @@ func (g *gen) branchChecks(s *srcFile, t *ir.Type, names []string) []string {
 		name := branchCheck(t, i)
 		s.fn(funcDecl{
 			doc:  []string{fmt.Sprintf("%s checks the %s branch of %s.", name, b.GoName, t.Name)},
-			sig:  name + "(v *" + goTypeText(b.Type) + ") error",
+			sig:  name + "(v *" + (&typesWriter{}).goType(b.Type) + ") error",
 			body: append(checks, simple("return nil")),
 		})
 		names = append(names, name)
