@@ -272,10 +272,17 @@ func TestWrongCachedEraCallFirst(t *testing.T) {
 func forgetErasOf(serverURL string) {
 	origin := endpointKey(serverURL)
 	eras.mu.Lock()
-	defer eras.mu.Unlock()
 	for k := range eras.m {
 		if k == origin || strings.HasPrefix(k, origin+"/") {
 			delete(eras.m, k)
+		}
+	}
+	eras.mu.Unlock()
+	noGetStream.mu.Lock()
+	defer noGetStream.mu.Unlock()
+	for k := range noGetStream.m {
+		if k == origin || strings.HasPrefix(k, origin+"/") {
+			delete(noGetStream.m, k)
 		}
 	}
 }

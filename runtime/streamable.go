@@ -319,7 +319,8 @@ func (c *streamableConn) session() (string, string) {
 
 // HandshakeDone opens the GET stream for server-initiated messages, once a
 // legacy handshake has negotiated version. A server that offers none answers
-// 405, which is fine. When the server gave a session id, it waits, at most
+// 405, which is fine, and is not asked again for a while (see
+// noGetStream). When the server gave a session id, it waits, at most
 // getOpenWait, for the server to answer the GET, so that the stream is in
 // place before the requests that follow. Without a session (a stateless
 // server), the server cannot tell this client's GET stream from another's,
@@ -338,6 +339,11 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.version = version
 	if c.stopGet != nil {
 		c.stopGet()
+		c.stopGet = nil
+	}
+	if offersNoGetStream(c.eraKey()) {
+		c.mu.Unlock()
+		return
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.stopGet = cancel
@@ -670,10 +676,14 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			var he *HTTPError
 			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
 				c.h.log.Debug("the server offers no GET stream", "url", c.logURL, "status", he.StatusCode)
+				if he.StatusCode == http.StatusMethodNotAllowed {
+					rememberNoGetStream(c.eraKey())
+				}
 				return
 			}
 			c.h.log.Debug("opening the GET stream failed", "url", c.logURL, "error", err)
 		} else {
+			forgetNoGetStream(c.eraKey())
 			if r == nil {
 				r = sse.NewReader(resp.Body, c.h.maxSize)
 			} else {

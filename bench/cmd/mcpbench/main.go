@@ -12,7 +12,9 @@
 // Each client runs in a child process of its own ("mcpbench worker"), so that
 // its CPU time and allocations are the client's alone; the server is always a
 // separate process. Clients take turns (A B C D A B C D ...) and every figure
-// is the median over the repetitions.
+// is the median over the repetitions. Connect + tools/list, a latency of a
+// few milliseconds, is timed in one more child process per transport
+// ("mcpbench connects"), in which the clients take turns session by session.
 package main
 
 import (
@@ -37,6 +39,12 @@ import (
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("mcpbench: ")
+	if len(os.Args) > 1 && os.Args[1] == "connects" {
+		if err := connectsMain(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "worker" {
 		if err := workerMain(os.Args[2:]); err != nil {
 			log.Fatal(err)
@@ -92,6 +100,44 @@ func workerMain(args []string) error {
 	defer cancel()
 	return runWorker(ctx, *name, target{transport: *transport, command: *command, url: *url}, wl, os.Stdout)
 }
+
+// connectsMain runs measureConnects for the clients named by -clients and
+// writes their results as a JSON array.
+func connectsMain(args []string) error {
+	fs := flag.NewFlagSet("mcpbench connects", flag.ContinueOnError)
+	clients := fs.String("clients", strings.Join(clientNames, ","), "the clients to measure, comma-separated")
+	transport := fs.String("transport", transportStdio, "stdio or http")
+	command := fs.String("server", "", "the stdio server command")
+	url := fs.String("url", "", "the Streamable HTTP endpoint")
+	quick := fs.Bool("quick", false, "one session of each client, to check that everything runs")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	names, err := pick("-clients", *clients, clientNames)
+	if err != nil {
+		return err
+	}
+	n := defaultWorkload.Connects
+	if *transport == transportHTTP {
+		// An HTTP session costs a few milliseconds, not a process: more
+		// of them make the median steadier.
+		n = httpConnects
+	}
+	if *quick {
+		n = quickWorkload.Connects
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := measureConnects(ctx, names, target{transport: *transport, command: *command, url: *url}, n)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// httpConnects is how many sessions of each client measureConnects times
+// over HTTP.
+const httpConnects = 200
 
 // quickWorkload runs every measurement briefly.
 var quickWorkload = workload{Connects: 1, Warmup: 5, Sequential: 50, Chunks: 2, Goroutines: 32, Concurrent: 2, BigCalls: 1, BigSize: 1 << 20}
@@ -230,6 +276,7 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 	defer stop()
 
 	runs := map[string][]*clientResult{}
+	connects := map[string][]*clientResult{}
 	for r := range cfg.reps {
 		for _, tr := range cfg.transportsOf {
 			for _, name := range cfg.clientsOf {
@@ -252,11 +299,35 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 				key := name + "/" + tr
 				runs[key] = append(runs[key], &res)
 			}
+			log.Printf("repetition %d/%d: connect + tools/list of every client over %s, in turns", r+1, cfg.reps, tr)
+			args := []string{"connects", "-clients", strings.Join(cfg.clientsOf, ","), "-transport", tr, "-server", server, "-url", url}
+			if cfg.quick {
+				args = append(args, "-quick")
+			}
+			cmd := exec.Command(self, args...)
+			var stdout bytes.Buffer
+			cmd.Stdout = &stdout
+			cmd.Stderr = os.Stderr
+			if err := cmd.Run(); err != nil {
+				return nil, fmt.Errorf("timing connects over %s: %w", tr, err)
+			}
+			var res []*clientResult
+			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+				return nil, fmt.Errorf("timing connects over %s: reading the result: %w", tr, err)
+			}
+			for _, c := range res {
+				key := c.Client + "/" + tr
+				connects[key] = append(connects[key], c)
+			}
 		}
 	}
 	out := map[string]*clientResult{}
 	for key, rs := range runs {
 		out[key] = medianResult(rs)
+		if cs := connects[key]; len(cs) > 0 {
+			c := medianResult(cs)
+			out[key].ConnectNs, out[key].ConnectLegacyNs = c.ConnectNs, c.ConnectLegacyNs
+		}
 	}
 	return out, nil
 }

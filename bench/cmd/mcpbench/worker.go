@@ -15,7 +15,7 @@ import (
 
 // workload sizes one worker's measurements.
 type workload struct {
-	Connects   int // connect + handshake + tools/list, each on a new session
+	Connects   int // connect + handshake + tools/list, each on a new session (see measureConnects)
 	Warmup     int // echo calls before measuring
 	Sequential int // echo calls measured one after the other
 	Chunks     int // parts of Sequential measured apart for CPU and allocations
@@ -41,7 +41,7 @@ var defaultWorkload = workload{
 type clientResult struct {
 	Client    string  `json:"client"`
 	Transport string  `json:"transport"`
-	ConnectNs float64 `json:"connectNs"` // connect + handshake + tools/list
+	ConnectNs float64 `json:"connectNs"` // connect + handshake + tools/list, from measureConnects
 	// ConnectLegacyNs is connect + tools/list in the legacy era (the
 	// 2025-11-25 initialize handshake), over HTTP, for the clients that
 	// can be pinned to it; 0 for the others.
@@ -67,6 +67,42 @@ func cpuTime() (total, sys time.Duration) {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), time.Duration(ru.Stime.Nano())
 }
 
+// measureConnects times connect + tools/list on n fresh sessions of each
+// of the named clients, and over HTTP in the legacy era for legacyClients
+// too. The clients take turns session by session (A B C D A B C D ...),
+// so that a figure of a few milliseconds compares the clients under the
+// same load from the rest of the machine, which separate worker processes
+// minutes apart do not see alike. Each figure is the median of its n.
+func measureConnects(ctx context.Context, names []string, t target, n int) ([]*clientResult, error) {
+	modern := make([][]time.Duration, len(names))
+	legacy := make([][]time.Duration, len(names))
+	for range n {
+		for i, name := range names {
+			d, err := connectAndList(ctx, func() (benchClient, error) { return connect(ctx, name, t) })
+			if err != nil {
+				return nil, fmt.Errorf("%s over %s: %w", name, t.transport, err)
+			}
+			modern[i] = append(modern[i], d)
+			if t.transport != transportHTTP || !legacyClients[name] {
+				continue
+			}
+			d, err = connectAndList(ctx, func() (benchClient, error) { return connectLegacy(ctx, name, t) })
+			if err != nil {
+				return nil, fmt.Errorf("%s over %s in the legacy era: %w", name, t.transport, err)
+			}
+			legacy[i] = append(legacy[i], d)
+		}
+	}
+	out := make([]*clientResult, len(names))
+	for i, name := range names {
+		out[i] = &clientResult{Client: name, Transport: t.transport, ConnectNs: float64(median(modern[i]))}
+		if len(legacy[i]) > 0 {
+			out[i].ConnectLegacyNs = float64(median(legacy[i]))
+		}
+	}
+	return out, nil
+}
+
 // runWorker measures one client against the server in t and writes the
 // result as JSON to w.
 func runWorker(ctx context.Context, name string, t target, wl workload, w io.Writer) error {
@@ -79,28 +115,6 @@ func runWorker(ctx context.Context, name string, t target, wl workload, w io.Wri
 
 func measure(ctx context.Context, name string, t target, wl workload) (*clientResult, error) {
 	res := &clientResult{Client: name, Transport: t.transport}
-
-	// Connect, handshake and list tools, each time on a fresh session.
-	connects := make([]time.Duration, 0, wl.Connects)
-	for range wl.Connects {
-		d, err := connectAndList(ctx, func() (benchClient, error) { return connect(ctx, name, t) })
-		if err != nil {
-			return nil, err
-		}
-		connects = append(connects, d)
-	}
-	res.ConnectNs = float64(median(connects))
-	if t.transport == transportHTTP && legacyClients[name] {
-		connects = connects[:0]
-		for range wl.Connects {
-			d, err := connectAndList(ctx, func() (benchClient, error) { return connectLegacy(ctx, name, t) })
-			if err != nil {
-				return nil, fmt.Errorf("in the legacy era: %w", err)
-			}
-			connects = append(connects, d)
-		}
-		res.ConnectLegacyNs = float64(median(connects))
-	}
 
 	c, err := connect(ctx, name, t)
 	if err != nil {
