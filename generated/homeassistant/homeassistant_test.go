@@ -434,3 +434,29 @@ func TestMCPToolsMatchSnapshot(t *testing.T) {
 		t.Error("a change to one call's result shows in the next")
 	}
 }
+
+// TestSharedChecksNameTheirOwnTool checks the Args whose checks are those
+// of another tool's Args with the same fields (validate.go calls them):
+// each error still names its own tool, and the pointer of the value.
+func TestSharedChecksNameTheirOwnTool(t *testing.T) {
+	cases := []struct {
+		tool string
+		args interface{ Validate() error }
+	}{
+		{"HassMediaNext", &HassMediaNextArgs{DeviceClass: []DeviceClass{DeviceClassSpeaker, "toaster"}}},
+		{"HassMediaPause", &HassMediaPauseArgs{DeviceClass: []DeviceClass{DeviceClassSpeaker, "toaster"}}},
+		{"HassMediaPrevious", &HassMediaPreviousArgs{DeviceClass: []DeviceClass{DeviceClassSpeaker, "toaster"}}},
+		{"HassMediaUnpause", &HassMediaUnpauseArgs{DeviceClass: []DeviceClass{DeviceClassSpeaker, "toaster"}}},
+	}
+	for _, c := range cases {
+		err := c.args.Validate()
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: Validate = %v, want a *runtime.ValidationError", c.tool, err)
+			continue
+		}
+		if ve.Tool != c.tool || ve.Pointer != "/device_class/1" {
+			t.Errorf("%s: error names tool %q at %q, want %q at /device_class/1", c.tool, ve.Tool, ve.Pointer, c.tool)
+		}
+	}
+}

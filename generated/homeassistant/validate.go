@@ -68,17 +68,7 @@ func (a *HassMediaPauseArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "HassMediaPause")
 }
 func (a *HassMediaPauseArgs) validate() error {
-	for i0 := range a.Domain {
-		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
-		}
-	}
-	for i0 := range a.DeviceClass {
-		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
-		}
-	}
-	return nil
+	return (*HassMediaNextArgs)(a).validate()
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPlayerMute".
@@ -86,17 +76,7 @@ func (a *HassMediaPlayerMuteArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "HassMediaPlayerMute")
 }
 func (a *HassMediaPlayerMuteArgs) validate() error {
-	for i0 := range a.Domain {
-		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
-		}
-	}
-	for i0 := range a.DeviceClass {
-		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
-		}
-	}
-	return nil
+	return (*HassMediaNextArgs)(a).validate()
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPrevious".
@@ -104,17 +84,7 @@ func (a *HassMediaPreviousArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "HassMediaPrevious")
 }
 func (a *HassMediaPreviousArgs) validate() error {
-	for i0 := range a.Domain {
-		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
-		}
-	}
-	for i0 := range a.DeviceClass {
-		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
-		}
-	}
-	return nil
+	return (*HassMediaNextArgs)(a).validate()
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaSearchAndPlay".
@@ -145,17 +115,7 @@ func (a *HassMediaUnpauseArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "HassMediaUnpause")
 }
 func (a *HassMediaUnpauseArgs) validate() error {
-	for i0 := range a.Domain {
-		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
-		}
-	}
-	for i0 := range a.DeviceClass {
-		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
-		}
-	}
-	return nil
+	return (*HassMediaNextArgs)(a).validate()
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassSetVolume".
@@ -267,12 +227,7 @@ func (a *HassTurnOnArgs) Validate() error {
 	return mcpimpl.ForTool(a.validate(), "HassTurnOn")
 }
 func (a *HassTurnOnArgs) validate() error {
-	for i0 := range a.DeviceClass {
-		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
-		}
-	}
-	return nil
+	return (*HassTurnOffArgs)(a).validate()
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "describe_doorbell".

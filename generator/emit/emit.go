@@ -394,6 +394,9 @@ type gen struct {
 	needs    map[*ir.Type]bool
 	roots    map[*ir.Type]root
 	arrays   map[string][]stringArray // file → arrays written after it
+	// checksOf holds, for the fields and checks of a struct's Validate or
+	// validate, the struct that has them (see sharedChecks).
+	checksOf map[string]string
 	// usesImpl and usesUTF8 record what the checks written so far call.
 	usesImpl, usesUTF8 bool
 	// toolIndex is the index of each tool in pkg.Tools, and so in
@@ -412,7 +415,7 @@ type root struct {
 }
 
 func newGen(pkg *ir.Package, opts Options) *gen {
-	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}, arrays: map[string][]stringArray{}}
+	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}, checksOf: map[string]string{}, arrays: map[string][]stringArray{}}
 	g.toolIndex = make(map[*ir.Tool]int, len(pkg.Tools))
 	for i, t := range pkg.Tools {
 		g.toolIndex[t] = i

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -464,7 +465,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 		}
 	}()
 	if !isRoot {
-		s.fn(funcDecl{doc: []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema."}, sig: sig("Validate"), body: body})
+		s.fn(g.sharedChecks(t, funcDecl{doc: []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema."}, sig: sig("Validate"), body: body}, "Validate"))
 		return names
 	}
 	checks := r.tool.RawChecks
@@ -490,8 +491,43 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 	} else {
 		s.fn(funcDecl{doc: doc, sig: sig("Validate"), body: []stmt{simple("return mcpimpl.ForTool(" + recv + ".validate(), " + tool + ")")}})
 	}
-	s.fn(funcDecl{sig: sig("validate"), body: body})
+	s.fn(g.sharedChecks(t, funcDecl{sig: sig("validate"), body: body}, "validate"))
 	return append(names, t.Name+".validate")
+}
+
+// sharedChecks returns d, the method of the struct t named method, or one
+// that calls the same method of an earlier struct when that one has the
+// same fields and the same checks. Large schemas repeat objects under
+// names that keep them from being one type (see ir.Sharing): Microsoft
+// Graph's message body, say, as the body of several tools and in several
+// definitions. Their types' Validate methods were the same code, compiled
+// again for each; a struct of the same field names and types converts to
+// the other (struct tags do not count), so one of them keeps the checks
+// and the others call it.
+func (g *gen) sharedChecks(t *ir.Type, d funcDecl, method string) funcDecl {
+	if t.Kind != ir.Struct || len(d.body) < 2 {
+		return d
+	}
+	var b bytes.Buffer
+	writeStmts(&b, 1, d.body)
+	d.text = b.String()
+	var key strings.Builder
+	key.WriteString(method)
+	w := typesWriter{}
+	for _, f := range t.Fields {
+		key.WriteString("\x00" + f.GoName + " " + w.fieldType(f))
+	}
+	if t.Extra != nil {
+		key.WriteString("\x00Extra map[string]" + w.goType(t.Extra))
+	}
+	key.WriteString("\x00\x00")
+	key.WriteString(d.text)
+	if owner, ok := g.checksOf[key.String()]; ok {
+		d.text = "\treturn (*" + owner + ")(a)." + method + "()\n"
+		return d
+	}
+	g.checksOf[key.String()] = t.Name
+	return d
 }
 
 // branchCheck is the name of the function that checks branch i of the
