@@ -96,10 +96,17 @@ func TestDynamicRefTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	vetFiles(t, "dynamicref-", files)
+}
+
+// vetFiles writes files to a new directory under testdata, whose name
+// starts with prefix, runs go vet on the package, and removes it.
+func vetFiles(t *testing.T, prefix string, files []emit.File) {
+	t.Helper()
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("testdata", "dynamicref-")
+	dir, err := os.MkdirTemp("testdata", prefix)
 	if err != nil {
 		t.Fatal(err)
 	}

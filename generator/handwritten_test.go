@@ -1,10 +1,6 @@
 package generator
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
@@ -57,22 +53,5 @@ func TestHandWrittenFilesAreGofmtOutputAndCompile(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("testdata", "handwritten-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	if _, _, err := WriteFiles(dir, files); err != nil {
-		t.Fatal(err)
-	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	if out, err := exec.Command(goBin, "vet", "./"+filepath.ToSlash(dir)).CombinedOutput(); err != nil {
-		t.Fatalf("go vet: %v\n%s", err, out)
-	}
+	vetFiles(t, "handwritten-", files)
 }

@@ -43,13 +43,19 @@ func rememberEra(key, version string) {
 	}
 	eras.mu.Lock()
 	defer eras.mu.Unlock()
-	if _, ok := eras.m[key]; !ok && len(eras.m) >= maxCachedEras {
-		for k := range eras.m {
-			delete(eras.m, k)
+	putBounded(eras.m, key, version, maxCachedEras)
+}
+
+// putBounded sets m[key] to v. When m has max keys already and key is not
+// one of them, an arbitrary entry makes room.
+func putBounded[V any](m map[string]V, key string, v V, max int) {
+	if _, ok := m[key]; !ok && len(m) >= max {
+		for k := range m {
+			delete(m, k)
 			break
 		}
 	}
-	eras.m[key] = version
+	m[key] = v
 }
 
 // forgetEra removes what eras remembers about the endpoint key.

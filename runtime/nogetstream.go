@@ -51,13 +51,7 @@ func rememberNoGetStream(key string) {
 	}
 	noGetStream.mu.Lock()
 	defer noGetStream.mu.Unlock()
-	if _, ok := noGetStream.m[key]; !ok && len(noGetStream.m) >= maxNoGetStream {
-		for k := range noGetStream.m {
-			delete(noGetStream.m, k)
-			break
-		}
-	}
-	noGetStream.m[key] = time.Now()
+	putBounded(noGetStream.m, key, time.Now(), maxNoGetStream)
 }
 
 // forgetNoGetStream removes what noGetStream remembers about the endpoint

@@ -45,7 +45,11 @@ func writeTabs(b *bytes.Buffer, n int) {
 }
 
 // writeDoc writes paragraphs as // comment lines, as comment does.
-func writeDoc(b *bytes.Buffer, paragraphs ...string) {
+func writeDoc(b *bytes.Buffer, paragraphs ...string) { writeComment(b, "", paragraphs) }
+
+// writeComment writes paragraphs as // comment lines after indent, an
+// empty comment line between two paragraphs.
+func writeComment(b *bytes.Buffer, indent string, paragraphs []string) {
 	first := true
 	for _, p := range paragraphs {
 		lines := commentLines(p)
@@ -53,10 +57,11 @@ func writeDoc(b *bytes.Buffer, paragraphs ...string) {
 			continue
 		}
 		if !first {
-			b.WriteString("//\n")
+			b.WriteString(indent + "//\n")
 		}
 		first = false
 		for _, l := range lines {
+			b.WriteString(indent)
 			if l == "" {
 				b.WriteString("//\n")
 				continue

@@ -268,20 +268,7 @@ func structType(b *bytes.Buffer, fields []field) {
 			typW = max(typW, utf8.RuneCountInString(f.typ))
 		}
 		for _, f := range fields[i:j] {
-			for k, p := range f.doc {
-				if k > 0 {
-					b.WriteString("\t//\n")
-				}
-				for _, l := range commentLines(p) {
-					if l == "" {
-						b.WriteString("\t//\n")
-						continue
-					}
-					b.WriteString("\t// ")
-					b.WriteString(l)
-					b.WriteByte('\n')
-				}
-			}
+			writeComment(b, "\t", f.doc)
 			b.WriteByte('\t')
 			b.WriteString(f.name)
 			if len(fields) == 1 {

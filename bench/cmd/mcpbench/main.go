@@ -285,16 +285,9 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 				if cfg.quick {
 					args = append(args, "-quick")
 				}
-				cmd := exec.Command(self, args...)
-				var stdout bytes.Buffer
-				cmd.Stdout = &stdout
-				cmd.Stderr = os.Stderr
-				if err := cmd.Run(); err != nil {
-					return nil, fmt.Errorf("worker for %s over %s: %w", name, tr, err)
-				}
 				var res clientResult
-				if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-					return nil, fmt.Errorf("worker for %s over %s: reading its result: %w", name, tr, err)
+				if err := runChild(self, args, &res); err != nil {
+					return nil, fmt.Errorf("worker for %s over %s: %w", name, tr, err)
 				}
 				key := name + "/" + tr
 				runs[key] = append(runs[key], &res)
@@ -304,16 +297,9 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 			if cfg.quick {
 				args = append(args, "-quick")
 			}
-			cmd := exec.Command(self, args...)
-			var stdout bytes.Buffer
-			cmd.Stdout = &stdout
-			cmd.Stderr = os.Stderr
-			if err := cmd.Run(); err != nil {
-				return nil, fmt.Errorf("timing connects over %s: %w", tr, err)
-			}
 			var res []*clientResult
-			if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-				return nil, fmt.Errorf("timing connects over %s: reading the result: %w", tr, err)
+			if err := runChild(self, args, &res); err != nil {
+				return nil, fmt.Errorf("timing connects over %s: %w", tr, err)
 			}
 			for _, c := range res {
 				key := c.Client + "/" + tr
@@ -330,6 +316,22 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 		}
 	}
 	return out, nil
+}
+
+// runChild runs this program with args, its standard error going to
+// ours, and decodes the JSON it writes into out.
+func runChild(self string, args []string, out any) error {
+	cmd := exec.Command(self, args...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		return fmt.Errorf("reading its result: %w", err)
+	}
+	return nil
 }
 
 // serveHTTP starts the server over stateless Streamable HTTP on a free
