@@ -51,12 +51,7 @@ func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 	url := srv.URL + "/mcp"
 	t.Cleanup(func() { forgetEra(endpointKey(url)) })
 
-	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	checkEcho(t, first)
-	first.Close()
-	if v := cachedEra(endpointKey(url)); v != "2026-07-28" {
-		t.Fatalf("the era remembered after the first Session is %q, want 2026-07-28", v)
-	}
+	rememberEraOf(t, url, checkEcho)
 
 	second.Store(true)
 	n := len(postMethods(srv))
@@ -111,12 +106,7 @@ func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 func TestWrongCachedEraProbesAgain(t *testing.T) {
 	srv, url, isLegacy := eraSwitchingServer(t)
 
-	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	checkEcho(t, first)
-	first.Close()
-	if v := cachedEra(endpointKey(url)); v != "2026-07-28" {
-		t.Fatalf("the era remembered after the first Session is %q, want 2026-07-28", v)
-	}
+	rememberEraOf(t, url, checkEcho)
 
 	isLegacy.Store(true)
 	n, np := len(srv.requests()), len(postMethods(srv))
@@ -180,8 +170,7 @@ func TestClosingDuringEraCheckKeepsEra(t *testing.T) {
 	key := endpointKey(url)
 	t.Cleanup(func() { forgetEra(key) })
 
-	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	first.Close()
+	rememberEraOf(t, url, nil)
 	hold.Store(true)
 	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -202,8 +191,7 @@ func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 	srv := newStreamableServer(t, true, false)
 	url := srv.URL + "/mcp"
 	t.Cleanup(func() { forgetEra(endpointKey(url)) })
-	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	first.Close()
+	rememberEraOf(t, url, nil)
 
 	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
 	done := make(chan ServerCapabilities, 1)
@@ -250,8 +238,7 @@ func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 // the legacy era.
 func TestWrongCachedEraCallFirst(t *testing.T) {
 	_, url, isLegacy := eraSwitchingServer(t)
-	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	first.Close()
+	rememberEraOf(t, url, nil)
 
 	isLegacy.Store(true)
 	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
@@ -305,4 +292,19 @@ func eraSwitchingServer(t *testing.T) (srv *httpServer, url string, isLegacy *at
 	url = srv.URL + "/mcp"
 	t.Cleanup(func() { forgetEra(endpointKey(url)) })
 	return srv, url, isLegacy
+}
+
+// rememberEraOf connects a first Session to the modern server at url, hands
+// it to use unless use is nil, closes it, and checks that the endpoint's
+// era is remembered.
+func rememberEraOf(t *testing.T, url string, use func(*testing.T, *Session)) {
+	t.Helper()
+	first := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
+	if use != nil {
+		use(t, first)
+	}
+	first.Close()
+	if v := cachedEra(endpointKey(url)); v != "2026-07-28" {
+		t.Fatalf("the era remembered after the first Session is %q, want 2026-07-28", v)
+	}
 }
