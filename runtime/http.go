@@ -106,6 +106,9 @@ const (
 	// getOpenWait bounds the wait for the server's answer to the GET that
 	// opens the stream for server-initiated messages.
 	getOpenWait = 3 * time.Second
+	// getAnswerWait bounds how long Close waits for the server's answer
+	// to a GET for server messages that is in flight.
+	getAnswerWait = 200 * time.Millisecond
 	// deleteTimeout bounds the DELETE that ends a session on Close.
 	deleteTimeout = 3 * time.Second
 )

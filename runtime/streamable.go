@@ -106,6 +106,9 @@ type streamableConn struct {
 	sessionID string
 	version   string             // negotiated legacy version, from HandshakeDone
 	stopGet   context.CancelFunc // ends the GET stream
+	// getAnswered is closed once the server has answered the GET for
+	// server messages (or it failed); nil while none was sent.
+	getAnswered chan struct{}
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -349,6 +352,7 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.stopGet = cancel
 	c.wg.Add(1)
 	opened := make(chan struct{})
+	c.getAnswered = opened
 	go c.listen(ctx, version, opened)
 	sid := c.sessionID
 	c.mu.Unlock()
@@ -374,7 +378,18 @@ func (c *streamableConn) Close() error {
 	}
 	c.closed = true
 	sid, version := c.sessionID, c.version
+	answered := c.getAnswered
 	c.mu.Unlock()
+	if answered != nil {
+		// A short session would otherwise cancel its GET before the
+		// server's answer, and never learn a 405 (see noGetStream).
+		t := time.NewTimer(getAnswerWait)
+		select {
+		case <-answered:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	c.cancel()
 	if c.ownsIn {
 		c.in.close()
@@ -664,6 +679,10 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			lastID = r.LastID()
 		}
 		resp, err := c.openGet(ctx, lastID, version)
+		var he *HTTPError
+		if errors.As(err, &he) && he.StatusCode == http.StatusMethodNotAllowed {
+			rememberNoGetStream(c.eraKey()) // before once: Close may be waiting
+		}
 		once()
 		if ctx.Err() != nil {
 			if resp != nil {
@@ -673,12 +692,8 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 		}
 		got := false
 		if err != nil {
-			var he *HTTPError
 			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
 				c.h.log.Debug("the server offers no GET stream", "url", c.logURL, "status", he.StatusCode)
-				if he.StatusCode == http.StatusMethodNotAllowed {
-					rememberNoGetStream(c.eraKey())
-				}
 				return
 			}
 			c.h.log.Debug("opening the GET stream failed", "url", c.logURL, "error", err)

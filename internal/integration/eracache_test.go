@@ -3,7 +3,9 @@ package integration
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,5 +62,53 @@ func TestSDKServerRemembersEra(t *testing.T) {
 	}
 	if v := s.ProtocolVersion(); v != "2026-07-28" {
 		t.Errorf("ProtocolVersion = %s, want 2026-07-28", v)
+	}
+}
+
+// getCounter counts the GET requests that go through it.
+type getCounter struct {
+	base http.RoundTripper
+	gets atomic.Int32
+}
+
+func (c *getCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet {
+		c.gets.Add(1)
+	}
+	return c.base.RoundTrip(r)
+}
+
+// TestSDKServerNoGetStreamRemembered runs legacy Sessions against the
+// official go-sdk server, stateless, which answers the GET for server
+// messages with 405: the first Session sends the GET, the two after it do
+// not, and all three list the tools.
+func TestSDKServerNoGetStreamRemembered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	checkLeaks(t)
+	url := testenv.ServeSDK(t, false)
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(tr.CloseIdleConnections)
+	counter := &getCounter{base: tr}
+	opts := &runtime.HTTPOptions{Client: &http.Client{Transport: counter}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for i := range 3 {
+		s, err := runtime.Connect(ctx, runtime.StreamableHTTP(url, opts), &runtime.Options{ProtocolVersion: runtime.LatestLegacyProtocolVersion})
+		if err != nil {
+			t.Fatalf("Connect %d: %v", i+1, err)
+		}
+		tools, err := s.ListTools(ctx)
+		if err != nil || len(tools) == 0 {
+			t.Fatalf("ListTools in Session %d = %d tools, %v", i+1, len(tools), err)
+		}
+		s.Close()
+		if i == 0 && counter.gets.Load() != 1 {
+			t.Fatalf("the first Session sent %d GETs, want 1", counter.gets.Load())
+		}
+	}
+	if n := counter.gets.Load(); n != 1 {
+		t.Errorf("three legacy Sessions sent %d GETs; want 1, the server's 405 remembered", n)
 	}
 }
