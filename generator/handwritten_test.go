@@ -13,8 +13,9 @@ import (
 // lists, code blocks, link definitions, directives), fields whose comments
 // break the columns, enums of numbers with upper-case exponents, floats
 // that print with exponents, unions with checked branches, maps with key
-// patterns, more than nine patterns, and one that only the ECMAScript
-// engine reads.
+// patterns, more than nine patterns, one that only the ECMAScript engine
+// reads, and a union branch of untyped items, whose check needs
+// encoding/json in validate.go.
 const handWrittenTools = `{"tools":[
 {"name":"layout","description":"Lays out.\n\n# Returns the thing\n\nA list:\n  - one\n  - two\n\n\tcode block\n\tmore code\n\nSee [the docs].\n\n[the docs]: https://example.com/docs\n\n//go:generate echo hi",
  "inputSchema":{"type":"object","properties":{
@@ -29,6 +30,7 @@ const handWrittenTools = `{"tools":[
   "floats":{"enum":[1.5,2.5E-3],"type":"number"},
   "flag":{"const":"on\"\\\n"},
   "either":{"anyOf":[{"type":"string","minLength":1,"description":"The text form."},{"type":"integer","minimum":0},{"type":"null"}]},
+  "anylist":{"anyOf":[{"type":"array","minItems":1},{"type":"string","minLength":2}]},
   "p1":{"type":"string","pattern":"^a1$"},"p2":{"type":"string","pattern":"^a2$"},"p3":{"type":"string","pattern":"^a3$"},
   "p4":{"type":"string","pattern":"^a4$"},"p5":{"type":"string","pattern":"^a5$"},"p6":{"type":"string","pattern":"^a6$"},
   "p7":{"type":"string","pattern":"^a7$"},"p8":{"type":"string","pattern":"^a8$"},"p9":{"type":"string","pattern":"^a9$"},

@@ -397,8 +397,9 @@ type gen struct {
 	// checksOf holds, for the fields and checks of a struct's Validate or
 	// validate, the struct that has them (see sharedChecks).
 	checksOf map[string]string
-	// usesImpl and usesUTF8 record what the checks written so far call.
-	usesImpl, usesUTF8 bool
+	// usesImpl, usesUTF8 and usesJSON record what validate.go, as written
+	// so far, refers to.
+	usesImpl, usesUTF8, usesJSON bool
 	// toolIndex is the index of each tool in pkg.Tools, and so in
 	// toolsJSON.
 	toolIndex map[*ir.Tool]int

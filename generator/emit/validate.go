@@ -382,6 +382,9 @@ func (g *gen) validateFile() ([]byte, []string) {
 		s.b.WriteString(")\n")
 	}
 	var imports []string
+	if g.usesJSON {
+		imports = append(imports, jsonPkg)
+	}
 	if usesRegexp {
 		imports = append(imports, "regexp")
 	}
@@ -540,6 +543,7 @@ func branchCheck(t *ir.Type, i int) string {
 // branchChecks writes the checks of the branches of the union t that have
 // no type of their own, and appends their names to names.
 func (g *gen) branchChecks(s *srcFile, t *ir.Type, names []string) []string {
+	w := typesWriter{}
 	for i, b := range t.Branches {
 		if b.Type.IsNamed() {
 			continue
@@ -551,11 +555,12 @@ func (g *gen) branchChecks(s *srcFile, t *ir.Type, names []string) []string {
 		name := branchCheck(t, i)
 		s.fn(funcDecl{
 			doc:  []string{fmt.Sprintf("%s checks the %s branch of %s.", name, b.GoName, t.Name)},
-			sig:  name + "(v *" + (&typesWriter{}).goType(b.Type) + ") error",
+			sig:  name + "(v *" + w.goType(b.Type) + ") error",
 			body: append(checks, simple("return nil")),
 		})
 		names = append(names, name)
 	}
+	g.usesJSON = g.usesJSON || w.usesJSON // a branch of []json.RawMessage
 	return names
 }
 
