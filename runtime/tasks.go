@@ -351,7 +351,12 @@ func (s *Session) taskCreated(ctx context.Context, t *Task, slot *taskSlot) (*Re
 	if cerr := t.Cancel(context.WithoutCancel(ctx)); cerr != nil {
 		s.log.Debug("cancelling a task failed", "tool", t.Tool, "task", t.ID, "error", s.scrub(cerr.Error()))
 	}
-	if wctx.Err() != nil && ctx.Err() == nil {
+	// The wait's end is the cause, whether it came while waiting between
+	// polls or during a tasks/get, whose own error would say which.
+	switch {
+	case ctx.Err() != nil:
+		err = ctx.Err()
+	case wctx.Err() != nil:
 		err = &TimeoutError{Method: "tools/call", Name: t.Tool, Timeout: s.opts.TaskTimeout}
 	}
 	return nil, fmt.Errorf("calling %s: task %q cancelled: %w", t.Tool, t.ID, err)

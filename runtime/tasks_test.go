@@ -27,6 +27,8 @@ type legacyTasksMem struct {
 	result string
 	// getError makes tasks/get answer this code.
 	getError int
+	// getHangs leaves tasks/get unanswered.
+	getHangs bool
 }
 
 func (l *legacyTasksMem) serve(c *memConn, ctx context.Context, m memMsg) error {
@@ -63,6 +65,9 @@ func (l *legacyTasksMem) serve(c *memConn, ctx context.Context, m memMsg) error 
 			c.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(p.Meta.Token) + `,"progress":1,"total":2,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t-1"}}}}`)
 		}
 	case "tasks/get":
+		if l.getHangs {
+			return nil
+		}
 		if l.getError != 0 {
 			c.replyError(m, l.getError, `"Task not found"`)
 			return nil
@@ -243,6 +248,28 @@ func checkNeverFinishes(t *testing.T, conn *memConn, tool string) {
 	}
 	if len(conn.paramsOf("tasks/get")) < 2 {
 		t.Errorf("methods %v, want polling", conn.methods())
+	}
+}
+
+// TestTaskDeadlineDuringPoll: a deadline that comes while a tasks/get is
+// unanswered ends the call with the same error as one that comes between
+// polls, the deadline, not the tasks/get that it cut short.
+func TestTaskDeadlineDuringPoll(t *testing.T) {
+	conn := newMemConn((&legacyTasksMem{getHangs: true}).serve)
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = s.CallTool(ctx, "delay", nil)
+	want := `calling delay: task "t-1" cancelled: context deadline exceeded`
+	if err == nil || err.Error() != want || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("CallTool = %v, want %s", err, want)
+	}
+	if len(conn.paramsOf("tasks/cancel")) != 1 {
+		t.Errorf("methods %v, want one tasks/cancel", conn.methods())
 	}
 }
 
