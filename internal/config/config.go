@@ -55,7 +55,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpgen/mcpgen/generator/emit"
 )
