@@ -278,12 +278,16 @@ func (s *Session) LoadSkill(ctx context.Context, sk *Skill) (*LoadedSkill, error
 // ReadSkillFile reads one file of the skill with resources/read and returns
 // its raw bytes (text as UTF-8, a blob decoded) once they match the digest
 // and size the listing gives for uri. A file outside the skill's directory,
-// or one the listing does not name, is not read. A mismatch is a
+// one whose path could leave it once decoded or cleaned (see
+// skillPathProblem), or one the listing does not name, is not read. A mismatch is a
 // *SkillVerificationError, and the content is not returned. For a dynamic
 // skill, which lists no files, only the location is checked.
 func (s *Session) ReadSkillFile(ctx context.Context, sk *Skill, uri string) ([]byte, error) {
 	if uri != sk.URI && !strings.HasPrefix(uri, sk.Dir()+"/") {
 		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (outside %s/)", sk.label(), uri, sk.Dir())
+	}
+	if problem := skillPathProblem(uri); problem != "" {
+		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (its path %s)", sk.label(), uri, problem)
 	}
 	var want *SkillFile
 	if !sk.Dynamic {
@@ -322,6 +326,37 @@ func (s *Session) ReadSkillFile(ctx context.Context, sk *Skill, uri string) ([]b
 		}
 	}
 	return data, nil
+}
+
+// skillPathProblem says what keeps uri from naming a file inside its
+// skill's directory by its text alone, or returns "". The prefix check
+// that it begins with the directory holds only for a path with no . or ..
+// segments and no empty ones, no backslashes (a separator on Windows) and
+// no percent-encoded dots, slashes or backslashes, which a server, or a
+// file system behind it, may decode or clean into a path outside the skill.
+func skillPathProblem(uri string) string {
+	p := uri
+	if _, rest, ok := strings.Cut(uri, "://"); ok {
+		p = rest
+	}
+	if strings.ContainsRune(p, '\\') {
+		return "has a backslash"
+	}
+	lower := strings.ToLower(p)
+	for _, enc := range []string{"%2e", "%2f", "%5c"} {
+		if strings.Contains(lower, enc) {
+			return "has a percent-encoded dot, slash or backslash"
+		}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "":
+			return "has an empty segment"
+		case ".", "..":
+			return "has a " + seg + " segment"
+		}
+	}
+	return ""
 }
 
 // splitFrontmatter splits a SKILL.md into its frontmatter (the YAML between

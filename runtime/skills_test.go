@@ -368,3 +368,65 @@ func TestSkillFrontmatterErrorExcerpt(t *testing.T) {
 		t.Errorf("error = %q: want a short excerpt with escapes", msg)
 	}
 }
+
+func TestSkillFileConfinement(t *testing.T) {
+	escapes := []string{
+		"skill://a/../b/secret.md",
+		"skill://a/./../b/secret.md",
+		"skill://a/refs/../../b/secret.md",
+		"skill://a/%2e%2e/b/secret.md",
+		"skill://a/%2E%2e/b/secret.md",
+		"skill://a/..%2fb/secret.md",
+		`skill://a/..\b\secret.md`,
+		"skill://a//etc/passwd",
+		"skill://a/./SKILL.md",
+		"skill://a/refs/",
+		"skill://a/refs/%2e%2e%2f%2e%2e%2fb/secret.md",
+	}
+	for _, dynamic := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dynamic=%v", dynamic), func(t *testing.T) {
+			// A listed skill whose listing names the escaping URIs as its
+			// own files, so that only the path check stands in the way.
+			files := []map[string]any{{"uri": "skill://a/SKILL.md", "digest": digestOf("x"), "size": 1}}
+			for _, u := range escapes {
+				files = append(files, map[string]any{"uri": u, "digest": digestOf("secret"), "size": 6})
+			}
+			var resources any = files
+			if dynamic {
+				resources = "dynamic"
+			}
+			list, _ := json.Marshal(map[string]any{"skills": []any{map[string]any{
+				"uri": "skill://a/SKILL.md", "frontmatter": map[string]any{"name": "a", "description": "d"}, "resources": resources,
+			}}})
+			conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+				switch m.Method {
+				case "server/discover":
+					c.reply(m, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":`+skillsCaps+`}`)
+				case "skills/list":
+					c.reply(m, string(list))
+				case "resources/read":
+					c.reply(m, `{"contents":[{"text":"secret"}]}`)
+				}
+				return nil
+			})
+			s, err := Connect(context.Background(), conn, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			skills, err := s.ListSkills(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range escapes {
+				data, err := s.ReadSkillFile(context.Background(), &skills[0], u)
+				if err == nil || !strings.Contains(err.Error(), "skill a: ") || !strings.Contains(err.Error(), "is not a file of the skill") {
+					t.Errorf("ReadSkillFile(%s) = %q, %v; want it refused", u, data, err)
+				}
+			}
+			if r := conn.reads(); len(r) != 0 {
+				t.Errorf("read %v", r)
+			}
+		})
+	}
+}
