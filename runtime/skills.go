@@ -279,9 +279,9 @@ func (s *Session) LoadSkill(ctx context.Context, sk *Skill) (*LoadedSkill, error
 // its raw bytes (text as UTF-8, a blob decoded) once they match the digest
 // and size the listing gives for uri. A file outside the skill's directory,
 // one whose path could leave it once decoded or cleaned (see
-// skillPathProblem), or one the listing does not name, is not read. A mismatch is a
-// *SkillVerificationError, and the content is not returned. For a dynamic
-// skill, which lists no files, only the location is checked.
+// skillPathProblem), or one the listing does not name, is not read. A
+// mismatch is a *SkillVerificationError, and the content is not returned.
+// For a dynamic skill, which lists no files, only the location is checked.
 func (s *Session) ReadSkillFile(ctx context.Context, sk *Skill, uri string) ([]byte, error) {
 	if uri != sk.URI && !strings.HasPrefix(uri, sk.Dir()+"/") {
 		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (outside %s/)", sk.label(), uri, sk.Dir())
@@ -472,9 +472,10 @@ const maxFrontmatterDiffs = 3
 const maxErrorExcerpt = 60
 
 // refuseAliases returns an error naming the first node of the tree under n
-// that has an anchor or is an alias, by its line plus lineOffset. A frontmatter has no use for them, and
-// refusing them is what bounds the work of reading one: an alias repeats
-// its anchor's whole value, and aliases of aliases multiply.
+// that has an anchor or is an alias, by its line plus lineOffset. A
+// frontmatter has no use for them, and refusing them is what bounds the
+// work of reading one: an alias repeats its anchor's whole value, and
+// aliases of aliases multiply.
 func refuseAliases(n *yaml.Node, lineOffset int) error {
 	if n.Anchor != "" || n.Kind == yaml.AliasNode {
 		name := n.Anchor
