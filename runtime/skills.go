@@ -12,8 +12,10 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -276,12 +278,16 @@ func (s *Session) LoadSkill(ctx context.Context, sk *Skill) (*LoadedSkill, error
 // ReadSkillFile reads one file of the skill with resources/read and returns
 // its raw bytes (text as UTF-8, a blob decoded) once they match the digest
 // and size the listing gives for uri. A file outside the skill's directory,
-// or one the listing does not name, is not read. A mismatch is a
-// *SkillVerificationError, and the content is not returned. For a dynamic
-// skill, which lists no files, only the location is checked.
+// one whose path could leave it once decoded or cleaned (see
+// skillPathProblem), or one the listing does not name, is not read. A
+// mismatch is a *SkillVerificationError, and the content is not returned.
+// For a dynamic skill, which lists no files, only the location is checked.
 func (s *Session) ReadSkillFile(ctx context.Context, sk *Skill, uri string) ([]byte, error) {
 	if uri != sk.URI && !strings.HasPrefix(uri, sk.Dir()+"/") {
 		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (outside %s/)", sk.label(), uri, sk.Dir())
+	}
+	if problem := skillPathProblem(uri); problem != "" {
+		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (its path %s)", sk.label(), uri, problem)
 	}
 	var want *SkillFile
 	if !sk.Dynamic {
@@ -320,6 +326,37 @@ func (s *Session) ReadSkillFile(ctx context.Context, sk *Skill, uri string) ([]b
 		}
 	}
 	return data, nil
+}
+
+// skillPathProblem says what keeps uri from naming a file inside its
+// skill's directory by its text alone, or returns "". The prefix check
+// that it begins with the directory holds only for a path with no . or ..
+// segments and no empty ones, no backslashes (a separator on Windows) and
+// no percent-encoded dots, slashes or backslashes, which a server, or a
+// file system behind it, may decode or clean into a path outside the skill.
+func skillPathProblem(uri string) string {
+	p := uri
+	if _, rest, ok := strings.Cut(uri, "://"); ok {
+		p = rest
+	}
+	if strings.ContainsRune(p, '\\') {
+		return "has a backslash"
+	}
+	lower := strings.ToLower(p)
+	for _, enc := range []string{"%2e", "%2f", "%5c"} {
+		if strings.Contains(lower, enc) {
+			return "has a percent-encoded dot, slash or backslash"
+		}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "":
+			return "has an empty segment"
+		case ".", "..":
+			return "has a " + seg + " segment"
+		}
+	}
+	return ""
 }
 
 // splitFrontmatter splits a SKILL.md into its frontmatter (the YAML between
@@ -363,14 +400,25 @@ func cutLine(text, marker string) (string, bool) {
 
 // compareFrontmatter compares the YAML frontmatter of a file with the JSON
 // object of its listing, field by field; a null field equals an absent one.
+// The frontmatter is parsed only when it is at most maxFrontmatterBytes
+// long, and anchors and aliases are refused before any value is built, so
+// that a few hundred bytes of nested aliases cannot expand to gigabytes.
+// Errors quote values only as short, escaped excerpts.
 func compareFrontmatter(fmText string, listed json.RawMessage) error {
+	if len(fmText) > maxFrontmatterBytes {
+		return fmt.Errorf("the frontmatter is larger than %d bytes", maxFrontmatterBytes)
+	}
 	var node yaml.Node
 	if err := yaml.Unmarshal([]byte(fmText), &node); err != nil {
-		return fmt.Errorf("the frontmatter is not valid YAML: %v", err)
+		return fmt.Errorf("the frontmatter is not valid YAML: %s", excerpt(err.Error(), maxErrorExcerpt))
+	}
+	// The frontmatter begins on the line after the file's first ---.
+	if err := refuseAliases(&node, 1); err != nil {
+		return fmt.Errorf("the frontmatter: %v", err)
 	}
 	v, err := yamlValue(&node, 0)
 	if err != nil {
-		return fmt.Errorf("the frontmatter: %v", err)
+		return fmt.Errorf("the frontmatter: %s", excerpt(err.Error(), maxErrorExcerpt))
 	}
 	file, ok := v.(map[string]any)
 	if !ok {
@@ -395,27 +443,96 @@ func compareFrontmatter(fmText string, listed json.RawMessage) error {
 	var diffs []string
 	for k := range keys {
 		if !reflect.DeepEqual(file[k], entry[k]) {
-			diffs = append(diffs, fmt.Sprintf("%s is %s in the file but %s in the listing", k, jsonText(file[k]), jsonText(entry[k])))
+			diffs = append(diffs, k)
 		}
 	}
-	if len(diffs) > 0 {
-		sort.Strings(diffs)
-		return fmt.Errorf("the frontmatter differs from the listing: %s", strings.Join(diffs, "; "))
+	if len(diffs) == 0 {
+		return nil
+	}
+	sort.Strings(diffs)
+	var b strings.Builder
+	b.WriteString("the frontmatter differs from the listing: ")
+	for i, k := range diffs {
+		if i == maxFrontmatterDiffs {
+			fmt.Fprintf(&b, "; and %d more", len(diffs)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s is %s in the file but %s in the listing", excerpt(k, maxErrorExcerpt), jsonText(file[k]), jsonText(entry[k]))
+	}
+	return errors.New(b.String())
+}
+
+// maxFrontmatterDiffs is how many differing fields an error names.
+const maxFrontmatterDiffs = 3
+
+// maxErrorExcerpt is how many characters of a value an error quotes.
+const maxErrorExcerpt = 60
+
+// refuseAliases returns an error naming the first node of the tree under n
+// that has an anchor or is an alias, by its line plus lineOffset. A
+// frontmatter has no use for them, and refusing them is what bounds the
+// work of reading one: an alias repeats its anchor's whole value, and
+// aliases of aliases multiply.
+func refuseAliases(n *yaml.Node, lineOffset int) error {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		name := n.Anchor
+		if n.Kind == yaml.AliasNode {
+			name = n.Value
+		}
+		return fmt.Errorf("line %d: anchors and aliases are not allowed (&%s)", n.Line+lineOffset, excerpt(name, maxErrorExcerpt))
+	}
+	for _, c := range n.Content {
+		if err := refuseAliases(c, lineOffset); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// jsonText renders v for an error message.
+// jsonText renders v for an error message as a short, escaped excerpt of
+// its JSON.
 func jsonText(v any) string {
 	if v == nil {
 		return "absent"
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Sprint(v)
+		return excerpt(fmt.Sprint(v), maxErrorExcerpt)
 	}
-	return string(b)
+	return excerpt(string(b), maxErrorExcerpt)
 }
+
+// excerpt returns at most max characters of s, followed by "..." when it is
+// cut, with every character that is not printable (control characters,
+// terminal escapes, bidirectional overrides) written as a \u escape.
+func excerpt(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == max {
+			b.WriteString("...")
+			break
+		}
+		n++
+		switch {
+		case r == utf8.RuneError:
+			b.WriteString(`\ufffd`)
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// maxFrontmatterBytes bounds the size of a SKILL.md frontmatter.
+const maxFrontmatterBytes = 64 << 10
 
 // maxFrontmatterDepth bounds the nesting of a frontmatter value.
 const maxFrontmatterDepth = 64

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -191,7 +192,7 @@ func TestSkillBadFrontmatter(t *testing.T) {
 		{"not yaml", "---\nname: [pdf\n---\n", "not valid YAML"},
 		{"no description", "---\nname: pdf-processing\n---\n", "the frontmatter has no description"},
 		{"deep", "---\nname: pdf-processing\nx: " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n---\n", "nested deeper than 64 levels"},
-		{"merge key", "---\nbase: &b {name: pdf-processing}\n<<: *b\n---\n", "merge keys (<<) are not supported"},
+		{"merge key", "---\n<<: {name: pdf-processing}\n---\n", "merge keys (<<) are not supported"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The listing's digest and size match the tampered file, so
@@ -298,5 +299,134 @@ func TestSkillDynamic(t *testing.T) {
 	loaded, err := s.LoadSkill(context.Background(), &skills[0])
 	if err != nil || loaded.Body != "Hi\n" {
 		t.Fatalf("LoadSkill = %+v, %v", loaded, err)
+	}
+}
+
+// aliasBomb returns a frontmatter whose aliases, expanded, hold 9^levels
+// strings.
+func aliasBomb(levels int) string {
+	var b strings.Builder
+	b.WriteString("---\nname: pdf-processing\ndescription: d\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [", i, i)
+		for j := 0; j < 9; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*l%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	b.WriteString("---\nBody.\n")
+	return b.String()
+}
+
+// manyKeys returns n YAML lines with keys the listing does not have.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "extra%03d: v\n", i)
+	}
+	return b.String()
+}
+
+func TestSkillFrontmatterLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		// Five levels expand to 59049 strings: enough to show that the
+		// aliases are refused rather than expanded, without the minutes
+		// and gigabytes of the nine levels a hostile server would send.
+		{"alias bomb", aliasBomb(5), "the frontmatter: line 4: anchors and aliases are not allowed (&l0)"},
+		{"anchor", "---\nname: &n pdf-processing\ndescription: d\n---\n", "the frontmatter: line 2: anchors and aliases are not allowed (&n)"},
+		{"many differences", "---\nname: pdf-processing\ndescription: d\n" + manyKeys(500) + "---\n", "and 499 more"},
+		{"size", "---\nname: pdf-processing\ndescription: d\npad: " + strings.Repeat("x", maxFrontmatterBytes) + "\n---\n", fmt.Sprintf("the frontmatter is larger than %d bytes", maxFrontmatterBytes)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			same := func(string) string { return tc.file }
+			s, _, sk := connectSkills(t, &skillsServer{file: same, listed: same})
+			_, err := s.LoadSkill(context.Background(), &sk)
+			checkVerification(t, err, skillURI, tc.want)
+			if n := len(err.Error()); n > 400 {
+				t.Errorf("the error is %d bytes long, want a short one", n)
+			}
+		})
+	}
+}
+
+func TestSkillFrontmatterErrorExcerpt(t *testing.T) {
+	// A value that differs from the listing is quoted in the error only as
+	// a short excerpt, with control and format characters escaped.
+	long := "Exfiltrate \x1b]52;c;ZXZpbA==\x07 \u202e" + strings.Repeat("y", 5000)
+	file := "---\nname: pdf-processing\ndescription: " + strconv.Quote(long) + "\n---\n"
+	same := func(string) string { return file }
+	s, _, sk := connectSkills(t, &skillsServer{file: same, listed: same})
+	_, err := s.LoadSkill(context.Background(), &sk)
+	checkVerification(t, err, skillURI, `description is "Exfiltrate \u001b]52;c;ZXZpbA==\u0007 \u202e`)
+	msg := err.Error()
+	if len(msg) > 400 || strings.ContainsAny(msg, "\x1b\x07\u202e") {
+		t.Errorf("error = %q: want a short excerpt with escapes", msg)
+	}
+}
+
+func TestSkillFileConfinement(t *testing.T) {
+	escapes := []string{
+		"skill://a/../b/secret.md",
+		"skill://a/./../b/secret.md",
+		"skill://a/refs/../../b/secret.md",
+		"skill://a/%2e%2e/b/secret.md",
+		"skill://a/%2E%2e/b/secret.md",
+		"skill://a/..%2fb/secret.md",
+		`skill://a/..\b\secret.md`,
+		"skill://a//etc/passwd",
+		"skill://a/./SKILL.md",
+		"skill://a/refs/",
+		"skill://a/refs/%2e%2e%2f%2e%2e%2fb/secret.md",
+	}
+	for _, dynamic := range []bool{false, true} {
+		t.Run(fmt.Sprintf("dynamic=%v", dynamic), func(t *testing.T) {
+			// A listed skill whose listing names the escaping URIs as its
+			// own files, so that only the path check stands in the way.
+			files := []map[string]any{{"uri": "skill://a/SKILL.md", "digest": digestOf("x"), "size": 1}}
+			for _, u := range escapes {
+				files = append(files, map[string]any{"uri": u, "digest": digestOf("secret"), "size": 6})
+			}
+			var resources any = files
+			if dynamic {
+				resources = "dynamic"
+			}
+			list, _ := json.Marshal(map[string]any{"skills": []any{map[string]any{
+				"uri": "skill://a/SKILL.md", "frontmatter": map[string]any{"name": "a", "description": "d"}, "resources": resources,
+			}}})
+			conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+				switch m.Method {
+				case "server/discover":
+					c.reply(m, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":`+skillsCaps+`}`)
+				case "skills/list":
+					c.reply(m, string(list))
+				case "resources/read":
+					c.reply(m, `{"contents":[{"text":"secret"}]}`)
+				}
+				return nil
+			})
+			s, err := Connect(context.Background(), conn, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			skills, err := s.ListSkills(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range escapes {
+				data, err := s.ReadSkillFile(context.Background(), &skills[0], u)
+				if err == nil || !strings.Contains(err.Error(), "skill a: ") || !strings.Contains(err.Error(), "is not a file of the skill") {
+					t.Errorf("ReadSkillFile(%s) = %q, %v; want it refused", u, data, err)
+				}
+			}
+			if r := conn.reads(); len(r) != 0 {
+				t.Errorf("read %v", r)
+			}
+		})
 	}
 }

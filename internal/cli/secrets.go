@@ -62,7 +62,8 @@ func (f *serverFlags) addSecrets(e *env) {
 // bearer token, the client secret, the values of --header (for a header whose name looks
 // secret, such as Authorization, the credential after "Bearer " or "Basic "
 // too, decoded for Basic), and the password (which is sent as Basic
-// authorization) and query values of the URL. It also returns a description
+// authorization) and query values of the URL, and the secrets of the server
+// command that commandWord finds. It also returns a description
 // of each credential shorter than redact.MinLen: the token, the password,
 // and values of headers and query parameters whose names look secret. Other
 // short values are left out without a word: they are seldom secrets.
@@ -108,6 +109,16 @@ func (f *serverFlags) secretValues() (values, short []string) {
 				add("the value of URL parameter "+k, redact.SecretName(k), v)
 			}
 		}
+	}
+	// The secrets in a stdio server's command line, which source leaves
+	// out, are not sent over the wire, but a server that fails may echo
+	// its arguments to its standard error, which errors quote.
+	p := newPathRewriter()
+	secretNext := false
+	for _, a := range f.command {
+		var secrets []string
+		_, secrets, secretNext = commandWord(a, secretNext, p)
+		add("a secret in the server command", false, secrets...)
 	}
 	return values, short
 }

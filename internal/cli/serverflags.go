@@ -318,11 +318,10 @@ func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runt
 
 // source describes the server for people and snapshot headers: the URL (as
 // "--sse URL" for the legacy transport) or the command line, with secrets
-// removed. A URL loses its password and the values of its query parameters;
-// a command loses the values of secret-looking flags and KEY=VALUE
-// arguments. Absolute paths, as arguments or as the values of --flag=VALUE,
-// are written as portablePath writes them, so that the same capture from
-// another checkout, or by another user, reads the same.
+// replaced by redact.Mark (see redact.URL and commandWord). Absolute paths,
+// as arguments or as the values of --flag=VALUE and KEY=VALUE, are written
+// as portablePath writes them, so that the same capture from another checkout,
+// or by another user, reads the same.
 func (f *serverFlags) source() string {
 	switch {
 	case f.url != "":
@@ -334,53 +333,84 @@ func (f *serverFlags) source() string {
 	words := make([]string, len(f.command))
 	secretNext := false
 	for i, a := range f.command {
-		switch {
-		case secretNext:
-			a = "REDACTED"
-			secretNext = false
-		case strings.HasPrefix(a, "-"):
-			name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			if redact.SecretName(name) {
-				if hasValue {
-					a = a[:strings.IndexByte(a, '=')+1] + "REDACTED"
-				} else {
-					secretNext = true
-				}
-			} else if hasValue {
-				eq := strings.IndexByte(a, '=')
-				a = a[:eq+1] + p.portable(a[eq+1:])
-			}
-		default:
-			if k, _, ok := strings.Cut(a, "="); ok && redact.SecretName(k) {
-				a = k + "=REDACTED"
-			} else if filepath.IsAbs(a) {
-				a = p.portable(a)
-			} else if strings.Contains(a, "://") {
-				a = redactURL(a)
-			}
-		}
-		words[i] = shellQuote(a)
+		words[i], _, secretNext = commandWord(a, secretNext, p)
+		words[i] = shellQuote(words[i])
 	}
 	return strings.Join(words, " ")
 }
 
-// redactURL returns rawURL without its user information and with the values
-// of its query parameters replaced.
+// commandWord returns the argument a of a server command as source shows
+// it, and the secrets it holds. secret says that a is the value of a secret
+// flag given before it; next, that the argument after a is. The value of a
+// flag or KEY=VALUE argument whose name looks secret becomes redact.Mark,
+// and so does the whole argument after such a flag without "="; a URL, bare
+// or as such a value, loses its credentials as redact.URL says. Absolute
+// paths are rewritten by p.
+func commandWord(a string, secret bool, p *pathRewriter) (shown string, secrets []string, next bool) {
+	if secret {
+		return redact.Mark, []string{a}, false
+	}
+	// value shows the value of a flag or variable that is not secret.
+	value := func(v string) (string, []string) {
+		switch {
+		case strings.Contains(v, "://"):
+			shown, secrets, ok := redact.URL(v)
+			if !ok {
+				return "(malformed URL)", []string{v}
+			}
+			return shown, secrets
+		case filepath.IsAbs(v):
+			return p.portable(v), nil
+		}
+		return v, nil
+	}
+	if strings.HasPrefix(a, "-") {
+		name, v, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		eq := strings.IndexByte(a, '=')
+		switch {
+		case redact.SecretName(name) && hasValue:
+			return a[:eq+1] + redact.Mark, []string{v}, false
+		case redact.SecretName(name):
+			return a, nil, true
+		case hasValue:
+			shown, secrets := value(v)
+			return a[:eq+1] + shown, secrets, false
+		}
+		return a, nil, false
+	}
+	if k, v, ok := strings.Cut(a, "="); ok && variableName(k) {
+		if redact.SecretName(k) {
+			return k + "=" + redact.Mark, []string{v}, false
+		}
+		shown, secrets := value(v)
+		return k + "=" + shown, secrets, false
+	}
+	shown, secrets = value(a)
+	return shown, secrets, false
+}
+
+// variableName reports whether k can be the name of a KEY=VALUE argument:
+// letters, digits, '_', '-' and '.', which no URL before its first '='
+// is made of alone.
+func variableName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// redactURL returns rawURL as redact.URL shows it, or "(malformed URL)".
 func redactURL(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
+	shown, _, ok := redact.URL(rawURL)
+	if !ok {
 		return "(malformed URL)"
 	}
-	u.User = nil
-	if u.RawQuery != "" {
-		q := u.Query()
-		for k := range q {
-			q[k] = []string{"REDACTED"}
-		}
-		u.RawQuery = q.Encode()
-	}
-	u.Fragment = ""
-	return u.String()
+	return shown
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.

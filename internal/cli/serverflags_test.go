@@ -123,12 +123,19 @@ func TestServerFlagsSource(t *testing.T) {
 		want string
 	}{
 		{name: "url", f: serverFlags{url: "http://homeassistant.local:8123/api/mcp"}, want: "http://homeassistant.local:8123/api/mcp"},
-		{name: "url secrets", f: serverFlags{url: "https://user:pw@h.example/mcp?key=abc&x=1#frag"}, want: "https://h.example/mcp?key=REDACTED&x=REDACTED"},
+		{name: "url secrets", f: serverFlags{url: "https://user:pw@h.example/mcp?key=abc&x=1#frag"}, want: "https://user:[REDACTED]@h.example/mcp?key=[REDACTED]&x=[REDACTED]"},
+		{name: "url user alone", f: serverFlags{url: "https://ghp_0123456789@h.example/mcp"}, want: "https://[REDACTED]@h.example/mcp"},
+		{name: "url bare query word", f: serverFlags{url: "https://h.example/mcp?sk-0123456789&a=&sslmode=require"}, want: "https://h.example/mcp?[REDACTED]&a=&sslmode=require"},
 		{name: "sse", f: serverFlags{sse: "http://ha:8123/mcp_server/sse"}, want: "--sse http://ha:8123/mcp_server/sse"},
 		{name: "command", f: serverFlags{command: []string{"npx", "-y", "@modelcontextprotocol/server-everything"}}, want: "npx -y @modelcontextprotocol/server-everything"},
 		{name: "quoting", f: serverFlags{command: []string{"srv", "a b", "it's", ""}}, want: `srv 'a b' 'it'\''s' ''`},
-		{name: "secret flags", f: serverFlags{command: []string{"srv", "--api-key", "abc", "--token=def", "--name", "n", "GITHUB_TOKEN=ghi", "PLAIN=ok"}}, want: "srv --api-key REDACTED --token=REDACTED --name n GITHUB_TOKEN=REDACTED PLAIN=ok"},
-		{name: "url argument", f: serverFlags{command: []string{"proxy", "https://u:p@h/x?sig=1"}}, want: "proxy 'https://h/x?sig=REDACTED'"},
+		{name: "secret flags", f: serverFlags{command: []string{"srv", "--api-key", "abc", "--token=def", "--name", "n", "GITHUB_TOKEN=ghi", "PLAIN=ok"}}, want: "srv --api-key '[REDACTED]' '--token=[REDACTED]' --name n 'GITHUB_TOKEN=[REDACTED]' PLAIN=ok"},
+		{name: "url argument", f: serverFlags{command: []string{"proxy", "https://u:p@h/x?sig=1"}}, want: "proxy 'https://u:[REDACTED]@h/x?sig=[REDACTED]'"},
+		{name: "url in a flag", f: serverFlags{command: []string{"srv", "--dsn=mysql://root:PASSWORD@localhost:3306/db"}}, want: "srv '--dsn=mysql://root:[REDACTED]@localhost:3306/db'"},
+		{name: "url after a flag", f: serverFlags{command: []string{"srv", "--dsn", "postgres://u:PASSWORD@h/db"}}, want: "srv --dsn 'postgres://u:[REDACTED]@h/db'"},
+		{name: "url with a secret query", f: serverFlags{command: []string{"srv", "https://user:PASSWORD@example.com/x?api_key=K123"}}, want: "srv 'https://user:[REDACTED]@example.com/x?api_key=[REDACTED]'"},
+		{name: "url in a variable", f: serverFlags{command: []string{"env", "DATABASE_URL=postgres://u:PASSWORD@h/db", "srv"}}, want: "env 'DATABASE_URL=postgres://u:[REDACTED]@h/db' srv"},
+		{name: "harmless settings", f: serverFlags{command: []string{"srv", "--dsn=postgres://u:PASSWORD@h/db?sslmode=require&application_name=mcp&password=PW2"}}, want: "srv '--dsn=postgres://u:[REDACTED]@h/db?sslmode=require&application_name=mcp&password=[REDACTED]'"},
 		{name: "paths", f: serverFlags{command: []string{filepath.Join(wd, "bin", "srv"), "/usr/bin/other"}}, want: "./bin/srv /usr/bin/other"},
 	}
 	for _, tt := range tests {

@@ -39,7 +39,9 @@
 // cannot be combined with bearer_env or an Authorization header.
 //
 // Relative paths are relative to the directory of the file. Unknown keys are
-// errors, so that a typo never goes unnoticed.
+// errors, so that a typo never goes unnoticed. So are YAML anchors and
+// aliases (&name, *name), and a file larger than 1 MiB: they bound the work
+// of reading the file, however it is written.
 package config
 
 import (
@@ -53,7 +55,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/mcpgen/mcpgen/generator/emit"
 )
@@ -154,6 +156,9 @@ type Header struct {
 	Name, Value string
 }
 
+// maxFileBytes bounds the size of a config file.
+const maxFileBytes = 1 << 20
+
 // Error is a problem in the file, with its line.
 type Error struct {
 	Path string
@@ -168,9 +173,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
 }
 
-// Load reads and checks the file at path.
+// Load reads and checks the file at path. It reads no more than one byte
+// beyond maxFileBytes.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -181,12 +187,26 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
+// readLimited reads the file at path, up to one byte more than
+// maxFileBytes.
+func readLimited(path string) ([]byte, error) {
+	fd, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fd.Close()
+	return io.ReadAll(io.LimitReader(fd, maxFileBytes+1))
+}
+
 // Parse checks the contents of a config file; path names it in errors and
 // gives the directory relative paths are resolved against.
 func Parse(path string, data []byte) (*File, error) {
 	f := &File{Path: path, Dir: filepath.Dir(path)}
 	fail := func(line int, format string, args ...any) error {
 		return &Error{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(data) > maxFileBytes {
+		return nil, fail(0, "the file is larger than %d bytes", maxFileBytes)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -195,6 +215,13 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	if len(doc.Content) == 0 {
 		return nil, fail(0, "the file is empty: want a servers mapping")
+	}
+	if n := firstAnchor(&doc); n != nil {
+		name := n.Anchor
+		if n.Kind == yaml.AliasNode {
+			name = n.Value
+		}
+		return nil, fail(n.Line, "anchors and aliases are not allowed (&%s)", name)
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
@@ -231,6 +258,23 @@ func Parse(path string, data []byte) (*File, error) {
 		f.Servers = append(f.Servers, s)
 	}
 	return f, nil
+}
+
+// firstAnchor returns the first node of the tree under n, in document
+// order, that has an anchor or is an alias, or nil. The file has no use for
+// them, and refusing them keeps nested aliases from multiplying the work of
+// reading it, and an entry that repeats another from being reported by a
+// line it does not have.
+func firstAnchor(n *yaml.Node) *yaml.Node {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		return n
+	}
+	for _, c := range n.Content {
+		if a := firstAnchor(c); a != nil {
+			return a
+		}
+	}
+	return nil
 }
 
 func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error) (*Server, error) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,4 +132,38 @@ func TestLoad(t *testing.T) {
 	if err != nil || f.Servers[0].Snapshot != filepath.Join(dir, "s.json") {
 		t.Errorf("Load = %+v, %v", f, err)
 	}
+}
+
+func TestParseLimits(t *testing.T) {
+	// Nested aliases that would expand to 9^8 strings, had anything
+	// expanded them.
+	var bomb strings.Builder
+	bomb.WriteString("servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    headers:\n      l0: &l0 [x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&bomb, "      l%d: &l%d [*l%[3]d, *l%[3]d, *l%[3]d, *l%[3]d, *l%[3]d, *l%[3]d, *l%[3]d, *l%[3]d, *l%[3]d]\n", i, i, i-1)
+	}
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"alias bomb", bomb.String(), "mcpgen.yaml:6: anchors and aliases are not allowed (&l0)"},
+		{"shared entry", "servers:\n  a: &a\n    snapshot: s.json\n    url: http://x\n  b: *a\n", "mcpgen.yaml:2: anchors and aliases are not allowed (&a)"},
+		{"merge key", "servers:\n  a: &a\n    snapshot: s.json\n    url: http://x\n  b:\n    <<: *a\n    snapshot: t.json\n", "mcpgen.yaml:2: anchors and aliases are not allowed (&a)"},
+		{"size", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n#" + strings.Repeat("x", maxFileBytes) + "\n", fmt.Sprintf("mcpgen.yaml: the file is larger than %d bytes", maxFileBytes)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("mcpgen.yaml", []byte(tc.text))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("load", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "mcpgen.yaml")
+		if err := os.WriteFile(path, make([]byte, maxFileBytes+1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(path); err == nil || err.Error() != fmt.Sprintf("%s: the file is larger than %d bytes", path, maxFileBytes) {
+			t.Errorf("Load = %v", err)
+		}
+	})
 }
