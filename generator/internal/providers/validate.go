@@ -96,7 +96,7 @@ func (a *ArrayWithoutItemsArgs) Validate() error {
 func (a *ArrayWithoutItemsArgs) validate() error {
 	if a.List != nil {
 		if len(a.List) < 1 {
-			return mcpimpl.Invalid("/list", "must have at least 1 items")
+			return mcpimpl.Invalid("/list", "must have at least 1 item")
 		}
 	}
 	return nil
@@ -370,7 +370,7 @@ func (u *ListEventsV) Validate() error {
 	}
 	if u.String != nil {
 		if utf8.RuneCountInString(*u.String) < 1 {
-			return mcpimpl.Invalid("", "must be at least 1 characters long")
+			return mcpimpl.Invalid("", "must be at least 1 character long")
 		}
 	}
 	if u.Number != nil {
@@ -384,7 +384,7 @@ func (u *ListEventsV) Validate() error {
 // checkListEventsV_0 checks the String branch of ListEventsV.
 func checkListEventsV_0(v *string) error {
 	if utf8.RuneCountInString(*v) < 1 {
-		return mcpimpl.Invalid("", "must be at least 1 characters long")
+		return mcpimpl.Invalid("", "must be at least 1 character long")
 	}
 	return nil
 }
