@@ -246,15 +246,28 @@ type Package struct {
 	Tools []*Tool
 	// Types are every named type, in the order they were named.
 	Types []*Type
+	// Skipped are the tools left out because no call of them can succeed,
+	// each with why, in name order; Options.Strict refuses them instead.
+	Skipped []*Error
 	// steps counts the conversions and allOf merge steps the build took.
 	steps int
 }
 
-// Error is a schema construct the generator cannot map.
+// Error is a schema construct the generator cannot map, or a tool no call
+// of which can succeed.
 type Error struct {
 	Tool    string
 	Pointer string
 	Msg     string
+	// Uncallable reports a tool no call of which can ever succeed (see
+	// uncallable.go): the meta-schema rejects one of its schemas, or no
+	// arguments or no result satisfy them. Build leaves such a tool out,
+	// unless Options.Strict.
+	Uncallable bool
+
+	// limit reports a schema over the Limits, which stops the build even
+	// when the tool is uncallable too.
+	limit bool
 }
 
 func (e *Error) Error() string {
