@@ -173,8 +173,9 @@ func convertTool(ctx context.Context, pkg *Package, names *scope, index map[*Typ
 // constants theirs, which start with the name of their type. During the
 // conversion a type's Name is the name it asks for; here every type asking
 // for the same name is ranked by the spelling of its schema's last pointer
-// token (a $defs name, a property name), then by how many tools share it,
-// so that which type keeps the name never depends on the order the tools
+// token (a $defs name, a property name), then inputs ahead of outputs
+// (callers spell the types they build; they mostly reach the ones they read
+// through fields), then by how many tools share it, so that which type keeps the name never depends on the order the tools
 // or properties come in. A type shared by several tools asks for its name
 // without a tool's prefix (see share.go).
 func nameTypes(pkg *Package, names *scope) {
@@ -187,7 +188,13 @@ func nameTypes(pkg *Package, names *scope) {
 		if len(t.SharedBy) > 1 {
 			want, weight = t.local, len(t.SharedBy)
 		}
-		names.weighedClaim(want, t.origin, spellingRank(tok, Exported(tok, "")), weight, func(n string) { t.Name = n })
+		// A type callers build (used in an input schema) comes before one
+		// they only read, whatever the tool counts.
+		tier := 1
+		if t.inInput {
+			tier = 0
+		}
+		names.weighedClaim(want, t.origin, spellingRank(tok, Exported(tok, "")), tier, weight, func(n string) { t.Name = n })
 	}
 	names.resolve()
 	for _, t := range pkg.Types {
@@ -232,6 +239,9 @@ type converter struct {
 	// entries referenced, by pointer (see ownName).
 	structs  []string
 	defNames map[string]string
+	// owners are the own names of the structs being converted (see
+	// ownName), innermost last; "" for a tool's root type.
+	owners []string
 }
 
 func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsontree.Node, rootPtr string) *converter {
@@ -272,6 +282,16 @@ func (c *converter) named(t *Type, hint string) *Type {
 		t.origin = c.tool + "#" + t.Pointer
 		t.tool, t.toolBase = c.tool, c.base
 		t.local = c.ownName(t.Pointer, hint)
+		t.inInput = c.rootPtr == "/inputSchema"
+		if _, def := c.defNames[t.Pointer]; !def && genericNames[t.local] {
+			// A generic name says too little on its own: qualify it by
+			// the struct it is a field of, or keep it to its tool.
+			if n := len(c.owners); n > 0 && c.owners[n-1] != "" {
+				t.local = c.owners[n-1] + t.local
+			} else {
+				t.perTool = true
+			}
+		}
 	}
 	c.index[t] = len(c.pkg.Types)
 	c.pkg.Types = append(c.pkg.Types, t)
@@ -781,8 +801,12 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	if isRoot {
 		base = c.base
 	}
-	c.structs = append(c.structs, base)
-	defer func() { c.structs = c.structs[:len(c.structs)-1] }()
+	owner := t.local
+	if isRoot {
+		owner = ""
+	}
+	c.structs, c.owners = append(c.structs, base), append(c.owners, owner)
+	defer func() { c.structs, c.owners = c.structs[:len(c.structs)-1], c.owners[:len(c.owners)-1] }()
 	fieldNames := newScope(reservedFields...)
 	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsontree.Bool) {
 		fieldNames.reserve("Extra")

@@ -126,6 +126,13 @@ type Type struct {
 	// in or the tool ("HassMediaNextDeviceClass" → "DeviceClass"), or ""
 	// when there is none.
 	tool, toolBase, local string
+	// perTool reports a type whose own name is generic (see genericNames)
+	// and which is a field of a tool's root type: it is never shared, so
+	// that it keeps the tool's prefix.
+	perTool bool
+	// inInput reports a type an input schema uses (for a shared type, one
+	// of its uses), which ranks ahead of output types for its name.
+	inInput bool
 	// SharedBy lists, sorted, the tools whose schemas use a type shared
 	// across tools (see share.go); it is nil for a type of one tool.
 	SharedBy []string

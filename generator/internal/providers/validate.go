@@ -641,7 +641,7 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 	if u.String != nil {
 		n++
 	}
-	if u.String2 != nil {
+	if u.StringUUID != nil {
 		n++
 	}
 	if n == 0 {
@@ -655,8 +655,8 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 			return mcpimpl.Invalid("", "must be at least 3 characters long")
 		}
 	}
-	if u.String2 != nil {
-		if !mcpimpl.CheckFormat("uuid", *u.String2) {
+	if u.StringUUID != nil {
+		if !mcpimpl.CheckFormat("uuid", *u.StringUUID) {
 			return mcpimpl.Invalid("", "must be a valid \"uuid\"")
 		}
 	}
@@ -671,7 +671,7 @@ func checkUnionDistributesSiblingsID_0(v *string) error {
 	return nil
 }
 
-// checkUnionDistributesSiblingsID_1 checks the String2 branch of UnionDistributesSiblingsID.
+// checkUnionDistributesSiblingsID_1 checks the StringUUID branch of UnionDistributesSiblingsID.
 func checkUnionDistributesSiblingsID_1(v *string) error {
 	if !mcpimpl.CheckFormat("uuid", *v) {
 		return mcpimpl.Invalid("", "must be a valid \"uuid\"")
