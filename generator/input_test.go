@@ -69,6 +69,11 @@ func TestSchemasThatCanNeverValidate(t *testing.T) {
 				t.Errorf("generating %s from a file: no error", tc.schema)
 			}
 		}
+		// Without strict mode, a list of that tool alone is refused too:
+		// a package without tools helps nobody.
+		if _, err := emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live"}); err == nil || !strings.HasPrefix(err.Error(), "no tool can be generated: "+tc.want) {
+			t.Errorf("generating %s alone: error = %v, want no tool can be generated", tc.schema, err)
+		}
 		// Without strict mode, the tool is left out and its neighbour
 		// generated.
 		tools = append(tools, runtime.Tool{Name: "ok", InputSchema: []byte(`{"type":"object"}`)})
