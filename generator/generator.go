@@ -62,6 +62,10 @@ type Config struct {
 	// Context, when set, stops generation once it is done (see
 	// emit.Options.Context).
 	Context context.Context
+	// Strict refuses a tool no call of which can succeed, such as one whose
+	// schema the JSON Schema meta-schema rejects; otherwise such a tool is
+	// left out with a warning, and the others are generated.
+	Strict bool
 }
 
 // Generate reads the snapshot and renders the files of the package.
@@ -77,7 +81,10 @@ func Generate(cfg Config) ([]emit.File, error) {
 	if warn == nil {
 		warn = func(Warning) {}
 	}
-	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Sharing: cfg.Sharing, Context: cfg.Context}
+	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Sharing: cfg.Sharing, Context: cfg.Context, Strict: cfg.Strict}
+	opts.Skipped = func(e *ir.Error) {
+		warn(Warning{Msg: fmt.Sprintf("tool %q is left out of the package, since no call of it can succeed: %s: %s (strict mode refuses the tool list instead)", e.Tool, e.Pointer, e.Msg), Tool: e.Tool})
+	}
 	if !cfg.Tools.IsZero() {
 		opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
 	}

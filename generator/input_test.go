@@ -34,8 +34,10 @@ func TestDuplicateJSONKeys(t *testing.T) {
 
 // TestSchemasThatCanNeverValidate generates from schemas the validator
 // behind ValidateArguments cannot compile, so the generated method would
-// fail on every call. Each is refused at generation time with the tool and
-// the pointer, and each really fails to compile at run time.
+// fail on every call. In strict mode each is refused at generation time
+// with the tool and the pointer; otherwise the tool is left out with the
+// same words, and the tool beside it is generated. Each really fails to
+// compile at run time.
 func TestSchemasThatCanNeverValidate(t *testing.T) {
 	for _, tc := range []struct{ schema, want string }{
 		{`{"type":"object","properties":{"tags":{"type":"array","uniqueItems":"yes"}}}`,
@@ -56,12 +58,37 @@ func TestSchemasThatCanNeverValidate(t *testing.T) {
 			`tool "t": /inputSchema/required/1: required names "b", which properties does not describe and additionalProperties: false forbids`},
 	} {
 		// From a live list, where the snapshot reader does not run first.
-		_, err := generateLive(runtime.Tool{Name: "t", InputSchema: []byte(tc.schema)})
+		tools := []runtime.Tool{{Name: "t", InputSchema: []byte(tc.schema)}}
+		_, err := emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live", Strict: true})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("generating %s: error = %v, want %q", tc.schema, err, tc.want)
 		}
-		if _, err := generateText(`[{"name":"t","inputSchema":`+tc.schema+`}]`, ir.Limits{}); err == nil {
-			t.Errorf("generating %s from a file: no error", tc.schema)
+		// The snapshot reader refuses some of them itself.
+		if snap, err := snapshot.Read("t.json", []byte(`[{"name":"t","inputSchema":`+tc.schema+`}]`)); err == nil {
+			if _, err := emit.Generate(snap, emit.Options{Package: "file", Strict: true}); err == nil {
+				t.Errorf("generating %s from a file: no error", tc.schema)
+			}
+		}
+		// Without strict mode, a list of that tool alone is refused too:
+		// a package without tools helps nobody.
+		if _, err := emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live"}); err == nil || !strings.HasPrefix(err.Error(), "no tool can be generated: "+tc.want) {
+			t.Errorf("generating %s alone: error = %v, want no tool can be generated", tc.schema, err)
+		}
+		// Without strict mode, the tool is left out and its neighbour
+		// generated.
+		tools = append(tools, runtime.Tool{Name: "ok", InputSchema: []byte(`{"type":"object"}`)})
+		var skipped []string
+		files, err := emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live", Skipped: func(e *ir.Error) { skipped = append(skipped, e.Error()) }})
+		if err != nil {
+			t.Errorf("generating %s beside a good tool: %v", tc.schema, err)
+		}
+		if len(skipped) != 1 || !strings.HasPrefix(skipped[0], tc.want) {
+			t.Errorf("generating %s beside a good tool: left out %q, want one %q", tc.schema, skipped, tc.want)
+		}
+		for _, f := range files {
+			if f.Name == "client.go" && (strings.Contains(string(f.Data), `"t"`) || !strings.Contains(string(f.Data), `"ok"`)) {
+				t.Errorf("generating %s beside a good tool: client.go does not call only the good tool:\n%s", tc.schema, f.Data)
+			}
 		}
 		if err := runtime.NewSchema("t", []byte(tc.schema)).Validate([]byte(`{"a":"x","b":1}`)); err == nil && !strings.Contains(tc.want, "additionalProperties: false") {
 			t.Errorf("runtime validator accepted a value against %s", tc.schema)

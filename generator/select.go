@@ -12,10 +12,12 @@ import (
 )
 
 // Warning is something generation went on despite. Pattern is set when the
-// warning is about one pattern of Config.Tools.
+// warning is about one pattern of Config.Tools, Tool when it is about a
+// tool left out.
 type Warning struct {
 	Msg     string
 	Pattern *runtime.ToolPattern
+	Tool    string
 }
 
 func (w Warning) String() string { return w.Msg }

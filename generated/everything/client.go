@@ -56,7 +56,7 @@ func (c *Client) GetResourceReference(ctx context.Context, args GetResourceRefer
 
 // GetStructuredContent calls the tool "get-structured-content".
 //
-// # Returns structured content along with an output schema for client data validation
+// Returns structured content along with an output schema for client data validation.
 //
 // It returns the structured result decoded as GetStructuredContentResult; a result without one is an error.
 func (c *Client) GetStructuredContent(ctx context.Context, args GetStructuredContentArgs) (*GetStructuredContentResult, error) {

@@ -75,6 +75,7 @@ func comment(paragraphs ...string) jen.Code {
 	if len(lines) == 0 {
 		return jen.Null()
 	}
+	lines = noHeadings(lines)
 	s := jen.Null()
 	for i, l := range lines {
 		if i > 0 {
@@ -89,6 +90,82 @@ func comment(paragraphs ...string) jen.Code {
 		}
 	}
 	return s.Line()
+}
+
+// noHeadings rewrites the lines of a doc comment so that go/doc/comment,
+// which gofmt and go doc read them with, finds no section heading in them:
+// headings are for the structure of Go documentation, and text from a
+// server placed between the generator's own paragraphs would otherwise
+// become one. A line on its own between blank lines that starts with an
+// upper-case letter and ends with a letter or digit (an implicit heading)
+// gets a final period, which makes it the sentence it is; a line on its own
+// that starts with "# " (a Markdown heading) is indented, so it is shown as
+// written, as a code block.
+func noHeadings(lines []string) []string {
+	var out []string
+	for i, l := range lines {
+		alone := l != "" && !indented(l) &&
+			(i == 0 || lines[i-1] == "" || indented(lines[i-1])) &&
+			(i+1 == len(lines) || lines[i+1] == "" || indented(lines[i+1]))
+		switch {
+		case !alone:
+		case len(l) >= 2 && l[0] == '#' && (l[1] == ' ' || l[1] == '\t') && strings.TrimSpace(l) != "#":
+			l = "\t" + l
+		case i > 0 && lines[i-1] == "" && i+2 < len(lines) && lines[i+1] == "" && !indented(lines[i+2]) && oldHeading(l):
+			l += "."
+		}
+		if l != lines[i] && out == nil {
+			out = append([]string(nil), lines[:i]...)
+		}
+		if out != nil {
+			out = append(out, l)
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
+// indented reports whether a comment line starts with a space or a tab.
+func indented(l string) bool { return l != "" && (l[0] == ' ' || l[0] == '\t') }
+
+// oldHeading reports whether go/doc/comment reads line, alone between blank
+// lines and followed by more text, as an implicit heading: it starts with
+// an upper-case letter, ends with a letter or a digit, and has no
+// punctuation but parentheses, commas, "'s" and dots inside words.
+func oldHeading(line string) bool {
+	line = strings.TrimSpace(line)
+	r, _ := utf8.DecodeRuneInString(line)
+	if !unicode.IsLetter(r) || !unicode.IsUpper(r) {
+		return false
+	}
+	r, _ = utf8.DecodeLastRuneInString(line)
+	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		return false
+	}
+	if strings.ContainsAny(line, ";:!?+*/=[]{}_^°&§~%#@<\">\\") {
+		return false
+	}
+	for b := line; ; {
+		var ok bool
+		if _, b, ok = strings.Cut(b, "'"); !ok {
+			break
+		}
+		if b != "s" && !strings.HasPrefix(b, "s ") {
+			return false
+		}
+	}
+	for b := line; ; {
+		var ok bool
+		if _, b, ok = strings.Cut(b, "."); !ok {
+			break
+		}
+		if b == "" || strings.HasPrefix(b, " ") {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLine flattens text for use inside a single comment line.

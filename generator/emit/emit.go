@@ -99,7 +99,7 @@ func reserved() []string {
 // check the Go API they compare, so that all three name the same
 // identifiers.
 func (opts Options) IROptions() ir.Options {
-	return ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context, Reserved: reserved(), Sharing: opts.Sharing}
+	return ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context, Reserved: reserved(), Sharing: opts.Sharing, Strict: opts.Strict}
 }
 
 // Options choose what Generate writes.
@@ -130,6 +130,12 @@ type Options struct {
 	// Context, when set, stops generation once it is done: the IR build
 	// with an *ir.StoppedError, the files with an error naming the file.
 	Context context.Context
+	// Strict refuses a tool no call of which can succeed (see
+	// ir.Error.Uncallable) instead of leaving it out.
+	Strict bool
+	// Skipped, when set, is called with each tool left out because no
+	// call of it can succeed, in name order.
+	Skipped func(*ir.Error)
 }
 
 // File is one generated file.
@@ -209,6 +215,21 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 	pkg, err := ir.BuildOptions(snap.Tools, opts.IROptions())
 	if err != nil {
 		return nil, err
+	}
+	if len(pkg.Skipped) > 0 {
+		if len(pkg.Tools) == 0 {
+			return nil, fmt.Errorf("no tool can be generated: %w", pkg.Skipped[0])
+		}
+		if opts.Skipped != nil {
+			for _, e := range pkg.Skipped {
+				opts.Skipped(e)
+			}
+		}
+		// SnapshotHash covers every tool the server lists, as it does when
+		// only some tools are selected.
+		if opts.SnapshotHash == "" {
+			opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
+		}
 	}
 	g := newGen(pkg, opts)
 	fm := newFormatter()

@@ -66,9 +66,9 @@ func (g *gen) schemasFile() *jen.File {
 	for i, rt := range tools {
 		texts[i] = string(rt.Raw)
 	}
-	what := fmt.Sprintf("the %d tools this package was generated from", len(tools))
+	what := "the " + count(int64(len(tools)), "tool", "tools") + " this package was generated from"
 	if g.opts.SnapshotHash != "" {
-		what = fmt.Sprintf("the %d tools this package was generated for, selected from the %d of its snapshot", len(tools), g.opts.SnapshotTools)
+		what = fmt.Sprintf("the %s this package was generated for, selected from the %d of its snapshot", count(int64(len(tools)), "tool", "tools"), g.opts.SnapshotTools)
 	}
 	f.Add(comment(fmt.Sprintf("MCPTools returns %s, in name order, with the schemas as the server sent them. Each call returns a new slice.", what))).Func().Id("MCPTools").Params().Index().Qual(runtimePkg, "Tool").Block(
 		jen.Return(jen.Qual(implPkg, "Tools").Call(jen.Id("toolsJSON").Index(jen.Op(":")))),

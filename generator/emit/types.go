@@ -135,22 +135,24 @@ func (w *typesWriter) method(typ, name string, d funcDecl) {
 // text from a server can hold what reads as a heading, a list or a code
 // block.
 func writeDocComment(b *bytes.Buffer, paragraphs ...string) {
-	var text strings.Builder
+	var all []string
 	for _, p := range paragraphs {
 		lines := commentLines(p)
 		if len(lines) == 0 {
 			continue
 		}
-		if text.Len() > 0 {
-			text.WriteByte('\n')
+		if len(all) > 0 {
+			all = append(all, "")
 		}
-		for _, l := range lines {
-			text.WriteString(l)
-			text.WriteByte('\n')
-		}
+		all = append(all, lines...)
 	}
-	if text.Len() == 0 {
+	if len(all) == 0 {
 		return
+	}
+	var text strings.Builder
+	for _, l := range noHeadings(all) {
+		text.WriteString(l)
+		text.WriteByte('\n')
 	}
 	var p doccomment.Parser
 	var pr doccomment.Printer

@@ -196,12 +196,12 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []stmt {
 		if t.MinLength != nil {
 			g.usesUTF8 = true
 			out = append(out, c.fails("utf8.RuneCountInString("+expr+") < "+strconv.FormatInt(int64(*t.MinLength), 10),
-				fmt.Sprintf("must be at least %d characters long", *t.MinLength)))
+				"must be at least "+count(*t.MinLength, "character", "characters")+" long"))
 		}
 		if t.MaxLength != nil {
 			g.usesUTF8 = true
 			out = append(out, c.fails("utf8.RuneCountInString("+expr+") > "+strconv.FormatInt(int64(*t.MaxLength), 10),
-				fmt.Sprintf("must be at most %d characters long", *t.MaxLength)))
+				"must be at most "+count(*t.MaxLength, "character", "characters")+" long"))
 		}
 		for _, p := range t.Patterns {
 			out = append(out, c.fails("!mcpimpl.Match("+g.pattern(p)+", "+expr+")", "must match the pattern "+truncate(p, 120)))
@@ -211,10 +211,10 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []stmt {
 		}
 	case ir.Slice:
 		if t.MinItems != nil {
-			out = append(out, c.fails("len("+expr+") < "+strconv.FormatInt(int64(*t.MinItems), 10), fmt.Sprintf("must have at least %d items", *t.MinItems)))
+			out = append(out, c.fails("len("+expr+") < "+strconv.FormatInt(int64(*t.MinItems), 10), "must have at least "+count(*t.MinItems, "item", "items")))
 		}
 		if t.MaxItems != nil {
-			out = append(out, c.fails("len("+expr+") > "+strconv.FormatInt(int64(*t.MaxItems), 10), fmt.Sprintf("must have at most %d items", *t.MaxItems)))
+			out = append(out, c.fails("len("+expr+") > "+strconv.FormatInt(int64(*t.MaxItems), 10), "must have at most "+count(*t.MaxItems, "item", "items")))
 		}
 		i := "i" + strconv.Itoa(depth)
 		if inner := g.checksAt(t.Elem, operand(expr)+"["+i+"]", c.withIndex(i), depth+1); len(inner) > 0 {
@@ -226,6 +226,15 @@ func (g *gen) checksAt(t *ir.Type, expr string, c checker, depth int) []stmt {
 		// Unnamed structs do not occur: structs are always named.
 	}
 	return out
+}
+
+// count writes n with the noun that agrees with it: "1 character", "2
+// characters".
+func count(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
 }
 
 // operand makes expr usable before a selector or an index: a dereference
@@ -241,10 +250,10 @@ func operand(expr string) string {
 func (g *gen) mapChecks(elem, lim *ir.Type, expr string, c checker, depth int) []stmt {
 	var out []stmt
 	if lim.MinEntries != nil {
-		out = append(out, c.fails("len("+expr+") < "+strconv.FormatInt(int64(*lim.MinEntries), 10), fmt.Sprintf("must have at least %d properties", *lim.MinEntries)))
+		out = append(out, c.fails("len("+expr+") < "+strconv.FormatInt(int64(*lim.MinEntries), 10), "must have at least "+count(*lim.MinEntries, "property", "properties")))
 	}
 	if lim.MaxEntries != nil {
-		out = append(out, c.fails("len("+expr+") > "+strconv.FormatInt(int64(*lim.MaxEntries), 10), fmt.Sprintf("must have at most %d properties", *lim.MaxEntries)))
+		out = append(out, c.fails("len("+expr+") > "+strconv.FormatInt(int64(*lim.MaxEntries), 10), "must have at most "+count(*lim.MaxEntries, "property", "properties")))
 	}
 	k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
 	var inner []stmt

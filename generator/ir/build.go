@@ -2,6 +2,7 @@ package ir
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -35,7 +36,7 @@ func BuildLimited(tools []snapshot.Tool, lim Limits) (*Package, error) {
 // buildPackage converts tools; no type takes a reserved name, and used
 // records the keys of the overrides applied. Types are shared as sharing
 // says; unshared are the entries of sharing.Except that matched no type.
-func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, reserved []string, sharing Sharing, used map[string]bool) (pkg *Package, unshared []string, err error) {
+func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overrides map[string]Override, reserved []string, sharing Sharing, strict bool, used map[string]bool) (pkg *Package, unshared []string, err error) {
 	lim = lim.withDefaults()
 	if len(tools) > lim.MaxTools {
 		return nil, nil, &TooManyToolsError{Count: len(tools), Limit: lim.MaxTools}
@@ -77,15 +78,51 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	index := map[*Type]int{}
 	metaErrs, stopMeta := checkMetaAhead(sorted)
 	defer stopMeta()
+	kept := pkg.Tools[:0:0]
 	for i, st := range sorted {
 		t := pkg.Tools[i]
+		start := len(pkg.Types)
+		err := convertTool(ctx, pkg, names, index, t, st, lim, overrides, used, metaErrs[i])
+		var ie *Error
+		if err == nil || strict || !errors.As(err, &ie) || !ie.Uncallable {
+			if err != nil {
+				return nil, nil, err
+			}
+			kept = append(kept, t)
+			continue
+		}
+		// The tool is left out: so are the types its conversion made. Its
+		// names stay taken, so that the package names everything else as
+		// it will once the server fixes the tool.
+		for _, typ := range pkg.Types[start:] {
+			delete(index, typ)
+		}
+		clear(pkg.Types[start:])
+		pkg.Types = pkg.Types[:start]
+		pkg.Skipped = append(pkg.Skipped, ie)
+	}
+	pkg.Tools = kept
+	unshared = shareTypes(pkg, sharing)
+	nameTypes(pkg, names)
+	return pkg, unshared, nil
+}
+
+// convertTool converts the schemas of the tool st into t.Args and t.Result.
+// The converter reports what it cannot map first, in its own words; the
+// meta-schema, whose verdict arrives on meta, then catches what it let
+// through, and unsatisfiable what no value satisfies. An error of a tool no
+// call of which can succeed (the meta-schema rejects one of its schemas, or
+// one admits no value) is an *Error with Uncallable set, whichever of the
+// three reports it.
+func convertTool(ctx context.Context, pkg *Package, names *scope, index map[*Type]int, t *Tool, st *snapshot.Tool, lim Limits, overrides map[string]Override, used map[string]bool, meta <-chan error) error {
+	convErr := func() error {
 		c := newConverter(pkg, names, index, t.Name, st.Input, "/inputSchema")
 		c.ctx, c.maxDepth, c.budget.Max = ctx, lim.MaxSchemaDepth, lim.MaxSchemaSteps
 		c.overrides, c.usedOverrides = overrides, used
 		args, err := c.root(t.GoName, t.GoName+"Args")
 		pkg.steps += c.budget.Steps
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		t.Args, t.RawChecks = args, c.rawList()
 		if st.Output != nil {
@@ -95,27 +132,50 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 			res, err := c.root(t.GoName+"Result", t.GoName+"Result")
 			pkg.steps += c.budget.Steps
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			t.Result, t.ResultRawChecks = res, c.rawList()
 		}
-		// The converter reports what it cannot map first, in its own
-		// words; the meta-schema then catches what it let through.
-		if err := <-metaErrs[i]; err != nil {
-			return nil, nil, err
+		return nil
+	}()
+	var ie *Error
+	if convErr != nil && (!errors.As(convErr, &ie) || ie.limit) {
+		return convErr
+	}
+	// uncallable marks the converter's error as the error of a tool that
+	// cannot be called, or returns err.
+	uncallable := func(err error) error {
+		if convErr == nil {
+			return err
+		}
+		e := *ie
+		e.Uncallable = true
+		return &e
+	}
+	if metaErr := <-meta; metaErr != nil {
+		return uncallable(metaErr)
+	}
+	for _, s := range []struct {
+		doc       *jsontree.Node
+		ptr, what string
+	}{{st.Input, "/inputSchema", "no arguments are valid"}, {st.Output, "/outputSchema", "no result is valid"}} {
+		if s.doc == nil {
+			continue
+		}
+		if at, why := unsatisfiable(s.doc, s.ptr); at != "" {
+			return uncallable(&Error{Tool: t.Name, Pointer: at, Msg: why + ", so " + s.what + " and every call would fail", Uncallable: true})
 		}
 	}
-	unshared = shareTypes(pkg, sharing)
-	nameTypes(pkg, names)
-	return pkg, unshared, nil
+	return convErr
 }
 
 // nameTypes gives the named types their final names, then the enum
 // constants theirs, which start with the name of their type. During the
 // conversion a type's Name is the name it asks for; here every type asking
 // for the same name is ranked by the spelling of its schema's last pointer
-// token (a $defs name, a property name), then by how many tools share it,
-// so that which type keeps the name never depends on the order the tools
+// token (a $defs name, a property name), then inputs ahead of outputs
+// (callers spell the types they build; they mostly reach the ones they read
+// through fields), then by how many tools share it, so that which type keeps the name never depends on the order the tools
 // or properties come in. A type shared by several tools asks for its name
 // without a tool's prefix (see share.go).
 func nameTypes(pkg *Package, names *scope) {
@@ -128,7 +188,13 @@ func nameTypes(pkg *Package, names *scope) {
 		if len(t.SharedBy) > 1 {
 			want, weight = t.local, len(t.SharedBy)
 		}
-		names.weighedClaim(want, t.origin, spellingRank(tok, Exported(tok, "")), weight, func(n string) { t.Name = n })
+		// A type callers build (used in an input schema) comes before one
+		// they only read, whatever the tool counts.
+		tier := 1
+		if t.inInput {
+			tier = 0
+		}
+		names.weighedClaim(want, t.origin, spellingRank(tok, Exported(tok, "")), tier, weight, func(n string) { t.Name = n })
 	}
 	names.resolve()
 	for _, t := range pkg.Types {
@@ -173,6 +239,9 @@ type converter struct {
 	// entries referenced, by pointer (see ownName).
 	structs  []string
 	defNames map[string]string
+	// owners are the own names of the structs being converted (see
+	// ownName), innermost last; "" for a tool's root type.
+	owners []string
 }
 
 func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsontree.Node, rootPtr string) *converter {
@@ -213,6 +282,16 @@ func (c *converter) named(t *Type, hint string) *Type {
 		t.origin = c.tool + "#" + t.Pointer
 		t.tool, t.toolBase = c.tool, c.base
 		t.local = c.ownName(t.Pointer, hint)
+		t.inInput = c.rootPtr == "/inputSchema"
+		if _, def := c.defNames[t.Pointer]; !def && genericNames[t.local] {
+			// A generic name says too little on its own: qualify it by
+			// the struct it is a field of, or keep it to its tool.
+			if n := len(c.owners); n > 0 && c.owners[n-1] != "" {
+				t.local = c.owners[n-1] + t.local
+			} else {
+				t.perTool = true
+			}
+		}
 	}
 	c.index[t] = len(c.pkg.Types)
 	c.pkg.Types = append(c.pkg.Types, t)
@@ -297,7 +376,7 @@ func (c *converter) conv(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		return t, nil
 	}
 	if c.depth >= c.maxDepth && c.maxDepth > 0 {
-		return nil, c.errf(ptr, "the schema nests more than %d levels", c.maxDepth)
+		return nil, c.limitf(ptr, "the schema nests more than %d levels", c.maxDepth)
 	}
 	if err := c.stopped(ptr); err != nil {
 		return nil, err
@@ -722,8 +801,12 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	if isRoot {
 		base = c.base
 	}
-	c.structs = append(c.structs, base)
-	defer func() { c.structs = c.structs[:len(c.structs)-1] }()
+	owner := t.local
+	if isRoot {
+		owner = ""
+	}
+	c.structs, c.owners = append(c.structs, base), append(c.owners, owner)
+	defer func() { c.structs, c.owners = c.structs[:len(c.structs)-1], c.owners[:len(c.owners)-1] }()
 	fieldNames := newScope(reservedFields...)
 	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsontree.Bool) {
 		fieldNames.reserve("Extra")

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -22,7 +23,11 @@ func build(t *testing.T, doc string, reserved ...string) (*Package, error) {
 
 // TestUnmappableSchemasAreErrors checks that constructs the IR cannot map
 // are errors naming the tool and the JSON pointer, never a silent fallback.
+// Without strict mode, those the meta-schema rejects too (uncallable) leave
+// their tool out instead, with the same words in Package.Skipped; the
+// others, which a server can still call, stay errors.
 func TestUnmappableSchemasAreErrors(t *testing.T) {
+	uncallable := map[string]bool{"unknown type": true, "type not string": true, "schema not object": true, "bad pattern": true, "bad minLength": true, "empty anyOf": true}
 	for _, tc := range []struct{ name, schema, want string }{
 		{"allOf types", `{"properties":{"x":{"allOf":[{"type":"string"},{"type":"integer"}]}}}`,
 			`tool "t": /inputSchema/properties/x/allOf/1/type: allOf parts have types "string" and "integer"`},
@@ -44,9 +49,28 @@ func TestUnmappableSchemasAreErrors(t *testing.T) {
 		{"root not object", `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, `tool "t": /inputSchema: the schema does not describe a JSON object`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := build(t, `[{"name":"t","inputSchema":`+tc.schema+`}]`)
+			s, err := snapshot.Read("t.json", []byte(`[{"name":"t","inputSchema":`+tc.schema+`},{"name":"u","inputSchema":{}}]`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = BuildOptions(s.Tools, Options{Strict: true})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Build error = %v, want %q", err, tc.want)
+				t.Errorf("strict Build error = %v, want %q", err, tc.want)
+			}
+			var ie *Error
+			if errors.As(err, &ie) && ie.Uncallable != uncallable[tc.name] {
+				t.Errorf("Uncallable = %v, want %v", ie.Uncallable, uncallable[tc.name])
+			}
+			pkg, err := BuildOptions(s.Tools, Options{})
+			switch {
+			case !uncallable[tc.name]:
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("Build error = %v, want %q", err, tc.want)
+				}
+			case err != nil:
+				t.Errorf("Build error = %v, want tool t left out", err)
+			case len(pkg.Tools) != 1 || pkg.Tools[0].Name != "u" || len(pkg.Skipped) != 1 || !strings.Contains(pkg.Skipped[0].Error(), tc.want):
+				t.Errorf("Build kept %d tools and left out %v, want u kept and t left out with %q", len(pkg.Tools), pkg.Skipped, tc.want)
 			}
 		})
 	}

@@ -208,11 +208,32 @@ func (c *converter) union(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	default:
 		u := c.named(&Type{Kind: Union, Pointer: ptr, OneOf: key == "oneOf", Doc: description(v), Default: v.Get("default")}, hint)
 		fields := NewNamer(reservedFields...)
+		// Branches have no names of their own: a branch type is named
+		// after the union and its field. Branches that would have one
+		// name (two strings) add what tells them apart, their format,
+		// enum or pattern (StringURI, StringEnum), where no other of them
+		// has the same; the others give XObject and XObject2 for the
+		// fields Object and Object2.
+		suffixes := make([]string, len(branches))
+		seen := map[string]int{}
 		for i, b := range branches {
-			// Branches have no names of their own: a branch type is named
-			// after the union and its field, so that two object branches
-			// give XObject and XObject2 for the fields Object and Object2.
-			goName := fields.Take(c.branchSuffix(b))
+			suffixes[i] = c.branchSuffix(b)
+			seen[suffixes[i]]++
+		}
+		detailed := make([]string, len(branches))
+		for i, b := range branches {
+			if detailed[i] = suffixes[i]; seen[suffixes[i]] > 1 {
+				detailed[i] += c.branchDetail(b)
+			}
+			seen[detailed[i]+"\x00"]++
+		}
+		for i := range branches {
+			if seen[detailed[i]+"\x00"] == 1 {
+				suffixes[i] = detailed[i]
+			}
+		}
+		for i, b := range branches {
+			goName := fields.Take(suffixes[i])
 			bt, err := c.conv(b, ptrs[i], hint+goName)
 			if err != nil {
 				return nil, err
@@ -237,6 +258,26 @@ func acceptsNull(v *jsontree.Node) bool {
 	}
 	t := v.Get("type")
 	return t == nil || slices.Contains(typeSet(t), "null")
+}
+
+// branchDetail is what a union branch adds to its name when another branch
+// has the same one: its format ("URI", "DateTime"), then "Enum" for an
+// enum, "Pattern" for a pattern, or "".
+func (c *converter) branchDetail(b *jsontree.Node) string {
+	if isBareRef(b) {
+		return ""
+	}
+	b = c.deref(b)
+	if f, ok := b.Get("format").StringValue(); ok {
+		return Exported(f, "")
+	}
+	if e := b.Get("enum"); e != nil && e.Kind == jsontree.Array {
+		return "Enum"
+	}
+	if b.Has("pattern") {
+		return "Pattern"
+	}
+	return ""
 }
 
 // branchSuffix names a union branch: after the referenced definition, its

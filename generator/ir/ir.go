@@ -126,6 +126,13 @@ type Type struct {
 	// in or the tool ("HassMediaNextDeviceClass" → "DeviceClass"), or ""
 	// when there is none.
 	tool, toolBase, local string
+	// perTool reports a type whose own name is generic (see genericNames)
+	// and which is a field of a tool's root type: it is never shared, so
+	// that it keeps the tool's prefix.
+	perTool bool
+	// inInput reports a type an input schema uses (for a shared type, one
+	// of its uses), which ranks ahead of output types for its name.
+	inInput bool
 	// SharedBy lists, sorted, the tools whose schemas use a type shared
 	// across tools (see share.go); it is nil for a type of one tool.
 	SharedBy []string
@@ -246,15 +253,28 @@ type Package struct {
 	Tools []*Tool
 	// Types are every named type, in the order they were named.
 	Types []*Type
+	// Skipped are the tools left out because no call of them can succeed,
+	// each with why, in name order; Options.Strict refuses them instead.
+	Skipped []*Error
 	// steps counts the conversions and allOf merge steps the build took.
 	steps int
 }
 
-// Error is a schema construct the generator cannot map.
+// Error is a schema construct the generator cannot map, or a tool no call
+// of which can succeed.
 type Error struct {
 	Tool    string
 	Pointer string
 	Msg     string
+	// Uncallable reports a tool no call of which can ever succeed (see
+	// uncallable.go): the meta-schema rejects one of its schemas, or no
+	// arguments or no result satisfy them. Build leaves such a tool out,
+	// unless Options.Strict.
+	Uncallable bool
+
+	// limit reports a schema over the Limits, which stops the build even
+	// when the tool is uncallable too.
+	limit bool
 }
 
 func (e *Error) Error() string {

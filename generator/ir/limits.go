@@ -97,7 +97,12 @@ func (c *converter) stepsError(err error) error {
 	}
 	var se *schema.StepsError
 	if errors.As(err, &se) {
-		return c.errf(se.Pointer, "the schema takes more than %d steps to convert (conversions and allOf merges): it reaches its definitions through too many paths", se.Max)
+		return c.limitf(se.Pointer, "the schema takes more than %d steps to convert (conversions and allOf merges): it reaches its definitions through too many paths", se.Max)
 	}
 	return err
+}
+
+// limitf is errf for a schema over the Limits.
+func (c *converter) limitf(ptr, format string, args ...any) error {
+	return &Error{Tool: c.tool, Pointer: ptr, Msg: fmt.Sprintf(format, args...), limit: true}
 }

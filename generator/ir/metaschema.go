@@ -35,7 +35,7 @@ func newMetaChecker() *metaChecker { return &metaChecker{seen: map[string]string
 // check checks the schema document doc of tool, found at ptr.
 func (m *metaChecker) check(tool string, doc *jsontree.Node, ptr string) error {
 	if p, msg := snapshot.CheckRefs(doc); msg != "" {
-		return &Error{Tool: tool, Pointer: ptr + p, Msg: msg}
+		return &Error{Tool: tool, Pointer: ptr + p, Msg: msg, Uncallable: true}
 	}
 	return m.node(tool, doc, ptr, draftOf(doc, "https://json-schema.org/draft/2020-12/schema"), 0)
 }
@@ -137,7 +137,7 @@ func (m *metaChecker) verdict(tool string, v *jsontree.Node, ptr, draft string) 
 		return nil
 	}
 	at, reason, _ := strings.Cut(msg, "\x00")
-	return &Error{Tool: tool, Pointer: ptr + at, Msg: "the JSON Schema meta-schema rejects it, so every call would fail: " + reason}
+	return &Error{Tool: tool, Pointer: ptr + at, Msg: "the JSON Schema meta-schema rejects it, so every call would fail: " + reason, Uncallable: true}
 }
 
 // MaxMetaDepth bounds the nesting the meta-schema check follows; the

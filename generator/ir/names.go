@@ -108,6 +108,22 @@ func valueName(s string) string {
 	return prefix + c
 }
 
+// genericNames are own names of types that say too little on their own at
+// the package level: several properties of unrelated objects have them. A
+// type with such a name is named after the struct it is a field of
+// ("GeometryType"), or, when that is a tool's arguments or result, keeps
+// its tool's prefix ("SearchNodesType") and is not shared across tools.
+var genericNames = map[string]bool{
+	"Action": true, "Body": true, "Category": true, "Config": true, "Content": true, "Data": true,
+	"Direction": true, "Filter": true, "Format": true, "Input": true, "Item": true, "Kind": true,
+	"Level": true, "Method": true, "Mode": true, "Model": true, "Name": true, "Object": true,
+	"Operation": true, "Operator": true, "Options": true, "Order": true, "Output": true,
+	"Params": true, "Parameters": true, "Priority": true, "Query": true, "Request": true,
+	"Response": true, "Result": true, "Role": true, "Schema": true, "Scope": true, "Settings": true,
+	"Sort": true, "Source": true, "State": true, "Status": true, "Style": true, "Target": true,
+	"Text": true, "Type": true, "Unit": true, "Units": true, "Value": true, "Visibility": true,
+}
+
 // Namer hands out identifiers that are unique within one scope, for names
 // with no origin of their own, such as union branches named after their
 // kinds. A name that is taken gets the smallest numeric suffix from 2 up
@@ -166,12 +182,12 @@ type scope struct {
 
 // claim asks for the identifier base on behalf of origin, which is unique
 // in its scope and what the suffix is derived from; rank orders claims of
-// the same base (lower wins), then weight (higher wins); set receives the
-// identifier.
+// the same base (lower wins), then tier (lower wins), then weight (higher
+// wins); set receives the identifier.
 type claim struct {
-	base, origin string
-	rank, weight int
-	set          func(string)
+	base, origin       string
+	rank, tier, weight int
+	set                func(string)
 }
 
 func newScope(reserved ...string) *scope {
@@ -187,12 +203,12 @@ func (s *scope) reserve(name string) { s.reserved[name] = true }
 
 // claim records a claim; resolve answers it.
 func (s *scope) claim(base, origin string, rank int, set func(string)) {
-	s.weighedClaim(base, origin, rank, 0, set)
+	s.weighedClaim(base, origin, rank, 0, 0, set)
 }
 
-// weighedClaim records a claim whose weight breaks ties of rank.
-func (s *scope) weighedClaim(base, origin string, rank, weight int, set func(string)) {
-	s.claims = append(s.claims, &claim{base: base, origin: origin, rank: rank, weight: weight, set: set})
+// weighedClaim records a claim whose tier, then weight, break ties of rank.
+func (s *scope) weighedClaim(base, origin string, rank, tier, weight int, set func(string)) {
+	s.claims = append(s.claims, &claim{base: base, origin: origin, rank: rank, tier: tier, weight: weight, set: set})
 }
 
 // resolve assigns every claim its identifier and reserves it.
@@ -205,6 +221,9 @@ func (s *scope) resolve() {
 		}
 		if a.rank != b.rank {
 			return a.rank < b.rank
+		}
+		if a.tier != b.tier {
+			return a.tier < b.tier
 		}
 		if a.weight != b.weight {
 			return a.weight > b.weight

@@ -55,6 +55,9 @@ type Options struct {
 	KeepUnusedOverrides bool
 	// Sharing says which types several uses share (see Sharing).
 	Sharing Sharing
+	// Strict refuses a tool no call of which can succeed (see
+	// Error.Uncallable) instead of leaving it out of the package.
+	Strict bool
 }
 
 // OverrideError is an override that cannot be applied: its property does
@@ -99,7 +102,7 @@ func BuildOptions(tools []snapshot.Tool, opts Options) (*Package, error) {
 		}
 	}
 	used := map[string]bool{}
-	pkg, unshared, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, opts.Reserved, opts.Sharing, used)
+	pkg, unshared, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, opts.Reserved, opts.Sharing, opts.Strict, used)
 	if err != nil {
 		return nil, err
 	}

@@ -100,6 +100,7 @@ func shareTypes(pkg *Package, s Sharing) []string {
 			if !slices.Contains(tools, t.tool) {
 				tools = append(tools, t.tool)
 			}
+			first.inInput = first.inInput || t.inInput
 			if t != first {
 				rep[t] = first
 			}
@@ -188,7 +189,7 @@ func (sh *sharer) key(t *Type) string {
 		return k
 	}
 	unique := uniquePrefix + t.Name + " " + t.origin
-	if t.origin == "" || t.local == "" || t.Recursive || sh.excepted(t) {
+	if t.origin == "" || t.local == "" || t.Recursive || t.perTool || sh.excepted(t) {
 		sh.keys[t] = unique
 		return unique
 	}

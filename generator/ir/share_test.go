@@ -10,12 +10,12 @@ import (
 )
 
 // mediaTool is a tool with Home Assistant's media domain and device_class
-// enums, and a nested filter object.
+// enums, and a nested selection object.
 func mediaTool(name, classes string) string {
 	return fmt.Sprintf(`{"name":%q,"inputSchema":{"type":"object","properties":{
 		"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},
 		"device_class":{"type":"array","items":{"type":"string","enum":[%s]}},
-		"filter":{"type":"object","properties":{"area":{"type":"string"},"mode":{"enum":["any","all"]}}}}}}`, name, classes)
+		"selection":{"type":"object","properties":{"area":{"type":"string"},"how":{"enum":["any","all"]}}}}}}`, name, classes)
 }
 
 const mediaClasses = `"tv","speaker","receiver"`
@@ -87,13 +87,13 @@ func TestIdenticalEnumsAcrossToolsAreOneType(t *testing.T) {
 		t.Errorf("SharedBy = %v", got)
 	}
 	ids := goIdentifiers(pkg)
-	for _, want := range []string{"type Domain", "type DeviceClass", "const DeviceClassTv", "type Filter", "type Mode", "const ModeAny", "field Filter.Mode"} {
+	for _, want := range []string{"type Domain", "type DeviceClass", "const DeviceClassTv", "type Selection", "type How", "const HowAny", "field Selection.How"} {
 		if _, ok := ids[want]; !ok {
 			t.Errorf("no %s among %v", want, ids)
 		}
 	}
 	if n := len(pkg.Types); n != 6 {
-		t.Errorf("%d types, want 6: two Args, Domain, DeviceClass, Filter, Mode", n)
+		t.Errorf("%d types, want 6: two Args, Domain, DeviceClass, Selection, How", n)
 	}
 }
 
@@ -131,7 +131,7 @@ func TestEnumDifferingByOneValueGetsOwnType(t *testing.T) {
 	if got := fieldType(t, pkg, "HassMediaNext", "device_class").Elem.Name; got != "DeviceClass" {
 		t.Errorf("the shared device class is %s, want DeviceClass", got)
 	}
-	// Its domain and filter are the same as the others': still shared.
+	// Its domain and selection are the same as the others': still shared.
 	if got := fieldType(t, pkg, "HassMediaStop", "domain").Elem.Name; got != "Domain" {
 		t.Errorf("HassMediaStop's domain is %s, want Domain", got)
 	}
@@ -164,32 +164,32 @@ func TestSharedNamesCollide(t *testing.T) {
 // of a shared object applies to the one tool it names: that tool's object
 // gets a type of its own, the others keep sharing theirs.
 func TestOverrideSplitsSharedType(t *testing.T) {
-	pkg := buildSharing(t, Options{Overrides: map[string]Override{"c#/inputSchema/properties/filter/properties/mode": {GoName: "Match"}}},
+	pkg := buildSharing(t, Options{Overrides: map[string]Override{"c#/inputSchema/properties/selection/properties/how": {GoName: "Match"}}},
 		mediaTool("a", mediaClasses), mediaTool("b", mediaClasses), mediaTool("c", mediaClasses))
-	a, c := fieldType(t, pkg, "a", "filter"), fieldType(t, pkg, "c", "filter")
-	if a.Name != "Filter" || c.Name != "CFilter" {
-		t.Fatalf("filters are %s and %s, want Filter and CFilter", a.Name, c.Name)
+	a, c := fieldType(t, pkg, "a", "selection"), fieldType(t, pkg, "c", "selection")
+	if a.Name != "Selection" || c.Name != "CSelection" {
+		t.Fatalf("selections are %s and %s, want Selection and CSelection", a.Name, c.Name)
 	}
-	if c.Fields[1].GoName != "Match" || a.Fields[1].GoName != "Mode" {
-		t.Errorf("the mode fields are %s and %s, want Mode and Match", a.Fields[1].GoName, c.Fields[1].GoName)
+	if c.Fields[1].GoName != "Match" || a.Fields[1].GoName != "How" {
+		t.Errorf("the how fields are %s and %s, want How and Match", a.Fields[1].GoName, c.Fields[1].GoName)
 	}
 	// The enum inside is the same for all three.
-	if a.Fields[1].Type != c.Fields[1].Type || a.Fields[1].Type.Name != "Mode" {
-		t.Errorf("the mode enums are %s and %s, want one Mode", a.Fields[1].Type.Name, c.Fields[1].Type.Name)
+	if a.Fields[1].Type != c.Fields[1].Type || a.Fields[1].Type.Name != "How" {
+		t.Errorf("the how enums are %s and %s, want one How", a.Fields[1].Type.Name, c.Fields[1].Type.Name)
 	}
 }
 
 func TestSharingOptOut(t *testing.T) {
 	tools := []string{mediaTool("a", mediaClasses), mediaTool("b", mediaClasses)}
 	perTool := goIdentifiers(buildSharing(t, Options{Sharing: Sharing{PerTool: true}}, tools...))
-	for _, want := range []string{"type ADeviceClass", "type BDeviceClass", "type ADomain", "type BFilter"} {
+	for _, want := range []string{"type ADeviceClass", "type BDeviceClass", "type ADomain", "type BSelection"} {
 		if _, ok := perTool[want]; !ok {
 			t.Errorf("PerTool: no %s among %v", want, perTool)
 		}
 	}
 	pkg := buildSharing(t, Options{Sharing: Sharing{Except: []string{"DeviceClass", "b#/inputSchema/properties/domain"}}}, tools...)
 	ids := goIdentifiers(pkg)
-	for _, want := range []string{"type ADeviceClass", "type BDeviceClass", "type ADomain", "type BDomain", "type Filter"} {
+	for _, want := range []string{"type ADeviceClass", "type BDeviceClass", "type ADomain", "type BDomain", "type Selection"} {
 		if _, ok := ids[want]; !ok {
 			t.Errorf("Except: no %s among %v", want, ids)
 		}

@@ -53,6 +53,13 @@ those matching an --exclude-tools glob. Globs follow Go's path.Match (*
 matches any run of characters but /). The snapshot keeps every tool, and
 SnapshotHash covers them all.
 
+A tool no call of which can succeed is left out with a warning that names
+it and says why: one whose schema the JSON Schema meta-schema rejects (the
+validator could not compile it), or whose schema evidently admits no
+arguments or no result (a required property with "enum": []). The other
+tools are generated, and SnapshotHash still covers the whole list. --strict
+(strict: true in mcpgen.yaml) refuses such a tool list instead.
+
 ` + serverHelp
 
 // genFlags are the flags that say what generate writes, shared by all its
@@ -61,6 +68,7 @@ type genFlags struct {
 	gemini       string
 	parts        string
 	openaiStrict bool
+	strict       bool
 	list         []string
 	// tools and excludeTools are the comma-separated patterns of --tools
 	// and --exclude-tools; check parses them into filter.
@@ -72,6 +80,7 @@ func (g *genFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.gemini, "gemini", emit.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
 	fs.StringVar(&g.parts, "emit", strings.Join(emit.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
 	fs.BoolVar(&g.openaiStrict, "openai-strict", false, "declare the tools of the openai part in OpenAI's strict mode where their schemas allow it")
+	fs.BoolVar(&g.strict, "strict", false, "refuse a tool list with a tool no call of which can succeed (its schema is one the JSON Schema meta-schema rejects, or admits no arguments) instead of leaving that tool out with a warning")
 	fs.StringVar(&g.tools, "tools", "", "generate only the tools whose MCP names match one of these comma-separated `globs` (path.Match syntax: *, ?, [a-z]); default: every tool")
 	fs.StringVar(&g.excludeTools, "exclude-tools", "", "then leave out the tools whose names match one of these comma-separated `globs`")
 }
@@ -101,7 +110,7 @@ func (g *genFlags) check() error {
 
 // config returns the generator configuration for one package.
 func (g *genFlags) config(pkg, out string) generator.Config {
-	return generator.Config{Package: pkg, Out: out, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict, Tools: g.filter}
+	return generator.Config{Package: pkg, Out: out, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict, Tools: g.filter, Strict: g.strict}
 }
 
 func runGenerate(e *env, args []string) error {
@@ -239,6 +248,7 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 		cfg.Warn = configWarn(e, file.Path, s)
 		opts := serverOptions(s)
 		cfg.Overrides, cfg.Sharing = opts.Overrides, opts.Sharing
+		cfg.Strict = gf.strict || s.Strict
 		ctx, cancel := commandContext(timeout)
 		cfg.Context = ctx
 		err := explainDone(ctx, writePackage(e, "server "+s.Name+": ", cfg), timeout)

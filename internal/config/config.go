@@ -20,6 +20,7 @@
 //	      include: ["Hass*"]
 //	      exclude: ["HassCancel*"]
 //	    per_tool_types: [DeviceClass]   # or shared_types: false
+//	    strict: true                    # refuse a tool that can never be called
 //	    url: https://staging.example.com/api/mcp
 //	    bearer_env: STAGING_TOKEN
 //	    headers:
@@ -91,6 +92,10 @@ type Server struct {
 	// it names per tool: by their shared name, or by a TOOL#pointer use.
 	NoSharedTypes bool
 	PerToolTypes  []PerToolType
+	// Strict (strict: true) makes "mcpgen generate --config" refuse a tool
+	// list with a tool no call of which can succeed, as --strict does,
+	// instead of leaving that tool out with a warning.
+	Strict bool
 	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
 	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
 	URL     string
@@ -349,6 +354,11 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				return nil, fail(vv.Line, "server %s: shared_types must be true or false", name)
 			}
 			s.NoSharedTypes = vv.Value == "false"
+		case "strict":
+			if vv.Kind != yaml.ScalarNode || vv.Tag != "!!bool" {
+				return nil, fail(vv.Line, "server %s: strict must be true or false", name)
+			}
+			s.Strict = vv.Value == "true"
 		case "per_tool_types":
 			if vv.Kind != yaml.SequenceNode {
 				return nil, fail(vv.Line, "server %s: per_tool_types must be a list of type names or TOOL#/pointer uses", name)
@@ -375,7 +385,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
 			}
 		default:
-			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, shared_types, per_tool_types, url, sse, command, headers, bearer_env, auth, protocol_version or timeout)", name, kk.Value)
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, shared_types, per_tool_types, strict, url, sse, command, headers, bearer_env, auth, protocol_version or timeout)", name, kk.Value)
 		}
 		if err != nil {
 			return nil, err

@@ -6,7 +6,8 @@
 // every expected output of that input. The driver runs mcpgen generate on
 // the snapshot and compares each generated file with <file>.golden in the
 // folder (or, when case.yaml names a checked-in package, with that
-// package's file); it compares the declarations runtime/anthropic and
+// package's file), and the warnings it prints, if any, with warnings.txt; it
+// compares the declarations runtime/anthropic and
 // runtime/openai build from the tools with anthropic.json, openai.json and
 // openai-strict.json, and mcpgen diff against a second snapshot with
 // diff.txt, diff.json and diff.md. With -update it rewrites them all:

@@ -86,14 +86,14 @@ func TestGolden(t *testing.T) {
 	t.Chdir("../..")
 	for _, c := range loadCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			files := c.generate(t, t.TempDir())
-			outs := c.outputs(t, files)
+			files, warnings := c.generate(t, t.TempDir())
+			outs := c.outputs(t, files, warnings)
 			for _, o := range outs {
 				o.check(t)
 			}
 			c.checkStray(t, outs)
 			// Generating again gives the same bytes.
-			again := c.generate(t, t.TempDir())
+			again, _ := c.generate(t, t.TempDir())
 			if len(again) != len(files) {
 				t.Fatalf("generating again wrote %d files, not %d", len(again), len(files))
 			}
@@ -218,8 +218,9 @@ func loadCase(dir string) (goldenCase, error) {
 
 // generate runs mcpgen generate on the case's snapshot into a directory of
 // parent named after the case (so the package takes the case's name unless
-// its flags give --package) and returns the files written, sorted by name.
-func (c goldenCase) generate(t *testing.T, parent string) []genFile {
+// its flags give --package) and returns the files written, sorted by name,
+// and the warnings it printed.
+func (c goldenCase) generate(t *testing.T, parent string) (files []genFile, warnings string) {
 	t.Helper()
 	out := filepath.Join(parent, c.name)
 	args := append([]string{"generate", "--snapshot", c.snapshot, "--out", out}, c.flags...)
@@ -231,7 +232,6 @@ func (c goldenCase) generate(t *testing.T, parent string) []genFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []genFile
 	for _, e := range entries {
 		data, err := os.ReadFile(filepath.Join(out, e.Name()))
 		if err != nil {
@@ -239,15 +239,24 @@ func (c goldenCase) generate(t *testing.T, parent string) []genFile {
 		}
 		files = append(files, genFile{e.Name(), data})
 	}
-	return files
+	var w strings.Builder
+	for _, line := range strings.SplitAfter(stderr.String(), "\n") {
+		if strings.HasPrefix(line, "mcpgen: warning: ") {
+			w.WriteString(line)
+		}
+	}
+	return files, w.String()
 }
 
 // outputs returns every expected file of the case with the bytes it must
-// hold: the generated files, the provider declarations and the diff
-// reports.
-func (c goldenCase) outputs(t *testing.T, files []genFile) []output {
+// hold: the generated files, the warnings of generate, the provider
+// declarations and the diff reports.
+func (c goldenCase) outputs(t *testing.T, files []genFile, warnings string) []output {
 	t.Helper()
 	var outs []output
+	if warnings != "" {
+		outs = append(outs, output{filepath.Join(c.dir, "warnings.txt"), []byte(warnings)})
+	}
 	for _, f := range files {
 		path := filepath.Join(c.dir, f.name+".golden")
 		if c.pkg != "" {

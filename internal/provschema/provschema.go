@@ -202,9 +202,9 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		}
 		switch m.Key {
 		case "minLength":
-			notes = append(notes, "At least "+m.Value.String()+" characters.")
+			notes = append(notes, "At least "+characters(m.Value)+".")
 		case "maxLength":
-			notes = append(notes, "At most "+m.Value.String()+" characters.")
+			notes = append(notes, "At most "+characters(m.Value)+".")
 		case "default":
 			notes = append(notes, "Default: "+m.Value.String()+".")
 		case "uniqueItems":
@@ -365,4 +365,13 @@ func acceptsNullShallow(n *jsontree.Node) bool {
 		}
 	}
 	return false
+}
+
+// characters writes a length limit with the noun that agrees with it: "1
+// character", "2 characters".
+func characters(n *jsontree.Node) string {
+	if n.String() == "1" {
+		return "1 character"
+	}
+	return n.String() + " characters"
 }

@@ -38,6 +38,8 @@ func TestStrict(t *testing.T) {
 	cases := []struct{ name, in, want, reason string }{
 		{"optional made nullable", `{"type":"object","properties":{"a":{"type":"string","minLength":2},"b":{"type":"integer","enum":[1,2]},"c":{"$ref":"#/$defs/C"},"d":{"type":["string","null"]}},"required":["a"],"$defs":{"C":{"type":"object","properties":{"x":{"type":"boolean"}}}}}`,
 			`{"type":"object","properties":{"a":{"type":"string","description":"At least 2 characters."},"b":{"type":["integer","null"],"enum":[1,2,null]},"c":{"anyOf":[{"$ref":"#/$defs/C"},{"type":"null"}]},"d":{"type":["string","null"]}},"required":["a","b","c","d"],"$defs":{"C":{"type":"object","properties":{"x":{"type":["boolean","null"]}},"required":["x"],"additionalProperties":false}},"additionalProperties":false}`, ""},
+		{"one character", `{"type":"object","properties":{"a":{"type":"string","minLength":1,"maxLength":1}},"required":["a"]}`,
+			`{"type":"object","properties":{"a":{"type":"string","description":"At least 1 character. At most 1 character."}},"required":["a"],"additionalProperties":false}`, ""},
 		{"oneOf to anyOf", `{"type":"object","properties":{"u":{"oneOf":[{"type":"string"},{"type":"number"}]}},"required":["u"]}`,
 			`{"type":"object","properties":{"u":{"anyOf":[{"type":"string"},{"type":"number"}]}},"required":["u"],"additionalProperties":false}`, ""},
 		{"format and bounds", `{"type":"object","properties":{"f":{"type":"string","format":"uri"},"n":{"type":"number","minimum":0,"exclusiveMinimum":true}},"required":["f","n"]}`,

@@ -50,7 +50,7 @@ func (a *SearchArgs) Validate() error {
 }
 func (a *SearchArgs) validate() error {
 	if utf8.RuneCountInString(a.Query) < 1 {
-		return mcpimpl.Invalid("/query", "must be at least 1 characters long")
+		return mcpimpl.Invalid("/query", "must be at least 1 character long")
 	}
 	if a.Limit != nil {
 		if *a.Limit < 1 {

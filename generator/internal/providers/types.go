@@ -877,7 +877,7 @@ type UnionDistributesSiblingsID struct {
 	// An id.
 	String *string `mcpgen:"string"`
 	// An id.
-	String2 *string `mcpgen:"string"`
+	StringUUID *string `mcpgen:"string"`
 }
 
 // MarshalJSON encodes the branch that is set, or null when none is.
@@ -890,7 +890,7 @@ func (u *UnionDistributesSiblingsID) UnmarshalJSON(data []byte) error {
 	var out UnionDistributesSiblingsID
 	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
 		mcpimpl.Decoded(&out.String, checkUnionDistributesSiblingsID_0, mcpimpl.KindString),
-		mcpimpl.Decoded(&out.String2, checkUnionDistributesSiblingsID_1, mcpimpl.KindString),
+		mcpimpl.Decoded(&out.StringUUID, checkUnionDistributesSiblingsID_1, mcpimpl.KindString),
 	}); err != nil {
 		return err
 	}

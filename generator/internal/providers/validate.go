@@ -96,7 +96,7 @@ func (a *ArrayWithoutItemsArgs) Validate() error {
 func (a *ArrayWithoutItemsArgs) validate() error {
 	if a.List != nil {
 		if len(a.List) < 1 {
-			return mcpimpl.Invalid("/list", "must have at least 1 items")
+			return mcpimpl.Invalid("/list", "must have at least 1 item")
 		}
 	}
 	return nil
@@ -370,7 +370,7 @@ func (u *ListEventsV) Validate() error {
 	}
 	if u.String != nil {
 		if utf8.RuneCountInString(*u.String) < 1 {
-			return mcpimpl.Invalid("", "must be at least 1 characters long")
+			return mcpimpl.Invalid("", "must be at least 1 character long")
 		}
 	}
 	if u.Number != nil {
@@ -384,7 +384,7 @@ func (u *ListEventsV) Validate() error {
 // checkListEventsV_0 checks the String branch of ListEventsV.
 func checkListEventsV_0(v *string) error {
 	if utf8.RuneCountInString(*v) < 1 {
-		return mcpimpl.Invalid("", "must be at least 1 characters long")
+		return mcpimpl.Invalid("", "must be at least 1 character long")
 	}
 	return nil
 }
@@ -641,7 +641,7 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 	if u.String != nil {
 		n++
 	}
-	if u.String2 != nil {
+	if u.StringUUID != nil {
 		n++
 	}
 	if n == 0 {
@@ -655,8 +655,8 @@ func (u *UnionDistributesSiblingsID) Validate() error {
 			return mcpimpl.Invalid("", "must be at least 3 characters long")
 		}
 	}
-	if u.String2 != nil {
-		if !mcpimpl.CheckFormat("uuid", *u.String2) {
+	if u.StringUUID != nil {
+		if !mcpimpl.CheckFormat("uuid", *u.StringUUID) {
 			return mcpimpl.Invalid("", "must be a valid \"uuid\"")
 		}
 	}
@@ -671,7 +671,7 @@ func checkUnionDistributesSiblingsID_0(v *string) error {
 	return nil
 }
 
-// checkUnionDistributesSiblingsID_1 checks the String2 branch of UnionDistributesSiblingsID.
+// checkUnionDistributesSiblingsID_1 checks the StringUUID branch of UnionDistributesSiblingsID.
 func checkUnionDistributesSiblingsID_1(v *string) error {
 	if !mcpimpl.CheckFormat("uuid", *v) {
 		return mcpimpl.Invalid("", "must be a valid \"uuid\"")

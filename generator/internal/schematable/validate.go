@@ -569,7 +569,7 @@ func (u *T33AnyofObjectOrStringX) Validate() error {
 	}
 	if u.String != nil {
 		if utf8.RuneCountInString(*u.String) < 1 {
-			return mcpimpl.Invalid("", "must be at least 1 characters long")
+			return mcpimpl.Invalid("", "must be at least 1 character long")
 		}
 	}
 	return nil
@@ -578,7 +578,7 @@ func (u *T33AnyofObjectOrStringX) Validate() error {
 // checkT33AnyofObjectOrStringX_0 checks the String branch of T33AnyofObjectOrStringX.
 func checkT33AnyofObjectOrStringX_0(v *string) error {
 	if utf8.RuneCountInString(*v) < 1 {
-		return mcpimpl.Invalid("", "must be at least 1 characters long")
+		return mcpimpl.Invalid("", "must be at least 1 character long")
 	}
 	return nil
 }
@@ -757,7 +757,7 @@ func (a *T40RefRecursiveArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
 func (a *T40RefRecursiveNode) Validate() error {
 	if utf8.RuneCountInString(a.Name) < 1 {
-		return mcpimpl.Invalid("/name", "must be at least 1 characters long")
+		return mcpimpl.Invalid("/name", "must be at least 1 character long")
 	}
 	for i0 := range a.Children {
 		if err := a.Children[i0].Validate(); err != nil {
@@ -906,7 +906,7 @@ func (a *T53ArrayLimitsArgs) Validate() error {
 func (a *T53ArrayLimitsArgs) validate() error {
 	if a.X != nil {
 		if len(a.X) < 1 {
-			return mcpimpl.Invalid("/x", "must have at least 1 items")
+			return mcpimpl.Invalid("/x", "must have at least 1 item")
 		}
 		if len(a.X) > 2 {
 			return mcpimpl.Invalid("/x", "must have at most 2 items")
@@ -1034,7 +1034,7 @@ func (a *T65NestedObjectArgs) validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
 func (a *T65NestedObjectAddress) Validate() error {
 	if utf8.RuneCountInString(a.City) < 1 {
-		return mcpimpl.Invalid("/city", "must be at least 1 characters long")
+		return mcpimpl.Invalid("/city", "must be at least 1 character long")
 	}
 	return nil
 }
