@@ -70,8 +70,10 @@ type Session struct {
 	listenCancel context.CancelFunc
 	listenDone   chan struct{}
 
-	// served holds the server requests handlers are working on.
-	served served
+	// served holds the server requests handlers are working on;
+	// requests bounds them (see serverrequests.go).
+	served   served
+	requests serverRequests
 
 	driftOnce sync.Once
 	closeOnce sync.Once
