@@ -297,8 +297,8 @@ func TestServerRequestsBeyondBound(t *testing.T) {
 	}
 	want := map[string]string{
 		strconv.Itoa(maxServedRequests): fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32000,"message":"too many requests in flight"}}`, maxServedRequests),
-		`"ping"`:                         `{"jsonrpc":"2.0","id":"ping","result":{}}`,
-		`"long"`:                         `{"jsonrpc":"2.0","id":"long","error":{"code":-32601,"message":"method not found: ` + long[:maxQuotedMethod] + `..."}}`,
+		`"ping"`:                        `{"jsonrpc":"2.0","id":"ping","result":{}}`,
+		`"long"`:                        `{"jsonrpc":"2.0","id":"long","error":{"code":-32601,"message":"method not found: ` + long[:maxQuotedMethod] + `..."}}`,
 	}
 	for id, raw := range want {
 		if got[id] != raw {
