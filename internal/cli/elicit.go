@@ -134,11 +134,16 @@ func (p *prompter) ask(question string) (string, error) {
 }
 
 // url shows the URL of a URL-mode request and waits for the user's consent.
+// A URL that is not http or https is declined without asking.
 func (p *prompter) url(req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
-	host := "?"
-	if u, err := url.Parse(req.URL); err == nil {
-		host = u.Hostname()
+	u, err := url.Parse(req.URL)
+	if err != nil || u.Hostname() == "" || u.Scheme != "http" && u.Scheme != "https" {
+		// A javascript:, file: or data: URL has no domain to show, and
+		// is never accepted.
+		p.printf("It asks you to open %s\ndeclined: it is not an http or https URL\n", visibleCell(req.URL))
+		return &runtime.ElicitResult{Action: runtime.ElicitDecline}, nil
 	}
+	host := u.Hostname()
 	p.printf("It asks you to open this URL (domain %s):\n  %s\n", visibleCell(host), visibleCell(req.URL))
 	if strings.Contains(strings.ToLower(host), "xn--") {
 		p.printf("Warning: the domain is written in punycode; it may imitate another one.\n")

@@ -46,3 +46,30 @@ func TestPromptShowsSchemaErrorsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptRefusesNonWebURLs: a URL-mode request for a javascript:, file:
+// or data: URL is declined with a message, without waiting for Enter.
+func TestPromptRefusesNonWebURLs(t *testing.T) {
+	for _, u := range []string{"javascript:alert(1)", "file:///etc/passwd", "data:text/html,hi", "https:///x"} {
+		ptmx, path := testenv.OpenPTY(t)
+		screen := testenv.Watch(ptmx)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan *runtime.ElicitResult, 1)
+		func() {
+			defer func(old string) { ttyPath = old }(ttyPath)
+			ttyPath = path
+			go func() {
+				res, _ := (&elicitor{stderr: io.Discard}).handle(ctx, &runtime.ElicitRequest{Server: runtime.Implementation{Name: "srv"}, Mode: runtime.ElicitURL, Message: "go", URL: u})
+				done <- res
+			}()
+			defer cancel()
+			screen.WaitFor(t, "declined: it is not an http or https URL")
+			if res := <-done; res == nil || res.Action != runtime.ElicitDecline {
+				t.Errorf("%s: %+v, want a decline", u, res)
+			}
+		}()
+		if strings.Contains(screen.Seen(), "Press Enter") {
+			t.Errorf("%s: the user was asked to accept it: %q", u, screen.Seen())
+		}
+	}
+}
