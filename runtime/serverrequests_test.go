@@ -309,3 +309,50 @@ func TestServerRequestsBeyondBound(t *testing.T) {
 		t.Errorf("%d handlers started, want at most %d", n, maxServedRequests)
 	}
 }
+
+// TestServerPingFloodStreamable floods the client with pings on the SSE
+// response to a Streamable HTTP tools/call, from a server that never
+// finishes reading the POSTs of the answers: goroutines and memory stay
+// bounded, and the result at the end of the stream arrives.
+func TestServerPingFloodStreamable(t *testing.T) {
+	checkLeaks(t)
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m rpcIn
+		json.NewDecoder(r.Body).Decode(&m)
+		switch {
+		case m.Method == "" && m.ID != nil:
+			<-r.Context().Done() // never finish reading an answer
+		case m.Method == "initialize":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, legacyInit)
+		case m.Method == "tools/call":
+			w.Header().Set("Content-Type", "text/event-stream")
+			bw := bufio.NewWriterSize(w, 1<<16)
+			for i := range floodPings {
+				bw.WriteString(`data: {"jsonrpc":"2.0","id":"p` + strconv.Itoa(i) + `","method":"ping"}` + "\n\n")
+			}
+			fmt.Fprintf(bw, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", m.ID, textResult)
+			bw.Flush()
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	})
+	w := watchPeaks(40, 64)
+	s, err := Connect(context.Background(), StreamableHTTP(srv.URL, testHTTPOptions(t)), &Options{ProtocolVersion: "2025-06-18", CallTimeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(context.Background(), "x", nil)
+	w.check(t)
+	if err != nil {
+		t.Fatalf("the call after the flood: %v", err)
+	}
+	if res.Text() != "ok" {
+		t.Errorf("the call's result is %q, want ok", res.Text())
+	}
+}
