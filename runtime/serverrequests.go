@@ -48,7 +48,10 @@ type serverRequests struct {
 
 	startOnce sync.Once
 	replies   chan queuedReply
-	dropped   bool // a reply was dropped (logged once)
+	// dropped and longID record that a reply was dropped, and that a
+	// request with an oversize id was ignored (each logged once as a
+	// warning).
+	dropped, longID bool
 }
 
 // queuedReply is a response waiting for the reply writer.
@@ -83,7 +86,7 @@ func (sr *serverRequests) release(n int) {
 // reads the connection, without blocking it.
 func (s *Session) serverRequest(id []byte, method string, params []byte) {
 	if len(id) > maxReplyIDSize {
-		s.log.Warn("ignored a server request with an oversize id", "method", quoteMethod(method), "idBytes", len(id))
+		s.requests.warnOnce(s, &s.requests.longID, "ignored server requests with an oversize id", "method", quoteMethod(method), "idBytes", len(id))
 		return
 	}
 	if !s.hasHandler(method) {
@@ -137,14 +140,20 @@ func (s *Session) queueReply(id []byte, method string, data []byte) {
 		return
 	default:
 	}
+	sr.warnOnce(s, &sr.dropped, "the server sends requests faster than it reads the answers; dropping answers", "method", quoteMethod(method))
+}
+
+// warnOnce logs msg as a warning the first time *flag is seen unset, and at
+// debug level after, so that a flood does not flood the log.
+func (sr *serverRequests) warnOnce(s *Session, flag *bool, msg string, args ...any) {
 	sr.mu.Lock()
-	first := !sr.dropped
-	sr.dropped = true
+	first := !*flag
+	*flag = true
 	sr.mu.Unlock()
 	if first {
-		s.log.Warn("the server sends requests faster than it reads the answers; dropping answers", "method", quoteMethod(method))
+		s.log.Warn(msg, args...)
 	} else {
-		s.log.Debug("dropped the answer to a server request", "method", quoteMethod(method))
+		s.log.Debug(msg, args...)
 	}
 }
 

@@ -255,8 +255,9 @@ func TestServerPingFloodSSE(t *testing.T) {
 
 // TestServerRequestsBeyondBound sends more elicitations than may run at
 // once, while their handlers wait: the excess is answered at once with
-// -32000, a ping is answered, and a request of an unknown method with a
-// long name is answered with the name cut short.
+// -32000, a ping is answered (but not one whose id is too long to echo), and
+// a request of an unknown method with a long name is answered with the name
+// cut short.
 func TestServerRequestsBeyondBound(t *testing.T) {
 	checkLeaks(t)
 	answered := make(chan memMsg, 100)
@@ -282,6 +283,7 @@ func TestServerRequestsBeyondBound(t *testing.T) {
 		c.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}`, i))
 	}
 	long := strings.Repeat("m", 10000)
+	c.in <- []byte(`{"jsonrpc":"2.0","id":"` + strings.Repeat("i", maxReplyIDSize) + `","method":"ping"}`) // not answered
 	c.in <- []byte(`{"jsonrpc":"2.0","id":"ping","method":"ping"}`)
 	c.in <- []byte(`{"jsonrpc":"2.0","id":"long","method":"` + long + `"}`)
 	defer close(release)
