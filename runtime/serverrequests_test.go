@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -78,13 +79,17 @@ type peakWatcher struct {
 	peakMem              atomic.Int64
 	stop, done           chan struct{}
 	maxExtraG, maxExtraM int
+	gcPercent            int
 }
 
-// watchPeaks starts sampling, against the state after a collection.
+// watchPeaks starts sampling, against the state after a collection. Until
+// check, the collector runs often, so that the peaks measure what is kept,
+// not garbage waiting for a collection that depends on what earlier tests
+// left in the heap.
 func watchPeaks(maxExtraGoroutines, maxExtraMiB int) *peakWatcher {
 	runtime.GC()
 	w := &peakWatcher{baseG: runtime.NumGoroutine(), baseMem: memInUse(), stop: make(chan struct{}), done: make(chan struct{}),
-		maxExtraG: maxExtraGoroutines, maxExtraM: maxExtraMiB << 20}
+		maxExtraG: maxExtraGoroutines, maxExtraM: maxExtraMiB << 20, gcPercent: debug.SetGCPercent(10)}
 	go func() {
 		defer close(w.done)
 		t := time.NewTicker(5 * time.Millisecond)
@@ -122,6 +127,7 @@ func (w *peakWatcher) check(t *testing.T) {
 	close(w.stop)
 	<-w.done
 	w.sample()
+	debug.SetGCPercent(w.gcPercent)
 	g, m := int(w.peakG.Load())-w.baseG, int(w.peakMem.Load())-w.baseMem
 	t.Logf("peaks above the start: %d goroutines, %d KiB of heap and stacks", g, m>>10)
 	if g > w.maxExtraG {
