@@ -33,13 +33,18 @@ func ParseAnnotations(raw json.RawMessage) ToolAnnotations {
 func (a ToolAnnotations) ReadOnly() bool { return a.ReadOnlyHint != nil && *a.ReadOnlyHint }
 
 // Destructive reports whether the tool may change its environment in a way
-// that is not only additive: false for a read-only tool, otherwise
-// destructiveHint, true by default.
+// that is not only additive: true when it says destructiveHint true, even
+// if it also says it is read-only (contradictory hints count as
+// destructive); otherwise false for a read-only tool, and destructiveHint,
+// true by default, for the others.
 func (a ToolAnnotations) Destructive() bool {
+	if a.DestructiveHint != nil && *a.DestructiveHint {
+		return true
+	}
 	if a.ReadOnly() {
 		return false
 	}
-	return a.DestructiveHint == nil || *a.DestructiveHint
+	return a.DestructiveHint == nil
 }
 
 // ConfirmPolicy says which tool calls a Confirmation asks about.
@@ -47,9 +52,11 @@ type ConfirmPolicy int
 
 const (
 	// ConfirmDestructive asks about the calls of destructive tools (see
-	// ToolAnnotations.Destructive): every tool without annotations, and
-	// every tool not marked read-only, unless it says destructiveHint
-	// false. It is the default.
+	// ToolAnnotations.Destructive): every tool without annotations, every
+	// tool that says destructiveHint true, and every tool not marked
+	// read-only, unless it says destructiveHint false. It is the default.
+	// With Confirmation.IgnoreAnnotations it asks about every tool but
+	// those of Confirmation.ReadOnly.
 	ConfirmDestructive ConfirmPolicy = iota
 	// ConfirmEvery asks about every call.
 	ConfirmEvery
@@ -89,4 +96,10 @@ type Confirmation struct {
 	// read-only whatever their annotations say: for a server that sends
 	// no annotations, the caller can mark the tools it knows only read.
 	ReadOnly []string
+	// IgnoreAnnotations makes ConfirmDestructive distrust the server's
+	// annotations altogether: every tool counts as destructive, except
+	// those the caller lists in ReadOnly. The protocol calls annotations
+	// hints, which a server that is not trusted may get wrong on purpose;
+	// this is the setting for such a server.
+	IgnoreAnnotations bool
 }

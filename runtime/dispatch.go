@@ -1,12 +1,10 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -150,8 +148,7 @@ func (s *Session) handleOne(data []byte) {
 		if s.opts.LogTraffic {
 			s.traceIn(data, "")
 		}
-		s.wg.Add(1)
-		go s.serveRequest(bytes.Clone(m.ID), m.Method, bytes.Clone(m.Params))
+		s.serverRequest(m.ID, m.Method, m.Params)
 	case jsonrpc.KindNotification:
 		if s.opts.LogTraffic {
 			s.traceIn(data, "")
@@ -207,39 +204,6 @@ func decodeRPCError(raw []byte) *RPCError {
 		e.Data = append(json.RawMessage(nil), e.Data...)
 	}
 	return &e
-}
-
-// serveRequest answers a request from the server: ping, the requests the
-// Options' handlers serve, and -32601 for everything else.
-func (s *Session) serveRequest(id []byte, method string, params []byte) {
-	defer s.wg.Done()
-	if s.serveHandled(id, method, params) {
-		return
-	}
-	var b []byte
-	if method == "ping" {
-		b = jsonrpc.AppendResult(nil, id, []byte("{}"))
-	} else {
-		b = jsonrpc.AppendError(nil, id, CodeMethodNotFound, "method not found: "+method)
-	}
-	s.writeResponse(id, method, b)
-}
-
-// writeResponse sends b, the response to the server's request id.
-func (s *Session) writeResponse(id []byte, method string, b []byte) {
-	st := s.state.Load()
-	if st == nil {
-		st = &negotiated{legacy: true}
-	}
-	m := &OutMessage{Data: b, ID: string(id), ProtocolVersion: st.version}
-	if s.opts.LogTraffic {
-		s.traceOut(m, "")
-	}
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
-	defer cancel()
-	if err := s.conn.Write(ctx, m); err != nil {
-		s.log.Debug("answering a server request failed", "method", method, "error", err)
-	}
 }
 
 // notification handles a notification from the server.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
@@ -39,7 +40,9 @@ type ElicitRequest struct {
 	// properties. Set in form mode.
 	RequestedSchema json.RawMessage
 	// URL and ElicitationID are set in URL mode. The user must consent
-	// before the URL is opened; accepting means only that consent.
+	// before the URL is opened; accepting means only that consent. URL is
+	// an absolute http or https URL with a host: the Session declines any
+	// other (javascript:, file:, data:, ...) without calling the handler.
 	URL           string
 	ElicitationID string
 }
@@ -91,6 +94,12 @@ func (s *Session) elicit(ctx context.Context, params []byte) ([]byte, error) {
 	}
 	if st := s.state.Load(); st != nil {
 		req.Server = st.serverInfo
+	}
+	if req.Mode == ElicitURL && !isWebURL(req.URL) {
+		// A javascript:, file: or data: URL has no page to visit and no
+		// domain to show the user; it is never shown, and declined.
+		s.log.Warn("declined a URL elicitation whose URL is not http or https", "url", snippet([]byte(req.URL)))
+		return json.Marshal(&ElicitResult{Action: ElicitDecline})
 	}
 	res, err := runHandler(ctx, s.opts.HandlerTimeout, "elicitation/create", func(ctx context.Context) (*ElicitResult, error) {
 		return s.opts.Elicitation(ctx, req)
@@ -280,4 +289,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// isWebURL reports whether raw is an absolute http or https URL with a host.
+func isWebURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Hostname() == "" {
+		return false
+	}
+	return u.Scheme == "http" || u.Scheme == "https"
 }

@@ -22,7 +22,9 @@ import (
 const fakeServerEnv = "MCPGEN_FAKE_SERVER"
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(fakeServerEnv); mode != "" {
+	if mode := os.Getenv(fakeServerEnv); strings.HasPrefix(mode, "flood-") {
+		os.Exit(serveFlood(mode))
+	} else if mode != "" {
 		os.Exit(serveFake(mode))
 	}
 	// The ECMAScript pattern engine keeps one clock goroutine for its match

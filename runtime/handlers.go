@@ -166,12 +166,8 @@ func (s *Session) cancelServed(params []byte) bool {
 	return cancel != nil
 }
 
-// serveHandled answers a server request that a handler serves. It reports
-// false, having done nothing, for any other request.
-func (s *Session) serveHandled(id []byte, method string, params []byte) bool {
-	if !s.hasHandler(method) {
-		return false
-	}
+// serveHandled answers a server request that a handler serves.
+func (s *Session) serveHandled(id []byte, method string, params []byte) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	key := string(id)
@@ -187,7 +183,6 @@ func (s *Session) serveHandled(id []byte, method string, params []byte) bool {
 		b = jsonrpc.AppendResult(nil, id, res)
 	}
 	s.writeResponse(id, method, b)
-	return true
 }
 
 // hasHandler reports whether Options has the handler for a server request.

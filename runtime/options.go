@@ -137,6 +137,11 @@ type Options struct {
 	Elicitation ElicitationHandler
 	Sampling    SamplingHandler
 	Roots       RootsHandler
+	// MaxConcurrentSampling bounds the runs of the Sampling handler at
+	// once, so that a server cannot fan out model calls at the client's
+	// expense; DefaultMaxConcurrentSampling when zero or less. A request
+	// beyond it waits for its turn, within HandlerTimeout.
+	MaxConcurrentSampling int
 	// OnElicitationComplete is called with the id of a URL-mode
 	// elicitation that the server reports complete (2025-11-25). It must
 	// return quickly and must not call the Session.

@@ -53,6 +53,29 @@ type SamplingRequest struct {
 	ToolChoice       json.RawMessage `json:"toolChoice,omitempty"`
 }
 
+// DefaultSamplingMaxTokens is the token limit of a sampling request when the
+// application sets none (see SamplingRequest.TokenLimit).
+const DefaultSamplingMaxTokens = 4096
+
+// DefaultMaxConcurrentSampling is the default of
+// Options.MaxConcurrentSampling.
+const DefaultMaxConcurrentSampling = 4
+
+// TokenLimit returns the token limit to give the model for the request:
+// the smaller of the server's MaxTokens and limit, the application's own,
+// which DefaultSamplingMaxTokens stands for when limit is zero or less. A
+// server may thus lower the application's limit but never raise it; its
+// MaxTokens of zero or less asks for nothing.
+func (r *SamplingRequest) TokenLimit(limit int64) int64 {
+	if limit <= 0 {
+		limit = DefaultSamplingMaxTokens
+	}
+	if r.MaxTokens > 0 {
+		limit = min(limit, int64(r.MaxTokens))
+	}
+	return limit
+}
+
 // SamplingMessage is one message of a sampling conversation. The wire form's
 // content is one block or, since 2025-11-25, an array of blocks.
 type SamplingMessage struct {
@@ -149,6 +172,10 @@ func (s *Session) sample(ctx context.Context, params []byte) ([]byte, error) {
 		req.Server = st.serverInfo
 	}
 	res, err := runHandler(ctx, s.opts.HandlerTimeout, "sampling/createMessage", func(ctx context.Context) (*SamplingResult, error) {
+		if err := s.samplingTurn(ctx); err != nil {
+			return nil, err
+		}
+		defer func() { <-s.sampling }()
 		return s.opts.Sampling(ctx, req)
 	})
 	if err == nil && res == nil {
@@ -158,6 +185,17 @@ func (s *Session) sample(ctx context.Context, params []byte) ([]byte, error) {
 		return nil, fmt.Errorf("sampling handler: %w", err)
 	}
 	return json.Marshal(res)
+}
+
+// samplingTurn waits for one of the Options.MaxConcurrentSampling turns to
+// run the sampling handler, until ctx ends.
+func (s *Session) samplingTurn(ctx context.Context) error {
+	select {
+	case s.sampling <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
 }
 
 // handlerRPCError turns a handler's error into the JSON-RPC error a legacy

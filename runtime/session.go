@@ -70,8 +70,12 @@ type Session struct {
 	listenCancel context.CancelFunc
 	listenDone   chan struct{}
 
-	// served holds the server requests handlers are working on.
-	served served
+	// served holds the server requests handlers are working on;
+	// requests bounds them (see serverrequests.go).
+	served   served
+	requests serverRequests
+	// sampling holds a token for each run of the Sampling handler.
+	sampling chan struct{}
 
 	driftOnce sync.Once
 	closeOnce sync.Once
@@ -171,6 +175,12 @@ func newSession(conn Conn, opts *Options) *Session {
 	}
 	if s.opts.TaskTimeout == 0 {
 		s.opts.TaskTimeout = DefaultTaskTimeout
+	}
+	if s.opts.Sampling != nil {
+		if s.opts.MaxConcurrentSampling <= 0 {
+			s.opts.MaxConcurrentSampling = DefaultMaxConcurrentSampling
+		}
+		s.sampling = make(chan struct{}, s.opts.MaxConcurrentSampling)
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {

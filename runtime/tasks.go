@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -97,10 +98,12 @@ type TaskState struct {
 	CreatedAt     string
 	LastUpdatedAt string
 	// TTL is how long the server keeps the task; zero when it did not say
-	// or keeps it for ever.
+	// or keeps it for ever. A value too large for a time.Duration is
+	// clamped to the largest one (about 292 years), as is PollInterval.
 	TTL time.Duration
 	// PollInterval is the interval between polls the server suggests; zero
-	// when it suggests none.
+	// when it suggests none. Task.Wait polls at least every 10 seconds and
+	// at most every 100 milliseconds, whatever the server suggests.
 	PollInterval time.Duration
 	// InputRequests is the map of requests a 2026-07-28 task in status
 	// TaskInputRequired waits for, exactly as the server sent it. Task.Wait
@@ -381,11 +384,22 @@ type wireTask struct {
 	Task           *wireTask       `json:"task"`
 }
 
+// maxDuration is the largest time.Duration, about 292 years.
+const maxDuration = time.Duration(math.MaxInt64)
+
+// millis converts the first positive count of milliseconds in v to a
+// duration. A count too large for a time.Duration is clamped to
+// maxDuration: a server's huge interval must not wrap around to a short
+// one.
 func millis(v ...*float64) time.Duration {
 	for _, f := range v {
-		if f != nil && *f > 0 && *f < float64(1<<53) {
-			return time.Duration(*f * float64(time.Millisecond))
+		if f == nil || !(*f > 0) {
+			continue
 		}
+		if *f >= float64(maxDuration/time.Millisecond) {
+			return maxDuration
+		}
+		return time.Duration(*f * float64(time.Millisecond))
 	}
 	return 0
 }
@@ -417,6 +431,16 @@ func (t *Task) setState(w *wireTask) error {
 		InputRequests: w.InputRequests,
 	}
 	return nil
+}
+
+// pollWait returns the wait before the next tasks/get: the interval the
+// server suggests, bounded by minTaskPoll and maxTaskPoll, or
+// defaultTaskPoll when it suggests none.
+func pollWait(st TaskState) time.Duration {
+	if st.PollInterval == 0 {
+		return defaultTaskPoll
+	}
+	return min(max(st.PollInterval, minTaskPoll), maxTaskPoll)
 }
 
 func (t *Task) finished() bool {
@@ -554,11 +578,7 @@ func (t *Task) Wait(ctx context.Context) (*Result, error) {
 				return nil, err
 			}
 		}
-		wait := st.PollInterval
-		if wait == 0 {
-			wait = defaultTaskPoll
-		}
-		wait = min(max(wait, minTaskPoll), maxTaskPoll)
+		wait := pollWait(st)
 		if timer == nil {
 			timer = time.NewTimer(wait)
 			defer timer.Stop()

@@ -88,7 +88,7 @@ func runCall(e *env, args []string) error {
 		return usagef("call %s: the arguments %v", tool, err)
 	}
 
-	sf.elicit = (&elicitor{noInput: *noInput, stderr: e.stderr}).handle
+	sf.elicit = (&elicitor{noInput: *noInput, stderr: e.stderr, secrets: e.secrets}).handle
 	ctx, cancel := sf.context()
 	defer cancel()
 	s, err := sf.connect(ctx, e, sf.command)

@@ -31,6 +31,9 @@ const maxFieldTries = 5
 type elicitor struct {
 	noInput bool
 	stderr  io.Writer
+	// secrets are redacted from what the terminal shows, as from standard
+	// error.
+	secrets *secrets
 	mu      sync.Mutex
 }
 
@@ -50,9 +53,9 @@ func (el *elicitor) handle(ctx context.Context, req *runtime.ElicitRequest) (*ru
 		fmt.Fprintf(el.stderr, "mcpgen: declined %s's request for input (there is no terminal to ask on): %s\n", server, visibleCell(req.Message))
 		return &runtime.ElicitResult{Action: runtime.ElicitDecline}, nil
 	}
-	p := newPrompter(ctx, tty)
+	p := newPrompter(ctx, tty, el.secrets)
 	defer p.close()
-	fmt.Fprintf(tty, "\n%s asks: %s\n", server, visibleCell(req.Message))
+	p.printf("\n%s asks: %s\n", server, visibleCell(req.Message))
 	var res *runtime.ElicitResult
 	if req.Mode == runtime.ElicitURL {
 		res, err = p.url(req)
@@ -60,23 +63,26 @@ func (el *elicitor) handle(ctx context.Context, req *runtime.ElicitRequest) (*ru
 		res, err = p.form(req)
 	}
 	if errors.Is(err, io.EOF) {
-		fmt.Fprintln(tty, "\n(cancelled)")
+		p.printf("\n(cancelled)\n")
 		return &runtime.ElicitResult{Action: runtime.ElicitCancel}, nil
 	}
 	return res, err
 }
 
 // prompter reads answers from a terminal, line by line, until its context
-// ends.
+// ends. Everything it shows goes through out, which shows the characters
+// that could drive the terminal as escapes, whoever wrote them: the server's
+// text, and errors that quote it.
 type prompter struct {
 	ctx   context.Context
 	tty   *os.File
+	out   *outStream
 	lines chan string
 	done  chan struct{}
 }
 
-func newPrompter(ctx context.Context, tty *os.File) *prompter {
-	p := &prompter{ctx: ctx, tty: tty, lines: make(chan string), done: make(chan struct{})}
+func newPrompter(ctx context.Context, tty *os.File, sec *secrets) *prompter {
+	p := &prompter{ctx: ctx, tty: tty, out: &outStream{w: tty, secrets: sec}, lines: make(chan string), done: make(chan struct{})}
 	go func() {
 		defer close(p.lines)
 		r := bufio.NewReader(tty)
@@ -101,11 +107,20 @@ func (p *prompter) close() {
 	p.tty.Close()
 }
 
+// printf shows text on the terminal, with control characters as escapes.
+func (p *prompter) printf(format string, args ...any) error {
+	fmt.Fprintf(p.out.visible(), format, args...)
+	if err := p.out.flush(); err != nil {
+		return fmt.Errorf("writing to the terminal: %w", err)
+	}
+	return nil
+}
+
 // ask shows question and returns the line typed, io.EOF when the terminal
 // closed, or the context's error.
 func (p *prompter) ask(question string) (string, error) {
-	if _, err := io.WriteString(p.tty, question); err != nil {
-		return "", fmt.Errorf("writing to the terminal: %w", err)
+	if err := p.printf("%s", question); err != nil {
+		return "", err
 	}
 	select {
 	case line, ok := <-p.lines:
@@ -119,14 +134,19 @@ func (p *prompter) ask(question string) (string, error) {
 }
 
 // url shows the URL of a URL-mode request and waits for the user's consent.
+// A URL that is not http or https is declined without asking.
 func (p *prompter) url(req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
-	host := "?"
-	if u, err := url.Parse(req.URL); err == nil {
-		host = u.Hostname()
+	u, err := url.Parse(req.URL)
+	if err != nil || u.Hostname() == "" || u.Scheme != "http" && u.Scheme != "https" {
+		// A javascript:, file: or data: URL has no domain to show, and
+		// is never accepted.
+		p.printf("It asks you to open %s\ndeclined: it is not an http or https URL\n", visibleCell(req.URL))
+		return &runtime.ElicitResult{Action: runtime.ElicitDecline}, nil
 	}
-	fmt.Fprintf(p.tty, "It asks you to open this URL (domain %s):\n  %s\n", visibleCell(host), visibleCell(req.URL))
+	host := u.Hostname()
+	p.printf("It asks you to open this URL (domain %s):\n  %s\n", visibleCell(host), visibleCell(req.URL))
 	if strings.Contains(strings.ToLower(host), "xn--") {
-		fmt.Fprintln(p.tty, "Warning: the domain is written in punycode; it may imitate another one.")
+		p.printf("Warning: the domain is written in punycode; it may imitate another one.\n")
 	}
 	line, err := p.ask("Press Enter once you have finished there, or type n to decline: ")
 	if err != nil {
@@ -182,9 +202,9 @@ func (p *prompter) field(schema json.RawMessage, f runtime.ElicitationField, con
 			name = " - " + visibleCell(f.EnumNames[i])
 		}
 		if i == 0 {
-			fmt.Fprintf(p.tty, "%s, choose:\n", label)
+			p.printf("%s, choose:\n", label)
 		}
-		fmt.Fprintf(p.tty, "  %d) %s%s\n", i+1, visibleCell(v), name)
+		p.printf("  %d) %s%s\n", i+1, visibleCell(v), name)
 	}
 	question := label
 	switch {
@@ -208,18 +228,18 @@ func (p *prompter) field(schema json.RawMessage, f runtime.ElicitationField, con
 		if line != "" {
 			v, err := parseAnswer(f, line)
 			if err != nil {
-				fmt.Fprintf(p.tty, "  %v\n", err)
+				p.printf("  %v\n", err)
 				continue
 			}
 			content[f.Name] = v
 		} else if f.Default != nil {
 			content[f.Name] = f.Default
 		} else if f.Required {
-			fmt.Fprintln(p.tty, "  a value is required")
+			p.printf("  a value is required\n")
 			continue
 		}
 		if err := fieldProblem(schema, f.Name, content); err != nil {
-			fmt.Fprintf(p.tty, "  %v\n", err)
+			p.printf("  %v\n", err)
 			continue
 		}
 		return nil

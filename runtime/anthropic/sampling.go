@@ -26,6 +26,10 @@ var _ Messages = (*anthropic.MessageService)(nil)
 type Sampler struct {
 	Messages Messages
 	Model    anthropic.Model
+	// MaxTokens is the application's limit of max_tokens for a sampling
+	// request; zero means DefaultMaxTokens. The request's maxTokens may
+	// lower it but not raise it.
+	MaxTokens int64
 	// Approve, when set, is asked before each request; false declines it
 	// with runtime.ErrDeclined.
 	Approve runtime.SamplingApproval
@@ -39,10 +43,11 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 	if err := s.Approve.Check(ctx, req); err != nil {
 		return nil, err
 	}
-	p := anthropic.MessageNewParams{Model: s.Model, MaxTokens: int64(req.MaxTokens), StopSequences: req.StopSequences}
-	if p.MaxTokens <= 0 {
-		p.MaxTokens = DefaultMaxTokens
+	limit := s.MaxTokens
+	if limit <= 0 {
+		limit = DefaultMaxTokens
 	}
+	p := anthropic.MessageNewParams{Model: s.Model, MaxTokens: req.TokenLimit(limit), StopSequences: req.StopSequences}
 	if req.SystemPrompt != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.SystemPrompt}}
 	}

@@ -58,3 +58,29 @@ func TestSamplerHandle(t *testing.T) {
 		t.Errorf("api error: %v", err)
 	}
 }
+
+// TestSamplerTokenLimit checks that the server's maxTokens lowers the
+// application's limit but never raises it.
+func TestSamplerTokenLimit(t *testing.T) {
+	cases := []struct {
+		app    int64
+		server int
+		want   int64
+	}{
+		{256, 2147483647, 256},
+		{256, 100, 100},
+		{256, 0, 256},
+		{0, 2147483647, DefaultMaxTokens},
+		{0, 100, 100},
+	}
+	for _, c := range cases {
+		f := &fakeSamplingMessages{reply: &anthropic.Message{Content: []anthropic.ContentBlockUnion{{Type: "text", Text: "ok"}}}}
+		s := &Sampler{Messages: f, Model: "m", MaxTokens: c.app}
+		if _, err := s.Handle(context.Background(), &runtime.SamplingRequest{MaxTokens: c.server}); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.params.MaxTokens; got != c.want {
+			t.Errorf("application %d, server %d: max_tokens %d, want %d", c.app, c.server, got, c.want)
+		}
+	}
+}

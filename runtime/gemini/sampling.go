@@ -26,8 +26,10 @@ type Sampler struct {
 	// model preferences are hints only; this model always answers.
 	Model string
 	// Config is the base of every request's configuration; the request's
-	// system prompt, token limit, temperature and stop sequences override
-	// its fields. It may be nil.
+	// system prompt, temperature and stop sequences override its fields.
+	// Its MaxOutputTokens is the application's token limit
+	// (runtime.DefaultSamplingMaxTokens when zero): the request's maxTokens
+	// may lower it but not raise it. It may be nil.
 	Config *genai.GenerateContentConfig
 	// Approve, when set, is asked before each request is sent to the model
 	// (the protocol wants a person to be able to refuse); false declines
@@ -84,9 +86,7 @@ func (s *Sampler) config(req *runtime.SamplingRequest) *genai.GenerateContentCon
 	if req.SystemPrompt != "" {
 		cfg.SystemInstruction = genai.NewContentFromText(req.SystemPrompt, genai.RoleUser)
 	}
-	if req.MaxTokens > 0 {
-		cfg.MaxOutputTokens = int32(min(req.MaxTokens, 1<<31-1))
-	}
+	cfg.MaxOutputTokens = int32(min(req.TokenLimit(int64(cfg.MaxOutputTokens)), 1<<31-1))
 	if req.Temperature != nil {
 		t := float32(*req.Temperature)
 		cfg.Temperature = &t

@@ -86,3 +86,31 @@ func TestSamplerFaults(t *testing.T) {
 		t.Error("a zero Sampler answered")
 	}
 }
+
+// TestSamplerTokenLimit checks that the server's maxTokens lowers the
+// application's limit but never raises it.
+func TestSamplerTokenLimit(t *testing.T) {
+	cases := []struct {
+		app, server int
+		want        int32
+	}{
+		{256, 2147483647, 256},
+		{256, 100, 100},
+		{256, 0, 256},
+		{0, 2147483647, runtime.DefaultSamplingMaxTokens},
+		{0, 100, 100},
+	}
+	for _, c := range cases {
+		f := &fakeModels{reply: answer("ok", genai.FinishReasonStop)}
+		s := &Sampler{Models: f, Model: "m"}
+		if c.app > 0 {
+			s.Config = &genai.GenerateContentConfig{MaxOutputTokens: int32(c.app)}
+		}
+		if _, err := s.Handle(context.Background(), &runtime.SamplingRequest{MaxTokens: c.server}); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.config.MaxOutputTokens; got != c.want {
+			t.Errorf("application %d, server %d: MaxOutputTokens %d, want %d", c.app, c.server, got, c.want)
+		}
+	}
+}

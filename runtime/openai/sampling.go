@@ -25,6 +25,10 @@ var _ Completions = (*openai.ChatCompletionService)(nil)
 type Sampler struct {
 	Completions Completions
 	Model       openai.ChatModel
+	// MaxTokens is the application's limit of max_completion_tokens for a
+	// sampling request; zero means runtime.DefaultSamplingMaxTokens. The
+	// request's maxTokens may lower it but not raise it.
+	MaxTokens int64
 	// Approve, when set, is asked before each request; false declines it
 	// with runtime.ErrDeclined.
 	Approve runtime.SamplingApproval
@@ -39,9 +43,7 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 		return nil, err
 	}
 	p := openai.ChatCompletionNewParams{Model: s.Model}
-	if req.MaxTokens > 0 {
-		p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
-	}
+	p.MaxCompletionTokens = openai.Int(req.TokenLimit(s.MaxTokens))
 	if req.Temperature != nil {
 		p.Temperature = openai.Float(*req.Temperature)
 	}

@@ -54,3 +54,29 @@ func TestSamplerHandle(t *testing.T) {
 		t.Errorf("no choice: %v", err)
 	}
 }
+
+// TestSamplerTokenLimit checks that the server's maxTokens lowers the
+// application's limit but never raises it.
+func TestSamplerTokenLimit(t *testing.T) {
+	cases := []struct {
+		app    int64
+		server int
+		want   int64
+	}{
+		{256, 2147483647, 256},
+		{256, 100, 100},
+		{256, 0, 256},
+		{0, 2147483647, runtime.DefaultSamplingMaxTokens},
+		{0, 100, 100},
+	}
+	for _, c := range cases {
+		f := &fakeSamplingCompletions{reply: &openai.ChatCompletion{Choices: []openai.ChatCompletionChoice{{Message: openai.ChatCompletionMessage{Content: "ok"}}}}}
+		s := &Sampler{Completions: f, Model: "m", MaxTokens: c.app}
+		if _, err := s.Handle(context.Background(), &runtime.SamplingRequest{MaxTokens: c.server}); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.params.MaxCompletionTokens.Value; got != c.want {
+			t.Errorf("application %d, server %d: max_completion_tokens %d, want %d", c.app, c.server, got, c.want)
+		}
+	}
+}

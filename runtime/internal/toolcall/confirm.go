@@ -68,7 +68,7 @@ func (cf *Confirmer) Gate(tool runtime.Tool) Gate {
 			return nil
 		}
 	case runtime.ConfirmDestructive:
-		if cf.readOnly[tool.Name] || !ann.Destructive() {
+		if cf.readOnly[tool.Name] || !cf.conf.IgnoreAnnotations && !ann.Destructive() {
 			return nil
 		}
 	}

@@ -30,7 +30,8 @@ func TestConfirmerPolicies(t *testing.T) {
 		want []string // the tools whose calls are asked about
 	}{
 		{"none", nil, nil},
-		{"destructive", &runtime.Confirmation{Ask: ask, ReadOnly: []string{"marked"}}, []string{"plain", "garbled"}},
+		{"destructive", &runtime.Confirmation{Ask: ask, ReadOnly: []string{"marked"}}, []string{"plain", "readonly-destructive", "garbled"}},
+		{"distrusted", &runtime.Confirmation{Ask: ask, IgnoreAnnotations: true, ReadOnly: []string{"marked"}}, []string{"plain", "readonly", "additive", "readonly-destructive", "garbled"}},
 		{"every", &runtime.Confirmation{Ask: ask, Policy: runtime.ConfirmEvery}, names},
 		{"listed", &runtime.Confirmation{Ask: ask, Policy: runtime.ConfirmListed, Tools: []string{"readonly"}}, []string{"readonly"}},
 	}
