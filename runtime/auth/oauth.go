@@ -139,6 +139,13 @@ func (o *OAuth) httpClient() *http.Client {
 	return &c
 }
 
+// sameOriginURL reports whether the URLs a and b have the same origin.
+func sameOriginURL(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && sameOrigin(ua, ub)
+}
+
 func sameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
 }
@@ -573,7 +580,7 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	verifier := oauth2.GenerateVerifier()
 	var cfg *oauth2.Config
 	var client *Client
-	params, err := o.Redirector.Redirect(ctx, func(redirectURI string) (string, error) {
+	params, err := o.Redirector.Redirect(ctx, d.md.Issuer, func(redirectURI string) (string, error) {
 		client, err = o.clientFor(ctx, d, redirectURI)
 		if err != nil {
 			return "", err
@@ -606,6 +613,11 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 		}
 	} else if d.md.IssParameterSupported {
 		return fmt.Errorf("signing in at %s: the authorization response has no iss, which the server advertises: refusing it (RFC 9207)", d.md.Issuer)
+	} else if !sameOriginURL(d.md.AuthorizationEndpoint, d.md.Issuer) {
+		// Without iss, nothing shows that the response comes from this
+		// issuer rather than from the server whose authorization endpoint
+		// its metadata names (a mix-up attack, RFC 9700 section 4.4).
+		return fmt.Errorf("signing in at %s: the authorization endpoint is on another origin than the issuer, and the response has no iss to show it comes from this issuer: refusing it (RFC 9700 section 4.4)", d.md.Issuer)
 	}
 	code := params.Get("code")
 	if code == "" {

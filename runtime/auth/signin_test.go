@@ -54,7 +54,7 @@ func TestRegistrationOrder(t *testing.T) {
 				t.Fatalf("%d registrations, want 1", len(regs))
 			}
 			r := regs[0]
-			if r["application_type"] != "native" || r["token_endpoint_auth_method"] != "none" || !slices.Equal(toStrings(r["redirect_uris"]), []string{"http://127.0.0.1:1/callback"}) || !slices.Contains(toStrings(r["grant_types"]), "refresh_token") {
+			if r["application_type"] != "native" || r["token_endpoint_auth_method"] != "none" || !slices.Equal(toStrings(r["redirect_uris"]), []string{"http://127.0.0.1:1" + RedirectPath(as.issuer())}) || !slices.Contains(toStrings(r["grant_types"]), "refresh_token") {
 				t.Errorf("registration %v", r)
 			}
 		})
