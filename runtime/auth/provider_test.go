@@ -335,10 +335,11 @@ func TestOIDCProviderRefresh(t *testing.T) {
 	rs, p := oidcSetup(t)
 	store := &FileStore{Dir: t.TempDir()}
 	o := &OAuth{
-		Client:      &Client{ID: "mcpgen", Secret: oidcSecret},
-		Redirector:  &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
-		Store:       store,
-		DisableDPoP: true,
+		Client:       &Client{ID: "mcpgen", Secret: oidcSecret},
+		ClientIssuer: p.issuer,
+		Redirector:   &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
+		Store:        store,
+		DisableDPoP:  true,
 	}
 	s := connect(t, rs.url(), o, nil)
 	callEcho(t, s)
@@ -397,9 +398,10 @@ func testDPoP(t *testing.T, nonce string) {
 	rs.nonce = nonce
 	store := &MemoryStore{}
 	o := &OAuth{
-		Client:     &Client{ID: "mcpgen", Secret: oidcSecret},
-		Redirector: &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
-		Store:      store,
+		Client:       &Client{ID: "mcpgen", Secret: oidcSecret},
+		ClientIssuer: p.issuer,
+		Redirector:   &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
+		Store:        store,
 	}
 	s := connect(t, rs.url(), o, nil)
 	callEcho(t, s)

@@ -94,11 +94,12 @@ func TestNoSecretsLeak(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(lockedWriter{&logs, &logMu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	rec := &secretRecorder{}
 	o := &OAuth{
-		Client:     &Client{ID: "mcpgen", Secret: oidcSecret},
-		Redirector: &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
-		Store:      &FileStore{Dir: storeDir},
-		HTTPClient: &http.Client{Transport: rec},
-		Logger:     logger,
+		Client:       &Client{ID: "mcpgen", Secret: oidcSecret},
+		ClientIssuer: p.issuer,
+		Redirector:   &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
+		Store:        &FileStore{Dir: storeDir},
+		HTTPClient:   &http.Client{Transport: rec},
+		Logger:       logger,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -269,7 +269,7 @@ func TestTokenEndpointAuthMethods(t *testing.T) {
 				}
 			}
 			rs := newFakeRS(t, as)
-			o := &OAuth{Redirector: &approve{}, Client: tc.client}
+			o := &OAuth{Redirector: &approve{}, Client: tc.client, ClientIssuer: as.issuer()}
 			mustCall(t, o, rs.url())
 			r := as.tokenRequests()[0]
 			id, secret, basic := (&http.Request{Header: r.header}).BasicAuth()
@@ -373,7 +373,7 @@ func TestCrossOriginRedirectsNotFollowed(t *testing.T) {
 		defer redirecting.Close()
 		as.meta = func(m map[string]any) { m["token_endpoint"] = redirecting.URL + "/token" }
 		rs := newFakeRS(t, as)
-		o := &OAuth{Redirector: &approve{}, Client: &Client{ID: "c", Secret: "s3cret"}}
+		o := &OAuth{Redirector: &approve{}, Client: &Client{ID: "c", Secret: "s3cret"}, ClientIssuer: as.issuer()}
 		if _, err := call(o, rs.url()); err == nil {
 			t.Error("signed in through a redirected token endpoint")
 		}
