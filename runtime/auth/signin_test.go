@@ -300,7 +300,7 @@ func TestRefreshTransparent(t *testing.T) {
 		t.Fatalf("token requests %q, want a code exchange", got)
 	}
 	first, _ := store.Grant(context.Background(), as.issuer(), rs.url(), "as-client-1")
-	time.Sleep(2100 * time.Millisecond)
+	waitTokenInvalid(t, first.Token)
 	req, _ := http.NewRequest(http.MethodGet, rs.url(), nil)
 	if err := o.Authorize(req); err != nil {
 		t.Fatal(err)
@@ -429,7 +429,10 @@ func TestRefusedRefreshBodyNotLogged(t *testing.T) {
 	as.mu.Lock()
 	as.refuseRefresh = func(form url.Values) string { return "no such refresh token: " + form.Get("refresh_token") }
 	as.mu.Unlock()
-	time.Sleep(2100 * time.Millisecond)
+	o.mu.Lock()
+	tok := o.grant.Token
+	o.mu.Unlock()
+	waitTokenInvalid(t, tok)
 	mustCall(t, o, rs.url())
 	if !strings.Contains(logs.String(), "refreshing") {
 		t.Fatalf("the failed refresh is not logged: the test proves nothing\n%s", logs.String())

@@ -39,7 +39,7 @@ func TestLoopbackFixedPort(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	l := &Loopback{Port: port, Timeout: 5 * time.Second, Open: FollowRedirects(nil)}
+	l := &Loopback{Port: port, Timeout: time.Minute, Open: FollowRedirects(nil)}
 	var got string
 	q, err := l.Redirect(context.Background(), testIssuer, func(redirectURI string) (string, error) {
 		got = redirectURI
