@@ -163,3 +163,14 @@ func TestPKCEUnadvertised(t *testing.T) {
 		t.Errorf("authorization request %v, want a PKCE challenge with S256", q)
 	}
 }
+
+// TestIdentityProviderInsecureEndpoint checks that the identity provider's
+// token endpoint, which receives the user's ID token, is refused over plain
+// http to another host.
+func TestIdentityProviderInsecureEndpoint(t *testing.T) {
+	idp := &IdentityProvider{TokenEndpoint: "http://idp.example/token", IDToken: func(context.Context) (string, error) { return "id-token", nil }}
+	_, err := idp.IDJAG(context.Background(), &TokenRequest{Metadata: &ServerMetadata{Issuer: "https://as.example"}, Resource: "https://mcp.example/mcp"})
+	if !errors.Is(err, ErrInsecureEndpoint) {
+		t.Fatalf("error %v, want ErrInsecureEndpoint", err)
+	}
+}
