@@ -232,6 +232,19 @@ func (h *httpClient) addURLSecrets(rawURL string) {
 	}
 }
 
+// RedirectPolicy returns the CheckRedirect of the HTTP transports, for a
+// request sent beside them with the same headers: a redirect that leaves the
+// original host or downgrades from https drops the Authorization header, the
+// DPoP proof, and the headers named in header, and at most 10 redirects are
+// followed.
+func RedirectPolicy(header http.Header) func(req *http.Request, via []*http.Request) error {
+	keys := map[string]bool{}
+	for k := range header {
+		keys[http.CanonicalHeaderKey(k)] = true
+	}
+	return redirectPolicy(nil, keys)
+}
+
 // redirectPolicy returns a CheckRedirect that drops the Authorization header,
 // the DPoP proof an Authorizer sets with it, and the user's headers when a
 // redirect leaves the original host or downgrades from https, and then

@@ -22,9 +22,11 @@ type authFlags struct {
 	clientID           string
 	clientSecretEnv    string
 	clientKey          string
+	issuer             string
 	scopes             string
 	clientMetadataURL  string
 	allowMissingIssuer bool
+	allowNoPKCE        bool
 	// redirectPort is the loopback port of "mcpgen login"; 0 picks one.
 	redirectPort int
 }
@@ -33,9 +35,11 @@ func (a *authFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.clientID, "client-id", "", "OAuth: the client `ID` registered with the authorization server (with --client-secret-env or --client-key: the client credentials grant, for CI)")
 	fs.StringVar(&a.clientSecretEnv, "client-secret-env", "", "OAuth: the environment `VARIABLE` holding the secret of --client-id, for the client credentials grant; never printed")
 	fs.StringVar(&a.clientKey, "client-key", "", "OAuth: a PEM private key `file` that --client-id authenticates with (private_key_jwt), for the client credentials grant")
+	fs.StringVar(&a.issuer, "issuer", "", "OAuth: the issuer `URL` of the authorization server --client-id is registered with; its secret or key goes to that server's token endpoint alone (needed with --client-secret-env and --client-key)")
 	fs.StringVar(&a.scopes, "scope", "", "OAuth: the `scopes` to ask for, separated by spaces (default: the ones the server names)")
 	fs.StringVar(&a.clientMetadataURL, "client-metadata-url", "", "OAuth: the `URL` of mcpgen's client ID metadata document, used as the client ID by authorization servers that accept one (Home Assistant)")
 	fs.BoolVar(&a.allowMissingIssuer, "allow-missing-issuer", false, "OAuth: accept authorization server metadata without an issuer, as a server reached through a local address may serve (Home Assistant)")
+	fs.BoolVar(&a.allowNoPKCE, "allow-unadvertised-pkce", false, "OAuth: sign in with PKCE (S256) even where the authorization server metadata lists no code_challenge_methods_supported (Home Assistant)")
 }
 
 // fromConfig takes the settings of an auth block of mcpgen.yaml.
@@ -46,16 +50,18 @@ func (a *authFlags) fromConfig(c *config.Auth) {
 	a.clientID = c.ClientID
 	a.clientSecretEnv = c.ClientSecretEnv
 	a.clientKey = c.ClientKey
+	a.issuer = c.Issuer
 	a.scopes = strings.Join(c.Scopes, " ")
 	a.clientMetadataURL = c.ClientMetadataURL
 	a.allowMissingIssuer = c.AllowMissingIssuer
+	a.allowNoPKCE = c.AllowUnadvertisedPKCE
 	a.redirectPort = c.RedirectPort
 }
 
 // given reports whether any setting was given.
 func (a *authFlags) given() bool {
-	return a.clientID != "" || a.clientSecretEnv != "" || a.clientKey != "" || a.scopes != "" ||
-		a.clientMetadataURL != "" || a.allowMissingIssuer || a.redirectPort != 0
+	return a.clientID != "" || a.clientSecretEnv != "" || a.clientKey != "" || a.issuer != "" || a.scopes != "" ||
+		a.clientMetadataURL != "" || a.allowMissingIssuer || a.allowNoPKCE || a.redirectPort != 0
 }
 
 // machine reports whether the settings are those of the client credentials
@@ -71,10 +77,19 @@ func (a *authFlags) check() error {
 		return errors.New("give --client-secret-env or --client-key, not both")
 	case a.machine() && a.clientID == "":
 		return errors.New("--client-secret-env and --client-key need --client-id")
+	case a.machine() && a.issuer == "":
+		return errors.New("--client-secret-env and --client-key need --issuer: the authorization server the client is registered with, whose token endpoint alone receives the secret or key")
+	case a.issuer != "" && a.clientID == "":
+		return errors.New("--issuer says which authorization server --client-id is registered with: give --client-id too")
 	case a.machine() && a.clientMetadataURL != "":
 		return errors.New("--client-metadata-url is for signing in with a browser; the client credentials grant (--client-secret-env, --client-key) does not use it")
 	case a.redirectPort < 0 || a.redirectPort > 65535:
 		return fmt.Errorf("--redirect-port %d is not a TCP port", a.redirectPort)
+	}
+	if a.issuer != "" {
+		if u, err := url.Parse(a.issuer); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return errors.New("--issuer wants the authorization server's issuer URL, such as https://login.example.com")
+		}
 	}
 	if a.clientMetadataURL != "" {
 		if u, err := url.Parse(a.clientMetadataURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -133,7 +148,9 @@ func (a *authFlags) oauth(store auth.Store, loginHint string) (*auth.OAuth, erro
 		Scopes:             strings.Fields(a.scopes),
 		AllowMissingIssuer: a.allowMissingIssuer,
 		LoginHint:          loginHint,
+		ClientIssuer:       a.issuer,
 	}
+	o.AllowUnadvertisedPKCE = a.allowNoPKCE
 	switch {
 	case a.clientSecretEnv != "":
 		o.Flow = &auth.ClientCredentials{ID: a.clientID, Secret: a.secret()}

@@ -108,7 +108,7 @@ func TestClientCredentials(t *testing.T) {
 	}
 
 	var all strings.Builder
-	withSecret := []string{"--url", endpoint, "--client-id", "ci", "--client-secret-env", "MCPGEN_TEST_CLIENT_SECRET"}
+	withSecret := []string{"--url", endpoint, "--client-id", "ci", "--issuer", srv.URL, "--client-secret-env", "MCPGEN_TEST_CLIENT_SECRET"}
 	code, out, errOut := run(t, "", append([]string{"tools", "-v"}, withSecret...)...)
 	all.WriteString(out + errOut)
 	if code != 0 || !strings.Contains(out, "echo") {
@@ -123,7 +123,7 @@ func TestClientCredentials(t *testing.T) {
 		t.Fatalf("snapshot with a client secret: exit %d, stderr %q", code, errOut)
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	code, out, errOut = run(t, "", "call", "-v", "--url", endpoint, "--client-id", "ci", "--client-key", keyFile, "echo", `{"message":"signed"}`)
+	code, out, errOut = run(t, "", "call", "-v", "--url", endpoint, "--client-id", "ci", "--issuer", srv.URL, "--client-key", keyFile, "echo", `{"message":"signed"}`)
 	all.WriteString(out + errOut)
 	if code != 0 || out != "signed\n" || assertions == 0 {
 		t.Fatalf("call with a client key: exit %d, stdout %q, stderr %q, %d assertions", code, out, errOut, assertions)
@@ -149,8 +149,10 @@ func TestOAuthFlagsUsage(t *testing.T) {
 		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-id", "a", "--bearer-env", "X"}, "fixed token"},
 		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--scope", "a", "--header", "Authorization: Bearer x"}, "fixed token"},
 		{[]string{"tools", "--client-id", "a", "--", "server"}, "not to a server command"},
-		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-id", "a", "--client-secret-env", "MCPGEN_TEST_EMPTY"}, "MCPGEN_TEST_EMPTY: the variable is unset or empty"},
-		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-id", "a", "--client-key", key}, "no PEM block"},
+		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-id", "a", "--issuer", "https://as.example", "--client-secret-env", "MCPGEN_TEST_EMPTY"}, "MCPGEN_TEST_EMPTY: the variable is unset or empty"},
+		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-id", "a", "--issuer", "https://as.example", "--client-key", key}, "no PEM block"},
+		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-id", "a", "--client-secret-env", "X"}, "need --issuer"},
+		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-id", "a", "--issuer", "as.example", "--client-key", key}, "--issuer wants"},
 		{[]string{"tools", "--url", "http://127.0.0.1:1/mcp", "--client-metadata-url", "ftp://x/"}, "https:// URL"},
 		{[]string{"login", "--", "server"}, "login is for --url and --sse"},
 		{[]string{"login", "--url", "http://127.0.0.1:1/mcp", "--bearer-env", "X"}, "nothing to sign in to"},

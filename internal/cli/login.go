@@ -25,13 +25,14 @@ check) use them and refresh them. mcpgen discovers the server's
 authorization server, registers itself there when it can, and prints the
 URL to sign in at on a line of its own on standard error, then opens it in
 a browser unless --no-browser is given. The browser comes back to
-http://127.0.0.1:PORT/callback, where mcpgen waits up to --timeout (five
-minutes by default).
+http://127.0.0.1:PORT/callback/HASH, HASH naming the authorization server,
+where mcpgen waits up to --timeout (five minutes by default); a client
+registered in advance lists that URI.
 
 A sign-in replaces the stored one. The tokens are kept, readable by the
 user alone, in the mcpgen/auth directory of the user's configuration
 directory ($XDG_CONFIG_HOME, by default ~/.config, on Linux); "mcpgen
-logout" forgets them. With --client-id and --client-secret-env or
+logout" forgets them. With --client-id, --issuer and --client-secret-env or
 --client-key, login gets a token with the client credentials grant
 instead, which the other commands would do on their own.
 
@@ -44,10 +45,12 @@ Assistant, which takes the origin of the redirect URI as the client ID,
 the fixed --redirect-port that URL names:
 
   mcpgen login --url https://ha.example.com/api/mcp \
-      --client-metadata-url http://127.0.0.1:8976/ --redirect-port 8976
+      --client-metadata-url http://127.0.0.1:8976/ --redirect-port 8976 \
+      --allow-unadvertised-pkce
 
-Reached through a local address, Home Assistant's metadata has no issuer,
-which mcpgen refuses unless --allow-missing-issuer is given too.
+Home Assistant's metadata lists no PKCE methods, which mcpgen refuses
+unless --allow-unadvertised-pkce is given; reached through a local address,
+it has no issuer either, which needs --allow-missing-issuer.
 `
 
 // loginTimeout is the default --timeout of login: time for a person to sign

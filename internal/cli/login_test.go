@@ -244,20 +244,27 @@ func TestHomeAssistantSignIn(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "has no issuer") || !strings.Contains(errOut, "--allow-missing-issuer") {
 		t.Fatalf("tools without --allow-missing-issuer: exit %d, stderr %q; want 1 and a hint to --allow-missing-issuer", code, errOut)
 	}
-	code, out, errOut = loginBrowsing(t, "--url", endpoint, "--allow-missing-issuer")
+	code, out, errOut = loginBrowsing(t, "--url", endpoint, "--allow-missing-issuer", "--allow-unadvertised-pkce")
 	record(out, errOut)
 	if code != 1 || !strings.Contains(errOut, "--client-metadata-url") {
 		t.Fatalf("login without a client: exit %d, stderr %q; want 1 and a hint to --client-metadata-url", code, errOut)
 	}
 	// The browser stays on the server's error page: the wait ends with
 	// the --timeout.
-	code, out, errOut = loginBrowsing(t, "--url", endpoint, "--allow-missing-issuer", "--client-metadata-url", clientID, "--timeout", "2s")
+	// Its metadata lists no code_challenge_methods_supported: refused
+	// unless told, with the flag named.
+	code, out, errOut = loginBrowsing(t, "--url", endpoint, "--allow-missing-issuer", "--client-metadata-url", clientID, "--redirect-port", fmt.Sprint(port))
+	record(out, errOut)
+	if code != 1 || !strings.Contains(errOut, "--allow-unadvertised-pkce") {
+		t.Fatalf("login without --allow-unadvertised-pkce: exit %d, stderr %q; want 1 and a hint to --allow-unadvertised-pkce", code, errOut)
+	}
+	code, out, errOut = loginBrowsing(t, "--url", endpoint, "--allow-missing-issuer", "--allow-unadvertised-pkce", "--client-metadata-url", clientID, "--timeout", "2s")
 	record(out, errOut)
 	if code != 1 || ha.refusals != 1 {
 		t.Fatalf("login on a random port: exit %d, %d refusals, stderr %q; want the server to refuse the redirect URI", code, ha.refusals, errOut)
 	}
 
-	flags := []string{"--url", endpoint, "--allow-missing-issuer", "--client-metadata-url", clientID}
+	flags := []string{"--url", endpoint, "--allow-missing-issuer", "--allow-unadvertised-pkce", "--client-metadata-url", clientID}
 	code, out, errOut = loginBrowsing(t, append(flags, "-v", "--redirect-port", fmt.Sprint(port))...)
 	record(out, errOut)
 	if code != 0 || !strings.Contains(out, "Signed in to "+endpoint) || len(grantFiles(t)) != 1 {
@@ -286,7 +293,7 @@ func TestHomeAssistantSignIn(t *testing.T) {
 	ha.expire(true)
 	code, out, errOut = run(t, "", append([]string{"tools"}, flags...)...)
 	record(out, errOut)
-	want := "mcpgen login --url " + endpoint + " --client-metadata-url " + clientID + " --allow-missing-issuer"
+	want := "mcpgen login --url " + endpoint + " --client-metadata-url " + clientID + " --allow-missing-issuer --allow-unadvertised-pkce"
 	if code != 1 || !strings.Contains(errOut, want) {
 		t.Fatalf("tools after revocation: exit %d, stderr %q; want 1 and %q", code, errOut, want)
 	}
@@ -319,6 +326,7 @@ func TestHomeAssistantConfig(t *testing.T) {
       client_metadata_url: http://127.0.0.1:%d/
       redirect_port: %d
       allow_missing_issuer: true
+      allow_unadvertised_pkce: true
 `, ha.URL, port, port)
 	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
@@ -356,7 +364,7 @@ func TestSlowSignInLogin(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ha := newHomeAssistant(t)
 	port := testenv.FreePort(t)
-	code, out, errOut := loginSlowly(t, 3*time.Second, "--url", ha.URL+"/api/mcp", "--allow-missing-issuer",
+	code, out, errOut := loginSlowly(t, 3*time.Second, "--url", ha.URL+"/api/mcp", "--allow-missing-issuer", "--allow-unadvertised-pkce",
 		"--client-metadata-url", fmt.Sprintf("http://127.0.0.1:%d/", port), "--redirect-port", fmt.Sprint(port), "--timeout", "10s")
 	if code != 0 || strings.Count(errOut, "authorize?") != 1 || len(grantFiles(t)) != 1 {
 		t.Fatalf("login: exit %d, stdout %q, stderr %q, %d grants; want one sign-in", code, out, errOut, len(grantFiles(t)))

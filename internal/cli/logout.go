@@ -18,8 +18,9 @@ const logoutHelp = `--url URL | --sse URL
 
 Forgets the tokens "mcpgen login" (or the client credentials grant) stored
 for the server: those for its URL and for any path above it on the same
-origin, which its metadata may name as the protected resource. The server
-is not contacted. Client registrations are kept.`
+origin, which its metadata may name as the protected resource, and any
+grant file of the store that cannot be read, which no server can use. The
+server is not contacted. Client registrations are kept.`
 
 func runLogout(e *env, args []string) error {
 	fs := newFlagSet(e, "logout", logoutHelp)

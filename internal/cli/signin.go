@@ -71,6 +71,9 @@ func (f *serverFlags) loginCommand() string {
 	a := &f.auth
 	if a.clientID != "" && !a.machine() {
 		w = append(w, "--client-id", shellQuote(a.clientID))
+		if a.issuer != "" {
+			w = append(w, "--issuer", shellQuote(redactURL(a.issuer)))
+		}
 	}
 	if a.clientMetadataURL != "" {
 		w = append(w, "--client-metadata-url", shellQuote(redactURL(a.clientMetadataURL)))
@@ -80,6 +83,9 @@ func (f *serverFlags) loginCommand() string {
 	}
 	if a.allowMissingIssuer {
 		w = append(w, "--allow-missing-issuer")
+	}
+	if a.allowNoPKCE {
+		w = append(w, "--allow-unadvertised-pkce")
 	}
 	if a.redirectPort != 0 {
 		w = append(w, "--redirect-port", fmt.Sprint(a.redirectPort))
@@ -93,6 +99,10 @@ func explainAuth(err error) error {
 	switch {
 	case errors.Is(err, auth.ErrNoIssuer):
 		return fmt.Errorf("%w; if you trust the server's address, accept it with --allow-missing-issuer (allow_missing_issuer: true in the auth block of mcpgen.yaml)", err)
+	case errors.Is(err, auth.ErrPKCEUnadvertised):
+		return fmt.Errorf("%w; if you trust the server to support PKCE with S256 all the same (Home Assistant does), accept it with --allow-unadvertised-pkce (allow_unadvertised_pkce: true in the auth block of mcpgen.yaml)", err)
+	case errors.Is(err, auth.ErrCredentialIssuer):
+		return fmt.Errorf("%w; --issuer (issuer in the auth block of mcpgen.yaml) names the authorization server the client is registered with", err)
 	case errors.Is(err, auth.ErrNoClient):
 		return fmt.Errorf("%w; give mcpgen's client ID with --client-id, or with --client-metadata-url where the authorization server accepts a client ID metadata document (client_id or client_metadata_url in the auth block of mcpgen.yaml)", err)
 	}
@@ -130,7 +140,10 @@ func (f *serverFlags) authorize(ctx context.Context, authz runtime.Authorizer) (
 	if err := authz.Authorize(req); err != nil {
 		return false, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	// The transports' redirect rule: a redirect to another host does not
+	// carry the Authorization header or the --header values.
+	client := &http.Client{CheckRedirect: runtime.RedirectPolicy(f.headers.header)}
+	resp, err := client.Do(req)
 	if err != nil {
 		return false, fmt.Errorf("asking %s for authorization: %s", f.source(), redactErr(err))
 	}

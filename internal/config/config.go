@@ -31,13 +31,16 @@
 //	    auth:
 //	      client_id: mcpgen-ci
 //	      client_secret_env: TICKETS_CLIENT_SECRET
+//	      issuer: https://login.example.com
 //	      scopes: [tickets:read]
 //
 // An auth block says how to sign in to an HTTP server that requires OAuth
 // authorization, with the keys of the OAuth flags of the commands:
 // client_id, client_secret_env, client_key (a PEM file, for private_key_jwt),
-// scopes, client_metadata_url, allow_missing_issuer and redirect_port. It
-// cannot be combined with bearer_env or an Authorization header.
+// issuer (the authorization server the client is registered with, which a
+// secret or key needs), scopes, client_metadata_url, allow_missing_issuer,
+// allow_unadvertised_pkce and redirect_port. It cannot be combined with
+// bearer_env or an Authorization header.
 //
 // Relative paths are relative to the directory of the file. Unknown keys are
 // errors, so that a typo never goes unnoticed. So are YAML anchors and
@@ -145,6 +148,9 @@ type Auth struct {
 	// ClientKey is a PEM private key file (private_key_jwt), joined to
 	// File.Dir when relative.
 	ClientKey string
+	// Issuer is the authorization server the client is registered with;
+	// its secret or key is sent to that server alone.
+	Issuer string
 	// Scopes are asked for instead of the ones the server names.
 	Scopes []string
 	// ClientMetadataURL is the URL of a client ID metadata document.
@@ -152,6 +158,9 @@ type Auth struct {
 	// AllowMissingIssuer accepts authorization server metadata without an
 	// issuer.
 	AllowMissingIssuer bool
+	// AllowUnadvertisedPKCE accepts authorization server metadata without
+	// code_challenge_methods_supported.
+	AllowUnadvertisedPKCE bool
 	// RedirectPort is the loopback port of "mcpgen login"; zero picks one.
 	RedirectPort int
 }
@@ -450,6 +459,8 @@ func parseAuth(f *File, name string, v *yaml.Node, str func(*yaml.Node, string) 
 			a.ClientID, err = str(vv, key)
 		case "client_secret_env":
 			a.ClientSecretEnv, err = str(vv, key)
+		case "issuer":
+			a.Issuer, err = str(vv, key)
 		case "client_key":
 			if a.ClientKey, err = str(vv, key); err == nil && a.ClientKey != "" && !filepath.IsAbs(a.ClientKey) {
 				a.ClientKey = filepath.Join(f.Dir, a.ClientKey)
@@ -477,6 +488,11 @@ func parseAuth(f *File, name string, v *yaml.Node, str func(*yaml.Node, string) 
 				return nil, fail(vv.Line, "server %s: auth: allow_missing_issuer must be true or false", name)
 			}
 			a.AllowMissingIssuer = vv.Value == "true"
+		case "allow_unadvertised_pkce":
+			if vv.Kind != yaml.ScalarNode || vv.Tag != "!!bool" {
+				return nil, fail(vv.Line, "server %s: auth: allow_unadvertised_pkce must be true or false", name)
+			}
+			a.AllowUnadvertisedPKCE = vv.Value == "true"
 		case "redirect_port":
 			var p int
 			if vv.Kind != yaml.ScalarNode || vv.Tag != "!!int" || vv.Decode(&p) != nil || p < 1 || p > 65535 {
@@ -484,7 +500,7 @@ func parseAuth(f *File, name string, v *yaml.Node, str func(*yaml.Node, string) 
 			}
 			a.RedirectPort = p
 		default:
-			return nil, fail(k.Line, "server %s: auth: unknown key %q (want client_id, client_secret_env, client_key, scopes, client_metadata_url, allow_missing_issuer or redirect_port)", name, k.Value)
+			return nil, fail(k.Line, "server %s: auth: unknown key %q (want client_id, client_secret_env, client_key, issuer, scopes, client_metadata_url, allow_missing_issuer, allow_unadvertised_pkce or redirect_port)", name, k.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -495,6 +511,8 @@ func parseAuth(f *File, name string, v *yaml.Node, str func(*yaml.Node, string) 
 		return nil, fail(v.Line, "server %s: auth: give client_secret_env or client_key, not both", name)
 	case (a.ClientSecretEnv != "" || a.ClientKey != "") && a.ClientID == "":
 		return nil, fail(v.Line, "server %s: auth: client_secret_env and client_key need client_id", name)
+	case (a.ClientSecretEnv != "" || a.ClientKey != "") && a.Issuer == "":
+		return nil, fail(v.Line, "server %s: auth: client_secret_env and client_key need issuer: the authorization server the client is registered with, whose token endpoint alone receives the secret or key", name)
 	}
 	return a, nil
 }

@@ -384,14 +384,14 @@ func (rs *fakeRS) getPaths() []string {
 // authorization server that approves at once lets it, and returns the
 // query of the redirect it answers with, changed by tamper.
 type approve struct {
-	redirectURI string // "http://127.0.0.1:1/callback" when empty
+	redirectURI string // "http://127.0.0.1:1" and RedirectPath(issuer) when empty
 	tamper      func(q url.Values)
 }
 
-func (a *approve) Redirect(ctx context.Context, authURL func(string) (string, error)) (url.Values, error) {
+func (a *approve) Redirect(ctx context.Context, issuer string, authURL func(string) (string, error)) (url.Values, error) {
 	ru := a.redirectURI
 	if ru == "" {
-		ru = "http://127.0.0.1:1/callback"
+		ru = "http://127.0.0.1:1" + RedirectPath(issuer)
 	}
 	u, err := authURL(ru)
 	if err != nil {

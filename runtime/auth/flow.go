@@ -171,6 +171,13 @@ func (p *IdentityProvider) IDJAG(ctx context.Context, t *TokenRequest) (string, 
 	if p.IDToken == nil {
 		return "", errors.New("the identity provider has no ID token source")
 	}
+	u, err := url.Parse(p.TokenEndpoint)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("the identity provider's token endpoint %q is not an absolute URL", p.TokenEndpoint)
+	}
+	if err := checkEndpoint("the identity provider's token endpoint", u); err != nil {
+		return "", err
+	}
 	idToken, err := p.IDToken(ctx)
 	if err != nil {
 		return "", err

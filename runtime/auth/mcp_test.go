@@ -57,7 +57,7 @@ func serveMCP(w http.ResponseWriter, r *http.Request) {
 // session when the test ends.
 func connect(t *testing.T, u string, o *OAuth, opts *runtime.Options) *runtime.Session {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	s, err := runtime.Connect(ctx, runtime.StreamableHTTP(u, &runtime.HTTPOptions{Authorizer: o}), opts)
 	if err != nil {
@@ -71,7 +71,7 @@ func connect(t *testing.T, u string, o *OAuth, opts *runtime.Options) *runtime.S
 // answers "ok".
 func callEcho(t *testing.T, s *runtime.Session) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	r, err := s.CallTool(ctx, "echo", nil)
 	if err != nil {

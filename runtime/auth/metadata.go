@@ -139,14 +139,18 @@ func checkResourceMetadata(m *ResourceMetadata, server *url.URL) error {
 	}
 	r, err := url.Parse(m.Resource)
 	if err != nil || !r.IsAbs() {
-		return fmt.Errorf("protected resource metadata: resource %q is not an absolute URL", m.Resource)
+		return fmt.Errorf("protected resource metadata: resource %s is not an absolute URL", excerpt(m.Resource))
 	}
 	if !coversResource(r, server) {
-		return fmt.Errorf("protected resource metadata names resource %s, which is not the server %s: refusing to authorize for it", m.Resource, stripURL(server))
+		return fmt.Errorf("protected resource metadata names resource %s, which is not the server %s: refusing to authorize for it", excerpt(m.Resource), stripURL(server))
 	}
 	for _, as := range m.AuthorizationServers {
-		if u, err := url.Parse(as); err != nil || !u.IsAbs() || u.Host == "" {
-			return fmt.Errorf("protected resource metadata: authorization server %q is not an absolute URL", as)
+		u, err := url.Parse(as)
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return fmt.Errorf("protected resource metadata: authorization server %s is not an absolute URL", excerpt(as))
+		}
+		if err := checkEndpoint("protected resource metadata: authorization server", u); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -203,7 +207,7 @@ func checkServerMetadata(m *ServerMetadata, issuer, metadataURL string, allowMis
 	case m.Issuer == "":
 		return fmt.Errorf("%w (fetched from %s): set AllowMissingIssuer to accept it for this server", ErrNoIssuer, metadataURL)
 	case m.Issuer != issuer:
-		return fmt.Errorf("authorization server metadata at %s names issuer %q, not %q (RFC 8414 section 3.3): refusing it", metadataURL, m.Issuer, issuer)
+		return fmt.Errorf("authorization server metadata at %s names issuer %s, not %q (RFC 8414 section 3.3): refusing it", metadataURL, excerpt(m.Issuer), issuer)
 	}
 	base, err := url.Parse(metadataURL)
 	if err != nil {
@@ -222,14 +226,17 @@ func checkServerMetadata(m *ServerMetadata, issuer, metadataURL string, allowMis
 		}
 		u, err := url.Parse(*e.v)
 		if err != nil {
-			return fmt.Errorf("authorization server metadata: %s %q is not a URL", e.name, *e.v)
+			return fmt.Errorf("authorization server metadata: %s %s is not a URL", e.name, excerpt(*e.v))
 		}
 		u = base.ResolveReference(u)
 		if u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
-			return fmt.Errorf("authorization server metadata: %s %q is not an http(s) URL", e.name, *e.v)
+			return fmt.Errorf("authorization server metadata: %s %s is not an http(s) URL", e.name, excerpt(*e.v))
 		}
 		if u.Fragment != "" {
-			return fmt.Errorf("authorization server metadata: %s %q has a fragment", e.name, *e.v)
+			return fmt.Errorf("authorization server metadata: %s %s has a fragment", e.name, excerpt(*e.v))
+		}
+		if err := checkEndpoint("authorization server metadata: "+e.name, u); err != nil {
+			return err
 		}
 		*e.v = u.String()
 	}

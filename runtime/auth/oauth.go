@@ -17,6 +17,16 @@ import (
 	"golang.org/x/oauth2"
 )
 
+// ErrCredentialIssuer is returned (wrapped) when a client secret, key or
+// Flow would go to an authorization server other than OAuth.ClientIssuer,
+// or ClientIssuer is not set.
+var ErrCredentialIssuer = errors.New("the client credentials are not for this authorization server")
+
+// ErrPKCEUnadvertised is returned (wrapped) for an authorization server
+// whose metadata has no code_challenge_methods_supported, unless
+// OAuth.AllowUnadvertisedPKCE is set.
+var ErrPKCEUnadvertised = errors.New("the authorization server metadata does not advertise PKCE (no code_challenge_methods_supported)")
+
 // ErrLoginRequired is returned (wrapped) by OAuth when the server needs a
 // sign-in that OAuth cannot do on its own: no usable grant is stored and no
 // Redirector is set.
@@ -47,7 +57,15 @@ type OAuth struct {
 	// server. With ClientIssuer set it is used only with that issuer.
 	// Without a usable Client or client ID metadata document, OAuth
 	// registers a client dynamically (RFC 7591).
-	Client       *Client
+	Client *Client
+
+	// ClientIssuer is the issuer identifier of the authorization server
+	// that Client and Flow are registered with. A credential (a Client
+	// with a secret, or a Flow) is sent to that issuer's token endpoint
+	// alone, and so needs ClientIssuer: without it, or when the server
+	// names another authorization server, OAuth refuses to use it
+	// (ErrCredentialIssuer). A Client without a secret and no
+	// ClientIssuer is used with any issuer.
 	ClientIssuer string
 
 	// Redirector takes the user to the authorization endpoint and returns
@@ -76,6 +94,13 @@ type OAuth struct {
 	// through a local address may serve (Home Assistant). A metadata issuer
 	// that differs is still refused.
 	AllowMissingIssuer bool
+
+	// AllowUnadvertisedPKCE signs in with an authorization server whose
+	// metadata has no code_challenge_methods_supported, sending a PKCE
+	// challenge with S256 all the same, as for Home Assistant. By default
+	// such a server is refused (ErrPKCEUnadvertised), as the MCP
+	// authorization specification says.
+	AllowUnadvertisedPKCE bool
 
 	// DisableDPoP keeps tokens unbound even when the authorization server
 	// supports DPoP (RFC 9449). By default they are bound to a P-256 key
@@ -137,6 +162,13 @@ func (o *OAuth) httpClient() *http.Client {
 		return nil
 	}
 	return &c
+}
+
+// sameOriginURL reports whether the URLs a and b have the same origin.
+func sameOriginURL(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && sameOrigin(ua, ub)
 }
 
 func sameOrigin(a, b *url.URL) bool {
@@ -212,6 +244,9 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 	if err != nil {
 		return false, err
 	}
+	if err := o.checkCredentialIssuer(d); err != nil {
+		return false, err
+	}
 	scopes := o.scopesFor(d, bearer, insufficient)
 	if !insufficient {
 		if ok, err := o.useStored(ctx, d, scopes, sent); ok || err != nil {
@@ -227,6 +262,27 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 		return false, err
 	}
 	return true, nil
+}
+
+// checkCredentialIssuer checks that the credential OAuth holds, if any,
+// may go to d's authorization server: the Flow's, or the secret of Client.
+func (o *OAuth) checkCredentialIssuer(d *discovered) error {
+	var what string
+	switch {
+	case o.Flow != nil:
+		what = "the credentials of client " + o.Flow.ClientID()
+	case o.Client != nil && o.Client.Secret != "":
+		what = "the credentials of client " + o.Client.ID
+	default:
+		return nil
+	}
+	if o.ClientIssuer == "" {
+		return fmt.Errorf("%s are bound to no issuer: set the issuer they are registered with (OAuth.ClientIssuer): %w", what, ErrCredentialIssuer)
+	}
+	if d.md.Issuer != o.ClientIssuer {
+		return fmt.Errorf("%s are for the authorization server %s, but %s names the authorization server %s: refusing to send them there: %w", what, o.ClientIssuer, d.server, excerpt(d.md.Issuer), ErrCredentialIssuer)
+	}
+	return nil
 }
 
 // runFlow obtains a token through o.Flow and makes it the current grant;
@@ -304,6 +360,14 @@ func (o *OAuth) discover(ctx context.Context, server *url.URL, prmURL string) (*
 		// the metadata is where it was found before.
 		prmURL = o.server.prmURL
 	}
+	if err := checkEndpoint("the MCP server's protected resource metadata at", server); err != nil {
+		return nil, err
+	}
+	if prmURL != "" {
+		if _, err := checkResourceMetadataURL(ctx, prmURL, server); err != nil {
+			return nil, err
+		}
+	}
 	var prmErr error
 	for _, u := range resourceMetadataURLs(server, prmURL) {
 		var m ResourceMetadata
@@ -366,7 +430,10 @@ func (o *OAuth) discover(ctx context.Context, server *url.URL, prmURL string) (*
 func (o *OAuth) serverMetadata(ctx context.Context, c *http.Client, issuer string, fallback bool) (*ServerMetadata, error) {
 	iu, err := url.Parse(issuer)
 	if err != nil || !iu.IsAbs() {
-		return nil, fmt.Errorf("authorization server %q is not an absolute URL", issuer)
+		return nil, fmt.Errorf("authorization server %s is not an absolute URL", excerpt(issuer))
+	}
+	if err := checkEndpoint("authorization server", iu); err != nil {
+		return nil, err
 	}
 	for _, u := range serverMetadataURLs(iu) {
 		var m ServerMetadata
@@ -566,6 +633,9 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	if d.md.AuthorizationEndpoint == "" {
 		return fmt.Errorf("authorization server %s has no authorization endpoint", d.md.Issuer)
 	}
+	if len(d.md.CodeChallengeMethodsSupported) == 0 && !o.AllowUnadvertisedPKCE {
+		return fmt.Errorf("signing in at %s: %w: refusing to sign in (set AllowUnadvertisedPKCE for a server known to support S256 all the same)", d.md.Issuer, ErrPKCEUnadvertised)
+	}
 	state, err := randomString()
 	if err != nil {
 		return err
@@ -573,7 +643,7 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	verifier := oauth2.GenerateVerifier()
 	var cfg *oauth2.Config
 	var client *Client
-	params, err := o.Redirector.Redirect(ctx, func(redirectURI string) (string, error) {
+	params, err := o.Redirector.Redirect(ctx, d.md.Issuer, func(redirectURI string) (string, error) {
 		client, err = o.clientFor(ctx, d, redirectURI)
 		if err != nil {
 			return "", err
@@ -606,6 +676,11 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 		}
 	} else if d.md.IssParameterSupported {
 		return fmt.Errorf("signing in at %s: the authorization response has no iss, which the server advertises: refusing it (RFC 9207)", d.md.Issuer)
+	} else if !sameOriginURL(d.md.AuthorizationEndpoint, d.md.Issuer) {
+		// Without iss, nothing shows that the response comes from this
+		// issuer rather than from the server whose authorization endpoint
+		// its metadata names (a mix-up attack, RFC 9700 section 4.4).
+		return fmt.Errorf("signing in at %s: the authorization endpoint is on another origin than the issuer, and the response has no iss to show it comes from this issuer: refusing it (RFC 9700 section 4.4)", d.md.Issuer)
 	}
 	code := params.Get("code")
 	if code == "" {

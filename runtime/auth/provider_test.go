@@ -2,6 +2,7 @@ package auth
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/sha256"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/mcpgen/mcpgen/internal/testenv"
+	"golang.org/x/oauth2"
 )
 
 // oidcSecret is the client secret of the client registered with the
@@ -63,20 +65,18 @@ func startProvider(t *testing.T, resource string) *oidcProvider {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	p.cmd.Stderr = &stderr
+	// exec copies the process's stderr into the buffer while the test
+	// may read it: a locked buffer.
+	stderr := &lockedBuffer{}
+	p.cmd.Stderr = stderr
 	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("starting oidc-provider: %v", err)
 	}
-	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		p.cmd.Wait()
-		if t.Failed() {
-			t.Logf("oidc-provider's stderr:\n%s", stderr.String())
-		}
-	})
 	ready := make(chan string, 1)
+	exited := make(chan struct{})
+	var waitErr error
 	go func() {
+		defer close(exited)
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			var line struct {
@@ -94,18 +94,83 @@ func startProvider(t *testing.T, resource string) *oidcProvider {
 			p.grants = append(p.grants, line.providerGrant)
 			p.mu.Unlock()
 		}
-		close(ready)
+		// Wait closes the pipe: only once everything was read.
+		waitErr = p.cmd.Wait()
 	}()
-	select {
-	case iss, ok := <-ready:
-		if !ok {
-			t.Fatalf("oidc-provider did not start (is it installed? make deps):\n%s", stderr.String())
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			t.Logf("oidc-provider's stderr:\n%s", stderr.String())
 		}
+	})
+	// The deadline only bounds a provider that hangs: one that fails
+	// exits, and the test fails then, with its own error.
+	select {
+	case iss := <-ready:
 		p.issuer = iss
-	case <-time.After(30 * time.Second):
-		t.Fatalf("oidc-provider did not start in 30 s:\n%s", stderr.String())
+	case <-exited:
+		t.Fatalf("oidc-provider exited before it was ready (%v); its stderr:\n%s", waitErr, stderr.String())
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("oidc-provider was not ready within 2 minutes; its stderr:\n%s", stderr.String())
 	}
 	return p
+}
+
+// lockedBuffer is a bytes.Buffer that may be written and read at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitExpired waits until rs refuses the access token tok as expired, as
+// it does once the token's exp has passed.
+func waitExpired(t *testing.T, rs *jwtRS, tok string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	r := httptest.NewRequest(http.MethodPost, rs.url(), nil)
+	for {
+		err := rs.check(r, "DPoP", tok)
+		if err != nil && err.Error() == "expired" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the first access token did not expire within a minute: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// lastToken returns the access token rs accepted last.
+func lastToken(rs *jwtRS) string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.tokens[len(rs.tokens)-1]
+}
+
+// waitTokenInvalid waits until oauth2 takes tok for expired, as it does 10 s
+// before its expiry.
+func waitTokenInvalid(t *testing.T, tok *oauth2.Token) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for tok.Valid() {
+		if time.Now().After(deadline) {
+			t.Fatal("the access token is still valid after a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // jwtRS is a protected MCP server that accepts the JWT access tokens of an
@@ -335,10 +400,11 @@ func TestOIDCProviderRefresh(t *testing.T) {
 	rs, p := oidcSetup(t)
 	store := &FileStore{Dir: t.TempDir()}
 	o := &OAuth{
-		Client:      &Client{ID: "mcpgen", Secret: oidcSecret},
-		Redirector:  &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
-		Store:       store,
-		DisableDPoP: true,
+		Client:       &Client{ID: "mcpgen", Secret: oidcSecret},
+		ClientIssuer: p.issuer,
+		Redirector:   &Loopback{Open: approveWithCookies, Timeout: 2 * time.Minute},
+		Store:        store,
+		DisableDPoP:  true,
 	}
 	s := connect(t, rs.url(), o, nil)
 	callEcho(t, s)
@@ -346,11 +412,11 @@ func TestOIDCProviderRefresh(t *testing.T) {
 	first := rs.tokens[0]
 	rs.mu.Unlock()
 
-	time.Sleep(2500 * time.Millisecond)
+	waitExpired(t, rs, first)
 	req, _ := http.NewRequest(http.MethodPost, rs.url(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	req.Header.Set("Authorization", "Bearer "+first)
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("the first token is still accepted after 2.5 s: %v %v", resp, err)
+		t.Fatalf("the first token is still accepted after it expired: %v %v", resp, err)
 	}
 	callEcho(t, s)
 
@@ -397,13 +463,17 @@ func testDPoP(t *testing.T, nonce string) {
 	rs.nonce = nonce
 	store := &MemoryStore{}
 	o := &OAuth{
-		Client:     &Client{ID: "mcpgen", Secret: oidcSecret},
-		Redirector: &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
-		Store:      store,
+		Client:       &Client{ID: "mcpgen", Secret: oidcSecret},
+		ClientIssuer: p.issuer,
+		Redirector:   &Loopback{Open: approveWithCookies, Timeout: 2 * time.Minute},
+		Store:        store,
 	}
 	s := connect(t, rs.url(), o, nil)
 	callEcho(t, s)
-	time.Sleep(2500 * time.Millisecond)
+	rs.mu.Lock()
+	first := rs.tokens[0]
+	rs.mu.Unlock()
+	waitExpired(t, rs, first)
 	callEcho(t, s)
 
 	g, _ := store.Grant(context.Background(), p.issuer, rs.url(), "mcpgen")

@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"html"
@@ -14,11 +16,23 @@ import (
 // A Redirector takes the user to an authorization endpoint and brings back
 // the authorization response.
 type Redirector interface {
-	// Redirect starts receiving one authorization response, calls authURL
-	// with the redirect URI it receives it at to get the URL the user is
-	// sent to, sends the user there, and returns the query parameters of
-	// the response (code, state, iss, or error).
-	Redirect(ctx context.Context, authURL func(redirectURI string) (string, error)) (url.Values, error)
+	// Redirect starts receiving one authorization response from the
+	// authorization server issuer, calls authURL with the redirect URI it
+	// receives it at to get the URL the user is sent to, sends the user
+	// there, and returns the query parameters of the response (code, state,
+	// iss, or error). The redirect URI must be one of issuer's own, such
+	// as RedirectPath gives, so that a response meant for another issuer
+	// never arrives there (the mix-up defence of RFC 9700 section 4.4).
+	Redirect(ctx context.Context, issuer string, authURL func(redirectURI string) (string, error)) (url.Values, error)
+}
+
+// RedirectPath returns the path of the loopback redirect URI for the
+// authorization server issuer: /callback/ and a short hash of the issuer
+// identifier. A client registered in advance with issuer lists
+// http://127.0.0.1/callback/HASH among its redirect URIs.
+func RedirectPath(issuer string) string {
+	h := sha256.Sum256([]byte(issuer))
+	return "/callback/" + hex.EncodeToString(h[:8])
 }
 
 // DefaultLoopbackTimeout is how long a Loopback waits for the authorization
@@ -26,9 +40,13 @@ type Redirector interface {
 const DefaultLoopbackTimeout = 5 * time.Minute
 
 // Loopback is a Redirector for native applications (RFC 8252 section 7.3):
-// it receives the authorization response on http://127.0.0.1:PORT/callback,
-// with a port chosen at random unless Port is set, accepts one response,
-// and gives up after Timeout.
+// it receives the authorization response on
+// http://127.0.0.1:PORT/callback/HASH (see RedirectPath), with a port chosen
+// at random unless Port is set, and gives up after Timeout. It accepts one
+// response: one with the state of the authorization URL, sent to
+// 127.0.0.1:PORT. A request with another state, or another Host (as a web
+// page rebinding a name to 127.0.0.1 sends), is answered with an error
+// page and ignored.
 type Loopback struct {
 	// Open shows the user the authorization URL, for example by printing
 	// it and opening a browser. It is required.
@@ -45,7 +63,7 @@ type Loopback struct {
 }
 
 // Redirect implements Redirector.
-func (l *Loopback) Redirect(ctx context.Context, authURL func(redirectURI string) (string, error)) (url.Values, error) {
+func (l *Loopback) Redirect(ctx context.Context, issuer string, authURL func(redirectURI string) (string, error)) (url.Values, error) {
 	if l.Open == nil {
 		return nil, errors.New("the loopback redirector has no Open function")
 	}
@@ -57,33 +75,47 @@ func (l *Loopback) Redirect(ctx context.Context, authURL func(redirectURI string
 		return nil, fmt.Errorf("listening for the authorization response: %w", err)
 	}
 	defer ln.Close()
-	redirectURI := fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port)
+	host := fmt.Sprintf("127.0.0.1:%d", ln.Addr().(*net.TCPAddr).Port)
+	path := RedirectPath(issuer)
+	redirectURI := "http://" + host + path
 	u, err := authURL(redirectURI)
 	if err != nil {
 		return nil, err
+	}
+	var state string
+	if pu, err := url.Parse(u); err == nil {
+		state = pu.Query().Get("state")
 	}
 	got := make(chan url.Values, 1)
 	srv := &http.Server{
 		ReadHeaderTimeout: 10 * time.Second,
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != http.MethodGet || r.URL.Path != "/callback" {
+			if r.Method != http.MethodGet || r.URL.Path != path {
 				http.NotFound(w, r)
-				return
-			}
-			q := r.URL.Query()
-			select {
-			case got <- q:
-			default:
-				http.Error(w, "this sign-in has already been answered", http.StatusConflict)
 				return
 			}
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-store")
+			q := r.URL.Query()
+			switch {
+			case r.Host != host:
+				loopbackPage(w, http.StatusBadRequest, "This request was not sent to "+host+": it is ignored.")
+				return
+			case state != "" && q.Get("state") != state:
+				loopbackPage(w, http.StatusBadRequest, "This response does not belong to the sign-in in progress: it is ignored.")
+				return
+			}
+			select {
+			case got <- q:
+			default:
+				loopbackPage(w, http.StatusConflict, "This sign-in has already been answered.")
+				return
+			}
 			msg := "Signed in. You can close this window."
 			if e := q.Get("error"); e != "" {
 				msg = "Sign-in failed: " + e
 			}
-			fmt.Fprintf(w, "<!doctype html><title>mcpgen</title><p>%s</p>\n", html.EscapeString(msg))
+			loopbackPage(w, http.StatusOK, msg)
 		}),
 	}
 	go srv.Serve(ln)
@@ -116,6 +148,12 @@ func (l *Loopback) Redirect(ctx context.Context, authURL func(redirectURI string
 			return nil, fmt.Errorf("no authorization response within %s", timeout)
 		}
 	}
+}
+
+// loopbackPage answers a request to the loopback listener with msg.
+func loopbackPage(w http.ResponseWriter, status int, msg string) {
+	w.WriteHeader(status)
+	fmt.Fprintf(w, "<!doctype html><title>mcpgen</title><p>%s</p>\n", html.EscapeString(msg))
 }
 
 // FollowRedirects returns an Open function for a Loopback that requests the

@@ -55,9 +55,9 @@ func TestInsufficientScopeForever(t *testing.T) {
 	})
 	o := &auth.OAuth{
 		Client:     &auth.Client{ID: "c"},
-		Redirector: &auth.Loopback{Open: auth.FollowRedirects(nil), Timeout: 5 * time.Second},
+		Redirector: &auth.Loopback{Open: auth.FollowRedirects(nil), Timeout: time.Minute},
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	s, err := runtime.Connect(ctx, runtime.StreamableHTTP(srv.URL+"/mcp", &runtime.HTTPOptions{Authorizer: o}), nil)
 	if err == nil {

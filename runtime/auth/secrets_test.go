@@ -94,11 +94,12 @@ func TestNoSecretsLeak(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(lockedWriter{&logs, &logMu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	rec := &secretRecorder{}
 	o := &OAuth{
-		Client:     &Client{ID: "mcpgen", Secret: oidcSecret},
-		Redirector: &Loopback{Open: approveWithCookies, Timeout: 20 * time.Second},
-		Store:      &FileStore{Dir: storeDir},
-		HTTPClient: &http.Client{Transport: rec},
-		Logger:     logger,
+		Client:       &Client{ID: "mcpgen", Secret: oidcSecret},
+		ClientIssuer: p.issuer,
+		Redirector:   &Loopback{Open: approveWithCookies, Timeout: 2 * time.Minute},
+		Store:        &FileStore{Dir: storeDir},
+		HTTPClient:   &http.Client{Transport: rec},
+		Logger:       logger,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -108,14 +109,13 @@ func TestNoSecretsLeak(t *testing.T) {
 	}
 	defer s.Close()
 	callEcho(t, s)
-	time.Sleep(2500 * time.Millisecond)
+	waitExpired(t, rs, lastToken(rs))
 	callEcho(t, s)
 
 	// The authorization server goes away: the refresh and the new sign-in
 	// fail, and the error is reported.
 	p.cmd.Process.Kill()
-	p.cmd.Wait()
-	time.Sleep(2500 * time.Millisecond)
+	waitExpired(t, rs, lastToken(rs))
 	_, callErr := s.CallTool(ctx, "echo", nil)
 	if callErr == nil {
 		t.Fatal("the call succeeded without an authorization server")

@@ -54,7 +54,7 @@ func TestRegistrationOrder(t *testing.T) {
 				t.Fatalf("%d registrations, want 1", len(regs))
 			}
 			r := regs[0]
-			if r["application_type"] != "native" || r["token_endpoint_auth_method"] != "none" || !slices.Equal(toStrings(r["redirect_uris"]), []string{"http://127.0.0.1:1/callback"}) || !slices.Contains(toStrings(r["grant_types"]), "refresh_token") {
+			if r["application_type"] != "native" || r["token_endpoint_auth_method"] != "none" || !slices.Equal(toStrings(r["redirect_uris"]), []string{"http://127.0.0.1:1" + RedirectPath(as.issuer())}) || !slices.Contains(toStrings(r["grant_types"]), "refresh_token") {
 				t.Errorf("registration %v", r)
 			}
 		})
@@ -269,7 +269,7 @@ func TestTokenEndpointAuthMethods(t *testing.T) {
 				}
 			}
 			rs := newFakeRS(t, as)
-			o := &OAuth{Redirector: &approve{}, Client: tc.client}
+			o := &OAuth{Redirector: &approve{}, Client: tc.client, ClientIssuer: as.issuer()}
 			mustCall(t, o, rs.url())
 			r := as.tokenRequests()[0]
 			id, secret, basic := (&http.Request{Header: r.header}).BasicAuth()
@@ -300,7 +300,7 @@ func TestRefreshTransparent(t *testing.T) {
 		t.Fatalf("token requests %q, want a code exchange", got)
 	}
 	first, _ := store.Grant(context.Background(), as.issuer(), rs.url(), "as-client-1")
-	time.Sleep(2100 * time.Millisecond)
+	waitTokenInvalid(t, first.Token)
 	req, _ := http.NewRequest(http.MethodGet, rs.url(), nil)
 	if err := o.Authorize(req); err != nil {
 		t.Fatal(err)
@@ -373,7 +373,7 @@ func TestCrossOriginRedirectsNotFollowed(t *testing.T) {
 		defer redirecting.Close()
 		as.meta = func(m map[string]any) { m["token_endpoint"] = redirecting.URL + "/token" }
 		rs := newFakeRS(t, as)
-		o := &OAuth{Redirector: &approve{}, Client: &Client{ID: "c", Secret: "s3cret"}}
+		o := &OAuth{Redirector: &approve{}, Client: &Client{ID: "c", Secret: "s3cret"}, ClientIssuer: as.issuer()}
 		if _, err := call(o, rs.url()); err == nil {
 			t.Error("signed in through a redirected token endpoint")
 		}
@@ -429,7 +429,10 @@ func TestRefusedRefreshBodyNotLogged(t *testing.T) {
 	as.mu.Lock()
 	as.refuseRefresh = func(form url.Values) string { return "no such refresh token: " + form.Get("refresh_token") }
 	as.mu.Unlock()
-	time.Sleep(2100 * time.Millisecond)
+	o.mu.Lock()
+	tok := o.grant.Token
+	o.mu.Unlock()
+	waitTokenInvalid(t, tok)
 	mustCall(t, o, rs.url())
 	if !strings.Contains(logs.String(), "refreshing") {
 		t.Fatalf("the failed refresh is not logged: the test proves nothing\n%s", logs.String())

@@ -39,19 +39,19 @@ func TestLoopbackFixedPort(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	l := &Loopback{Port: port, Timeout: 5 * time.Second, Open: FollowRedirects(nil)}
+	l := &Loopback{Port: port, Timeout: time.Minute, Open: FollowRedirects(nil)}
 	var got string
-	q, err := l.Redirect(context.Background(), func(redirectURI string) (string, error) {
+	q, err := l.Redirect(context.Background(), testIssuer, func(redirectURI string) (string, error) {
 		got = redirectURI
 		return redirectURI + "?" + url.Values{"code": {"c"}, "state": {"s"}}.Encode(), nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("http://127.0.0.1:%d/callback", port); got != want || q.Get("code") != "c" {
+	if want := fmt.Sprintf("http://127.0.0.1:%d%s", port, RedirectPath(testIssuer)); got != want || q.Get("code") != "c" {
 		t.Fatalf("redirect URI %s, code %q; want %s and c", got, q.Get("code"), want)
 	}
-	if _, err := (&Loopback{Port: -1, Open: FollowRedirects(nil)}).Redirect(context.Background(), nil); err == nil {
+	if _, err := (&Loopback{Port: -1, Open: FollowRedirects(nil)}).Redirect(context.Background(), testIssuer, nil); err == nil {
 		t.Fatal("port -1 was accepted")
 	}
 }

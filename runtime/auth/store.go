@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,9 +135,16 @@ func (s *MemoryStore) removeGrants(match func(*Grant) bool) int {
 // FileStore is a Store on disk: one JSON file per client registration and
 // per grant, readable by the user alone (0600, in 0700 directories). Files
 // are named by a hash of their key, so that a URL never becomes a path.
+//
+// FileStore refuses a directory or file of the store that is a symbolic
+// link, and tightens a directory that others may read or write to 0700, or
+// refuses it when it cannot.
 type FileStore struct {
 	Dir string
 	mu  sync.Mutex
+	// outer is a directory above Dir that is checked as Dir is: the
+	// mcpgen directory of DefaultFileStore.
+	outer string
 }
 
 // DefaultFileStore returns the FileStore in os.UserConfigDir()/mcpgen/auth.
@@ -145,7 +153,49 @@ func DefaultFileStore() (*FileStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the token store: %w", err)
 	}
-	return &FileStore{Dir: filepath.Join(dir, "mcpgen", "auth")}, nil
+	return &FileStore{Dir: filepath.Join(dir, "mcpgen", "auth"), outer: filepath.Join(dir, "mcpgen")}, nil
+}
+
+// checkDir checks the directory dir of the store, when it exists: it must
+// be a directory and not a symbolic link, and is made 0700 when others may
+// use it.
+func checkDir(dir string) error {
+	info, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("the token store: %w", err)
+	}
+	switch {
+	case info.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("the token store: %s is a symbolic link: refusing to follow it (replace it with a directory)", dir)
+	case !info.IsDir():
+		return fmt.Errorf("the token store: %s is not a directory", dir)
+	case info.Mode().Perm()&0o077 != 0:
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("the token store: %s has mode %#o, which lets others read or change it, and it cannot be made 0700: %w", dir, info.Mode().Perm(), err)
+		}
+	}
+	return nil
+}
+
+// checkDirs checks the directories of the store down to sub ("" for Dir
+// alone).
+func (s *FileStore) checkDirs(sub string) error {
+	dirs := []string{s.Dir}
+	if s.outer != "" {
+		dirs = append([]string{s.outer}, dirs...)
+	}
+	if sub != "" {
+		dirs = append(dirs, filepath.Join(s.Dir, sub))
+	}
+	for _, d := range dirs {
+		if err := checkDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func fileName(parts ...string) string {
@@ -154,7 +204,10 @@ func fileName(parts ...string) string {
 }
 
 func (s *FileStore) read(sub, name string, v any) (bool, error) {
-	b, err := os.ReadFile(filepath.Join(s.Dir, sub, name))
+	if err := s.checkDirs(sub); err != nil {
+		return false, err
+	}
+	b, err := readNoFollow(filepath.Join(s.Dir, sub, name))
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
@@ -167,11 +220,43 @@ func (s *FileStore) read(sub, name string, v any) (bool, error) {
 	return true, nil
 }
 
+// readNoFollow reads the file at path, refusing a symbolic link.
+func readNoFollow(path string) ([]byte, error) {
+	if openNoFollow == 0 {
+		if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symbolic link: refusing to follow it", path)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
+	if err != nil {
+		if info, lerr := os.Lstat(path); lerr == nil && info.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symbolic link: refusing to follow it", path)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, maxMetadataSize))
+}
+
 // write replaces a file atomically, with mode 0600.
 func (s *FileStore) write(sub, name string, v any) error {
 	dir := filepath.Join(s.Dir, sub)
+	if err := s.checkDirs(sub); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("writing the token store: %w", err)
+	}
+	// MkdirAll follows a link made since the check.
+	if err := s.checkDirs(sub); err != nil {
+		return err
 	}
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -222,7 +307,7 @@ func (s *FileStore) SaveClient(_ context.Context, issuer string, c *Client) erro
 		Client
 	}
 	if ok, err := s.read("clients", fileName(issuer), &old); err == nil && ok && old.Issuer == issuer && old.ID != c.ID {
-		if _, err := s.removeGrants(func(g *Grant) bool { return g.Issuer == issuer && g.ClientID == old.ID }); err != nil {
+		if _, err := s.removeGrants(func(g *Grant) bool { return g != nil && g.Issuer == issuer && g.ClientID == old.ID }); err != nil {
 			return err
 		}
 	}
@@ -250,15 +335,21 @@ func (s *FileStore) SaveGrant(_ context.Context, g *Grant) error {
 	return s.write("grants", fileName(g.Issuer, g.Resource, g.ClientID), g)
 }
 
+// Forget implements Store. It also removes the grant files it cannot read
+// or decode, counting them: no server can use them, and one of them may
+// have been for resource.
 func (s *FileStore) Forget(_ context.Context, resource string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.removeGrants(func(g *Grant) bool { return g.Resource == resource })
+	return s.removeGrants(func(g *Grant) bool { return g == nil || g.Resource == resource })
 }
 
 // removeGrants removes the grant files that match, and reports how many.
-// Files it cannot read are left alone.
+// A file it cannot read or decode is matched as nil.
 func (s *FileStore) removeGrants(match func(*Grant) bool) (int, error) {
+	if err := s.checkDirs("grants"); err != nil {
+		return 0, err
+	}
 	dir := filepath.Join(s.Dir, "grants")
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -273,7 +364,13 @@ func (s *FileStore) removeGrants(match func(*Grant) bool) (int, error) {
 			continue
 		}
 		var g Grant
-		if ok, err := s.read("grants", e.Name(), &g); err != nil || !ok || !match(&g) {
+		ok, err := s.read("grants", e.Name(), &g)
+		switch {
+		case err != nil:
+			if !match(nil) {
+				continue
+			}
+		case !ok || !match(&g):
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {

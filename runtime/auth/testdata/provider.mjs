@@ -9,6 +9,7 @@
 // tokens, and DPoP-bound tokens (RFC 9449) to a client that sends proofs.
 // Every authorization request is approved at once, for the user "alice",
 // by answering the interaction itself.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import Provider, { errors } from 'oidc-provider';
 
@@ -22,7 +23,8 @@ const provider = new Provider(issuer, {
     client_id: 'mcpgen',
     client_secret: secret,
     application_type: 'native', // any port of the loopback redirect URI
-    redirect_uris: ['http://127.0.0.1/callback'],
+    // The redirect path of the issuer (auth.RedirectPath).
+    redirect_uris: [`http://127.0.0.1/callback/${createHash('sha256').update(issuer).digest('hex').slice(0, 16)}`],
     grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',

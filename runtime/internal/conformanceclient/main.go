@@ -48,7 +48,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -186,9 +189,18 @@ func run(args []string, scenario string) error {
 	var authorizer runtime.Authorizer
 	if strings.HasPrefix(scenario, "auth/") {
 		var err error
-		if authorizer, err = oauthFor(os.Getenv("MCP_CONFORMANCE_CONTEXT")); err != nil {
+		o, err := oauthFor(os.Getenv("MCP_CONFORMANCE_CONTEXT"))
+		if err != nil {
 			return err
 		}
+		if o.Flow != nil || o.Client != nil && o.Client.Secret != "" {
+			// The suite names no issuer for its credentials; they
+			// are bound to the one the server names.
+			if o.ClientIssuer, err = suiteIssuer(args[len(args)-1]); err != nil {
+				return err
+			}
+		}
+		authorizer = o
 		calls, ok = authCalls, true
 	}
 	if !ok {
@@ -341,6 +353,42 @@ func runSkills(ctx context.Context, logger *slog.Logger, s *runtime.Session, ste
 		}
 	}
 	return nil
+}
+
+// suiteIssuer returns the issuer of the authorization server that the
+// suite's MCP server at serverURL names, found as OAuth would find it: from
+// the protected resource metadata its 401 points to, at its well-known
+// URLs, or else its origin (the 2025-03-26 rules).
+func suiteIssuer(serverURL string) (string, error) {
+	u, err := url.Parse(serverURL)
+	if err != nil || !u.IsAbs() {
+		return "", fmt.Errorf("the server URL %q is not absolute", serverURL)
+	}
+	resp, err := http.Post(serverURL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"ping"}`))
+	if err != nil {
+		return "", fmt.Errorf("finding the suite's issuer: %w", err)
+	}
+	resp.Body.Close()
+	chs, _ := auth.Challenges(resp.Header)
+	ch, _ := auth.Find(chs, "bearer")
+	origin := u.Scheme + "://" + u.Host
+	candidates := []string{origin + "/.well-known/oauth-protected-resource" + strings.TrimSuffix(u.EscapedPath(), "/"), origin + "/.well-known/oauth-protected-resource"}
+	if m := ch.Params["resource_metadata"]; m != "" {
+		candidates = append([]string{m}, candidates...)
+	}
+	for _, c := range candidates {
+		r, err := http.Get(c)
+		if err != nil {
+			continue
+		}
+		var prm auth.ResourceMetadata
+		err = json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&prm)
+		r.Body.Close()
+		if r.StatusCode == http.StatusOK && err == nil && len(prm.AuthorizationServers) > 0 {
+			return prm.AuthorizationServers[0], nil
+		}
+	}
+	return origin, nil
 }
 
 // oauthFor returns the authorizer of an auth/ scenario: the OAuth flow with
