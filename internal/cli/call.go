@@ -95,7 +95,7 @@ func runCall(e *env, args []string) error {
 	if err != nil {
 		return sf.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 
 	if !*noValidate {
 		if err := validateCall(ctx, e, s, tool, callArgs); err != nil {

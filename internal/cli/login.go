@@ -160,7 +160,7 @@ func login(e *env, f *serverFlags, noBrowser bool) error {
 	if err != nil {
 		return f.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 	if store.saved.Load() == 0 {
 		// Some servers let the handshake through and refuse the
 		// requests after it.

@@ -106,7 +106,7 @@ func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, 
 	if err != nil {
 		return nil, nil, sf.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 	tools, err := s.ListTools(ctx)
 	if err != nil {
 		return nil, nil, sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))

@@ -47,7 +47,7 @@ func runTools(e *env, args []string) error {
 	if err != nil {
 		return sf.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 	tools, err := s.ListTools(ctx)
 	if err != nil {
 		return sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))
