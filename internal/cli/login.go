@@ -84,7 +84,7 @@ func runLogin(e *env, args []string) error {
 		}
 		return login(e, &sf, *noBrowser)
 	}
-	servers, flags, err := configServers(&cf, &sf)
+	servers, flags, err := configServers(&cf, &sf, false)
 	if err != nil {
 		return err
 	}

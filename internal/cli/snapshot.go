@@ -68,7 +68,7 @@ func runSnapshot(e *env, args []string) error {
 // snapshotConfig captures every selected server of a config file into its
 // snapshot path.
 func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
-	servers, flags, err := configServers(cf, base)
+	servers, flags, err := configServers(cf, base, false)
 	if err != nil {
 		return err
 	}

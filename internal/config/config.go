@@ -89,8 +89,10 @@ type Server struct {
 	// it names per tool: by their shared name, or by a TOOL#pointer use.
 	NoSharedTypes bool
 	PerToolTypes  []PerToolType
-	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
-	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
+	// At most one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
+	// (legacy HTTP+SSE only) and Command (a stdio server) is set. An entry
+	// with none serves the commands that need no server, generate and diff;
+	// see HasServer.
 	URL     string
 	SSE     string
 	Command []string
@@ -107,6 +109,10 @@ type Server struct {
 	// Line is where the entry starts in the file.
 	Line int
 }
+
+// HasServer reports whether the entry says how to reach the server: by url,
+// sse or command.
+func (s *Server) HasServer() bool { return s.URL != "" || s.SSE != "" || len(s.Command) > 0 }
 
 // Override changes how one property is generated. Key is the tool name
 // and the JSON pointer of the property's schema within the tool, joined by
@@ -362,8 +368,8 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			n++
 		}
 	}
-	if n != 1 {
-		return nil, fail(s.Line, "server %s: give exactly one of url, sse and command", name)
+	if n > 1 {
+		return nil, fail(s.Line, "server %s: give only one of url, sse and command", name)
 	}
 	if s.Auth != nil {
 		switch {
