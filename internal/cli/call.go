@@ -226,17 +226,19 @@ func writeResultJSON(w io.Writer, res *runtime.Result) error {
 }
 
 // writeResult writes res for people: text blocks verbatim, other blocks as
-// a one-line summary, then the structured content, indented, unless a text
-// block already holds the same JSON value. The summaries go to people; the
+// a one-line summary, and the structured content indented: in place of the
+// first text block that holds the same JSON value, or else last, after a
+// label. The summaries go to people; the
 // content the server sent (text, resource text, structured content) goes to
 // data, which keeps it exact when standard output is not a terminal. Both
 // are sides of the same stream, so the order holds.
 func writeResult(people, data io.Writer, res *runtime.Result) {
-	structured := len(bytes.TrimSpace(res.StructuredContent)) > 0
+	var indented bytes.Buffer
 	var structuredValue any
-	if structured {
-		structured = json.Unmarshal(res.StructuredContent, &structuredValue) == nil
-	}
+	structured := len(bytes.TrimSpace(res.StructuredContent)) > 0 &&
+		json.Unmarshal(res.StructuredContent, &structuredValue) == nil &&
+		json.Indent(&indented, res.StructuredContent, "", "  ") == nil
+	indented.WriteString("\n")
 	text := func(s string) {
 		if !strings.HasSuffix(s, "\n") {
 			s += "\n"
@@ -246,10 +248,12 @@ func writeResult(people, data io.Writer, res *runtime.Result) {
 	for _, c := range res.Content {
 		switch c.Type {
 		case runtime.ContentText:
-			text(c.Text)
 			if structured && sameJSON(c.Text, structuredValue) {
+				data.Write(indented.Bytes())
 				structured = false
+				continue
 			}
+			text(c.Text)
 		case runtime.ContentImage, runtime.ContentAudio:
 			fmt.Fprintf(people, "[%s %s, %d bytes]\n", c.Type, orDash(c.MIMEType), len(c.Data))
 		case runtime.ContentResourceLink:
@@ -278,12 +282,8 @@ func writeResult(people, data io.Writer, res *runtime.Result) {
 		}
 	}
 	if structured {
-		var out bytes.Buffer
-		if json.Indent(&out, res.StructuredContent, "", "  ") == nil {
-			io.WriteString(people, "structured content:\n")
-			out.WriteString("\n")
-			data.Write(out.Bytes())
-		}
+		io.WriteString(people, "structured content:\n")
+		data.Write(indented.Bytes())
 	}
 }
 
