@@ -355,7 +355,10 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		}
 		if s.Package == "" {
 			s.Package = filepath.Base(s.Out)
-			if emit.CheckPackageName(s.Package) != nil {
+			if perr := emit.CheckPackageName(s.Package); perr != nil {
+				if s.Package == "main" {
+					return nil, fail(s.Line, "server %s: the directory name %q of out cannot be the package's name: %v: set package", name, s.Package, perr)
+				}
 				return nil, fail(s.Line, "server %s: the directory name %q of out is not a Go identifier: set package", name, s.Package)
 			}
 		}
