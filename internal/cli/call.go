@@ -9,6 +9,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -102,7 +103,8 @@ func runCall(e *env, args []string) error {
 			return sf.explain(ctx, err)
 		}
 	}
-	ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { printProgress(e.stderr, tool, p) })
+	progress := &progressPrinter{w: e.stderr, tool: visibleCell(tool)}
+	ctx = runtime.WithProgress(ctx, progress.print)
 	res, err := s.CallTool(ctx, tool, callArgs)
 	var te *runtime.ToolError
 	if errors.As(err, &te) && te.Result != nil {
@@ -196,23 +198,48 @@ func validateCall(ctx context.Context, e *env, s *runtime.Session, tool string, 
 	}
 }
 
-// printProgress writes one progress notification as a line.
-func printProgress(w io.Writer, tool string, p runtime.Progress) {
+// maxProgressMessage is the most characters of a progress or task status
+// message printed, counted after escaping.
+const maxProgressMessage = 200
+
+// progressPrinter writes the progress of one call, one line per report: the
+// amount, and the message when it differs from the last one printed, cut to
+// maxProgressMessage characters with control characters and line breaks
+// escaped, so that a server repeating a long message, or changing it
+// often, costs one short line per report.
+type progressPrinter struct {
+	w    io.Writer
+	tool string
+
+	mu   sync.Mutex
+	said string // the last message printed, before escaping
+}
+
+// print writes p as a line.
+func (pp *progressPrinter) print(p runtime.Progress) {
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	msg := p.Message
+	if msg == pp.said {
+		msg = ""
+	} else if msg != "" {
+		pp.said = msg
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "progress %s:", tool)
-	if p.Progress != 0 || p.Total != 0 || p.Message == "" {
+	fmt.Fprintf(&b, "progress %s:", pp.tool)
+	if p.Progress != 0 || p.Total != 0 || msg == "" {
 		// A task's status message comes without an amount.
 		fmt.Fprintf(&b, " %g", p.Progress)
 		if p.Total > 0 {
 			fmt.Fprintf(&b, "/%g", p.Total)
 		}
 	}
-	if p.Message != "" {
+	if msg != "" {
 		b.WriteString(" ")
-		b.WriteString(p.Message)
+		b.WriteString(cutCell(visibleCell(msg), maxProgressMessage))
 	}
 	b.WriteString("\n")
-	io.WriteString(w, b.String())
+	io.WriteString(pp.w, b.String())
 }
 
 // writeResultJSON writes res as indented JSON.
