@@ -98,7 +98,8 @@ type negotiated struct {
 
 // Connect connects to the server t reaches, negotiates the protocol version
 // (see Options.ProtocolVersion) and returns the ready Session. ctx bounds the
-// connection and the negotiation only.
+// connection and the negotiation only; when they fail, the deadline of ctx
+// bounds stopping a stdio server too.
 //
 // Over Streamable HTTP, the process remembers the modern protocol version
 // each endpoint (scheme, host and path) negotiated. A later Connect to an
@@ -118,13 +119,13 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 	}
 	s := newSession(conn, opts)
 	if err := s.negotiate(ctx); err != nil {
-		s.Close()
+		s.closeWithin(ctx)
 		return nil, err
 	}
 	if s.opts.OnToolsChanged != nil {
 		st, err := s.current(ctx)
 		if err != nil {
-			s.Close()
+			s.closeWithin(ctx)
 			return nil, err
 		}
 		s.wg.Add(1)
@@ -139,7 +140,7 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 		if _, err := s.ListTools(ctx); err != nil {
 			var de *DriftError
 			if errors.As(err, &de) || !isToolsUnsupported(err) {
-				s.Close()
+				s.closeWithin(ctx)
 				return nil, err
 			}
 		}
@@ -231,7 +232,14 @@ func (s *Session) Err() error {
 // Close ends the Session: it fails calls in flight with ErrClosed, closes
 // the connection (for a stdio server: stops and reaps the process) and waits
 // for the Session's goroutines. It is safe to call more than once.
-func (s *Session) Close() error {
+func (s *Session) Close() error { return s.CloseContext(context.Background()) }
+
+// CloseContext is Close with the waits for the server bounded by ctx: a stdio
+// server that has not exited when ctx ends is killed at once, instead of
+// after the waits of CommandTransport.ShutdownTimeout. Pass a context with
+// the deadline the whole work must meet, shutdown included; a context
+// already done stops a stdio server that did not exit at once with SIGKILL.
+func (s *Session) CloseContext(ctx context.Context) error {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		if s.err == nil {
@@ -241,13 +249,20 @@ func (s *Session) Close() error {
 		if s.listenDone != nil {
 			// End the subscription while the connection can still say so.
 			s.listenCancel()
+			t := time.NewTimer(2 * time.Second)
 			select {
 			case <-s.listenDone:
-			case <-time.After(2 * time.Second):
+			case <-t.C:
+			case <-ctx.Done():
 			}
+			t.Stop()
 		}
 		s.cancel()
-		s.closeErr = s.conn.Close()
+		if cc, ok := s.conn.(contextCloser); ok {
+			s.closeErr = cc.closeContext(ctx)
+		} else {
+			s.closeErr = s.conn.Close()
+		}
 		<-s.readerDone
 		s.wg.Wait()
 		if s.listenDone != nil {
@@ -255,4 +270,17 @@ func (s *Session) Close() error {
 		}
 	})
 	return s.closeErr
+}
+
+// closeWithin closes s with its shutdown bounded by the deadline of ctx, if
+// it has one, but not cut short when ctx is cancelled.
+func (s *Session) closeWithin(ctx context.Context) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		s.Close()
+		return
+	}
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), d)
+	defer cancel()
+	s.CloseContext(ctx)
 }

@@ -266,6 +266,44 @@ func TestShutdownEscalates(t *testing.T) {
 	}
 }
 
+// TestCloseContextBoundsShutdown stops a server that ignores its input
+// closing and SIGTERM, with waits of ten seconds: CloseContext kills it when
+// its context ends, and a Connect that fails at its deadline does not wait
+// for the server either.
+func TestCloseContextBoundsShutdown(t *testing.T) {
+	tr := fakeTransport(t, "legacy+stubborn")
+	tr.ShutdownTimeout = 10 * time.Second
+	s, err := Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := s.CloseContext(ctx); err != nil {
+		t.Errorf("CloseContext: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("CloseContext with 300ms left took %v", d)
+	}
+	closeAndCheckReaped(t, s)
+	if state := s.conn.(*stdioConn).cmd.ProcessState.String(); !strings.Contains(state, "killed") {
+		t.Errorf("process ended with %q, want killed", state)
+	}
+
+	tr = fakeTransport(t, "silent+stubborn")
+	tr.ShutdownTimeout = 10 * time.Second
+	ctx, cancel = context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	if _, err := Connect(ctx, tr, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Connect to a silent server = %v, want the deadline", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Connect with a 500ms deadline took %v, its failed server's shutdown included", d)
+	}
+}
+
 func TestStartFailure(t *testing.T) {
 	_, err := Connect(context.Background(), NewCommandTransport("/nonexistent/mcp-server"), nil)
 	if err == nil || !strings.Contains(err.Error(), "starting server mcp-server") {

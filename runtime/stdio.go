@@ -19,6 +19,7 @@ import (
 
 // DefaultShutdownTimeout is how long closing a stdio connection waits for
 // the server to exit after closing its input, and again after SIGTERM.
+// Session.CloseContext cuts both waits short when its context ends.
 const DefaultShutdownTimeout = 2 * time.Second
 
 // CommandTransport runs an MCP server as a child process and speaks to it
@@ -43,7 +44,8 @@ type CommandTransport struct {
 	Logger *slog.Logger
 	// ShutdownTimeout is each of the two waits of Close (after closing the
 	// server's input, then after SIGTERM) before the next, harder step;
-	// DefaultShutdownTimeout when zero.
+	// DefaultShutdownTimeout when zero. Session.CloseContext ends the waits
+	// early, and kills the server, when its context ends.
 	ShutdownTimeout time.Duration
 }
 
@@ -531,15 +533,21 @@ func trimEOL(b []byte) []byte {
 	return bytes.TrimSuffix(b, []byte{'\r'})
 }
 
-// Close stops the server: it closes the server's input, waits, sends SIGTERM,
-// waits again, then kills it, and always reaps it.
-func (c *stdioConn) Close() error {
+// Close stops the server as closeContext does, with no bound but the two
+// waits of ShutdownTimeout.
+func (c *stdioConn) Close() error { return c.closeContext(context.Background()) }
+
+// closeContext stops the server: it closes the server's input, waits, sends
+// SIGTERM, waits again, then kills it, and always reaps it. Each wait is
+// ShutdownTimeout at most and ends when ctx does, so that a server that
+// ignores both its input closing and SIGTERM is killed once ctx is done.
+func (c *stdioConn) closeContext(ctx context.Context) error {
 	c.closeOnce.Do(func() {
 		c.closing.Store(true)
 		c.stdin.Close()
-		if !c.waitExit(c.shutdown) {
+		if !c.waitExit(ctx, c.shutdown) {
 			terminate(c.cmd)
-			if !c.waitExit(c.shutdown) {
+			if !c.waitExit(ctx, c.shutdown) {
 				kill(c.cmd)
 				<-c.exited
 			}
@@ -552,13 +560,21 @@ func (c *stdioConn) Close() error {
 	return nil
 }
 
-func (c *stdioConn) waitExit(d time.Duration) bool {
+// waitExit waits up to d, and until ctx ends, for the process to exit.
+func (c *stdioConn) waitExit(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-c.exited:
 		return true
 	case <-t.C:
+		return false
+	case <-ctx.Done():
 		return false
 	}
 }

@@ -31,6 +31,13 @@ type Conn interface {
 	Close() error
 }
 
+// contextCloser is implemented by connections whose Close waits, such as a
+// stdio connection waiting for its server to exit: closeContext is Close
+// with those waits ending when ctx does.
+type contextCloser interface {
+	closeContext(ctx context.Context) error
+}
+
 // OutMessage is one encoded JSON-RPC message on its way to the server, with
 // the facts a transport needs to frame it without decoding it again.
 type OutMessage struct {

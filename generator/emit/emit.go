@@ -154,10 +154,15 @@ type OptionError struct {
 func (e *OptionError) Error() string { return e.Reason }
 
 // CheckPackageName refuses, as an *OptionError, a package name that is not a
-// Go identifier.
+// Go identifier, and main: a generated package is a library, with no func
+// main to run, and a program's package cannot be imported, so code generated
+// as package main vets but never links.
 func CheckPackageName(name string) error {
 	if !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_" {
 		return &OptionError{"package", fmt.Sprintf("package name %q is not a Go identifier", name)}
+	}
+	if name == "main" {
+		return &OptionError{"package", `package name "main" makes a program, which no other package can import, and a generated package has no func main: pick another name`}
 	}
 	return nil
 }

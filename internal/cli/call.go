@@ -9,6 +9,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -95,14 +96,15 @@ func runCall(e *env, args []string) error {
 	if err != nil {
 		return sf.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 
 	if !*noValidate {
 		if err := validateCall(ctx, e, s, tool, callArgs); err != nil {
 			return sf.explain(ctx, err)
 		}
 	}
-	ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { printProgress(e.stderr, tool, p) })
+	progress := &progressPrinter{w: e.stderr, tool: visibleCell(tool)}
+	ctx = runtime.WithProgress(ctx, progress.print)
 	res, err := s.CallTool(ctx, tool, callArgs)
 	var te *runtime.ToolError
 	if errors.As(err, &te) && te.Result != nil {
@@ -196,23 +198,48 @@ func validateCall(ctx context.Context, e *env, s *runtime.Session, tool string, 
 	}
 }
 
-// printProgress writes one progress notification as a line.
-func printProgress(w io.Writer, tool string, p runtime.Progress) {
+// maxProgressMessage is the most characters of a progress or task status
+// message printed, counted after escaping.
+const maxProgressMessage = 200
+
+// progressPrinter writes the progress of one call, one line per report: the
+// amount, and the message when it differs from the last one printed, cut to
+// maxProgressMessage characters with control characters and line breaks
+// escaped, so that a server repeating a long message, or changing it
+// often, costs one short line per report.
+type progressPrinter struct {
+	w    io.Writer
+	tool string
+
+	mu   sync.Mutex
+	said string // the last message printed, before escaping
+}
+
+// print writes p as a line.
+func (pp *progressPrinter) print(p runtime.Progress) {
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	msg := p.Message
+	if msg == pp.said {
+		msg = ""
+	} else if msg != "" {
+		pp.said = msg
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "progress %s:", tool)
-	if p.Progress != 0 || p.Total != 0 || p.Message == "" {
+	fmt.Fprintf(&b, "progress %s:", pp.tool)
+	if p.Progress != 0 || p.Total != 0 || msg == "" {
 		// A task's status message comes without an amount.
 		fmt.Fprintf(&b, " %g", p.Progress)
 		if p.Total > 0 {
 			fmt.Fprintf(&b, "/%g", p.Total)
 		}
 	}
-	if p.Message != "" {
+	if msg != "" {
 		b.WriteString(" ")
-		b.WriteString(p.Message)
+		b.WriteString(cutCell(visibleCell(msg), maxProgressMessage))
 	}
 	b.WriteString("\n")
-	io.WriteString(w, b.String())
+	io.WriteString(pp.w, b.String())
 }
 
 // writeResultJSON writes res as indented JSON.
@@ -226,17 +253,19 @@ func writeResultJSON(w io.Writer, res *runtime.Result) error {
 }
 
 // writeResult writes res for people: text blocks verbatim, other blocks as
-// a one-line summary, then the structured content, indented, unless a text
-// block already holds the same JSON value. The summaries go to people; the
+// a one-line summary, and the structured content indented: in place of the
+// first text block that holds the same JSON value, or else last, after a
+// label. The summaries go to people; the
 // content the server sent (text, resource text, structured content) goes to
 // data, which keeps it exact when standard output is not a terminal. Both
 // are sides of the same stream, so the order holds.
 func writeResult(people, data io.Writer, res *runtime.Result) {
-	structured := len(bytes.TrimSpace(res.StructuredContent)) > 0
+	var indented bytes.Buffer
 	var structuredValue any
-	if structured {
-		structured = json.Unmarshal(res.StructuredContent, &structuredValue) == nil
-	}
+	structured := len(bytes.TrimSpace(res.StructuredContent)) > 0 &&
+		json.Unmarshal(res.StructuredContent, &structuredValue) == nil &&
+		json.Indent(&indented, res.StructuredContent, "", "  ") == nil
+	indented.WriteString("\n")
 	text := func(s string) {
 		if !strings.HasSuffix(s, "\n") {
 			s += "\n"
@@ -246,10 +275,12 @@ func writeResult(people, data io.Writer, res *runtime.Result) {
 	for _, c := range res.Content {
 		switch c.Type {
 		case runtime.ContentText:
-			text(c.Text)
 			if structured && sameJSON(c.Text, structuredValue) {
+				data.Write(indented.Bytes())
 				structured = false
+				continue
 			}
+			text(c.Text)
 		case runtime.ContentImage, runtime.ContentAudio:
 			fmt.Fprintf(people, "[%s %s, %d bytes]\n", c.Type, orDash(c.MIMEType), len(c.Data))
 		case runtime.ContentResourceLink:
@@ -278,12 +309,8 @@ func writeResult(people, data io.Writer, res *runtime.Result) {
 		}
 	}
 	if structured {
-		var out bytes.Buffer
-		if json.Indent(&out, res.StructuredContent, "", "  ") == nil {
-			io.WriteString(people, "structured content:\n")
-			out.WriteString("\n")
-			data.Write(out.Bytes())
-		}
+		io.WriteString(people, "structured content:\n")
+		data.Write(indented.Bytes())
 	}
 }
 

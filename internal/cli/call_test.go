@@ -21,9 +21,19 @@ func TestWriteResult(t *testing.T) {
 			want: "one\ntwo\n",
 		},
 		{
-			name: "structured content repeated in text is shown once",
+			name: "structured content repeated in text is shown once, indented",
 			res:  runtime.Result{Content: []runtime.Content{{Type: "text", Text: `{"b": 1, "a": [true]}`}}, StructuredContent: json.RawMessage(`{"a":[true],"b":1}`)},
-			want: "{\"b\": 1, \"a\": [true]}\n",
+			want: "{\n  \"a\": [\n    true\n  ],\n  \"b\": 1\n}\n",
+		},
+		{
+			name: "structured content in place of its text, between other blocks",
+			res:  runtime.Result{Content: []runtime.Content{{Type: "text", Text: "Sum:"}, {Type: "text", Text: `{"sum":3}`}, {Type: "text", Text: "done"}}, StructuredContent: json.RawMessage(`{"sum":3}`)},
+			want: "Sum:\n{\n  \"sum\": 3\n}\ndone\n",
+		},
+		{
+			name: "only the first text holding the structured content gives way to it",
+			res:  runtime.Result{Content: []runtime.Content{{Type: "text", Text: `{"sum":3}`}, {Type: "text", Text: `{"sum": 3}`}}, StructuredContent: json.RawMessage(`{"sum":3}`)},
+			want: "{\n  \"sum\": 3\n}\n{\"sum\": 3}\n",
 		},
 		{
 			name: "structured content apart from the text",

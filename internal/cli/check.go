@@ -108,7 +108,7 @@ func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen 
 // cannot be checked is reported on standard error, and in the JSON array as
 // an entry with its error, and does not stop the others.
 func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format, threshold diff.Severity) error {
-	servers, flags, err := configServers(cf, base)
+	servers, flags, err := configServers(cf, base, false)
 	if err != nil {
 		return err
 	}

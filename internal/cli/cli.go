@@ -29,6 +29,10 @@ type env struct {
 	data           io.Writer
 	secrets        *secrets
 	streams        []*outStream
+	// width is the number of columns of the terminal standard output is,
+	// which tables are cut to fit; 0 when it is not a terminal (output
+	// piped or written to a file stays whole) or its width is unknown.
+	width int
 }
 
 // newEnv returns the env of a run writing to stdout and stderr; terminal
@@ -104,6 +108,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // mainTerminal is Main with terminal saying whether stdout is a terminal.
 func mainTerminal(args []string, stdin io.Reader, stdout, stderr io.Writer, terminal bool) int {
 	e := newEnv(stdin, stdout, stderr, terminal)
+	if terminal {
+		e.width = terminalWidth(stdout)
+	}
 	defer e.flush()
 	return dispatch(e, args)
 }

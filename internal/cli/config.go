@@ -56,7 +56,11 @@ func parseLive(e *env, fs *flag.FlagSet, sf *serverFlags, cf *configFlags, args 
 // given on the command line (--timeout, --probe-timeout, --protocol-version,
 // -v) apply to every server
 // whose entry does not set them.
-func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*serverFlags, error) {
+//
+// An entry that names no server (no url, sse or command: one kept for
+// generate) is an error naming base.name, the command, unless serverless is
+// set; then its flags name no server either, for the caller to skip.
+func configServers(cf *configFlags, base *serverFlags, serverless bool) ([]*config.Server, []*serverFlags, error) {
 	file, err := config.Load(cf.file)
 	if err != nil {
 		return nil, nil, &exitError{code: exitUsage, msg: err.Error()}
@@ -67,6 +71,9 @@ func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*ser
 	}
 	var flags []*serverFlags
 	for _, s := range servers {
+		if !s.HasServer() && !serverless {
+			return nil, nil, &exitError{code: exitUsage, msg: fmt.Sprintf("%s:%d: server %s: %s connects to the server: give url, sse or command in its entry", file.Path, s.Line, s.Name, base.name)}
+		}
 		sf := &serverFlags{
 			name:      "server " + s.Name,
 			url:       s.URL,
@@ -90,6 +97,10 @@ func configServers(cf *configFlags, base *serverFlags) ([]*config.Server, []*ser
 			if err := sf.headers.add(h.Name + ": " + h.Value); err != nil {
 				return nil, nil, &exitError{code: exitUsage, msg: fmt.Sprintf("%s:%d: server %s: header: %v", file.Path, s.Line, s.Name, err)}
 			}
+		}
+		if !s.HasServer() {
+			flags = append(flags, sf)
+			continue
 		}
 		if err := sf.check(s.Command); err != nil {
 			return nil, nil, &exitError{code: exitUsage, msg: fmt.Sprintf("%s:%d: %v", file.Path, s.Line, err)}

@@ -196,3 +196,38 @@ func TestCheckConfigWithOverrides(t *testing.T) {
 		t.Errorf("the report does not name the overridden field EchoArgs.Text:\n%s", stdout)
 	}
 }
+
+// TestConfigEntryWithoutServer uses an entry with only snapshot and out:
+// generate and diff, which need no server, work from it; the commands that
+// connect refuse it, naming the file, the line and the keys to add. generate
+// refused it like the others.
+func TestConfigEntryWithoutServer(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	writeSnapshot(t, dir, "s.json", "srv", toolA)
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	if err := os.WriteFile(cfg, []byte("servers:\n  homeassistant:\n    snapshot: s.json\n    out: ha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "generate", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("generate --config: status %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ha", "client.go")); err != nil {
+		t.Errorf("generate --config wrote no package: %v", err)
+	}
+	snap := filepath.Join(dir, "s.json")
+	if code, _, stderr := runCLI(t, "diff", "--config", cfg, snap, snap); code != 0 {
+		t.Errorf("diff --config: status %d, stderr %q", code, stderr)
+	}
+	for _, cmd := range []string{"snapshot", "check", "login"} {
+		code, _, stderr := runCLI(t, cmd, "--config", cfg)
+		want := cfg + ":2: server homeassistant: " + cmd + " connects to the server: give url, sse or command in its entry"
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%s --config: status %d, stderr %q; want %q", cmd, code, stderr, want)
+		}
+	}
+	if code, stdout, stderr := runCLI(t, "logout", "--config", cfg); code != 0 || stdout != "" {
+		t.Errorf("logout --config (nothing to sign out of): status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

@@ -123,7 +123,7 @@ func runGenerate(e *env, args []string) error {
 	}
 	fs := newFlagSet(e, "generate", generateHelp)
 	snap := fs.String("snapshot", "", "the tools/list `file` to read: a JSON-RPC response, its result, a bare array of tools, or a canonical mcpgen snapshot")
-	pkg := fs.String("package", "", "the Go package `name` of the generated code (default: the last element of --out)")
+	pkg := fs.String("package", "", "the Go package `name` of the generated code (default: the last element of --out); not main, since the code is a package for a program to import")
 	out := fs.String("out", "", "the `directory` to write the package to; created if missing")
 	writeSnap := fs.String("write-snapshot", "", "with a live server, also save the canonical snapshot generated from to this `file`")
 	var gf genFlags

@@ -151,6 +151,8 @@ func TestGenerateConfigErrors(t *testing.T) {
 	}{
 		{"no out", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n", "mcpgen.yaml:2: server a: out is required to generate it"},
 		{"bad package", "servers:\n  a:\n    snapshot: s.json\n    out: gen/a\n    package: my-pkg\n    url: http://x\n", `mcpgen.yaml:5: server a: package name "my-pkg" is not a Go identifier`},
+		{"package main", "servers:\n  a:\n    snapshot: s.json\n    out: gen/a\n    package: main\n", `mcpgen.yaml:5: server a: package name "main" makes a program`},
+		{"out named main", "servers:\n  a:\n    snapshot: s.json\n    out: cmd/main\n", `mcpgen.yaml:2: server a: the directory name "main" of out cannot be the package's name: package name "main" makes a program`},
 		{"override of no property", "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    overrides:\n      \"HassSetVolume#/inputSchema/properties/volume\": {go_name: V}\n",
 			`mcpgen.yaml:7: override HassSetVolume#/inputSchema/properties/volume: tool "HassSetVolume" has no property at /inputSchema/properties/volume`},
 		{"override type of a string", "servers:\n  a:\n    snapshot: " + haAbs + "\n    out: gen/a\n    url: http://x\n    overrides:\n      \"HassSetVolume#/inputSchema/properties/volume_level\": {go_type: int8}\n      \"HassTurnOn#/inputSchema/properties/name\": {go_type: int}\n",

@@ -140,6 +140,8 @@ func TestGenerateErrors(t *testing.T) {
 		{"no snapshot", []string{"--out", out}, 2, "mcpgen: generate: give --snapshot FILE, a live server"},
 		{"no out", []string{"--snapshot", haSnapshot}, 2, "--out is required"},
 		{"bad package", []string{"--snapshot", haSnapshot, "--out", out, "--package", "func"}, 2, `package name "func" is not a Go identifier`},
+		{"package main", []string{"--snapshot", haSnapshot, "--out", out, "--package", "main"}, 2, `generate: package name "main" makes a program, which no other package can import, and a generated package has no func main: pick another name (set --package)`},
+		{"out named main", []string{"--snapshot", haSnapshot, "--out", filepath.Join(dir, "main")}, 2, `package name "main" makes a program`},
 		{"bad gemini", []string{"--snapshot", haSnapshot, "--out", out, "--gemini", "yaml"}, 2, `--gemini: unknown Gemini form "yaml" (want typed or json)`},
 		{"bad part", []string{"--snapshot", haSnapshot, "--out", out, "--emit", "types,docs"}, 2, `unknown part "docs"`},
 		{"client alone", []string{"--snapshot", haSnapshot, "--out", out, "--emit", "client"}, 2, "--emit: the client part needs the types part"},
@@ -158,8 +160,10 @@ func TestGenerateErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat(out); err == nil {
-		t.Error("a failed run created the output directory")
+	for _, d := range []string{out, filepath.Join(dir, "main")} {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("a failed run created the output directory %s", d)
+		}
 	}
 }
 

@@ -99,7 +99,7 @@ func TestCallLive(t *testing.T) {
 	}{
 		{name: "echo", args: []string{"echo", `{"message":"hi"}`}, stdout: "hi\n"},
 		{name: "flags after positionals", args: []string{"echo", `{"message":"hi"}`, "--timeout", "20s"}, stdout: "hi\n"},
-		{name: "structured output shown once", args: []string{"add", `{"a":1,"b":2.5}`}, stdout: "{\"sum\":3.5}\n"},
+		{name: "structured output shown once, indented", args: []string{"add", `{"a":1,"b":2.5}`}, stdout: "{\n  \"sum\": 3.5\n}\n"},
 		{name: "json", args: []string{"--json", "add", `{"a":1,"b":2}`}, stdoutHas: "\"structuredContent\": {\n    \"sum\": 3\n  }"},
 		{name: "arguments from stdin", args: []string{"echo", "-"}, stdin: "{\n \"message\": \"from stdin\"\n}\n", stdout: "from stdin\n"},
 		{name: "error result", args: []string{"fail", `{"message":"boom"}`}, code: 1, stdout: "boom\n", stderrHas: "call fail: the tool reported an error (isError)"},

@@ -87,7 +87,7 @@ func runLogin(e *env, args []string) error {
 		}
 		return login(e, &sf, *noBrowser)
 	}
-	servers, flags, err := configServers(&cf, &sf)
+	servers, flags, err := configServers(&cf, &sf, false)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func login(e *env, f *serverFlags, noBrowser bool) error {
 	if err != nil {
 		return f.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 	if store.saved.Load() == 0 {
 		// Some servers let the handshake through and refuse the
 		// requests after it.

@@ -57,13 +57,13 @@ func runLogout(e *env, args []string) error {
 	if sf.url != "" || sf.sse != "" {
 		return usagef("logout: --config takes the servers from the file: drop --url and --sse")
 	}
-	servers, flags, err := configServers(&cf, &serverFlags{})
+	servers, flags, err := configServers(&cf, &serverFlags{name: "logout"}, true)
 	if err != nil {
 		return err
 	}
 	for i, s := range servers {
-		if len(flags[i].command) > 0 {
-			continue
+		if flags[i].url == "" && flags[i].sse == "" {
+			continue // a command, or no server: nothing is signed in to
 		}
 		if err := logout(e, store, flags[i]); err != nil {
 			return fmt.Errorf("server %s: %w", s.Name, err)

@@ -58,7 +58,7 @@ func runRead(e *env, args []string) error {
 	if err != nil {
 		return sf.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 	res, err := s.ReadResource(ctx, uri)
 	if err != nil {
 		return sf.explain(ctx, err)

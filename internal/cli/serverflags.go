@@ -229,6 +229,21 @@ func commandContext(timeout time.Duration) (context.Context, context.CancelFunc)
 	return ctx, func() { cancel(); stop() }
 }
 
+// closeSession closes s, connected within ctx (from serverFlags.context):
+// stopping a stdio server takes what remains of the --timeout at most (a
+// server that has not exited by then is killed), so that the whole command
+// ends within it. An interrupt does not cut the shutdown short.
+func closeSession(ctx context.Context, s *runtime.Session) {
+	d, ok := ctx.Deadline()
+	if !ok {
+		s.Close()
+		return
+	}
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), d)
+	defer cancel()
+	s.CloseContext(ctx)
+}
+
 // explain adds the reason to an error that ended a live command because ctx,
 // from f.context, is done: the --timeout, or an interrupt.
 func (f *serverFlags) explain(ctx context.Context, err error) error {

@@ -68,7 +68,7 @@ func runSnapshot(e *env, args []string) error {
 // snapshotConfig captures every selected server of a config file into its
 // snapshot path.
 func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
-	servers, flags, err := configServers(cf, base)
+	servers, flags, err := configServers(cf, base, false)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, 
 	if err != nil {
 		return nil, nil, sf.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 	tools, err := s.ListTools(ctx)
 	if err != nil {
 		return nil, nil, sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))

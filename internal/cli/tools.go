@@ -47,7 +47,7 @@ func runTools(e *env, args []string) error {
 	if err != nil {
 		return sf.explain(ctx, err)
 	}
-	defer s.Close()
+	defer closeSession(ctx, s)
 	tools, err := s.ListTools(ctx)
 	if err != nil {
 		return sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))
@@ -57,7 +57,7 @@ func runTools(e *env, args []string) error {
 	}
 	info := s.ServerInfo()
 	fmt.Fprintf(e.stdout, "%s %s, protocol %s, %d tool(s)\n\n", orUnknown(info.Name), info.Version, s.ProtocolVersion(), len(tools))
-	return writeToolsTable(e.stdout, tools)
+	return writeToolsTable(e.stdout, tools, e.width)
 }
 
 func orUnknown(s string) string {
@@ -98,16 +98,72 @@ func writeToolsJSON(w io.Writer, tools []runtime.Tool) error {
 // maxDescription is the width of the description column.
 const maxDescription = 72
 
-// writeToolsTable writes one row per tool, sorted by name.
-func writeToolsTable(w io.Writer, tools []runtime.Tool) error {
+// writeToolsTable writes one row per tool, sorted by name. When width is
+// positive, the ARGUMENTS and DESCRIPTION cells are cut, with an ellipsis,
+// so that each line fits in width columns (the names stay whole).
+func writeToolsTable(w io.Writer, tools []runtime.Tool, width int) error {
 	sorted := append([]runtime.Tool(nil), tools...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tARGUMENTS\tDESCRIPTION")
+	rows := make([][3]string, 0, len(sorted)+1)
+	rows = append(rows, [3]string{"NAME", "ARGUMENTS", "DESCRIPTION"})
 	for _, t := range sorted {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", visibleCell(t.Name), visibleCell(argumentSummary(t.InputSchema)), visibleCell(summarize(firstNonEmpty(t.Description, t.Title), maxDescription)))
+		rows = append(rows, [3]string{visibleCell(t.Name), visibleCell(argumentSummary(t.InputSchema)), visibleCell(summarize(firstNonEmpty(t.Description, t.Title), maxDescription))})
+	}
+	if width > 0 {
+		fitColumns(rows, width)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, tablePadding, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r[0], r[1], r[2])
 	}
 	return tw.Flush()
+}
+
+// tablePadding is the number of spaces between the columns of a table.
+const tablePadding = 2
+
+// minCutColumn is the narrowest a cut column gets, however narrow the
+// terminal: below it, a line is let run over rather than lose its column.
+const minCutColumn = 8
+
+// fitColumns cuts the second and third cells of rows so that no row is wider
+// than width columns, the first column and the padding included. Each of
+// the two columns keeps its whole width when it fits in half of what the
+// first leaves; the other then gets the rest.
+func fitColumns(rows [][3]string, width int) {
+	var w [3]int
+	for _, r := range rows {
+		for i, c := range r {
+			w[i] = max(w[i], utf8.RuneCountInString(c))
+		}
+	}
+	budget := width - w[0] - 2*tablePadding
+	if w[1]+w[2] <= budget {
+		return
+	}
+	half := budget / 2
+	limit := [3]int{0, budget - half, half}
+	switch {
+	case w[1] <= half:
+		limit[1], limit[2] = w[1], budget-w[1]
+	case w[2] <= half:
+		limit[1], limit[2] = budget-w[2], w[2]
+	}
+	for i := range rows {
+		for c := 1; c <= 2; c++ {
+			rows[i][c] = cutCell(rows[i][c], max(limit[c], minCutColumn))
+		}
+	}
+}
+
+// cutCell returns s when it has at most n characters, and else its first
+// n-1 characters, without a trailing separator, and an ellipsis.
+func cutCell(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimRight(string(r[:n-1]), ", ") + "…"
 }
 
 func firstNonEmpty(a, b string) string {

@@ -99,8 +99,10 @@ type Server struct {
 	// list with a tool no call of which can succeed, as --strict does,
 	// instead of leaving that tool out with a warning.
 	Strict bool
-	// Exactly one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
-	// (legacy HTTP+SSE only) and Command (a stdio server) is set.
+	// At most one of URL (Streamable HTTP, falling back to HTTP+SSE), SSE
+	// (legacy HTTP+SSE only) and Command (a stdio server) is set. An entry
+	// with none serves the commands that need no server, generate and diff;
+	// see HasServer.
 	URL     string
 	SSE     string
 	Command []string
@@ -117,6 +119,10 @@ type Server struct {
 	// Line is where the entry starts in the file.
 	Line int
 }
+
+// HasServer reports whether the entry says how to reach the server: by url,
+// sse or command.
+func (s *Server) HasServer() bool { return s.URL != "" || s.SSE != "" || len(s.Command) > 0 }
 
 // Override changes how one property is generated. Key is the tool name
 // and the JSON pointer of the property's schema within the tool, joined by
@@ -412,7 +418,10 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		}
 		if s.Package == "" {
 			s.Package = filepath.Base(s.Out)
-			if emit.CheckPackageName(s.Package) != nil {
+			if perr := emit.CheckPackageName(s.Package); perr != nil {
+				if s.Package == "main" {
+					return nil, fail(s.Line, "server %s: the directory name %q of out cannot be the package's name: %v: set package", name, s.Package, perr)
+				}
 				return nil, fail(s.Line, "server %s: the directory name %q of out is not a Go identifier: set package", name, s.Package)
 			}
 		}
@@ -425,8 +434,8 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			n++
 		}
 	}
-	if n != 1 {
-		return nil, fail(s.Line, "server %s: give exactly one of url, sse and command", name)
+	if n > 1 {
+		return nil, fail(s.Line, "server %s: give only one of url, sse and command", name)
 	}
 	if s.Auth != nil {
 		switch {

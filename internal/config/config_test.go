@@ -92,8 +92,7 @@ func TestParseErrors(t *testing.T) {
 		{"entry not a mapping", "servers:\n  a: x\n", "mcpgen.yaml:2: server a: want a mapping"},
 		{"unknown server key", "servers:\n  a:\n    snapshot: s.json\n    urll: http://x\n", `mcpgen.yaml:4: server a: unknown key "urll"`},
 		{"no snapshot", "servers:\n  a:\n    url: http://x\n", "mcpgen.yaml:2: server a: snapshot is required"},
-		{"two transports", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    sse: http://y\n", "mcpgen.yaml:2: server a: give exactly one of url, sse and command"},
-		{"no transport", "servers:\n  a:\n    snapshot: s.json\n", "give exactly one of url, sse and command"},
+		{"two transports", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    sse: http://y\n", "mcpgen.yaml:2: server a: give only one of url, sse and command"},
 		{"command not a list", "servers:\n  a:\n    snapshot: s.json\n    command: npx server\n", "mcpgen.yaml:4: server a: command must be a list"},
 		{"snapshot not a string", "servers:\n  a:\n    snapshot: [x]\n    url: http://x\n", "mcpgen.yaml:3: server a: snapshot must be a string"},
 		{"bad timeout", "servers:\n  a:\n    snapshot: s.json\n    url: http://x\n    timeout: soon\n", `mcpgen.yaml:5: server a: timeout "soon" is not a duration`},
@@ -166,4 +165,19 @@ func TestParseLimits(t *testing.T) {
 			t.Errorf("Load = %v", err)
 		}
 	})
+}
+
+// TestParseWithoutServer reads an entry with only snapshot and out, as
+// generate needs: it has no server, which the commands that connect check.
+func TestParseWithoutServer(t *testing.T) {
+	f, err := Parse("mcpgen.yaml", []byte("servers:\n  homeassistant:\n    snapshot: s.json\n    out: ha\n  live:\n    snapshot: l.json\n    command: [srv]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := f.Servers[0]; s.HasServer() || s.Package != "ha" {
+		t.Errorf("entry without a server: HasServer %v, package %q", s.HasServer(), s.Package)
+	}
+	if !f.Servers[1].HasServer() {
+		t.Error("entry with a command: HasServer false")
+	}
 }
