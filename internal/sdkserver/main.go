@@ -10,8 +10,8 @@
 //	big       returns n bytes of text
 //	progress  sends steps progress notifications, then returns
 //	fail      returns a tool error (isError) with its message
-//	slow      sleeps for ms milliseconds, or until cancelled, which it
-//	          logs on stderr ("slow: cancelled")
+//	slow      sleeps for ms milliseconds, or until cancelled; it logs on
+//	          stderr when it starts and when it is cancelled
 //
 // With -input it also serves deploy, ask and roots, which ask the client for
 // input (see addInputTools). With -grow it also serves grow, which adds the
@@ -108,11 +108,12 @@ func newServer() *mcp.Server {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Sleeps for ms milliseconds, or until the call is cancelled."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in slowArgs) (*mcp.CallToolResult, any, error) {
+			log.Printf("slow: started (%d ms)", in.MS)
 			select {
 			case <-time.After(time.Duration(in.MS) * time.Millisecond):
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil, nil
 			case <-ctx.Done():
-				log.Printf("slow: cancelled")
+				log.Printf("slow: cancelled (%d ms)", in.MS)
 				return nil, nil, ctx.Err()
 			}
 		})

@@ -71,7 +71,7 @@ func (ts *Toolset) LiveTools(opts *LiveOptions) ([]*genai.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.tools(ts), nil
+	return p.apply(ts).tools(), nil
 }
 
 // livePolicy is what LiveOptions decide per tool.
@@ -146,16 +146,33 @@ func (p *livePolicy) isNonBlocking(t *runtime.Tool) bool {
 	return t.TaskSupport() == runtime.TaskSupportRequired
 }
 
-// tools returns ts's declarations as one genai.Tool, the non-blocking ones
+// liveToolset is a Toolset with what the policy makes of each tool.
+type liveToolset struct {
+	ts          *Toolset
+	nonBlocking map[string]bool // by declared name
+}
+
+// apply works out which of ts's tools are non-blocking.
+func (p *livePolicy) apply(ts *Toolset) *liveToolset {
+	lt := &liveToolset{ts: ts, nonBlocking: map[string]bool{}}
+	for declared, e := range ts.byName {
+		if p.isNonBlocking(&e.tool) {
+			lt.nonBlocking[declared] = true
+		}
+	}
+	return lt
+}
+
+// tools returns the declarations as one genai.Tool, the non-blocking ones
 // copied with their Behavior set; nil for an empty toolset.
-func (p *livePolicy) tools(ts *Toolset) []*genai.Tool {
-	if len(ts.decls) == 0 {
+func (lt *liveToolset) tools() []*genai.Tool {
+	if len(lt.ts.decls) == 0 {
 		return nil
 	}
-	decls := make([]*genai.FunctionDeclaration, len(ts.decls))
-	for i, d := range ts.decls {
+	decls := make([]*genai.FunctionDeclaration, len(lt.ts.decls))
+	for i, d := range lt.ts.decls {
 		decls[i] = d
-		if e := ts.byName[d.Name]; e != nil && p.isNonBlocking(&e.tool) {
+		if lt.nonBlocking[d.Name] {
 			nd := *d
 			nd.Behavior = genai.BehaviorNonBlocking
 			decls[i] = &nd
@@ -196,7 +213,7 @@ type Live struct {
 	conn   liveConn
 	policy *livePolicy
 
-	ts      atomic.Pointer[Toolset]
+	cur     atomic.Pointer[liveToolset]
 	declMu  sync.Mutex // held by Update
 	lastDcl []byte     // the JSON of the declarations the model has
 
@@ -239,12 +256,13 @@ func newLive(conn liveConn, ts *Toolset, opts *LiveOptions) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	decl, err := json.Marshal(p.tools(ts))
+	lt := p.apply(ts)
+	decl, err := json.Marshal(lt.tools())
 	if err != nil {
 		return nil, fmt.Errorf("gemini live: encoding the declarations: %w", err)
 	}
 	l := &Live{conn: conn, policy: p, lastDcl: decl, inflight: map[string]*liveCall{}}
-	l.ts.Store(ts)
+	l.cur.Store(lt)
 	return l, nil
 }
 
@@ -394,7 +412,7 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 		}
 		return
 	}
-	ts := l.ts.Load()
+	lt := l.cur.Load()
 	for _, fc := range calls {
 		if fc == nil {
 			continue
@@ -420,26 +438,22 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 		l.inflight[key] = c
 		l.wg.Add(1)
 		l.mu.Unlock()
-		go l.run(cctx, key, c, ts)
+		go l.run(cctx, key, c, lt)
 	}
 }
 
 // run runs one call and sends its response, unless it was cancelled.
-func (l *Live) run(ctx context.Context, key string, c *liveCall, ts *Toolset) {
+func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset) {
 	defer l.wg.Done()
 	defer c.cancel()
-	var tool *runtime.Tool
-	if e := ts.byName[c.call.Name]; e != nil {
-		tool = &e.tool
-	}
-	nonBlocking := tool != nil && l.policy.isNonBlocking(tool)
+	nonBlocking := lt.nonBlocking[c.call.Name]
 	if nonBlocking && l.policy.progress {
 		ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { l.sendProgress(c, p) })
 	}
-	resp := ts.Handle(ctx, c.call)
+	resp := lt.ts.Handle(ctx, c.call)
 	if nonBlocking {
 		resp.Scheduling = genai.FunctionResponseSchedulingWhenIdle
-		if s, ok := l.policy.scheduling[tool.Name]; ok {
+		if s, ok := l.policy.scheduling[lt.ts.byName[c.call.Name].tool.Name]; ok {
 			resp.Scheduling = s
 		}
 	}
@@ -572,7 +586,8 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	if ts == nil {
 		return false, errors.New("gemini live: toolset is nil")
 	}
-	tools := l.policy.tools(ts)
+	lt := l.policy.apply(ts)
+	tools := lt.tools()
 	decl, err := json.Marshal(tools)
 	if err != nil {
 		return false, fmt.Errorf("gemini live: encoding the declarations: %w", err)
@@ -580,7 +595,7 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	l.declMu.Lock()
 	defer l.declMu.Unlock()
 	if bytes.Equal(decl, l.lastDcl) {
-		l.ts.Store(ts)
+		l.cur.Store(lt)
 		return false, nil
 	}
 	if tools == nil {
@@ -592,13 +607,13 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("gemini live: sending the new tools: %w", err)
 	}
-	l.ts.Store(ts)
+	l.cur.Store(lt)
 	l.lastDcl = decl
 	return true, nil
 }
 
 // Toolset returns the toolset new calls run through.
-func (l *Live) Toolset() *Toolset { return l.ts.Load() }
+func (l *Live) Toolset() *Toolset { return l.cur.Load().ts }
 
 // ResumptionHandle returns the handle of the last sessionResumptionUpdate
 // that said the session could be resumed, or "" when none did. Open the

@@ -285,8 +285,11 @@ func TestLiveCancellation(t *testing.T) {
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[
 		{"id":"c-forever","name":"slow","args":{"ms":600000}},
 		{"id":"c-short","name":"slow","args":{"ms":1500}}]}}`)
+	// Cancelled before it reached the server, the call would not be
+	// sent at all: wait until the server runs it.
+	lines.waitLine(t, "slow: started (600000 ms)")
 	r.conn.Send(t, `{"toolCallCancellation":{"ids":["c-forever"]}}`)
-	lines.waitLine(t, "slow: cancelled")
+	lines.waitLine(t, "slow: cancelled (600000 ms)")
 	w := r.response(t)
 	if w.ID != "c-short" || w.text() != "slept" {
 		t.Errorf("response %+v, want c-short's", w)
@@ -322,6 +325,7 @@ func TestLiveGoAway(t *testing.T) {
 	}
 	r := startLive(t, testenv.ServeLive(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-slow","name":"slow","args":{"ms":600000}}]}}`)
+	lines.waitLine(t, "slow: started (600000 ms)")
 	r.conn.Send(t, `{"sessionResumptionUpdate":{"newHandle":"handle-1","resumable":true}}`)
 	r.conn.Send(t, `{"goAway":{"timeLeft":"5s"}}`)
 	var sawUpdate, sawGoAway bool
@@ -349,7 +353,7 @@ func TestLiveGoAway(t *testing.T) {
 	if !errors.As(err, &le) || len(le.Cancelled) != 1 || le.Cancelled[0].ID != "c-slow" {
 		t.Errorf("Run = %v, want c-slow reported as cancelled", err)
 	}
-	lines.waitLine(t, "slow: cancelled")
+	lines.waitLine(t, "slow: cancelled (600000 ms)")
 	if h := r.live.ResumptionHandle(); h != "handle-1" {
 		t.Errorf("ResumptionHandle = %q, want handle-1", h)
 	}
