@@ -34,7 +34,11 @@ type LiveOptions struct {
 	// NonBlocking are tools to declare NON_BLOCKING: the model goes on
 	// talking while they run, and hears their result when it comes (see
 	// Scheduling). Tools whose execution.taskSupport is "required" are
-	// NON_BLOCKING too, unless Blocking names them.
+	// NON_BLOCKING too, unless Blocking names them. On the Gemini API,
+	// only the 2.5 Flash Live models take asynchronous calls
+	// (https://ai.google.dev/gemini-api/docs/live-api/tools); Vertex AI
+	// documents its own handling of them rather than this behavior
+	// (https://docs.cloud.google.com/gemini-enterprise-agent-platform/models/live-api/asynchronous-function-calling).
 	NonBlocking []string
 	// Blocking are tools whose taskSupport is "required" that are to be
 	// declared blocking all the same.
