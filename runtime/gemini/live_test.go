@@ -236,14 +236,20 @@ func TestLiveConcurrentCalls(t *testing.T) {
 	}
 }
 
-// stderrLines is a slog handler that passes on the stderr lines of a stdio
-// server that the runtime logs.
+// stderrLines is a slog handler that passes on what the runtime logs: the
+// stderr lines of a stdio server, or the messages of a session with
+// LogTraffic, each with its attributes' values.
 type stderrLines struct{ ch chan string }
 
 func (h *stderrLines) Enabled(context.Context, slog.Level) bool { return true }
 func (h *stderrLines) Handle(_ context.Context, r slog.Record) error {
+	line := r.Message
+	r.Attrs(func(a slog.Attr) bool {
+		line += " " + a.Value.String()
+		return true
+	})
 	select {
-	case h.ch <- r.Message:
+	case h.ch <- line:
 	default:
 	}
 	return nil
@@ -593,5 +599,44 @@ func TestLiveToolsChanged(t *testing.T) {
 	r.wait(t)
 	for _, m := range r.conn.Drain() {
 		t.Errorf("the client sent %s after the new tool's response", m)
+	}
+}
+
+// TestLiveCancelTask: a toolCallCancellation of a NON_BLOCKING call that
+// runs as a task on the TypeScript SDK's example server cancels the task
+// there (tasks/cancel, which the server answers with the status
+// cancelled), and no response is sent for it.
+func TestLiveCancelTask(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	url := testenv.ServeSDKExample(t, "simpleStreamableHttp")
+	lines := &stderrLines{ch: make(chan string, 1024)}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	session, err := runtime.Connect(ctx, runtime.HTTP(url, nil), &runtime.Options{Logger: slog.New(lines), LogTraffic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	tools, err := session.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := NewToolset(session, tools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startLive(t, testenv.ServeLive(t), ts, nil)
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-task","name":"delay","args":{"duration":600000}}]}}`)
+	// Cancelled before the task exists, the call would not be made.
+	lines.waitLine(t, `"taskId"`)
+	r.conn.Send(t, `{"toolCallCancellation":{"ids":["c-task"]}}`)
+	lines.waitLine(t, `"method":"tasks/cancel"`)
+	lines.waitLine(t, `"status":"cancelled"`)
+	r.conn.Close()
+	r.wait(t)
+	for _, m := range r.conn.Drain() {
+		t.Errorf("the client sent %s for the cancelled task", m)
 	}
 }
