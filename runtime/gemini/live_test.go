@@ -210,7 +210,7 @@ func TestLiveConcurrentCalls(t *testing.T) {
 	}
 	r := startLive(t, testenv.ServeLive(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[
-		{"id":"c-long","name":"trigger-long-running-operation","args":{"duration":2,"steps":1}},
+		{"id":"c-long","name":"trigger-long-running-operation","args":{"duration":3,"steps":1}},
 		{"id":"c-echo","name":"echo","args":{"message":"hello live"}},
 		{"id":"c-sum","name":"get-sum","args":{"a":2,"b":3}}]}}`)
 	var order []string
@@ -416,7 +416,7 @@ func TestLiveNonBlockingTask(t *testing.T) {
 		t.Errorf("declared behaviors %v, want delay NON_BLOCKING and greet unset", behavior)
 	}
 
-	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-delay","name":"delay","args":{"duration":1500}}]}}`)
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-delay","name":"delay","args":{"duration":3000}}]}}`)
 	r.conn.Send(t, `{"serverContent":{"modelTurn":{"parts":[{"text":"I started it; anything else?"}]},"turnComplete":true}}`)
 	if got := r.text(t); got != "I started it; anything else?" {
 		t.Errorf("the caller got %q", got)
@@ -427,7 +427,7 @@ func TestLiveNonBlockingTask(t *testing.T) {
 	default:
 	}
 	w := r.response(t)
-	if w.ID != "c-delay" || w.Name != "delay" || w.Scheduling != "INTERRUPT" || w.text() != "Completed 1500ms delay" {
+	if w.ID != "c-delay" || w.Name != "delay" || w.Scheduling != "INTERRUPT" || w.text() != "Completed 3000ms delay" {
 		t.Errorf("response %+v, want c-delay's result with scheduling INTERRUPT", w)
 	}
 }
