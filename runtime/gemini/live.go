@@ -223,16 +223,17 @@ type Live struct {
 
 	writeMu sync.Mutex // one writer on the session at a time
 
-	mu         sync.Mutex
-	running    bool
-	inflight   map[string]*liveCall // by call ID (or a key of our own for a call without one)
-	seq        uint64
-	failed     error // the first error writing to the session
-	handle     string
-	goAway     *genai.LiveServerGoAway
-	steps      int // toolCall messages of the current model turn; touched by Run's goroutine only
-	wg         sync.WaitGroup
-	noProgress atomic.Bool // set once a WillContinue response failed to go out
+	mu       sync.Mutex // guards what follows
+	running  bool
+	inflight map[string]*liveCall // by call ID (or a key of our own for a call without one)
+	seq      uint64
+	failed   error // the first error writing to the session
+	handle   string
+	goAway   *genai.LiveServerGoAway
+
+	steps      int            // toolCall messages of the current model turn; Run's goroutine only
+	wg         sync.WaitGroup // the calls' goroutines
+	noProgress atomic.Bool    // set once a WillContinue response failed to go out
 }
 
 // liveCall is a function call in flight.
