@@ -629,8 +629,10 @@ func TestLiveCancelTask(t *testing.T) {
 	}
 	r := startLive(t, testenv.ServeLive(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-task","name":"delay","args":{"duration":600000}}]}}`)
-	// Cancelled before the task exists, the call would not be made.
-	lines.waitLine(t, `"taskId"`)
+	// Wait until the runtime polls the task, so that it holds the task's
+	// id: the runtime does not yet cancel a task whose creation raced with
+	// the call's cancellation.
+	lines.waitLine(t, `"method":"tasks/get"`)
 	r.conn.Send(t, `{"toolCallCancellation":{"ids":["c-task"]}}`)
 	lines.waitLine(t, `"method":"tasks/cancel"`)
 	lines.waitLine(t, `"status":"cancelled"`)
