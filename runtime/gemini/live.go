@@ -617,9 +617,6 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	return true, nil
 }
 
-// Toolset returns the toolset new calls run through.
-func (l *Live) Toolset() *Toolset { return l.cur.Load().ts }
-
 // ResumptionHandle returns the handle of the last sessionResumptionUpdate
 // that said the session could be resumed, or "" when none did. Open the
 // next session with it in genai.LiveConnectConfig.SessionResumption.

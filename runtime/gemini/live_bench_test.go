@@ -20,6 +20,9 @@ type memLiveConn struct {
 	out    chan *genai.FunctionResponse
 	closed chan struct{}
 	once   sync.Once
+	// updates are the context updates sent, for tests that call Update
+	// from one goroutine.
+	updates []genai.LiveClientContextUpdate
 }
 
 func newMemLiveConn() *memLiveConn {
@@ -48,9 +51,12 @@ func (c *memLiveConn) SendToolResponse(in genai.LiveToolResponseInput) error {
 	return nil
 }
 
-func (c *memLiveConn) SendContextUpdate(genai.LiveClientContextUpdate) error { return nil }
-func (c *memLiveConn) SendClientContent(genai.LiveClientContentInput) error  { return nil }
-func (c *memLiveConn) SendRealtimeInput(genai.LiveRealtimeInput) error       { return nil }
+func (c *memLiveConn) SendContextUpdate(u genai.LiveClientContextUpdate) error {
+	c.updates = append(c.updates, u)
+	return nil
+}
+func (c *memLiveConn) SendClientContent(genai.LiveClientContentInput) error { return nil }
+func (c *memLiveConn) SendRealtimeInput(genai.LiveRealtimeInput) error      { return nil }
 func (c *memLiveConn) Close() error {
 	c.once.Do(func() { close(c.closed) })
 	return nil

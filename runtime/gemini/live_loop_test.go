@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -253,5 +254,49 @@ func TestLiveOptions(t *testing.T) {
 	}
 	if ts.Declarations()[1].Behavior != "" {
 		t.Error("LiveTools changed the toolset's own declarations")
+	}
+}
+
+// TestLiveUpdate: Update sends one context update when the declarations
+// change, with them, and none when they do not; calls then run through the
+// new toolset.
+func TestLiveUpdate(t *testing.T) {
+	conn := newMemLiveConn()
+	echo := func(text string) runtime.Caller {
+		return callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: text}}}, nil
+		})
+	}
+	live, _ := runMem(t, conn, echo("old"), nil, nil)
+	same, err := NewToolset(echo("same"), loopTools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(same); sent || err != nil {
+		t.Errorf("Update with the same tools = %v, %v; want nothing sent", sent, err)
+	}
+	grown, err := NewToolset(echo("new"), append(slices.Clone(loopTools), runtime.Tool{Name: "extra", Description: "An extra tool."}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(grown); !sent || err != nil {
+		t.Errorf("Update with a new tool = %v, %v; want it sent", sent, err)
+	}
+	if sent, err := live.Update(grown); sent || err != nil {
+		t.Errorf("Update again = %v, %v; want nothing sent", sent, err)
+	}
+	if len(conn.updates) != 1 || conn.updates[0].Tools == nil || len(conn.updates[0].Tools.Tools) != 1 {
+		t.Fatalf("context updates %+v, want one with the tools", conn.updates)
+	}
+	var names []string
+	for _, d := range conn.updates[0].Tools.Tools[0].FunctionDeclarations {
+		names = append(names, d.Name+"="+string(d.Behavior))
+	}
+	if got := strings.Join(names, " "); got != "switch_on= long_job=NON_BLOCKING extra=" {
+		t.Errorf("the update declares %s", got)
+	}
+	conn.in <- toolCall(&genai.FunctionCall{ID: "x", Name: "extra"})
+	if r := conn.next(t); r.ID != "x" || r.Response["output"] != "new" {
+		t.Errorf("response %+v, want the new toolset's", r)
 	}
 }
