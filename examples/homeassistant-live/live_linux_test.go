@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpgen/mcpgen/internal/livetest"
 	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
@@ -48,9 +49,9 @@ func TestLiveSession(t *testing.T) {
 			t.Cleanup(func() { terminalPath = old })
 
 			server, url := newStandIn(t)
-			gemini := testenv.ServeLive(t)
+			gemini := livetest.Serve(t)
 			t.Setenv("TEST_HA_TOKEN", "ha-secret")
-			env := map[string]string{"GEMINI_API_KEY": testenv.LiveAPIKey}
+			env := map[string]string{"GEMINI_API_KEY": livetest.APIKey}
 			args := append(c.flags, "--token-env", "TEST_HA_TOKEN", "--url", url, "--base-url", gemini.URL, "--model", "gemini-test", "--timeout", "60s")
 			stdin, typed := io.Pipe()
 			var stdout, stderr bytes.Buffer

@@ -18,7 +18,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/livetest"
 )
 
 // standIn is a Home Assistant MCP server stand-in in the legacy protocol
@@ -152,7 +152,7 @@ func TestAudio(t *testing.T) {
 	opt := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
 	server, url := newStandIn(t)
-	gemini := testenv.ServeLive(t)
+	gemini := livetest.Serve(t)
 	dir := t.TempDir()
 	pcm := bytes.Repeat([]byte{1, 2, 3, 4}, 2000) // 8000 bytes: a quarter of a second
 	in, out := filepath.Join(dir, "request.pcm"), filepath.Join(dir, "answer.pcm")
@@ -160,7 +160,7 @@ func TestAudio(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TEST_HA_TOKEN", "ha-secret")
-	env := map[string]string{"GEMINI_API_KEY": testenv.LiveAPIKey}
+	env := map[string]string{"GEMINI_API_KEY": livetest.APIKey}
 	args := []string{"--yes", "--audio", in, "--audio-out", out, "--token-env", "TEST_HA_TOKEN", "--url", url, "--base-url", gemini.URL, "--model", "gemini-test", "--timeout", "60s"}
 	var stdout, stderr bytes.Buffer
 	done := make(chan int, 1)

@@ -15,12 +15,13 @@ import (
 	"go.uber.org/goleak"
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/livetest"
 	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // The tests of this file run the Live tool loop with the real genai client
-// against a stand-in for the Live API (testenv.ServeLive, which speaks the
+// against a stand-in for the Live API (livetest.Serve, which speaks the
 // BidiGenerateContent JSON over a WebSocket on 127.0.0.1) and real MCP
 // servers: server-everything and the go-sdk server over stdio, and the
 // TypeScript SDK's example server over Streamable HTTP.
@@ -28,14 +29,14 @@ import (
 // liveRun is one Live session under test.
 type liveRun struct {
 	live *Live
-	conn *testenv.LiveConn
+	conn *livetest.Conn
 	msgs chan *genai.LiveServerMessage // what Run handed to the caller
 	done chan error                    // Run's result
 }
 
 // startLive opens a session with the real genai client against srv, with
 // ts's tools, and runs a Live over it.
-func startLive(t *testing.T, srv *testenv.LiveServer, ts *Toolset, opts *LiveOptions) *liveRun {
+func startLive(t *testing.T, srv *livetest.Server, ts *Toolset, opts *LiveOptions) *liveRun {
 	t.Helper()
 	tools, err := ts.LiveTools(opts)
 	if err != nil {
@@ -208,7 +209,7 @@ func TestLiveConcurrentCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startLive(t, testenv.ServeLive(t), ts, nil)
+	r := startLive(t, livetest.Serve(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[
 		{"id":"c-long","name":"trigger-long-running-operation","args":{"duration":3,"steps":1}},
 		{"id":"c-echo","name":"echo","args":{"message":"hello live"}},
@@ -287,7 +288,7 @@ func TestLiveCancellation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startLive(t, testenv.ServeLive(t), ts, nil)
+	r := startLive(t, livetest.Serve(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[
 		{"id":"c-forever","name":"slow","args":{"ms":600000}},
 		{"id":"c-short","name":"slow","args":{"ms":1500}}]}}`)
@@ -329,7 +330,7 @@ func TestLiveGoAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startLive(t, testenv.ServeLive(t), ts, nil)
+	r := startLive(t, livetest.Serve(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-slow","name":"slow","args":{"ms":600000}}]}}`)
 	lines.waitLine(t, "slow: started (600000 ms)")
 	r.conn.Send(t, `{"sessionResumptionUpdate":{"newHandle":"handle-1","resumable":true}}`)
@@ -393,7 +394,7 @@ func TestLiveNonBlockingTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := &LiveOptions{Scheduling: map[string]genai.FunctionResponseScheduling{"delay": genai.FunctionResponseSchedulingInterrupt}}
-	r := startLive(t, testenv.ServeLive(t), ts, opts)
+	r := startLive(t, livetest.Serve(t), ts, opts)
 
 	var setup struct {
 		Setup struct {
@@ -444,7 +445,7 @@ func TestLiveProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startLive(t, testenv.ServeLive(t), ts, &LiveOptions{NonBlocking: []string{"progress"}, Progress: true})
+	r := startLive(t, livetest.Serve(t), ts, &LiveOptions{NonBlocking: []string{"progress"}, Progress: true})
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-p","name":"progress","args":{"steps":3}}]}}`)
 	for i := 1; i <= 3; i++ {
 		w := r.response(t)
@@ -488,7 +489,7 @@ func TestLiveValidationAndConfirmation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startLive(t, testenv.ServeLive(t), ts, nil)
+	r := startLive(t, livetest.Serve(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[
 		{"id":"c-ask","name":"echo","args":{"message":"rm -rf"}},
 		{"id":"c-bad","name":"get-sum","args":{"a":"two","b":3}}]}}`)
@@ -552,7 +553,7 @@ func TestLiveToolsChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startLive(t, testenv.ServeLive(t), ts, nil)
+	r := startLive(t, livetest.Serve(t), ts, nil)
 	current.Store(r.live)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-grow","name":"grow","args":{}}]}}`)
 	if w := r.response(t); w.ID != "c-grow" || w.text() != "added extra" {
@@ -627,7 +628,7 @@ func TestLiveCancelTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startLive(t, testenv.ServeLive(t), ts, nil)
+	r := startLive(t, livetest.Serve(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-task","name":"delay","args":{"duration":600000}}]}}`)
 	// Wait until the runtime polls the task, so that it holds the task's
 	// id: the runtime does not yet cancel a task whose creation raced with

@@ -1,4 +1,8 @@
-package testenv
+// Package livetest is a stand-in for the Gemini Live API for tests: a
+// WebSocket server on 127.0.0.1 that speaks the BidiGenerateContent JSON
+// messages with the real genai client. It is apart from internal/testenv
+// so that the tests that do not need genai do not link it.
+package livetest
 
 import (
 	"context"
@@ -14,35 +18,35 @@ import (
 	"google.golang.org/genai"
 )
 
-// LiveAPIKey is the API key the Live API stand-in accepts.
-const LiveAPIKey = "live-test-key"
+// APIKey is the API key the Live API stand-in accepts.
+const APIKey = "live-test-key"
 
 // livePath is where genai v1.77.0's Live.Connect opens the socket of the
 // Gemini Developer API (BackendGeminiAPI, API version v1beta) under the
 // client's base URL.
 const livePath = "/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent"
 
-// LiveServer is a stand-in for the Gemini Live API: a WebSocket server on
+// Server is a stand-in for the Gemini Live API: a WebSocket server on
 // 127.0.0.1 that speaks the BidiGenerateContent JSON messages, one session
-// per connection. The test drives each session through the LiveConn that
+// per connection. The test drives each session through the Conn that
 // Accept returns.
-type LiveServer struct {
+type Server struct {
 	// URL is the ws:// base URL to give genai.HTTPOptions.BaseURL.
 	URL   string
-	conns chan *LiveConn
+	conns chan *Conn
 }
 
-// ServeLive starts a Live API stand-in, stopped when the test ends.
-func ServeLive(t testing.TB) *LiveServer {
+// Serve starts a Live API stand-in, stopped when the test ends.
+func Serve(t testing.TB) *Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("the Live API stand-in cannot listen: %v", err)
 	}
-	s := &LiveServer{URL: "ws://" + ln.Addr().String(), conns: make(chan *LiveConn, 4)}
+	s := &Server{URL: "ws://" + ln.Addr().String(), conns: make(chan *Conn, 4)}
 	up := websocket.Upgrader{}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != livePath || r.Header.Get("X-Goog-Api-Key") != LiveAPIKey {
+		if r.URL.Path != livePath || r.Header.Get("X-Goog-Api-Key") != APIKey {
 			http.Error(w, "unexpected request", http.StatusNotFound)
 			return
 		}
@@ -50,7 +54,7 @@ func ServeLive(t testing.TB) *LiveServer {
 		if err != nil {
 			return
 		}
-		c := &LiveConn{ws: ws, in: make(chan json.RawMessage, 1024), done: make(chan struct{})}
+		c := &Conn{ws: ws, in: make(chan json.RawMessage, 1024), done: make(chan struct{})}
 		go c.read()
 		s.conns <- c
 	})}
@@ -71,10 +75,10 @@ func ServeLive(t testing.TB) *LiveServer {
 
 // Client returns a genai client of the Gemini Developer API pointed at the
 // stand-in.
-func (s *LiveServer) Client(t testing.TB) *genai.Client {
+func (s *Server) Client(t testing.TB) *genai.Client {
 	t.Helper()
 	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey:      LiveAPIKey,
+		APIKey:      APIKey,
 		Backend:     genai.BackendGeminiAPI,
 		HTTPOptions: genai.HTTPOptions{BaseURL: s.URL, APIVersion: "v1beta"},
 	})
@@ -85,8 +89,8 @@ func (s *LiveServer) Client(t testing.TB) *genai.Client {
 }
 
 // Accept waits for the next session, reads its setup message and answers
-// with setupComplete. The setup message is kept in the LiveConn.
-func (s *LiveServer) Accept(t testing.TB) *LiveConn {
+// with setupComplete. The setup message is kept in the Conn.
+func (s *Server) Accept(t testing.TB) *Conn {
 	t.Helper()
 	select {
 	case c := <-s.conns:
@@ -100,8 +104,8 @@ func (s *LiveServer) Accept(t testing.TB) *LiveConn {
 	return nil
 }
 
-// LiveConn is the stand-in's side of one session.
-type LiveConn struct {
+// Conn is the stand-in's side of one session.
+type Conn struct {
 	// Setup is the client's setup message.
 	Setup json.RawMessage
 
@@ -114,7 +118,7 @@ type LiveConn struct {
 	skipped []json.RawMessage // messages NextOf passed over
 }
 
-func (c *LiveConn) read() {
+func (c *Conn) read() {
 	defer close(c.done)
 	for {
 		_, msg, err := c.ws.ReadMessage()
@@ -126,7 +130,7 @@ func (c *LiveConn) read() {
 }
 
 // Send sends one server message, a JSON text.
-func (c *LiveConn) Send(t testing.TB, msg string) {
+func (c *Conn) Send(t testing.TB, msg string) {
 	t.Helper()
 	if !json.Valid([]byte(msg)) {
 		t.Fatalf("the stand-in was asked to send invalid JSON: %s", msg)
@@ -141,7 +145,7 @@ func (c *LiveConn) Send(t testing.TB, msg string) {
 
 // Next returns the client's next message, failing the test when none comes
 // within a minute or the client's side ends first.
-func (c *LiveConn) Next(t testing.TB) json.RawMessage {
+func (c *Conn) Next(t testing.TB) json.RawMessage {
 	t.Helper()
 	select {
 	case m := <-c.in:
@@ -162,7 +166,7 @@ func (c *LiveConn) Next(t testing.TB) json.RawMessage {
 // NextOf returns the client's next message whose top-level key is kind
 // ("toolResponse", "contextUpdate", "clientContent", "realtimeInput"),
 // keeping the others for Rest.
-func (c *LiveConn) NextOf(t testing.TB, kind string) json.RawMessage {
+func (c *Conn) NextOf(t testing.TB, kind string) json.RawMessage {
 	t.Helper()
 	for {
 		m := c.Next(t)
@@ -176,7 +180,7 @@ func (c *LiveConn) NextOf(t testing.TB, kind string) json.RawMessage {
 }
 
 // Close closes the connection, as a server going away does.
-func (c *LiveConn) Close() {
+func (c *Conn) Close() {
 	c.once.Do(func() {
 		c.wmu.Lock()
 		c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
@@ -187,7 +191,7 @@ func (c *LiveConn) Close() {
 
 // Drain closes the connection and returns every client message that
 // arrived and was not read yet, the ones NextOf skipped first.
-func (c *LiveConn) Drain() []json.RawMessage {
+func (c *Conn) Drain() []json.RawMessage {
 	c.Close()
 	<-c.done
 	c.wmu.Lock()
@@ -205,4 +209,4 @@ func (c *LiveConn) Drain() []json.RawMessage {
 
 // Pending is the queue of client messages not read yet, for a test that
 // checks that nothing came.
-func (c *LiveConn) Pending() <-chan json.RawMessage { return c.in }
+func (c *Conn) Pending() <-chan json.RawMessage { return c.in }
