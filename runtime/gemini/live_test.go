@@ -630,9 +630,8 @@ func TestLiveCancelTask(t *testing.T) {
 	}
 	r := startLive(t, livetest.Serve(t), ts, nil)
 	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-task","name":"delay","args":{"duration":600000}}]}}`)
-	// Wait until the runtime polls the task, so that it holds the task's
-	// id: the runtime does not yet cancel a task whose creation raced with
-	// the call's cancellation.
+	// Cancelled before it reached the server, the call would not be
+	// made: wait until the runtime polls the task.
 	lines.waitLine(t, `"method":"tasks/get"`)
 	r.conn.Send(t, `{"toolCallCancellation":{"ids":["c-task"]}}`)
 	lines.waitLine(t, `"method":"tasks/cancel"`)
