@@ -289,7 +289,12 @@ func (s *Session) legacyTaskCall(ctx context.Context, st *negotiated, name strin
 			fn(p)
 		})
 	}
-	data, err := s.do(ctx, st, &request{method: "tools/call", name: name, progress: fn, id: id}, func(b []byte) []byte {
+	// The answer names the task, which must be cancelled once ctx has
+	// ended: cut short, the request would leave the task running on the
+	// server. So the request outlives ctx by a moment.
+	cctx, stop := graceContext(ctx, taskCreateGrace)
+	defer stop()
+	data, err := s.do(cctx, st, &request{method: "tools/call", name: name, progress: fn, id: id}, func(b []byte) []byte {
 		b = append(b, `"name":`...)
 		b = jsonrpc.AppendString(b, name)
 		if raw != nil {
@@ -311,10 +316,39 @@ func (s *Session) legacyTaskCall(ctx context.Context, st *negotiated, name strin
 	}
 	if err != nil {
 		t.forget()
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			err = ctx.Err() // the grace ended too
+		}
 		return nil, true, fmt.Errorf("calling %s: %w", name, err)
 	}
 	res, err = s.taskCreated(ctx, t, slot)
 	return res, true, err
+}
+
+// taskCreateGrace is how long the request that creates a task may go on
+// after the call's context ended, for its answer to name the task to cancel.
+const taskCreateGrace = 2 * time.Second
+
+// graceContext returns a context with ctx's values that ends grace after
+// ctx does, or when stop is called.
+func graceContext(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
+	gctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	var mu sync.Mutex
+	var timer *time.Timer
+	unwatch := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		timer = time.AfterFunc(grace, cancel)
+		mu.Unlock()
+	})
+	return gctx, func() {
+		unwatch()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+		cancel()
+	}
 }
 
 // modernTaskCall takes over a 2026-07-28 call the server answered with a

@@ -553,3 +553,34 @@ func TestTaskSupport(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskCancelledWhileCreated: a call cancelled while the server creates
+// its task still learns the task's id from the answer, and cancels the task
+// (tasks/cancel) instead of leaving it running on the server.
+func TestTaskCancelledWhileCreated(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := &legacyTasksMem{status: func(int) string { return TaskWorking }}
+	conn := newMemConn(func(c *memConn, wctx context.Context, m memMsg) error {
+		if m.Method == "tools/call" {
+			cancel() // the user gives up while the task is being created
+		}
+		return srv.serve(c, wctx, m)
+	})
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.CallTool(ctx, "delay", nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("CallTool = %v, want the cancellation", err)
+	}
+	cancels := conn.paramsOf("tasks/cancel")
+	if len(cancels) != 1 || !strings.Contains(string(cancels[0]), `"taskId":"t-1"`) {
+		t.Errorf("tasks/cancel %s, want one for t-1; methods %v", cancels, conn.methods())
+	}
+}

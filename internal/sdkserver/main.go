@@ -10,10 +10,12 @@
 //	big       returns n bytes of text
 //	progress  sends steps progress notifications, then returns
 //	fail      returns a tool error (isError) with its message
-//	slow      sleeps for ms milliseconds, or until cancelled
+//	slow      sleeps for ms milliseconds, or until cancelled; it logs on
+//	          stderr when it starts and when it is cancelled
 //
 // With -input it also serves deploy, ask and roots, which ask the client for
-// input (see addInputTools).
+// input (see addInputTools). With -grow it also serves grow, which adds the
+// tool extra, so that the server sends notifications/tools/list_changed.
 //
 // Usage:
 //
@@ -22,6 +24,7 @@
 //	                              line on stdout is the URL
 //	sdkserver -http ADDR -stateful  keep sessions (Mcp-Session-Id)
 //	sdkserver -input ...          add the tools that ask for input
+//	sdkserver -grow ...           add the tool grow
 package main
 
 import (
@@ -105,10 +108,12 @@ func newServer() *mcp.Server {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Sleeps for ms milliseconds, or until the call is cancelled."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in slowArgs) (*mcp.CallToolResult, any, error) {
+			log.Printf("slow: started (%d ms)", in.MS)
 			select {
 			case <-time.After(time.Duration(in.MS) * time.Millisecond):
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil, nil
 			case <-ctx.Done():
+				log.Printf("slow: cancelled (%d ms)", in.MS)
 				return nil, nil, ctx.Err()
 			}
 		})
@@ -119,6 +124,7 @@ func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on `ADDR` instead of stdio; prints the URL first")
 	stateful := flag.Bool("stateful", false, "with -http, keep sessions instead of serving stateless")
 	input := flag.Bool("input", false, "add the tools that ask the client for input (elicitation, sampling, roots)")
+	grow := flag.Bool("grow", false, "add the tool grow, which adds the tool extra")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("sdkserver: ")
@@ -126,6 +132,9 @@ func main() {
 	s := newServer()
 	if *input {
 		addInputTools(s)
+	}
+	if *grow {
+		addGrowTool(s)
 	}
 	if *addr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
@@ -143,4 +152,21 @@ func main() {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	log.Fatal(http.Serve(ln, mux))
+}
+
+type extraArgs struct {
+	Word string `json:"word" jsonschema:"the word to repeat"`
+}
+
+// addGrowTool adds the tool grow, whose call adds the tool extra: the
+// server then tells its clients that its tool list changed.
+func addGrowTool(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{Name: "grow", Description: "Adds the tool extra to the server's tools."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			mcp.AddTool(s, &mcp.Tool{Name: "extra", Description: "Repeats a word twice."},
+				func(_ context.Context, _ *mcp.CallToolRequest, in extraArgs) (*mcp.CallToolResult, any, error) {
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Word + " " + in.Word}}}, nil, nil
+				})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "added extra"}}}, nil, nil
+		})
 }

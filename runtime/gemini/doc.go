@@ -5,7 +5,8 @@
 // follow the Gemini API's rules. A Toolset pairs those declarations with a
 // runtime.Caller: it hands the model its tools, and turns the model's function
 // calls into validated MCP tool calls and their results into function
-// responses. Chat runs the whole loop of one user turn over a genai.Client.
+// responses. Chat runs the whole loop of one user turn over a genai.Client;
+// Live runs the tool calls of a Gemini Live session the caller opened.
 //
 // Code that does not import this package does not depend on genai.
 package gemini

@@ -15,6 +15,7 @@ type report struct {
 	machine    string
 	clients    map[string]*clientResult // by "client/transport"
 	validation []validationResult
+	live       *liveResult
 	scale      []scaleResult
 }
 
@@ -143,6 +144,9 @@ func (rep *report) print(w io.Writer) {
 	if len(rep.validation) > 0 {
 		printValidation(w, rep.validation)
 	}
+	if rep.live != nil {
+		printLive(w, rep.live)
+	}
 	if len(rep.scale) > 0 {
 		printScale(w, rep.scale)
 	}
@@ -237,5 +241,6 @@ func (rep *report) targets() []targetCheck {
 	}
 	ts = append(ts, scaleTargets(rep.scale)...)
 	ts = append(ts, validationTargets(rep.validation)...)
+	ts = append(ts, liveTargets(rep.live)...)
 	return ts
 }

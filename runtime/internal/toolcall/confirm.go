@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -22,7 +21,10 @@ type Confirmer struct {
 	conf     runtime.Confirmation
 	listed   map[string]bool
 	readOnly map[string]bool
-	mu       sync.Mutex // held while Ask runs
+	// turn holds one token, taken while Ask runs: one question at a time,
+	// and a call whose context ends while it waits for its turn leaves
+	// the queue at once.
+	turn chan struct{}
 }
 
 // NewConfirmer checks c against the MCP names of the toolset's tools and
@@ -39,7 +41,7 @@ func NewConfirmer(c *runtime.Confirmation, tools []string) (*Confirmer, error) {
 	default:
 		return nil, fmt.Errorf("confirmation: unknown policy %d", c.Policy)
 	}
-	cf := &Confirmer{conf: *c, listed: map[string]bool{}, readOnly: map[string]bool{}}
+	cf := &Confirmer{conf: *c, listed: map[string]bool{}, readOnly: map[string]bool{}, turn: make(chan struct{}, 1)}
 	for _, list := range []struct {
 		field string
 		names []string
@@ -73,8 +75,12 @@ func (cf *Confirmer) Gate(tool runtime.Tool) Gate {
 		}
 	}
 	return func(ctx context.Context, args json.RawMessage) string {
-		cf.mu.Lock()
-		defer cf.mu.Unlock()
+		select {
+		case cf.turn <- struct{}{}:
+		case <-ctx.Done():
+			return NotRun(tool.Name, "the conversation was cancelled")
+		}
+		defer func() { <-cf.turn }()
 		if ctx.Err() != nil {
 			return NotRun(tool.Name, "the conversation was cancelled")
 		}

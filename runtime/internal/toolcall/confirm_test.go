@@ -102,3 +102,33 @@ func TestConfirmerCancelledWhileAsking(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestConfirmerQueuedCallLeavesOnCancel: a call waiting for its turn behind
+// a question that takes its time leaves the queue as soon as its own context
+// ends, without waiting for the user to answer the other question.
+func TestConfirmerQueuedCallLeavesOnCancel(t *testing.T) {
+	asking, answer := make(chan struct{}), make(chan struct{})
+	cf, err := NewConfirmer(&runtime.Confirmation{Ask: func(ctx context.Context, _ runtime.ProposedCall) (bool, error) {
+		close(asking)
+		<-answer
+		return true, nil
+	}}, []string{"t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := cf.Gate(runtime.Tool{Name: "t"})
+	first := make(chan string, 1)
+	go func() { first <- gate(context.Background(), json.RawMessage(`{}`)) }()
+	<-asking
+	ctx, cancel := context.WithCancel(context.Background())
+	second := make(chan string, 1)
+	go func() { second <- gate(ctx, json.RawMessage(`{}`)) }()
+	cancel()
+	if msg := <-second; msg != "the call to t was not run: the conversation was cancelled" {
+		t.Errorf("the queued call got %q", msg)
+	}
+	close(answer)
+	if msg := <-first; msg != "" {
+		t.Errorf("the first call got %q", msg)
+	}
+}

@@ -1,0 +1,645 @@
+package gemini
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
+)
+
+// DefaultMaxLiveCalls is the number of function calls a Live runs at once
+// when LiveOptions.MaxCalls is zero.
+const DefaultMaxLiveCalls = 16
+
+// ErrGoAway is wrapped by the error Run returns when the session ended
+// after the server announced it with a goAway message. The caller may open
+// a new session, resuming this one with Live.ResumptionHandle.
+var ErrGoAway = errors.New("the Live API server went away")
+
+// LiveOptions tune a Live. A nil *LiveOptions means the zero value. Tools
+// are named by their MCP names.
+type LiveOptions struct {
+	// NonBlocking are tools to declare NON_BLOCKING: the model goes on
+	// talking while they run, and hears their result when it comes (see
+	// Scheduling). Tools whose execution.taskSupport is "required" are
+	// NON_BLOCKING too, unless Blocking names them. On the Gemini API,
+	// only the 2.5 Flash Live models take asynchronous calls
+	// (https://ai.google.dev/gemini-api/docs/live-api/tools); Vertex AI
+	// documents its own handling of them rather than this behavior
+	// (https://docs.cloud.google.com/gemini-enterprise-agent-platform/models/live-api/asynchronous-function-calling).
+	NonBlocking []string
+	// Blocking are tools whose taskSupport is "required" that are to be
+	// declared blocking all the same.
+	Blocking []string
+	// Scheduling says, per tool, how the model takes the response of a
+	// NON_BLOCKING call: genai.FunctionResponseSchedulingWhenIdle (the
+	// default) once it is idle, ...Interrupt at once, ...Silent without
+	// speaking of it. Blocking calls carry no scheduling.
+	Scheduling map[string]genai.FunctionResponseScheduling
+	// Progress streams the progress notifications of NON_BLOCKING calls
+	// (MCP progress, task status) to the model, each as a response with
+	// WillContinue set and the scheduling SILENT, before the final
+	// response. Only the Gemini Developer API supports WillContinue:
+	// genai refuses to send it to Vertex AI, so leave Progress off there.
+	Progress bool
+	// MaxCalls bounds the function calls running at once; zero means
+	// DefaultMaxLiveCalls. A call beyond it is not run: its response says
+	// so, and the model may try again.
+	MaxCalls int
+	// MaxSteps bounds the toolCall messages of one model turn (up to the
+	// turnComplete or interrupted of its server content); zero means
+	// DefaultMaxSteps. The calls of the toolCall past it are not run: their
+	// responses say why.
+	MaxSteps int
+}
+
+// LiveTools returns the tools to put in genai.LiveConnectConfig.Tools: the
+// toolset's declarations, with Behavior NON_BLOCKING on the tools opts
+// makes non-blocking. Pass the same opts to NewLive. It fails when opts
+// names a tool the toolset does not have, or a scheduling Gemini does not
+// know.
+func (ts *Toolset) LiveTools(opts *LiveOptions) ([]*genai.Tool, error) {
+	p, err := newLivePolicy(ts, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.apply(ts).tools(), nil
+}
+
+// livePolicy is what LiveOptions decide per tool.
+type livePolicy struct {
+	nonBlocking map[string]bool // by MCP name; false means blocking by choice
+	scheduling  map[string]genai.FunctionResponseScheduling
+	progress    bool
+	maxCalls    int
+	maxSteps    int
+}
+
+func newLivePolicy(ts *Toolset, opts *LiveOptions) (*livePolicy, error) {
+	if ts == nil {
+		return nil, errors.New("gemini live: toolset is nil")
+	}
+	if opts == nil {
+		opts = &LiveOptions{}
+	}
+	p := &livePolicy{
+		nonBlocking: map[string]bool{},
+		scheduling:  map[string]genai.FunctionResponseScheduling{},
+		progress:    opts.Progress,
+		maxCalls:    opts.MaxCalls,
+		maxSteps:    opts.MaxSteps,
+	}
+	if p.maxCalls <= 0 {
+		p.maxCalls = DefaultMaxLiveCalls
+	}
+	if p.maxSteps <= 0 {
+		p.maxSteps = DefaultMaxSteps
+	}
+	known := func(field, name string) error {
+		if _, ok := ts.declsOf[name]; !ok {
+			return fmt.Errorf("gemini live: %s names %q, which is not a tool of the toolset", field, name)
+		}
+		return nil
+	}
+	for _, n := range opts.NonBlocking {
+		if err := known("NonBlocking", n); err != nil {
+			return nil, err
+		}
+		p.nonBlocking[n] = true
+	}
+	for _, n := range opts.Blocking {
+		if err := known("Blocking", n); err != nil {
+			return nil, err
+		}
+		if p.nonBlocking[n] {
+			return nil, fmt.Errorf("gemini live: %q is both in NonBlocking and in Blocking", n)
+		}
+		p.nonBlocking[n] = false
+	}
+	for n, s := range opts.Scheduling {
+		if err := known("Scheduling", n); err != nil {
+			return nil, err
+		}
+		switch s {
+		case genai.FunctionResponseSchedulingSilent, genai.FunctionResponseSchedulingWhenIdle, genai.FunctionResponseSchedulingInterrupt:
+		default:
+			return nil, fmt.Errorf("gemini live: the scheduling of %q is %q; want SILENT, WHEN_IDLE or INTERRUPT", n, s)
+		}
+		p.scheduling[n] = s
+	}
+	return p, nil
+}
+
+// isNonBlocking reports whether calls of the MCP tool t are NON_BLOCKING.
+func (p *livePolicy) isNonBlocking(t *runtime.Tool) bool {
+	if nb, ok := p.nonBlocking[t.Name]; ok {
+		return nb
+	}
+	return t.TaskSupport() == runtime.TaskSupportRequired
+}
+
+// liveToolset is a Toolset with what the policy makes of each tool.
+type liveToolset struct {
+	ts          *Toolset
+	nonBlocking map[string]bool // by declared name
+}
+
+// apply works out which of ts's tools are non-blocking.
+func (p *livePolicy) apply(ts *Toolset) *liveToolset {
+	lt := &liveToolset{ts: ts, nonBlocking: map[string]bool{}}
+	for declared, e := range ts.byName {
+		if p.isNonBlocking(&e.tool) {
+			lt.nonBlocking[declared] = true
+		}
+	}
+	return lt
+}
+
+// tools returns the declarations as one genai.Tool, the non-blocking ones
+// copied with their Behavior set; nil for an empty toolset.
+func (lt *liveToolset) tools() []*genai.Tool {
+	if len(lt.ts.decls) == 0 {
+		return nil
+	}
+	decls := make([]*genai.FunctionDeclaration, len(lt.ts.decls))
+	for i, d := range lt.ts.decls {
+		decls[i] = d
+		if lt.nonBlocking[d.Name] {
+			nd := *d
+			nd.Behavior = genai.BehaviorNonBlocking
+			decls[i] = &nd
+		}
+	}
+	return []*genai.Tool{{FunctionDeclarations: decls}}
+}
+
+// liveConn is what a Live uses of a *genai.Session.
+type liveConn interface {
+	Receive() (*genai.LiveServerMessage, error)
+	SendToolResponse(genai.LiveToolResponseInput) error
+	SendContextUpdate(genai.LiveClientContextUpdate) error
+	SendClientContent(genai.LiveClientContentInput) error
+	SendRealtimeInput(genai.LiveRealtimeInput) error
+	Close() error
+}
+
+// A Live runs the function calls of a Gemini Live session through a
+// Toolset: the session is the caller's, who sends the audio or text and
+// plays or prints what the model says; the Live answers the model's tool
+// calls, as Chat does for request/response conversations.
+//
+// The calls of a toolCall message run concurrently, each checked, confirmed
+// and called as Toolset.Handle does, and each response goes back in a
+// toolResponse message of its own, with its call's ID, as soon as it is
+// ready. A toolCallCancellation cancels the calls it names: their contexts
+// end, so the MCP request is cancelled (notifications/cancelled, or
+// tasks/cancel for a task), and no response is sent for them. Confirmation
+// questions (Toolset.SetConfirmation) are asked one at a time, but a
+// question, however long the user takes, holds up neither the other calls
+// nor the session's messages.
+//
+// A genai.Session allows one writer at a time: while Run runs, send through
+// the Live's SendClientContent and SendRealtimeInput, never through the
+// session's own methods.
+type Live struct {
+	conn   liveConn
+	policy *livePolicy
+
+	cur     atomic.Pointer[liveToolset]
+	declMu  sync.Mutex // held by Update
+	lastDcl []byte     // the JSON of the declarations the model has
+
+	writeMu sync.Mutex // one writer on the session at a time
+
+	mu       sync.Mutex // guards what follows
+	running  bool
+	inflight map[string]*liveCall // by call ID (or a key of our own for a call without one)
+	seq      uint64
+	failed   error // the first error writing to the session
+	handle   string
+	goAway   *genai.LiveServerGoAway
+
+	steps      int            // toolCall messages of the current model turn; Run's goroutine only
+	wg         sync.WaitGroup // the calls' goroutines
+	noProgress atomic.Bool    // set once a WillContinue response failed to go out
+}
+
+// liveCall is a function call in flight.
+type liveCall struct {
+	call   *genai.FunctionCall
+	seq    uint64
+	cancel context.CancelFunc
+
+	mu       sync.Mutex // held while a progress response goes out
+	over     bool       // answered or cancelled: nothing more is sent
+	progress bool       // a WillContinue response went out
+}
+
+// NewLive returns a Live that answers the tool calls of session through ts.
+// opts must be those given to ts.LiveTools for the session's configuration.
+func NewLive(session *genai.Session, ts *Toolset, opts *LiveOptions) (*Live, error) {
+	if session == nil {
+		return nil, errors.New("gemini live: session is nil")
+	}
+	return newLive(session, ts, opts)
+}
+
+func newLive(conn liveConn, ts *Toolset, opts *LiveOptions) (*Live, error) {
+	p, err := newLivePolicy(ts, opts)
+	if err != nil {
+		return nil, err
+	}
+	lt := p.apply(ts)
+	decl, err := json.Marshal(lt.tools())
+	if err != nil {
+		return nil, fmt.Errorf("gemini live: encoding the declarations: %w", err)
+	}
+	l := &Live{conn: conn, policy: p, lastDcl: decl, inflight: map[string]*liveCall{}}
+	l.cur.Store(lt)
+	return l, nil
+}
+
+// A LiveError is what Run returns: why the session ended, and the calls it
+// cancelled.
+type LiveError struct {
+	// Err is the cause: the context's error, ErrGoAway (wrapped), the
+	// error of the session's connection, or the error the message
+	// handler returned.
+	Err error
+	// Cancelled are the calls that were running when the session ended, in
+	// the order they arrived. Their contexts were cancelled, and with them
+	// their MCP requests; no response was sent for them.
+	Cancelled []*genai.FunctionCall
+}
+
+func (e *LiveError) Error() string {
+	s := "gemini live: " + e.Err.Error()
+	if len(e.Cancelled) > 0 {
+		names := make([]string, len(e.Cancelled))
+		for i, c := range e.Cancelled {
+			names[i] = fmt.Sprintf("%s (%s)", c.Name, c.ID)
+		}
+		s += fmt.Sprintf("; %d calls in flight were cancelled: %s", len(names), strings.Join(names, ", "))
+	}
+	return s
+}
+
+func (e *LiveError) Unwrap() error { return e.Err }
+
+// Run reads the session's messages until it ends, runs the function calls,
+// and passes every other message to handle, which may be nil: the server's
+// content (text, audio, transcriptions, turnComplete), usage, goAway and
+// sessionResumptionUpdate. A message that holds a toolCall or a
+// toolCallCancellation reaches handle without them, and only when
+// something else is left.
+//
+// handle is a callback rather than a channel so that the order of the
+// messages and the pace of reading stay the caller's to see: Run calls it
+// in its own goroutine, one message at a time, and reads the next message
+// when it returns. Tool calls never wait for it, nor it for them; it should
+// hand audio to a player rather than play it. An error from handle ends
+// Run.
+//
+// Run ends when ctx ends, when the session ends (after a goAway, the error
+// wraps ErrGoAway), when writing to the session fails, or when handle
+// fails. It then closes the session, cancels the calls still running and
+// waits for them to return; it always returns a *LiveError, which lists
+// those calls. Run may be called once.
+func (l *Live) Run(ctx context.Context, handle func(*genai.LiveServerMessage) error) error {
+	l.mu.Lock()
+	if l.running {
+		l.mu.Unlock()
+		return &LiveError{Err: errors.New("Run was already called")}
+	}
+	l.running = true
+	l.mu.Unlock()
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Receive cannot be interrupted but by closing the session.
+	stop := context.AfterFunc(runCtx, func() { l.conn.Close() })
+	defer stop()
+	var cause error
+	for {
+		msg, err := l.conn.Receive()
+		if err != nil {
+			cause = l.endCause(ctx, err)
+			break
+		}
+		if err := l.dispatch(runCtx, msg, handle); err != nil {
+			cause = err
+			break
+		}
+	}
+	l.conn.Close()
+	cancelled := l.cancelAll()
+	cancel()
+	l.wg.Wait()
+	return &LiveError{Err: cause, Cancelled: cancelled}
+}
+
+// endCause says why Receive failed with err.
+func (l *Live) endCause(ctx context.Context, err error) error {
+	l.mu.Lock()
+	failed, goAway := l.failed, l.goAway
+	l.mu.Unlock()
+	switch {
+	case failed != nil:
+		return failed
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case goAway != nil:
+		return fmt.Errorf("%w (it gave %v notice), and the session ended: %v", ErrGoAway, goAway.TimeLeft, err)
+	}
+	return fmt.Errorf("receiving from the session: %w", err)
+}
+
+// dispatch handles one message of the session.
+func (l *Live) dispatch(ctx context.Context, msg *genai.LiveServerMessage, handle func(*genai.LiveServerMessage) error) error {
+	if msg == nil {
+		return nil
+	}
+	if c := msg.ToolCallCancellation; c != nil {
+		l.cancelCalls(c.IDs)
+	}
+	if c := msg.ToolCall; c != nil {
+		l.start(ctx, c.FunctionCalls)
+	}
+	if u := msg.SessionResumptionUpdate; u != nil && u.Resumable && u.NewHandle != "" {
+		l.mu.Lock()
+		l.handle = u.NewHandle
+		l.mu.Unlock()
+	}
+	if msg.GoAway != nil {
+		l.mu.Lock()
+		l.goAway = msg.GoAway
+		l.mu.Unlock()
+	}
+	if sc := msg.ServerContent; sc != nil && (sc.TurnComplete || sc.Interrupted) {
+		l.steps = 0
+	}
+	if handle == nil {
+		return nil
+	}
+	if msg.ToolCall != nil || msg.ToolCallCancellation != nil {
+		rest := *msg
+		rest.ToolCall, rest.ToolCallCancellation = nil, nil
+		if reflect.ValueOf(rest).IsZero() {
+			return nil
+		}
+		msg = &rest
+	}
+	return handle(msg)
+}
+
+// start runs the calls of one toolCall message, each in a goroutine of its
+// own.
+func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
+	l.steps++
+	if l.steps > l.policy.maxSteps {
+		why := fmt.Sprintf("the model turn reached its limit of %d tool call messages first", l.policy.maxSteps)
+		for _, fc := range calls {
+			if fc != nil {
+				l.send(errorResponse(fc, toolcall.NotRun(fc.Name, why)))
+			}
+		}
+		return
+	}
+	lt := l.cur.Load()
+	for _, fc := range calls {
+		if fc == nil {
+			continue
+		}
+		l.mu.Lock()
+		switch {
+		case len(l.inflight) >= l.policy.maxCalls:
+			l.mu.Unlock()
+			l.send(errorResponse(fc, toolcall.NotRun(fc.Name, fmt.Sprintf("%d calls are running already; try again when one has answered", len(l.inflight)))))
+			continue
+		case fc.ID != "" && l.inflight[fc.ID] != nil:
+			l.mu.Unlock()
+			l.send(errorResponse(fc, toolcall.NotRun(fc.Name, fmt.Sprintf("a call with ID %q is running already", fc.ID))))
+			continue
+		}
+		l.seq++
+		key := fc.ID
+		if key == "" {
+			key = fmt.Sprintf("\x00%d", l.seq)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		c := &liveCall{call: fc, seq: l.seq, cancel: cancel}
+		l.inflight[key] = c
+		l.wg.Add(1)
+		l.mu.Unlock()
+		go l.run(cctx, key, c, lt)
+	}
+}
+
+// run runs one call and sends its response, unless it was cancelled.
+func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset) {
+	defer l.wg.Done()
+	defer c.cancel()
+	nonBlocking := lt.nonBlocking[c.call.Name]
+	if nonBlocking && l.policy.progress {
+		ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { l.sendProgress(c, p) })
+	}
+	resp := lt.ts.Handle(ctx, c.call)
+	if nonBlocking {
+		resp.Scheduling = genai.FunctionResponseSchedulingWhenIdle
+		if s, ok := l.policy.scheduling[lt.ts.byName[c.call.Name].tool.Name]; ok {
+			resp.Scheduling = s
+		}
+	}
+	l.mu.Lock()
+	mine := l.inflight[key] == c
+	if mine {
+		delete(l.inflight, key)
+	}
+	l.mu.Unlock()
+	if !mine {
+		return // cancelled: the model wants no response
+	}
+	c.mu.Lock()
+	c.over = true
+	if c.progress {
+		resp.WillContinue = genai.Ptr(false)
+	}
+	c.mu.Unlock()
+	l.send(resp)
+}
+
+// sendProgress sends p as a WillContinue response of c.
+func (l *Live) sendProgress(c *liveCall, p runtime.Progress) {
+	if l.noProgress.Load() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.over {
+		return
+	}
+	report := map[string]any{"progress": p.Progress}
+	if p.Total > 0 {
+		report["total"] = p.Total
+	}
+	if p.Message != "" {
+		report["message"] = p.Message
+	}
+	resp := &genai.FunctionResponse{ID: c.call.ID, Name: c.call.Name, Response: map[string]any{"output": report},
+		WillContinue: genai.Ptr(true), Scheduling: genai.FunctionResponseSchedulingSilent}
+	l.writeMu.Lock()
+	err := l.conn.SendToolResponse(genai.LiveToolResponseInput{FunctionResponses: []*genai.FunctionResponse{resp}})
+	l.writeMu.Unlock()
+	if err != nil {
+		// Vertex AI refuses WillContinue; a broken connection shows
+		// again when the final response goes out.
+		l.noProgress.Store(true)
+		return
+	}
+	c.progress = true
+}
+
+// send sends one function response; a failure ends Run.
+func (l *Live) send(resp *genai.FunctionResponse) {
+	l.writeMu.Lock()
+	err := l.conn.SendToolResponse(genai.LiveToolResponseInput{FunctionResponses: []*genai.FunctionResponse{resp}})
+	l.writeMu.Unlock()
+	if err != nil {
+		l.fail(fmt.Errorf("sending the response to %s (%s): %w", resp.Name, resp.ID, err))
+	}
+}
+
+// fail records the first error writing to the session and closes it, which
+// ends Run.
+func (l *Live) fail(err error) {
+	l.mu.Lock()
+	if l.failed == nil {
+		l.failed = err
+	}
+	l.mu.Unlock()
+	l.conn.Close()
+}
+
+// cancelCalls cancels the calls with the given IDs that are still running.
+func (l *Live) cancelCalls(ids []string) {
+	for _, id := range ids {
+		l.mu.Lock()
+		c := l.inflight[id]
+		delete(l.inflight, id)
+		l.mu.Unlock()
+		if c != nil {
+			c.end()
+		}
+	}
+}
+
+// cancelAll cancels every call still running and returns them in the order
+// they arrived.
+func (l *Live) cancelAll() []*genai.FunctionCall {
+	l.mu.Lock()
+	calls := make([]*liveCall, 0, len(l.inflight))
+	for k, c := range l.inflight {
+		calls = append(calls, c)
+		delete(l.inflight, k)
+	}
+	l.mu.Unlock()
+	slices.SortFunc(calls, func(a, b *liveCall) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]*genai.FunctionCall, len(calls))
+	for i, c := range calls {
+		c.end()
+		out[i] = c.call
+	}
+	return out
+}
+
+// end stops c: nothing more is sent for it, and its context ends.
+func (c *liveCall) end() {
+	c.mu.Lock()
+	c.over = true
+	c.mu.Unlock()
+	c.cancel()
+}
+
+func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
+	return &genai.FunctionResponse{ID: fc.ID, Name: fc.Name, Response: map[string]any{"error": msg}}
+}
+
+// Update makes ts the toolset of the calls that start from now on (calls
+// in flight keep theirs) and, when its declarations differ from those the
+// model has, sends them with one contextUpdate message, which replaces the
+// session's tools. It reports whether it sent them. The opts given to
+// NewLive apply to ts too; tools they name that ts does not have are
+// ignored.
+//
+// Call it when the server's tool list changed: from
+// runtime.Options.OnToolsChanged, with a Toolset built from the new
+// listing, or after listing the tools again once a cached listing expired.
+// Set ts's confirmation before.
+func (l *Live) Update(ts *Toolset) (bool, error) {
+	if ts == nil {
+		return false, errors.New("gemini live: toolset is nil")
+	}
+	lt := l.policy.apply(ts)
+	tools := lt.tools()
+	decl, err := json.Marshal(tools)
+	if err != nil {
+		return false, fmt.Errorf("gemini live: encoding the declarations: %w", err)
+	}
+	l.declMu.Lock()
+	defer l.declMu.Unlock()
+	if bytes.Equal(decl, l.lastDcl) {
+		l.cur.Store(lt)
+		return false, nil
+	}
+	if tools == nil {
+		tools = []*genai.Tool{}
+	}
+	l.writeMu.Lock()
+	err = l.conn.SendContextUpdate(genai.LiveClientContextUpdate{Tools: &genai.LiveClientContextUpdateTools{Tools: tools}})
+	l.writeMu.Unlock()
+	if err != nil {
+		return false, fmt.Errorf("gemini live: sending the new tools: %w", err)
+	}
+	l.cur.Store(lt)
+	l.lastDcl = decl
+	return true, nil
+}
+
+// ResumptionHandle returns the handle of the last sessionResumptionUpdate
+// that said the session could be resumed, or "" when none did. Open the
+// next session with it in genai.LiveConnectConfig.SessionResumption.
+func (l *Live) ResumptionHandle() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.handle
+}
+
+// SendClientContent sends turns of text or other content to the model, as
+// genai.Session.SendClientContent does, taking its turn with the tool
+// responses.
+func (l *Live) SendClientContent(in genai.LiveClientContentInput) error {
+	l.writeMu.Lock()
+	defer l.writeMu.Unlock()
+	return l.conn.SendClientContent(in)
+}
+
+// SendRealtimeInput sends audio, video or text input, as
+// genai.Session.SendRealtimeInput does, taking its turn with the tool
+// responses.
+func (l *Live) SendRealtimeInput(in genai.LiveRealtimeInput) error {
+	l.writeMu.Lock()
+	defer l.writeMu.Unlock()
+	return l.conn.SendRealtimeInput(in)
+}

@@ -1,0 +1,302 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// These tests run the Live loop over an in-memory session (memLiveConn, in
+// live_bench_test.go) for what the wire tests do not reach.
+
+type callerFunc func(ctx context.Context, name string, args any) (*runtime.Result, error)
+
+func (f callerFunc) CallTool(ctx context.Context, name string, args any) (*runtime.Result, error) {
+	return f(ctx, name, args)
+}
+
+var loopTools = []runtime.Tool{
+	{Name: "switch_on", InputSchema: []byte(`{"type":"object","properties":{"device":{"type":"string"}},"required":["device"]}`)},
+	{Name: "long_job", InputSchema: []byte(`{"type":"object"}`), Raw: []byte(`{"name":"long_job","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`)},
+}
+
+// runMem runs a Live over an in-memory session; handle may be nil.
+func runMem(t *testing.T, conn *memLiveConn, caller runtime.Caller, opts *LiveOptions, handle func(*genai.LiveServerMessage) error) (*Live, chan error) {
+	t.Helper()
+	ts, err := NewToolset(caller, loopTools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := newLive(conn, ts, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- live.Run(context.Background(), handle) }()
+	t.Cleanup(func() {
+		conn.Close()
+		<-done
+	})
+	return live, done
+}
+
+func toolCall(calls ...*genai.FunctionCall) *genai.LiveServerMessage {
+	return &genai.LiveServerMessage{ToolCall: &genai.LiveServerToolCall{FunctionCalls: calls}}
+}
+
+func (c *memLiveConn) next(t *testing.T) *genai.FunctionResponse {
+	t.Helper()
+	select {
+	case r := <-c.out:
+		return r
+	case <-time.After(30 * time.Second):
+		t.Fatal("no function response")
+	}
+	return nil
+}
+
+// TestLiveToolErrors: an error of the caller and a result with isError
+// become function responses the model reads; the loop goes on.
+func TestLiveToolErrors(t *testing.T) {
+	conn := newMemLiveConn()
+	runMem(t, conn, callerFunc(func(_ context.Context, name string, args any) (*runtime.Result, error) {
+		if strings.Contains(string(args.(json.RawMessage)), "broken") {
+			return nil, errors.New("the device does not answer")
+		}
+		return &runtime.Result{IsError: true, Content: []runtime.Content{{Type: runtime.ContentText, Text: "no such device"}}}, nil
+	}), nil, nil)
+	conn.in <- toolCall(&genai.FunctionCall{ID: "a", Name: "switch_on", Args: map[string]any{"device": "broken"}})
+	if r := conn.next(t); r.ID != "a" || r.Response["error"] != "calling switch_on failed: the device does not answer" {
+		t.Errorf("response %+v", r)
+	}
+	conn.in <- toolCall(&genai.FunctionCall{ID: "b", Name: "switch_on", Args: map[string]any{"device": "ghost"}})
+	if r := conn.next(t); r.ID != "b" || r.Response["error"] != "no such device" {
+		t.Errorf("response %+v", r)
+	}
+}
+
+// TestLiveSendFailureEndsRun: a response that cannot be sent ends Run with
+// that cause.
+func TestLiveSendFailureEndsRun(t *testing.T) {
+	conn := &failingSendConn{memLiveConn: newMemLiveConn()}
+	t.Cleanup(func() { conn.Close() })
+	ts, _ := NewToolset(callerFunc(func(context.Context, string, any) (*runtime.Result, error) { return &runtime.Result{}, nil }), loopTools, nil)
+	live, err := newLive(conn, ts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- live.Run(context.Background(), nil) }()
+	conn.in <- toolCall(&genai.FunctionCall{ID: "a", Name: "switch_on", Args: map[string]any{"device": "lamp"}})
+	select {
+	case err := <-ended:
+		if !errors.Is(err, errSocketGone) || !strings.Contains(err.Error(), "sending the response to switch_on (a)") {
+			t.Errorf("Run = %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not end")
+	}
+}
+
+var errSocketGone = errors.New("the socket is gone")
+
+type failingSendConn struct{ *memLiveConn }
+
+func (c *failingSendConn) SendToolResponse(genai.LiveToolResponseInput) error { return errSocketGone }
+
+// TestLiveLimits: calls beyond MaxCalls in flight, and the toolCalls of a
+// turn past MaxSteps, are answered with an error and not run; the turn's
+// end resets the count.
+func TestLiveLimits(t *testing.T) {
+	conn := newMemLiveConn()
+	release := make(chan struct{})
+	var calls atomic.Int32
+	runMem(t, conn, callerFunc(func(ctx context.Context, _ string, _ any) (*runtime.Result, error) {
+		calls.Add(1)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "on"}}}, nil
+	}), &LiveOptions{MaxCalls: 1, MaxSteps: 2}, nil)
+	on := func(id string) *genai.FunctionCall {
+		return &genai.FunctionCall{ID: id, Name: "switch_on", Args: map[string]any{"device": "lamp"}}
+	}
+	conn.in <- toolCall(on("a"), on("b"))
+	if r := conn.next(t); r.ID != "b" || r.Response["error"] != "the call to switch_on was not run: 1 calls are running already; try again when one has answered" {
+		t.Errorf("response %+v", r)
+	}
+	close(release)
+	if r := conn.next(t); r.ID != "a" || r.Response["output"] != "on" {
+		t.Errorf("response %+v", r)
+	}
+	conn.in <- toolCall(on("c"))
+	if r := conn.next(t); r.ID != "c" || r.Response["output"] != "on" {
+		t.Errorf("response %+v", r)
+	}
+	conn.in <- toolCall(on("d"))
+	if r := conn.next(t); r.ID != "d" || r.Response["error"] != "the call to switch_on was not run: the model turn reached its limit of 2 tool call messages first" {
+		t.Errorf("response %+v", r)
+	}
+	conn.in <- &genai.LiveServerMessage{ServerContent: &genai.LiveServerContent{TurnComplete: true}}
+	conn.in <- toolCall(on("e"))
+	if r := conn.next(t); r.ID != "e" || r.Response["output"] != "on" {
+		t.Errorf("response %+v", r)
+	}
+	if n := calls.Load(); n != 3 {
+		t.Errorf("%d calls ran, want 3 (a, c, e)", n)
+	}
+}
+
+// TestLiveMessagesToCaller: a message that holds a toolCall and other
+// content reaches the caller without the toolCall; one that holds only
+// tool traffic does not reach it.
+func TestLiveMessagesToCaller(t *testing.T) {
+	conn := newMemLiveConn()
+	got := make(chan *genai.LiveServerMessage, 8)
+	runMem(t, conn, callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+		return &runtime.Result{}, nil
+	}), nil, func(m *genai.LiveServerMessage) error {
+		got <- m
+		return nil
+	})
+	usage := &genai.UsageMetadata{TotalTokenCount: 7}
+	msg := toolCall(&genai.FunctionCall{ID: "a", Name: "switch_on", Args: map[string]any{"device": "lamp"}})
+	msg.UsageMetadata = usage
+	conn.in <- msg
+	conn.next(t)
+	conn.in <- &genai.LiveServerMessage{ToolCallCancellation: &genai.LiveServerToolCallCancellation{IDs: []string{"zzz"}}}
+	conn.in <- &genai.LiveServerMessage{ServerContent: &genai.LiveServerContent{TurnComplete: true}}
+	m := <-got
+	if m.ToolCall != nil || m.UsageMetadata != usage {
+		t.Errorf("the caller got %+v, want the usage alone", m)
+	}
+	if m := <-got; m.ServerContent == nil {
+		t.Errorf("the caller got %+v, want the server content", m)
+	}
+}
+
+// TestLiveHandlerErrorEndsRun: an error of the handler ends Run with it,
+// and the call still running is cancelled and reported.
+func TestLiveHandlerErrorEndsRun(t *testing.T) {
+	conn := newMemLiveConn()
+	stop := errors.New("the user hung up")
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	_, done := runMem(t, conn, callerFunc(func(ctx context.Context, _ string, _ any) (*runtime.Result, error) {
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return nil, ctx.Err()
+	}), nil, func(m *genai.LiveServerMessage) error { return stop })
+	conn.in <- toolCall(&genai.FunctionCall{ID: "a", Name: "long_job"})
+	<-started
+	conn.in <- &genai.LiveServerMessage{ServerContent: &genai.LiveServerContent{TurnComplete: true}}
+	err := <-done
+	done <- err
+	var le *LiveError
+	if !errors.Is(err, stop) || !errors.As(err, &le) || len(le.Cancelled) != 1 || le.Cancelled[0].ID != "a" {
+		t.Errorf("Run = %v", err)
+	}
+	<-cancelled
+	select {
+	case r := <-conn.out:
+		t.Errorf("a response was sent for the cancelled call: %+v", r)
+	default:
+	}
+}
+
+// TestLiveOptions: options that name no tool of the toolset, or a
+// scheduling Gemini does not know, are refused; tools whose taskSupport is
+// required are NON_BLOCKING unless Blocking names them.
+func TestLiveOptions(t *testing.T) {
+	ts, err := NewToolset(callerFunc(nil), loopTools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opts *LiveOptions
+		want string
+	}{
+		{&LiveOptions{NonBlocking: []string{"nope"}}, `gemini live: NonBlocking names "nope", which is not a tool of the toolset`},
+		{&LiveOptions{Blocking: []string{"nope"}}, `gemini live: Blocking names "nope", which is not a tool of the toolset`},
+		{&LiveOptions{NonBlocking: []string{"long_job"}, Blocking: []string{"long_job"}}, `gemini live: "long_job" is both in NonBlocking and in Blocking`},
+		{&LiveOptions{Scheduling: map[string]genai.FunctionResponseScheduling{"long_job": "LATER"}}, `gemini live: the scheduling of "long_job" is "LATER"; want SILENT, WHEN_IDLE or INTERRUPT`},
+	} {
+		if _, err := ts.LiveTools(c.opts); err == nil || err.Error() != c.want {
+			t.Errorf("LiveTools(%+v) = %v, want %q", c.opts, err, c.want)
+		}
+	}
+	behaviors := func(opts *LiveOptions) string {
+		tools, err := ts.LiveTools(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b []string
+		for _, d := range tools[0].FunctionDeclarations {
+			b = append(b, d.Name+"="+string(d.Behavior))
+		}
+		return strings.Join(b, " ")
+	}
+	if got := behaviors(nil); got != "switch_on= long_job=NON_BLOCKING" {
+		t.Errorf("default behaviors %s", got)
+	}
+	if got := behaviors(&LiveOptions{NonBlocking: []string{"switch_on"}, Blocking: []string{"long_job"}}); got != "switch_on=NON_BLOCKING long_job=" {
+		t.Errorf("behaviors %s", got)
+	}
+	if ts.Declarations()[1].Behavior != "" {
+		t.Error("LiveTools changed the toolset's own declarations")
+	}
+}
+
+// TestLiveUpdate: Update sends one context update when the declarations
+// change, with them, and none when they do not; calls then run through the
+// new toolset.
+func TestLiveUpdate(t *testing.T) {
+	conn := newMemLiveConn()
+	echo := func(text string) runtime.Caller {
+		return callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: text}}}, nil
+		})
+	}
+	live, _ := runMem(t, conn, echo("old"), nil, nil)
+	same, err := NewToolset(echo("same"), loopTools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(same); sent || err != nil {
+		t.Errorf("Update with the same tools = %v, %v; want nothing sent", sent, err)
+	}
+	grown, err := NewToolset(echo("new"), append(slices.Clone(loopTools), runtime.Tool{Name: "extra", Description: "An extra tool."}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(grown); !sent || err != nil {
+		t.Errorf("Update with a new tool = %v, %v; want it sent", sent, err)
+	}
+	if sent, err := live.Update(grown); sent || err != nil {
+		t.Errorf("Update again = %v, %v; want nothing sent", sent, err)
+	}
+	if len(conn.updates) != 1 || conn.updates[0].Tools == nil || len(conn.updates[0].Tools.Tools) != 1 {
+		t.Fatalf("context updates %+v, want one with the tools", conn.updates)
+	}
+	var names []string
+	for _, d := range conn.updates[0].Tools.Tools[0].FunctionDeclarations {
+		names = append(names, d.Name+"="+string(d.Behavior))
+	}
+	if got := strings.Join(names, " "); got != "switch_on= long_job=NON_BLOCKING extra=" {
+		t.Errorf("the update declares %s", got)
+	}
+	conn.in <- toolCall(&genai.FunctionCall{ID: "x", Name: "extra"})
+	if r := conn.next(t); r.ID != "x" || r.Response["output"] != "new" {
+		t.Errorf("response %+v, want the new toolset's", r)
+	}
+}
