@@ -1,16 +1,16 @@
 // Package generator turns an MCP tool-list snapshot into a Go package.
 //
 // The pipeline is: snapshot (package snapshot: tools with their raw bytes and
-// key order) → IR (package ir: normalized schemas, resolved $refs, assigned
-// names) → Go files (package emit, rendered with jennifer and formatted).
-// Generate runs it; WriteFiles puts the result into a directory without ever
-// leaving it half-written.
+// key order) → tool selection → IR (package ir: normalized schemas, resolved
+// $refs, assigned names) → Go files (package emit, rendered with jennifer and
+// formatted) → write. Generate runs it up to the files, with one Options
+// value; WriteFiles puts the result into a directory without ever leaving it
+// half-written, and Run does both.
 package generator
 
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -23,7 +23,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// Config says what to generate.
+// Options are the settings of one generation: the package, its parts and
+// the IR's limits, overrides and sharing. They are passed once, to the IR
+// build and then to the rendering.
+type Options = ir.Options
+
+// Config says what to generate from which snapshot, and where to write it.
 type Config struct {
 	// Snapshot is the path of the tool-list snapshot. When From is set, it
 	// only names the snapshot in errors.
@@ -31,27 +36,8 @@ type Config struct {
 	// From, when set, is the snapshot to generate from instead of reading
 	// Snapshot: a live server's tool list, for instance.
 	From *snapshot.Snapshot
-	// Package is the Go package name.
-	Package string
 	// Out is the output directory; it is created if missing.
 	Out string
-	// Gemini is the form of the Gemini declarations: "typed" (the default)
-	// or "json".
-	Gemini string
-	// Parts are the parts to write ("types", "client", "gemini",
-	// "anthropic", "openai"); nil means emit.DefaultParts.
-	Parts []string
-	// OpenAIStrict declares the tools of the openai part in strict mode.
-	OpenAIStrict bool
-	// Limits bound the tool count and the schema depth; zero fields take
-	// the defaults (ir.DefaultMaxTools, ir.DefaultMaxSchemaDepth).
-	Limits ir.Limits
-	// Overrides change the Go name or type of properties, keyed by
-	// ir.OverrideKey.
-	Overrides map[string]ir.Override
-	// Sharing says which types several tools share; the zero value shares
-	// every type it can.
-	Sharing ir.Sharing
 	// Tools selects the tools the package declares; the zero filter keeps
 	// them all. SnapshotHash still covers the whole snapshot, so a session
 	// compares it with the server's whole list.
@@ -59,13 +45,16 @@ type Config struct {
 	// Warn, when set, receives warnings: a pattern of Tools that matches
 	// no tool, or more tools than a provider part's documented limit.
 	Warn func(Warning)
-	// Context, when set, stops generation once it is done (see
-	// emit.Options.Context).
-	Context context.Context
+	// Options are the package name, its parts, and the IR's limits,
+	// overrides and sharing; their Context, when set, stops generation
+	// once it is done.
+	Options
 }
 
-// Generate reads the snapshot and renders the files of the package.
+// Generate runs the pipeline up to the files: it reads the snapshot,
+// selects the tools, builds the IR and renders the files of the package.
 func Generate(cfg Config) ([]emit.File, error) {
+	opts := cfg.Options
 	snap := cfg.From
 	if snap == nil {
 		var err error
@@ -77,20 +66,34 @@ func Generate(cfg Config) ([]emit.File, error) {
 	if warn == nil {
 		warn = func(Warning) {}
 	}
-	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Sharing: cfg.Sharing, Context: cfg.Context}
 	if !cfg.Tools.IsZero() {
 		opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
 	}
 	snap, err := selectTools(snap, cfg.Tools, warn)
 	if err != nil {
-		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
+		return nil, cfg.wrap(err)
 	}
-	warnLimits(cfg.Parts, len(snap.Tools), warn)
-	files, err := emit.Generate(snap, opts)
+	warnLimits(opts.Parts, len(snap.Tools), warn)
+	if err := opts.Check(); err != nil {
+		return nil, cfg.wrap(err)
+	}
+	pkg, err := ir.BuildOptions(snap.Tools, opts)
 	if err != nil {
-		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
+		return nil, cfg.wrap(err)
+	}
+	files, err := emit.Render(pkg, opts)
+	if err != nil {
+		return nil, cfg.wrap(err)
 	}
 	return files, nil
+}
+
+// wrap names the snapshot in err, when there is a name to give.
+func (cfg *Config) wrap(err error) error {
+	if cfg.Snapshot == "" {
+		return err
+	}
+	return fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
 }
 
 // Run generates the package and writes it to cfg.Out. It returns the names
@@ -159,8 +162,8 @@ func WriteFiles(dir string, files []emit.File) (written, removed []string, err e
 	for i, f := range files {
 		names[i] = f.Name
 	}
-	for _, part := range emit.Parts {
-		for _, name := range emit.FileNames[part] {
+	for _, part := range ir.Parts {
+		for _, name := range ir.FileNames[part] {
 			path := filepath.Join(dir, name)
 			if slices.Contains(names, name) || !IsGenerated(path) {
 				continue

@@ -13,7 +13,7 @@ import (
 // generateLive runs the generator on tools as a live server listed them,
 // without the snapshot reader.
 func generateLive(tools ...runtime.Tool) ([]emit.File, error) {
-	return emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live"})
+	return Generate(Config{From: snapshot.FromRuntime(snapshot.Server{}, "", "", tools), Options: Options{Package: "live"}})
 }
 
 // TestDuplicateJSONKeys generates from the tool of the defect, whose name
@@ -97,7 +97,7 @@ func TestRequiredPropertyNotDescribed(t *testing.T) {
 	if len(fields) != 2 || fields[1].JSONName != "extra" || !fields[1].Required || fields[1].Type.Kind != ir.Raw {
 		t.Fatalf("fields = %+v, want a, then a required raw field extra", fields)
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: "req"})
+	files, err := Generate(Config{From: snap, Options: Options{Package: "req"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 
@@ -19,7 +20,7 @@ func TestFormatInPiecesMatchesWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths = append(paths, "../../testdata/homeassistant-tools-list.json", "../../testdata/everything-tools.json", "../../testdata/golden/hostile/snapshot.json")
-	all := []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenAI}
+	all := ir.Parts
 	for _, path := range paths {
 		if strings.HasPrefix(filepath.Base(path), "package") {
 			continue
@@ -28,12 +29,12 @@ func TestFormatInPiecesMatchesWhole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pieces, err := Generate(snap, Options{Package: "p", Parts: all})
+		pieces, err := generate(snap, ir.Options{Package: "p", Parts: all})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		inPieces = false
-		whole, err := Generate(snap, Options{Package: "p", Parts: all})
+		whole, err := generate(snap, ir.Options{Package: "p", Parts: all})
 		inPieces = true
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)

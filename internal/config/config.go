@@ -55,7 +55,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 )
 
 // File is a parsed mcpgen.yaml.
@@ -258,7 +258,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			s.Out, err = str(vv, kk.Value)
 		case "package":
 			if s.Package, err = str(vv, kk.Value); err == nil {
-				if perr := emit.CheckPackageName(s.Package); perr != nil {
+				if perr := ir.CheckPackageName(s.Package); perr != nil {
 					err = fail(vv.Line, "server %s: %v", name, perr)
 				}
 			}
@@ -349,7 +349,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		}
 		if s.Package == "" {
 			s.Package = filepath.Base(s.Out)
-			if emit.CheckPackageName(s.Package) != nil {
+			if ir.CheckPackageName(s.Package) != nil {
 				return nil, fail(s.Line, "server %s: the directory name %q of out is not a Go identifier: set package", name, s.Package)
 			}
 		}

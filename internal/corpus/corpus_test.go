@@ -15,6 +15,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
@@ -116,7 +117,7 @@ func (s *server) generate() error {
 	if s.ir, err = ir.Build(s.snap.Tools); err != nil {
 		return fmt.Errorf("%s: %w", s.file, err)
 	}
-	if s.files, err = emit.Generate(s.snap, emit.Options{Package: s.pkg}); err != nil {
+	if s.files, err = generator.Generate(generator.Config{From: s.snap, Options: generator.Options{Package: s.pkg}}); err != nil {
 		return fmt.Errorf("%s: %w", s.file, err)
 	}
 	return nil
