@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/generator"
-	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/providertest"
@@ -36,7 +35,7 @@ type server struct {
 	pkg   string // Go package name
 	snap  *snapshot.Snapshot
 	ir    *ir.Package
-	files []emit.File
+	files []generator.File
 }
 
 var (
