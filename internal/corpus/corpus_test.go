@@ -24,7 +24,7 @@ import (
 )
 
 // corpusDir is the corpus, relative to this package.
-const corpusDir = "../../testdata/servers"
+var corpusDir = testenv.FromRoot("testdata/servers")
 
 // minServers is the size the corpus must keep.
 const minServers = 20
