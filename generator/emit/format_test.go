@@ -9,17 +9,18 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // TestFormatInPiecesMatchesWhole generates every part from the checked-in
 // snapshots with the files formatted in pieces, and formatted whole, and
 // compares the bytes and the declarations found.
 func TestFormatInPiecesMatchesWhole(t *testing.T) {
-	paths, err := filepath.Glob("../../testdata/servers/*.json")
+	paths, err := filepath.Glob(testenv.FromRoot("testdata/servers/*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths = append(paths, "../../testdata/homeassistant-tools-list.json", "../../testdata/everything-tools.json", "../../testdata/golden/hostile/snapshot.json")
+	paths = append(paths, testenv.FromRoot("testdata/homeassistant-tools-list.json"), testenv.FromRoot("testdata/everything-tools.json"), testenv.FromRoot("testdata/golden/hostile/snapshot.json"))
 	all := ir.Parts
 	for _, path := range paths {
 		if strings.HasPrefix(filepath.Base(path), "package") {
