@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 
@@ -45,7 +44,7 @@ func BenchmarkGenerate2000Tools(b *testing.B) {
 	s := syntheticSnapshot(b, 2000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := emit.Generate(s, emit.Options{Package: "big"}); err != nil {
+		if _, err := Generate(Config{From: s, Options: Options{Package: "big"}}); err != nil {
 			b.Fatal(err)
 		}
 	}

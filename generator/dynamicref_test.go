@@ -34,7 +34,7 @@ func TestDynamicRefTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg, err := ir.BuildOptions(snap.Tools, emit.Options{}.IROptions())
+	pkg, err := ir.BuildOptions(snap.Tools, ir.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestDynamicRefTree(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	files, err := Generate(Config{From: snap, Snapshot: "tree.json", Package: "tree"})
+	files, err := Generate(Config{From: snap, Snapshot: "tree.json", Options: Options{Package: "tree"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/textdiff"
 )
 
 // allParts are every part generate can write.
-var allParts = []string{emit.PartTypes, emit.PartClient, emit.PartGemini, emit.PartAnthropic, emit.PartOpenAI}
+var allParts = []string{ir.PartTypes, ir.PartClient, ir.PartGemini, ir.PartAnthropic, ir.PartOpenAI}
 
 // checkGofmt fails unless every file is exactly what gofmt makes of it.
 func checkGofmt(t *testing.T, label string, files []emit.File) {
@@ -51,7 +52,7 @@ func TestLargeFileDocCommentHeading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: "large", Parts: []string{emit.PartTypes}})
+	files, err := Generate(Config{From: snap, Options: Options{Package: "large", Parts: []string{ir.PartTypes}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestGeneratedCodeIsGofmtOutput(t *testing.T) {
 		if filepath.Base(path) == "package.json" || filepath.Base(path) == "package-lock.json" {
 			continue
 		}
-		files, err := Generate(Config{Snapshot: path, Package: "p", Parts: allParts})
+		files, err := Generate(Config{Snapshot: path, Options: Options{Package: "p", Parts: allParts}})
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
@@ -93,7 +94,7 @@ func TestGeneratedCodeIsGofmtOutput(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	files, err := emit.Generate(syntheticSnapshot(t, 2000), emit.Options{Package: "big", Parts: allParts})
+	files, err := Generate(Config{From: syntheticSnapshot(t, 2000), Options: Options{Package: "big", Parts: allParts}})
 	if err != nil {
 		t.Fatal(err)
 	}

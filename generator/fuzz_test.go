@@ -58,7 +58,7 @@ func FuzzGenerate(f *testing.F) {
 		if !ok {
 			return
 		}
-		files, err := emit.Generate(snap, emit.Options{Package: "fuzz"})
+		files, err := Generate(Config{From: snap, Options: Options{Package: "fuzz"}})
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error")

@@ -1,16 +1,16 @@
 // Package generator turns an MCP tool-list snapshot into a Go package.
 //
 // The pipeline is: snapshot (package snapshot: tools with their raw bytes and
-// key order) → IR (package ir: normalized schemas, resolved $refs, assigned
-// names) → Go files (package emit, rendered with jennifer and formatted).
-// Generate runs it; WriteFiles puts the result into a directory without ever
-// leaving it half-written.
+// key order) → tool selection → IR (package ir: normalized schemas, resolved
+// $refs, assigned names) → Go files (package emit, rendered with jennifer and
+// formatted) → write. Generate runs it up to the files, with one Options
+// value; WriteFiles puts the result into a directory without ever leaving it
+// half-written, and Run does both.
 package generator
 
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -23,7 +23,20 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// Config says what to generate.
+// Options are the settings of one generation: the package, its parts and
+// the IR's limits, overrides and sharing. They are passed once, to the IR
+// build and then to the rendering.
+type Options = ir.Options
+
+// File is one generated file: its name in the package's directory and its
+// contents.
+type File = emit.File
+
+// Header is the first line of every generated file, the mark that lets
+// WriteFiles replace or remove it.
+const Header = emit.Header
+
+// Config says what to generate from which snapshot, and where to write it.
 type Config struct {
 	// Snapshot is the path of the tool-list snapshot. When From is set, it
 	// only names the snapshot in errors.
@@ -31,27 +44,8 @@ type Config struct {
 	// From, when set, is the snapshot to generate from instead of reading
 	// Snapshot: a live server's tool list, for instance.
 	From *snapshot.Snapshot
-	// Package is the Go package name.
-	Package string
 	// Out is the output directory; it is created if missing.
 	Out string
-	// Gemini is the form of the Gemini declarations: "typed" (the default)
-	// or "json".
-	Gemini string
-	// Parts are the parts to write ("types", "client", "gemini",
-	// "anthropic", "openai"); nil means emit.DefaultParts.
-	Parts []string
-	// OpenAIStrict declares the tools of the openai part in strict mode.
-	OpenAIStrict bool
-	// Limits bound the tool count and the schema depth; zero fields take
-	// the defaults (ir.DefaultMaxTools, ir.DefaultMaxSchemaDepth).
-	Limits ir.Limits
-	// Overrides change the Go name or type of properties, keyed by
-	// ir.OverrideKey.
-	Overrides map[string]ir.Override
-	// Sharing says which types several tools share; the zero value shares
-	// every type it can.
-	Sharing ir.Sharing
 	// Tools selects the tools the package declares; the zero filter keeps
 	// them all. SnapshotHash still covers the whole snapshot, so a session
 	// compares it with the server's whole list.
@@ -59,17 +53,16 @@ type Config struct {
 	// Warn, when set, receives warnings: a pattern of Tools that matches
 	// no tool, or more tools than a provider part's documented limit.
 	Warn func(Warning)
-	// Context, when set, stops generation once it is done (see
-	// emit.Options.Context).
-	Context context.Context
-	// Strict refuses a tool no call of which can succeed, such as one whose
-	// schema the JSON Schema meta-schema rejects; otherwise such a tool is
-	// left out with a warning, and the others are generated.
-	Strict bool
+	// Options are the package name, its parts, and the IR's limits,
+	// overrides and sharing; their Context, when set, stops generation
+	// once it is done.
+	Options
 }
 
-// Generate reads the snapshot and renders the files of the package.
-func Generate(cfg Config) ([]emit.File, error) {
+// Generate runs the pipeline up to the files: it reads the snapshot,
+// selects the tools, builds the IR and renders the files of the package.
+func Generate(cfg Config) ([]File, error) {
+	opts := cfg.Options
 	snap := cfg.From
 	if snap == nil {
 		var err error
@@ -81,23 +74,47 @@ func Generate(cfg Config) ([]emit.File, error) {
 	if warn == nil {
 		warn = func(Warning) {}
 	}
-	opts := emit.Options{Package: cfg.Package, Parts: cfg.Parts, Gemini: cfg.Gemini, OpenAIStrict: cfg.OpenAIStrict, Limits: cfg.Limits, Overrides: cfg.Overrides, Sharing: cfg.Sharing, Context: cfg.Context, Strict: cfg.Strict}
-	opts.Skipped = func(e *ir.Error) {
-		warn(Warning{Msg: fmt.Sprintf("tool %q is left out of the package, since no call of it can succeed: %s: %s (strict mode refuses the tool list instead)", e.Tool, e.Pointer, e.Msg), Tool: e.Tool})
-	}
 	if !cfg.Tools.IsZero() {
 		opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
 	}
 	snap, err := selectTools(snap, cfg.Tools, warn)
 	if err != nil {
-		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
+		return nil, cfg.wrap(err)
 	}
-	warnLimits(cfg.Parts, len(snap.Tools), warn)
-	files, err := emit.Generate(snap, opts)
+	warnLimits(opts.Parts, len(snap.Tools), warn)
+	if err := opts.Check(); err != nil {
+		return nil, cfg.wrap(err)
+	}
+	pkg, err := ir.BuildOptions(snap.Tools, opts)
 	if err != nil {
-		return nil, fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
+		return nil, cfg.wrap(err)
+	}
+	if len(pkg.Skipped) > 0 {
+		if len(pkg.Tools) == 0 {
+			return nil, cfg.wrap(fmt.Errorf("no tool can be generated: %w", pkg.Skipped[0]))
+		}
+		for _, e := range pkg.Skipped {
+			warn(Warning{Msg: fmt.Sprintf("tool %q is left out of the package, since no call of it can succeed: %s: %s (strict mode refuses the tool list instead)", e.Tool, e.Pointer, e.Msg), Tool: e.Tool})
+		}
+		// SnapshotHash covers every tool the server lists, as it does when
+		// only some tools are selected.
+		if opts.SnapshotHash == "" {
+			opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
+		}
+	}
+	files, err := emit.Render(pkg, opts)
+	if err != nil {
+		return nil, cfg.wrap(err)
 	}
 	return files, nil
+}
+
+// wrap names the snapshot in err, when there is a name to give.
+func (cfg *Config) wrap(err error) error {
+	if cfg.Snapshot == "" {
+		return err
+	}
+	return fmt.Errorf("generating from %s: %w", cfg.Snapshot, err)
 }
 
 // Run generates the package and writes it to cfg.Out. It returns the names
@@ -117,7 +134,7 @@ func Run(cfg Config) (written, removed []string, err error) {
 // failure leaves the previous output as it was. Generated files of parts
 // that are no longer written are removed, but only if they start with the
 // generated-code header: files mcpgen did not write are never touched.
-func WriteFiles(dir string, files []emit.File) (written, removed []string, err error) {
+func WriteFiles(dir string, files []File) (written, removed []string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("creating output directory: %w", err)
 	}
@@ -134,7 +151,7 @@ func WriteFiles(dir string, files []emit.File) (written, removed []string, err e
 			continue
 		} else if err == nil && !IsGenerated(final) {
 			cleanup()
-			return nil, nil, fmt.Errorf("%s exists and was not generated by mcpgen (no %q header); refusing to overwrite it", final, emit.Header)
+			return nil, nil, fmt.Errorf("%s exists and was not generated by mcpgen (no %q header); refusing to overwrite it", final, Header)
 		}
 		tmp, err := os.CreateTemp(dir, ".mcpgen-"+f.Name+"-*")
 		if err != nil {
@@ -166,8 +183,8 @@ func WriteFiles(dir string, files []emit.File) (written, removed []string, err e
 	for i, f := range files {
 		names[i] = f.Name
 	}
-	for _, part := range emit.Parts {
-		for _, name := range emit.FileNames[part] {
+	for _, part := range ir.Parts {
+		for _, name := range ir.FileNames[part] {
 			path := filepath.Join(dir, name)
 			if slices.Contains(names, name) || !IsGenerated(path) {
 				continue
@@ -182,7 +199,7 @@ func WriteFiles(dir string, files []emit.File) (written, removed []string, err e
 }
 
 // IsGenerated reports whether the file at path starts with the header of
-// generated code (emit.Header), the mark that lets WriteFiles replace or
+// generated code (Header), the mark that lets WriteFiles replace or
 // remove it.
 func IsGenerated(path string) bool {
 	f, err := os.Open(path)
@@ -191,5 +208,5 @@ func IsGenerated(path string) bool {
 	}
 	defer f.Close()
 	line, _ := bufio.NewReader(f).ReadString('\n')
-	return bytes.Equal(bytes.TrimRight([]byte(line), "\r\n"), []byte(emit.Header))
+	return bytes.Equal(bytes.TrimRight([]byte(line), "\r\n"), []byte(Header))
 }

@@ -14,7 +14,7 @@ import (
 // literals of the generated code.
 func TestHostileTextStaysInCommentsAndStrings(t *testing.T) {
 	// The golden case testdata/golden/hostile pins the same output.
-	files, err := Generate(Config{Snapshot: "../testdata/golden/hostile/snapshot.json", Package: "hostile"})
+	files, err := Generate(Config{Snapshot: "../testdata/golden/hostile/snapshot.json", Options: Options{Package: "hostile"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestHandWrittenFilesAreGofmtOutputAndCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := Generate(Config{From: snap, Snapshot: "handwritten.json", Package: "handwritten", Parts: allParts})
+	files, err := Generate(Config{From: snap, Snapshot: "handwritten.json", Options: Options{Package: "handwritten", Parts: allParts}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestServerTextNeverBecomesAHeading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := Generate(Config{From: snap, Snapshot: "headings.json", Package: "headings", Parts: allParts})
+	files, err := Generate(Config{From: snap, Snapshot: "headings.json", Options: Options{Package: "headings", Parts: allParts}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func generateText(doc string, lim ir.Limits, parts ...string) ([]emit.File, erro
 	if err != nil {
 		return nil, err
 	}
-	return emit.Generate(snap, emit.Options{Package: "hostile", Limits: lim, Parts: parts})
+	return Generate(Config{From: snap, Options: Options{Package: "hostile", Limits: lim, Parts: parts}})
 }
 
 // TestHostileSchemas feeds the generator the schemas of a hostile server:
@@ -87,7 +87,7 @@ func TestHostileSchemas(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// The Gemini declarations keep their own depth limit of 64.
-			files, err := generateText(c.doc, c.lim, emit.PartTypes, emit.PartClient)
+			files, err := generateText(c.doc, c.lim, ir.PartTypes, ir.PartClient)
 			if c.want != "" {
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Fatalf("error = %.300v, want one containing %q", err, c.want)

@@ -13,7 +13,7 @@ import (
 // generateLive runs the generator on tools as a live server listed them,
 // without the snapshot reader.
 func generateLive(tools ...runtime.Tool) ([]emit.File, error) {
-	return emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live"})
+	return Generate(Config{From: snapshot.FromRuntime(snapshot.Server{}, "", "", tools), Options: Options{Package: "live"}})
 }
 
 // TestDuplicateJSONKeys generates from the tool of the defect, whose name
@@ -59,30 +59,35 @@ func TestSchemasThatCanNeverValidate(t *testing.T) {
 	} {
 		// From a live list, where the snapshot reader does not run first.
 		tools := []runtime.Tool{{Name: "t", InputSchema: []byte(tc.schema)}}
-		_, err := emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live", Strict: true})
+		_, err := Generate(Config{From: snapshot.FromRuntime(snapshot.Server{}, "", "", tools), Options: Options{Package: "live", Strict: true}})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("generating %s: error = %v, want %q", tc.schema, err, tc.want)
 		}
 		// The snapshot reader refuses some of them itself.
 		if snap, err := snapshot.Read("t.json", []byte(`[{"name":"t","inputSchema":`+tc.schema+`}]`)); err == nil {
-			if _, err := emit.Generate(snap, emit.Options{Package: "file", Strict: true}); err == nil {
+			if _, err := Generate(Config{From: snap, Options: Options{Package: "file", Strict: true}}); err == nil {
 				t.Errorf("generating %s from a file: no error", tc.schema)
 			}
 		}
 		// Without strict mode, a list of that tool alone is refused too:
 		// a package without tools helps nobody.
-		if _, err := emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live"}); err == nil || !strings.HasPrefix(err.Error(), "no tool can be generated: "+tc.want) {
+		if _, err := Generate(Config{From: snapshot.FromRuntime(snapshot.Server{}, "", "", tools), Options: Options{Package: "live"}}); err == nil || !strings.HasPrefix(err.Error(), "no tool can be generated: "+tc.want) {
 			t.Errorf("generating %s alone: error = %v, want no tool can be generated", tc.schema, err)
 		}
 		// Without strict mode, the tool is left out and its neighbour
 		// generated.
 		tools = append(tools, runtime.Tool{Name: "ok", InputSchema: []byte(`{"type":"object"}`)})
 		var skipped []string
-		files, err := emit.Generate(snapshot.FromRuntime(snapshot.Server{}, "", "", tools), emit.Options{Package: "live", Skipped: func(e *ir.Error) { skipped = append(skipped, e.Error()) }})
+		warn := func(w Warning) {
+			if w.Tool != "" {
+				skipped = append(skipped, w.Msg)
+			}
+		}
+		files, err := Generate(Config{From: snapshot.FromRuntime(snapshot.Server{}, "", "", tools), Options: Options{Package: "live"}, Warn: warn})
 		if err != nil {
 			t.Errorf("generating %s beside a good tool: %v", tc.schema, err)
 		}
-		if len(skipped) != 1 || !strings.HasPrefix(skipped[0], tc.want) {
+		if len(skipped) != 1 || !strings.HasPrefix(skipped[0], `tool "t" is left out of the package, since no call of it can succeed: `+strings.TrimPrefix(tc.want, `tool "t": `)) {
 			t.Errorf("generating %s beside a good tool: left out %q, want one %q", tc.schema, skipped, tc.want)
 		}
 		for _, f := range files {
@@ -124,7 +129,7 @@ func TestRequiredPropertyNotDescribed(t *testing.T) {
 	if len(fields) != 2 || fields[1].JSONName != "extra" || !fields[1].Required || fields[1].Type.Kind != ir.Raw {
 		t.Fatalf("fields = %+v, want a, then a required raw field extra", fields)
 	}
-	files, err := emit.Generate(snap, emit.Options{Package: "req"})
+	files, err := Generate(Config{From: snap, Options: Options{Package: "req"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func TestAddingACollidingNameKeepsTheGoAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, err := emit.Generate(snap, emit.Options{Package: "p"})
+		files, err := Generate(Config{From: snap, Options: Options{Package: "p"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,8 +65,8 @@ func TestOverridesCompileAndAgree(t *testing.T) {
 	defer os.RemoveAll(root)
 	dir := filepath.Join(root, "homeassistant")
 	_, _, err = Run(Config{
-		Snapshot: "../testdata/homeassistant-tools-list.json", Package: "homeassistant", Out: dir, Parts: []string{"types"},
-		Overrides: map[string]ir.Override{"HassSetVolume#/inputSchema/properties/volume_level": {GoName: "Volume", GoType: "uint8"}},
+		Snapshot: "../testdata/homeassistant-tools-list.json", Out: dir, Options: Options{Package: "homeassistant", Parts: []string{"types"},
+			Overrides: map[string]ir.Override{"HassSetVolume#/inputSchema/properties/volume_level": {GoName: "Volume", GoType: "uint8"}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -87,8 +87,8 @@ func TestOverridesCompileAndAgree(t *testing.T) {
 	}
 	// An override of a property the tool does not have names it.
 	_, _, err = Run(Config{
-		Snapshot: "../testdata/homeassistant-tools-list.json", Package: "homeassistant", Out: dir,
-		Overrides: map[string]ir.Override{"HassSetVolume#/inputSchema/properties/volume": {GoName: "Volume"}},
+		Snapshot: "../testdata/homeassistant-tools-list.json", Out: dir, Options: Options{Package: "homeassistant",
+			Overrides: map[string]ir.Override{"HassSetVolume#/inputSchema/properties/volume": {GoName: "Volume"}}},
 	})
 	if err == nil || !strings.Contains(err.Error(), `tool "HassSetVolume" has no property at /inputSchema/properties/volume`) {
 		t.Errorf("override of a missing property: %v", err)

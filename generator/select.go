@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -63,15 +63,15 @@ type providerLimit struct {
 // providerLimits are the documented limits of the parts that declare tools;
 // see the constants for the sources. Anthropic documents none.
 var providerLimits = []providerLimit{
-	{emit.PartGemini, "Gemini", gemini.MaxFunctionDeclarations, "https://pkg.go.dev/google.golang.org/genai@v1.77.0#Tool"},
-	{emit.PartOpenAI, "OpenAI Chat Completions", provschema.OpenAIMaxTools, provschema.OpenAIMaxToolsSource},
+	{ir.PartGemini, "Gemini", gemini.MaxFunctionDeclarations, "https://pkg.go.dev/google.golang.org/genai@v1.77.0#Tool"},
+	{ir.PartOpenAI, "OpenAI Chat Completions", provschema.OpenAIMaxTools, provschema.OpenAIMaxToolsSource},
 }
 
 // warnLimits warns for each emitted provider part whose n declarations are
 // more than one request to that provider may carry.
 func warnLimits(parts []string, n int, warn func(Warning)) {
 	if parts == nil {
-		parts = emit.DefaultParts
+		parts = ir.DefaultParts
 	}
 	for _, l := range providerLimits {
 		if slices.Contains(parts, l.part) && n > l.max {

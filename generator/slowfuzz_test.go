@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 )
 
@@ -58,7 +57,7 @@ func TestCompileFuzzOutputs(t *testing.T) {
 		if !ok {
 			continue
 		}
-		files, err := emit.Generate(snap, emit.Options{Package: "fuzz"})
+		files, err := Generate(Config{From: snap, Options: Options{Package: "fuzz"}})
 		if err != nil {
 			continue
 		}

@@ -38,7 +38,7 @@ type call struct {
 	wtimer  *time.Timer
 	wmu     sync.Mutex
 	wcancel context.CancelFunc
-	wconn   requestCanceler
+	wconn   func(id string)
 	wfired  bool
 }
 
@@ -50,7 +50,7 @@ func (c *call) writeTimedOut() {
 		c.wcancel()
 	}
 	if c.wconn != nil {
-		c.wconn.cancelRequest(c.msg.ID)
+		c.wconn(c.msg.ID)
 	}
 	c.wmu.Unlock()
 }
@@ -220,7 +220,7 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 		// The connection ends the request by its id, when the call ends
 		// and when its timeout passes while Write runs: Write gets the
 		// caller's context as it is, and no context is made per call.
-		defer s.canceler.cancelRequest(c.msg.ID)
+		defer s.canceler(c.msg.ID)
 	case !s.cc.WriteIgnoresContext:
 		// The context given to Write ends with the request, and with its
 		// timeout while Write runs.
@@ -318,7 +318,7 @@ wait:
 				cancel()
 			}
 			if s.canceler != nil {
-				s.canceler.cancelRequest(c.msg.ID)
+				s.canceler(c.msg.ID)
 			}
 			rep.err = s.cancelCall(ctx, c, st, r, timeout, false)
 			break wait

@@ -91,6 +91,16 @@ type ConnCapabilities struct {
 	// Conn's credentials do. A tools/list result the server marks private
 	// is served from the cache only while it is unchanged.
 	AuthGeneration func() uint64
+
+	// CancelRequest, when set, ends the request whose OutMessage.ID is id:
+	// its Write, while the request is being sent, and the reading of its
+	// response, as Streamable HTTP does by closing the request's stream. A
+	// request whose response has already arrived, or an unknown id, must
+	// be left alone. The Session then gives Write the caller's context as
+	// it is, without a context of its own per call, and calls
+	// CancelRequest when the call ends, when its timeout passes, and when
+	// Write outlives the timeout.
+	CancelRequest func(id string)
 }
 
 // CapableConn is a Conn that declares its ConnCapabilities. The Session
@@ -113,17 +123,6 @@ type writeTimeout struct{}
 func (writeTimeout) Error() string { return "the request's timeout ran out while sending it" }
 
 func (writeTimeout) Is(target error) bool { return target == context.DeadlineExceeded }
-
-// requestCanceler is implemented by the connections of this package that
-// end a request they are sending, or whose response stream they read, by
-// the request's id (OutMessage.ID), as Streamable HTTP does. The Session
-// then gives their Write the caller's context as it is, without a context
-// of its own per call, and calls cancelRequest when the call ends, when
-// its timeout passes, and when Write outlives the timeout. A request whose
-// response has already arrived, or that is unknown, is left alone.
-type requestCanceler interface {
-	cancelRequest(id string)
-}
 
 // connCapabilities returns what conn declares.
 func connCapabilities(conn Conn) ConnCapabilities {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,7 @@ type thirdPartyConn struct {
 
 	mu      sync.Mutex
 	methods []string
+	callIDs []string // the ids of the tools/call requests
 	headers [][]runtime.ParamHeader
 	lists   int
 }
@@ -61,6 +63,7 @@ func (c *thirdPartyConn) Write(ctx context.Context, m *runtime.OutMessage) error
 	c.methods = append(c.methods, msg.Method)
 	if msg.Method == "tools/call" {
 		c.headers = append(c.headers, m.ParamHeaders)
+		c.callIDs = append(c.callIDs, m.ID)
 	}
 	if msg.Method == "tools/list" {
 		c.lists++
@@ -147,6 +150,33 @@ func TestThirdPartyConnCapabilities(t *testing.T) {
 			want := map[bool]int{true: 0, false: 1}[declared]
 			if n := c.sent("notifications/cancelled"); n != want {
 				t.Errorf("%d notifications/cancelled, want %d", n, want)
+			}
+		})
+
+		t.Run("CancelRequest/"+name, func(t *testing.T) {
+			var mu sync.Mutex
+			var cancelled []string
+			c := newThirdPartyConn(declared, runtime.ConnCapabilities{CancelRequest: func(id string) {
+				mu.Lock()
+				cancelled = append(cancelled, id)
+				mu.Unlock()
+			}})
+			c.blocking = true
+			s := connect(t, c, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			if _, err := s.CallTool(ctx, "route", map[string]any{}); !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("CallTool: %v, want the context's deadline", err)
+			}
+			c.mu.Lock()
+			ids := slices.Clone(c.callIDs)
+			c.mu.Unlock()
+			mu.Lock()
+			defer mu.Unlock()
+			// The Session ends the call's request through the Conn, by its
+			// id, as it does over Streamable HTTP.
+			if len(ids) != 1 || slices.Contains(cancelled, ids[0]) != declared {
+				t.Errorf("tools/call ids %v, CancelRequest called for %v; want the call's id cancelled: %v", ids, cancelled, declared)
 			}
 		})
 

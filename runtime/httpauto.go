@@ -69,7 +69,7 @@ type autoConn struct {
 // initialize), and HTTP+SSE only speaks the legacy era, in which the
 // Session always sends notifications/cancelled and no Mcp-Param-* headers.
 func (c *autoConn) ConnCapabilities() ConnCapabilities {
-	return streamableCapabilities(c.h)
+	return streamableCapabilities(c.h, c.cancelRequest)
 }
 
 func (c *autoConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(ctx) }
@@ -77,7 +77,7 @@ func (c *autoConn) Read(ctx context.Context) ([]byte, error) { return c.in.read(
 func (c *autoConn) Write(ctx context.Context, m *OutMessage) error {
 	c.mu.Lock()
 	cur, settled, closed := c.cur, c.settled, c.closed
-	_, byID := cur.(requestCanceler)
+	_, byID := cur.(*streamableConn)
 	// sctx is the context of what cur cannot end by id. Streamable HTTP
 	// gets ctx itself: its response stream outlives Write.
 	sctx := ctx
@@ -171,8 +171,8 @@ func (c *autoConn) cancelRequest(id string) {
 	if cancel != nil {
 		cancel()
 	}
-	if rc, ok := cur.(requestCanceler); ok {
-		rc.cancelRequest(id)
+	if sc, ok := cur.(*streamableConn); ok {
+		sc.cancelRequest(id)
 	}
 }
 

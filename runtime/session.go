@@ -24,8 +24,9 @@ type Session struct {
 	cc     ConnCapabilities
 	readMu sync.Mutex
 
-	// canceler is conn, when it ends requests by their id.
-	canceler requestCanceler
+	// canceler is cc.CancelRequest: set when conn ends requests by their
+	// id.
+	canceler func(id string)
 
 	// toolParams holds the x-mcp-header annotations of the tools last
 	// listed, by tool name; listMu serializes the listing a call makes to
@@ -188,7 +189,7 @@ func newSession(conn Conn, opts *Options) *Session {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.cc = connCapabilities(conn)
-	s.canceler, _ = conn.(requestCanceler)
+	s.canceler = s.cc.CancelRequest
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if s.cc.SetReadDeadline != nil && s.cc.SetReadDeadline(time.Time{}) != nil {
 		s.cc.SetReadDeadline = nil

@@ -127,13 +127,14 @@ func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn 
 // server answers every POST with a status, and tool arguments travel in
 // Mcp-Param-* headers too.
 func (c *streamableConn) ConnCapabilities() ConnCapabilities {
-	return streamableCapabilities(c.h)
+	return streamableCapabilities(c.h, c.cancelRequest)
 }
 
 // streamableCapabilities are the ConnCapabilities of a Streamable HTTP
-// connection made with h.
-func streamableCapabilities(h *httpClient) ConnCapabilities {
+// connection made with h, which ends a request by its id with cancel.
+func streamableCapabilities(h *httpClient, cancel func(id string)) ConnCapabilities {
 	return ConnCapabilities{
+		CancelRequest:       cancel,
 		CancelsByClosing:    true,
 		SendsParamHeaders:   true,
 		AnswersEveryRequest: true,

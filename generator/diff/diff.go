@@ -26,7 +26,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -139,7 +139,7 @@ type Options struct {
 	// Generate are the options generate writes the package with. Their
 	// overrides and limits apply to both versions; an override of a
 	// property only one version has is not an error.
-	Generate emit.Options
+	Generate ir.Options
 }
 
 // ToolsOptions is ToolsContext for packages generated with opts.
@@ -225,7 +225,7 @@ func ToolsOptions(ctx context.Context, oldTools, newTools []runtime.Tool, opts O
 	if stopped != nil {
 		return nil, stopped
 	}
-	build := opts.Generate.IROptions()
+	build := opts.Generate
 	build.Context, build.KeepUnusedOverrides = ctx, true
 	return refineGoAPI(build, oldTools, newTools, out, walkers)
 }

@@ -11,7 +11,6 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
@@ -101,7 +100,7 @@ func TestSchemaConsumersAgree(t *testing.T) {
 	for name, tools := range differentialSnapshots(t) {
 		for i := range tools {
 			one := tools[i : i+1]
-			pkg, err := ir.BuildOptions(one, emit.Options{}.IROptions())
+			pkg, err := ir.BuildOptions(one, ir.Options{})
 			if err != nil && name == consumerCases {
 				t.Errorf("%s: tool %s: %v", name, tools[i].Name, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 
@@ -17,24 +18,34 @@ import (
 // returns a *RedeclaredError naming both files instead of code that does
 // not compile.
 func TestGenerateRefusesRedeclaredNames(t *testing.T) {
-	saved := Declared[PartAnthropic]
-	Declared[PartAnthropic] = slices.DeleteFunc(slices.Clone(saved), func(s string) bool { return s == "AnthropicDeclaredNames" })
-	defer func() { Declared[PartAnthropic] = saved }()
+	saved := ir.Declared[ir.PartAnthropic]
+	ir.Declared[ir.PartAnthropic] = slices.DeleteFunc(slices.Clone(saved), func(s string) bool { return s == "AnthropicDeclaredNames" })
+	defer func() { ir.Declared[ir.PartAnthropic] = saved }()
 	snap, err := snapshot.Read("t.json", []byte(`{"tools":[{"name":"anthropic","inputSchema":{"type":"object","properties":{
 		"declared_names":{"type":"object","properties":{"a":{"type":"string"}}}}}}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := Generate(snap, Options{Package: "p", Parts: []string{PartTypes, PartAnthropic}})
+	files, err := generate(snap, ir.Options{Package: "p", Parts: []string{ir.PartTypes, ir.PartAnthropic}})
 	var re *RedeclaredError
 	if !errors.As(err, &re) || re.Name != "AnthropicDeclaredNames" || !slices.Equal(re.Files, []string{"anthropic.go", "types.go"}) {
 		t.Fatalf("got files %d, error %v; want a RedeclaredError for AnthropicDeclaredNames in anthropic.go and types.go", len(files), err)
 	}
 	// With the name registered, the type gives way.
-	Declared[PartAnthropic] = saved
-	if _, err := Generate(snap, Options{Package: "p", Parts: []string{PartTypes, PartAnthropic}}); err != nil {
+	ir.Declared[ir.PartAnthropic] = saved
+	if _, err := generate(snap, ir.Options{Package: "p", Parts: []string{ir.PartTypes, ir.PartAnthropic}}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// generate builds the IR of snap's tools and renders it, as the generator's
+// pipeline does.
+func generate(snap *snapshot.Snapshot, opts ir.Options) ([]File, error) {
+	pkg, err := ir.BuildOptions(snap.Tools, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Render(pkg, opts)
 }
 
 // TestDeclarations lists the package-level declarations of a file,

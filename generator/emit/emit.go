@@ -14,8 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/token"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,7 +21,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
-	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -38,203 +35,27 @@ const (
 	genaiPkg = "google.golang.org/genai"
 )
 
-// Gemini forms.
-const (
-	GeminiTyped = "typed"
-	GeminiJSON  = "json"
-)
-
-// Parts of a generated package, as --emit names them.
-const (
-	PartTypes  = "types"
-	PartClient = "client"
-	PartGemini = "gemini"
-	// PartAnthropic and PartOpenAI are written only when asked for: they
-	// make the package import the providers' SDKs.
-	PartAnthropic = "anthropic"
-	PartOpenAI    = "openai"
-)
-
-// Parts lists every part in the order files are written.
-var Parts = []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenAI}
-
-// DefaultParts are the parts written when none are named.
-var DefaultParts = []string{PartTypes, PartClient, PartGemini}
-
-// FileNames are the files each part writes.
-var FileNames = map[string][]string{
-	PartTypes:     {"types.go", "validate.go", "schemas.go"},
-	PartClient:    {"client.go"},
-	PartGemini:    {"gemini.go"},
-	PartAnthropic: {"anthropic.go"},
-	PartOpenAI:    {"openai.go"},
-}
-
-// Declared are the package-level exported identifiers each part declares
-// besides the types, constants and methods derived from the tools. The IR
-// keeps the types it names off all of them, whichever parts are written, so
-// that writing another part never renames a type (see Options.IROptions).
-// A part that declares a new identifier must list it here: Generate refuses
-// output that declares a name twice.
-var Declared = map[string][]string{
-	PartTypes:     {"SnapshotHash", "ValidateArguments", "ValidateResult", "MCPTools"},
-	PartClient:    {"Client", "NewClient"},
-	PartGemini:    {"FunctionDeclarations", "Tools", "DeclaredNames"},
-	PartAnthropic: {"AnthropicToolParams", "NewAnthropicToolset", "AnthropicDeclaredNames"},
-	PartOpenAI:    {"OpenAIFunctionDefinitions", "NewOpenAIToolset", "OpenAIDeclaredNames"},
-}
-
-// reserved lists the identifiers of every part, in the order of Parts.
-func reserved() []string {
-	var out []string
-	for _, p := range Parts {
-		out = append(out, Declared[p]...)
-	}
-	return out
-}
-
-// IROptions returns the options the IR of the package is built with: the
-// limits, the overrides and the context of opts, and the identifiers of
-// every part reserved. generate builds its package with them, and diff and
-// check the Go API they compare, so that all three name the same
-// identifiers.
-func (opts Options) IROptions() ir.Options {
-	return ir.Options{Limits: opts.Limits, Overrides: opts.Overrides, Context: opts.Context, Reserved: reserved(), Sharing: opts.Sharing, Strict: opts.Strict}
-}
-
-// Options choose what Generate writes.
-type Options struct {
-	// Package is the Go package name.
-	Package string
-	// Parts are the parts to write; nil means DefaultParts.
-	Parts []string
-	// Gemini is GeminiTyped (the default) or GeminiJSON.
-	Gemini string
-	// OpenAIStrict declares the tools of the openai part in strict mode.
-	OpenAIStrict bool
-	// Limits bound the tool count and the schema depth; zero fields take
-	// the defaults of package ir.
-	Limits ir.Limits
-	// Overrides change the Go name or type of properties, keyed by
-	// ir.OverrideKey.
-	Overrides map[string]ir.Override
-	// Sharing says which types several tools share; the zero value shares
-	// every type it can.
-	Sharing ir.Sharing
-	// SnapshotHash, when set, is the SnapshotHash to record instead of the
-	// hash of the tools generated: the hash of the whole snapshot when
-	// only some of its tools are generated. SnapshotTools is then the
-	// number of tools in the whole snapshot.
-	SnapshotHash  string
-	SnapshotTools int
-	// Context, when set, stops generation once it is done: the IR build
-	// with an *ir.StoppedError, the files with an error naming the file.
-	Context context.Context
-	// Strict refuses a tool no call of which can succeed (see
-	// ir.Error.Uncallable) instead of leaving it out.
-	Strict bool
-	// Skipped, when set, is called with each tool left out because no
-	// call of it can succeed, in name order.
-	Skipped func(*ir.Error)
-}
-
 // File is one generated file.
 type File struct {
 	Name string
 	Data []byte
 }
 
-// An OptionError says which option Check refused: "package", "parts" or
-// "gemini".
-type OptionError struct {
-	Option string
-	Reason string
-}
-
-func (e *OptionError) Error() string { return e.Reason }
-
-// CheckPackageName refuses, as an *OptionError, a package name that is not a
-// Go identifier, and main: a generated package is a library, with no func
-// main to run, and a program's package cannot be imported, so code generated
-// as package main vets but never links.
-func CheckPackageName(name string) error {
-	if !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_" {
-		return &OptionError{"package", fmt.Sprintf("package name %q is not a Go identifier", name)}
-	}
-	if name == "main" {
-		return &OptionError{"package", `package name "main" makes a program, which no other package can import, and a generated package has no func main: pick another name`}
-	}
-	return nil
-}
-
-// Check reports, as an *OptionError, the first option Generate cannot
-// honour: the package name (see CheckPackageName), then the parts and the
-// Gemini form (see CheckParts). The command line and mcpgen.yaml are checked
-// with these functions too, so each rule is written once.
-func (o Options) Check() error {
-	if err := CheckPackageName(o.Package); err != nil {
-		return err
-	}
-	return o.CheckParts()
-}
-
-// CheckParts refuses no part or an unknown one, a part that needs the types
-// part without it, and an unknown Gemini form. Nil Parts means DefaultParts,
-// and an empty Gemini GeminiTyped.
-func (o Options) CheckParts() error {
-	if o.Parts != nil && len(o.Parts) == 0 {
-		return &OptionError{"parts", "no part to generate"}
-	}
-	for _, p := range o.Parts {
-		if _, ok := FileNames[p]; !ok {
-			return &OptionError{"parts", fmt.Sprintf("unknown part %q (want %s)", p, strings.Join(Parts, ", "))}
-		}
-	}
-	for _, p := range []string{PartClient, PartAnthropic, PartOpenAI} {
-		if slices.Contains(o.Parts, p) && !slices.Contains(o.Parts, PartTypes) {
-			return &OptionError{"parts", fmt.Sprintf("the %s part needs the types part", p)}
-		}
-	}
-	if o.Gemini != "" && o.Gemini != GeminiTyped && o.Gemini != GeminiJSON {
-		return &OptionError{"gemini", fmt.Sprintf("unknown Gemini form %q (want typed or json)", o.Gemini)}
-	}
-	return nil
-}
-
-// Generate builds the IR of snap's tools and renders the files opts ask for,
-// sorted by name.
-func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
+// Render renders the files of pkg that opts ask for, sorted by name. pkg
+// must have been built with the same opts (ir.BuildOptions).
+func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
 	if opts.Parts == nil {
-		opts.Parts = DefaultParts
+		opts.Parts = ir.DefaultParts
 	}
 	want := map[string]bool{}
 	for _, p := range opts.Parts {
 		want[p] = true
 	}
 	if opts.Gemini == "" {
-		opts.Gemini = GeminiTyped
-	}
-	pkg, err := ir.BuildOptions(snap.Tools, opts.IROptions())
-	if err != nil {
-		return nil, err
-	}
-	if len(pkg.Skipped) > 0 {
-		if len(pkg.Tools) == 0 {
-			return nil, fmt.Errorf("no tool can be generated: %w", pkg.Skipped[0])
-		}
-		if opts.Skipped != nil {
-			for _, e := range pkg.Skipped {
-				opts.Skipped(e)
-			}
-		}
-		// SnapshotHash covers every tool the server lists, as it does when
-		// only some tools are selected.
-		if opts.SnapshotHash == "" {
-			opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
-		}
+		opts.Gemini = ir.GeminiTyped
 	}
 	g := newGen(pkg, opts)
 	fm := newFormatter()
@@ -255,22 +76,22 @@ func Generate(snap *snapshot.Snapshot, opts Options) ([]File, error) {
 		return func() (*jen.File, error) { return f(), nil }
 	}
 	var groups [][]job
-	if want[PartTypes] {
+	if want[ir.PartTypes] {
 		groups = append(groups,
 			[]job{{name: "schemas.go", build: noErr(g.schemasFile)}},
 			[]job{{name: "types.go", text: g.typesFile}, {name: "validate.go", text: g.validateFile}})
 	}
-	if want[PartClient] {
+	if want[ir.PartClient] {
 		groups = append(groups, []job{{name: "client.go", build: noErr(g.clientFile)}})
 	}
-	if want[PartGemini] {
+	if want[ir.PartGemini] {
 		g.startGemini()
 		groups = append(groups, []job{{name: "gemini.go", build: g.geminiFile}})
 	}
-	if want[PartAnthropic] {
+	if want[ir.PartAnthropic] {
 		groups = append(groups, []job{{name: "anthropic.go", build: g.anthropicFile}})
 	}
-	if want[PartOpenAI] {
+	if want[ir.PartOpenAI] {
 		groups = append(groups, []job{{name: "openai.go", build: g.openaiFile}})
 	}
 	var (
@@ -414,7 +235,7 @@ func groupImports(src []byte) []byte {
 
 type gen struct {
 	pkg      *ir.Package
-	opts     Options
+	opts     ir.Options
 	patterns map[string]string // regexp → variable
 	patOrder []string
 	needs    map[*ir.Type]bool
@@ -441,7 +262,7 @@ type root struct {
 	result bool
 }
 
-func newGen(pkg *ir.Package, opts Options) *gen {
+func newGen(pkg *ir.Package, opts ir.Options) *gen {
 	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}, checksOf: map[string]string{}, arrays: map[string][]stringArray{}}
 	g.toolIndex = make(map[*ir.Tool]int, len(pkg.Tools))
 	for i, t := range pkg.Tools {

@@ -7,19 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // TestFormatInPiecesMatchesWhole generates every part from the checked-in
 // snapshots with the files formatted in pieces, and formatted whole, and
 // compares the bytes and the declarations found.
 func TestFormatInPiecesMatchesWhole(t *testing.T) {
-	paths, err := filepath.Glob("../../testdata/servers/*.json")
+	paths, err := filepath.Glob(testenv.FromRoot("testdata/servers/*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths = append(paths, "../../testdata/homeassistant-tools-list.json", "../../testdata/everything-tools.json", "../../testdata/golden/hostile/snapshot.json")
-	all := []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenAI}
+	paths = append(paths, testenv.FromRoot("testdata/homeassistant-tools-list.json"), testenv.FromRoot("testdata/everything-tools.json"), testenv.FromRoot("testdata/golden/hostile/snapshot.json"))
+	all := ir.Parts
 	for _, path := range paths {
 		if strings.HasPrefix(filepath.Base(path), "package") {
 			continue
@@ -28,12 +30,12 @@ func TestFormatInPiecesMatchesWhole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pieces, err := Generate(snap, Options{Package: "p", Parts: all})
+		pieces, err := generate(snap, ir.Options{Package: "p", Parts: all})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		inPieces = false
-		whole, err := Generate(snap, Options{Package: "p", Parts: all})
+		whole, err := generate(snap, ir.Options{Package: "p", Parts: all})
 		inPieces = true
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -27,7 +28,7 @@ func (g *gen) geminiFile() (*jen.File, error) {
 	texts, names := d.texts, d.names
 	f := g.newFile()
 	form := "the typed Parameters form"
-	if g.opts.Gemini == GeminiJSON {
+	if g.opts.Gemini == ir.GeminiJSON {
 		form = "the JSON Schema form (ParametersJsonSchema holds the server's own schema)"
 	}
 	decl := jen.Index().Op("*").Qual(genaiPkg, "FunctionDeclaration")
@@ -70,7 +71,7 @@ func (g *gen) startGemini() {
 	g.gemini = make(chan geminiDecls, 1)
 	go func() {
 		var out geminiDecls
-		decls, names, err := gemini.Declarations(tools, &gemini.DeclarationOptions{JSONSchema: g.opts.Gemini == GeminiJSON})
+		decls, names, err := gemini.Declarations(tools, &gemini.DeclarationOptions{JSONSchema: g.opts.Gemini == ir.GeminiJSON})
 		if err != nil {
 			out.err = err
 			g.gemini <- out

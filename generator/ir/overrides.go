@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"context"
 	"fmt"
 	"go/token"
 	"math"
@@ -37,29 +36,6 @@ type Override struct {
 // tool.
 func OverrideKey(tool, pointer string) string { return tool + "#" + pointer }
 
-// Options are the settings of BuildOptions.
-type Options struct {
-	Limits Limits
-	// Overrides are keyed by OverrideKey.
-	Overrides map[string]Override
-	// Context, when set, stops the build once it is done, with a
-	// *StoppedError naming the tool and the schema being converted.
-	Context context.Context
-	// Reserved are the package-level identifiers the generated code
-	// declares besides the types derived from tools; those types never
-	// take them.
-	Reserved []string
-	// KeepUnusedOverrides accepts overrides whose property is not in the
-	// tools, and entries of Sharing.Except that match no type, as when one
-	// configuration builds two versions of a server.
-	KeepUnusedOverrides bool
-	// Sharing says which types several uses share (see Sharing).
-	Sharing Sharing
-	// Strict refuses a tool no call of which can succeed (see
-	// Error.Uncallable) instead of leaving it out of the package.
-	Strict bool
-}
-
 // OverrideError is an override that cannot be applied: its property does
 // not exist, or what it asks for does not fit the property.
 type OverrideError struct {
@@ -80,8 +56,10 @@ var integerRanges = map[string][2]*float64{
 
 func ptrTo(f float64) *float64 { return &f }
 
-// BuildOptions is Build with limits and property overrides. An override
-// whose property the tool list does not have is an *OverrideError.
+// BuildOptions is Build with the limits, overrides, sharing and reserved
+// identifiers of opts; the identifiers of every part (Declared) are always
+// reserved. An override whose property the tool list does not have is an
+// *OverrideError.
 func BuildOptions(tools []snapshot.Tool, opts Options) (*Package, error) {
 	for _, k := range sortedKeys(opts.Overrides) {
 		o := opts.Overrides[k]
@@ -102,7 +80,7 @@ func BuildOptions(tools []snapshot.Tool, opts Options) (*Package, error) {
 		}
 	}
 	used := map[string]bool{}
-	pkg, unshared, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, opts.Reserved, opts.Sharing, opts.Strict, used)
+	pkg, unshared, err := buildPackage(opts.Context, tools, opts.Limits, opts.Overrides, reservedIdentifiers(opts.Reserved), opts.Sharing, opts.Strict, used)
 	if err != nil {
 		return nil, err
 	}

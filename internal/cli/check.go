@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/diff"
-	"github.com/mcpgen/mcpgen/generator/emit"
 )
 
 var checkCommand = &command{
@@ -65,7 +65,7 @@ func runCheck(e *env, args []string) error {
 	}
 	ctx, cancel := sf.context()
 	defer cancel()
-	r, err := checkServer(ctx, e, &sf, *snapPath, emit.Options{})
+	r, err := checkServer(ctx, e, &sf, *snapPath, generator.Options{})
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func runCheck(e *env, args []string) error {
 // checkServer compares the server sf describes with the snapshot at spec,
 // naming the Go identifiers as generate does with gen. Its errors are
 // *usageError or *exitError with status 2: the check could not be made.
-func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen emit.Options) (*diff.Report, error) {
+func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen generator.Options) (*diff.Report, error) {
 	want, err := loadSnapshot(ctx, e, spec)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: err.Error()}

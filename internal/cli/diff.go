@@ -9,8 +9,8 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/diff"
-	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/config"
@@ -168,16 +168,16 @@ func loadSnapshot(ctx context.Context, e *env, spec string) (*snapshot.Snapshot,
 
 // diffConfig returns the options generate writes the package of the
 // server named in the config file with; both empty give the defaults.
-func diffConfig(file, server string) (emit.Options, error) {
+func diffConfig(file, server string) (generator.Options, error) {
 	if file == "" {
 		if server != "" {
-			return emit.Options{}, usagef("diff: --server picks a server of a --config file")
+			return generator.Options{}, usagef("diff: --server picks a server of a --config file")
 		}
-		return emit.Options{}, nil
+		return generator.Options{}, nil
 	}
 	f, err := config.Load(file)
 	if err != nil {
-		return emit.Options{}, &exitError{code: exitUsage, msg: err.Error()}
+		return generator.Options{}, &exitError{code: exitUsage, msg: err.Error()}
 	}
 	var names []string
 	if server != "" {
@@ -185,18 +185,18 @@ func diffConfig(file, server string) (emit.Options, error) {
 	}
 	servers, err := f.Select(names)
 	if err != nil {
-		return emit.Options{}, usagef("%v", err)
+		return generator.Options{}, usagef("%v", err)
 	}
 	if len(servers) != 1 {
-		return emit.Options{}, usagef("diff: %s has %d servers: pick one with --server", file, len(servers))
+		return generator.Options{}, usagef("diff: %s has %d servers: pick one with --server", file, len(servers))
 	}
 	return serverOptions(servers[0]), nil
 }
 
 // serverOptions are the options generate writes the package of the config
 // entry s with, as far as they decide its Go identifiers.
-func serverOptions(s *config.Server) emit.Options {
-	var opts emit.Options
+func serverOptions(s *config.Server) generator.Options {
+	var opts generator.Options
 	opts.Sharing.PerTool = s.NoSharedTypes
 	for _, p := range s.PerToolTypes {
 		opts.Sharing.Except = append(opts.Sharing.Except, p.Name)
@@ -212,7 +212,7 @@ func serverOptions(s *config.Server) emit.Options {
 
 // compareSnapshots classifies the changes from oldSnap to newSnap, naming
 // the Go identifiers as generate does with gen; it stops once ctx is done.
-func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot, gen emit.Options) (*diff.Report, error) {
+func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot, gen generator.Options) (*diff.Report, error) {
 	changes, err := diff.ToolsOptions(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools(), diff.Options{Generate: gen})
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)

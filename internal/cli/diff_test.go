@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // runCLI runs mcpgen in-process and returns its exit status and output.
@@ -40,7 +42,7 @@ const (
 // the pair has changes at ERR, so diff fails. The golden case
 // testdata/golden/homeassistant pins its output.
 func TestDiffExitStatus(t *testing.T) {
-	t.Chdir("../..")
+	t.Chdir(testenv.RepoRoot())
 	for _, args := range [][]string{nil, {"--format", "json"}, {"--format=markdown"}} {
 		args := append(append([]string{"diff"}, args...), "testdata/homeassistant-tools-list.json", "testdata/golden/homeassistant/new.json")
 		code, stdout, stderr := runCLI(t, args...)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/generator"
-	"github.com/mcpgen/mcpgen/generator/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/internal/config"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -77,8 +76,8 @@ type genFlags struct {
 }
 
 func (g *genFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.gemini, "gemini", emit.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
-	fs.StringVar(&g.parts, "emit", strings.Join(emit.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
+	fs.StringVar(&g.gemini, "gemini", ir.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
+	fs.StringVar(&g.parts, "emit", strings.Join(ir.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
 	fs.BoolVar(&g.openaiStrict, "openai-strict", false, "declare the tools of the openai part in OpenAI's strict mode where their schemas allow it")
 	fs.BoolVar(&g.strict, "strict", false, "refuse a tool list with a tool no call of which can succeed (its schema is one the JSON Schema meta-schema rejects, or admits no arguments) instead of leaving that tool out with a warning")
 	fs.StringVar(&g.tools, "tools", "", "generate only the tools whose MCP names match one of these comma-separated `globs` (path.Match syntax: *, ?, [a-z]); default: every tool")
@@ -95,14 +94,14 @@ func (g *genFlags) check() error {
 	if g.list == nil {
 		g.list = []string{}
 	}
-	if err := (emit.Options{Parts: g.list, Gemini: g.gemini}).CheckParts(); err != nil {
+	if err := (generator.Options{Parts: g.list, Gemini: g.gemini}).CheckParts(); err != nil {
 		flag := "--emit"
-		if oe, ok := err.(*emit.OptionError); ok && oe.Option == "gemini" {
+		if oe, ok := err.(*ir.OptionError); ok && oe.Option == "gemini" {
 			flag = "--gemini"
 		}
 		return usagef("generate: %s: %v", flag, err)
 	}
-	if g.openaiStrict && !containsPart(g.list, emit.PartOpenAI) {
+	if g.openaiStrict && !containsPart(g.list, ir.PartOpenAI) {
 		return usagef("generate: --openai-strict needs --emit openai")
 	}
 	return g.checkTools()
@@ -110,7 +109,7 @@ func (g *genFlags) check() error {
 
 // config returns the generator configuration for one package.
 func (g *genFlags) config(pkg, out string) generator.Config {
-	return generator.Config{Package: pkg, Out: out, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict, Tools: g.filter, Strict: g.strict}
+	return generator.Config{Out: out, Tools: g.filter, Options: generator.Options{Package: pkg, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict, Strict: g.strict}}
 }
 
 func runGenerate(e *env, args []string) error {
@@ -178,7 +177,7 @@ func runGenerate(e *env, args []string) error {
 	if *pkg == "" {
 		*pkg = filepath.Base(filepath.Clean(*out))
 	}
-	if err := emit.CheckPackageName(*pkg); err != nil {
+	if err := ir.CheckPackageName(*pkg); err != nil {
 		return usagef("generate: %v (set --package)", err)
 	}
 	if err := gf.check(); err != nil {

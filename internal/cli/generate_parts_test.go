@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/runtime"
 	mcpanthropic "github.com/mcpgen/mcpgen/runtime/anthropic"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
@@ -21,25 +21,25 @@ import (
 // form, OpenAI strict mode).
 func emitCombinations() [][]string {
 	var out [][]string
-	for mask := 1; mask < 1<<len(emit.Parts); mask++ {
+	for mask := 1; mask < 1<<len(ir.Parts); mask++ {
 		var parts []string
-		for i, p := range emit.Parts {
+		for i, p := range ir.Parts {
 			if mask&(1<<i) != 0 {
 				parts = append(parts, p)
 			}
 		}
 		needsTypes := slices.ContainsFunc(parts, func(p string) bool {
-			return p == emit.PartClient || p == emit.PartAnthropic || p == emit.PartOpenAI
+			return p == ir.PartClient || p == ir.PartAnthropic || p == ir.PartOpenAI
 		})
-		if needsTypes && !slices.Contains(parts, emit.PartTypes) {
+		if needsTypes && !slices.Contains(parts, ir.PartTypes) {
 			continue
 		}
 		args := []string{"--emit", strings.Join(parts, ",")}
 		out = append(out, args)
-		if slices.Contains(parts, emit.PartGemini) {
-			out = append(out, append(slices.Clone(args), "--gemini", emit.GeminiJSON))
+		if slices.Contains(parts, ir.PartGemini) {
+			out = append(out, append(slices.Clone(args), "--gemini", ir.GeminiJSON))
 		}
-		if slices.Contains(parts, emit.PartOpenAI) {
+		if slices.Contains(parts, ir.PartOpenAI) {
 			out = append(out, append(slices.Clone(args), "--openai-strict"))
 		}
 	}
@@ -66,7 +66,7 @@ func generateEveryPart(t *testing.T, snapshot string, vet bool) {
 		t.Fatal(err)
 	}
 	defer os.Remove("testdata") // only if empty: it is not checked in
-	for _, form := range []string{emit.GeminiTyped, emit.GeminiJSON} {
+	for _, form := range []string{ir.GeminiTyped, ir.GeminiJSON} {
 		root, err := os.MkdirTemp("testdata", "parts-")
 		if err != nil {
 			t.Fatal(err)
@@ -74,7 +74,7 @@ func generateEveryPart(t *testing.T, snapshot string, vet bool) {
 		defer os.RemoveAll(root)
 		out := filepath.Join(root, "p")
 		if code, _, stderr := runCLI(t, "generate", "--snapshot", snapshot, "--package", "p", "--out", out,
-			"--emit", strings.Join(emit.Parts, ","), "--gemini", form, "--openai-strict"); code != 0 {
+			"--emit", strings.Join(ir.Parts, ","), "--gemini", form, "--openai-strict"); code != 0 {
 			t.Fatalf("generate every part, %s: exit %d: %s", form, code, stderr)
 		}
 		if b, err := exec.Command("go", "vet", "./"+filepath.ToSlash(out)).CombinedOutput(); err != nil {
@@ -122,8 +122,8 @@ func TestAnchorRefEveryPart(t *testing.T) {
 // every --emit combination: the types give way, and the package compiles.
 func TestProviderNamesReserved(t *testing.T) {
 	var tools []string
-	for _, part := range emit.Parts {
-		for _, id := range emit.Declared[part] {
+	for _, part := range ir.Parts {
+		for _, id := range ir.Declared[part] {
 			// Split the identifier at its second word: the tool takes the
 			// first, an object property the rest.
 			i := strings.IndexFunc(id[1:], func(r rune) bool { return r >= 'A' && r <= 'Z' }) + 1

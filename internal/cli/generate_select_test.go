@@ -106,7 +106,7 @@ func TestGenerateSelectedToolsCompile(t *testing.T) {
 	// unchanged server sees no drift.
 	hashRE := regexp.MustCompile(`const SnapshotHash = "[^"]+"`)
 	sel, _ := os.ReadFile(filepath.Join(out, "schemas.go"))
-	whole, _ := os.ReadFile("../../generated/homeassistant/schemas.go")
+	whole, _ := os.ReadFile(testenv.FromRoot("generated/homeassistant/schemas.go"))
 	if h := hashRE.Find(sel); h == nil || string(h) != string(hashRE.Find(whole)) {
 		t.Errorf("SnapshotHash %s, want the whole snapshot's %s", h, hashRE.Find(whole))
 	}

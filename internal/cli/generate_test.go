@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
-const haSnapshot = "../../testdata/homeassistant-tools-list.json"
+var haSnapshot = testenv.FromRoot("testdata/homeassistant-tools-list.json")
 
 func listDir(t *testing.T, dir string) []string {
 	t.Helper()
@@ -42,7 +44,7 @@ func TestGenerateWritesThePackage(t *testing.T) {
 		t.Errorf("types.go starts with %q", string(data[:80]))
 	}
 	// The checked-in package is the same output.
-	checked, err := os.ReadFile("../../generated/homeassistant/types.go")
+	checked, err := os.ReadFile(testenv.FromRoot("generated/homeassistant/types.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

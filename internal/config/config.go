@@ -61,7 +61,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/ir"
 )
 
 // File is a parsed mcpgen.yaml.
@@ -322,7 +322,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			s.Out, err = str(vv, kk.Value)
 		case "package":
 			if s.Package, err = str(vv, kk.Value); err == nil {
-				if perr := emit.CheckPackageName(s.Package); perr != nil {
+				if perr := ir.CheckPackageName(s.Package); perr != nil {
 					err = fail(vv.Line, "server %s: %v", name, perr)
 				}
 			}
@@ -418,7 +418,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 		}
 		if s.Package == "" {
 			s.Package = filepath.Base(s.Out)
-			if perr := emit.CheckPackageName(s.Package); perr != nil {
+			if perr := ir.CheckPackageName(s.Package); perr != nil {
 				if s.Package == "main" {
 					return nil, fail(s.Line, "server %s: the directory name %q of out cannot be the package's name: %v: set package", name, s.Package, perr)
 				}

@@ -15,7 +15,7 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/providertest"
@@ -24,7 +24,7 @@ import (
 )
 
 // corpusDir is the corpus, relative to this package.
-const corpusDir = "../../testdata/servers"
+var corpusDir = testenv.FromRoot("testdata/servers")
 
 // minServers is the size the corpus must keep.
 const minServers = 20
@@ -35,7 +35,7 @@ type server struct {
 	pkg   string // Go package name
 	snap  *snapshot.Snapshot
 	ir    *ir.Package
-	files []emit.File
+	files []generator.File
 }
 
 var (
@@ -116,7 +116,7 @@ func (s *server) generate() error {
 	if s.ir, err = ir.Build(s.snap.Tools); err != nil {
 		return fmt.Errorf("%s: %w", s.file, err)
 	}
-	if s.files, err = emit.Generate(s.snap, emit.Options{Package: s.pkg}); err != nil {
+	if s.files, err = generator.Generate(generator.Config{From: s.snap, Options: generator.Options{Package: s.pkg}}); err != nil {
 		return fmt.Errorf("%s: %w", s.file, err)
 	}
 	return nil

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/cli"
 	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/internal/textdiff"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/anthropic"
@@ -83,7 +84,7 @@ var diffFormats = []struct{ format, ext string }{{"text", "txt"}, {"json", "json
 // TestGolden runs every case of testdata/golden and compares its outputs
 // with the expected files; with -update it rewrites them instead.
 func TestGolden(t *testing.T) {
-	t.Chdir("../..")
+	t.Chdir(testenv.RepoRoot())
 	for _, c := range loadCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			files, warnings := c.generate(t, t.TempDir())
@@ -114,14 +115,14 @@ func TestCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
-	t.Chdir("../..")
+	t.Chdir(testenv.RepoRoot())
 	goBin := filepath.Join(goruntime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goBin); err != nil {
 		goBin = "go"
 	}
 	// The packages must be inside the module to import its runtime; the go
 	// command skips testdata directories in ./... patterns.
-	parent := filepath.Join("internal", "golden", "testdata")
+	parent := filepath.FromSlash("internal/golden/testdata")
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime/anthropic"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
 	"github.com/mcpgen/mcpgen/runtime/openai"
@@ -14,11 +15,11 @@ import (
 // TestCorpus declares every tool list checked into the repository for each
 // provider, in each form, and runs the provider checkers over the result.
 func TestCorpus(t *testing.T) {
-	files, err := filepath.Glob("../../testdata/*.json")
+	files, err := filepath.Glob(testenv.FromRoot("testdata/*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, _ := filepath.Glob("../../testdata/*/*.json")
+	more, _ := filepath.Glob(testenv.FromRoot("testdata/*/*.json"))
 	files = append(append(files, more...), "testdata/survey-tools.json")
 	total := 0
 	for _, file := range files {

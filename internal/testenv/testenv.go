@@ -15,10 +15,38 @@ import (
 	"testing"
 )
 
-// RepoRoot returns the root of the mcpgen checkout.
+// RepoRoot returns the root of the mcpgen checkout: the closest directory
+// above this file that holds the main module's go.mod, wherever the file
+// sits in the tree.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	dir := filepath.Dir(file)
+	for d := dir; ; {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && bytes.HasPrefix(data, []byte("module github.com/mcpgen/mcpgen\n")) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return filepath.Clean(filepath.Join(dir, "..", ".."))
+		}
+		d = parent
+	}
+}
+
+// FromRoot returns the path of rel, a slash-separated path from the root
+// of the checkout, relative to the current directory (absolute when it
+// has no relative form), so that a test reads the same files from
+// wherever its package sits.
+func FromRoot(rel string) string {
+	abs := filepath.Join(RepoRoot(), filepath.FromSlash(rel))
+	wd, err := os.Getwd()
+	if err != nil {
+		return abs
+	}
+	if r, err := filepath.Rel(wd, abs); err == nil {
+		return r
+	}
+	return abs
 }
 
 var (
@@ -40,7 +68,7 @@ func SDKServer(t testing.TB) string {
 		}
 		sdkPath = filepath.Join(dir, "sdkserver")
 		cmd := exec.Command("go", "build", "-o", sdkPath, ".")
-		cmd.Dir = filepath.Join(RepoRoot(), "internal", "sdkserver")
+		cmd.Dir = filepath.Join(RepoRoot(), filepath.FromSlash("internal/sdkserver"))
 		sdkOut, sdkErr = cmd.CombinedOutput()
 	})
 	if sdkErr != nil {

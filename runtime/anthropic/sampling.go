@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 )
 
 // Messages is the part of the Anthropic client a Sampler uses; a
@@ -37,12 +37,37 @@ type Sampler struct {
 
 // Handle is a runtime.SamplingHandler.
 func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
-	if s.Messages == nil || s.Model == "" {
-		return nil, errors.New("anthropic sampler: Messages and Model must be set")
-	}
-	if err := s.Approve.Check(ctx, req); err != nil {
-		return nil, err
-	}
+	return provider.Sample(ctx, req, s.Messages != nil && s.Model != "", "anthropic sampler: Messages and Model must be set", s.Approve, string(s.Model), func(ctx context.Context) (provider.Answer, error) {
+		p, err := s.params(req)
+		if err != nil {
+			return provider.Answer{}, err
+		}
+		msg, err := s.Messages.New(ctx, p)
+		if err != nil {
+			return provider.Answer{}, fmt.Errorf("anthropic: %w", err)
+		}
+		var b strings.Builder
+		for _, block := range msg.Content {
+			if block.Type == "text" {
+				b.WriteString(block.Text)
+			}
+		}
+		stop := string(msg.StopReason)
+		switch msg.StopReason {
+		case anthropic.StopReasonEndTurn, "":
+			stop = "endTurn"
+		case anthropic.StopReasonMaxTokens:
+			stop = "maxTokens"
+		case anthropic.StopReasonStopSequence:
+			stop = "stopSequence"
+		}
+		return provider.Answer{Text: b.String(), Model: string(msg.Model), StopReason: stop}, nil
+	})
+}
+
+// params returns the Messages API request of a sampling request: its text
+// messages, system prompt, token limit, temperature and stop sequences.
+func (s *Sampler) params(req *runtime.SamplingRequest) (anthropic.MessageNewParams, error) {
 	limit := s.MaxTokens
 	if limit <= 0 {
 		limit = DefaultMaxTokens
@@ -57,7 +82,7 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 	for i, m := range req.Messages {
 		for _, c := range m.Content {
 			if c.Type != runtime.ContentText {
-				return nil, fmt.Errorf("anthropic sampler: message %d: content of type %q is not supported", i, c.Type)
+				return p, fmt.Errorf("anthropic sampler: message %d: content of type %q is not supported", i, c.Type)
 			}
 		}
 		if m.Role == "assistant" {
@@ -66,28 +91,5 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 			p.Messages = append(p.Messages, anthropic.NewUserMessage(anthropic.NewTextBlock(m.Text())))
 		}
 	}
-	msg, err := s.Messages.New(ctx, p)
-	if err != nil {
-		return nil, fmt.Errorf("anthropic: %w", err)
-	}
-	var b strings.Builder
-	for _, block := range msg.Content {
-		if block.Type == "text" {
-			b.WriteString(block.Text)
-		}
-	}
-	stop := string(msg.StopReason)
-	switch msg.StopReason {
-	case anthropic.StopReasonEndTurn, "":
-		stop = "endTurn"
-	case anthropic.StopReasonMaxTokens:
-		stop = "maxTokens"
-	case anthropic.StopReasonStopSequence:
-		stop = "stopSequence"
-	}
-	model := string(msg.Model)
-	if model == "" {
-		model = string(s.Model)
-	}
-	return &runtime.SamplingResult{Content: []runtime.Content{{Type: runtime.ContentText, Text: b.String()}}, Model: model, StopReason: stop}, nil
+	return p, nil
 }

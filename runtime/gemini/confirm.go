@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // SetConfirmation makes the toolset ask c.Ask before it runs a call that
@@ -13,14 +12,8 @@ import (
 // error when c has no Ask or names a tool the toolset does not have. Call
 // it before the toolset is used.
 func (ts *Toolset) SetConfirmation(c *runtime.Confirmation) error {
-	names := make([]string, 0, len(ts.declsOf))
-	for n := range ts.declsOf {
-		names = append(names, n)
-	}
-	cf, err := toolcall.NewConfirmer(c, names)
-	if err != nil {
+	if err := ts.tools.Confirm(c); err != nil {
 		return fmt.Errorf("gemini toolset: %w", err)
 	}
-	ts.confirm = cf
 	return nil
 }

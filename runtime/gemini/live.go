@@ -108,7 +108,7 @@ func newLivePolicy(ts *Toolset, opts *LiveOptions) (*livePolicy, error) {
 		p.maxSteps = DefaultMaxSteps
 	}
 	known := func(field, name string) error {
-		if _, ok := ts.declsOf[name]; !ok {
+		if _, ok := ts.tools.DeclaredName(name); !ok {
 			return fmt.Errorf("gemini live: %s names %q, which is not a tool of the toolset", field, name)
 		}
 		return nil
@@ -159,8 +159,8 @@ type liveToolset struct {
 // apply works out which of ts's tools are non-blocking.
 func (p *livePolicy) apply(ts *Toolset) *liveToolset {
 	lt := &liveToolset{ts: ts, nonBlocking: map[string]bool{}}
-	for declared, e := range ts.byName {
-		if p.isNonBlocking(&e.tool) {
+	for declared, e := range ts.tools.Entries() {
+		if p.isNonBlocking(&e.Tool) {
 			lt.nonBlocking[declared] = true
 		}
 	}
@@ -458,7 +458,8 @@ func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset
 	resp := lt.ts.Handle(ctx, c.call)
 	if nonBlocking {
 		resp.Scheduling = genai.FunctionResponseSchedulingWhenIdle
-		if s, ok := l.policy.scheduling[lt.ts.byName[c.call.Name].tool.Name]; ok {
+		mcpName, _ := lt.ts.tools.MCPName(c.call.Name)
+		if s, ok := l.policy.scheduling[mcpName]; ok {
 			resp.Scheduling = s
 		}
 	}

@@ -2,12 +2,12 @@ package gemini
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 )
 
 // Models is the part of the Gemini client a Sampler uses; a
@@ -40,41 +40,29 @@ type Sampler struct {
 // Handle is a runtime.SamplingHandler: it sends the request's messages to
 // the model and returns its answer in text.
 func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
-	if s.Models == nil || s.Model == "" {
-		return nil, errors.New("gemini sampler: Models and Model must be set")
-	}
-	if err := s.Approve.Check(ctx, req); err != nil {
-		return nil, err
-	}
-	contents, err := samplingContents(req.Messages)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := s.Models.GenerateContent(ctx, s.Model, contents, s.config(req))
-	if err != nil {
-		return nil, fmt.Errorf("gemini: %w", err)
-	}
-	turn, err := modelTurn(resp)
-	if err != nil {
-		return nil, fmt.Errorf("gemini: %w", err)
-	}
-	stop := "endTurn"
-	switch reason := resp.Candidates[0].FinishReason; reason {
-	case genai.FinishReasonStop, "":
-	case genai.FinishReasonMaxTokens:
-		stop = "maxTokens"
-	default:
-		stop = string(reason)
-	}
-	model := resp.ModelVersion
-	if model == "" {
-		model = s.Model
-	}
-	return &runtime.SamplingResult{
-		Content:    []runtime.Content{{Type: runtime.ContentText, Text: turnText(turn)}},
-		Model:      model,
-		StopReason: stop,
-	}, nil
+	return provider.Sample(ctx, req, s.Models != nil && s.Model != "", "gemini sampler: Models and Model must be set", s.Approve, s.Model, func(ctx context.Context) (provider.Answer, error) {
+		contents, err := samplingContents(req.Messages)
+		if err != nil {
+			return provider.Answer{}, err
+		}
+		resp, err := s.Models.GenerateContent(ctx, s.Model, contents, s.config(req))
+		if err != nil {
+			return provider.Answer{}, fmt.Errorf("gemini: %w", err)
+		}
+		turn, err := modelTurn(resp)
+		if err != nil {
+			return provider.Answer{}, fmt.Errorf("gemini: %w", err)
+		}
+		stop := "endTurn"
+		switch reason := resp.Candidates[0].FinishReason; reason {
+		case genai.FinishReasonStop, "":
+		case genai.FinishReasonMaxTokens:
+			stop = "maxTokens"
+		default:
+			stop = string(reason)
+		}
+		return provider.Answer{Text: turnText(turn), Model: resp.ModelVersion, StopReason: stop}, nil
+	})
 }
 
 // config returns the request's configuration.

@@ -6,12 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 )
 
 // A Toolset offers MCP tools to a Gemini model and runs the function calls
@@ -21,16 +20,8 @@ import (
 // package's MCPTools(), or a live session's tool list. It is safe for
 // concurrent use.
 type Toolset struct {
-	caller  runtime.Caller
-	decls   []*genai.FunctionDeclaration
-	byName  map[string]*toolEntry // by declared name
-	declsOf map[string]string     // MCP name → declared name
-	confirm *toolcall.Confirmer   // nil when no call needs consent
-}
-
-type toolEntry struct {
-	tool   runtime.Tool
-	schema *runtime.Schema // nil when the tool has no input schema
+	decls []*genai.FunctionDeclaration
+	tools *provider.Tools
 }
 
 // NewToolset returns a Toolset that declares tools to Gemini (see
@@ -48,26 +39,7 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *DeclarationOp
 	if err != nil {
 		return nil, err
 	}
-	ts := &Toolset{
-		caller:  caller,
-		decls:   decls,
-		byName:  make(map[string]*toolEntry, len(tools)),
-		declsOf: make(map[string]string, len(tools)),
-	}
-	byMCP := make(map[string]runtime.Tool, len(tools))
-	for _, t := range tools {
-		byMCP[t.Name] = t
-	}
-	for declared, mcpName := range names {
-		t := byMCP[mcpName]
-		e := &toolEntry{tool: t}
-		if len(strings.TrimSpace(string(t.InputSchema))) > 0 {
-			e.schema = runtime.NewSchema(t.Name, t.InputSchema)
-		}
-		ts.byName[declared] = e
-		ts.declsOf[mcpName] = declared
-	}
-	return ts, nil
+	return &Toolset{decls: decls, tools: provider.NewTools(caller, tools, names)}, nil
 }
 
 // Tools returns the tools to put in genai.GenerateContentConfig.Tools: one
@@ -85,18 +57,11 @@ func (ts *Toolset) Tools() []*genai.Tool {
 func (ts *Toolset) Declarations() []*genai.FunctionDeclaration { return ts.decls }
 
 // MCPName returns the MCP tool name behind a declared function name.
-func (ts *Toolset) MCPName(declared string) (string, bool) {
-	e, ok := ts.byName[declared]
-	if !ok {
-		return "", false
-	}
-	return e.tool.Name, true
-}
+func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCPName(declared) }
 
 // DeclaredName returns the function name a tool is declared under.
 func (ts *Toolset) DeclaredName(mcpName string) (string, bool) {
-	d, ok := ts.declsOf[mcpName]
-	return d, ok
+	return ts.tools.DeclaredName(mcpName)
 }
 
 // Handle runs one function call and returns the response to send back to
@@ -124,9 +89,9 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		return &genai.FunctionResponse{Response: map[string]any{"error": "empty function call"}}
 	}
 	resp := &genai.FunctionResponse{ID: call.ID, Name: call.Name}
-	e, ok := ts.byName[call.Name]
+	e, ok := ts.tools.Lookup(call.Name)
 	if !ok {
-		resp.Response = map[string]any{"error": toolcall.UnknownTool("function", call.Name, ts.names())}
+		resp.Response = map[string]any{"error": ts.tools.Unknown("function", call.Name)}
 		return resp
 	}
 	var args []byte
@@ -138,7 +103,7 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		}
 		args = b
 	}
-	out := toolcall.Run(ctx, ts.caller, e.tool.Name, e.schema, args, isImage, ts.confirm.Gate(e.tool))
+	out := ts.tools.Run(ctx, e, args, isImage)
 	if out.Error != "" {
 		resp.Response = map[string]any{"error": out.Error}
 		return resp
@@ -161,25 +126,7 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 // returns their responses in the order of calls. Each call is handled as
 // Handle does; confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, calls []*genai.FunctionCall) []*genai.FunctionResponse {
-	out := make([]*genai.FunctionResponse, len(calls))
-	var wg sync.WaitGroup
-	for i, c := range calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i] = ts.Handle(ctx, c)
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
-func (ts *Toolset) names() []string {
-	names := make([]string, 0, len(ts.byName))
-	for n := range ts.byName {
-		names = append(names, n)
-	}
-	return names
+	return provider.HandleAll(ctx, calls, ts.Handle)
 }
 
 // isImage reports whether a MIME type is an image type, which Gemini takes

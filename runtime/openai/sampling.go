@@ -9,6 +9,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 )
 
 // Completions is the part of the OpenAI client a Sampler uses; a
@@ -36,12 +37,37 @@ type Sampler struct {
 
 // Handle is a runtime.SamplingHandler.
 func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
-	if s.Completions == nil || s.Model == "" {
-		return nil, errors.New("openai sampler: Completions and Model must be set")
-	}
-	if err := s.Approve.Check(ctx, req); err != nil {
-		return nil, err
-	}
+	return provider.Sample(ctx, req, s.Completions != nil && s.Model != "", "openai sampler: Completions and Model must be set", s.Approve, string(s.Model), func(ctx context.Context) (provider.Answer, error) {
+		p, err := s.params(req)
+		if err != nil {
+			return provider.Answer{}, err
+		}
+		resp, err := s.Completions.New(ctx, p)
+		if err != nil {
+			return provider.Answer{}, fmt.Errorf("openai: %w", err)
+		}
+		if len(resp.Choices) == 0 {
+			return provider.Answer{}, errors.New("openai: the model returned no choice")
+		}
+		choice := resp.Choices[0]
+		if choice.Message.Refusal != "" {
+			return provider.Answer{}, fmt.Errorf("openai: the model refused: %s", choice.Message.Refusal)
+		}
+		stop := choice.FinishReason
+		switch stop {
+		case "stop", "":
+			stop = "endTurn"
+		case "length":
+			stop = "maxTokens"
+		}
+		return provider.Answer{Text: choice.Message.Content, Model: resp.Model, StopReason: stop}, nil
+	})
+}
+
+// params returns the Chat Completions request of a sampling request: its
+// text messages, system prompt, token limit, temperature and stop
+// sequences.
+func (s *Sampler) params(req *runtime.SamplingRequest) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{Model: s.Model}
 	p.MaxCompletionTokens = openai.Int(req.TokenLimit(s.MaxTokens))
 	if req.Temperature != nil {
@@ -56,7 +82,7 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 	for i, m := range req.Messages {
 		for _, c := range m.Content {
 			if c.Type != runtime.ContentText {
-				return nil, fmt.Errorf("openai sampler: message %d: content of type %q is not supported", i, c.Type)
+				return p, fmt.Errorf("openai sampler: message %d: content of type %q is not supported", i, c.Type)
 			}
 		}
 		if m.Role == "assistant" {
@@ -65,27 +91,5 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 			p.Messages = append(p.Messages, openai.UserMessage(m.Text()))
 		}
 	}
-	resp, err := s.Completions.New(ctx, p)
-	if err != nil {
-		return nil, fmt.Errorf("openai: %w", err)
-	}
-	if len(resp.Choices) == 0 {
-		return nil, errors.New("openai: the model returned no choice")
-	}
-	choice := resp.Choices[0]
-	if choice.Message.Refusal != "" {
-		return nil, fmt.Errorf("openai: the model refused: %s", choice.Message.Refusal)
-	}
-	stop := choice.FinishReason
-	switch stop {
-	case "stop", "":
-		stop = "endTurn"
-	case "length":
-		stop = "maxTokens"
-	}
-	model := resp.Model
-	if model == "" {
-		model = string(s.Model)
-	}
-	return &runtime.SamplingResult{Content: []runtime.Content{{Type: runtime.ContentText, Text: choice.Message.Content}}, Model: model, StopReason: stop}, nil
+	return p, nil
 }

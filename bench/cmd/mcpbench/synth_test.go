@@ -34,7 +34,7 @@ func TestSyntheticTools(t *testing.T) {
 		if err := os.WriteFile(snap, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		files, err := generator.Generate(generator.Config{Snapshot: snap, Package: "synth"})
+		files, err := generator.Generate(generator.Config{Snapshot: snap, Options: generator.Options{Package: "synth"}})
 		if err != nil {
 			t.Fatalf("generating %d synthetic tools: %v", n, err)
 		}

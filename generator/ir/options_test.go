@@ -1,4 +1,4 @@
-package emit
+package ir
 
 import (
 	"errors"

@@ -1,0 +1,168 @@
+package ir
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"slices"
+	"strings"
+)
+
+// Gemini forms.
+const (
+	GeminiTyped = "typed"
+	GeminiJSON  = "json"
+)
+
+// Parts of a generated package, as --emit names them.
+const (
+	PartTypes  = "types"
+	PartClient = "client"
+	PartGemini = "gemini"
+	// PartAnthropic and PartOpenAI are written only when asked for: they
+	// make the package import the providers' SDKs.
+	PartAnthropic = "anthropic"
+	PartOpenAI    = "openai"
+)
+
+// Parts lists every part in the order files are written.
+var Parts = []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenAI}
+
+// DefaultParts are the parts written when none are named.
+var DefaultParts = []string{PartTypes, PartClient, PartGemini}
+
+// FileNames are the files each part writes.
+var FileNames = map[string][]string{
+	PartTypes:     {"types.go", "validate.go", "schemas.go"},
+	PartClient:    {"client.go"},
+	PartGemini:    {"gemini.go"},
+	PartAnthropic: {"anthropic.go"},
+	PartOpenAI:    {"openai.go"},
+}
+
+// Declared are the package-level exported identifiers each part declares
+// besides the types, constants and methods derived from the tools. The IR
+// keeps the types it names off all of them, whichever parts are written, so
+// that writing another part never renames a type. A part that declares a
+// new identifier must list it here: rendering refuses output that declares
+// a name twice.
+var Declared = map[string][]string{
+	PartTypes:     {"SnapshotHash", "ValidateArguments", "ValidateResult", "MCPTools"},
+	PartClient:    {"Client", "NewClient"},
+	PartGemini:    {"FunctionDeclarations", "Tools", "DeclaredNames"},
+	PartAnthropic: {"AnthropicToolParams", "NewAnthropicToolset", "AnthropicDeclaredNames"},
+	PartOpenAI:    {"OpenAIFunctionDefinitions", "NewOpenAIToolset", "OpenAIDeclaredNames"},
+}
+
+// reservedIdentifiers lists the identifiers of every part, in the order of
+// Parts, and then extra.
+func reservedIdentifiers(extra []string) []string {
+	var out []string
+	for _, p := range Parts {
+		out = append(out, Declared[p]...)
+	}
+	return append(out, extra...)
+}
+
+// Options are the settings of one generation, from the IR build to the
+// rendered files. The pipeline takes them once: the IR is built with them
+// (BuildOptions), the files are rendered with them, and diff builds the IR
+// it compares with them, so that all of them name the same identifiers.
+type Options struct {
+	// Package is the Go package name.
+	Package string
+	// Parts are the parts to write; nil means DefaultParts.
+	Parts []string
+	// Gemini is GeminiTyped (the default) or GeminiJSON.
+	Gemini string
+	// OpenAIStrict declares the tools of the openai part in strict mode.
+	OpenAIStrict bool
+	// Limits bound the tool count and the schema depth; zero fields take
+	// the defaults (DefaultMaxTools, DefaultMaxSchemaDepth).
+	Limits Limits
+	// Overrides change the Go name or type of properties, keyed by
+	// OverrideKey.
+	Overrides map[string]Override
+	// Sharing says which types several tools share; the zero value shares
+	// every type it can.
+	Sharing Sharing
+	// KeepUnusedOverrides accepts overrides whose property is not in the
+	// tools, and entries of Sharing.Except that match no type, as when one
+	// configuration builds two versions of a server.
+	KeepUnusedOverrides bool
+	// Reserved are package-level identifiers the generated code declares
+	// besides those of Declared, which are always reserved; the types
+	// derived from tools never take them.
+	Reserved []string
+	// SnapshotHash, when set, is the SnapshotHash to record instead of the
+	// hash of the tools generated: the hash of the whole snapshot when
+	// only some of its tools are generated. SnapshotTools is then the
+	// number of tools in the whole snapshot.
+	SnapshotHash  string
+	SnapshotTools int
+	// Context, when set, stops generation once it is done: the IR build
+	// with a *StoppedError naming the tool and the schema being converted,
+	// the files with an error naming the file.
+	Context context.Context
+	// Strict refuses a tool no call of which can succeed (see
+	// Error.Uncallable) instead of leaving it out of the package, with
+	// the reason in Package.Skipped.
+	Strict bool
+}
+
+// An OptionError says which option Check refused: "package", "parts" or
+// "gemini".
+type OptionError struct {
+	Option string
+	Reason string
+}
+
+func (e *OptionError) Error() string { return e.Reason }
+
+// CheckPackageName refuses, as an *OptionError, a package name that is not a
+// Go identifier, and main: a generated package is a library, with no func
+// main to run, and a program's package cannot be imported, so code generated
+// as package main vets but never links.
+func CheckPackageName(name string) error {
+	if !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_" {
+		return &OptionError{"package", fmt.Sprintf("package name %q is not a Go identifier", name)}
+	}
+	if name == "main" {
+		return &OptionError{"package", `package name "main" makes a program, which no other package can import, and a generated package has no func main: pick another name`}
+	}
+	return nil
+}
+
+// Check reports, as an *OptionError, the first option rendering cannot
+// honour: the package name (see CheckPackageName), then the parts and the
+// Gemini form (see CheckParts). The command line and mcpgen.yaml are checked
+// with these functions too, so each rule is written once.
+func (o Options) Check() error {
+	if err := CheckPackageName(o.Package); err != nil {
+		return err
+	}
+	return o.CheckParts()
+}
+
+// CheckParts refuses no part or an unknown one, a part that needs the types
+// part without it, and an unknown Gemini form. Nil Parts means DefaultParts,
+// and an empty Gemini GeminiTyped.
+func (o Options) CheckParts() error {
+	if o.Parts != nil && len(o.Parts) == 0 {
+		return &OptionError{"parts", "no part to generate"}
+	}
+	for _, p := range o.Parts {
+		if _, ok := FileNames[p]; !ok {
+			return &OptionError{"parts", fmt.Sprintf("unknown part %q (want %s)", p, strings.Join(Parts, ", "))}
+		}
+	}
+	for _, p := range []string{PartClient, PartAnthropic, PartOpenAI} {
+		if slices.Contains(o.Parts, p) && !slices.Contains(o.Parts, PartTypes) {
+			return &OptionError{"parts", fmt.Sprintf("the %s part needs the types part", p)}
+		}
+	}
+	if o.Gemini != "" && o.Gemini != GeminiTyped && o.Gemini != GeminiJSON {
+		return &OptionError{"gemini", fmt.Sprintf("unknown Gemini form %q (want typed or json)", o.Gemini)}
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// An Answer is a model's answer to a sampling request, as a provider's
+// Sampler reads it from its SDK.
+type Answer struct {
+	// Text is the answer's text.
+	Text string
+	// Model is the model that answered; empty when the API did not say.
+	Model string
+	// StopReason is the MCP stop reason: "endTurn", "maxTokens",
+	// "stopSequence", or the provider's own reason.
+	StopReason string
+}
+
+// Sample runs the steps every provider's Sampler takes: it refuses a
+// Sampler that is not set up (ready false) with an error naming its
+// provider and what must be set, asks approve, sends the request with send,
+// and returns the answer as one text block, naming model when the API did
+// not name the model that answered.
+func Sample(ctx context.Context, req *runtime.SamplingRequest, ready bool, notReady string, approve runtime.SamplingApproval, model string, send func(context.Context) (Answer, error)) (*runtime.SamplingResult, error) {
+	if !ready {
+		return nil, errors.New(notReady)
+	}
+	if err := approve.Check(ctx, req); err != nil {
+		return nil, err
+	}
+	a, err := send(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if a.Model == "" {
+		a.Model = model
+	}
+	return &runtime.SamplingResult{Content: []runtime.Content{{Type: runtime.ContentText, Text: a.Text}}, Model: a.Model, StopReason: a.StopReason}, nil
+}

@@ -1,0 +1,114 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/provschema"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
+)
+
+// A Toolset offers MCP tools to an OpenAI model and runs the tool calls the
+// model makes. It is safe for concurrent use.
+type Toolset struct {
+	defs  []shared.FunctionDefinitionParam
+	tools *provider.Tools
+	// strict holds, by declared name, the server's schema of each tool
+	// declared in strict mode, kept to undo strict mode's nulls.
+	strict map[string]*jsontree.Node
+}
+
+// NewToolset returns a Toolset that declares tools (see
+// FunctionDefinitions) and calls them through caller. More tools than
+// MaxTools is a *runtime.TooManyToolsError: pass a subset, such as
+// runtime.ToolFilter.Select picks.
+func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*Toolset, error) {
+	if caller == nil {
+		return nil, errors.New("openai toolset: caller is nil")
+	}
+	if err := checkToolCount(len(tools)); err != nil {
+		return nil, err
+	}
+	defs, names, strict, err := definitions(tools, opts)
+	if err != nil {
+		return nil, err
+	}
+	ts := &Toolset{defs: defs, tools: provider.NewTools(caller, tools, names), strict: map[string]*jsontree.Node{}}
+	for i, t := range tools {
+		if !strict[i] || strings.TrimSpace(string(t.InputSchema)) == "" {
+			continue
+		}
+		if doc, err := jsontree.ParseUnique(t.InputSchema); err == nil {
+			ts.strict[defs[i].Name] = doc
+		}
+	}
+	return ts, nil
+}
+
+// Definitions returns the function definitions, in the order of the tools
+// the Toolset was built from.
+func (ts *Toolset) Definitions() []shared.FunctionDefinitionParam { return ts.defs }
+
+// Tools returns the definitions in the form ChatCompletionNewParams.Tools
+// takes.
+func (ts *Toolset) Tools() []openai.ChatCompletionToolUnionParam {
+	out := make([]openai.ChatCompletionToolUnionParam, len(ts.defs))
+	for i, d := range ts.defs {
+		out[i] = openai.ChatCompletionFunctionTool(d)
+	}
+	return out
+}
+
+// MCPName returns the MCP tool name behind a declared function name.
+func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCPName(declared) }
+
+// Handle runs one tool call and returns the tool message that answers it.
+// It never fails: an unknown function, arguments that break the tool's
+// schema (the tool is then not called), a failed call and a result with
+// isError set all give a message starting with "Error: " that the model can
+// act on. Text blocks are joined; structured content is sent as JSON text
+// when the result has no text; other content gets a short placeholder.
+//
+// A call that needs the user's consent (see SetConfirmation) and does not
+// get it is not run, and its message says the user declined. Once ctx is
+// cancelled, no call starts: the message says the call was not run.
+func (ts *Toolset) Handle(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) openai.ChatCompletionMessageParamUnion {
+	return openai.ToolMessage(ts.result(ctx, call), call.ID)
+}
+
+func (ts *Toolset) result(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) string {
+	if call.Type != "" && call.Type != "function" {
+		return fmt.Sprintf("Error: tool calls of type %q are not supported", call.Type)
+	}
+	name := call.Function.Name
+	e, ok := ts.tools.Lookup(name)
+	if !ok {
+		return "Error: " + ts.tools.Unknown("function", name)
+	}
+	args := []byte(call.Function.Arguments)
+	if doc := ts.strict[name]; doc != nil {
+		args = provschema.StripAddedNulls(doc, args)
+	}
+	out := ts.tools.Run(ctx, e, args, nil)
+	if out.Error != "" {
+		return "Error: " + out.Error
+	}
+	if strings.TrimSpace(out.Text) == "" && out.Structured != nil {
+		return string(out.Structured)
+	}
+	return out.Text
+}
+
+// HandleAll runs the tool calls of one model turn concurrently and returns
+// their tool messages in the same order. Each call is handled as Handle
+// does; confirmations are asked one at a time.
+func (ts *Toolset) HandleAll(ctx context.Context, calls []openai.ChatCompletionMessageToolCallUnion) []openai.ChatCompletionMessageParamUnion {
+	return provider.HandleAll(ctx, calls, ts.Handle)
+}
