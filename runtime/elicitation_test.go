@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // serverAsks is a legacy memConn server that records every request and
@@ -43,7 +45,7 @@ func (a *serverAsks) ask(t *testing.T, id, method, params string) json.RawMessag
 			t.Fatalf("response id %s, want %s", m.ID, id)
 		}
 		return json.RawMessage(m.Raw)
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatalf("no response to %s", method)
 		return nil
 	}
@@ -253,7 +255,7 @@ func TestServerCancelsElicitation(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("handler context: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the handler was not cancelled")
 	}
 }
@@ -289,7 +291,7 @@ func TestElicitationURLMode(t *testing.T) {
 		if id != "el-1" {
 			t.Errorf("completed %q", id)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("OnElicitationComplete was not called")
 	}
 }

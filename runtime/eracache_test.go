@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // A Connect to a Streamable HTTP endpoint in the 2026-07-28 era waited for
@@ -201,8 +203,8 @@ func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 		if !caps.Tools {
 			t.Errorf("Capabilities = %+v, want the tools capability of the server/discover result", caps)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Capabilities did not return within 5 s: the probe was never sent")
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("Capabilities did not return: the probe was never sent")
 	}
 	s.Close()
 

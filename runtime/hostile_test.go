@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // This file plays a hostile server: responses that never end, streams that
@@ -139,7 +141,7 @@ func TestHostileHTTPResponses(t *testing.T) {
 			if got != "endless-json" && got != "trickle-sse" {
 				t.Errorf("unexpected abandoned request %s", got)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(testenv.WaitLimit(t)):
 			t.Fatalf("the server never saw the %s request abandoned", tool)
 		}
 	}

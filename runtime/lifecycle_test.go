@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // This file checks what a Session leaves behind after Close and after its
@@ -78,19 +80,39 @@ func childPIDs(t testing.TB) map[int]bool {
 func newChildren(t testing.TB, before map[int]bool) []procChild {
 	t.Helper()
 	var left []procChild
-	for range 50 {
+	deadline := time.Now().Add(testenv.WaitLimit(t))
+	for {
 		left = left[:0]
 		for _, c := range children(t) {
 			if !before[c.pid] {
 				left = append(left, c)
 			}
 		}
-		if len(left) == 0 {
-			return nil
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return left
+}
+
+// waitPending waits until n requests of s are in flight, on a loaded machine
+// as long as it takes: a fixed sleep would let the test go on before the
+// calls it means to interrupt were sent.
+func waitPending(t testing.TB, s *Session, n int) {
+	t.Helper()
+	deadline := time.Now().Add(testenv.WaitLimit(t))
+	for {
+		s.mu.Lock()
+		got := len(s.pending)
+		s.mu.Unlock()
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests in flight, want %d", got, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // openFDs counts this process's open file descriptors.
@@ -110,11 +132,13 @@ func checkFDs(t *testing.T) {
 	before := openFDs(t)
 	t.Cleanup(func() {
 		var n int
-		for range 100 {
+		for deadline := time.Now().Add(testenv.WaitLimit(t)); ; time.Sleep(20 * time.Millisecond) {
 			if n = openFDs(t); n <= before {
 				return
 			}
-			time.Sleep(20 * time.Millisecond)
+			if time.Now().After(deadline) {
+				break
+			}
 		}
 		entries, _ := os.ReadDir("/proc/self/fd")
 		var links []string
@@ -179,7 +203,7 @@ func TestStdioCloseAndCrashLeaveNothing(t *testing.T) {
 			errs <- err
 		}()
 	}
-	time.Sleep(200 * time.Millisecond)
+	waitPending(t, s, 10)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +214,7 @@ func TestStdioCloseAndCrashLeaveNothing(t *testing.T) {
 			if !errors.As(err, &se) || !strings.Contains(se.ExitStatus, "killed") {
 				t.Errorf("call during the crash = %v, want a *ServerExitedError saying it was killed", err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(testenv.WaitLimit(t)):
 			t.Fatal("a call did not return after the server crashed")
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // TestIdleSessionServesServer checks that a Session nobody is calling still
@@ -23,7 +25,7 @@ func TestIdleSessionServesServer(t *testing.T) {
 			}
 			select {
 			case <-changed:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testenv.WaitLimit(t)):
 				t.Fatal("the idle Session answered no ping or delivered no notification")
 			}
 		})
@@ -37,7 +39,7 @@ func TestIdleSessionSeesExit(t *testing.T) {
 	callText(t, s, "exitlater", map[string]int{"ms": 50})
 	select {
 	case <-s.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("Done was not closed after the server exited")
 	}
 	var se *ServerExitedError
@@ -164,7 +166,7 @@ func TestWaitingCallTakesOverReading(t *testing.T) {
 				if err != nil {
 					t.Errorf("the waiting call: %v", err)
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(testenv.WaitLimit(t)):
 				t.Fatal("the waiting call never got its result")
 			}
 		})

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // connectFake connects to the fake stdio server in mode and closes the
@@ -203,7 +205,7 @@ func TestServerExitsMidCall(t *testing.T) {
 	}
 	select {
 	case <-s.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("Done not closed after the server exited")
 	}
 	_, err = s.CallTool(context.Background(), "echo", nil)
@@ -406,7 +408,7 @@ func TestToolsListChanged(t *testing.T) {
 			callText(t, s, "changed", nil)
 			select {
 			case <-changed:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testenv.WaitLimit(t)):
 				t.Fatal("OnToolsChanged was not called")
 			}
 		})
@@ -482,14 +484,14 @@ func TestCloseFailsCallsInFlight(t *testing.T) {
 		_, err := s.CallTool(context.Background(), "slow", map[string]int{"ms": 10000})
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	waitPending(t, s, 1)
 	closeAndCheckReaped(t, s)
 	select {
 	case err := <-done:
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("call in flight: %v, want ErrClosed", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the call in flight did not return after Close")
 	}
 	if _, err := s.CallTool(context.Background(), "echo", nil); !errors.Is(err, ErrClosed) {

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 func TestStreamableModernHeadersAndJSON(t *testing.T) {
@@ -449,7 +451,7 @@ func TestStreamableCloseUnblocks(t *testing.T) {
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("Read after Close = %v", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("Close did not unblock Read")
 	}
 	if err := c.Write(context.Background(), rpcReq(2, "tools/list", "2025-06-18")); !errors.Is(err, ErrClosed) {
@@ -575,7 +577,7 @@ func TestStreamableModernCancelClosesStream(t *testing.T) {
 	cancel()
 	select {
 	case <-disconnected:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the server never saw the stream close")
 	}
 }

@@ -141,7 +141,7 @@ func oauthLogin(t *testing.T, endpoint string) string {
 		if code != 0 || !strings.Contains(out.String(), "Signed in to "+endpoint) {
 			t.Fatalf("login: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("login did not end after the sign-in")
 	}
 	files := oauthGrants(t)

@@ -32,6 +32,14 @@ func Context(t testing.TB) context.Context {
 	return ctx
 }
 
+// WaitLimit returns how long a test may wait for something that should
+// happen, such as a goroutine's answer, before it reports that it did not:
+// until shortly before the test binary's deadline. A wait on a loaded
+// machine takes what it takes; only a wait that never ends fails.
+func WaitLimit(t testing.TB) time.Duration {
+	return time.Until(waitUntil(t))
+}
+
 // waitUntil returns when waits in t must give up: deadlineMargin before the
 // test binary's deadline, or longWait from now without one.
 func waitUntil(t testing.TB) time.Time {
