@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // slowSignIn is an Authorizer whose sign-in takes a while, as a person in a
@@ -65,8 +67,7 @@ func TestSignInOutlastsProbeTimeout(t *testing.T) {
 	a := &slowSignIn{took: 600 * time.Millisecond}
 	opts := testHTTPOptions(t)
 	opts.Authorizer = a
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	s, err := Connect(ctx, StreamableHTTP(srv.URL, opts), &Options{ProbeTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatalf("Connect: %v (sign-in context error: %v)", err, a.ctxErr.Load())

@@ -129,8 +129,9 @@ func (p *process) failure() string {
 // waitForPort waits until something accepts connections on port, and
 // fails the test at once if the process exits first (it could not bind,
 // say) and when the wait outlasts the test's deadline. It reports whether
-// the process ended because the port was taken, in which case the caller
-// may try another.
+// the process ended because the port was taken (its output says EADDRINUSE,
+// as Node's does, or "already in use", as server-everything's does), in
+// which case the caller may try another.
 func (p *process) waitForPort(t testing.TB, port int) (addrInUse bool) {
 	t.Helper()
 	begun, until := time.Now(), waitUntil(t)
@@ -145,7 +146,7 @@ func (p *process) waitForPort(t testing.TB, port int) (addrInUse bool) {
 		}
 		select {
 		case <-p.exited:
-			if strings.Contains(p.out.String(), "EADDRINUSE") {
+			if out := p.out.String(); strings.Contains(out, "EADDRINUSE") || strings.Contains(out, "already in use") {
 				return true
 			}
 			t.Fatalf("%s", p.failure())

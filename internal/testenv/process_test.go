@@ -53,6 +53,9 @@ func TestStarterFailsAtOnce(t *testing.T) {
 	}{
 		{"exits", `echo "Error: listen EACCES: permission denied 127.0.0.1:$PORT" >&2; exit 1`, "exited (exit status 1) before it served:\nError: listen EACCES: permission denied", 1},
 		{"port taken", `echo "Error: listen EADDRINUSE: address already in use 127.0.0.1:$PORT" >&2; exit 1`, "a port was taken each of 3 times; last:\nfake exited (exit status 1) before it served:\nError: listen EADDRINUSE", bindAttempts},
+		// server-everything's words, seen when another process took the
+		// port between the search for a free one and the server's bind.
+		{"port taken, in other words", `echo "MCP Streamable HTTP Server listening on port $PORT"; echo "Failed to start: Port $PORT is already in use. Set PORT to a free port or stop the conflicting process." >&2; exit 1`, "a port was taken each of 3 times; last:\nfake exited (exit status 1) before it served:\nMCP Streamable HTTP Server listening on port", bindAttempts},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fatalTB{TB: t}
