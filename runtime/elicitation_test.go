@@ -131,7 +131,7 @@ func TestElicitationHandlerFaults(t *testing.T) {
 	defer close(block)
 	a := newServerAsks("2025-11-25")
 	s, err := Connect(context.Background(), a.conn, &Options{
-		HandlerTimeout: 100 * time.Millisecond,
+		HandlerTimeout: time.Second, // a loaded machine may take 100 ms to run a handler that returns at once
 		Elicitation: func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
 			switch r.Message {
 			case "fail":
@@ -175,7 +175,7 @@ func TestSamplingAndRootsLegacy(t *testing.T) {
 	var mu sync.Mutex
 	var got *SamplingRequest
 	s, err := Connect(context.Background(), a.conn, &Options{
-		HandlerTimeout: 100 * time.Millisecond,
+		HandlerTimeout: time.Second, // a loaded machine may take 100 ms to run a handler that returns at once
 		Sampling: func(ctx context.Context, r *SamplingRequest) (*SamplingResult, error) {
 			mu.Lock()
 			got = r

@@ -48,7 +48,9 @@ func closeAndCheckReaped(t *testing.T, s *Session) {
 
 func callText(t *testing.T, s *Session, tool string, args any) string {
 	t.Helper()
-	res, err := s.CallTool(context.Background(), tool, args)
+	// The test's deadline, not the Session's CallTimeout, which some tests
+	// set short: this call is meant to succeed.
+	res, err := s.CallTool(testenv.Context(t), tool, args)
 	if err != nil {
 		t.Fatalf("CallTool(%s): %v", tool, err)
 	}
