@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // slowSignIn is an Authorizer whose sign-in takes a while, as a person in a
@@ -62,12 +64,13 @@ func TestSignInOutlastsProbeTimeout(t *testing.T) {
 			w.WriteHeader(http.StatusAccepted)
 		}
 	})
-	a := &slowSignIn{took: 600 * time.Millisecond}
+	// The probe timeout leaves a loaded machine time to answer the probe;
+	// the sign-in takes twice as long.
+	a := &slowSignIn{took: 4 * time.Second}
 	opts := testHTTPOptions(t)
 	opts.Authorizer = a
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	s, err := Connect(ctx, StreamableHTTP(srv.URL, opts), &Options{ProbeTimeout: 200 * time.Millisecond})
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL, opts), &Options{ProbeTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatalf("Connect: %v (sign-in context error: %v)", err, a.ctxErr.Load())
 	}

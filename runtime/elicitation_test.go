@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // serverAsks is a legacy memConn server that records every request and
@@ -43,7 +45,7 @@ func (a *serverAsks) ask(t *testing.T, id, method, params string) json.RawMessag
 			t.Fatalf("response id %s, want %s", m.ID, id)
 		}
 		return json.RawMessage(m.Raw)
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatalf("no response to %s", method)
 		return nil
 	}
@@ -129,7 +131,7 @@ func TestElicitationHandlerFaults(t *testing.T) {
 	defer close(block)
 	a := newServerAsks("2025-11-25")
 	s, err := Connect(context.Background(), a.conn, &Options{
-		HandlerTimeout: 100 * time.Millisecond,
+		HandlerTimeout: time.Second, // a loaded machine may take 100 ms to run a handler that returns at once
 		Elicitation: func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
 			switch r.Message {
 			case "fail":
@@ -159,7 +161,7 @@ func TestElicitationHandlerFaults(t *testing.T) {
 		if !strings.Contains(string(raw), tc.want) || strings.Contains(string(raw), "content") {
 			t.Errorf("%s: %s, want %s", tc.message, raw, tc.want)
 		}
-		if time.Since(start) > 3*time.Second {
+		if time.Since(start) > 3*time.Second+loadSlack {
 			t.Errorf("%s: took %v", tc.message, time.Since(start))
 		}
 	}
@@ -173,7 +175,7 @@ func TestSamplingAndRootsLegacy(t *testing.T) {
 	var mu sync.Mutex
 	var got *SamplingRequest
 	s, err := Connect(context.Background(), a.conn, &Options{
-		HandlerTimeout: 100 * time.Millisecond,
+		HandlerTimeout: time.Second, // a loaded machine may take 100 ms to run a handler that returns at once
 		Sampling: func(ctx context.Context, r *SamplingRequest) (*SamplingResult, error) {
 			mu.Lock()
 			got = r
@@ -253,7 +255,7 @@ func TestServerCancelsElicitation(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("handler context: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the handler was not cancelled")
 	}
 }
@@ -289,7 +291,7 @@ func TestElicitationURLMode(t *testing.T) {
 		if id != "el-1" {
 			t.Errorf("completed %q", id)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("OnElicitationComplete was not called")
 	}
 }

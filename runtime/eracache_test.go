@@ -1,13 +1,14 @@
 package runtime
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // A Connect to a Streamable HTTP endpoint in the 2026-07-28 era waited for
@@ -32,13 +33,14 @@ func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 				listedOnce.Do(func() { close(listed) })
 			case "server/discover":
 				// Answer the probe only once tools/list has arrived,
-				// or after 3 s when the client waits for the probe;
-				// then a little later, so that a tools/call that
-				// does not wait for the answer would come first.
+				// or after 30 s when the client waits for the probe
+				// (a loaded machine may take seconds to send the
+				// listing); then a little later, so that a tools/call
+				// that does not wait for the answer would come first.
 				select {
 				case <-listed:
 					answeredAfterList.Store(true)
-				case <-time.After(3 * time.Second):
+				case <-time.After(30 * time.Second):
 				}
 				time.Sleep(200 * time.Millisecond)
 				discoverAnswered.Store(time.Now().UnixNano())
@@ -55,8 +57,7 @@ func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 
 	second.Store(true)
 	n := len(postMethods(srv))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	start := time.Now()
 	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
 	tools, err := s.ListTools(ctx)
@@ -173,8 +174,7 @@ func TestClosingDuringEraCheckKeepsEra(t *testing.T) {
 	rememberEraOf(t, url, nil)
 	hold.Store(true)
 	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	if _, err := s.ListTools(ctx); err != nil {
 		t.Fatalf("ListTools: %v", err)
 	}
@@ -201,15 +201,14 @@ func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 		if !caps.Tools {
 			t.Errorf("Capabilities = %+v, want the tools capability of the server/discover result", caps)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Capabilities did not return within 5 s: the probe was never sent")
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("Capabilities did not return: the probe was never sent")
 	}
 	s.Close()
 
 	n := len(postMethods(srv.httpServer))
 	s = connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	res, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
 	if err != nil || res.Text() != "Echo: hi" {
 		t.Fatalf("CallTool = %v, %v", res, err)
@@ -242,8 +241,7 @@ func TestWrongCachedEraCallFirst(t *testing.T) {
 
 	isLegacy.Store(true)
 	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	res, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
 	if err != nil || res.Text() != "Echo: hi" {
 		t.Fatalf("CallTool = %v, %v", res, err)

@@ -1,11 +1,9 @@
 package runtime
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/testenv"
 )
@@ -37,8 +35,7 @@ func TestHTTPAgainstRealServers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
+			ctx := testenv.Context(t)
 			s, err := Connect(ctx, tt.transport, nil)
 			if err != nil {
 				t.Fatalf("Connect: %v", err)

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // streamableServer is a Streamable HTTP MCP server with one tool, echo, in
@@ -111,8 +112,7 @@ func (s *streamableServer) serve(w http.ResponseWriter, r *http.Request) {
 // checkEcho lists the tools and calls echo through s.
 func checkEcho(t *testing.T, s *Session) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	tools, err := s.ListTools(ctx)
 	if err != nil {
 		t.Fatalf("ListTools: %v", err)
@@ -131,8 +131,7 @@ func checkEcho(t *testing.T, s *Session) {
 
 func connectHTTP(t *testing.T, tr Transport) *Session {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	s, err := Connect(ctx, tr, nil)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -230,8 +229,7 @@ func TestSessionHTTP500(t *testing.T) {
 	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "upstream exploded", http.StatusInternalServerError)
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	_, err := Connect(ctx, HTTP(srv.URL, testHTTPOptions(t)), nil)
 	var he *HTTPError
 	if !errors.As(err, &he) || he.StatusCode != 500 || !strings.Contains(err.Error(), "upstream exploded") {

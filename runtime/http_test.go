@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"go.uber.org/goleak"
 )
 
@@ -78,8 +79,7 @@ func testHTTPOptions(t *testing.T) *HTTPOptions {
 // dial connects t to the transport and closes the connection at the end.
 func dial(t *testing.T, tr Transport) Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	c, err := tr.Connect(ctx)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -88,11 +88,11 @@ func dial(t *testing.T, tr Transport) Conn {
 	return c
 }
 
-// readMsg reads one message, failing the test after a few seconds.
+// readMsg reads one message, failing the test if none comes before its
+// deadline.
 func readMsg(t *testing.T, c Conn) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	b, err := c.Read(ctx)
 	if err != nil {
 		t.Fatalf("Read: %v", err)
@@ -103,8 +103,7 @@ func readMsg(t *testing.T, c Conn) string {
 // readErr reads and expects an error.
 func readErr(t *testing.T, c Conn) error {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	b, err := c.Read(ctx)
 	if err == nil {
 		t.Fatalf("Read returned %s, want an error", b)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // memConn is an in-memory Conn whose server is a function called with each
@@ -216,7 +218,7 @@ func TestProbeHTTPErrorFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if s.ProtocolVersion() != "2025-06-18" || time.Since(start) > time.Second {
+	if s.ProtocolVersion() != "2025-06-18" || time.Since(start) > loadSlack {
 		t.Errorf("version %s after %v", s.ProtocolVersion(), time.Since(start))
 	}
 }
@@ -345,7 +347,7 @@ func TestCancellationByEra(t *testing.T) {
 				if tc.closes {
 					select {
 					case <-wctx.Done():
-					case <-time.After(5 * time.Second):
+					case <-time.After(testenv.WaitLimit(t)):
 						t.Error("the context given to Write outlived the cancelled call")
 					}
 				}
@@ -382,7 +384,7 @@ func TestListenForToolChanges(t *testing.T) {
 	conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}`, m.ID))
 	select {
 	case <-changed:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("OnToolsChanged not called")
 	}
 	s.Close()
@@ -566,7 +568,7 @@ func TestServerEndsSubscription(t *testing.T) {
 	conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}`, m.ID))
 	select {
 	case <-s.listenDone:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the subscription did not end when the server cancelled it")
 	}
 }
@@ -628,7 +630,7 @@ func TestConnectHonoursContext(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Connect = %v, want DeadlineExceeded", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 2*time.Second+loadSlack {
 		t.Errorf("Connect returned after %v", d)
 	}
 }

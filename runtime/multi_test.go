@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 func TestMulti(t *testing.T) {
@@ -88,7 +90,7 @@ func TestMultiRefreshesAfterAChange(t *testing.T) {
 	}
 	select {
 	case <-userSaw:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the server's own OnToolsChanged was not called")
 	}
 	if !m.stale.Load() {

@@ -1,12 +1,13 @@
 package runtime
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // TestNoGetStreamAskedOnce connects three legacy sessions to a server that
@@ -56,8 +57,7 @@ func TestNoGetStreamAskedOnce(t *testing.T) {
 	}
 	session := func() {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
+		ctx := testenv.Context(t)
 		s, err := Connect(ctx, StreamableHTTP(srv.URL, testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
 		if err != nil {
 			t.Fatal(err)

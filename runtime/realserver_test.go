@@ -1,11 +1,9 @@
 package runtime
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/testenv"
 )
@@ -31,8 +29,7 @@ func TestRealServersStdio(t *testing.T) {
 		{"everything", everything, "", "2025-11-25", `{"message":"hi"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
+			ctx := testenv.Context(t)
 			tr := NewCommandTransport(tc.cmd[0], tc.cmd[1:]...)
 			s, err := Connect(ctx, tr, &Options{ProtocolVersion: tc.pin})
 			if err != nil {

@@ -1,10 +1,8 @@
 package runtime
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/testenv"
 )
@@ -16,8 +14,7 @@ func TestResourceLinksTSExample(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	url := testenv.ServeSDKExample(t, "simpleStreamableHttp")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	s, err := Connect(ctx, HTTP(url, nil), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -59,8 +56,7 @@ func TestResourcesEverything(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	cmd := testenv.Everything(t, "stdio")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	s, err := Connect(ctx, NewCommandTransport(cmd[0], cmd[1:]...), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // postMethods returns the JSON-RPC methods of the POSTs srv received.
@@ -55,8 +57,7 @@ func TestSlowFirstPOSTHTTP(t *testing.T) {
 				}
 				inner.ServeHTTP(w, r)
 			})
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
+			ctx := testenv.Context(t)
 			s, err := Connect(ctx, tc.transport(srv.URL), nil)
 			if err != nil {
 				t.Fatalf("Connect: %v (POSTs %v)", err, postMethods(srv.httpServer))
@@ -83,8 +84,7 @@ func TestSilentHTTPServerIsNotLegacy(t *testing.T) {
 	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	_, err := Connect(ctx, HTTP(srv.URL, testHTTPOptions(t)), &Options{ProbeTimeout: 200 * time.Millisecond})
 	var pte *ProbeTimeoutError
 	if !errors.As(err, &pte) || pte.Timeout != 200*time.Millisecond || !errors.Is(err, context.DeadlineExceeded) {

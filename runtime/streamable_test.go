@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 func TestStreamableModernHeadersAndJSON(t *testing.T) {
@@ -405,7 +407,7 @@ func TestStreamableTrickle(t *testing.T) {
 	if err := c.Write(ctx, rpcReq(1, "tools/call", "2025-06-18")); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Write with no headers = %v, want DeadlineExceeded", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 2*time.Second+loadSlack {
 		t.Errorf("Write took %v", d)
 	}
 
@@ -449,7 +451,7 @@ func TestStreamableCloseUnblocks(t *testing.T) {
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("Read after Close = %v", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("Close did not unblock Read")
 	}
 	if err := c.Write(context.Background(), rpcReq(2, "tools/list", "2025-06-18")); !errors.Is(err, ErrClosed) {
@@ -460,16 +462,26 @@ func TestStreamableCloseUnblocks(t *testing.T) {
 // TestStreamableGETStreamNotOffered checks that a 405 on GET is fine.
 func TestStreamableGETStreamNotOffered(t *testing.T) {
 	checkLeaks(t)
+	got := make(chan struct{}, 1)
 	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			w.WriteHeader(http.StatusMethodNotAllowed)
+			select {
+			case got <- struct{}{}:
+			default:
+			}
 			return
 		}
 		writeJSON(w, 200, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	})
 	c := dial(t, StreamableHTTP(srv.URL, testHTTPOptions(t)))
 	c.(HandshakeNotifier).HandshakeDone("2025-06-18")
-	time.Sleep(50 * time.Millisecond)
+	// The GET is refused before the call, however long it takes to go out.
+	select {
+	case <-got:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("no GET after the handshake")
+	}
 	write(t, c, rpcReq(1, "tools/list", "2025-06-18"))
 	readMsg(t, c)
 	c.Close()
@@ -575,7 +587,7 @@ func TestStreamableModernCancelClosesStream(t *testing.T) {
 	cancel()
 	select {
 	case <-disconnected:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the server never saw the stream close")
 	}
 }

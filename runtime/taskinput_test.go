@@ -8,7 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // TestModernTaskAnswersInput is the defect of a 2026-07-28 task that asks
@@ -151,8 +152,7 @@ func TestModernTaskAsksForever(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	_, err = s.CallTool(ctx, "slow_compute", nil)
 	var re *InputRoundsError
 	want := `task "t-1" of tool slow_compute: the server still asked for input after 10 rounds of tasks/update (the limit of input rounds per task)`

@@ -19,8 +19,7 @@ func TestTaskRequiredToolRealServer(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	url := testenv.ServeSDKExample(t, "simpleStreamableHttp")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	s, err := Connect(ctx, HTTP(url, nil), nil)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -106,8 +105,7 @@ func TestTaskInputRealServer(t *testing.T) {
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			url := testenv.ServeSDKExample(t, tc.example)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
+			ctx := testenv.Context(t)
 			s, err := Connect(ctx, HTTP(url, nil), opts)
 			if err != nil {
 				t.Fatalf("Connect: %v", err)

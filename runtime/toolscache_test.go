@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // countLists returns how many tools/list requests conn saw.
@@ -189,7 +191,7 @@ func TestToolsListChangedInvalidatesCache(t *testing.T) {
 		if got != "t2" {
 			t.Errorf("OnToolsChanged listed %q, want t2 (listed anew)", got)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("OnToolsChanged not called")
 	}
 	if got := listNames(t, s); got != "t2" {

@@ -76,7 +76,7 @@ func TestConfirmOnTerminal(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())
 				}
-			case <-time.After(30 * time.Second):
+			case <-time.After(testenv.WaitLimit(t)):
 				t.Fatalf("the assistant did not finish; the terminal shows %q", screen.Seen())
 			}
 			if c.answer == "" && screen.Seen() != "" {

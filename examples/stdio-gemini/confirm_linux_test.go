@@ -67,7 +67,7 @@ func TestConfirmOnTerminal(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())
 				}
-			case <-time.After(60 * time.Second):
+			case <-time.After(testenv.WaitLimit(t)):
 				t.Fatalf("the example did not finish; the terminal shows %q", screen.Seen())
 			}
 			if c.answer == "" && screen.Seen() != "" {

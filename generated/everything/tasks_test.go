@@ -1,12 +1,10 @@
 package everything
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -20,8 +18,7 @@ func TestGeneratedMethodWaitsForTask(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	url := testenv.ServeEverything(t, "streamableHttp")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	s, err := runtime.Connect(ctx, runtime.HTTP(url, nil), nil)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -21,8 +20,7 @@ func TestElicitationTSServer(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	url := testenv.ServeSDKExample(t, "simpleStreamableHttp")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	var mu sync.Mutex
 	var asked []*runtime.ElicitRequest
 	s, err := runtime.Connect(ctx, runtime.HTTP(url, nil), &runtime.Options{

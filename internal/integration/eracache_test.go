@@ -1,13 +1,11 @@
 package integration
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/generated/sdkserver"
 	"github.com/mcpgen/mcpgen/internal/testenv"
@@ -24,8 +22,7 @@ func TestSDKServerRemembersEra(t *testing.T) {
 	}
 	checkLeaks(t)
 	url := testenv.ServeSDK(t, false)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	session := func(methods *sentMethods) *runtime.Session {
 		t.Helper()
 		s, err := runtime.Connect(ctx, runtime.StreamableHTTP(url, nil), &runtime.Options{Logger: slog.New(methods), LogTraffic: true})
@@ -92,8 +89,7 @@ func TestSDKServerNoGetStreamRemembered(t *testing.T) {
 	t.Cleanup(tr.CloseIdleConnections)
 	counter := &getCounter{base: tr}
 	opts := &runtime.HTTPOptions{Client: &http.Client{Transport: counter}}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 	for i := range 3 {
 		s, err := runtime.Connect(ctx, runtime.StreamableHTTP(url, opts), &runtime.Options{ProtocolVersion: runtime.LatestLegacyProtocolVersion})
 		if err != nil {

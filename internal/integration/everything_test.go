@@ -1,11 +1,9 @@
 package integration
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/generated/everything"
 	"github.com/mcpgen/mcpgen/internal/testenv"
@@ -38,8 +36,7 @@ func TestEverything(t *testing.T) {
 	for _, tt := range transports {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
+			ctx := testenv.Context(t)
 			// FailOnDrift makes Connect list the tools and fail unless they
 			// hash to the snapshot the client was generated from.
 			s, err := runtime.Connect(ctx, tt.transport, &runtime.Options{SnapshotHash: everything.SnapshotHash, FailOnDrift: true})

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"google.golang.org/genai"
 
@@ -134,8 +133,7 @@ func TestGeminiChatEverything(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	checkLeaks(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 
 	traffic := &trafficLog{}
 	fake := &scriptedGemini{traffic: traffic, replies: []string{

@@ -3,7 +3,6 @@ package integration
 import (
 	"context"
 	"testing"
-	"time"
 
 	"google.golang.org/genai"
 
@@ -36,8 +35,7 @@ func TestInputRequestsSDKServer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
+			ctx := testenv.Context(t)
 			s, err := runtime.Connect(ctx, tc.transport(), &runtime.Options{
 				ProtocolVersion: tc.pin,
 				Elicitation: func(_ context.Context, r *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
@@ -106,8 +104,7 @@ func TestGeminiSamplesForSDKServer(t *testing.T) {
 	}
 	bin := testenv.SDKServer(t)
 	for _, pin := range []string{"", "2025-11-25"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
+		ctx := testenv.Context(t)
 		sampler := &gemini.Sampler{Models: geminiModels{"Paris"}, Model: "gemini-2.5-flash"}
 		s, err := runtime.Connect(ctx, runtime.NewCommandTransport(bin, "-input"), &runtime.Options{ProtocolVersion: pin, Sampling: sampler.Handle})
 		if err != nil {

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"net/url"
 	"sync"
 	"testing"
-	"time"
 
 	"google.golang.org/genai"
 
@@ -67,8 +65,7 @@ func TestGeminiChatTwoServers(t *testing.T) {
 		t.Skip("starts real servers")
 	}
 	checkLeaks(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := testenv.Context(t)
 
 	target, err := url.Parse(testenv.ServeSDK(t, false))
 	if err != nil {

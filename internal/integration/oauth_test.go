@@ -112,10 +112,10 @@ func oauthLogin(t *testing.T, endpoint string) string {
 	var out, errOut oauthOutput
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Main([]string{"login", "--no-browser", "--timeout", "30s", "--url", endpoint}, strings.NewReader(""), &out, &errOut)
+		done <- cli.Main([]string{"login", "--no-browser", "--timeout", "10m", "--url", endpoint}, strings.NewReader(""), &out, &errOut)
 	}()
 	var authURL string
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(testenv.WaitLimit(t))
 	for authURL == "" && time.Now().Before(deadline) {
 		for _, line := range strings.Split(errOut.String(), "\n") {
 			if strings.HasPrefix(line, "http") && strings.Contains(line, "/authorize?") {
@@ -141,7 +141,7 @@ func oauthLogin(t *testing.T, endpoint string) string {
 		if code != 0 || !strings.Contains(out.String(), "Signed in to "+endpoint) {
 			t.Fatalf("login: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("login did not end after the sign-in")
 	}
 	files := oauthGrants(t)

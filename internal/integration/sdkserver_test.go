@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/generated/sdkserver"
 	"github.com/mcpgen/mcpgen/internal/testenv"
@@ -49,8 +48,7 @@ func TestSDKServer(t *testing.T) {
 				name += "-pinned"
 			}
 			t.Run(name, func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				defer cancel()
+				ctx := testenv.Context(t)
 				var methods sentMethods
 				s, err := runtime.Connect(ctx, tr.transport(), &runtime.Options{
 					ProtocolVersion: era.pin,

@@ -2,12 +2,10 @@ package integration
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/testenv"
@@ -46,8 +44,7 @@ func TestSnapshotsCurrent(t *testing.T) {
 	}
 	for _, sn := range snapshots {
 		t.Run(sn.file, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
+			ctx := testenv.Context(t)
 			argv := sn.command(t)
 			s, err := runtime.Connect(ctx, runtime.NewCommandTransport(argv[0], argv[1:]...), nil)
 			if err != nil {

@@ -1,13 +1,11 @@
 package testenv
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // ServeOAuthExample starts the TypeScript SDK's example Streamable HTTP
@@ -24,37 +22,15 @@ func ServeOAuthExample(t testing.TB, strict bool) string {
 	if _, err := os.Stat(script); err != nil {
 		t.Fatalf("@modelcontextprotocol/sdk is not installed (%v): run make deps (npm ci) first", err)
 	}
-	mcpPort, authPort := FreePort(t), FreePort(t)
-	for authPort == mcpPort {
-		authPort = FreePort(t)
-	}
 	args := []string{script, "--oauth"}
 	if strict {
 		args = append(args, "--oauth-strict")
 	}
-	cmd := exec.Command(Node(t), args...)
-	cmd.Env = append(Env(t), fmt.Sprintf("MCP_PORT=%d", mcpPort), fmt.Sprintf("MCP_AUTH_PORT=%d", authPort))
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = cmd.Stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting the SDK's example server %q: %v", args[1:], err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+	node := Node(t)
+	ports := serveOnFreePorts(t, fmt.Sprintf("the SDK's example server %q", args[1:]), 2, func(ports []int) *exec.Cmd {
+		cmd := exec.Command(node, args...)
+		cmd.Env = append(Env(t), fmt.Sprintf("MCP_PORT=%d", ports[0]), fmt.Sprintf("MCP_AUTH_PORT=%d", ports[1]))
+		return cmd
 	})
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if testing.Verbose() {
-				t.Logf("example server: %s", sc.Text())
-			}
-		}
-	}()
-	waitForPort(t, mcpPort, 20*time.Second)
-	waitForPort(t, authPort, 20*time.Second)
-	return fmt.Sprintf("http://localhost:%d/mcp", mcpPort)
+	return fmt.Sprintf("http://localhost:%d/mcp", ports[0])
 }

@@ -74,10 +74,11 @@ func Watch(ptmx *os.File) *Screen {
 	return s
 }
 
-// WaitFor waits until want has appeared on the screen.
+// WaitFor waits until want has appeared on the screen, failing the test if
+// it has not shortly before the test's deadline.
 func (s *Screen) WaitFor(t testing.TB, want string) {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(WaitLimit(t))
 	for !strings.Contains(s.seen.String(), want) {
 		select {
 		case text, ok := <-s.text:

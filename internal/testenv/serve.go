@@ -1,14 +1,11 @@
 package testenv
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
 	"os/exec"
-	"strings"
 	"testing"
-	"time"
 )
 
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
@@ -25,38 +22,21 @@ func FreePort(t testing.TB) int {
 // ServeEverything starts @modelcontextprotocol/server-everything over HTTP in
 // mode "sse" or "streamableHttp" on a free loopback port, waits until it
 // accepts connections, and returns its endpoint URL (".../sse" or ".../mcp").
-// The server is stopped when the test ends.
+// The server is stopped when the test ends. A server that exits before it
+// listens fails the test at once, with its output.
 func ServeEverything(t testing.TB, mode string) string {
 	t.Helper()
-	port := FreePort(t)
 	argv := Everything(t, mode)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(Env(t), fmt.Sprintf("PORT=%d", port))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting server-everything %s: %v", mode, err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+	ports := serveOnFreePorts(t, "server-everything "+mode, 1, func(ports []int) *exec.Cmd {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(Env(t), fmt.Sprintf("PORT=%d", ports[0]))
+		return cmd
 	})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if testing.Verbose() {
-				t.Logf("server-everything: %s", sc.Text())
-			}
-		}
-	}()
-	waitForPort(t, port, 20*time.Second)
 	path := "/mcp"
 	if mode == "sse" {
 		path = "/sse"
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d%s", port, path)
+	return fmt.Sprintf("http://127.0.0.1:%d%s", ports[0], path)
 }
 
 // ServeSDK starts internal/sdkserver over Streamable HTTP (stateless, or with
@@ -71,41 +51,12 @@ func ServeSDK(t testing.TB, stateful bool) string {
 	return ServeSDKArgs(t, args...)
 }
 
-// ServeSDKArgs is ServeSDK with more sdkserver flags, such as -input.
+// ServeSDKArgs is ServeSDK with more sdkserver flags, such as -input. The
+// server binds a port of its own choosing and prints its URL; one that exits
+// before it does fails the test at once, with its output.
 func ServeSDKArgs(t testing.TB, flags ...string) string {
 	t.Helper()
 	args := append([]string{"-http", "127.0.0.1:0"}, flags...)
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, SDKServer(t), args...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting sdkserver: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading sdkserver's URL: %v", err)
-	}
-	return strings.TrimSpace(line)
-}
-
-func waitForPort(t testing.TB, port int, limit time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("no server listening on %s after %v", addr, limit)
+	_, url := startForURL(t, "sdkserver", exec.CommandContext(context.Background(), SDKServer(t), args...))
+	return url
 }

@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -183,7 +184,7 @@ func TestHandleAllConcurrent(t *testing.T) {
 				t.Errorf("response %d = %s %v", i, r.ID, r.Response)
 			}
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("HandleAll did not run the calls concurrently")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,6 +18,10 @@ type greetIn struct {
 type greetOut struct {
 	Greeting string `json:"greeting"`
 }
+
+// stepsHandled receives a value each time TestProgress handles a progress
+// notification of the steps tool, which answers once it has two.
+var stepsHandled = make(chan struct{}, 2)
 
 // connect runs an SDK server in memory and returns a Caller on an SDK client
 // session connected to it.
@@ -47,8 +50,14 @@ func connect(t *testing.T) *Caller {
 		}
 		// The SDK client handles notifications concurrently with the
 		// result; progress handled after the call returned is dropped.
-		// Give the notifications time to be handled first.
-		time.Sleep(200 * time.Millisecond)
+		// Answer once the test has seen both notifications.
+		for range 2 {
+			select {
+			case <-stepsHandled:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
 	ct, st := mcp.NewInMemoryTransports()
@@ -134,6 +143,7 @@ func TestProgress(t *testing.T) {
 		mu.Lock()
 		got = append(got, p)
 		mu.Unlock()
+		stepsHandled <- struct{}{}
 	})
 	res, err := c.CallTool(ctx, "steps", nil)
 	if err != nil || res.Text() != "done" {
