@@ -248,7 +248,7 @@ func TestLiveEverythingHTTP(t *testing.T) {
 			t.Errorf("tools %s: exit %d\nstdout: %s\nstderr: %s", server[0], code, out, errOut)
 		}
 		code, out, errOut = run(t, "", append([]string{"call", "get-structured-content", `{"location":"Chicago"}`}, server...)...)
-		if code != 0 || out != "{\"temperature\":36,\"conditions\":\"Light rain / drizzle\",\"humidity\":82}\n" {
+		if code != 0 || out != "{\n  \"temperature\": 36,\n  \"conditions\": \"Light rain / drizzle\",\n  \"humidity\": 82\n}\n" {
 			t.Errorf("call %s: exit %d\nstdout: %q\nstderr: %s", server[0], code, out, errOut)
 		}
 	}
