@@ -141,6 +141,12 @@ type Options struct {
 	// elicitation that the server reports complete (2025-11-25). It must
 	// return quickly and must not call the Session.
 	OnElicitationComplete func(elicitationID string)
+	// Middleware wraps every request the Session sends and every request
+	// of the server its handlers answer (see Middleware); the first is
+	// outermost. Package runtime/otelmcp provides tracing and metrics as
+	// Middleware.
+	Middleware []Middleware
+
 	// HandlerTimeout bounds each run of those handlers;
 	// DefaultHandlerTimeout when zero, no bound (but the call's context)
 	// when negative. An elicitation that runs out of time is answered
