@@ -146,6 +146,9 @@ type Options struct {
 	// outermost. Package runtime/otelmcp provides tracing and metrics as
 	// Middleware.
 	Middleware []Middleware
+	// ToolRunHook observes the tool calls a model asks for, when the
+	// Session is the Caller of a provider's toolset (see ToolRunHook).
+	ToolRunHook ToolRunHook
 
 	// HandlerTimeout bounds each run of those handlers;
 	// DefaultHandlerTimeout when zero, no bound (but the call's context)
