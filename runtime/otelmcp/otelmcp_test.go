@@ -219,6 +219,8 @@ type metaServer struct {
 
 	mu    sync.Mutex
 	metas []map[string]any
+	// keepNoMeta stops keeping the _meta of requests, for benchmarks.
+	keepNoMeta bool
 }
 
 func newMetaServer(modern bool) *metaServer {
@@ -242,9 +244,11 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 	if msg.ID == nil || msg.Method == "" {
 		return nil
 	}
-	m.mu.Lock()
-	m.metas = append(m.metas, msg.Params.Meta)
-	m.mu.Unlock()
+	if !m.keepNoMeta {
+		m.mu.Lock()
+		m.metas = append(m.metas, msg.Params.Meta)
+		m.mu.Unlock()
+	}
 	var result string
 	switch msg.Method {
 	case "server/discover":
