@@ -125,6 +125,19 @@ type request struct {
 	id int64
 	// meta holds the _meta members a Middleware added.
 	meta []byte
+	// inner is the context the middleware handed on, set once it has run:
+	// the input requests its result asks for see its values (a span, say).
+	inner context.Context
+}
+
+// causeContext returns ctx with the values of the context the middleware
+// handed on for r, for the handlers of the input requests r's result asked
+// for; ctx when there is no middleware.
+func (r *request) causeContext(ctx context.Context) context.Context {
+	if r.inner == nil {
+		return ctx
+	}
+	return valuesFrom{Context: ctx, values: r.inner}
 }
 
 // do sends r under st and waits for its result, which is a slice of the

@@ -200,6 +200,7 @@ func (s *Session) doIntercepted(ctx context.Context, st *negotiated, r *request,
 // sendIntercepted is the innermost Handler of the Session's requests.
 func (s *Session) sendIntercepted(ctx context.Context, req *Request) (*Response, error) {
 	ic := ctx.Value(interceptedKey{}).(*intercepted)
+	ic.r.inner = ctx
 	r := *ic.r
 	r.meta = req.meta
 	res, err := s.doDirect(ctx, ic.st, &r, req.params)

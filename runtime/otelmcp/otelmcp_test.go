@@ -234,8 +234,11 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 		Params struct {
-			Meta      map[string]any  `json:"_meta"`
-			Arguments json.RawMessage `json:"arguments"`
+			Meta           map[string]any  `json:"_meta"`
+			Name           string          `json:"name"`
+			TaskID         string          `json:"taskId"`
+			Arguments      json.RawMessage `json:"arguments"`
+			InputResponses json.RawMessage `json:"inputResponses"`
 		} `json:"params"`
 	}
 	if err := json.Unmarshal(out.Data, &msg); err != nil {
@@ -250,16 +253,22 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 		m.mu.Unlock()
 	}
 	var result string
-	switch msg.Method {
-	case "server/discover":
+	switch {
+	case msg.Method == "server/discover":
 		if !m.modern {
 			m.reply(`{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"error":{"code":-32601,"message":"no"}}`)
 			return nil
 		}
 		result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"meta","version":"1"}}}`
-	case "initialize":
+	case msg.Method == "initialize":
 		result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"meta","version":"1"}}`
-	case "tools/call":
+	case msg.Method == "tools/call" && msg.Params.Name == "ask" && msg.Params.InputResponses == nil:
+		result = `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Proceed?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}},"requestState":"s"}`
+	case msg.Method == "tools/call" && msg.Params.Name == "slow":
+		result = `{"resultType":"task","taskId":"task-1","status":"working","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:00Z","ttlMs":60000,"pollIntervalMs":1}`
+	case msg.Method == "tasks/get":
+		result = `{"resultType":"complete","taskId":"` + msg.Params.TaskID + `","status":"completed","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"result":{"content":[{"type":"text","text":"slow done"}]}}`
+	case msg.Method == "tools/call":
 		text, _ := json.Marshal("done")
 		result = `{"content":[{"type":"text","text":` + string(text) + `}]}`
 	default:
@@ -592,4 +601,57 @@ func noSecret(t *testing.T, rec *recorder, secret string) {
 			t.Errorf("span %q carries the secret: %s", s.Name, b)
 		}
 	}
+}
+
+// TestCausedSpansAreChildren checks, in the 2026-07-28 era, that the
+// elicitation an input_required result asks for is a SERVER span child of
+// that tools/call, and that the polls of a task are children of the
+// tools/call that created it.
+func TestCausedSpansAreChildren(t *testing.T) {
+	rec := newRecorder(t)
+	tel, err := otelmcp.New(&otelmcp.Options{TracerProvider: rec.tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newMetaServer(true)
+	opts := &runtime.Options{Elicitation: func(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+		return &runtime.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+	}}
+	tel.Install(opts)
+	ctx := context.Background()
+	s, err := runtime.Connect(ctx, srv, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CallTool(ctx, "ask", json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	var asks []tracetest.SpanStub
+	for _, sp := range rec.exp.GetSpans() {
+		if sp.Name == "tools/call ask" {
+			asks = append(asks, sp)
+		}
+	}
+	if len(asks) != 2 {
+		t.Fatalf("%d tools/call ask spans, want 2 (one per round)", len(asks))
+	}
+	el := rec.span(t, "elicitation/create")
+	if el.SpanKind != trace.SpanKindServer || el.Parent.SpanID() != asks[0].SpanContext.SpanID() {
+		t.Errorf("elicitation/create: kind %v, parent %v; want a SERVER child of the first round %v", el.SpanKind, el.Parent.SpanID(), asks[0].SpanContext.SpanID())
+	}
+
+	res, err := s.CallTool(ctx, "slow", json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text() != "slow done" {
+		t.Fatalf("task result %q", res.Text())
+	}
+	slow := rec.span(t, "tools/call slow")
+	get := rec.span(t, "tasks/get")
+	if get.Parent.SpanID() != slow.SpanContext.SpanID() || get.SpanContext.TraceID() != slow.SpanContext.TraceID() {
+		t.Errorf("tasks/get is not a child of the tools/call that created the task")
+	}
+	wantAttrs(t, get, map[string]string{"mcp.method.name": "tasks/get", "jsonrpc.request.id": "*"})
 }
