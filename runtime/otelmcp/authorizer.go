@@ -12,7 +12,9 @@ import (
 
 // Authorizer returns a runtime.Authorizer that does what a does and reports
 // each sign-in (a's Refused: an authorization flow, a token refresh, a step
-// up) as a "sign-in" span, a child of the request that needed it.
+// up) as a "sign-in" span, a child of the request that needed it. The
+// sign-in of the version probe that Connect sends runs in Connect's
+// context, and is a child of the span there.
 func (c *Client) Authorizer(a runtime.Authorizer) runtime.Authorizer {
 	return &tracedAuthorizer{a: a, c: c}
 }

@@ -1,9 +1,13 @@
 package otelmcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
@@ -654,4 +658,86 @@ func TestCausedSpansAreChildren(t *testing.T) {
 		t.Errorf("tasks/get is not a child of the tools/call that created the task")
 	}
 	wantAttrs(t, get, map[string]string{"mcp.method.name": "tasks/get", "jsonrpc.request.id": "*"})
+}
+
+// refusingOnce is an Authorizer whose first credentials the server refuses;
+// its Refused obtains the token the server wants.
+type refusingOnce struct {
+	mu    sync.Mutex
+	token string
+	spans []trace.SpanContext // the span in the context of each Refused
+}
+
+func (a *refusingOnce) Authorize(req *http.Request) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
+	return nil
+}
+
+func (a *refusingOnce) Refused(ctx context.Context, req *http.Request, resp *http.Response) (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.spans = append(a.spans, trace.SpanContextFromContext(ctx))
+	a.token = "good-token-7c2e9a41"
+	return true, nil
+}
+
+// TestSignInSpan puts a server that wants a bearer token for tools/call in
+// front of the go-sdk server: the sign-in its 401 causes is a span of its
+// own, a child of the tools/call that was refused, and the token is on no
+// span.
+func TestSignInSpan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	rec := newRecorder(t)
+	tel, err := otelmcp.New(&otelmcp.Options{TracerProvider: rec.tp, RecordContent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, _ := url.Parse(testenv.ServeSDK(t, false))
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Only tools/call needs the token, so that the sign-in happens
+		// during the call rather than at Connect.
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"tools/call"`)) && r.Header.Get("Authorization") != "Bearer good-token-7c2e9a41" {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	auth := &refusingOnce{}
+	opts := &runtime.Options{}
+	tel.Install(opts)
+	s, err := runtime.Connect(ctx, runtime.HTTP(front.URL+target.Path, &runtime.HTTPOptions{Authorizer: tel.Authorizer(auth)}), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CallTool(ctx, "echo", json.RawMessage(`{"message":"hi"}`)); err != nil {
+		t.Fatal(err)
+	}
+	signIn := rec.span(t, "sign-in")
+	var refused tracetest.SpanStub
+	for _, sp := range rec.exp.GetSpans() {
+		if sp.SpanContext.SpanID() == signIn.Parent.SpanID() {
+			refused = sp
+		}
+	}
+	if refused.Name != "tools/call echo" {
+		t.Fatalf("the sign-in span's parent is not an MCP request span: %+v", refused.Name)
+	}
+	if len(auth.spans) != 1 || auth.spans[0].SpanID() != signIn.SpanContext.SpanID() {
+		t.Errorf("the Authorizer's Refused did not run in the sign-in span")
+	}
+	noSecret(t, rec, "good-token-7c2e9a41")
 }
