@@ -23,12 +23,13 @@ type Handler func(ctx context.Context, req *Request) (*Response, error)
 // Options.Middleware runs in order, the first outermost. With none, a
 // Session does no work for it.
 //
-// A Middleware runs on the caller's goroutine, once for each sending: a
-// request the Session sends again (with another protocol version, or after
-// a session expiry handshake) is seen once per sending only when the
-// Session chooses anew (see Connect); a tools/call whose result asks for
-// input is seen once per round. A server request's context is that of the
-// call it came with, when the Session knows it.
+// A Middleware runs on the goroutine that sends the request, or that
+// answers the server's. A request the Session sends again under another
+// protocol version, or after a session expired, passes through it once; a
+// tools/call whose result asks for input passes through it once per round,
+// and the input requests of a round get the context it handed on. A
+// legacy server's request names no call: its context is that of the call
+// in flight when there is exactly one.
 type Middleware func(next Handler) Handler
 
 // A Request is a request as a Middleware sees it.
