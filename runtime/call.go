@@ -137,7 +137,7 @@ func (r *request) causeContext(ctx context.Context) context.Context {
 	if r.inner == nil {
 		return ctx
 	}
-	return valuesFrom{Context: ctx, values: r.inner}
+	return withValuesOf(ctx, r.inner)
 }
 
 // do sends r under st and waits for its result, which is a slice of the

@@ -259,6 +259,14 @@ type valuesFrom struct {
 
 func (v valuesFrom) Value(key any) any { return v.values.Value(key) }
 
+// withValuesOf returns a context that ends with ctx and has the values of
+// values. values is seen through context.WithoutCancel, which hides its
+// cancellation from the context package, so that context.Cause and the
+// contexts derived from the result follow ctx alone.
+func withValuesOf(ctx, values context.Context) context.Context {
+	return valuesFrom{Context: ctx, values: context.WithoutCancel(values)}
+}
+
 // serverRequestContext returns the context for the handler of a legacy
 // server request: s.ctx, with the values of the call in flight when there
 // is exactly one, which must be the call the request came with.
@@ -282,7 +290,7 @@ func (s *Session) serverRequestContext() context.Context {
 	if only == nil {
 		return s.ctx
 	}
-	return valuesFrom{Context: s.ctx, values: only}
+	return withValuesOf(s.ctx, only)
 }
 
 // What the transports tell SessionInfo: the network.transport value and the
