@@ -272,6 +272,8 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 		result = `{"resultType":"task","taskId":"task-1","status":"working","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:00Z","ttlMs":60000,"pollIntervalMs":1}`
 	case msg.Method == "tasks/get":
 		result = `{"resultType":"complete","taskId":"` + msg.Params.TaskID + `","status":"completed","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"result":{"content":[{"type":"text","text":"slow done"}]}}`
+	case msg.Method == "tools/list":
+		result = `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`
 	case msg.Method == "tools/call":
 		text, _ := json.Marshal("done")
 		result = `{"content":[{"type":"text","text":` + string(text) + `}]}`
@@ -359,6 +361,16 @@ func TestPropagationInMeta(t *testing.T) {
 			}
 			if _, ok := meta["io.modelcontextprotocol/protocolVersion"]; ok != modern {
 				t.Errorf("modern members present = %v in era modern=%v: %v", ok, modern, meta)
+			}
+
+			// Without a progress token, a legacy request has no _meta of
+			// the Session's own: the trace context makes one.
+			if _, err := s.ListTools(ctx); err != nil {
+				t.Fatal(err)
+			}
+			list := rec.span(t, "tools/list")
+			if got, want := srv.lastMeta()["traceparent"], "00-"+list.SpanContext.TraceID().String()+"-"+list.SpanContext.SpanID().String()+"-01"; got != want {
+				t.Errorf("tools/list traceparent = %v, want %s", got, want)
 			}
 		})
 	}
