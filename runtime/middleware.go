@@ -52,9 +52,9 @@ type Request struct {
 	// Session describes the Session and its connection.
 	Session *SessionInfo
 
-	params  func(b []byte) []byte // appends the params' members; nil for none
-	raw     []byte                // a server request's params
-	meta    []byte                // members added with SetMeta
+	params  []byte // the members of a request's params
+	raw     []byte // a server request's params
+	meta    []byte // members added with SetMeta
 	session *Session
 }
 
@@ -64,10 +64,9 @@ func (r *Request) Params() json.RawMessage {
 	if r.FromServer {
 		return r.raw
 	}
-	b := []byte{'{'}
-	if r.params != nil {
-		b = r.params(b)
-	}
+	b := make([]byte, 0, len(r.params)+2)
+	b = append(b, '{')
+	b = append(b, r.params...)
 	return append(b, '}')
 }
 
@@ -179,9 +178,14 @@ func (s *Session) buildChain() {
 // intercepted sending through the middleware to sendIntercepted.
 type interceptedKey struct{}
 
+// intercepted is a sending on its way through the middleware. It holds
+// copies, not the caller's request and params function, so that those do
+// not escape to the heap on the path without middleware.
 type intercepted struct {
-	st *negotiated
-	r  *request
+	st     *negotiated
+	r      request
+	params []byte // the members of params, encoded once
+	inner  context.Context
 }
 
 // doIntercepted sends r through the middleware.
@@ -189,9 +193,13 @@ func (s *Session) doIntercepted(ctx context.Context, st *negotiated, r *request,
 	if r.id == 0 {
 		r.id = s.nextID.Add(1)
 	}
-	req := &Request{Method: r.method, Name: r.name, ID: strconv.FormatInt(r.id, 10), ProtocolVersion: st.version, Session: s.info, params: members, session: s}
-	ctx = context.WithValue(ctx, interceptedKey{}, &intercepted{st: st, r: r})
-	res, err := s.outChain(ctx, req)
+	ic := &intercepted{st: st, r: *r}
+	if members != nil {
+		ic.params = members(nil)
+	}
+	req := &Request{Method: r.method, Name: r.name, ID: strconv.FormatInt(r.id, 10), ProtocolVersion: st.version, Session: s.info, params: ic.params, session: s}
+	res, err := s.outChain(context.WithValue(ctx, interceptedKey{}, ic), req)
+	r.inner = ic.inner
 	if err != nil {
 		return nil, err
 	}
@@ -201,10 +209,14 @@ func (s *Session) doIntercepted(ctx context.Context, st *negotiated, r *request,
 // sendIntercepted is the innermost Handler of the Session's requests.
 func (s *Session) sendIntercepted(ctx context.Context, req *Request) (*Response, error) {
 	ic := ctx.Value(interceptedKey{}).(*intercepted)
-	ic.r.inner = ctx
-	r := *ic.r
+	ic.inner = ctx
+	r := ic.r
 	r.meta = req.meta
-	res, err := s.doDirect(ctx, ic.st, &r, req.params)
+	var members func(b []byte) []byte
+	if len(ic.params) > 0 {
+		members = func(b []byte) []byte { return append(b, ic.params...) }
+	}
+	res, err := s.doDirect(ctx, ic.st, &r, members)
 	if err != nil {
 		return nil, err
 	}
