@@ -91,3 +91,29 @@ func TestMiddlewareSeesRequestsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCallWithoutMiddlewareAllocatesAsBefore guards the path without
+// middleware: the interception path must not make a call's request or its
+// params function escape to the heap, which would cost every call four
+// allocations more than the nine it makes (BenchmarkCallToolInMemory).
+func TestCallWithoutMiddlewareAllocatesAsBefore(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	conn := &echoConn{in: make(chan []byte, 16), closed: make(chan struct{})}
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	args := map[string]string{"message": "hello"}
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(200, func() {
+		if res, err := s.CallTool(ctx, "echo", args); err != nil || res.Text() != "hello" {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 9 {
+		t.Errorf("a call without middleware allocates %.1f times, want at most 9", allocs)
+	}
+}
