@@ -7,7 +7,7 @@ export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 
 # Nested modules keep third-party SDKs out of the main go.mod: the go-sdk
 # adapter, the go-sdk test server, the example consumer and the benchmarks.
-NESTED := runtime/gosdk internal/sdkserver examples/consumer bench
+NESTED := runtime/gosdk internal/sdkserver examples/consumer examples/otel-collector bench
 
 .PHONY: all build test test-short vet fmt-check generate check-generated update-golden deps bench conformance fuzz fuzz-compile soak clean
 

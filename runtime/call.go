@@ -25,6 +25,9 @@ type call struct {
 	progressAt atomic.Int64
 	tool       string
 	msg        OutMessage
+	// ctx is the caller's context, kept only when middleware may need it
+	// (see serverRequestContext).
+	ctx context.Context
 	// promoted is set, under Session.mu, when the turn to read has been
 	// sent to this call on ch and it has not taken it yet; passive calls
 	// never get it.
@@ -120,6 +123,21 @@ type request struct {
 	params []ParamHeader
 	// id is the request's id, when the caller chose it; 0 takes the next.
 	id int64
+	// meta holds the _meta members a Middleware added.
+	meta []byte
+	// inner is the context the middleware handed on, set once it has run:
+	// the input requests its result asks for see its values (a span, say).
+	inner context.Context
+}
+
+// causeContext returns ctx with the values of the context the middleware
+// handed on for r, for the handlers of the input requests r's result asked
+// for; ctx when there is no middleware.
+func (r *request) causeContext(ctx context.Context) context.Context {
+	if r.inner == nil {
+		return ctx
+	}
+	return withValuesOf(ctx, r.inner)
 }
 
 // do sends r under st and waits for its result, which is a slice of the
@@ -129,6 +147,14 @@ type request struct {
 // with -32022 is sent once more, with a version both sides speak (see
 // versionRetry); the probe settles its version itself.
 func (s *Session) do(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	if s.outChain != nil {
+		return s.doIntercepted(ctx, st, r, members)
+	}
+	return s.doDirect(ctx, st, r, members)
+}
+
+// doDirect is do without the middleware.
+func (s *Session) doDirect(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
 	if st.provisional {
 		return s.doProvisional(ctx, st, r, members)
 	}
@@ -181,6 +207,9 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 		id = s.nextID.Add(1)
 	}
 	c.id, c.progress, c.tool, c.passive = id, r.progress, r.name, r.passive
+	if s.inChain != nil {
+		c.ctx = ctx
+	}
 
 	bp := bufPool.Get().(*[]byte)
 	b := jsonrpc.AppendRequestHead((*bp)[:0], id, r.method)
@@ -188,7 +217,7 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 	if members != nil {
 		b = members(b)
 	}
-	b = s.appendMeta(b, st, len(b) > n, r.progress != nil, id)
+	b = s.appendMeta(b, st, len(b) > n, r.progress != nil, id, r.meta)
 	// The newline past Data lets a line-framed connection write the
 	// message with one call.
 	b = append(b, '}', '}', '\n')
@@ -354,6 +383,7 @@ func (s *Session) release(c *call) {
 	c.progress = nil
 	c.progressAt.Store(0)
 	c.msg = OutMessage{}
+	c.ctx = nil
 	callPool.Put(c)
 }
 
@@ -459,9 +489,10 @@ func (s *Session) writeError(err error) error {
 }
 
 // appendMeta appends the _meta member of a request's params: the modern
-// triple, and a progress token when asked.
-func (s *Session) appendMeta(b []byte, st *negotiated, comma, progress bool, id int64) []byte {
-	if st.legacy && !progress {
+// triple, a progress token when asked, and the members extra a Middleware
+// added.
+func (s *Session) appendMeta(b []byte, st *negotiated, comma, progress bool, id int64, extra []byte) []byte {
+	if st.legacy && !progress && len(extra) == 0 {
 		return b
 	}
 	if comma {
@@ -477,6 +508,12 @@ func (s *Session) appendMeta(b []byte, st *negotiated, comma, progress bool, id 
 	if progress {
 		b = append(b, `"progressToken":`...)
 		b = strconv.AppendInt(b, id, 10)
+	}
+	if len(extra) > 0 {
+		if !st.legacy || progress {
+			b = append(b, ',')
+		}
+		b = append(b, extra...)
 	}
 	return append(b, '}')
 }

@@ -107,10 +107,10 @@ func (s *Session) clientCapabilities(version string) []byte {
 	return append(b, '}')
 }
 
-// answerServerRequest runs the handler for a server's elicitation,
-// sampling or roots request and returns the result, or nil and the error to
-// answer with. ok is false for a method no handler serves.
-func (s *Session) answerServerRequest(ctx context.Context, method string, params []byte) (result []byte, err error, ok bool) {
+// answerDirect runs the handler for a server's elicitation, sampling or
+// roots request and returns the result, or nil and the error to answer
+// with. ok is false for a method no handler serves.
+func (s *Session) answerDirect(ctx context.Context, method string, params []byte) (result []byte, err error, ok bool) {
 	switch {
 	case method == "elicitation/create" && s.opts.Elicitation != nil:
 		res, err := s.elicit(ctx, params)
@@ -168,12 +168,12 @@ func (s *Session) cancelServed(params []byte) bool {
 
 // serveHandled answers a server request that a handler serves.
 func (s *Session) serveHandled(id []byte, method string, params []byte) {
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(s.serverRequestContext())
 	defer cancel()
 	key := string(id)
 	s.served.add(key, cancel)
 	defer s.served.remove(key)
-	res, err, _ := s.answerServerRequest(ctx, method, params)
+	res, err, _ := s.answerServerRequest(ctx, id, method, params)
 	var b []byte
 	if err != nil {
 		rpc := handlerRPCError(err)

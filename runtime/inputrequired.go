@@ -81,7 +81,7 @@ func (s *Session) fulfil(ctx context.Context, key string, r inputRequest) ([]byt
 	if !s.hasHandler(r.Method) {
 		return nil, fmt.Errorf("input request %q: the server asks the client for input with %s, and Options.%s is not set", key, r.Method, option)
 	}
-	res, err, _ := s.answerServerRequest(ctx, r.Method, r.Params)
+	res, err, _ := s.answerServerRequest(ctx, nil, r.Method, r.Params)
 	if err != nil {
 		return nil, fmt.Errorf("input request %q: %w", key, err)
 	}

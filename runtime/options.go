@@ -146,6 +146,15 @@ type Options struct {
 	// elicitation that the server reports complete (2025-11-25). It must
 	// return quickly and must not call the Session.
 	OnElicitationComplete func(elicitationID string)
+	// Middleware wraps every request the Session sends and every request
+	// of the server its handlers answer (see Middleware); the first is
+	// outermost. Package runtime/otelmcp provides tracing and metrics as
+	// Middleware.
+	Middleware []Middleware
+	// ToolRunHook observes the tool calls a model asks for, when the
+	// Session is the Caller of a provider's toolset (see ToolRunHook).
+	ToolRunHook ToolRunHook
+
 	// HandlerTimeout bounds each run of those handlers;
 	// DefaultHandlerTimeout when zero, no bound (but the call's context)
 	// when negative. An elicitation that runs out of time is answered

@@ -47,6 +47,12 @@ type Session struct {
 
 	nextID atomic.Int64
 
+	// outChain and inChain are Options.Middleware around the Session's
+	// requests and around the server's; nil without middleware. info is
+	// what the middleware learns of the Session.
+	outChain, inChain Handler
+	info              *SessionInfo
+
 	mu      sync.Mutex
 	pending map[int64]*call
 	err     error // why the Session no longer works; nil while it does
@@ -191,6 +197,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	s.cc = connCapabilities(conn)
 	s.canceler = s.cc.CancelRequest
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.buildChain()
 	if s.cc.SetReadDeadline != nil && s.cc.SetReadDeadline(time.Time{}) != nil {
 		s.cc.SetReadDeadline = nil
 	}

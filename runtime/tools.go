@@ -373,7 +373,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 				return nil, &InputRoundsError{Tool: name, Rounds: maxInputRounds}
 			}
 			// The responses and state go with this call's next round only.
-			if responses, err = s.fulfilInputRequests(ctx, more.inputRequests); err != nil {
+			if responses, err = s.fulfilInputRequests(r.causeContext(ctx), more.inputRequests); err != nil {
 				return nil, fmt.Errorf("calling %s: %w", name, err)
 			}
 			state = more.requestState

@@ -17,12 +17,15 @@ import (
 // reference the ratios are taken against.
 const (
 	clientRuntime = "mcpgen"
-	clientGoSDK   = "go-sdk"
-	clientMCPGo   = "mcp-go"
-	clientFloor   = "floor"
+	// clientRuntimeOtel is mcpgen with runtime/otelmcp installed: every
+	// call sampled, exported and measured, with its trace context sent.
+	clientRuntimeOtel = "mcpgen+otel"
+	clientGoSDK       = "go-sdk"
+	clientMCPGo       = "mcp-go"
+	clientFloor       = "floor"
 )
 
-var clientNames = []string{clientRuntime, clientGoSDK, clientMCPGo, clientFloor}
+var clientNames = []string{clientRuntime, clientRuntimeOtel, clientGoSDK, clientMCPGo, clientFloor}
 
 // The transports measured.
 const (
@@ -62,18 +65,26 @@ type target struct {
 // handshake (or, for a 2026-07-28 client, the discovery probe).
 func connect(ctx context.Context, name string, t target) (benchClient, error) {
 	switch name {
-	case clientRuntime:
+	case clientRuntime, clientRuntimeOtel:
 		var tr mcprt.Transport
 		if t.transport == transportStdio {
 			tr = mcprt.NewCommandTransport(t.command)
 		} else {
 			tr = mcprt.StreamableHTTP(t.url, nil)
 		}
-		s, err := mcprt.Connect(ctx, tr, &mcprt.Options{ClientName: "mcpbench", ClientVersion: "1"})
+		opts := &mcprt.Options{ClientName: "mcpbench", ClientVersion: "1"}
+		var stop func()
+		if name == clientRuntimeOtel {
+			var err error
+			if stop, err = installTelemetry(opts); err != nil {
+				return nil, err
+			}
+		}
+		s, err := mcprt.Connect(ctx, tr, opts)
 		if err != nil {
 			return nil, err
 		}
-		return runtimeClient{s}, nil
+		return runtimeClient{s, stop}, nil
 	case clientGoSDK:
 		var tr mcp.Transport
 		if t.transport == transportStdio {
@@ -134,14 +145,19 @@ func connectLegacy(ctx context.Context, name string, t target) (benchClient, err
 		if err != nil {
 			return nil, err
 		}
-		return runtimeClient{s}, nil
+		return runtimeClient{s, nil}, nil
 	case name == clientFloor:
 		return dialFloorHTTPLegacy(ctx, t.url)
 	}
 	return nil, fmt.Errorf("client %q: cannot be pinned to the legacy era", name)
 }
 
-type runtimeClient struct{ s *mcprt.Session }
+// runtimeClient is a Session; stop, when set, flushes and stops its
+// telemetry.
+type runtimeClient struct {
+	s    *mcprt.Session
+	stop func()
+}
 
 func (c runtimeClient) listTools(ctx context.Context) (int, error) {
 	tools, err := c.s.ListTools(ctx)
@@ -159,7 +175,13 @@ func (c runtimeClient) call(ctx context.Context, tool string, args any) (string,
 	return res.Text(), nil
 }
 
-func (c runtimeClient) close() error { return c.s.Close() }
+func (c runtimeClient) close() error {
+	err := c.s.Close()
+	if c.stop != nil {
+		c.stop()
+	}
+	return err
+}
 
 type goSDKClient struct{ s *mcp.ClientSession }
 

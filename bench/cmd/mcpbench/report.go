@@ -140,6 +140,7 @@ func (rep *report) print(w io.Writer) {
 			}
 		}
 	}
+	rep.printTelemetryCost(w)
 	rep.printEras(w)
 	if len(rep.validation) > 0 {
 		printValidation(w, rep.validation)
@@ -159,6 +160,26 @@ func (rep *report) print(w io.Writer) {
 			}
 			fmt.Fprintf(w, "| %s | %s | %s |\n", t.name, t.measured, verdict)
 		}
+	}
+}
+
+// printTelemetryCost prints the CPU per call runtime/otelmcp adds.
+func (rep *report) printTelemetryCost(w io.Writer) {
+	var lines []string
+	for _, tr := range transportNames {
+		rt, ot := rep.clients[clientRuntime+"/"+tr], rep.clients[clientRuntimeOtel+"/"+tr]
+		if rt == nil || ot == nil {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s |", transportTitle(tr), fmtDuration(rt.CPUNs), fmtDuration(ot.CPUNs), fmtDuration(ot.CPUNs-rt.CPUNs)))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Cost of tracing\n\nClient CPU per echo call with runtime/otelmcp installed (every call a sampled span, batched to an exporter that discards, both histograms recorded, the trace context sent in _meta).\n\n")
+	fmt.Fprintf(w, "| transport | mcpgen | mcpgen+otel | added |\n|---|---:|---:|---:|\n")
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
 	}
 }
 

@@ -21,10 +21,11 @@ var chartMetrics = []struct {
 }
 
 var chartColors = map[string]string{
-	clientRuntime: "#1f77b4",
-	clientGoSDK:   "#7f7f7f",
-	clientMCPGo:   "#ff7f0e",
-	clientFloor:   "#2ca02c",
+	clientRuntime:     "#1f77b4",
+	clientRuntimeOtel: "#9467bd",
+	clientGoSDK:       "#7f7f7f",
+	clientMCPGo:       "#ff7f0e",
+	clientFloor:       "#2ca02c",
 }
 
 // chartSVG draws, for each transport, grouped horizontal bars of every

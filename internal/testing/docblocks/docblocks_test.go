@@ -21,7 +21,14 @@ type block struct {
 	file string
 	line int // of the block's first line of code
 	code string
+	// module is the folder of the nested module a program is checked in,
+	// named by a "<!-- go module: DIR -->" line just before the block;
+	// empty for the main module.
+	module string
 }
+
+// moduleMarker names the nested module of the next block.
+var moduleMarker = regexp.MustCompile(`^<!-- go module: (\S+) -->$`)
 
 func (b block) String() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 
@@ -30,11 +37,15 @@ func goBlocks(file string, text []byte) []block {
 	var out []block
 	var cur *block
 	var code []string
+	var module string
 	for i, line := range strings.Split(string(text), "\n") {
 		trimmed := strings.TrimSpace(line)
 		switch {
+		case cur == nil && moduleMarker.MatchString(trimmed):
+			module = moduleMarker.FindStringSubmatch(trimmed)[1]
+			continue
 		case cur == nil && trimmed == "```go":
-			cur = &block{file: file, line: i + 2}
+			cur = &block{file: file, line: i + 2, module: module}
 			code = nil
 		case cur != nil && trimmed == "```":
 			cur.code = strings.Join(code, "\n") + "\n"
@@ -43,6 +54,7 @@ func goBlocks(file string, text []byte) []block {
 		case cur != nil:
 			code = append(code, line)
 		}
+		module = ""
 	}
 	return out
 }
@@ -109,10 +121,14 @@ func TestDocGoBlocks(t *testing.T) {
 	}
 }
 
-// vetProgram type-checks and vets a whole program with the module's
-// packages, in a folder of the module that package patterns skip.
+// vetProgram type-checks and vets a whole program with the packages of
+// its module (the main one, or the nested one the block names), in a
+// folder of that module that package patterns skip.
 func vetProgram(t *testing.T, root string, b block) {
 	t.Helper()
+	if b.module != "" {
+		root = filepath.Join(root, filepath.FromSlash(b.module))
+	}
 	dir, err := os.MkdirTemp(root, "_docblock-")
 	if err != nil {
 		t.Fatal(err)
@@ -134,10 +150,13 @@ func vetProgram(t *testing.T, root string, b block) {
 // TestGoBlocksAndFragments checks the extraction and the fragment parser on
 // made-up Markdown.
 func TestGoBlocksAndFragments(t *testing.T) {
-	md := "text\n```go\nx := 1\nif x > 0 { ... }\n```\n```sh\nmake test\n```\n```go\ntype T struct{}\n```\n```go\nfunc (\n```\n"
+	md := "text\n```go\nx := 1\nif x > 0 { ... }\n```\n```sh\nmake test\n```\n<!-- go module: examples/x -->\n```go\ntype T struct{}\n```\n```go\nfunc (\n```\n"
 	bs := goBlocks("a.md", []byte(md))
 	if len(bs) != 3 || bs[0].line != 3 || bs[1].code != "type T struct{}\n" {
 		t.Fatalf("blocks = %+v", bs)
+	}
+	if bs[0].module != "" || bs[1].module != "examples/x" || bs[2].module != "" {
+		t.Errorf("modules = %q, %q, %q; want \"\", examples/x, \"\"", bs[0].module, bs[1].module, bs[2].module)
 	}
 	if err := parseFragment(bs[0].code); err != nil {
 		t.Errorf("statements: %v", err)

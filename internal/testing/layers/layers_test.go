@@ -64,6 +64,9 @@ var rules = []rule{
 	{"the generator never reaches the CLI", and(in(generatorLayer...), not(in(generatorTestOutputs...))), in(cli...)},
 	{"production code never imports test support", and(in(""), not(in(testSupport...))), in(testSupport...)},
 	{"the generator never imports a provider SDK (Gemini's converter aside)", and(in(generatorLayer...), not(in(generatorTestOutputs...))), prefixed(providerSDKs...)},
+	// The Anthropic SDK imports OpenTelemetry itself, so its adapter is
+	// left out.
+	{"runtime reaches OpenTelemetry only through runtime/otelmcp", and(in("runtime"), not(in("runtime/otelmcp", "runtime/anthropic"))), prefixed("go.opentelemetry.io")},
 }
 
 // in selects the packages of the module in or below the folders dirs; ""

@@ -23,6 +23,7 @@ type Entry struct {
 // need. It is safe for concurrent use once Confirm has been called.
 type Tools struct {
 	caller   runtime.Caller
+	hook     runtime.ToolRunHook // nil when the caller has none
 	byName   map[string]*Entry   // by declared name
 	declared map[string]string   // MCP name → declared name
 	confirm  *toolcall.Confirmer // nil when no call needs consent
@@ -31,7 +32,7 @@ type Tools struct {
 // NewTools returns the toolset of tools, declared under the names of
 // names (declared name → MCP name), whose calls go through caller.
 func NewTools(caller runtime.Caller, tools []runtime.Tool, names map[string]string) *Tools {
-	ts := &Tools{caller: caller, byName: make(map[string]*Entry, len(tools)), declared: make(map[string]string, len(tools))}
+	ts := &Tools{caller: caller, hook: runtime.ToolRunHookOf(caller), byName: make(map[string]*Entry, len(tools)), declared: make(map[string]string, len(tools))}
 	byMCP := make(map[string]runtime.Tool, len(tools))
 	for _, t := range tools {
 		byMCP[t.Name] = t
@@ -102,7 +103,14 @@ func (ts *Tools) Confirm(c *runtime.Confirmation) error {
 
 // Run runs a call of e with args (see toolcall.Run), asking for the user's
 // confirmation when the call needs it. Images whose MIME type attach
-// accepts are returned in the outcome.
+// accepts are returned in the outcome. The caller's ToolRunHook, if any,
+// sees the run.
 func (ts *Tools) Run(ctx context.Context, e *Entry, args []byte, attach func(mimeType string) bool) toolcall.Outcome {
-	return toolcall.Run(ctx, ts.caller, e.Tool.Name, e.Schema, args, attach, ts.confirm.Gate(e.Tool))
+	if ts.hook == nil {
+		return toolcall.Run(ctx, ts.caller, e.Tool.Name, e.Schema, args, attach, ts.confirm.Gate(e.Tool))
+	}
+	ctx, done := ts.hook(ctx, e.Tool.Name)
+	out := toolcall.Run(ctx, ts.caller, e.Tool.Name, e.Schema, args, attach, ts.confirm.Gate(e.Tool))
+	done(runtime.ToolRunOutcome{Called: out.Called, IsError: out.ToolError, Error: out.Error})
+	return out
 }

@@ -37,6 +37,8 @@ type Outcome struct {
 	Images []Image
 	// Called reports whether the tool was called.
 	Called bool
+	// ToolError reports a result whose isError is set.
+	ToolError bool
 }
 
 // Run validates args (one JSON object; empty means {}) against schema (nil
@@ -94,7 +96,7 @@ func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtim
 		if strings.TrimSpace(text) == "" {
 			text = "the tool reported an error without a message"
 		}
-		out.Error = text
+		out.Error, out.ToolError = text, true
 		return out
 	}
 	out.Text, out.Images = text, images

@@ -43,7 +43,7 @@ func TestRun(t *testing.T) {
 			Outcome{Called: true}, ""},
 		{"isError without text", callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
 			return &runtime.Result{IsError: true}, nil
-		}), nil, `{}`, Outcome{Error: "the tool reported an error without a message", Called: true}, ""},
+		}), nil, `{}`, Outcome{Error: "the tool reported an error without a message", Called: true, ToolError: true}, ""},
 		{"schema does not compile", ok, runtime.NewSchema("t", []byte(`{"$ref":"http://x/y"}`)), `{}`,
 			Outcome{Text: "fine", Structured: json.RawMessage(`{"n":1}`), Called: true}, `{}`},
 	}

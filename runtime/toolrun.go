@@ -1,0 +1,41 @@
+package runtime
+
+import "context"
+
+// A ToolRunHook observes the tool calls a model asks for, as the toolsets of
+// runtime/gemini, runtime/anthropic and runtime/openai run them. It is called
+// before a call's arguments are checked and its confirmation asked for, and
+// returns the context the run goes on under, so that the requests the run
+// sends (and their Middleware) see what the hook put there, and a function
+// the toolset calls once with the outcome. Package runtime/otelmcp provides
+// one that opens an execute_tool span.
+type ToolRunHook func(ctx context.Context, tool string) (context.Context, func(ToolRunOutcome))
+
+// A ToolRunOutcome is how a tool call a model asked for ended.
+type ToolRunOutcome struct {
+	// Called reports whether the tool was called: false when the arguments
+	// were invalid, the call was declined or the conversation was
+	// cancelled first.
+	Called bool
+	// IsError reports a result whose isError is set.
+	IsError bool
+	// Error is the message the model gets when the run failed, empty
+	// otherwise.
+	Error string
+}
+
+// ToolRunHookOf returns the Options.ToolRunHook of the Session c is, or the
+// first one among the sessions of the Multi c is; nil for any other Caller.
+func ToolRunHookOf(c Caller) ToolRunHook {
+	switch c := c.(type) {
+	case *Session:
+		return c.opts.ToolRunHook
+	case *Multi:
+		for _, name := range c.names {
+			if h := c.sessions[name].opts.ToolRunHook; h != nil {
+				return h
+			}
+		}
+	}
+	return nil
+}
