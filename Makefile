@@ -7,7 +7,7 @@ export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 
 # Nested modules keep third-party SDKs out of the main go.mod: the go-sdk
 # adapter, the go-sdk test server, the example consumer and the benchmarks.
-NESTED := runtime/gosdk internal/sdkserver examples/consumer examples/otel-collector bench
+NESTED := runtime/gosdk internal/testing/sdkserver examples/consumer examples/otel-collector bench
 
 .PHONY: all build test test-short vet fmt-check generate check-generated update-golden deps bench conformance fuzz fuzz-compile soak clean
 
@@ -57,7 +57,7 @@ generate:
 # session exchanges of runtime/testdata/exchange.txtar. Review the diff before
 # committing it.
 update-golden:
-	$(GO) test ./internal/golden -run TestGolden -update
+	$(GO) test ./cmd/mcpgen/internal/golden -run TestGolden -update
 	$(GO) test ./runtime -run TestExchange -update
 
 # check-generated fails when go generate would change checked-in output.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/diff"
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/provschema"

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
-	"github.com/mcpgen/mcpgen/internal/textdiff"
+	"github.com/mcpgen/mcpgen/internal/testing/textdiff"
 )
 
 // allParts are every part generate can write.
@@ -79,7 +79,7 @@ func TestGeneratedCodeIsGofmtOutput(t *testing.T) {
 	}
 	servers = append(servers, cases...)
 	servers = append(servers, "../testdata/homeassistant-tools-list.json", "../testdata/everything-tools.json",
-		"../testdata/sdkserver-tools.json", "../testdata/schematable/tools.json", "../internal/providertest/testdata/survey-tools.json")
+		"../testdata/sdkserver-tools.json", "../testdata/schematable/tools.json", "../internal/testing/providertest/testdata/survey-tools.json")
 	for _, path := range servers {
 		if filepath.Base(path) == "package.json" || filepath.Base(path) == "package-lock.json" {
 			continue

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 

@@ -6,7 +6,7 @@ import (
 	"go/token"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator/emit"
+	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 func TestMulti(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // postMethods returns the JSON-RPC methods of the POSTs srv received.

@@ -7,11 +7,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // TestTSV2Server runs the 2026-07-28 features against a server built on
-// the TypeScript SDK's v2 line (internal/testenv/tsv2server.mjs on npm
+// the TypeScript SDK's v2 line (internal/testing/testenv/tsv2server.mjs on npm
 // @modelcontextprotocol/server), over stdio and Streamable HTTP, with the
 // runtime pinned to 2026-07-28: a tool that answers input_required with a
 // form elicitation and a requestState (accepted and declined), a tool run

@@ -30,7 +30,7 @@ package main
 import (
 	"os"
 
-	"github.com/mcpgen/mcpgen/internal/cli"
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/cli"
 )
 
 func main() {

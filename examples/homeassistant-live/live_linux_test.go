@@ -11,8 +11,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpgen/mcpgen/internal/livetest"
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/livetest"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // TestLiveSession runs the assistant in text mode against the Home

@@ -18,7 +18,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcpgen/mcpgen/internal/livetest"
+	"github.com/mcpgen/mcpgen/internal/testing/livetest"
 )
 
 // standIn is a Home Assistant MCP server stand-in in the legacy protocol

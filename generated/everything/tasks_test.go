@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

@@ -11,13 +11,13 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 
-	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/testing/providertest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // The declarations of the Home Assistant and survey tool lists are pinned by
 // the golden cases testdata/golden/homeassistant and testdata/golden/survey
-// (go test ./internal/golden).
+// (go test ./cmd/mcpgen/internal/golden).
 
 func TestToolParamsErrors(t *testing.T) {
 	cases := []struct{ schema, want string }{

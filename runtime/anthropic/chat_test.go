@@ -15,7 +15,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
-	"github.com/mcpgen/mcpgen/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/testing/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgen/mcpgen/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/testing/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/testing/providertest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

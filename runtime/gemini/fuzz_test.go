@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/testing/providertest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

@@ -15,8 +15,8 @@ import (
 	"go.uber.org/goleak"
 	"google.golang.org/genai"
 
-	"github.com/mcpgen/mcpgen/internal/livetest"
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/livetest"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

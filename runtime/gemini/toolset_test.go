@@ -12,7 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/mcpgen/mcpgen/internal/mcptest"
+	"github.com/mcpgen/mcpgen/internal/testing/mcptest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

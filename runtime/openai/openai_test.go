@@ -9,13 +9,13 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
-	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/testing/providertest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // The declarations of the Home Assistant and survey tool lists are pinned by
 // the golden cases testdata/golden/homeassistant and testdata/golden/survey
-// (go test ./internal/golden).
+// (go test ./cmd/mcpgen/internal/golden).
 
 // TestStrictFallback checks which schemas strict mode declines, and that
 // those tools are declared with strict false.

@@ -1,6 +1,6 @@
 // Command mcpbench measures the mcpgen runtime against the official go-sdk
 // client, the mcp-go client and a hand-written floor client, all talking to
-// the same go-sdk server (internal/sdkserver) over stdio and Streamable
+// the same go-sdk server (internal/testing/sdkserver) over stdio and Streamable
 // HTTP; it also measures the generator at scale and generated validation
 // against JSON Schema validation, and what the Gemini Live tool loop adds to
 // a call. It prints Markdown tables, checks the performance targets, and
@@ -267,8 +267,8 @@ func goBuild(dir, out string) error {
 // for every client, transport and repetition, in turns.
 func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 	server := filepath.Join(tmp, "sdkserver")
-	log.Printf("building internal/sdkserver")
-	if err := goBuild(filepath.Join(cfg.root, "internal", "sdkserver"), server); err != nil {
+	log.Printf("building internal/testing/sdkserver")
+	if err := goBuild(filepath.Join(cfg.root, "internal", "testing", "sdkserver"), server); err != nil {
 		return nil, err
 	}
 	self, err := os.Executable()

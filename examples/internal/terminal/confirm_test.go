@@ -7,7 +7,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/openai/openai-go/v3"
 
-	"github.com/mcpgen/mcpgen/internal/providertest"
+	"github.com/mcpgen/mcpgen/internal/testing/providertest"
 	"github.com/mcpgen/mcpgen/runtime"
 	mcpanthropic "github.com/mcpgen/mcpgen/runtime/anthropic"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
@@ -42,7 +42,7 @@ func (f *fakeCaller) recorded() []string {
 }
 
 // TestDeclarationsFollowProviderRules checks the generated declarations of
-// every provider against the rules internal/providertest holds, the strict
+// every provider against the rules internal/testing/providertest holds, the strict
 // OpenAI rules included.
 func TestDeclarationsFollowProviderRules(t *testing.T) {
 	tools := MCPTools()

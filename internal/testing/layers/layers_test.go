@@ -37,9 +37,9 @@ var (
 	generatorLayer       = []string{"generator"}
 	generatorTestOutputs = []string{"generator/internal/outputs", "generator/internal/providers", "generator/internal/schematable"}
 	// cli is the command and what only it uses.
-	cli = []string{"cmd", "internal/cli", "internal/config", "internal/gitfile"}
+	cli = []string{"cmd", "cmd/mcpgen/internal/cli", "cmd/mcpgen/internal/config", "cmd/mcpgen/internal/gitfile"}
 	// testSupport is code that only tests import.
-	testSupport = []string{"internal/testing", "internal/corpus", "internal/golden", "internal/integration", "internal/mcptest", "internal/providertest", "internal/sdkserver", "internal/testenv", "internal/textdiff"}
+	testSupport = []string{"internal/testing", "internal/testing/corpus", "cmd/mcpgen/internal/golden", "internal/testing/integration", "internal/testing/mcptest", "internal/testing/providertest", "internal/testing/sdkserver", "internal/testing/testenv", "internal/testing/textdiff"}
 	// providerSDKs are the SDKs of the model providers the generator must
 	// not depend on, with the runtime adapters that wrap them. The Gemini
 	// SDK is not among them: the generator computes the Gemini
@@ -245,30 +245,30 @@ func TestCheckNamesTheOffendingImport(t *testing.T) {
 		{
 			name: "the generator imports a provider SDK",
 			graph: map[string][]string{
-				m("generator/emit"):                      {"github.com/openai/openai-go/v3/shared"},
+				m("generator/internal/emit"):             {"github.com/openai/openai-go/v3/shared"},
 				"github.com/openai/openai-go/v3/shared":  {},
 				m("generator/internal/providers"):        {"github.com/anthropics/anthropic-sdk-go"},
 				"github.com/anthropics/anthropic-sdk-go": {},
 			},
-			want: []string{rules[5].Name + ": " + m("generator/emit") + " → github.com/openai/openai-go/v3/shared"},
+			want: []string{rules[5].Name + ": " + m("generator/internal/emit") + " → github.com/openai/openai-go/v3/shared"},
 		},
 		{
 			name: "the generator reaches the CLI",
 			graph: map[string][]string{
-				m("generator"):       {m("internal/config")},
-				m("internal/config"): {},
+				m("generator"):                  {m("cmd/mcpgen/internal/config")},
+				m("cmd/mcpgen/internal/config"): {},
 			},
-			want: []string{rules[3].Name + ": " + m("generator") + " → " + m("internal/config")},
+			want: []string{rules[3].Name + ": " + m("generator") + " → " + m("cmd/mcpgen/internal/config")},
 		},
 		{
 			name: "layers kept",
 			graph: map[string][]string{
-				m("cmd/mcpgen"):       {m("internal/cli")},
-				m("internal/cli"):     {m("generator"), m("runtime")},
-				m("generator"):        {m("runtime/gemini"), "google.golang.org/genai"},
-				m("runtime/gemini"):   {m("runtime"), "google.golang.org/genai"},
-				m("internal/golden"):  {m("generator"), m("internal/testenv")},
-				m("internal/testenv"): {},
+				m("cmd/mcpgen"):                 {m("cmd/mcpgen/internal/cli")},
+				m("cmd/mcpgen/internal/cli"):    {m("generator"), m("runtime")},
+				m("generator"):                  {m("runtime/gemini"), "google.golang.org/genai"},
+				m("runtime/gemini"):             {m("runtime"), "google.golang.org/genai"},
+				m("cmd/mcpgen/internal/golden"): {m("generator"), m("internal/testing/testenv")},
+				m("internal/testing/testenv"):   {},
 			},
 		},
 	} {
