@@ -31,15 +31,18 @@ var (
 	providerRules = []string{"internal/provschema", "internal/toolname"}
 	// runtimeLayer is what programs and generated code link.
 	runtimeLayer = []string{"runtime"}
-	// generatorLayer is the generator's pipeline. generator/internal holds
-	// packages generated for the generator's tests, which are the
-	// runtime's users rather than part of the generator.
+	// generatorLayer is the generator's pipeline. Beside emit,
+	// generator/internal holds the packages generated for the generator's
+	// tests (generatorTestOutputs), which are the runtime's users rather
+	// than part of the generator.
 	generatorLayer       = []string{"generator"}
 	generatorTestOutputs = []string{"generator/internal/outputs", "generator/internal/providers", "generator/internal/schematable"}
-	// cli is the command and what only it uses.
-	cli = []string{"cmd", "cmd/mcpgen/internal/cli", "cmd/mcpgen/internal/config", "cmd/mcpgen/internal/gitfile"}
-	// testSupport is code that only tests import.
-	testSupport = []string{"internal/testing", "internal/testing/corpus", "cmd/mcpgen/internal/golden", "internal/testing/integration", "internal/testing/mcptest", "internal/testing/providertest", "internal/testing/sdkserver", "internal/testing/testenv", "internal/testing/textdiff"}
+	// cli is the command and what only it uses, in cmd/mcpgen/internal.
+	cli = []string{"cmd"}
+	// testSupport is code that only tests import: internal/testing/...,
+	// the one folder of test support, and the golden driver, which runs
+	// the command in process and so sits beside it.
+	testSupport = []string{"internal/testing", "cmd/mcpgen/internal/golden"}
 	// providerSDKs are the SDKs of the model providers the generator must
 	// not depend on, with the runtime adapters that wrap them. The Gemini
 	// SDK is not among them: the generator computes the Gemini
@@ -202,6 +205,14 @@ func TestLayers(t *testing.T) {
 	graph, roots := importGraph(t)
 	for _, v := range check(graph, roots, rules) {
 		t.Errorf("%s", v)
+	}
+	// Top-level internal/ holds the shared core, the providers' rules and
+	// test support, nothing else.
+	shared := in(append(append(slices.Clone(core), providerRules...), testSupport...)...)
+	for _, p := range roots {
+		if in("internal")(p) && !shared(p) {
+			t.Errorf("%s is in internal/ but in none of its layers (core, providers' rules, test support)", p)
+		}
 	}
 	for _, layer := range [][]string{core, providerRules, runtimeLayer, generatorLayer, cli} {
 		for _, dir := range layer {
