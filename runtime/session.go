@@ -78,7 +78,7 @@ type Session struct {
 	listenDone   chan struct{}
 
 	// served holds the server requests handlers are working on;
-	// requests bounds them (see serverrequests.go).
+	// requests bounds them (see serverreq_bounds.go).
 	served   served
 	requests serverRequests
 	// sampling holds a token for each run of the Sampling handler.
