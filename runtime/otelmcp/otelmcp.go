@@ -47,9 +47,11 @@ type Client struct {
 	tasks    taskSpans
 }
 
-// durationBuckets are the bucket boundaries, in seconds, the conventions
-// advise for mcp.client.operation.duration and mcp.client.session.duration.
-var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300}
+// durationBuckets are the bucket boundaries, in seconds, that the MCP
+// conventions advise (ExplicitBucketBoundaries) for
+// mcp.client.operation.duration and mcp.client.session.duration: the same
+// fourteen as http.client.connection.duration, up to five minutes.
+var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300}
 
 // New returns a Client; opts may be nil.
 func New(opts *Options) (*Client, error) {

@@ -492,7 +492,7 @@ func TestMetrics(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("no mcp.client.session.duration after Close")
 	}
-	bounds := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300}
+	bounds := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300}
 	for _, name := range []string{"mcp.client.operation.duration", "mcp.client.session.duration"} {
 		m := find(rm, name)
 		if m == nil {
