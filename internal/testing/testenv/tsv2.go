@@ -16,7 +16,7 @@ func tsv2Script(t testing.TB) string {
 	if _, err := os.Stat(pkg); err != nil {
 		t.Fatalf("@modelcontextprotocol/server is not installed (%v): run make deps (npm ci) first", err)
 	}
-	return filepath.Join(RepoRoot(), "internal", "testenv", "tsv2server.mjs")
+	return filepath.Join(RepoRoot(), "internal", "testing", "testenv", "tsv2server.mjs")
 }
 
 // TSV2Server returns the command line that runs the TypeScript SDK v2 test
