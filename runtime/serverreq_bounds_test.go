@@ -143,19 +143,7 @@ func (w *peakWatcher) check(t *testing.T) {
 // and the call the server answers after its flood gets its result.
 func TestServerPingFloodStdio(t *testing.T) {
 	w := watchPeaks(40, 64)
-	s, err := Connect(context.Background(), fakeTransport(t, "flood-ping"), &Options{ProtocolVersion: "2025-06-18", CallTimeout: 5 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.CallTool(context.Background(), "x", nil)
-	w.check(t)
-	if err != nil {
-		t.Fatalf("the call after the flood: %v", err)
-	}
-	if res.Text() != "ok" {
-		t.Errorf("the call's result is %q, want ok", res.Text())
-	}
+	callAfterFlood(t, w, fakeTransport(t, "flood-ping"), &Options{ProtocolVersion: "2025-06-18", CallTimeout: 5 * time.Minute})
 }
 
 // TestServerElicitationFloodStdio floods the client with 4 KiB elicitations
@@ -173,19 +161,7 @@ func TestServerElicitationFloodStdio(t *testing.T) {
 		return nil, ctx.Err()
 	}
 	w := watchPeaks(2*maxServedRequests+40, 64)
-	s, err := Connect(context.Background(), fakeTransport(t, "flood-elicit"), &Options{ProtocolVersion: "2025-06-18", CallTimeout: 5 * time.Minute, Elicitation: handler})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.CallTool(context.Background(), "x", nil)
-	w.check(t)
-	if err != nil {
-		t.Fatalf("the call after the flood: %v", err)
-	}
-	if res.Text() != "ok" {
-		t.Errorf("the call's result is %q, want ok", res.Text())
-	}
+	callAfterFlood(t, w, fakeTransport(t, "flood-elicit"), &Options{ProtocolVersion: "2025-06-18", CallTimeout: 5 * time.Minute, Elicitation: handler})
 	if m := most.Load(); m > maxServedRequests {
 		t.Errorf("%d elicitation handlers ran at once, want at most %d", m, maxServedRequests)
 	}
@@ -241,19 +217,7 @@ func TestServerPingFloodSSE(t *testing.T) {
 		w.WriteHeader(http.StatusAccepted)
 	})
 	w := watchPeaks(40, 64)
-	s, err := Connect(context.Background(), SSE(srv.URL+"/sse", testHTTPOptions(t)), &Options{ProtocolVersion: "2024-11-05", CallTimeout: 5 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := s.CallTool(context.Background(), "x", nil)
-	w.check(t)
-	if err != nil {
-		t.Fatalf("the call after the flood: %v", err)
-	}
-	if res.Text() != "ok" {
-		t.Errorf("the call's result is %q, want ok", res.Text())
-	}
+	callAfterFlood(t, w, SSE(srv.URL+"/sse", testHTTPOptions(t)), &Options{ProtocolVersion: "2024-11-05", CallTimeout: 5 * time.Minute})
 	if answers.Load() == 0 {
 		t.Error("no ping was answered")
 	}
@@ -350,7 +314,14 @@ func TestServerPingFloodStreamable(t *testing.T) {
 		}
 	})
 	w := watchPeaks(40, 64)
-	s, err := Connect(context.Background(), StreamableHTTP(srv.URL, testHTTPOptions(t)), &Options{ProtocolVersion: "2025-06-18", CallTimeout: 5 * time.Minute})
+	callAfterFlood(t, w, StreamableHTTP(srv.URL, testHTTPOptions(t)), &Options{ProtocolVersion: "2025-06-18", CallTimeout: 5 * time.Minute})
+}
+
+// callAfterFlood connects over tr, makes the call the server answers after
+// its flood, checks the peaks w watched, and wants the call's result "ok".
+func callAfterFlood(t *testing.T, w *peakWatcher, tr Transport, opts *Options) {
+	t.Helper()
+	s, err := Connect(context.Background(), tr, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
