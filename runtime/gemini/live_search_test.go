@@ -1,10 +1,13 @@
 package gemini
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/testing/livetest"
 	"github.com/mcpgen/mcpgen/internal/testing/testenv"
@@ -108,4 +111,63 @@ func TestLiveSearchSendsFoundTools(t *testing.T) {
 	}
 	r.conn.Close()
 	r.wait(t)
+}
+
+// TestLiveUpdateKeepsFoundTools: a tool found in a deferred Live session is
+// declared with its Live behavior; Update with a toolset from a new listing
+// keeps it found while the server still has it, and drops it once it is
+// gone.
+func TestLiveUpdateKeepsFoundTools(t *testing.T) {
+	conn := newMemLiveConn()
+	search := &DeclarationOptions{Search: &runtime.ToolSearch{Pinned: []string{"switch_on"}}}
+	ts, err := NewToolset(memServer{&runtime.Result{}}, loopTools, search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := newLive(conn, ts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- live.Run(context.Background(), nil) }()
+	defer func() {
+		conn.Close()
+		<-done
+	}()
+	conn.in <- toolCall(&genai.FunctionCall{ID: "s", Name: "search_tools", Args: map[string]any{"query": "long job"}})
+	if r := conn.next(t); r.ID != "s" {
+		t.Fatalf("response %+v", r)
+	}
+	// The update went out before the response.
+	if len(conn.updates) != 1 {
+		t.Fatalf("%d context updates, want 1", len(conn.updates))
+	}
+	decls := conn.updates[0].Tools.Tools[0].FunctionDeclarations
+	if got := names(decls); !slices.Equal(got, []string{"switch_on", "long_job", "search_tools"}) {
+		t.Fatalf("the update declares %q", got)
+	}
+	if decls[1].Behavior != genai.BehaviorNonBlocking {
+		t.Errorf("long_job, whose tasks are required, is declared %q", decls[1].Behavior)
+	}
+
+	relisted, err := NewToolset(memServer{&runtime.Result{}}, append(slices.Clone(loopTools), runtime.Tool{Name: "other"}), search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(relisted); err != nil || sent {
+		t.Fatalf("Update with the same declarations: sent %v, %v", sent, err)
+	}
+	if got := relisted.Found(); !slices.Equal(got, []string{"long_job"}) {
+		t.Fatalf("the new toolset found %q", got)
+	}
+	gone, err := NewToolset(memServer{&runtime.Result{}}, loopTools[:1], search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(gone); err != nil || !sent {
+		t.Fatalf("Update without long_job: sent %v, %v", sent, err)
+	}
+	if got := names(conn.updates[1].Tools.Tools[0].FunctionDeclarations); !slices.Equal(got, []string{"switch_on", "search_tools"}) {
+		t.Fatalf("the update declares %q", got)
+	}
 }
