@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/genai"
@@ -298,5 +299,47 @@ func TestSearchToolLimitPerRequest(t *testing.T) {
 	_, err = NewToolset(echoCaller(), tools, &DeclarationOptions{Search: &runtime.ToolSearch{Pinned: []string{"t*"}}})
 	if !errors.As(err, &tm) || !tm.Deferred || tm.Tools != len(tools)+1 || !strings.Contains(err.Error(), "deferred mode") {
 		t.Fatalf("NewToolset pinning every tool: %v", err)
+	}
+}
+
+// TestSearchNotSeenByToolRunHook: the search is answered by the toolset, so
+// the session's ToolRunHook sees the call of the tool found and not the
+// search.
+func TestSearchNotSeenByToolRunHook(t *testing.T) {
+	srv := mcptest.Start(t, deviceSearchServer)
+	var mu sync.Mutex
+	var seen []string
+	session, err := runtime.Connect(context.Background(), runtime.HTTP(srv.URL, nil), &runtime.Options{
+		ToolRunHook: func(ctx context.Context, tool string) (context.Context, func(runtime.ToolRunOutcome)) {
+			mu.Lock()
+			seen = append(seen, tool)
+			mu.Unlock()
+			return ctx, func(runtime.ToolRunOutcome) {}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	tools, err := session.ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := NewToolset(session, tools, &DeclarationOptions{Search: &runtime.ToolSearch{Pinned: []string{"read_state"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Handle(context.Background(), &genai.FunctionCall{Name: "search_tools", Args: map[string]any{"query": "switch on"}})
+	resp := ts.Handle(context.Background(), &genai.FunctionCall{Name: "switch_on", Args: map[string]any{"device": "fan"}})
+	if resp.Response["error"] != nil {
+		t.Fatalf("switch_on: %v", resp.Response)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(seen, []string{"switch_on"}) {
+		t.Fatalf("the hook saw %q, want switch_on only", seen)
+	}
+	if len(srv.Calls()) != 1 {
+		t.Fatalf("the server got %v", srv.Calls())
 	}
 }
