@@ -87,12 +87,17 @@ func (ts *Toolset) result(ctx context.Context, call openai.ChatCompletionMessage
 	if call.Type != "" && call.Type != "function" {
 		return fmt.Sprintf("Error: tool calls of type %q are not supported", call.Type)
 	}
-	name := call.Function.Name
+	return ts.run(ctx, call.Function.Name, call.Function.Arguments)
+}
+
+// run runs a call of the function declared as name with the arguments the
+// model sent, and returns the text that answers it.
+func (ts *Toolset) run(ctx context.Context, name, arguments string) string {
 	e, ok := ts.tools.Lookup(name)
 	if !ok {
 		return "Error: " + ts.tools.Unknown("function", name)
 	}
-	args := []byte(call.Function.Arguments)
+	args := []byte(arguments)
 	if doc := ts.strict[name]; doc != nil {
 		args = provschema.StripAddedNulls(doc, args)
 	}
