@@ -77,6 +77,9 @@ func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Client == nil {
 		return "", errors.New("openai chat: Client is nil")
 	}
+	if c.Toolset != nil && c.Toolset.native() {
+		return "", errors.New("openai chat: the toolset asks for the provider's own tool search (runtime.ToolSearch.Native), which Chat Completions does not have; use openai.Responses, or leave Native false for mcpgen's search function")
+	}
 	c.answer = ""
 	if err := agent.Loop[openai.ChatCompletionMessageToolCallUnion](ctx, c.MaxSteps, (*chatModel)(c)); err != nil {
 		return "", fmt.Errorf("openai chat: %w", err)

@@ -91,11 +91,7 @@ type responsesModel Responses
 
 func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunctionToolCall, error) {
 	r := (*Responses)(m)
-	p, err := r.params()
-	if err != nil {
-		return nil, err
-	}
-	resp, err := r.Client.Responses.New(ctx, p)
+	resp, err := r.Client.Responses.New(ctx, r.params())
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +147,7 @@ func (m *responsesModel) Skip(calls []responses.ResponseFunctionToolCall, why st
 
 // params returns the request: r.Params with the conversation's model,
 // history and tools.
-func (r *Responses) params() (responses.ResponseNewParams, error) {
+func (r *Responses) params() responses.ResponseNewParams {
 	var p responses.ResponseNewParams
 	if r.Params != nil {
 		p = *r.Params
@@ -159,13 +155,9 @@ func (r *Responses) params() (responses.ResponseNewParams, error) {
 	p.Model = r.Model
 	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: r.History}
 	if r.Toolset != nil {
-		tools, err := r.Toolset.responsesRequestTools()
-		if err != nil {
-			return p, err
-		}
-		p.Tools = append(append([]responses.ToolUnionParam(nil), p.Tools...), tools...)
+		p.Tools = append(append([]responses.ToolUnionParam(nil), p.Tools...), r.Toolset.ResponsesTools()...)
 	}
-	return p, nil
+	return p
 }
 
 // inputItems turns the output items of a response into input items that

@@ -11,13 +11,20 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 )
 
-// ResponsesTools returns the definitions in the form
-// responses.ResponseNewParams.Tools takes. Each function states whether it
-// is strict, since the Responses API takes a function without the flag to
-// be strict.
+// ResponsesTools returns the tools to send with the next request, in the
+// form responses.ResponseNewParams.Tools takes: the functions Tools
+// declares, each stating whether it is strict, since the Responses API
+// takes a function without the flag to be strict. With ToolSearch.Native
+// set, it returns instead the pinned functions, every other function with
+// defer_loading set, and the API's tool_search tool, which loads the
+// deferred functions the model looks for into the conversation.
 func (ts *Toolset) ResponsesTools() []responses.ToolUnionParam {
-	out := make([]responses.ToolUnionParam, len(ts.defs))
-	for i, d := range ts.defs {
+	if ts.native() {
+		return ts.nativeTools()
+	}
+	defs := ts.requestDefinitions()
+	out := make([]responses.ToolUnionParam, len(defs))
+	for i, d := range defs {
 		out[i] = responsesFunction(d)
 	}
 	return out
@@ -60,9 +67,4 @@ func functionCallOutput(callID, text string) responses.ResponseInputItemUnionPar
 	item := responses.ResponseInputItemParamOfFunctionCallOutput(text)
 	item.OfFunctionCallOutput.CallID = openai.String(callID)
 	return item
-}
-
-// responsesRequestTools returns the tools of the next Responses request.
-func (ts *Toolset) responsesRequestTools() ([]responses.ToolUnionParam, error) {
-	return ts.ResponsesTools(), nil
 }

@@ -82,6 +82,9 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := checkResponse(out); err != nil {
 		f.t.Errorf("the stand-in's reply %s: %v", out, err)
 	}
+	if err := checkCallsDeclared(req, out); err != nil {
+		f.t.Errorf("the stand-in's reply %s: %v", out, err)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, out)
 }
@@ -271,4 +274,41 @@ func outputOf(item responses.ResponseInputItemUnionParam) (callID, text string) 
 		return o.CallID.Value, o.Output.OfString.Value
 	}
 	return "", ""
+}
+
+// checkCallsDeclared checks that a reply calls only functions the model
+// can see, as a real model would: those the request declares without
+// defer_loading, and deferred ones loaded by a tool search output, in the
+// request's input or earlier in the reply.
+func checkCallsDeclared(req fakeRequest, body string) error {
+	loaded := map[string]bool{}
+	for _, t := range req.Tools {
+		if f := t.OfFunction; f != nil && !(f.DeferLoading.Valid() && f.DeferLoading.Value) {
+			loaded[f.Name] = true
+		}
+	}
+	for _, item := range req.Input {
+		if o := item.OfToolSearchOutput; o != nil {
+			for _, t := range o.Tools {
+				loaded[t.OfFunction.Name] = true
+			}
+		}
+	}
+	var resp responses.Response
+	if err := json.Unmarshal([]byte(body), &resp); err != nil {
+		return err
+	}
+	for _, item := range resp.Output {
+		switch item.Type {
+		case "tool_search_output":
+			for _, t := range item.AsToolSearchOutput().Tools {
+				loaded[t.Name] = true
+			}
+		case "function_call":
+			if name := item.AsFunctionCall().Name; !loaded[name] {
+				return fmt.Errorf("it calls %s, which the model cannot see", name)
+			}
+		}
+	}
+	return nil
 }
