@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/agent"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
@@ -31,7 +32,7 @@ type Responses struct {
 	// Client reaches the Responses API.
 	Client *openai.Client
 	// Model is the model name, such as "gpt-5".
-	Model string
+	Model shared.ResponsesModel
 	// Toolset is offered to the model and runs its function calls. It may
 	// be nil for a conversation without tools. A confirmation set on it
 	// (Toolset.SetConfirmation) applies to the calls the conversation runs.
