@@ -126,6 +126,14 @@ func TestDeferredFindsAndCallsRealTool(t *testing.T) {
 			t.Errorf("get-sum is answered with %q, want the server's %q", text, sumResult)
 		}
 		t.Logf("own search: %d model requests; the search returned %s", len(reqs), searchText)
+		fake.setReplies(fixed(responseBody("resp_4", "completed", messageItem("ok"))))
+		if _, err := conv.Send(context.Background(), "thanks"); err != nil {
+			t.Fatal(err)
+		}
+		reqs = fake.requests()
+		if got := declaredFunctions(reqs[3]); !contains(got, "get-sum") || len(inputs(reqs[3])) != 7 {
+			t.Errorf("the next turn declares %v with %d input items; want get-sum still declared and the whole history", got, len(inputs(reqs[3])))
+		}
 	})
 
 	t.Run("chat", func(t *testing.T) {

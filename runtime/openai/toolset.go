@@ -110,6 +110,10 @@ func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCP
 // A call that needs the user's consent (see SetConfirmation) and does not
 // get it is not run, and its message says the user declined. Once ctx is
 // cancelled, no call starts: the message says the call was not run.
+//
+// In deferred mode, a call of the search function is answered by the
+// toolset itself, without reaching the server: it lists the tools found,
+// which are declared from the next request on.
 func (ts *Toolset) Handle(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) openai.ChatCompletionMessageParamUnion {
 	return openai.ToolMessage(ts.result(ctx, call), call.ID)
 }
