@@ -286,3 +286,28 @@ func TestResponsesReasoningKept(t *testing.T) {
 		t.Errorf("second request input: %s", fake.rawRequests()[1])
 	}
 }
+
+// TestResponsesStrict: in strict mode the functions are declared strict,
+// and the null a strict model sends for an optional property it leaves out
+// is removed before the call reaches the server.
+func TestResponsesStrict(t *testing.T) {
+	srv := mcptest.Start(t, mcptest.DeviceTools)
+	session, tools := srv.Connect(t)
+	ts, err := NewToolset(session, tools, &Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake, client := newFakeResponses(t, nil, fixed(responseBody("resp_n", "completed", functionCallItem("call_r", "read_state", `{"device":null}`))), heaterAnswer)
+	conv := &Responses{Client: client, Model: "gpt-test", Toolset: ts}
+	if _, err := conv.Send(context.Background(), "what is on?"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range fake.requests()[0].Tools {
+		if f := tool.OfFunction; f == nil || !f.Strict.Value {
+			t.Errorf("tool declared as %+v, want strict", tool)
+		}
+	}
+	if calls := srv.Calls(); len(calls) != 1 || string(calls[0].Arguments) != `{}` {
+		t.Errorf("the server got %+v, want read_state with {}", calls)
+	}
+}

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/mcpgen/mcpgen/internal/testing/providertest"
 )
 
 // fakeResponses is a stand-in for the Responses API's POST /responses. It
@@ -153,6 +156,7 @@ func decodeRequest(body []byte) (fakeRequest, error) {
 	if len(req.Tools) != len(raw.Tools) {
 		return req, fmt.Errorf("%d tools, %d decoded", len(raw.Tools), len(req.Tools))
 	}
+	var functions []json.RawMessage
 	for i, tool := range raw.Tools {
 		var u responses.ToolUnionParam
 		if err := json.Unmarshal(tool, &u); err != nil {
@@ -163,10 +167,15 @@ func decodeRequest(body []byte) (fakeRequest, error) {
 			if u.OfFunction.Name == "" || u.OfFunction.Parameters == nil || !u.OfFunction.Strict.Valid() {
 				return req, fmt.Errorf("function %d lacks its name, parameters or strict flag: %s", i, tool)
 			}
+			functions = append(functions, tool)
 		case u.OfToolSearch != nil:
 		default:
 			return req, fmt.Errorf("tool %d is of an unexpected type: %s", i, tool)
 		}
+	}
+	list, _ := json.Marshal(functions)
+	if errs := providertest.CheckOpenAI(list); len(errs) > 0 {
+		return req, errors.Join(errs...)
 	}
 	return req, nil
 }
