@@ -180,6 +180,12 @@ func TestDeferredFindsAndCallsRealTool(t *testing.T) {
 		if len(in) != 5 || in[1].OfToolSearchCall == nil || in[2].OfToolSearchOutput == nil || in[3].OfFunctionCall == nil {
 			t.Fatalf("the second request's input: %s", fake.rawRequests()[1])
 		}
+		out, raw := fake.outputItems(t, 0), fake.rawInputs(t, 1)
+		for i := range out {
+			if got, want := compactJSON(t, raw[1+i]), compactJSON(t, out[i]); got != want {
+				t.Errorf("output item %d is sent back as\n%s\nwant it as the API returned it\n%s", i, got, want)
+			}
+		}
 		if tools := in[2].OfToolSearchOutput.Tools; len(tools) != 1 || tools[0].OfFunction.Name != "get-sum" {
 			t.Errorf("the tool search output sent back loads %+v", tools)
 		}

@@ -30,6 +30,7 @@ type fakeResponses struct {
 	replies []responsesReply
 	bodies  [][]byte
 	reqs    []fakeRequest
+	replied []string
 }
 
 // fakeRequest is a request as the stand-in decoded it: the SDK's params,
@@ -88,8 +89,37 @@ func (f *fakeResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := checkCallsDeclared(req, out); err != nil {
 		f.t.Errorf("the stand-in's reply %s: %v", out, err)
 	}
+	f.mu.Lock()
+	f.replied = append(f.replied, out)
+	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, out)
+}
+
+// outputItems returns the raw output items of the n-th reply.
+func (f *fakeResponses) outputItems(t *testing.T, n int) []json.RawMessage {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var r struct {
+		Output []json.RawMessage `json:"output"`
+	}
+	if err := json.Unmarshal([]byte(f.replied[n]), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Output
+}
+
+// rawInputs returns the raw input items of the n-th request.
+func (f *fakeResponses) rawInputs(t *testing.T, n int) []json.RawMessage {
+	t.Helper()
+	var r struct {
+		Input []json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(f.rawRequests()[n], &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Input
 }
 
 func (f *fakeResponses) requests() []fakeRequest {
