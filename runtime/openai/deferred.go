@@ -30,7 +30,7 @@ func (ts *Toolset) deferTools(s *runtime.ToolSearch) error {
 func (ts *Toolset) native() bool { return ts.search != nil && ts.search.Native }
 
 // Found returns the declared names of the tools found so far that stay
-// declared, least recently found first; nil unless the toolset is in
+// declared, in the order they were found; nil unless the toolset is in
 // deferred mode.
 func (ts *Toolset) Found() []string { return ts.tools.Found() }
 
