@@ -73,9 +73,16 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // as are calls still waiting for the user's confirmation, and Run returns
 // ctx's error. Either way the history ends with a tool message for every
 // tool call, ready for a later Send.
+//
+// A toolset in deferred mode declares the tools found so far anew on each
+// request; one that asks for the provider's own search
+// (runtime.ToolSearch.Native) is refused, as Chat Completions has none.
 func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Client == nil {
 		return "", errors.New("openai chat: Client is nil")
+	}
+	if c.Toolset != nil && c.Toolset.native() {
+		return "", errors.New("openai chat: the toolset asks for the provider's own tool search (runtime.ToolSearch.Native), which Chat Completions does not have; use openai.Responses, or leave Native false for mcpgen's search function")
 	}
 	c.answer = ""
 	if err := agent.Loop[openai.ChatCompletionMessageToolCallUnion](ctx, c.MaxSteps, (*chatModel)(c)); err != nil {

@@ -29,6 +29,13 @@ type Options struct {
 	// with Strict set to false instead. The handler removes the nulls a
 	// strict model sends for properties it leaves out.
 	Strict bool
+	// Search, when set, puts a Toolset in deferred mode (see
+	// runtime.ToolSearch): a request declares the pinned tools and those
+	// the model found, not every tool, and MaxTools bounds what one
+	// request declares rather than the whole list. With Native set, only
+	// the Responses API can carry the toolset (see Responses). Function
+	// definitions ignore it.
+	Search *runtime.ToolSearch
 }
 
 // FunctionDefinitions returns one function definition per MCP tool, in the

@@ -19,7 +19,11 @@ import (
 // model makes. It is safe for concurrent use.
 type Toolset struct {
 	defs  []shared.FunctionDefinitionParam
+	index map[string]int // declared name → index in defs
 	tools *provider.Tools
+	// search is the deferred mode's option; nil when every tool is
+	// declared.
+	search *runtime.ToolSearch
 	// strict holds, by declared name, the server's schema of each tool
 	// declared in strict mode, kept to undo strict mode's nulls.
 	strict map[string]*jsontree.Node
@@ -28,19 +32,41 @@ type Toolset struct {
 // NewToolset returns a Toolset that declares tools (see
 // FunctionDefinitions) and calls them through caller. More tools than
 // MaxTools is a *runtime.TooManyToolsError: pass a subset, such as
-// runtime.ToolFilter.Select picks.
+// runtime.ToolFilter.Select picks, or set opts.Search to declare only a
+// few and let the model search for the others.
+//
+// In deferred mode (opts.Search set) the limit applies to what one request
+// declares at most: the pinned tools, MaxFound found ones and the search
+// function. A pin pattern that matches no tool is an error. The toolset
+// then remembers what the model found: use one toolset per conversation,
+// or call ResetFound between conversations.
 func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*Toolset, error) {
 	if caller == nil {
 		return nil, errors.New("openai toolset: caller is nil")
 	}
-	if err := checkToolCount(len(tools)); err != nil {
-		return nil, err
+	var search *runtime.ToolSearch
+	if opts != nil && opts.Search != nil {
+		s := *opts.Search
+		search = &s
+	}
+	if search == nil {
+		if err := checkToolCount(len(tools)); err != nil {
+			return nil, err
+		}
 	}
 	defs, names, strict, err := definitions(tools, opts)
 	if err != nil {
 		return nil, err
 	}
-	ts := &Toolset{defs: defs, tools: provider.NewTools(caller, tools, names), strict: map[string]*jsontree.Node{}}
+	ts := &Toolset{defs: defs, index: make(map[string]int, len(defs)), tools: provider.NewTools(caller, tools, names), strict: map[string]*jsontree.Node{}}
+	for i, d := range defs {
+		ts.index[d.Name] = i
+	}
+	if search != nil {
+		if err := ts.deferTools(search); err != nil {
+			return nil, err
+		}
+	}
 	for i, t := range tools {
 		if !strict[i] || strings.TrimSpace(string(t.InputSchema)) == "" {
 			continue
@@ -52,15 +78,20 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*To
 	return ts, nil
 }
 
-// Definitions returns the function definitions, in the order of the tools
-// the Toolset was built from.
+// Definitions returns the function definitions of every tool, in the order
+// of the tools the Toolset was built from, deferred ones included.
 func (ts *Toolset) Definitions() []shared.FunctionDefinitionParam { return ts.defs }
 
-// Tools returns the definitions in the form ChatCompletionNewParams.Tools
-// takes.
+// Tools returns the definitions to send with the next request, in the form
+// ChatCompletionNewParams.Tools takes: every tool, or in deferred mode the
+// pinned tools, the tools found so far and the search function, computed
+// anew on each call. Chat Completions has no search of its own: with
+// ToolSearch.Native set, Tools declares mcpgen's search function all the
+// same, and Chat refuses the toolset.
 func (ts *Toolset) Tools() []openai.ChatCompletionToolUnionParam {
-	out := make([]openai.ChatCompletionToolUnionParam, len(ts.defs))
-	for i, d := range ts.defs {
+	defs := ts.requestDefinitions()
+	out := make([]openai.ChatCompletionToolUnionParam, len(defs))
+	for i, d := range defs {
 		out[i] = openai.ChatCompletionFunctionTool(d)
 	}
 	return out
@@ -79,6 +110,10 @@ func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCP
 // A call that needs the user's consent (see SetConfirmation) and does not
 // get it is not run, and its message says the user declined. Once ctx is
 // cancelled, no call starts: the message says the call was not run.
+//
+// In deferred mode, a call of the search function is answered by the
+// toolset itself, without reaching the server: it lists the tools found,
+// which are declared from the next request on.
 func (ts *Toolset) Handle(ctx context.Context, call openai.ChatCompletionMessageToolCallUnion) openai.ChatCompletionMessageParamUnion {
 	return openai.ToolMessage(ts.result(ctx, call), call.ID)
 }
@@ -87,12 +122,24 @@ func (ts *Toolset) result(ctx context.Context, call openai.ChatCompletionMessage
 	if call.Type != "" && call.Type != "function" {
 		return fmt.Sprintf("Error: tool calls of type %q are not supported", call.Type)
 	}
-	name := call.Function.Name
+	return ts.run(ctx, call.Function.Name, call.Function.Arguments)
+}
+
+// run runs a call of the function declared as name with the arguments the
+// model sent, and returns the text that answers it.
+func (ts *Toolset) run(ctx context.Context, name, arguments string) string {
+	if ts.search != nil && name == provider.SearchFunction {
+		text, err := ts.tools.HandleSearch([]byte(arguments))
+		if err != nil {
+			return "Error: " + err.Error()
+		}
+		return text
+	}
 	e, ok := ts.tools.Lookup(name)
 	if !ok {
 		return "Error: " + ts.tools.Unknown("function", name)
 	}
-	args := []byte(call.Function.Arguments)
+	args := []byte(arguments)
 	if doc := ts.strict[name]; doc != nil {
 		args = provschema.StripAddedNulls(doc, args)
 	}

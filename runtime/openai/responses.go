@@ -1,0 +1,190 @@
+package openai
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
+)
+
+// Responses is a conversation with an OpenAI model, through the Responses
+// API, that can call the tools of a Toolset. Its zero value is not usable:
+// set Client, Model and Toolset.
+//
+// Every request sends the whole history as its input, so the conversation
+// needs nothing stored by the API and works with Store set to false. A
+// PreviousResponseID set in Params is sent with every request: History then
+// holds what follows that response.
+//
+// Responses is not safe for concurrent use; use one Responses per
+// conversation.
+type Responses struct {
+	// Client reaches the Responses API.
+	Client *openai.Client
+	// Model is the model name, such as "gpt-5".
+	Model shared.ResponsesModel
+	// Toolset is offered to the model and runs its function calls. It may
+	// be nil for a conversation without tools. A confirmation set on it
+	// (Toolset.SetConfirmation) applies to the calls the conversation runs.
+	Toolset *Toolset
+	// Params, when set, is the base of every request: its fields are sent
+	// as they are, with the toolset's tools added to its Tools. Model and
+	// Input are the conversation's. Instructions go in Params.Instructions
+	// or as a developer message at the start of History.
+	Params *responses.ResponseNewParams
+	// MaxSteps bounds the model requests of one Run; zero means
+	// DefaultMaxSteps.
+	MaxSteps int
+	// History is the conversation so far, as input items. Run appends
+	// every output item of the model as the API returned it (messages,
+	// reasoning, function calls, tool search calls and their output) and a
+	// function_call_output item for each function call, including those it
+	// did not run, so that the history can always be sent again.
+	History []responses.ResponseInputItemUnionParam
+
+	answer string // the text of the last model turn, set by Request
+}
+
+// Send appends a user message to the history and runs the conversation until
+// the model answers in text, which it returns.
+func (r *Responses) Send(ctx context.Context, text string) (string, error) {
+	r.History = append(r.History, responses.ResponseInputItemParamOfMessage(text, responses.EasyInputMessageRoleUser))
+	return r.Run(ctx)
+}
+
+// Run sends the history to the model. While the model calls functions, it
+// runs all the function calls of its response concurrently through the
+// Toolset, appends the response's items and the function_call_output items
+// to the history, and asks again. It returns the text of the first response
+// without function calls; a response without text is an error when it
+// carries a refusal, failed, or stopped incomplete (such as at
+// max_output_tokens).
+//
+// Stopping runs nothing more, as in Chat.Run: the calls of the response to
+// the MaxSteps-th request, of a response that arrives after ctx is
+// cancelled and those still waiting for the user's confirmation are
+// answered with an output saying they were not run. Run then returns an
+// error wrapping ErrMaxSteps, or ctx's error, and the history answers every
+// function call, ready for a later Send.
+func (r *Responses) Run(ctx context.Context) (string, error) {
+	if r.Client == nil {
+		return "", errors.New("openai responses: Client is nil")
+	}
+	r.answer = ""
+	if err := agent.Loop[responses.ResponseFunctionToolCall](ctx, r.MaxSteps, (*responsesModel)(r)); err != nil {
+		return "", fmt.Errorf("openai responses: %w", err)
+	}
+	return r.answer, nil
+}
+
+// responsesModel is a Responses as agent.Loop sees it.
+type responsesModel Responses
+
+func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunctionToolCall, error) {
+	r := (*Responses)(m)
+	resp, err := r.Client.Responses.New(ctx, r.params())
+	if err != nil {
+		return nil, err
+	}
+	items, err := inputItems(resp.Output)
+	if err != nil {
+		return nil, err
+	}
+	r.History = append(r.History, items...)
+	var calls []responses.ResponseFunctionToolCall
+	var refusal string
+	for _, item := range resp.Output {
+		switch item.Type {
+		case "function_call":
+			calls = append(calls, item.AsFunctionCall())
+		case "message":
+			for _, c := range item.AsMessage().Content {
+				if c.Type == "refusal" {
+					refusal += c.Refusal
+				}
+			}
+		}
+	}
+	if len(calls) == 0 {
+		text := resp.OutputText()
+		switch {
+		case resp.Status == responses.ResponseStatusFailed:
+			return nil, fmt.Errorf("the response failed: %s", responseError(resp))
+		case text != "":
+		case refusal != "":
+			return nil, fmt.Errorf("the model refused: %s", refusal)
+		case resp.Status == responses.ResponseStatusIncomplete:
+			return nil, fmt.Errorf("the model stopped without an answer (%s)", cmp.Or(string(resp.IncompleteDetails.Reason), "incomplete"))
+		}
+		r.answer = text
+		return nil, nil
+	}
+	if r.Toolset == nil {
+		m.Skip(calls, "the conversation has no toolset")
+		return nil, fmt.Errorf("the model called %s, but the conversation has no toolset", calls[0].Name)
+	}
+	return calls, nil
+}
+
+func (m *responsesModel) Run(ctx context.Context, calls []responses.ResponseFunctionToolCall) {
+	m.History = append(m.History, m.Toolset.HandleFunctionCalls(ctx, calls)...)
+}
+
+func (m *responsesModel) Skip(calls []responses.ResponseFunctionToolCall, why string) {
+	for _, call := range calls {
+		m.History = append(m.History, functionCallOutput(call.CallID, "Error: "+toolcall.NotRun(call.Name, why)))
+	}
+}
+
+// params returns the request: r.Params with the conversation's model,
+// history and tools.
+func (r *Responses) params() responses.ResponseNewParams {
+	var p responses.ResponseNewParams
+	if r.Params != nil {
+		p = *r.Params
+	}
+	p.Model = r.Model
+	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: r.History}
+	if r.Toolset != nil {
+		p.Tools = append(append([]responses.ToolUnionParam(nil), p.Tools...), r.Toolset.ResponsesTools()...)
+	}
+	return p
+}
+
+// inputItems turns the output items of a response into input items that
+// send them back unchanged, as the API returned them.
+func inputItems(output []responses.ResponseOutputItemUnion) ([]responses.ResponseInputItemUnionParam, error) {
+	items := make([]responses.ResponseInputItemUnionParam, len(output))
+	for i, item := range output {
+		raw := item.RawJSON()
+		if !json.Valid([]byte(raw)) {
+			return nil, fmt.Errorf("output item %d (%s) of the response is not valid JSON", i, cmp.Or(item.Type, "untyped"))
+		}
+		items[i] = param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw))
+	}
+	return items, nil
+}
+
+// responseError describes the error of a failed response.
+func responseError(resp *responses.Response) string {
+	msg := strings.TrimSpace(resp.Error.Message)
+	switch {
+	case msg != "" && resp.Error.Code != "":
+		return fmt.Sprintf("%s (%s)", msg, resp.Error.Code)
+	case msg != "":
+		return msg
+	case resp.Error.Code != "":
+		return string(resp.Error.Code)
+	}
+	return "no error given"
+}
