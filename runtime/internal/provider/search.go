@@ -96,7 +96,11 @@ func (ts *Tools) SearchText(query string) string {
 	if len(entries) == 0 {
 		r.Message = "No tool matches this query. Try other words, or fewer of them."
 	} else {
-		r.Message = fmt.Sprintf("Found %d tools. They are declared from your next turn on: call them by name.", len(entries))
+		noun := "tools"
+		if len(entries) == 1 {
+			noun = "tool"
+		}
+		r.Message = fmt.Sprintf("Found %d %s. They are declared from your next turn on: call them by name.", len(entries), noun)
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
