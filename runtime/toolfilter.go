@@ -133,12 +133,21 @@ type TooManyToolsError struct {
 	// Provider names the API, such as "gemini" or "openai".
 	Provider string
 	// Tools is how many would be declared; Limit the documented maximum.
+	// In deferred mode Tools counts what one request may declare at most:
+	// the pinned tools, MaxFound found ones and the search function.
 	Tools, Limit int
 	// Source is the URL of the documentation that states the limit.
 	Source string
+	// Deferred reports that the toolset was in deferred mode (see
+	// ToolSearch).
+	Deferred bool
 }
 
 func (e *TooManyToolsError) Error() string {
-	return fmt.Sprintf("%s toolset: %d tools exceed the %d one request may declare (%s); offer fewer, for instance with runtime.ToolFilter",
+	if e.Deferred {
+		return fmt.Sprintf("%s toolset in deferred mode (runtime.ToolSearch): %d declarations (pinned tools, up to MaxFound found ones and the search function) exceed the %d one request may declare (%s); pin fewer tools or lower MaxFound",
+			e.Provider, e.Tools, e.Limit, e.Source)
+	}
+	return fmt.Sprintf("%s toolset: %d tools exceed the %d one request may declare (%s); offer fewer, for instance with runtime.ToolFilter, or declare only a few and let the model search for the others with deferred mode (runtime.ToolSearch)",
 		e.Provider, e.Tools, e.Limit, e.Source)
 }

@@ -13,6 +13,8 @@ import (
 // An Entry is one tool of a toolset: the MCP tool and the schema its
 // arguments are validated against.
 type Entry struct {
+	// Name is the name the tool is declared under.
+	Name string
 	Tool runtime.Tool
 	// Schema is nil when the tool has no input schema.
 	Schema *runtime.Schema
@@ -20,13 +22,16 @@ type Entry struct {
 
 // Tools are the tools of one toolset, by the name the provider's model
 // knows them by and by their MCP name, with the confirmation their calls
-// need. It is safe for concurrent use once Confirm has been called.
+// need. In deferred mode (Defer) it also keeps the tools the model found.
+// It is safe for concurrent use once Confirm and Defer have been called.
 type Tools struct {
 	caller   runtime.Caller
 	hook     runtime.ToolRunHook // nil when the caller has none
 	byName   map[string]*Entry   // by declared name
 	declared map[string]string   // MCP name → declared name
+	order    []string            // declared names, in the order of the tools
 	confirm  *toolcall.Confirmer // nil when no call needs consent
+	deferred *deferral           // nil when every tool is declared
 }
 
 // NewTools returns the toolset of tools, declared under the names of
@@ -39,12 +44,19 @@ func NewTools(caller runtime.Caller, tools []runtime.Tool, names map[string]stri
 	}
 	for declared, mcpName := range names {
 		t := byMCP[mcpName]
-		e := &Entry{Tool: t}
+		e := &Entry{Name: declared, Tool: t}
 		if len(strings.TrimSpace(string(t.InputSchema))) > 0 {
 			e.Schema = runtime.NewSchema(t.Name, t.InputSchema)
 		}
 		ts.byName[declared] = e
 		ts.declared[mcpName] = declared
+	}
+	seen := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		if d, ok := ts.declared[t.Name]; ok && !seen[d] {
+			seen[d] = true
+			ts.order = append(ts.order, d)
+		}
 	}
 	return ts
 }
@@ -77,6 +89,9 @@ func (ts *Tools) DeclaredName(mcpName string) (string, bool) {
 // kind being what the provider calls a tool ("tool", "function"); it lists
 // the declared names.
 func (ts *Tools) Unknown(kind, name string) string {
+	if ts.deferred != nil {
+		return toolcall.UnknownTool(kind, name, ts.Declared()) + "; search for other tools with " + SearchFunction
+	}
 	names := make([]string, 0, len(ts.byName))
 	for n := range ts.byName {
 		names = append(names, n)
@@ -104,8 +119,12 @@ func (ts *Tools) Confirm(c *runtime.Confirmation) error {
 // Run runs a call of e with args (see toolcall.Run), asking for the user's
 // confirmation when the call needs it. Images whose MIME type attach
 // accepts are returned in the outcome. The caller's ToolRunHook, if any,
-// sees the run.
+// sees the run. In deferred mode, a call of a tool not found yet marks it
+// found.
 func (ts *Tools) Run(ctx context.Context, e *Entry, args []byte, attach func(mimeType string) bool) toolcall.Outcome {
+	if ts.deferred != nil {
+		ts.deferred.markFound(e.Name)
+	}
 	if ts.hook == nil {
 		return toolcall.Run(ctx, ts.caller, e.Tool.Name, e.Schema, args, attach, ts.confirm.Gate(e.Tool))
 	}

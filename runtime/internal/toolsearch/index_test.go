@@ -1,0 +1,107 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+func TestTokens(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"send-mail", []string{"send", "mail"}},
+		{"list_calendar.events:v2", []string{"list", "calendar", "event", "v2"}},
+		{"createDraftEmail", []string{"creat", "draft", "email"}},
+		{"HTTPServerName", []string{"http", "server", "name"}},
+		{"Turn off the kitchen lights", []string{"turn", "off", "kitchen", "light"}},
+		{"sending scheduled meetings", []string{"send", "schedul", "meet"}},
+		{"entries boxes addresses status", []string{"entry", "box", "address", "status"}},
+		{"running settings", []string{"run", "set"}},
+		{"créer des événements", []string{"créer", "des", "événements"}},
+		{"", nil},
+	} {
+		if got := tokens(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("tokens(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestTokensBounded checks that a huge word costs one bounded token.
+func TestTokensBounded(t *testing.T) {
+	got := tokens(strings.Repeat("é", 1000))
+	if len(got) != 1 || len(got[0]) > maxTokenBytes {
+		t.Fatalf("tokens of a 2000-byte word = %d tokens, the first %d bytes", len(got), len(got[0]))
+	}
+}
+
+func tool(name, desc, schema string) runtime.Tool {
+	return runtime.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(schema)}
+}
+
+func TestSearchRanks(t *testing.T) {
+	tools := []runtime.Tool{
+		tool("list-mail-messages", "List the messages in the signed-in user's mailbox.", `{"type":"object","properties":{"top":{"type":"integer"}}}`),
+		tool("send-mail", "Send the message specified in the request body.", `{"type":"object","properties":{"body":{"type":"object","properties":{"toRecipients":{"type":"array"}}}}}`),
+		tool("list-calendar-events", "List the events of the user's calendar.", `{"type":"object"}`),
+		tool("HassTurnOff", "Turns off/closes a device or entity", `{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"}}}`),
+		tool("HassTurnOn", "Turns on/opens a device or entity", `{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"}}}`),
+	}
+	ix := New(tools)
+	if ix.Len() != 5 {
+		t.Fatalf("Len = %d", ix.Len())
+	}
+	for _, c := range []struct {
+		query string
+		want  string
+	}{
+		{"send an email message", "send-mail"},
+		{"my calendar events", "list-calendar-events"},
+		{"turn off the kitchen lights", "HassTurnOff"},
+		{"open the garage door", "HassTurnOn"},
+		{"recipients", "send-mail"}, // a nested parameter name
+	} {
+		hits := ix.Search(c.query, 1)
+		if len(hits) != 1 || tools[hits[0]].Name != c.want {
+			t.Errorf("Search(%q) = %v, want %s first", c.query, hits, c.want)
+		}
+	}
+	if hits := ix.Search("the of my", 5); len(hits) != 0 {
+		t.Errorf("a query of stop words found %v", hits)
+	}
+	if hits := ix.Search("zebra", 5); len(hits) != 0 {
+		t.Errorf("a query of an unknown word found %v", hits)
+	}
+	if hits := ix.Search("list", 0); hits != nil {
+		t.Errorf("n = 0 found %v", hits)
+	}
+}
+
+// TestSearchTiesByName checks that equal scores are ordered by name, so
+// that results are the same on every run.
+func TestSearchTiesByName(t *testing.T) {
+	tools := []runtime.Tool{tool("b-thing", "", ""), tool("c-thing", "", ""), tool("a-thing", "", "")}
+	ix := New(tools)
+	for range 5 {
+		hits := ix.Search("thing", 2)
+		if len(hits) != 2 || hits[0] != 2 || hits[1] != 0 {
+			t.Fatalf("Search = %v, want [2 0]", hits)
+		}
+	}
+}
+
+// TestSearchBadSchema checks that a schema that does not parse adds no
+// parameter names and breaks nothing.
+func TestSearchBadSchema(t *testing.T) {
+	ix := New([]runtime.Tool{tool("x", "frobnicate", `{"properties":`), tool("y", "", `[1]`)})
+	if hits := ix.Search("frobnicate", 5); len(hits) != 1 || hits[0] != 0 {
+		t.Fatalf("Search = %v", hits)
+	}
+	if hits := New(nil).Search("x", 5); hits != nil {
+		t.Fatalf("an empty index found %v", hits)
+	}
+}
