@@ -9,20 +9,35 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// BM25's parameters, at the values most systems use.
+// BM25's parameters. b is at the value most systems use; k1 is higher
+// than their 1.2 because it saturates a sum of weighted frequencies (see
+// fieldWeights), in which one word of a tool's name and title already
+// counts 7: at 1.2 a word met once in a description would score almost as
+// much as one in the name.
 const (
-	k1 = 1.2
+	k1 = 5
 	b  = 0.75
 )
 
-// The weights of a term's occurrences by field: a word of the tool's name
-// says more about what it does than a word of its description.
+// The fields of a tool that are indexed, and the weight of a term's
+// occurrences in each: a word of the tool's name says more about what it
+// does than a word of its description. Each field's length is normalised
+// on its own, as BM25F does, so that a long description does not bury a
+// match in the name.
 const (
-	nameWeight        = 3
-	titleWeight       = 2
-	parameterWeight   = 1
-	descriptionWeight = 1
+	fieldName = iota
+	fieldTitle
+	fieldDescription
+	fieldParameters
+	numFields
 )
+
+var fieldWeights = [numFields]float64{
+	fieldName:        5,
+	fieldTitle:       2,
+	fieldDescription: 1,
+	fieldParameters:  1,
+}
 
 // maxQueryTerms bounds the terms of one query that are looked up.
 const maxQueryTerms = 64
@@ -31,13 +46,13 @@ const maxQueryTerms = 64
 // input schema.
 const maxSchemaDepth = 8
 
-// An Index ranks a list of tools against queries. It is built once per tool
-// list and is safe for concurrent use: Search only reads it.
+// An Index ranks a list of tools against queries with BM25F. It is built
+// once per tool list and is safe for concurrent use: Search only reads it.
 type Index struct {
 	names    []string
-	docs     []map[string]float64 // per tool: term → weighted frequency
-	lengths  []float64            // per tool: weighted length
-	avgLen   float64
+	docs     []map[string]*[numFields]float64 // per tool: term → frequency per field
+	lengths  [][numFields]float64             // per tool: terms per field
+	avgLen   [numFields]float64
 	postings map[string][]int // term → tools that have it, ascending
 }
 
@@ -46,34 +61,43 @@ type Index struct {
 func New(tools []runtime.Tool) *Index {
 	ix := &Index{
 		names:    make([]string, len(tools)),
-		docs:     make([]map[string]float64, len(tools)),
-		lengths:  make([]float64, len(tools)),
+		docs:     make([]map[string]*[numFields]float64, len(tools)),
+		lengths:  make([][numFields]float64, len(tools)),
 		postings: map[string][]int{},
 	}
-	var total float64
+	var total [numFields]float64
 	for i, t := range tools {
 		ix.names[i] = t.Name
-		doc := map[string]float64{}
-		add := func(text string, w float64) {
+		doc := map[string]*[numFields]float64{}
+		add := func(f int, text string) {
 			for _, tok := range tokens(text) {
-				doc[tok] += w
-				ix.lengths[i] += w
+				tf := doc[tok]
+				if tf == nil {
+					tf = new([numFields]float64)
+					doc[tok] = tf
+				}
+				tf[f]++
+				ix.lengths[i][f]++
 			}
 		}
-		add(t.Name, nameWeight)
-		add(t.Title, titleWeight)
-		add(t.Description, descriptionWeight)
+		add(fieldName, t.Name)
+		add(fieldTitle, t.Title)
+		add(fieldDescription, t.Description)
 		for _, p := range parameterNames(t.InputSchema) {
-			add(p, parameterWeight)
+			add(fieldParameters, p)
 		}
 		ix.docs[i] = doc
-		total += ix.lengths[i]
+		for f := range numFields {
+			total[f] += ix.lengths[i][f]
+		}
 		for term := range doc {
 			ix.postings[term] = append(ix.postings[term], i)
 		}
 	}
 	if len(tools) > 0 {
-		ix.avgLen = total / float64(len(tools))
+		for f := range numFields {
+			ix.avgLen[f] = total[f] / float64(len(tools))
+		}
 	}
 	return ix
 }
@@ -89,15 +113,14 @@ func (ix *Index) Search(query string, n int) []int {
 	if n <= 0 || len(ix.names) == 0 {
 		return nil
 	}
-	terms := tokens(query)
+	terms := ix.queryTerms(query)
 	if len(terms) > maxQueryTerms {
 		terms = terms[:maxQueryTerms]
 	}
-	slices.Sort(terms)
-	terms = slices.Compact(terms)
 	scores := map[int]float64{}
 	N := float64(len(ix.names))
-	for _, term := range terms {
+	for _, qt := range terms {
+		term := qt.term
 		post := ix.postings[term]
 		if len(post) == 0 {
 			continue
@@ -105,12 +128,7 @@ func (ix *Index) Search(query string, n int) []int {
 		df := float64(len(post))
 		idf := math.Log(1 + (N-df+0.5)/(df+0.5))
 		for _, i := range post {
-			tf := ix.docs[i][term]
-			norm := 1 - b
-			if ix.avgLen > 0 {
-				norm += b * ix.lengths[i] / ix.avgLen
-			}
-			scores[i] += idf * tf * (k1 + 1) / (tf + k1*norm)
+			scores[i] += qt.weight * idf * ix.weight(i, term)
 		}
 	}
 	hits := make([]int, 0, len(scores))
@@ -130,6 +148,25 @@ func (ix *Index) Search(query string, n int) []int {
 		hits = hits[:n]
 	}
 	return hits
+}
+
+// weight is BM25F's saturated term frequency of term in tool i: the
+// frequencies of its fields, each normalised by the field's length and
+// weighed, summed, then saturated with k1.
+func (ix *Index) weight(i int, term string) float64 {
+	tf := ix.docs[i][term]
+	var sum float64
+	for f := range numFields {
+		if tf[f] == 0 {
+			continue
+		}
+		norm := 1.0
+		if ix.avgLen[f] > 0 {
+			norm = 1 - b + b*ix.lengths[i][f]/ix.avgLen[f]
+		}
+		sum += fieldWeights[f] * tf[f] / norm
+	}
+	return sum * (k1 + 1) / (sum + k1)
 }
 
 // parameterNames returns the property names of an input schema, at the top

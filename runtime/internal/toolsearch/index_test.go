@@ -14,10 +14,13 @@ func TestTokens(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"send-mail", []string{"send", "mail"}},
+		{"send-mail", []string{"send", "mail", "sendmail"}},
 		{"list_calendar.events:v2", []string{"list", "calendar", "event", "v2"}},
-		{"createDraftEmail", []string{"creat", "draft", "email"}},
-		{"HTTPServerName", []string{"http", "server", "name"}},
+		{"OneNote page", []string{"one", "note", "onenot", "page"}},
+		{"createDraftEmail", []string{"creat", "draft", "email", "createdraft", "draftemail"}},
+		{"HTTPServerName", []string{"http", "server", "name", "httpserver", "servernam"}},
+		{"to-do list", []string{"todo", "list"}},
+		{"add attachments", []string{"add", "attach"}},
 		{"Turn off the kitchen lights", []string{"turn", "off", "kitchen", "light"}},
 		{"sending scheduled meetings", []string{"send", "schedul", "meet"}},
 		{"entries boxes addresses status", []string{"entry", "box", "address", "status"}},
@@ -28,6 +31,17 @@ func TestTokens(t *testing.T) {
 		if got := tokens(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("tokens(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestQueryTerms checks that a compound the index knows counts as one term,
+// and that related words are added at their lower weight.
+func TestQueryTerms(t *testing.T) {
+	ix := New([]runtime.Tool{tool("create-onenote-page", "", ""), tool("list-todo-tasks", "", "")})
+	got := ix.queryTerms("show my OneNote to-do pages")
+	want := []queryTerm{{"show", 1}, {"list", relatedWeight}, {"get", relatedWeight}, {"onenot", 1}, {"todo", 1}, {"page", 1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("queryTerms = %v, want %v", got, want)
 	}
 }
 

@@ -10,24 +10,136 @@ import (
 // hostile description costs no more than its length.
 const maxTokenBytes = 64
 
-// tokens splits text into lowercase, stemmed terms: words break at every
-// character that is neither a letter nor a digit (so "_", "-", "." and ":"
-// separate the parts of a tool name), between a lowercase letter or digit
-// and an uppercase one ("camelCase"), and at the last capital of a run
-// followed by lowercase ("HTTPServer"). Stop words are dropped.
+// tokens splits text into lowercase, stemmed terms, as the index reads a
+// tool. Words break at every character that is neither a letter nor a
+// digit (so "_", "-", "." and ":" separate the parts of a tool name),
+// between a lowercase letter or digit and an uppercase one ("camelCase"),
+// and at the last capital of a run followed by lowercase ("HTTPServer").
+// Stop words are dropped. The parts of a compound, words joined by a hyphen
+// or by a change of case ("to-do", "OneNote", "todoTaskList"), are also
+// joined pairwise, so that "to-do" meets "todo" and "OneNote" meets
+// "onenote".
 func tokens(text string) []string {
 	var out []string
-	for _, w := range words(text) {
-		w = strings.ToLower(w)
-		if len(w) > maxTokenBytes {
-			w = truncate(w, maxTokenBytes)
+	for _, c := range compounds(text) {
+		parts := compoundParts(c)
+		for _, w := range parts {
+			if !stopWords[w] {
+				out = append(out, stem(w))
+			}
 		}
-		if stopWords[w] {
-			continue
+		for i := 1; i < len(parts); i++ {
+			out = append(out, stem(clip(parts[i-1]+parts[i])))
 		}
-		out = append(out, stem(w))
 	}
 	return out
+}
+
+// A queryTerm is a term of a query and its weight: 1 for the words of the
+// query, relatedWeight for the words related to them.
+type queryTerm struct {
+	term   string
+	weight float64
+}
+
+// relatedWeight is the weight of a term a query gets from related.
+const relatedWeight = 0.5
+
+// related maps the stems of the words users say to the words tool names
+// and descriptions use for the same thing: the verbs of listing, reading,
+// creating, changing and deleting, which APIs name by a few fixed verbs
+// while people use many, and "email" for "mail". A query looks for these
+// too, at relatedWeight.
+var related = map[string][]string{
+	"show":    {"list", "get"},
+	"display": {"list", "get"},
+	"view":    {"list", "get"},
+	"see":     {"list", "get"},
+	"find":    {"search", "list", "get"},
+	"look":    {"search", "list", "get"},
+	"read":    {"get", "list"},
+	"fetch":   {"get"},
+	"retriev": {"get"},
+	"post":    {"send", "creat"},
+	"writ":    {"creat", "send"},
+	"make":    {"creat"},
+	"new":     {"creat"},
+	"add":     {"creat"},
+	"remov":   {"delet"},
+	"eras":    {"delet"},
+	"delet":   {"remov"},
+	"edit":    {"updat"},
+	"chang":   {"updat", "set"},
+	"modify":  {"updat"},
+	"email":   {"mail"},
+	"mail":    {"email"},
+}
+
+// queryTerms splits a query as tokens does, except that a compound whose
+// joined parts are a term of the index counts as that one term ("OneNote"
+// looks for "onenote" only, not also for "one" and "note"), and adds the
+// related terms of each word, each term once at its highest weight.
+func (ix *Index) queryTerms(query string) []queryTerm {
+	weights := map[string]float64{}
+	var order []string
+	add := func(term string, w float64) {
+		if old, ok := weights[term]; !ok {
+			order = append(order, term)
+			weights[term] = w
+		} else if w > old {
+			weights[term] = w
+		}
+	}
+	for _, c := range compounds(query) {
+		parts := compoundParts(c)
+		for i := 0; i < len(parts); i++ {
+			if i+1 < len(parts) {
+				if j := stem(clip(parts[i] + parts[i+1])); len(ix.postings[j]) > 0 {
+					add(j, 1)
+					i++
+					continue
+				}
+			}
+			if stopWords[parts[i]] {
+				continue
+			}
+			t := stem(parts[i])
+			add(t, 1)
+			for _, r := range related[t] {
+				add(r, relatedWeight)
+			}
+		}
+	}
+	out := make([]queryTerm, len(order))
+	for i, t := range order {
+		out[i] = queryTerm{t, weights[t]}
+	}
+	return out
+}
+
+// compoundParts returns the lowercase words of a compound.
+func compoundParts(c string) []string {
+	parts := words(c)
+	for i, w := range parts {
+		parts[i] = clip(strings.ToLower(w))
+	}
+	return parts
+}
+
+// clip cuts a word longer than maxTokenBytes.
+func clip(w string) string {
+	if len(w) > maxTokenBytes {
+		return truncate(w, maxTokenBytes)
+	}
+	return w
+}
+
+// compounds returns the runs of text made of letters, digits and single
+// hyphens between them.
+func compounds(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
+	})
 }
 
 // words returns the runs of letters and digits of text, split at case
@@ -96,6 +208,9 @@ func stem(w string) string {
 		w = undouble(w[:len(w)-3])
 	case strings.HasSuffix(w, "ed") && len(w) >= 5 && !strings.HasSuffix(w, "eed"):
 		w = undouble(w[:len(w)-2])
+	}
+	if strings.HasSuffix(w, "ment") && len(w) >= 9 {
+		w = w[:len(w)-4] // "attachment" → "attach"
 	}
 	// "schedule" and "scheduled", "create" and "created" meet at
 	// "schedul", "creat".
