@@ -81,6 +81,7 @@ func TestDeferredBudgetMS365(t *testing.T) {
 			inContext = append(inContext, u)
 		}
 	}
+	contextFirst := toolsBytes(t, inContext)
 	for _, u := range ownAfter[len(ms365Pinned)+1:] {
 		inContext = append(inContext, u)
 	}
@@ -89,7 +90,7 @@ func TestDeferredBudgetMS365(t *testing.T) {
 	pct := func(n int) float64 { return 100 * float64(n) / float64(fullBytes) }
 	t.Logf("anthropic, ms365 (344 tools), 3 pinned: full set %d bytes", fullBytes)
 	t.Logf("anthropic own search: first request %d bytes (%.1f%%), after one search (+5 found) %d bytes (%.1f%%)", ownFirst, pct(ownFirst), ownAfterBytes, pct(ownAfterBytes))
-	t.Logf("anthropic native tool search: on the wire %d bytes (%.1f%%); in the model's context (pinned + search tool + 5 found) %d bytes (%.1f%%)", wireBytes, pct(wireBytes), contextBytes, pct(contextBytes))
+	t.Logf("anthropic native tool search: on the wire %d bytes (%.1f%%) on every request; in the model's context: pinned + search tool %d bytes (%.1f%%), after one search (+5 found) %d bytes (%.1f%%)", wireBytes, pct(wireBytes), contextFirst, pct(contextFirst), contextBytes, pct(contextBytes))
 	if ownFirst*10 > fullBytes {
 		t.Errorf("own search: the first request carries %d bytes, more than a tenth of the full set's %d", ownFirst, fullBytes)
 	}
