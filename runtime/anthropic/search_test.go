@@ -337,3 +337,51 @@ func TestChatNativeSearchKeepsHistory(t *testing.T) {
 		t.Errorf("declarations changed: %s, then %s", a, b)
 	}
 }
+
+// pausedSearchReply is a turn that Claude's tool search paused: the
+// search's blocks, and stop_reason pause_turn.
+const pausedSearchReply = `{"id":"m0","type":"message","role":"assistant","model":"claude-test","stop_reason":"pause_turn","content":[
+	{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_bm25","input":{"query":"switch a device on"}},
+	{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"switch_on"}]}}
+	],"usage":{"input_tokens":1,"output_tokens":1}}`
+
+// TestChatResumesPausedTurn: a turn paused by a server tool is sent back as
+// it is, so that the model goes on and calls the tool it found; the resumed
+// request counts against the step limit, and stopping there leaves a
+// history that a later Send continues.
+func TestChatResumesPausedTurn(t *testing.T) {
+	srv, ts := deferredDevices(t, &runtime.ToolSearch{Pinned: []string{"read_state"}, Native: true})
+	fake, client := newFakeMessages(t, nil, pausedSearchReply, toolUseReply(switchOnLamp), answerReply)
+	chat := &Chat{Client: client, Model: "claude-test", Toolset: ts}
+	if _, err := chat.Send(context.Background(), "switch on the lamp"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := fake.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	var p anthropic.MessageNewParams
+	if err := json.Unmarshal(reqs[1], &p); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.Messages); n != 2 || p.Messages[1].Role != anthropic.MessageParamRoleAssistant || p.Messages[1].Content[1].OfToolSearchToolResult == nil {
+		t.Errorf("the resumed request does not end with the paused message: %s", reqs[1])
+	}
+	if calls := srv.Calls(); len(calls) != 1 || calls[0].Name != "switch_on" {
+		t.Errorf("the server got %v", calls)
+	}
+
+	_, ts = deferredDevices(t, &runtime.ToolSearch{Pinned: []string{"read_state"}, Native: true})
+	fake, client = newFakeMessages(t, nil, pausedSearchReply)
+	chat = &Chat{Client: client, Model: "claude-test", Toolset: ts, MaxSteps: 1}
+	if _, err := chat.Send(context.Background(), "switch on the lamp"); !errors.Is(err, ErrMaxSteps) {
+		t.Fatalf("error %v, want ErrMaxSteps", err)
+	}
+	if n := len(chat.History); n != 2 {
+		t.Errorf("history of %d messages, want the user's and the paused one", n)
+	}
+	fake.setReplies(answerReply)
+	if _, err := chat.Send(context.Background(), "go on"); err != nil {
+		t.Errorf("a later Send: %v", err)
+	}
+}
