@@ -55,7 +55,8 @@ func TestDeferredBudgetMS365(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ownFirst := toolsBytes(t, own.Tools())
+	ownFirstTools := own.Tools()
+	ownFirst := toolsBytes(t, ownFirstTools)
 	const query = "list my calendar events tomorrow"
 	res := own.Handle(context.Background(), anthropic.ToolUseBlock{ID: "toolu_q", Name: "search_tools", Input: json.RawMessage(`{"query":"` + query + `"}`)})
 	if res.IsError.Value {
@@ -86,6 +87,27 @@ func TestDeferredBudgetMS365(t *testing.T) {
 		inContext = append(inContext, u)
 	}
 	contextBytes := toolsBytes(t, inContext)
+
+	// Every request follows the API's rules for custom tools, the search
+	// function included; the tool search tool is a server tool of its own.
+	var custom []anthropic.ToolUnionParam
+	for _, u := range nativeTools {
+		if u.OfTool != nil {
+			custom = append(custom, u)
+		}
+	}
+	for name, req := range map[string][]anthropic.ToolUnionParam{"own, first": ownFirstTools, "own, after a search": ownAfter, "native": custom} {
+		b, err := json.Marshal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, err := range providertest.CheckAnthropic(b) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if n := len(nativeTools) - len(custom); n != 1 {
+		t.Errorf("native: %d server tools, want the tool search tool alone", n)
+	}
 
 	pct := func(n int) float64 { return 100 * float64(n) / float64(fullBytes) }
 	t.Logf("anthropic, ms365 (344 tools), 3 pinned: full set %d bytes", fullBytes)
