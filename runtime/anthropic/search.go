@@ -16,6 +16,10 @@ var searchParam = anthropic.ToolParam{
 	InputSchema: param.Override[anthropic.ToolInputSchemaParam](json.RawMessage(provider.SearchParameters)),
 }
 
+// nativeSearchName is the name under which Claude's BM25 tool search tool
+// is declared, and which the model calls it by.
+const nativeSearchName = "tool_search_tool_bm25"
+
 // ownSearch reports whether the toolset declares its own search function:
 // in deferred mode, without Claude's tool search.
 func (ts *Toolset) ownSearch() bool { return ts.tools.Deferred() && !ts.native }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // A Toolset offers MCP tools to a Claude model and runs the tool_use blocks
@@ -111,6 +112,9 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 	}
 	e, ok := ts.tools.Lookup(block.Name)
 	if !ok {
+		if ts.native {
+			return withError(res, toolcall.UnknownTool("tool", block.Name, ts.tools.Declared())+"; search for other tools with "+nativeSearchName)
+		}
 		return withError(res, ts.tools.Unknown("tool", block.Name))
 	}
 	out := ts.tools.Run(ctx, e, block.Input, acceptedImage)
