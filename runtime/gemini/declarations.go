@@ -20,6 +20,12 @@ type DeclarationOptions struct {
 	// (FunctionDeclaration.ParametersJsonSchema, the server's schema bytes
 	// as they are) instead of the typed Parameters form.
 	JSONSchema bool
+	// Search, when set, puts a Toolset in deferred mode: each request
+	// declares the pinned tools, the tools found so far and a search
+	// function, "search_tools", that the Toolset answers itself (see
+	// runtime.ToolSearch; Gemini has no search of its own, so Native is
+	// ignored). Declarations ignores it.
+	Search *runtime.ToolSearch
 }
 
 // nameRules are the function names Gemini accepts: a letter or '_', then

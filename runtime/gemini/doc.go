@@ -8,5 +8,10 @@
 // responses. Chat runs the whole loop of one user turn over a genai.Client;
 // Live runs the tool calls of a Gemini Live session the caller opened.
 //
+// For a server with more tools than a request should carry, a Toolset in
+// deferred mode (DeclarationOptions.Search) declares a few pinned tools and
+// a search function it answers itself; the tools found are declared from the
+// next request on, and sent to a Live session as they are found.
+//
 // Code that does not import this package does not depend on genai.
 package gemini

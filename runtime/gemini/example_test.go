@@ -99,3 +99,41 @@ func ExampleLive() {
 		log.Fatal(err)
 	}
 }
+
+// A toolset in deferred mode declares the pinned tools and search_tools;
+// what a search finds is declared from the next request on.
+func ExampleDeclarationOptions_search() {
+	tools := []runtime.Tool{
+		{Name: "send_mail", Description: "Send an email.", InputSchema: []byte(`{"type":"object","properties":{"to":{"type":"string"}}}`)},
+		{Name: "list_events", Description: "List the events of a calendar.", InputSchema: []byte(`{"type":"object"}`)},
+		{Name: "turn_off", Description: "Turn a light off.", InputSchema: []byte(`{"type":"object"}`)},
+	}
+	// A program passes its *runtime.Session; searching calls no tool.
+	var session runtime.Caller = notConnected{}
+	toolset, err := gemini.NewToolset(session, tools, &gemini.DeclarationOptions{
+		Search: &runtime.ToolSearch{Pinned: []string{"send_mail"}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	names := func() (out []string) {
+		for _, d := range toolset.Declarations() {
+			out = append(out, d.Name)
+		}
+		return out
+	}
+	fmt.Println(names())
+	// The model calls the search function; the Toolset answers it.
+	toolset.Handle(context.Background(), &genai.FunctionCall{Name: "search_tools", Args: map[string]any{"query": "my calendar events"}})
+	fmt.Println(names())
+	// Output:
+	// [send_mail search_tools]
+	// [send_mail list_events search_tools]
+}
+
+// notConnected is a Caller that calls nothing.
+type notConnected struct{}
+
+func (notConnected) CallTool(context.Context, string, any) (*runtime.Result, error) {
+	return nil, errors.New("not connected")
+}

@@ -168,13 +168,15 @@ func (p *livePolicy) apply(ts *Toolset) *liveToolset {
 }
 
 // tools returns the declarations as one genai.Tool, the non-blocking ones
-// copied with their Behavior set; nil for an empty toolset.
+// copied with their Behavior set; nil for an empty toolset. In deferred
+// mode they are those of the tools found so far (see Toolset.Declarations).
 func (lt *liveToolset) tools() []*genai.Tool {
-	if len(lt.ts.decls) == 0 {
+	all := lt.ts.Declarations()
+	if len(all) == 0 {
 		return nil
 	}
-	decls := make([]*genai.FunctionDeclaration, len(lt.ts.decls))
-	for i, d := range lt.ts.decls {
+	decls := make([]*genai.FunctionDeclaration, len(all))
+	for i, d := range all {
 		decls[i] = d
 		if lt.nonBlocking[d.Name] {
 			nd := *d
@@ -456,6 +458,14 @@ func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset
 		ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { l.sendProgress(c, p) })
 	}
 	resp := lt.ts.Handle(ctx, c.call)
+	if lt.ts.search != nil {
+		// A search, or a call of a deferred tool not found yet, may
+		// have changed the declarations: the model gets them before
+		// the response that names them.
+		if err := l.refresh(lt); err != nil {
+			l.fail(err)
+		}
+	}
 	if nonBlocking {
 		resp.Scheduling = genai.FunctionResponseSchedulingWhenIdle
 		mcpName, _ := lt.ts.tools.MCPName(c.call.Name)
@@ -587,10 +597,19 @@ func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
 // Call it when the server's tool list changed: from
 // runtime.Options.OnToolsChanged, with a Toolset built from the new
 // listing, or after listing the tools again once a cached listing expired.
-// Set ts's confirmation before.
+// Set ts's confirmation before. When both toolsets are in deferred mode, ts
+// takes over the tools found so far that it has (see
+// DeclarationOptions.Search); the others are no longer declared.
+//
+// In deferred mode the Live also sends the declarations itself, with a
+// contextUpdate message, whenever a search finds tools the model has not
+// been given yet, before the search's response.
 func (l *Live) Update(ts *Toolset) (bool, error) {
 	if ts == nil {
 		return false, errors.New("gemini live: toolset is nil")
+	}
+	if old := l.cur.Load(); old != nil && old.ts != ts {
+		ts.tools.KeepFound(old.ts.tools)
 	}
 	lt := l.policy.apply(ts)
 	tools := lt.tools()
@@ -616,6 +635,36 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	l.cur.Store(lt)
 	l.lastDcl = decl
 	return true, nil
+}
+
+// refresh sends the declarations of lt with one contextUpdate message when
+// they differ from those the model has, unless Update has made another
+// toolset current.
+func (l *Live) refresh(lt *liveToolset) error {
+	if l.cur.Load() != lt {
+		return nil
+	}
+	tools := lt.tools()
+	decl, err := json.Marshal(tools)
+	if err != nil {
+		return fmt.Errorf("gemini live: encoding the declarations: %w", err)
+	}
+	l.declMu.Lock()
+	defer l.declMu.Unlock()
+	if bytes.Equal(decl, l.lastDcl) || l.cur.Load() != lt {
+		return nil
+	}
+	if tools == nil {
+		tools = []*genai.Tool{}
+	}
+	l.writeMu.Lock()
+	err = l.conn.SendContextUpdate(genai.LiveClientContextUpdate{Tools: &genai.LiveClientContextUpdateTools{Tools: tools}})
+	l.writeMu.Unlock()
+	if err != nil {
+		return fmt.Errorf("gemini live: sending the tools found: %w", err)
+	}
+	l.lastDcl = decl
+	return nil
 }
 
 // ResumptionHandle returns the handle of the last sessionResumptionUpdate

@@ -19,42 +19,117 @@ import (
 // It is built from a runtime.Caller and the tools to offer: a generated
 // package's MCPTools(), or a live session's tool list. It is safe for
 // concurrent use.
+//
+// In deferred mode (DeclarationOptions.Search) a Toolset remembers the tools
+// the model found, which are declared on every later request: use one
+// Toolset per conversation, or call ResetFound between conversations.
 type Toolset struct {
-	decls []*genai.FunctionDeclaration
-	tools *provider.Tools
+	decls  []*genai.FunctionDeclaration // every tool's, in the order of the tools
+	byName map[string]*genai.FunctionDeclaration
+	search *genai.FunctionDeclaration // nil unless deferred
+	tools  *provider.Tools
 }
 
 // NewToolset returns a Toolset that declares tools to Gemini (see
 // Declarations for how, and for the errors) and calls them through caller.
 // More tools than MaxFunctionDeclarations is a *runtime.TooManyToolsError:
-// pass a subset, such as runtime.ToolFilter.Select picks.
+// pass a subset, such as runtime.ToolFilter.Select picks, or set
+// opts.Search, and the limit applies to what one request declares: the
+// pinned tools, the most found ones (MaxFound) and the search function.
 func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *DeclarationOptions) (*Toolset, error) {
 	if caller == nil {
 		return nil, errors.New("gemini toolset: caller is nil")
 	}
-	if err := checkDeclarationCount(len(tools)); err != nil {
-		return nil, err
+	var search *runtime.ToolSearch
+	if opts != nil {
+		search = opts.Search
+	}
+	if search == nil {
+		if err := checkDeclarationCount(len(tools)); err != nil {
+			return nil, err
+		}
 	}
 	decls, names, err := Declarations(tools, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Toolset{decls: decls, tools: provider.NewTools(caller, tools, names)}, nil
+	ts := &Toolset{decls: decls, tools: provider.NewTools(caller, tools, names)}
+	if search == nil {
+		return ts, nil
+	}
+	if err := ts.tools.Defer(search); err != nil {
+		return nil, fmt.Errorf("gemini toolset: %w", err)
+	}
+	if n := ts.tools.MaxDeclared() + 1; n > MaxFunctionDeclarations {
+		return nil, &runtime.TooManyToolsError{Provider: "gemini", Tools: n, Limit: MaxFunctionDeclarations, Source: limitSource, Deferred: true}
+	}
+	ts.byName = make(map[string]*genai.FunctionDeclaration, len(decls))
+	for _, d := range decls {
+		ts.byName[d.Name] = d
+	}
+	ts.search = searchDeclaration(opts.JSONSchema)
+	return ts, nil
+}
+
+// searchDeclaration returns the declaration of the search function of a
+// Toolset in deferred mode, its parameters in the form the others use.
+func searchDeclaration(jsonSchema bool) *genai.FunctionDeclaration {
+	d := &genai.FunctionDeclaration{Name: provider.SearchFunction, Description: provider.SearchDescription}
+	if jsonSchema {
+		d.ParametersJsonSchema = provider.SearchParameters
+		return d
+	}
+	d.Parameters = &genai.Schema{
+		Type:       genai.TypeObject,
+		Properties: map[string]*genai.Schema{"query": {Type: genai.TypeString, Description: provider.SearchQueryDescription}},
+		Required:   []string{"query"},
+	}
+	return d
 }
 
 // Tools returns the tools to put in genai.GenerateContentConfig.Tools: one
-// genai.Tool holding every function declaration. It returns nil when the
-// toolset is empty.
+// genai.Tool holding the function declarations of the next request (see
+// Declarations). It returns nil when there are none.
 func (ts *Toolset) Tools() []*genai.Tool {
-	if len(ts.decls) == 0 {
+	decls := ts.Declarations()
+	if len(decls) == 0 {
 		return nil
 	}
-	return []*genai.Tool{{FunctionDeclarations: ts.decls}}
+	return []*genai.Tool{{FunctionDeclarations: decls}}
 }
 
-// Declarations returns the function declarations, in the order of the tools
-// the Toolset was built from.
-func (ts *Toolset) Declarations() []*genai.FunctionDeclaration { return ts.decls }
+// Declarations returns the function declarations of the next request. They
+// are every tool's, in the order of the tools the Toolset was built from;
+// in deferred mode they are the pinned tools', in that order, then the
+// found tools', least recently found first, then the search function's, and
+// they change as the model finds tools: ask again for every request.
+func (ts *Toolset) Declarations() []*genai.FunctionDeclaration {
+	if ts.search == nil {
+		return ts.decls
+	}
+	names := ts.tools.Declared()
+	decls := make([]*genai.FunctionDeclaration, 0, len(names)+1)
+	for _, n := range names {
+		decls = append(decls, ts.byName[n])
+	}
+	return append(decls, ts.search)
+}
+
+// Found returns the MCP names of the tools found so far that are still
+// declared, least recently found first; nil unless the Toolset is in
+// deferred mode.
+func (ts *Toolset) Found() []string {
+	var out []string
+	for _, d := range ts.tools.Found() {
+		n, _ := ts.tools.MCPName(d)
+		out = append(out, n)
+	}
+	return out
+}
+
+// ResetFound forgets the tools found so far, so that the next request
+// declares only the pinned tools and the search function again.
+func (ts *Toolset) ResetFound() { ts.tools.ResetFound() }
 
 // MCPName returns the MCP tool name behind a declared function name.
 func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCPName(declared) }
@@ -69,6 +144,11 @@ func (ts *Toolset) DeclaredName(mcpName string) (string, bool) {
 // "error" the model can read and act on.
 //
 //   - An unknown function name gets an error listing the known ones.
+//   - In deferred mode, a call of the search function is answered by the
+//     Toolset: the response's "output" lists the tools found, which are
+//     declared from the next request on. Nothing reaches the server. A
+//     call of a deferred tool not found yet is run like any other, and
+//     the tool is found from then on.
 //   - Arguments that break the tool's input schema get an error naming the
 //     JSON pointer and the reason, and the tool is not called.
 //   - A tool result's text blocks are joined into "output"; structured
@@ -89,6 +169,10 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		return &genai.FunctionResponse{Response: map[string]any{"error": "empty function call"}}
 	}
 	resp := &genai.FunctionResponse{ID: call.ID, Name: call.Name}
+	if ts.search != nil && call.Name == provider.SearchFunction {
+		resp.Response = ts.handleSearch(call)
+		return resp
+	}
 	e, ok := ts.tools.Lookup(call.Name)
 	if !ok {
 		resp.Response = map[string]any{"error": ts.tools.Unknown("function", call.Name)}
@@ -120,6 +204,23 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		resp.Parts = append(resp.Parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: img.MIMEType, Data: img.Data}})
 	}
 	return resp
+}
+
+// handleSearch answers a call of the search function.
+func (ts *Toolset) handleSearch(call *genai.FunctionCall) map[string]any {
+	args, err := json.Marshal(call.Args)
+	if err != nil {
+		return map[string]any{"error": fmt.Sprintf("arguments of %s do not encode as JSON: %v", call.Name, err)}
+	}
+	text, err := ts.tools.HandleSearch(args)
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return map[string]any{"output": text}
+	}
+	return map[string]any{"output": v}
 }
 
 // HandleAll runs the function calls of one model turn concurrently and

@@ -2,8 +2,9 @@
 // client, the mcp-go client and a hand-written floor client, all talking to
 // the same go-sdk server (internal/testing/sdkserver) over stdio and Streamable
 // HTTP; it also measures the generator at scale and generated validation
-// against JSON Schema validation, and what the Gemini Live tool loop adds to
-// a call. It prints Markdown tables, checks the performance targets, and
+// against JSON Schema validation, what the Gemini Live tool loop adds to
+// a call, and the declarations one request sends over a server of 344
+// tools, with every tool declared and in deferred mode. It prints Markdown tables, checks the performance targets, and
 // writes an SVG chart.
 //
 // Usage, from the bench directory (make bench runs this):
@@ -177,7 +178,7 @@ func benchMain(args []string) error {
 	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
 	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
-	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, synthetic (the synthetic sizes of scale), validate, live")
+	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, synthetic (the synthetic sizes of scale), validate, live, budget")
 	clients := fs.String("clients", "", "comma-separated clients to measure (default all): "+strings.Join(clientNames, ", "))
 	transports := fs.String("transports", "", "comma-separated transports to measure (default all): "+strings.Join(transportNames, ", "))
 	err := fs.Parse(args)
@@ -225,6 +226,11 @@ func benchMain(args []string) error {
 	}
 	if !cfg.skip["live"] {
 		if rep.live, err = benchLive(cfg); err != nil {
+			return err
+		}
+	}
+	if !cfg.skip["budget"] {
+		if rep.budget, err = benchBudget(cfg); err != nil {
 			return err
 		}
 	}

@@ -17,6 +17,7 @@ type report struct {
 	validation []validationResult
 	live       *liveResult
 	scale      []scaleResult
+	budget     []budgetRow
 }
 
 // medianResult takes each figure's median over the repetitions.
@@ -151,6 +152,9 @@ func (rep *report) print(w io.Writer) {
 	if len(rep.scale) > 0 {
 		printScale(w, rep.scale)
 	}
+	if len(rep.budget) > 0 {
+		printBudget(w, rep.budget)
+	}
 	if ts := rep.targets(); len(ts) > 0 {
 		fmt.Fprintf(w, "\n## Targets\n\n| target | measured | |\n|---|---|---|\n")
 		for _, t := range ts {
@@ -263,5 +267,6 @@ func (rep *report) targets() []targetCheck {
 	ts = append(ts, scaleTargets(rep.scale)...)
 	ts = append(ts, validationTargets(rep.validation)...)
 	ts = append(ts, liveTargets(rep.live)...)
+	ts = append(ts, budgetTargets(rep.budget)...)
 	return ts
 }

@@ -21,7 +21,9 @@ type deferral struct {
 	results  int
 
 	mu    sync.Mutex
-	found []string // declared names, least recently found first
+	found []string          // declared names, in the order they were found
+	used  map[string]uint64 // declared name → tick of the last time it was found
+	tick  uint64
 }
 
 // Defer puts the toolset in deferred mode (see runtime.ToolSearch): only the
@@ -50,7 +52,7 @@ func (ts *Tools) Defer(s *runtime.ToolSearch) error {
 	if e, ok := ts.byName[SearchFunction]; ok {
 		return fmt.Errorf("tool search: tool %s is declared as %s, the name of the search function; leave it out with runtime.ToolFilter", e.Tool.Name, SearchFunction)
 	}
-	d := &deferral{isPinned: map[string]bool{}}
+	d := &deferral{isPinned: map[string]bool{}, used: map[string]uint64{}}
 	d.maxFound, d.results = s.Limits()
 	var deferred []runtime.Tool
 	for _, name := range ts.order {
@@ -83,8 +85,10 @@ func (ts *Tools) MaxDeclared() int {
 
 // Declared returns the declared names of the tools to declare on the next
 // request: without deferral every tool, in the order of the tools; in
-// deferred mode the pinned tools, in that order, then the found ones, least
-// recently found first. The search function is not among them.
+// deferred mode the pinned tools, in that order, then the found ones, in
+// the order they were found, so that the declarations of one request start
+// with those of the one before (which keeps a provider's prompt cache) but
+// for the tools dropped. The search function is not among them.
 func (ts *Tools) Declared() []string {
 	d := ts.deferred
 	if d == nil {
@@ -96,7 +100,7 @@ func (ts *Tools) Declared() []string {
 }
 
 // Found returns the declared names of the tools found so far that are
-// still declared, least recently found first; nil without deferral.
+// still declared, in the order they were found; nil without deferral.
 func (ts *Tools) Found() []string {
 	d := ts.deferred
 	if d == nil {
@@ -115,6 +119,7 @@ func (ts *Tools) ResetFound() {
 	}
 	d.mu.Lock()
 	d.found = nil
+	clear(d.used)
 	d.mu.Unlock()
 }
 
@@ -134,15 +139,11 @@ func (ts *Tools) Search(query string) []*Entry {
 		names[i] = d.indexed[h]
 		out[i] = ts.byName[names[i]]
 	}
-	// The best hit is marked last, so that it is the last to be dropped.
-	for i := len(names) - 1; i >= 0; i-- {
-		d.markFound(names[i])
-	}
+	d.markFound(names...)
 	return out
 }
 
-// KeepFound marks found, in ts, the tools found in from that ts has too,
-// in the order they were found: a toolset built from a new listing of the
+// KeepFound marks found, in ts, the tools found in from that ts has too: a toolset built from a new listing of the
 // server's tools keeps what the conversation found, less the tools that are
 // gone. It does nothing unless both are deferred.
 func (ts *Tools) KeepFound(from *Tools) {
@@ -157,20 +158,32 @@ func (ts *Tools) KeepFound(from *Tools) {
 	}
 }
 
-// markFound makes the tool declared as name the most recently found one,
-// dropping the least recently found when there are more than maxFound. A
-// pinned tool is declared already and is not marked.
-func (d *deferral) markFound(name string) {
-	if d.isPinned[name] {
-		return
-	}
+// markFound makes the tools declared as names, best first, the most
+// recently found ones, the first of them the most recent of all: the new
+// ones join the found tools in that order, then the least recently found
+// are dropped while there are more than maxFound. Pinned tools are declared
+// already and are not marked.
+func (d *deferral) markFound(names ...string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if i := slices.Index(d.found, name); i >= 0 {
-		d.found = slices.Delete(d.found, i, i+1)
+	for i, name := range names {
+		if d.isPinned[name] {
+			continue
+		}
+		if _, ok := d.used[name]; !ok {
+			d.found = append(d.found, name)
+		}
+		d.used[name] = d.tick + uint64(len(names)-i)
 	}
-	d.found = append(d.found, name)
-	if over := len(d.found) - d.maxFound; over > 0 {
-		d.found = slices.Delete(d.found, 0, over)
+	d.tick += uint64(len(names))
+	for len(d.found) > d.maxFound {
+		oldest := 0
+		for i, n := range d.found {
+			if d.used[n] < d.used[d.found[oldest]] {
+				oldest = i
+			}
+		}
+		delete(d.used, d.found[oldest])
+		d.found = slices.Delete(d.found, oldest, oldest+1)
 	}
 }

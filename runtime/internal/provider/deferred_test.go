@@ -63,14 +63,14 @@ func TestDeferDeclaresPinnedThenFound(t *testing.T) {
 }
 
 // TestDeferFoundBounded checks the LRU: at most MaxFound tools stay found,
-// the least recently found dropped first, and finding a tool again makes it
-// the most recent.
+// the least recently found dropped first, finding a tool again makes it the
+// most recent, and the found tools keep the order they were found in.
 func TestDeferFoundBounded(t *testing.T) {
 	ts := deferTools(t, &echoCaller{}, &runtime.ToolSearch{MaxFound: 3, Results: 1})
 	for _, q := range []string{"widget 1", "widget 2", "widget 3", "widget 1", "widget 4"} {
 		ts.Search(q)
 	}
-	if got := ts.Found(); !slices.Equal(got, []string{"widget_3", "widget_1", "widget_4"}) {
+	if got := ts.Found(); !slices.Equal(got, []string{"widget_1", "widget_3", "widget_4"}) {
 		t.Fatalf("Found = %q", got)
 	}
 	if ts.MaxDeclared() != 3 {
@@ -82,12 +82,19 @@ func TestDeferFoundBounded(t *testing.T) {
 // tools than can stay declared, and keeps its best hit.
 func TestDeferResultsAtMostMaxFound(t *testing.T) {
 	ts := deferTools(t, &echoCaller{}, &runtime.ToolSearch{MaxFound: 2, Results: 10})
-	found := ts.Search("widget number")
+	found := ts.Search("widget number 3")
 	if len(found) != 2 {
 		t.Fatalf("Search returned %d tools", len(found))
 	}
-	if got := ts.Found(); !slices.Contains(got, found[0].Name) || len(got) != 2 {
-		t.Fatalf("Found = %q, best hit %s", got, found[0].Name)
+	if got := ts.Found(); !slices.Equal(got, []string{found[0].Name, found[1].Name}) {
+		t.Fatalf("Found = %q, want the hits best first", got)
+	}
+	// A third tool found drops the second hit, found as long ago as the
+	// first but ranked lower.
+	e, _ := ts.Lookup("light_off")
+	ts.Run(context.Background(), e, nil, nil)
+	if got := ts.Found(); !slices.Equal(got, []string{found[0].Name, "light_off"}) {
+		t.Fatalf("Found after one more = %q, want %s and light_off", got, found[0].Name)
 	}
 }
 

@@ -1,0 +1,173 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgen/mcpgen/internal/testing/livetest"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// liveMessageKind returns the top-level key of a client message.
+func liveMessageKind(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || len(m) != 1 {
+		t.Fatalf("client message %s (%v)", raw, err)
+	}
+	for k := range m {
+		return k
+	}
+	return ""
+}
+
+// contextUpdateNames returns the function names a contextUpdate declares.
+func contextUpdateNames(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var u struct {
+		ContextUpdate struct {
+			Tools struct {
+				Tools []struct {
+					FunctionDeclarations []struct {
+						Name string `json:"name"`
+					} `json:"functionDeclarations"`
+				} `json:"tools"`
+			} `json:"tools"`
+		} `json:"contextUpdate"`
+	}
+	if err := json.Unmarshal(raw, &u); err != nil || len(u.ContextUpdate.Tools.Tools) != 1 {
+		t.Fatalf("context update %s (%v)", raw, err)
+	}
+	var names []string
+	for _, d := range u.ContextUpdate.Tools.Tools[0].FunctionDeclarations {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// TestLiveSearchSendsFoundTools: in a Live session in deferred mode over
+// server-everything, the setup declares the pinned tool and search_tools;
+// a search sends the tools found with one contextUpdate before its
+// response; the found tool's call reaches the server; a search that finds
+// nothing new sends no update.
+func TestLiveSearchSendsFoundTools(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	session, tools := connectStdio(t, nil, nil, testenv.Everything(t, "stdio")...)
+	ts, err := NewToolset(session, tools, &DeclarationOptions{Search: &runtime.ToolSearch{Pinned: []string{"echo"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startLive(t, livetest.Serve(t), ts, nil)
+	var setup struct {
+		Setup struct {
+			Tools []struct {
+				FunctionDeclarations []struct {
+					Name string `json:"name"`
+				} `json:"functionDeclarations"`
+			} `json:"tools"`
+		} `json:"setup"`
+	}
+	if err := json.Unmarshal(r.conn.Setup, &setup); err != nil || len(setup.Setup.Tools) != 1 {
+		t.Fatalf("setup %s (%v)", r.conn.Setup, err)
+	}
+	var declared []string
+	for _, d := range setup.Setup.Tools[0].FunctionDeclarations {
+		declared = append(declared, d.Name)
+	}
+	if !slices.Equal(declared, []string{"echo", "search_tools"}) {
+		t.Fatalf("the setup declares %q, want echo and search_tools", declared)
+	}
+
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"s1","name":"search_tools","args":{"query":"sum of two numbers"}}]}}`)
+	first := r.conn.Next(t)
+	if kind := liveMessageKind(t, first); kind != "contextUpdate" {
+		t.Fatalf("after the search the client sent %s first, want the contextUpdate", first)
+	}
+	if names := contextUpdateNames(t, first); names[0] != "echo" || names[len(names)-1] != "search_tools" || !slices.Contains(names, "get-sum") {
+		t.Errorf("the context update declares %q", names)
+	}
+	if w := decodeResponse(t, r.conn.Next(t)); w.ID != "s1" || !strings.Contains(w.text(), "get-sum") {
+		t.Fatalf("the search's response = %+v", w)
+	}
+
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c1","name":"get-sum","args":{"a":2,"b":3}}]}}`)
+	if w := decodeResponse(t, r.conn.Next(t)); w.ID != "c1" || !strings.Contains(w.text(), "The sum of 2 and 3 is 5") {
+		t.Fatalf("the call's response = %+v", w)
+	}
+
+	// The same search again finds nothing new: no update, the response
+	// comes next.
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"s2","name":"search_tools","args":{"query":"sum of two numbers"}}]}}`)
+	if next := r.conn.Next(t); liveMessageKind(t, next) != "toolResponse" {
+		t.Fatalf("after a search that found nothing new the client sent %s", next)
+	}
+	r.conn.Close()
+	r.wait(t)
+}
+
+// TestLiveUpdateKeepsFoundTools: a tool found in a deferred Live session is
+// declared with its Live behavior; Update with a toolset from a new listing
+// keeps it found while the server still has it, and drops it once it is
+// gone.
+func TestLiveUpdateKeepsFoundTools(t *testing.T) {
+	conn := newMemLiveConn()
+	search := &DeclarationOptions{Search: &runtime.ToolSearch{Pinned: []string{"switch_on"}}}
+	ts, err := NewToolset(memServer{&runtime.Result{}}, loopTools, search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := newLive(conn, ts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- live.Run(context.Background(), nil) }()
+	defer func() {
+		conn.Close()
+		<-done
+	}()
+	conn.in <- toolCall(&genai.FunctionCall{ID: "s", Name: "search_tools", Args: map[string]any{"query": "long job"}})
+	if r := conn.next(t); r.ID != "s" {
+		t.Fatalf("response %+v", r)
+	}
+	// The update went out before the response.
+	if len(conn.updates) != 1 {
+		t.Fatalf("%d context updates, want 1", len(conn.updates))
+	}
+	decls := conn.updates[0].Tools.Tools[0].FunctionDeclarations
+	if got := names(decls); !slices.Equal(got, []string{"switch_on", "long_job", "search_tools"}) {
+		t.Fatalf("the update declares %q", got)
+	}
+	if decls[1].Behavior != genai.BehaviorNonBlocking {
+		t.Errorf("long_job, whose tasks are required, is declared %q", decls[1].Behavior)
+	}
+
+	relisted, err := NewToolset(memServer{&runtime.Result{}}, append(slices.Clone(loopTools), runtime.Tool{Name: "other"}), search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(relisted); err != nil || sent {
+		t.Fatalf("Update with the same declarations: sent %v, %v", sent, err)
+	}
+	if got := relisted.Found(); !slices.Equal(got, []string{"long_job"}) {
+		t.Fatalf("the new toolset found %q", got)
+	}
+	gone, err := NewToolset(memServer{&runtime.Result{}}, loopTools[:1], search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(gone); err != nil || !sent {
+		t.Fatalf("Update without long_job: sent %v, %v", sent, err)
+	}
+	if got := names(conn.updates[1].Tools.Tools[0].FunctionDeclarations); !slices.Equal(got, []string{"switch_on", "search_tools"}) {
+		t.Fatalf("the update declares %q", got)
+	}
+}
