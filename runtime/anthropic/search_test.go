@@ -165,6 +165,14 @@ func TestDeferredToolsetErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "search_tools") {
 		t.Errorf("a tool named search_tools: %v", err)
 	}
+	clash := []runtime.Tool{{Name: "tool_search_tool_bm25", InputSchema: json.RawMessage(`{"type":"object"}`)}, {Name: "b", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	_, err = NewToolset(&fakeCaller{}, clash, &Options{Search: &runtime.ToolSearch{Native: true}})
+	if want := "anthropic toolset: tool search: tool tool_search_tool_bm25 is declared as tool_search_tool_bm25, the name of Claude's tool search tool; leave it out with runtime.ToolFilter"; err == nil || err.Error() != want {
+		t.Errorf("a tool named tool_search_tool_bm25 in native mode: %v, want %s", err, want)
+	}
+	if _, err := NewToolset(&fakeCaller{}, clash, &Options{Search: &runtime.ToolSearch{}}); err != nil {
+		t.Errorf("a tool named tool_search_tool_bm25 with the own search: %v", err)
+	}
 }
 
 const (

@@ -63,6 +63,10 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*To
 			return nil, fmt.Errorf("anthropic toolset: %w", err)
 		}
 		ts.native = opts.Search.Native
+		if _, taken := ts.byName[nativeSearchName]; taken && ts.native {
+			mcpName, _ := ts.tools.MCPName(nativeSearchName)
+			return nil, fmt.Errorf("anthropic toolset: tool search: tool %s is declared as %s, the name of Claude's tool search tool; leave it out with runtime.ToolFilter", mcpName, nativeSearchName)
+		}
 		// Nothing is found yet: the declared tools are the pinned ones.
 		ts.pinned = map[string]bool{}
 		for _, n := range ts.tools.Declared() {
