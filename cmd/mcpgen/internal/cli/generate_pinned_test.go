@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,5 +120,71 @@ func TestGeneratePinnedProviderLimit(t *testing.T) {
 	code, _, stderr = runCLI(t, "generate", "--snapshot", snap, "--out", out, "--emit", "types,openai", "--pinned", "t0*,t1*")
 	if code != 0 || !strings.Contains(stderr, "the openai part pins 200 tools, more than the 128") {
 		t.Errorf("200 pinned: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// deferredCheck is a test placed in a package generated with --pinned: its
+// Anthropic toolset starts in deferred mode, declaring the pinned tools and
+// the search function alone, and ToolSearch returns the pins.
+const deferredCheck = `package homeassistant
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+type noCaller struct{}
+
+func (noCaller) CallTool(context.Context, string, any) (*runtime.Result, error) { return &runtime.Result{}, nil }
+
+func TestStartsDeferred(t *testing.T) {
+	if got := ToolSearch().Pinned; !slices.Equal(got, []string{"HassTurnOn", "HassTurnOff"}) {
+		t.Errorf("ToolSearch().Pinned = %v", got)
+	}
+	ts, err := NewAnthropicToolset(noCaller{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, u := range ts.Tools() {
+		names = append(names, *u.GetName())
+	}
+	if want := []string{"HassTurnOff", "HassTurnOn", "search_tools"}; !slices.Equal(names, want) {
+		b, _ := json.Marshal(names)
+		t.Errorf("the toolset declares %s, want %v", b, want)
+	}
+}
+`
+
+// TestGeneratePinnedToolsetStartsDeferred generates the Home Assistant
+// package with --pinned and runs a test inside it: the generated
+// NewAnthropicToolset declares the pinned tools and search_tools only.
+func TestGeneratePinnedToolsetStartsDeferred(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a generated package")
+	}
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove("testdata") // only if empty: it is not checked in
+	root, err := os.MkdirTemp("testdata", "pinned-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(root)
+	out := filepath.Join(root, "homeassistant")
+	if code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--out", out, "--emit", "types,anthropic", "--pinned", "HassTurnOn,HassTurnOff"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(out, "deferred_test.go"), []byte(deferredCheck), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "./"+filepath.ToSlash(out))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test: %v\n%s", err, b)
 	}
 }
