@@ -81,7 +81,7 @@ func Generate(cfg Config) ([]File, error) {
 	if err != nil {
 		return nil, cfg.wrap(err)
 	}
-	warnLimits(opts.Parts, len(snap.Tools), warn)
+	warnLimits(opts.Parts, len(snap.Tools), opts.Pinned, snap, warn)
 	if err := opts.Check(); err != nil {
 		return nil, cfg.wrap(err)
 	}
@@ -101,6 +101,9 @@ func Generate(cfg Config) ([]File, error) {
 		if opts.SnapshotHash == "" {
 			opts.SnapshotHash, opts.SnapshotTools = runtime.ToolsHash(snap.RuntimeTools()), len(snap.Tools)
 		}
+	}
+	if bad := ir.PinnedUnmatched(opts.Pinned, pkg.Tools); len(bad) > 0 {
+		return nil, cfg.wrap(&ir.PinnedError{Pattern: bad[0], Reason: fmt.Sprintf("matches none of the package's %d tools", len(pkg.Tools))})
 	}
 	files, err := emit.Render(pkg, opts)
 	if err != nil {

@@ -68,14 +68,27 @@ var providerLimits = []providerLimit{
 }
 
 // warnLimits warns for each emitted provider part whose n declarations are
-// more than one request to that provider may carry.
-func warnLimits(parts []string, n int, warn func(Warning)) {
+// more than one request to that provider may carry. In deferred mode (a
+// package with pinned globs) one request declares the pinned tools, the
+// found ones and the search function, so only the pinned tools are counted.
+func warnLimits(parts []string, n int, pinned []string, snap *snapshot.Snapshot, warn func(Warning)) {
 	if parts == nil {
 		parts = ir.DefaultParts
 	}
+	what := "declares"
+	if len(pinned) > 0 {
+		f := runtime.ToolFilter{Include: pinned}
+		n = 0
+		for _, t := range snap.Tools {
+			if f.Keep(t.Name) {
+				n++
+			}
+		}
+		what = "pins"
+	}
 	for _, l := range providerLimits {
 		if slices.Contains(parts, l.part) && n > l.max {
-			warn(Warning{Msg: fmt.Sprintf("the %s part declares %d tools, more than the %d one %s request may carry (%s): its toolset will refuse them; select fewer tools", l.part, n, l.max, l.provider, l.source)})
+			warn(Warning{Msg: fmt.Sprintf("the %s part %s %d tools, more than the %d one %s request may carry (%s): its toolset will refuse them; select fewer tools", l.part, what, n, l.max, l.provider, l.source)})
 		}
 	}
 }

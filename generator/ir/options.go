@@ -2,10 +2,13 @@ package ir
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/token"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Gemini forms.
@@ -47,7 +50,7 @@ var FileNames = map[string][]string{
 // new identifier must list it here: rendering refuses output that declares
 // a name twice.
 var Declared = map[string][]string{
-	PartTypes:     {"SnapshotHash", "ValidateArguments", "ValidateResult", "MCPTools"},
+	PartTypes:     {"SnapshotHash", "ValidateArguments", "ValidateResult", "MCPTools", "ToolSearch"},
 	PartClient:    {"Client", "NewClient"},
 	PartGemini:    {"FunctionDeclarations", "Tools", "DeclaredNames"},
 	PartAnthropic: {"AnthropicToolParams", "NewAnthropicToolset", "AnthropicDeclaredNames"},
@@ -108,6 +111,12 @@ type Options struct {
 	// Error.Uncallable) instead of leaving it out of the package, with
 	// the reason in Package.Skipped.
 	Strict bool
+	// Pinned, when set, puts the package's toolsets in deferred mode: the
+	// types part declares ToolSearch, a runtime.ToolSearch with these
+	// globs (runtime.ToolFilter's syntax) pinning the tools declared on
+	// every request; the other tools are found by search. Each glob must
+	// match a tool of the package.
+	Pinned []string
 }
 
 // An OptionError says which option Check refused: "package", "parts" or
@@ -133,19 +142,72 @@ func CheckPackageName(name string) error {
 	return nil
 }
 
-// Check reports, as an *OptionError, the first option rendering cannot
-// honour: the package name (see CheckPackageName), then the parts and the
-// Gemini form (see CheckParts). The command line and mcpgen.yaml are checked
-// with these functions too, so each rule is written once.
+// Check reports the first option rendering cannot honour: as an
+// *OptionError, the package name (see CheckPackageName), then the parts and the
+// Gemini form (see CheckParts); then, as a *PinnedError, a malformed
+// pinned glob (see CheckPinned).
+// The command line and mcpgen.yaml are checked with these functions too,
+// so each rule is written once.
 func (o Options) Check() error {
 	if err := CheckPackageName(o.Package); err != nil {
 		return err
 	}
-	return o.CheckParts()
+	if err := o.CheckParts(); err != nil {
+		return err
+	}
+	return CheckPinned(o.Pinned)
+}
+
+// A PinnedError reports a pinned glob (see Options.Pinned) that is
+// malformed or matches no tool of the package.
+type PinnedError struct {
+	Pattern string
+	Reason  string
+}
+
+func (e *PinnedError) Error() string {
+	return fmt.Sprintf("pinned pattern %q %s", e.Pattern, e.Reason)
+}
+
+// CheckPinned refuses, as a *PinnedError, a malformed pinned glob: one
+// runtime.ToolFilter would refuse as a pattern. Whether each glob matches
+// a tool is checked once the tools are known (see PinnedUnmatched).
+func CheckPinned(globs []string) error {
+	for _, g := range globs {
+		if err := (runtime.ToolFilter{Include: []string{g}}).Check(); err != nil {
+			var pe *runtime.ToolPatternError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return &PinnedError{Pattern: g, Reason: "is malformed: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// PinnedUnmatched returns the pinned globs that match none of the tools,
+// in the order given. Such a glob pins nothing, which is almost always a
+// typo, and a toolset in deferred mode refuses it.
+func PinnedUnmatched(globs []string, tools []*Tool) []string {
+	var out []string
+	for _, g := range globs {
+		f := runtime.ToolFilter{Include: []string{g}}
+		found := false
+		for _, t := range tools {
+			if f.Keep(t.Name) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // CheckParts refuses no part or an unknown one, a part that needs the types
-// part without it, and an unknown Gemini form. Nil Parts means DefaultParts,
+// part without it (pinned tools included), and an unknown Gemini form. Nil Parts means DefaultParts,
 // and an empty Gemini GeminiTyped.
 func (o Options) CheckParts() error {
 	if o.Parts != nil && len(o.Parts) == 0 {
@@ -160,6 +222,9 @@ func (o Options) CheckParts() error {
 		if slices.Contains(o.Parts, p) && !slices.Contains(o.Parts, PartTypes) {
 			return &OptionError{"parts", fmt.Sprintf("the %s part needs the types part", p)}
 		}
+	}
+	if len(o.Pinned) > 0 && o.Parts != nil && !slices.Contains(o.Parts, PartTypes) {
+		return &OptionError{"parts", "pinned tools need the types part, which declares ToolSearch"}
 	}
 	if o.Gemini != "" && o.Gemini != GeminiTyped && o.Gemini != GeminiJSON {
 		return &OptionError{"gemini", fmt.Sprintf("unknown Gemini form %q (want typed or json)", o.Gemini)}

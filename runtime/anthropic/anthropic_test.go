@@ -63,7 +63,7 @@ var tools = []runtime.Tool{
 
 func TestHandle(t *testing.T) {
 	caller := &fakeCaller{}
-	ts, err := NewToolset(caller, tools)
+	ts, err := NewToolset(caller, tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestHandle(t *testing.T) {
 }
 
 func TestHandleAllOrder(t *testing.T) {
-	ts, err := NewToolset(&fakeCaller{}, tools)
+	ts, err := NewToolset(&fakeCaller{}, tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestToolUses(t *testing.T) {
 	if len(uses) != 1 || uses[0].ID != "t1" || string(uses[0].Input) != `{"entity":"x"}` {
 		t.Fatalf("ToolUses = %+v", uses)
 	}
-	ts, _ := NewToolset(&fakeCaller{}, tools)
+	ts, _ := NewToolset(&fakeCaller{}, tools, nil)
 	if res := ts.Handle(context.Background(), uses[0]); res.IsError.Value {
 		t.Errorf("decoded tool_use failed: %+v", res)
 	}

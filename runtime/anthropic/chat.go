@@ -68,10 +68,12 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // Run sends the history to the model. While the model asks for tools, it
 // runs all the tool_use blocks of its message concurrently through the
 // Toolset, appends the message and the tool results to the history, and
-// asks again. It returns the text of the first message without tool_use
-// blocks; a message without text is an error when the model stopped for a
-// reason other than end_turn or stop_sequence (such as max_tokens or
-// refusal).
+// asks again. A message that stops with pause_turn (a server tool, such
+// as Claude's tool search, paused the turn) is sent back as it is, so that
+// the model goes on; that request counts as a step. It returns the text of
+// the first message without tool_use blocks; a message without text is an
+// error when the model stopped for a reason other than end_turn or
+// stop_sequence (such as max_tokens or refusal).
 //
 // Stopping runs nothing more. When the model still asks for tools in the
 // answer to the MaxSteps-th request, those calls are not run: Run answers
@@ -106,6 +108,12 @@ func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, erro
 	}
 	c.History = append(c.History, msg.ToParam())
 	uses := ToolUses(msg)
+	if len(uses) == 0 && msg.StopReason == anthropic.StopReasonPauseTurn {
+		// A server tool, such as the tool search, paused the turn: sending
+		// the history as it is lets the model go on. The next request is a
+		// step like any other.
+		return []anthropic.ToolUseBlock{resumeTurn}, nil
+	}
 	if len(uses) == 0 {
 		var b strings.Builder
 		for _, block := range msg.Content {
@@ -131,11 +139,24 @@ func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, erro
 	return uses, nil
 }
 
+// resumeTurn is the call Request returns for a paused turn: it runs
+// nothing, and the next request resumes the turn.
+var resumeTurn = anthropic.ToolUseBlock{}
+
+func isResume(uses []anthropic.ToolUseBlock) bool { return len(uses) == 1 && uses[0].ID == "" }
+
 func (m *chatModel) Run(ctx context.Context, uses []anthropic.ToolUseBlock) {
+	if isResume(uses) {
+		return
+	}
 	m.History = append(m.History, anthropic.NewUserMessage(m.Toolset.HandleAll(ctx, uses)...))
 }
 
 func (m *chatModel) Skip(uses []anthropic.ToolUseBlock, why string) {
+	if isResume(uses) {
+		// The paused message has no tool_use to answer.
+		return
+	}
 	blocks := make([]anthropic.ContentBlockParamUnion, len(uses))
 	for i, u := range uses {
 		r := withError(anthropic.ToolResultBlockParam{ToolUseID: u.ID}, toolcall.NotRun(u.Name, why))

@@ -134,7 +134,7 @@ func deviceToolset(t *testing.T) (*mcptest.Server, *Toolset) {
 	t.Helper()
 	srv := mcptest.Start(t, mcptest.DeviceTools)
 	session, tools := srv.Connect(t)
-	ts, err := NewToolset(session, tools)
+	ts, err := NewToolset(session, tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

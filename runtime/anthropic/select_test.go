@@ -20,7 +20,7 @@ func TestToolsetFromSubset(t *testing.T) {
 	for i := range all {
 		all[i] = runtime.Tool{Name: fmt.Sprintf("t%03d", i), InputSchema: json.RawMessage(`{"type":"object"}`)}
 	}
-	if _, err := NewToolset(&fakeCaller{}, all); err != nil {
+	if _, err := NewToolset(&fakeCaller{}, all, nil); err != nil {
 		t.Fatalf("600 tools: %v", err)
 	}
 	sub, err := runtime.ToolFilter{Include: []string{"t00*"}, Exclude: []string{"t005"}}.Select(all)
@@ -28,7 +28,7 @@ func TestToolsetFromSubset(t *testing.T) {
 		t.Fatal(err)
 	}
 	caller := &fakeCaller{}
-	ts, err := NewToolset(caller, sub)
+	ts, err := NewToolset(caller, sub, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,24 +4,49 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // A Toolset offers MCP tools to a Claude model and runs the tool_use blocks
 // the model sends. It is safe for concurrent use.
 type Toolset struct {
 	params []anthropic.ToolParam
+	byName map[string]int // declared name → index in params
 	tools  *provider.Tools
+	native bool            // deferred mode with Claude's own tool search
+	pinned map[string]bool // declared names of the pinned tools, in deferred mode
+}
+
+// Options are the settings of a Toolset. The zero value, like a nil
+// *Options, declares every tool on every request.
+type Options struct {
+	// Search, when set, puts the toolset in deferred mode (see
+	// runtime.ToolSearch): Tools declares the pinned tools, and the model
+	// finds the others by searching. With Search.Native the search is
+	// Claude's tool search tool (its BM25 variant): every tool is sent,
+	// the deferred ones with defer_loading, and only those the search
+	// returns enter the model's context. Without it the toolset declares
+	// a search function of its own, search_tools, and adds the tools it
+	// finds to the next request. Either way, calls of found tools are
+	// checked, confirmed and run as calls of pinned tools are.
+	//
+	// A toolset in deferred mode remembers what was found: use one per
+	// conversation.
+	Search *runtime.ToolSearch
 }
 
 // NewToolset returns a Toolset that declares tools (see ToolParams) and
-// calls them through caller.
-func NewToolset(caller runtime.Caller, tools []runtime.Tool) (*Toolset, error) {
+// calls them through caller; opts may be nil. In deferred mode (see
+// Options.Search) it fails on a pinned pattern that matches none of the
+// tools.
+func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*Toolset, error) {
 	if caller == nil {
 		return nil, errors.New("anthropic toolset: caller is nil")
 	}
@@ -29,15 +54,41 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool) (*Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Toolset{params: params, tools: provider.NewTools(caller, tools, names)}, nil
+	ts := &Toolset{params: params, tools: provider.NewTools(caller, tools, names), byName: make(map[string]int, len(params))}
+	for i, p := range params {
+		ts.byName[p.Name] = i
+	}
+	if opts != nil && opts.Search != nil {
+		if err := ts.tools.Defer(opts.Search); err != nil {
+			return nil, fmt.Errorf("anthropic toolset: %w", err)
+		}
+		ts.native = opts.Search.Native
+		if _, taken := ts.byName[nativeSearchName]; taken && ts.native {
+			mcpName, _ := ts.tools.MCPName(nativeSearchName)
+			return nil, fmt.Errorf("anthropic toolset: tool search: tool %s is declared as %s, the name of Claude's tool search tool; leave it out with runtime.ToolFilter", mcpName, nativeSearchName)
+		}
+		// Nothing is found yet: the declared tools are the pinned ones.
+		ts.pinned = map[string]bool{}
+		for _, n := range ts.tools.Declared() {
+			ts.pinned[n] = true
+		}
+	}
+	return ts, nil
 }
 
-// ToolParams returns the tool declarations, in the order of the tools the
-// Toolset was built from.
+// ToolParams returns the declarations of every tool, in the order of the
+// tools the Toolset was built from. In deferred mode a request declares
+// only some of them: send Tools.
 func (ts *Toolset) ToolParams() []anthropic.ToolParam { return ts.params }
 
-// Tools returns the declarations in the form MessageNewParams.Tools takes.
+// Tools returns the declarations of the next request in the form
+// MessageNewParams.Tools takes: every tool, or in deferred mode the pinned
+// tools, the search tool and the tools found so far (see Options.Search).
+// Chat asks for them anew before each request.
 func (ts *Toolset) Tools() []anthropic.ToolUnionParam {
+	if ts.tools.Deferred() {
+		return ts.deferredTools()
+	}
 	out := make([]anthropic.ToolUnionParam, len(ts.params))
 	for i := range ts.params {
 		out[i] = anthropic.ToolUnionParam{OfTool: &ts.params[i]}
@@ -60,8 +111,14 @@ func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCP
 // cancelled, no call starts: the result says the call was not run.
 func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) anthropic.ToolResultBlockParam {
 	res := anthropic.ToolResultBlockParam{ToolUseID: block.ID}
+	if ts.ownSearch() && block.Name == provider.SearchFunction {
+		return ts.handleSearch(res, block)
+	}
 	e, ok := ts.tools.Lookup(block.Name)
 	if !ok {
+		if ts.native {
+			return withError(res, toolcall.UnknownTool("tool", block.Name, ts.tools.Declared())+"; search for other tools with "+nativeSearchName)
+		}
 		return withError(res, ts.tools.Unknown("tool", block.Name))
 	}
 	out := ts.tools.Run(ctx, e, block.Input, acceptedImage)

@@ -46,7 +46,7 @@ func TestMessagesLoop(t *testing.T) {
 
 	caller := &fakeCaller{}
 	mcpTools := []runtime.Tool{{Name: "light.turn_on", InputSchema: json.RawMessage(`{"type":"object","properties":{"entity":{"type":"string"},"brightness":{"type":"integer"}},"required":["entity"]}`)}}
-	ts, err := NewToolset(caller, mcpTools)
+	ts, err := NewToolset(caller, mcpTools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

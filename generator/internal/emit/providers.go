@@ -40,9 +40,15 @@ func (g *gen) anthropicFile() (*jen.File, error) {
 		jen.List(jen.Id("params"), jen.Id("_"), jen.Err()).Op(":=").Qual(anthropicRuntimePkg, "ToolParams").Call(jen.Id("MCPTools").Call()),
 		jen.Return(jen.Id("params"), jen.Err()),
 	)
-	f.Add(comment("NewAnthropicToolset returns a Toolset that offers the tools to a Claude model and runs the model's tool_use blocks through c, each checked against its tool's input schema first.")).
+	doc := "NewAnthropicToolset returns a Toolset that offers the tools to a Claude model and runs the model's tool_use blocks through c, each checked against its tool's input schema first."
+	opts := jen.Nil()
+	if len(g.opts.Pinned) > 0 {
+		doc += " The Toolset is in deferred mode (see ToolSearch): it declares the pinned tools and lets the model search for the others."
+		opts = jen.Op("&").Qual(anthropicRuntimePkg, "Options").Values(jen.Dict{jen.Id("Search"): jen.Id("ToolSearch").Call()})
+	}
+	f.Add(comment(doc)).
 		Func().Id("NewAnthropicToolset").Params(jen.Id("c").Qual(runtimePkg, "Caller")).Params(jen.Op("*").Qual(anthropicRuntimePkg, "Toolset"), jen.Error()).Block(
-		jen.Return(jen.Qual(anthropicRuntimePkg, "NewToolset").Call(jen.Id("c"), jen.Id("MCPTools").Call())),
+		jen.Return(jen.Qual(anthropicRuntimePkg, "NewToolset").Call(jen.Id("c"), jen.Id("MCPTools").Call(), opts)),
 	)
 	f.Add(comment("AnthropicDeclaredNames maps each declared tool name to the name of its MCP tool.")).
 		Var().Id("AnthropicDeclaredNames").Op("=").Map(jen.String()).String().Values(namePairs(names)...)

@@ -74,6 +74,16 @@ func (g *gen) schemasFile() *jen.File {
 		jen.Return(jen.Qual(implPkg, "Tools").Call(jen.Id("toolsJSON").Index(jen.Op(":")))),
 	)
 	f.Add(comment("schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.")).Var().Id("schemas").Op("=").Qual(implPkg, "NewSchemas").Call(jen.Id("toolsJSON").Index(jen.Op(":")))
+	if len(g.opts.Pinned) > 0 {
+		globs := make([]jen.Code, len(g.opts.Pinned))
+		for i, p := range g.opts.Pinned {
+			globs[i] = jen.Lit(p)
+		}
+		f.Add(comment("ToolSearch returns the deferred mode this package was generated for: the tools whose MCP names match one of Pinned are declared on every request, and the model finds the others with a search, after which they stay declared. Pass it as the Search option of every provider toolset (anthropic.Options, openai.Options, gemini.DeclarationOptions), and use one toolset per conversation, since a toolset remembers the tools found. Each call returns a new value, which may be changed, for instance to set Native.")).
+			Func().Id("ToolSearch").Params().Op("*").Qual(runtimePkg, "ToolSearch").Block(
+			jen.Return(jen.Op("&").Qual(runtimePkg, "ToolSearch").Values(jen.Dict{jen.Id("Pinned"): jen.Index().String().Values(globs...)})),
+		)
+	}
 	g.addArray("schemas.go", stringArray{doc: "toolsJSON holds each tool as the server sent it, compacted, in name order.", name: "toolsJSON", elems: texts})
 	return f
 }

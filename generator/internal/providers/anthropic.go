@@ -16,7 +16,7 @@ func AnthropicToolParams() ([]anthropic.ToolParam, error) {
 
 // NewAnthropicToolset returns a Toolset that offers the tools to a Claude model and runs the model's tool_use blocks through c, each checked against its tool's input schema first.
 func NewAnthropicToolset(c runtime.Caller) (*mcpanthropic.Toolset, error) {
-	return mcpanthropic.NewToolset(c, MCPTools())
+	return mcpanthropic.NewToolset(c, MCPTools(), nil)
 }
 
 // AnthropicDeclaredNames maps each declared tool name to the name of its MCP tool.

@@ -59,6 +59,13 @@ arguments or no result (a required property with "enum": []). The other
 tools are generated, and SnapshotHash still covers the whole list. --strict
 (strict: true in mcpgen.yaml) refuses such a tool list instead.
 
+--pinned (pinned: in mcpgen.yaml) generates the toolsets of a large server
+in deferred mode: the package's ToolSearch value pins the tools matching
+the comma-separated globs, which are declared on every request, and the
+model finds the others with a search. Pass ToolSearch() as the Search
+option of each provider's toolset; NewAnthropicToolset does so itself. A
+glob that matches no generated tool is an error naming it.
+
 ` + serverHelp
 
 // genFlags are the flags that say what generate writes, shared by all its
@@ -73,6 +80,10 @@ type genFlags struct {
 	// and --exclude-tools; check parses them into filter.
 	tools, excludeTools string
 	filter              runtime.ToolFilter
+	// pinned is the comma-separated list of --pinned; check parses it
+	// into pinnedGlobs.
+	pinned      string
+	pinnedGlobs []string
 }
 
 func (g *genFlags) register(fs *flag.FlagSet) {
@@ -82,6 +93,7 @@ func (g *genFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.strict, "strict", false, "refuse a tool list with a tool no call of which can succeed (its schema is one the JSON Schema meta-schema rejects, or admits no arguments) instead of leaving that tool out with a warning")
 	fs.StringVar(&g.tools, "tools", "", "generate only the tools whose MCP names match one of these comma-separated `globs` (path.Match syntax: *, ?, [a-z]); default: every tool")
 	fs.StringVar(&g.excludeTools, "exclude-tools", "", "then leave out the tools whose names match one of these comma-separated `globs`")
+	fs.StringVar(&g.pinned, "pinned", "", "generate the toolsets in deferred mode: declare on every request only the tools whose MCP names match one of these comma-separated `globs` (the syntax of --tools), and let the model search for the others; each glob must match a generated tool")
 }
 
 // check validates the flags and fills in list.
@@ -109,7 +121,7 @@ func (g *genFlags) check() error {
 
 // config returns the generator configuration for one package.
 func (g *genFlags) config(pkg, out string) generator.Config {
-	return generator.Config{Out: out, Tools: g.filter, Options: generator.Options{Package: pkg, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict, Strict: g.strict}}
+	return generator.Config{Out: out, Tools: g.filter, Options: generator.Options{Package: pkg, Gemini: g.gemini, Parts: g.list, OpenAIStrict: g.openaiStrict, Strict: g.strict, Pinned: g.pinnedGlobs}}
 }
 
 func runGenerate(e *env, args []string) error {
@@ -149,6 +161,9 @@ func runGenerate(e *env, args []string) error {
 		}
 		if gf.tools != "" || gf.excludeTools != "" {
 			return usagef("generate: --tools and --exclude-tools select the tools of one package: with --config, give tools: in each server's entry")
+		}
+		if gf.pinned != "" {
+			return usagef("generate: --pinned pins the tools of one package: with --config, give pinned: in each server's entry")
 		}
 		if err := gf.check(); err != nil {
 			return err
@@ -248,6 +263,7 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 		opts := serverOptions(s)
 		cfg.Overrides, cfg.Sharing = opts.Overrides, opts.Sharing
 		cfg.Strict = gf.strict || s.Strict
+		cfg.Pinned = s.PinnedGlobs()
 		ctx, cancel := commandContext(timeout)
 		cfg.Context = ctx
 		err := explainDone(ctx, writePackage(e, "server "+s.Name+": ", cfg), timeout)
@@ -260,6 +276,15 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 				for _, o := range s.Overrides {
 					if o.Key == oe.Key {
 						err = fmt.Errorf("%s:%d: %w", file.Path, o.Line, oe)
+					}
+				}
+			}
+			var pin *ir.PinnedError
+			if errors.As(err, &pin) {
+				for _, p := range s.Pinned {
+					if p.Glob == pin.Pattern {
+						err = fmt.Errorf("%s:%d: %w", file.Path, p.Line, pin)
+						break
 					}
 				}
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/config"
 	"github.com/mcpgen/mcpgen/generator"
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -21,6 +22,10 @@ func (g *genFlags) checkTools() error {
 			flagName = "--exclude-tools"
 		}
 		return usagef("generate: %s: %v", flagName, err)
+	}
+	g.pinnedGlobs = splitGlobs(g.pinned)
+	if err := ir.CheckPinned(g.pinnedGlobs); err != nil {
+		return usagef("generate: --pinned: %v", err)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@
 //	    tools:
 //	      include: ["Hass*"]
 //	      exclude: ["HassCancel*"]
+//	    pinned: [HassTurnOn, HassTurnOff] # deferred mode: the rest is found by search
 //	    per_tool_types: [DeviceClass]   # or shared_types: false
 //	    strict: true                    # refuse a tool that can never be called
 //	    url: https://staging.example.com/api/mcp
@@ -90,6 +91,11 @@ type Server struct {
 	// Tools selects the tools the package declares; the zero value keeps
 	// every tool. The snapshot and check always cover the whole server.
 	Tools Tools
+	// Pinned (pinned: [GLOB, ...]) puts the package's toolsets in
+	// deferred mode, as --pinned does: the tools matching these globs are
+	// declared on every request, the others are found by search. Empty
+	// when the package declares every tool.
+	Pinned []Pattern
 	// NoSharedTypes (shared_types: false) gives every tool types of its
 	// own instead of sharing identical ones; PerToolTypes keeps the types
 	// it names per tool: by their shared name, or by a TOOL#pointer use.
@@ -364,6 +370,10 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			if s.Tools, err = parseTools(name, vv, str, fail); err != nil {
 				return nil, err
 			}
+		case "pinned":
+			if s.Pinned, err = parsePinned(name, vv, str, fail); err != nil {
+				return nil, err
+			}
 		case "shared_types":
 			if vv.Kind != yaml.ScalarNode || vv.Tag != "!!bool" {
 				return nil, fail(vv.Line, "server %s: shared_types must be true or false", name)
@@ -400,7 +410,7 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 				s.Headers = append(s.Headers, Header{Name: vv.Content[j].Value, Value: val})
 			}
 		default:
-			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, shared_types, per_tool_types, strict, url, sse, command, headers, bearer_env, auth, protocol_version or timeout)", name, kk.Value)
+			return nil, fail(kk.Line, "server %s: unknown key %q (want snapshot, out, package, overrides, tools, pinned, shared_types, per_tool_types, strict, url, sse, command, headers, bearer_env, auth, protocol_version or timeout)", name, kk.Value)
 		}
 		if err != nil {
 			return nil, err

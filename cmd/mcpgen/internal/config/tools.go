@@ -3,6 +3,7 @@ package config
 import (
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -89,4 +90,34 @@ func parseTools(name string, v *yaml.Node, str func(*yaml.Node, string) (string,
 		return t, fail(v.Line, "server %s: tools names no pattern: give include and/or exclude, or leave tools out to keep every tool", name)
 	}
 	return t, nil
+}
+
+// parsePinned reads the pinned list of server name: globs with
+// runtime.ToolFilter's syntax.
+func parsePinned(name string, v *yaml.Node, str func(*yaml.Node, string) (string, error), fail func(int, string, ...any) error) ([]Pattern, error) {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return nil, fail(v.Line, "server %s: pinned must be a list of tool name patterns, such as [\"send-mail\", \"list-*\"]", name)
+	}
+	var out []Pattern
+	for _, n := range v.Content {
+		glob, err := str(n, "each pattern of pinned")
+		if err != nil {
+			return nil, err
+		}
+		if err := ir.CheckPinned([]string{glob}); err != nil {
+			return nil, fail(n.Line, "server %s: %v", name, err)
+		}
+		out = append(out, Pattern{Glob: glob, Line: n.Line})
+	}
+	return out, nil
+}
+
+// PinnedGlobs returns the globs of the server's pinned list, or nil when
+// its package is not in deferred mode.
+func (s *Server) PinnedGlobs() []string {
+	var out []string
+	for _, p := range s.Pinned {
+		out = append(out, p.Glob)
+	}
+	return out
 }

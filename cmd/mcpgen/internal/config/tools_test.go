@@ -37,3 +37,33 @@ func TestConfigTools(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigPinned reads a server's pinned list, with the line of each
+// glob, and rejects a malformed or empty one at its line.
+func TestConfigPinned(t *testing.T) {
+	head := "servers:\n  ha:\n    snapshot: ha.json\n    out: ha\n"
+	f, err := Parse("mcpgen.yaml", []byte(head+"    pinned:\n      - HassTurnOn\n      - \"Get*\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Servers[0]
+	if !slices.Equal(s.PinnedGlobs(), []string{"HassTurnOn", "Get*"}) || s.Pinned[0].Line != 6 || s.Pinned[1].Line != 7 {
+		t.Errorf("pinned %+v", s.Pinned)
+	}
+	f, err = Parse("mcpgen.yaml", []byte(head))
+	if err != nil || f.Servers[0].PinnedGlobs() != nil {
+		t.Errorf("no pinned key: %v, %v", f.Servers[0].PinnedGlobs(), err)
+	}
+	for _, tc := range []struct{ pinned, want string }{
+		{"    pinned: HassTurnOn\n", "mcpgen.yaml:5: server ha: pinned must be a list of tool name patterns"},
+		{"    pinned: []\n", "mcpgen.yaml:5: server ha: pinned must be a list of tool name patterns"},
+		{"    pinned: [a, \"[b\"]\n", `mcpgen.yaml:5: server ha: pinned pattern "[b" is malformed: syntax error in pattern`},
+		{"    pinned:\n      - a\n      - \"\"\n", `mcpgen.yaml:7: server ha: pinned pattern "" is malformed: empty pattern`},
+		{"    pinned: [[a]]\n", "mcpgen.yaml:5: server ha: each pattern of pinned must be a string"},
+	} {
+		_, err := Parse("mcpgen.yaml", []byte(head+tc.pinned))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.pinned, err, tc.want)
+		}
+	}
+}
