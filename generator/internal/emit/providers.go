@@ -69,9 +69,18 @@ func (g *gen) openaiFile() (*jen.File, error) {
 	f.ImportAlias(openaiRuntimePkg, "mcpopenai")
 	optsVar := f.Add(comment("openAIOptions are the options the definitions were generated with.")).Var().Id("openAIOptions")
 	mode := ""
+	fields := jen.Dict{}
 	if g.opts.OpenAIStrict {
-		optsVar.Op("=").Op("&").Qual(openaiRuntimePkg, "Options").Values(jen.Dict{jen.Id("Strict"): jen.True()})
+		fields[jen.Id("Strict")] = jen.True()
 		mode = ", in strict mode where a tool's schema allows it"
+	}
+	toolsetDoc := "NewOpenAIToolset returns a Toolset that offers the tools to an OpenAI model, declared as OpenAIFunctionDefinitions declares them, and runs the model's tool calls through c, each checked against its tool's input schema first."
+	if len(g.opts.Pinned) > 0 {
+		fields[jen.Id("Search")] = jen.Id("ToolSearch").Call()
+		toolsetDoc += " The Toolset is in deferred mode (see ToolSearch): it declares the pinned tools and lets the model search for the others."
+	}
+	if len(fields) > 0 {
+		optsVar.Op("=").Op("&").Qual(openaiRuntimePkg, "Options").Values(fields)
 	} else {
 		optsVar.Op("*").Qual(openaiRuntimePkg, "Options")
 	}
@@ -80,7 +89,7 @@ func (g *gen) openaiFile() (*jen.File, error) {
 		jen.List(jen.Id("defs"), jen.Id("_"), jen.Err()).Op(":=").Qual(openaiRuntimePkg, "FunctionDefinitions").Call(jen.Id("MCPTools").Call(), jen.Id("openAIOptions")),
 		jen.Return(jen.Id("defs"), jen.Err()),
 	)
-	f.Add(comment("NewOpenAIToolset returns a Toolset that offers the tools to an OpenAI model, declared as OpenAIFunctionDefinitions declares them, and runs the model's tool calls through c, each checked against its tool's input schema first.")).
+	f.Add(comment(toolsetDoc)).
 		Func().Id("NewOpenAIToolset").Params(jen.Id("c").Qual(runtimePkg, "Caller")).Params(jen.Op("*").Qual(openaiRuntimePkg, "Toolset"), jen.Error()).Block(
 		jen.Return(jen.Qual(openaiRuntimePkg, "NewToolset").Call(jen.Id("c"), jen.Id("MCPTools").Call(), jen.Id("openAIOptions"))),
 	)

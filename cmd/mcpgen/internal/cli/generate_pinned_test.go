@@ -19,7 +19,7 @@ func TestGeneratePinned(t *testing.T) {
 		t.Fatal(err)
 	}
 	flagOut := filepath.Join(dir, "flags", "homeassistant")
-	if code, _, stderr := runCLI(t, "generate", "--snapshot", snap, "--out", flagOut, "--emit", "types,anthropic", "--pinned", "HassTurnOn, HassTurnOff,GetLive*"); code != 0 {
+	if code, _, stderr := runCLI(t, "generate", "--snapshot", snap, "--out", flagOut, "--emit", "types,anthropic,openai", "--pinned", "HassTurnOn, HassTurnOff,GetLive*"); code != 0 {
 		t.Fatalf("flags: exit %d: %s", code, stderr)
 	}
 	cfg := filepath.Join(dir, "mcpgen.yaml")
@@ -155,14 +155,28 @@ func TestStartsDeferred(t *testing.T) {
 	}
 	if want := []string{"HassTurnOff", "HassTurnOn", "search_tools"}; !slices.Equal(names, want) {
 		b, _ := json.Marshal(names)
-		t.Errorf("the toolset declares %s, want %v", b, want)
+		t.Errorf("the Anthropic toolset declares %s, want %v", b, want)
+	}
+	ots, err := NewOpenAIToolset(noCaller{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = nil
+	for _, u := range ots.Tools() {
+		names = append(names, u.GetFunction().Name)
+	}
+	slices.Sort(names)
+	if want := []string{"HassTurnOff", "HassTurnOn", "search_tools"}; !slices.Equal(names, want) {
+		b, _ := json.Marshal(names)
+		t.Errorf("the OpenAI toolset declares %s, want %v", b, want)
 	}
 }
 `
 
 // TestGeneratePinnedToolsetStartsDeferred generates the Home Assistant
 // package with --pinned and runs a test inside it: the generated
-// NewAnthropicToolset declares the pinned tools and search_tools only.
+// NewAnthropicToolset and NewOpenAIToolset declare the pinned tools and
+// search_tools only.
 func TestGeneratePinnedToolsetStartsDeferred(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test on a generated package")
@@ -177,7 +191,7 @@ func TestGeneratePinnedToolsetStartsDeferred(t *testing.T) {
 	}
 	defer os.RemoveAll(root)
 	out := filepath.Join(root, "homeassistant")
-	if code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--out", out, "--emit", "types,anthropic", "--pinned", "HassTurnOn,HassTurnOff"); code != 0 {
+	if code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--out", out, "--emit", "types,anthropic,openai", "--pinned", "HassTurnOn,HassTurnOff"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if err := os.WriteFile(filepath.Join(out, "deferred_test.go"), []byte(deferredCheck), 0o644); err != nil {
