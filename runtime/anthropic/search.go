@@ -92,6 +92,12 @@ func (ts *Toolset) handleSearch(res anthropic.ToolResultBlockParam, block anthro
 	return res
 }
 
+// Found returns the MCP names of the tools found so far that stay
+// declared, in the order they were found; nil unless the toolset is in
+// deferred mode with its own search (Claude's tool search keeps what it
+// found in the conversation's history).
+func (ts *Toolset) Found() []string { return ts.tools.FoundTools() }
+
 // ResetFound forgets the tools found so far, so that the next request
 // declares only the pinned ones, as at the start of a conversation. It does
 // nothing unless the toolset is in deferred mode with its own search; with

@@ -116,16 +116,9 @@ func (ts *Toolset) Declarations() []*genai.FunctionDeclaration {
 }
 
 // Found returns the MCP names of the tools found so far that are still
-// declared, least recently found first; nil unless the Toolset is in
+// declared, in the order they were found; nil unless the Toolset is in
 // deferred mode.
-func (ts *Toolset) Found() []string {
-	var out []string
-	for _, d := range ts.tools.Found() {
-		n, _ := ts.tools.MCPName(d)
-		out = append(out, n)
-	}
-	return out
-}
+func (ts *Toolset) Found() []string { return ts.tools.FoundTools() }
 
 // ResetFound forgets the tools found so far, so that the next request
 // declares only the pinned tools and the search function again.

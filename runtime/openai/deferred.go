@@ -29,10 +29,11 @@ func (ts *Toolset) deferTools(s *runtime.ToolSearch) error {
 // provider's own search.
 func (ts *Toolset) native() bool { return ts.search != nil && ts.search.Native }
 
-// Found returns the declared names of the tools found so far that stay
+// Found returns the MCP names of the tools found so far that stay
 // declared, in the order they were found; nil unless the toolset is in
-// deferred mode.
-func (ts *Toolset) Found() []string { return ts.tools.Found() }
+// deferred mode with mcpgen's own search (the Responses API's tool_search
+// keeps what it found in the conversation's history).
+func (ts *Toolset) Found() []string { return ts.tools.FoundTools() }
 
 // ResetFound forgets the tools found so far, as for a new conversation:
 // the next request declares the pinned tools only. It does nothing unless

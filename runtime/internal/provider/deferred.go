@@ -99,6 +99,19 @@ func (ts *Tools) Declared() []string {
 	return append(slices.Clone(d.pinned), d.found...)
 }
 
+// FoundTools returns the MCP names of the tools found so far that are
+// still declared, in the order they were found; nil without deferral. It
+// is what each provider's Toolset.Found returns.
+func (ts *Tools) FoundTools() []string {
+	var out []string
+	for _, d := range ts.Found() {
+		if e, ok := ts.byName[d]; ok {
+			out = append(out, e.Tool.Name)
+		}
+	}
+	return out
+}
+
 // Found returns the declared names of the tools found so far that are
 // still declared, in the order they were found; nil without deferral.
 func (ts *Tools) Found() []string {
