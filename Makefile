@@ -85,7 +85,8 @@ FUZZ_TARGETS := \
 	./runtime/gemini:FuzzDeclarations \
 	./generated/homeassistant:FuzzUnionUnmarshalJSON \
 	./runtime/auth:FuzzChallenges \
-	./runtime/auth:FuzzMetadata
+	./runtime/auth:FuzzMetadata \
+	./runtime/mcpimpl:FuzzExpandURI
 FUZZTIME ?= 10s
 # FUZZMINIMIZE bounds the minimization of each new input: by default Go
 # spends up to a minute on each, which would use up FUZZTIME on slow

@@ -7,7 +7,8 @@
 // Session speaking JSON-RPC 2.0 over a Transport (a stdio command, Streamable
 // HTTP, or the legacy HTTP+SSE transport), in both protocol eras. Besides
 // tools, a Session reads resources (ReadResource, ReadLink for the
-// resource_link blocks of a result) and the skills of the Skills extension
+// resource_link blocks of a result, ListResourceTemplates), gets prompts
+// (ListPrompts, GetPrompt) and reads the skills of the Skills extension
 // (ListSkills, then LoadSkill and ReadSkillFile, which verify every file
 // they read against the listing).
 //

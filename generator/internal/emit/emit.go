@@ -3,7 +3,8 @@
 // Each file has one purpose: types.go holds the argument and result types
 // with their JSON encoding, validate.go their Validate methods, schemas.go
 // the tools' own schemas (MCPTools, SnapshotHash, ValidateArguments),
-// client.go the typed Client, and gemini.go the Gemini function
+// client.go the typed Client, prompts.go and templates.go its methods for
+// the server's prompts and resource templates, and gemini.go the Gemini function
 // declarations. Code is built with jennifer and formatted as gofmt does,
 // with the imports grouped as goimports does; the same input always gives
 // the same bytes.
@@ -83,6 +84,12 @@ func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 	}
 	if want[ir.PartClient] {
 		groups = append(groups, []job{{name: "client.go", build: noErr(g.clientFile)}})
+		if len(pkg.Prompts) > 0 {
+			groups = append(groups, []job{{name: "prompts.go", build: noErr(g.promptsFile)}})
+		}
+		if len(pkg.Templates) > 0 {
+			groups = append(groups, []job{{name: "templates.go", build: noErr(g.templatesFile)}})
+		}
 	}
 	if want[ir.PartGemini] {
 		g.startGemini()
