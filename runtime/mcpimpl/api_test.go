@@ -18,7 +18,8 @@ var generatedOnly = []string{
 	"DecodeUnion", "DecodeValid", "Decoded", "EncodeExtra", "EscapePointerToken",
 	"FieldShape", "ForTool", "Invalid", "JSONKind", "KindArray", "KindBool",
 	"KindInvalid", "KindNull", "KindNumber", "KindObject", "KindString",
-	"MustCompilePattern", "ObjectShape", "Pointer", "UnionBranch",
+	"MustCompilePattern", "NewServer", "ObjectShape", "Pointer", "ServeTool",
+	"ServeToolInto", "ToolServer", "Unimplemented", "UnionBranch",
 	"ValidateEncoded", "Within",
 }
 
