@@ -89,6 +89,9 @@ func Generate(cfg Config) ([]File, error) {
 	if err != nil {
 		return nil, cfg.wrap(err)
 	}
+	if err := pkg.AddListings(snap.Prompts, snap.ResourceTemplates); err != nil {
+		return nil, cfg.wrap(err)
+	}
 	if len(pkg.Skipped) > 0 {
 		if len(pkg.Tools) == 0 {
 			return nil, cfg.wrap(fmt.Errorf("no tool can be generated: %w", pkg.Skipped[0]))

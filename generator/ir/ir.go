@@ -256,6 +256,13 @@ type Package struct {
 	// Skipped are the tools left out because no call of them can succeed,
 	// each with why, in name order; Options.Strict refuses them instead.
 	Skipped []*Error
+	// Prompts and Templates are the server's prompts and resource
+	// templates, sorted by name (see AddListings).
+	Prompts   []*Prompt
+	Templates []*Template
+	// names and methods are the scopes of package-level identifiers and of
+	// Client methods, kept for AddListings.
+	names, methods *scope
 	// steps counts the conversions and allOf merge steps the build took.
 	steps int
 }

@@ -35,10 +35,11 @@ var Parts = []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenA
 // DefaultParts are the parts written when none are named.
 var DefaultParts = []string{PartTypes, PartClient, PartGemini}
 
-// FileNames are the files each part writes.
+// FileNames are the files each part writes; prompts.go and templates.go
+// only when the server lists prompts or resource templates.
 var FileNames = map[string][]string{
 	PartTypes:     {"types.go", "validate.go", "schemas.go"},
-	PartClient:    {"client.go"},
+	PartClient:    {"client.go", "prompts.go", "templates.go"},
 	PartGemini:    {"gemini.go"},
 	PartAnthropic: {"anthropic.go"},
 	PartOpenAI:    {"openai.go"},

@@ -41,6 +41,12 @@ type Snapshot struct {
 	Source string
 	// Tools are the tools in file order.
 	Tools []Tool
+	// Prompts and ResourceTemplates are the server's prompts and resource
+	// templates, in file order. Each is nil when the file has no such
+	// member: the server offers none, or the snapshot was written before
+	// mcpgen captured them. Only an object snapshot can hold them.
+	Prompts           []Prompt
+	ResourceTemplates []ResourceTemplate
 }
 
 // Tool is one tool of a snapshot.
@@ -137,6 +143,9 @@ func Read(name string, data []byte) (*Snapshot, error) {
 	var list *jsontree.Node
 	var listPtr string
 	var rawList []json.RawMessage
+	var result *jsontree.Node
+	var resultPtr string
+	var rawResult []byte
 	switch doc.Kind {
 	case jsontree.Array:
 		list, listPtr = doc, ""
@@ -144,7 +153,7 @@ func Read(name string, data []byte) (*Snapshot, error) {
 			return nil, fail("", "%v", err)
 		}
 	case jsontree.Object:
-		result, resultPtr := doc, ""
+		result, resultPtr, rawResult = doc, "", data
 		var envelope struct {
 			Result struct {
 				Tools []json.RawMessage `json:"tools"`
@@ -158,7 +167,13 @@ func Read(name string, data []byte) (*Snapshot, error) {
 			if r.Kind != jsontree.Object {
 				return nil, fail("/result", "result is a JSON %s, want an object", r.Kind)
 			}
-			result, resultPtr = r, "/result"
+			var raw struct {
+				Result json.RawMessage `json:"result"`
+			}
+			if err := json.Unmarshal(data, &raw); err != nil {
+				return nil, fail("/result", "%v", err)
+			}
+			result, resultPtr, rawResult = r, "/result", raw.Result
 			rawList = envelope.Result.Tools
 		} else if doc.Get("error") != nil {
 			return nil, fail("/error", "the response is a JSON-RPC error, not a tool list: %s", doc.Get("error"))
@@ -193,6 +208,11 @@ func Read(name string, data []byte) (*Snapshot, error) {
 		}
 		seen[t.Name] = ptr
 		s.Tools = append(s.Tools, *t)
+	}
+	if result != nil {
+		if err := readListings(result, resultPtr, rawResult, s); err != nil {
+			return nil, fail(err.ptr, "%s", err.msg)
+		}
 	}
 	return s, nil
 }

@@ -3,8 +3,10 @@
 // Each file has one purpose: types.go holds the argument and result types
 // with their JSON encoding, validate.go their Validate methods, schemas.go
 // the tools' own schemas (MCPTools, SnapshotHash, ValidateArguments),
-// client.go the typed Client, gemini.go the Gemini function declarations,
-// and fake.go the Handler interface and fake server. Code is built with jennifer and formatted as gofmt does,
+// client.go the typed Client, prompts.go and templates.go its methods for
+// the server's prompts and resource templates, gemini.go the Gemini
+// function declarations, and fake.go the Handler interface and the fake
+// server. Code is built with jennifer and formatted as gofmt does,
 // with the imports grouped as goimports does; the same input always gives
 // the same bytes.
 package emit
@@ -83,6 +85,12 @@ func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 	}
 	if want[ir.PartClient] {
 		groups = append(groups, []job{{name: "client.go", build: noErr(g.clientFile)}})
+		if len(pkg.Prompts) > 0 {
+			groups = append(groups, []job{{name: "prompts.go", build: noErr(g.promptsFile)}})
+		}
+		if len(pkg.Templates) > 0 {
+			groups = append(groups, []job{{name: "templates.go", build: noErr(g.templatesFile)}})
+		}
 	}
 	if want[ir.PartGemini] {
 		g.startGemini()

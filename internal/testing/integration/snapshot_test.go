@@ -51,12 +51,10 @@ func TestSnapshotsCurrent(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			tools, err := s.ListTools(ctx)
+			snap, err := snapshot.Capture(ctx, s, sn.source)
 			if err != nil {
 				t.Fatal(err)
 			}
-			info := s.ServerInfo()
-			snap := snapshot.FromRuntime(snapshot.Server{Name: info.Name, Version: info.Version}, s.ProtocolVersion(), sn.source, tools)
 			var got bytes.Buffer
 			if err := snapshot.Write(&got, snap); err != nil {
 				t.Fatal(err)

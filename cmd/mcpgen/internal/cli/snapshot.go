@@ -22,7 +22,8 @@ const snapshotHelp = `[--out FILE] ` + serverUsage + `
 Writes the server's tool list in mcpgen's canonical snapshot format: a
 header naming the server, its protocol version and where it was captured
 from (secrets removed), then the tools sorted by name, each exactly as the
-server sent it. The output has no timestamps, so capturing an unchanged
+server sent it, and the prompts and resource templates of a server that
+offers them. The output has no timestamps, so capturing an unchanged
 server gives the same bytes. Without --out the snapshot goes to standard
 output; with it, the file is only rewritten when its content changes.
 
@@ -97,8 +98,9 @@ func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
 	return nil
 }
 
-// capture connects to the server sf describes, lists its tools and returns
-// them as a canonical snapshot, parsed and encoded. The snapshot is read
+// capture connects to the server sf describes, lists its tools, prompts
+// and resource templates (see snapshot.Capture) and returns them as a
+// canonical snapshot, parsed and encoded. The snapshot is read
 // back as generate would read it, so that a capture never writes a file the
 // other commands reject.
 func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, []byte, error) {
@@ -107,12 +109,10 @@ func capture(ctx context.Context, e *env, sf *serverFlags) (*snapshot.Snapshot, 
 		return nil, nil, sf.explain(ctx, err)
 	}
 	defer closeSession(ctx, s)
-	tools, err := s.ListTools(ctx)
+	snap, err := snapshot.Capture(ctx, s, sf.source())
 	if err != nil {
-		return nil, nil, sf.explain(ctx, fmt.Errorf("listing the tools of %s: %w", sf.source(), err))
+		return nil, nil, sf.explain(ctx, err)
 	}
-	info := s.ServerInfo()
-	snap := snapshot.FromRuntime(snapshot.Server{Name: info.Name, Version: info.Version}, s.ProtocolVersion(), sf.source(), tools)
 	data, err := snapshot.Marshal(snap)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the tool list of %s: %w", sf.source(), err)

@@ -1,0 +1,78 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// listPages lists every item of the paginated list method, whose result
+// holds the items in the array member key, and passes each item's bytes to
+// add. It follows the cursors under the bounds of pages.
+func (s *Session) listPages(ctx context.Context, method, key string, add func(raw []byte) error) error {
+	st, err := s.current(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	pg := pages{method: method}
+	for {
+		members, err := pg.params()
+		if err != nil {
+			return err
+		}
+		res, err := s.do(ctx, st, &request{method: method}, members)
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		next, err := decodeListPage(res, key, add)
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		more, err := pg.advance(next)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+	}
+}
+
+// decodeListPage passes each item of the array member key of one page to
+// add, and returns the next cursor, nil at the end. An empty cursor is a
+// cursor.
+func decodeListPage(res []byte, key string, add func(raw []byte) error) (*string, error) {
+	var next *string
+	var sawItems bool
+	err := jsonrpc.ObjectEach(res, func(k []byte, escaped bool, v []byte) error {
+		switch {
+		case jsonrpc.KeyIs(k, escaped, key):
+			sawItems = true
+			if jsonrpc.IsNull(v) {
+				return nil
+			}
+			return jsonrpc.ArrayEach(v, add)
+		case jsonrpc.KeyIs(k, escaped, "nextCursor"):
+			if jsonrpc.IsNull(v) {
+				return nil
+			}
+			c, err := jsonrpc.String(v)
+			if err != nil {
+				return fmt.Errorf("nextCursor: %w", err)
+			}
+			next = &c
+		case jsonrpc.KeyIs(k, escaped, "resultType"):
+			return checkResultType(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !sawItems {
+		return nil, errors.New("the result has no " + key + " array")
+	}
+	return next, nil
+}

@@ -1,0 +1,95 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestListPromptsAndTemplatesFollowPages(t *testing.T) {
+	var gotArgs []string
+	conn := newMemConn(legacyMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		var p struct {
+			Cursor    *string          `json:"cursor"`
+			Name      string           `json:"name"`
+			Arguments *json.RawMessage `json:"arguments"`
+		}
+		json.Unmarshal(m.Params, &p)
+		switch m.Method {
+		case "prompts/list":
+			if p.Cursor == nil {
+				c.reply(m, `{"prompts":[{"name":"a","arguments":[{"name":"x","required":true,"description":"X"}],"x-extra":1}],"nextCursor":"p2"}`)
+			} else {
+				c.reply(m, `{"prompts":[{"name":"b","title":"B"}]}`)
+			}
+		case "resources/templates/list":
+			if p.Cursor == nil {
+				c.reply(m, `{"resourceTemplates":[{"uriTemplate":"demo://{id}","name":"one","mimeType":"text/plain"}],"nextCursor":""}`)
+			} else if *p.Cursor == "" {
+				c.reply(m, `{"resourceTemplates":[{"uriTemplate":"demo://two/{id}","name":"two"}],"nextCursor":""}`)
+			}
+		case "prompts/get":
+			if p.Arguments != nil {
+				gotArgs = append(gotArgs, string(*p.Arguments))
+			} else {
+				gotArgs = append(gotArgs, "none")
+			}
+			if p.Name == "missing" {
+				c.replyError(m, CodeInvalidParams, `{}`)
+				return nil
+			}
+			c.reply(m, `{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"hi"}},{"role":"assistant","content":{"type":"text","text":"there"}}]}`)
+		}
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	prompts, err := s.ListPrompts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prompts) != 2 || prompts[0].Name != "a" || prompts[1].Title != "B" ||
+		len(prompts[0].Arguments) != 1 || !prompts[0].Arguments[0].Required || prompts[0].Arguments[0].Description != "X" ||
+		!strings.Contains(string(prompts[0].Raw), `"x-extra":1`) {
+		t.Errorf("ListPrompts = %+v", prompts)
+	}
+	_, err = s.ListResourceTemplates(ctx)
+	if err == nil || !strings.Contains(err.Error(), "resources/templates/list") || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("ListResourceTemplates with a looping cursor: err = %v, want the loop named", err)
+	}
+	res, err := s.GetPrompt(ctx, "a", map[string]string{"y": "2", "x": "1\""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Description != "d" || len(res.Messages) != 2 || res.Messages[1].Role != "assistant" || res.Text() != "hi\nthere" {
+		t.Errorf("GetPrompt = %+v", res)
+	}
+	if _, err := s.GetPrompt(ctx, "b", nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`{"x":"1\"","y":"2"}`, "none"}; strings.Join(gotArgs, "|") != strings.Join(want, "|") {
+		t.Errorf("arguments sent = %q, want %q", gotArgs, want)
+	}
+	if _, err := s.GetPrompt(ctx, "missing", nil); err == nil || !strings.Contains(err.Error(), `prompt "missing"`) {
+		t.Errorf("GetPrompt(missing) err = %v, want the prompt named", err)
+	}
+}
+
+func TestParseResourceTemplateNeedsNameAndTemplate(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"uriTemplate":"x://{a}"}`:      "no name",
+		`{"name":"n"}`:                   "no uriTemplate",
+		`{"name":"n","uriTemplate":3}`:   "uriTemplate",
+		`{"name":"n","uriTemplate":"x"}`: "",
+	} {
+		_, err := ParseResourceTemplate([]byte(raw))
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("ParseResourceTemplate(%s) err = %v, want %q", raw, err, want)
+		}
+	}
+}
