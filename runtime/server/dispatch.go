@@ -40,6 +40,7 @@ type params struct {
 	Cursor          *string                    `json:"cursor"`
 	ProtocolVersion string                     `json:"protocolVersion"`
 	RequestID       json.RawMessage            `json:"requestId"`
+	URI             string                     `json:"uri"`
 }
 
 // request is a request with the protocol version it is answered under.
@@ -161,6 +162,10 @@ func (s *Server) knows(method string) bool {
 		return true
 	case "server/discover":
 		return len(s.modern) > 0
+	case "prompts/list", "prompts/get":
+		return len(s.promptOrder) > 0
+	case "resources/list", "resources/templates/list", "resources/read":
+		return len(s.templates) > 0
 	}
 	return false
 }
@@ -189,8 +194,18 @@ func (s *Server) answer(ctx context.Context, req *request, c *conn) (json.RawMes
 		return s.complete(req, nil), nil
 	case "tools/list":
 		return s.listTools(req)
-	default: // tools/call
+	case "tools/call":
 		return s.callTool(ctx, req)
+	case "prompts/list":
+		return s.listPrompts(req)
+	case "prompts/get":
+		return s.getPrompt(ctx, req)
+	case "resources/list":
+		return s.listing(req, "resources", nil)
+	case "resources/templates/list":
+		return s.listTemplates(req)
+	default: // resources/read
+		return s.readResource(ctx, req)
 	}
 }
 
@@ -217,16 +232,25 @@ func (s *Server) initialize(req *request, c *conn) (json.RawMessage, *runtime.RP
 		Capabilities    json.RawMessage `json:"capabilities"`
 		ServerInfo      json.RawMessage `json:"serverInfo"`
 		Instructions    string          `json:"instructions,omitempty"`
-	}{version, json.RawMessage(capabilities), s.info, s.opts.Instructions})
+	}{version, s.capabilities(), s.info, s.opts.Instructions})
 	if err != nil {
 		return nil, rpcError(runtime.CodeInternalError, "encoding the initialize result: "+err.Error())
 	}
 	return out, nil
 }
 
-// capabilities are the server's capabilities: tools, whose list never
-// changes.
-const capabilities = `{"tools":{}}`
+// capabilities returns the server's capabilities: tools, and prompts and
+// resources when it has any; no list ever changes.
+func (s *Server) capabilities() json.RawMessage {
+	b := []byte(`{"tools":{}`)
+	if len(s.promptOrder) > 0 {
+		b = append(b, `,"prompts":{}`...)
+	}
+	if len(s.templates) > 0 {
+		b = append(b, `,"resources":{}`...)
+	}
+	return append(b, '}')
+}
 
 // discover answers server/discover.
 func (s *Server) discover(req *request) (json.RawMessage, *runtime.RPCError) {
@@ -238,7 +262,7 @@ func (s *Server) discover(req *request) (json.RawMessage, *runtime.RPCError) {
 		TTL               int                        `json:"ttlMs"`
 		CacheScope        string                     `json:"cacheScope"`
 		Meta              map[string]json.RawMessage `json:"_meta"`
-	}{"complete", s.modern, json.RawMessage(capabilities), s.opts.Instructions, 0, "public",
+	}{"complete", s.modern, s.capabilities(), s.opts.Instructions, 0, "public",
 		map[string]json.RawMessage{"io.modelcontextprotocol/serverInfo": s.info}})
 	if err != nil {
 		return nil, rpcError(runtime.CodeInternalError, "encoding the server/discover result: "+err.Error())
@@ -260,24 +284,41 @@ func (s *Server) complete(req *request, body []byte) json.RawMessage {
 	return append(out, '}')
 }
 
-// listTools answers tools/list with every tool on one page. The server never
-// hands out a cursor, so a request with one has a bad cursor.
+// listTools answers tools/list with every tool on one page.
 func (s *Server) listTools(req *request) (json.RawMessage, *runtime.RPCError) {
-	if req.p.Cursor != nil {
-		return nil, rpcError(runtime.CodeInvalidParams, fmt.Sprintf("tools/list: invalid cursor %q", *req.p.Cursor))
-	}
-	b := []byte(`"tools":[`)
+	listed := make([]json.RawMessage, len(s.order))
 	for i, t := range s.order {
+		listed[i] = t.listed
+	}
+	return s.listing(req, "tools", listed)
+}
+
+// listing answers a list request with one page holding listed under key.
+// The server never hands out a cursor, so a request with one has a bad
+// cursor.
+func (s *Server) listing(req *request, key string, listed []json.RawMessage) (json.RawMessage, *runtime.RPCError) {
+	if req.p.Cursor != nil {
+		return nil, rpcError(runtime.CodeInvalidParams, fmt.Sprintf("%s: invalid cursor %q", req.method, *req.p.Cursor))
+	}
+	b := append([]byte{'"'}, key...)
+	b = append(b, `":[`...)
+	for i, l := range listed {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, t.listed...)
+		b = append(b, l...)
 	}
 	b = append(b, ']')
+	return s.complete(req, s.cacheable(req, b)), nil
+}
+
+// cacheable appends to the members of a result the cache members of the
+// 2026-07-28 era: stale at once, the same for every client.
+func (s *Server) cacheable(req *request, body []byte) []byte {
 	if req.modern {
-		b = append(b, `,"ttlMs":0,"cacheScope":"public"`...)
+		body = append(body, `,"ttlMs":0,"cacheScope":"public"`...)
 	}
-	return s.complete(req, b), nil
+	return body
 }
 
 // callTool answers tools/call: it checks the arguments, runs the handler and

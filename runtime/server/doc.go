@@ -17,7 +17,10 @@
 // Server from a typed handler interface (see NewServer and NewFake in such
 // a package).
 //
-// A Server keeps no state between HTTP requests, offers no resources,
-// prompts or subscriptions, and never sends requests to the client. For a
-// production server with the whole protocol, use the MCP go-sdk.
+// Besides tools, a Server offers prompts (prompts/list, prompts/get) and
+// resource templates (resources/templates/list, and resources/read of the
+// URIs they match), each with a handler. It keeps no state between HTTP
+// requests, offers no static resources or subscriptions, and never sends
+// requests to the client. For a production server with the whole protocol,
+// use the MCP go-sdk.
 package server

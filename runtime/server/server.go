@@ -48,6 +48,10 @@ type Options struct {
 	// MaxMessageSize bounds one incoming message, in bytes; zero means
 	// runtime.DefaultMaxMessageSize.
 	MaxMessageSize int
+	// Prompts and ResourceTemplates are offered beside the tools, with the
+	// prompts and resources capabilities, when there are any.
+	Prompts           []Prompt
+	ResourceTemplates []ResourceTemplate
 }
 
 // maxInFlight is how many requests one connection runs at once; the
@@ -63,6 +67,10 @@ type Server struct {
 	modern []string // the 2026-07-28-era versions spoken, newest first
 	legacy []string // the legacy versions spoken, newest first
 	info   json.RawMessage
+
+	prompts     map[string]*prompt
+	promptOrder []*prompt
+	templates   []*template
 }
 
 // tool is a Tool with its listing and its compiled schemas.
@@ -74,10 +82,11 @@ type tool struct {
 	output *runtime.Schema
 }
 
-// New returns a Server offering tools, listed in the order given. It
-// refuses a tool without a name or a handler, a name used twice, a schema
-// that does not compile, and a protocol version the runtime does not speak,
-// with an error naming the tool or the version.
+// New returns a Server offering tools, listed in the order given, and the
+// prompts and resource templates of opts. It refuses a tool, prompt or
+// template without a name or a handler, a name used twice, a schema or URI
+// template that does not compile, and a protocol version the runtime does
+// not speak, with an error naming the tool, prompt, template or version.
 func New(tools []Tool, opts *Options) (*Server, error) {
 	s := &Server{tools: make(map[string]*tool, len(tools))}
 	if opts != nil {
@@ -148,6 +157,12 @@ func New(tools []Tool, opts *Options) (*Server, error) {
 		}
 		s.tools[name] = st
 		s.order = append(s.order, st)
+	}
+	if err := s.addPrompts(s.opts.Prompts); err != nil {
+		return nil, err
+	}
+	if err := s.addTemplates(s.opts.ResourceTemplates); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
