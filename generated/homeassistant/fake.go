@@ -10,7 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
-// Handler answers the tools' calls for NewServer and NewFake, one method a tool. Each method gets the arguments already checked against the tool's input schema. An error it returns is sent as a result whose isError flag is set, as is a panic, except a *runtime.RPCError, which is sent as the call's JSON-RPC error.
+// Handler answers the tools' calls for NewServer and NewFake, one method a tool, and the server's prompts and resource templates, one method each. Each tool method gets the arguments already checked against the tool's input schema. An error it returns is sent as a result whose isError flag is set, as is a panic, except a *runtime.RPCError, which is sent as the call's JSON-RPC error; a prompt or template method's error is a JSON-RPC error.
 //
 // Embed UnimplementedHandler in a Handler to implement only the tools a test needs, and to keep it compiling when the package is generated again with more tools.
 type Handler interface {

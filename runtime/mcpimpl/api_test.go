@@ -18,8 +18,9 @@ var generatedOnly = []string{
 	"DecodeUnion", "DecodeValid", "Decoded", "EncodeExtra", "EscapePointerToken",
 	"FieldShape", "ForTool", "Invalid", "JSONKind", "KindArray", "KindBool",
 	"KindInvalid", "KindNull", "KindNumber", "KindObject", "KindString",
-	"MustCompilePattern", "NewServer", "ObjectShape", "Pointer", "ServeTool",
-	"ServeToolInto", "ToolServer", "Unimplemented", "UnionBranch",
+	"MustCompilePattern", "NewServer", "ObjectShape", "Pointer", "ServePrompt",
+	"ServeTemplate", "ServeTool", "ServeToolInto", "Served", "Unimplemented",
+	"UnimplementedPrompt", "UnimplementedTemplate", "UnionBranch",
 	"ValidateEncoded", "Within",
 }
 

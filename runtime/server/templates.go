@@ -11,11 +11,17 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
+// ErrResourceNotFound is the error a ResourceHandler returns for a URI that
+// names no resource: the Server answers it as a real server does, with
+// -32002 up to 2025-11-25 and invalid params in the 2026-07-28 era.
+var ErrResourceNotFound = errors.New("resource not found")
+
 // A ResourceHandler answers resources/read of a URI that matched a resource
 // template. vars holds the template's variables the URI gave, each a string
 // or, for a variable the template explodes ({ids*}), a []string. A
-// *runtime.RPCError it returns is sent as the request's JSON-RPC error; any
-// other error, or a panic, as an internal error.
+// *runtime.RPCError it returns is sent as the request's JSON-RPC error, and
+// ErrResourceNotFound as the error for an unknown resource; any other
+// error, or a panic, as an internal error.
 type ResourceHandler func(ctx context.Context, uri string, vars map[string]any) (*runtime.ReadResourceResult, error)
 
 // ResourceTemplate is one resource template a Server offers: how
@@ -120,6 +126,8 @@ func (s *Server) readResource(ctx context.Context, req *request) (json.RawMessag
 		switch {
 		case errors.As(err, &rpc):
 			return nil, rpc
+		case errors.Is(err, ErrResourceNotFound):
+			return nil, resourceNotFound(req, uri)
 		case err != nil:
 			return nil, rpcError(runtime.CodeInternalError, "resource template "+t.def.Name+": "+err.Error())
 		case res == nil:

@@ -1,19 +1,24 @@
 package emit
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/generator/ir"
 )
 
 // serverPkg is the server side of MCP that the fake part builds on.
 const serverPkg = "github.com/mcpgen/mcpgen/runtime/server"
 
-// fakeFile renders fake.go: the Handler interface, one method a tool; the
-// UnimplementedHandler to embed in one; NewServer, a runtime/server Server
-// whose calls a Handler answers; and NewFake, a Session connected to that
-// server in memory. Each function is one call of a runtime/mcpimpl or
-// runtime/server helper.
+// fakeFile renders fake.go: the Handler interface, one method a tool and,
+// when the client part declares their types, one a prompt and one a
+// resource template; the UnimplementedHandler to embed in one; NewServer,
+// a runtime/server Server whose calls a Handler answers; and NewFake, a
+// Session connected to that server in memory. Each function is one call of
+// a runtime/mcpimpl or runtime/server helper.
 func (g *gen) fakeFile() *jen.File {
 	f := g.newFile()
 	f.ImportName(serverPkg, "server")
@@ -40,8 +45,34 @@ func (g *gen) fakeFile() *jen.File {
 		))
 		servers = append(servers, jen.Qual(implPkg, serve).Call(jen.Lit(t.Name), jen.Id("Handler").Dot(t.GoName)))
 	}
+	add := func(name, doc, param, args, result, serve, listing string, unimpl jen.Code, udoc string) {
+		method := jen.Line().Add(comment(doc))
+		if len(methods) == 0 {
+			method = jen.Add(comment(doc))
+		}
+		methods = append(methods, method.Id(name).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id(param).Id(args)).Params(jen.Op("*").Qual(runtimePkg, result), jen.Error()))
+		unimplemented = append(unimplemented, jen.Add(comment(udoc)).
+			Func().Params(jen.Id("UnimplementedHandler")).Id(name).Params(jen.Qual("context", "Context"), jen.Id(args)).Params(jen.Op("*").Qual(runtimePkg, result), jen.Error()).Block(
+			jen.Return(jen.Nil(), unimpl),
+		))
+		servers = append(servers, jen.Qual(implPkg, serve).Call(jen.Lit(listing), jen.Id("Handler").Dot(name)))
+	}
+	if slices.Contains(g.opts.Parts, ir.PartClient) {
+		for _, p := range g.pkg.Prompts {
+			add(p.Method, fmt.Sprintf("%s answers prompts/get of the prompt %s. Required arguments are always present.", p.Method, quote(p.Name)),
+				"args", p.ArgsName, "GetPromptResult", "ServePrompt", promptListing(p),
+				jen.Qual(implPkg, "UnimplementedPrompt").Call(jen.Lit(p.Name)),
+				fmt.Sprintf("%s answers as a server without the prompt %s does.", p.Method, quote(p.Name)))
+		}
+		for _, t := range g.pkg.Templates {
+			add(t.Method, fmt.Sprintf("%s answers resources/read of a URI of the resource template %s, %s, with the variables the URI gave. Return runtime/server.ErrResourceNotFound for a resource that does not exist.", t.Method, quote(t.Name), quote(t.URITemplate)),
+				"params", t.ParamsName, "ReadResourceResult", "ServeTemplate", templateListing(t),
+				jen.Qual(implPkg, "UnimplementedTemplate").Call(),
+				fmt.Sprintf("%s answers as a server without the resource does.", t.Method))
+		}
+	}
 	f.Add(comment(
-		"Handler answers the tools' calls for NewServer and NewFake, one method a tool. Each method gets the arguments already checked against the tool's input schema. An error it returns is sent as a result whose isError flag is set, as is a panic, except a *runtime.RPCError, which is sent as the call's JSON-RPC error.",
+		"Handler answers the tools' calls for NewServer and NewFake, one method a tool, and the server's prompts and resource templates, one method each. Each tool method gets the arguments already checked against the tool's input schema. An error it returns is sent as a result whose isError flag is set, as is a panic, except a *runtime.RPCError, which is sent as the call's JSON-RPC error; a prompt or template method's error is a JSON-RPC error.",
 		"Embed UnimplementedHandler in a Handler to implement only the tools a test needs, and to keep it compiling when the package is generated again with more tools.",
 	)).Type().Id("Handler").Interface(methods...)
 	f.Add(comment("UnimplementedHandler answers every tool as a server that does not have it does: with the JSON-RPC invalid-params error \"Unknown tool\".")).
@@ -60,4 +91,38 @@ func (g *gen) fakeFile() *jen.File {
 		jen.Return(jen.Id("s").Dot("Connect").Call(jen.Qual("context", "Background").Call(), jen.Id("opts"))),
 	)
 	return f
+}
+
+// promptListing is the JSON of a prompt as prompts/list lists it.
+func promptListing(p *ir.Prompt) string {
+	type arg struct {
+		Name        string `json:"name"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+		Required    bool   `json:"required,omitempty"`
+	}
+	args := make([]arg, len(p.Args))
+	for i, a := range p.Args {
+		args[i] = arg{a.Name, a.Title, a.Description, a.Required}
+	}
+	b, _ := json.Marshal(struct {
+		Name        string `json:"name"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+		Arguments   []arg  `json:"arguments,omitempty"`
+	}{p.Name, p.Title, p.Description, args})
+	return string(b)
+}
+
+// templateListing is the JSON of a resource template as
+// resources/templates/list lists it.
+func templateListing(t *ir.Template) string {
+	b, _ := json.Marshal(struct {
+		URITemplate string `json:"uriTemplate"`
+		Name        string `json:"name"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+		MIMEType    string `json:"mimeType,omitempty"`
+	}{t.URITemplate, t.Name, t.Title, t.Description, t.MIMEType})
+	return string(b)
 }
