@@ -3,12 +3,34 @@ package outputs
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
+
+// stdioEnv makes the test binary serve NewServer(&adder{}) over stdio
+// instead of running tests.
+const stdioEnv = "MCPGEN_OUTPUTS_STDIO"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(stdioEnv) != "" {
+		s, err := NewServer(&adder{}, nil)
+		if err == nil {
+			err = s.Serve(context.Background(), os.Stdin, os.Stdout)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
 
 // adder implements only add and shape, one with a typed result each; the
 // other tools answer as a server without them does.
@@ -103,5 +125,44 @@ func TestNewServerRefusesANilHandler(t *testing.T) {
 	defer sess.Close()
 	if sess.ServerInfo().Name != "outputs" {
 		t.Fatalf("server info %+v", sess.ServerInfo())
+	}
+}
+
+// The generated server answers the typed Client over Streamable HTTP and
+// over stdio, in both eras.
+func TestServerOverHTTPAndStdio(t *testing.T) {
+	ctx := context.Background()
+	s, err := NewServer(&adder{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	transports := map[string]runtime.Transport{
+		"http":  runtime.HTTP(hs.URL, nil),
+		"stdio": &runtime.CommandTransport{Command: exe, Args: []string{"-test.run=^$"}, Env: []string{stdioEnv + "=1"}},
+	}
+	for name, tr := range transports {
+		for _, pin := range []string{"2025-11-25", "2026-07-28"} {
+			t.Run(name+"/"+pin, func(t *testing.T) {
+				sess, err := runtime.Connect(ctx, tr, &runtime.Options{ProtocolVersion: pin})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer sess.Close()
+				sum, err := NewClient(sess).Add(ctx, AddArgs{A: 1, B: 2})
+				if err != nil || sum.Sum != 3 {
+					t.Fatalf("Add = %+v, %v", sum, err)
+				}
+				var rpc *runtime.RPCError
+				if _, err := NewClient(sess).Lookup(ctx, LookupArgs{ID: "x"}); !errors.As(err, &rpc) || rpc.Message != "Unknown tool: lookup" {
+					t.Fatalf("Lookup = %v", err)
+				}
+			})
+		}
 	}
 }
