@@ -38,7 +38,8 @@ func (s *Server) Transport() *runtime.MemoryTransport {
 // Serve serves one connection over stdio: it reads newline-delimited
 // JSON-RPC messages from r and writes its answers to w, one line each. It
 // returns nil when r ends, once the calls in flight have been answered, and
-// the error of ctx when ctx ends first, after cancelling them. A line longer
+// the error of ctx when ctx ends first, after cancelling them; a read of r
+// that blocks then goes on in the background until r returns. A line longer
 // than Options.MaxMessageSize is answered with an error and skipped.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	lines := &lineStream{w: w, lines: make(chan lineRead, 1), done: make(chan struct{})}
