@@ -40,8 +40,13 @@ const (
 // Change is one classified difference between two tool lists.
 type Change struct {
 	// Tool is the tool's name in the old list (in the new list for an added
-	// tool).
-	Tool string `json:"tool"`
+	// tool); empty for a change to a prompt or a resource template.
+	Tool string `json:"tool,omitempty"`
+	// Prompt and Template name the prompt or the resource template a change
+	// is about, when it is about one; Pointer is then within the prompt or
+	// template object ("/arguments/city", "/uriTemplate/id").
+	Prompt   string `json:"prompt,omitempty"`
+	Template string `json:"resourceTemplate,omitempty"`
 	// Schema is SectionInput or SectionOutput for schema changes, and empty
 	// for changes to the tool itself.
 	Schema string `json:"schema,omitempty"`
@@ -95,6 +100,9 @@ func (c *Change) composeWhy() {
 // Where returns the change's location for a report, such as
 // "inputSchema/properties/volume_level".
 func (c *Change) Where() string {
+	if c.Prompt != "" || c.Template != "" {
+		return c.listingWhere()
+	}
 	if c.Schema == SectionTool {
 		if c.Pointer == "" {
 			return "tool"

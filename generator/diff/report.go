@@ -189,12 +189,13 @@ func usesText(c *Change, code func(string) string) string {
 	return text
 }
 
-// groups splits the listed changes by tool, keeping their order.
+// groups splits the listed changes by tool, prompt or resource template,
+// keeping their order.
 func (r *Report) groups() [][]Change {
 	var out [][]Change
 	changes, _ := r.listed()
 	for i, c := range changes {
-		if i == 0 || c.Tool != changes[i-1].Tool {
+		if i == 0 || c.subject() != changes[i-1].subject() {
 			out = append(out, nil)
 		}
 		out[len(out)-1] = append(out[len(out)-1], c)
@@ -237,7 +238,7 @@ func (r *Report) text() string {
 	}
 	fmt.Fprintf(&b, "%d changes: %s; %s.\n", len(r.Changes), r.counts(), r.goAPIText())
 	for _, g := range r.groups() {
-		fmt.Fprintf(&b, "\n%s\n", g[0].Tool)
+		fmt.Fprintf(&b, "\n%s\n", g[0].subject())
 		for _, c := range g {
 			marker := ""
 			if c.GoAPI {
@@ -333,7 +334,7 @@ func (r *Report) markdown() string {
 	fmt.Fprintf(&b, "**%d ERR** · **%d WARN** · **%d INFO** · %s\n",
 		r.Count(Err), r.Count(Warn), r.Count(Info), r.goAPIText())
 	for _, g := range r.groups() {
-		fmt.Fprintf(&b, "\n#### %s\n\n", codeSpan(g[0].Tool))
+		fmt.Fprintf(&b, "\n#### %s\n\n", codeSpan(g[0].subject()))
 		b.WriteString("| Severity | Where | Change | Old → New | Why it matters |\n")
 		b.WriteString("| --- | --- | --- | --- | --- |\n")
 		for _, c := range g {

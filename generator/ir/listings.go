@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/yosida95/uritemplate/v3"
+	stduritemplate "github.com/std-uritemplate/std-uritemplate/go/v2"
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
@@ -62,6 +62,9 @@ type TemplateVar struct {
 	// {/seg}, {.ext}), which must not be empty; a variable of the query or
 	// fragment ({?q}, {&q}, {;p}, {#f}) is left out of the URI when empty.
 	Required bool
+	// Reserved is set for a variable of a + or # expression, whose
+	// reserved characters the expansion writes as they are.
+	Reserved bool
 }
 
 // AddListings adds the prompts and resource templates of a snapshot to a
@@ -121,10 +124,11 @@ func (pkg *Package) AddListings(prompts []snapshot.Prompt, templates []snapshot.
 
 // TemplateVars returns the variables of the RFC 6570 URI template tmpl in
 // the order they first appear, each with what its expressions make of it.
-// The template is parsed by the library that expands it; its expressions
-// are then read only for their operators and modifiers.
+// The template is checked by the library that expands it
+// (std-uritemplate); its expressions are then read only for their
+// operators and modifiers.
 func TemplateVars(tmpl string) ([]*TemplateVar, error) {
-	if _, err := uritemplate.New(tmpl); err != nil {
+	if _, err := stduritemplate.Expand(tmpl, nil); err != nil {
 		return nil, err
 	}
 	var vars []*TemplateVar
@@ -160,6 +164,9 @@ func TemplateVars(tmpl string) ([]*TemplateVar, error) {
 			switch op {
 			case 0, '+', '.', '/':
 				v.Required = true
+			}
+			if op == '+' || op == '#' {
+				v.Reserved = true
 			}
 		}
 	}

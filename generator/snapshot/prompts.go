@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/yosida95/uritemplate/v3"
+	stduritemplate "github.com/std-uritemplate/std-uritemplate/go/v2"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -188,7 +188,7 @@ func readTemplate(item *jsontree.Node, raw json.RawMessage, ptr string) (*Resour
 	if u == nil || u.Kind != jsontree.String || u.Str == "" {
 		return nil, errAt(ptr, "%s has no uriTemplate", what)
 	}
-	if _, err := uritemplate.New(u.Str); err != nil {
+	if _, err := stduritemplate.Expand(u.Str, nil); err != nil {
 		return nil, errAt(ptr+"/uriTemplate", "uriTemplate %q of %s is not an RFC 6570 URI template: %v", u.Str, what, err)
 	}
 	rt, err := runtime.ParseResourceTemplate(bytes.TrimSpace(raw))
@@ -207,4 +207,30 @@ func (p *Prompt) Runtime() runtime.Prompt {
 // Runtime returns the template as the runtime package describes it.
 func (t *ResourceTemplate) Runtime() runtime.ResourceTemplate {
 	return runtime.ResourceTemplate{Name: t.Name, Title: t.Title, Description: t.Description, URITemplate: t.URITemplate, MIMEType: t.MIMEType, Raw: t.Raw}
+}
+
+// RuntimePrompts returns every prompt of s as the runtime package describes
+// it, in file order; nil when s holds no prompt list.
+func (s *Snapshot) RuntimePrompts() []runtime.Prompt {
+	if s.Prompts == nil {
+		return nil
+	}
+	out := make([]runtime.Prompt, len(s.Prompts))
+	for i := range s.Prompts {
+		out[i] = s.Prompts[i].Runtime()
+	}
+	return out
+}
+
+// RuntimeTemplates returns every resource template of s as the runtime
+// package describes it, in file order; nil when s holds no template list.
+func (s *Snapshot) RuntimeTemplates() []runtime.ResourceTemplate {
+	if s.ResourceTemplates == nil {
+		return nil
+	}
+	out := make([]runtime.ResourceTemplate, len(s.ResourceTemplates))
+	for i := range s.ResourceTemplates {
+		out[i] = s.ResourceTemplates[i].Runtime()
+	}
+	return out
 }

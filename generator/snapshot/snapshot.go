@@ -43,8 +43,9 @@ type Snapshot struct {
 	Tools []Tool
 	// Prompts and ResourceTemplates are the server's prompts and resource
 	// templates, in file order. Each is nil when the file has no such
-	// member: the server offers none, or the snapshot was written before
-	// mcpgen captured them. Only an object snapshot can hold them.
+	// member, as a snapshot taken before mcpgen captured them (Capture
+	// records empty lists), and then says nothing of them. Only an object
+	// snapshot can hold them.
 	Prompts           []Prompt
 	ResourceTemplates []ResourceTemplate
 }

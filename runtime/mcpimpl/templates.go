@@ -3,8 +3,10 @@ package mcpimpl
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
-	"github.com/yosida95/uritemplate/v3"
+	stduritemplate "github.com/std-uritemplate/std-uritemplate/go/v2"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -31,55 +33,90 @@ type URIVar struct {
 	// Required variables must not be empty; others are left out of the
 	// URI when they are.
 	Required bool
+	// Reserved is set for a variable of a + or # expression, whose
+	// reserved characters are written as they are.
+	Reserved bool
 }
 
+// notInReserved are the ASCII characters, besides the controls, that may
+// not appear in a URI and that the library writes unescaped in a + or #
+// expression; such values are refused instead.
+const notInReserved = "\"<>\\^`{|}"
+
 // ExpandURI expands the RFC 6570 URI template tmpl of the resource template
-// named template with vars. An empty required variable is a
-// *runtime.ValidationError; an empty optional one is undefined, and its
-// expression writes nothing. Values are escaped as the template's
-// operators ask.
+// named template with vars, with the std-uritemplate library. An empty
+// optional variable is undefined, and its expression writes nothing.
+// Values are escaped as the template's operators ask. The values
+// CheckURIVars refuses are a *runtime.ValidationError.
 func ExpandURI(template, tmpl string, vars []URIVar) (string, error) {
 	if err := CheckURIVars(template, vars); err != nil {
 		return "", err
 	}
-	t, err := uritemplate.New(tmpl)
-	if err != nil {
-		return "", fmt.Errorf("resource template %q: %w", template, err)
-	}
-	values := uritemplate.Values{}
+	values := make(stduritemplate.Substitutions, len(vars))
 	for _, v := range vars {
 		switch {
 		case v.IsList && len(v.List) > 0:
-			values.Set(v.Name, uritemplate.List(v.List...))
+			values[v.Name] = v.List
 		case !v.IsList && v.Value != "":
-			values.Set(v.Name, uritemplate.String(v.Value))
+			values[v.Name] = v.Value
 		}
 	}
-	uri, err := t.Expand(values)
+	uri, err := stduritemplate.Expand(tmpl, values)
 	if err != nil {
-		return "", fmt.Errorf("resource template %q: %w", template, err)
+		return "", fmt.Errorf("resource template %q: expanding %q: %w", template, tmpl, err)
 	}
 	return uri, nil
 }
 
-// CheckURIVars reports the first required variable of vars that is empty,
-// as a *runtime.ValidationError naming the resource template.
+// CheckURIVars reports the first variable of vars whose value cannot be
+// expanded, as a *runtime.ValidationError naming the resource template: a
+// required variable that is empty (or a list item of one), a value that is
+// not valid UTF-8, and, in a + or # expression, a control character, one
+// of the ASCII characters a URI cannot hold ("<>\^`{|} and the double
+// quote), or a % that starts no percent-encoded octet, which the library
+// would write unescaped in such expressions.
 func CheckURIVars(template string, vars []URIVar) error {
-	for _, v := range vars {
-		if !v.Required {
-			continue
+	invalid := func(ptr, reason string) error {
+		return &runtime.ValidationError{Tool: "resource template " + template, Pointer: ptr, Reason: reason}
+	}
+	check := func(v *URIVar, s string, ptr string) error {
+		if !utf8.ValidString(s) {
+			return invalid(ptr, "the value is not valid UTF-8")
 		}
-		empty := v.Value == ""
-		if v.IsList {
-			empty = len(v.List) == 0
-			for i, s := range v.List {
-				if s == "" {
-					return &runtime.ValidationError{Tool: "resource template " + template, Pointer: Pointer(v.Name, i), Reason: "the item must not be empty"}
-				}
+		if !v.Reserved {
+			return nil
+		}
+		for _, r := range s {
+			if r < 0x20 || r == 0x7f || strings.ContainsRune(notInReserved, r) {
+				return invalid(ptr, fmt.Sprintf("the value holds %q, which a URI cannot hold and the template's + or # expression would not escape", r))
 			}
 		}
-		if empty {
-			return &runtime.ValidationError{Tool: "resource template " + template, Pointer: Pointer(v.Name), Reason: "the variable is required and must not be empty"}
+		if lonePercent(s) {
+			return invalid(ptr, "the value holds a % that does not start a percent-encoded octet (%XX), which the template's + or # expression cannot write")
+		}
+		return nil
+	}
+	for i := range vars {
+		v := &vars[i]
+		if !v.IsList {
+			if v.Required && v.Value == "" {
+				return invalid(Pointer(v.Name), "the variable is required and must not be empty")
+			}
+			if err := check(v, v.Value, Pointer(v.Name)); err != nil {
+				return err
+			}
+			continue
+		}
+		if v.Required && len(v.List) == 0 {
+			return invalid(Pointer(v.Name), "the variable is required and must not be empty")
+		}
+		for j, s := range v.List {
+			if v.Required && s == "" {
+				return invalid(Pointer(v.Name, j), "the item must not be empty")
+			}
+			if err := check(v, s, Pointer(v.Name, j)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -97,4 +134,19 @@ func ReadTemplate(ctx context.Context, c runtime.Caller, template string, params
 		return nil, fmt.Errorf("reading resource template %q: the client's caller (%T) does not read resources; use a *runtime.Session", template, c)
 	}
 	return rr.ReadResource(ctx, uri)
+}
+
+// lonePercent reports whether s holds a % that is not followed by two
+// hexadecimal digits.
+func lonePercent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && (i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

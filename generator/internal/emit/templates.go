@@ -10,7 +10,7 @@ import (
 
 // templatesFile renders templates.go: for each resource template of the
 // server, the struct of its variables with the URI method that expands
-// the template (mcpimpl.ExpandURI, over an RFC 6570 library) and its
+// the template (mcpimpl.ExpandURI, over the std-uritemplate library) and its
 // Validate method, and the Client method that reads the resource, one call
 // of mcpimpl.ReadTemplate.
 func (g *gen) templatesFile() *jen.File {
@@ -75,6 +75,9 @@ func (g *gen) templateParams(f *jen.File, t *ir.Template) {
 		}
 		if v.Required {
 			kv = append(kv, jen.Id("Required").Op(":").True())
+		}
+		if v.Reserved {
+			kv = append(kv, jen.Id("Reserved").Op(":").True())
 		}
 		list = append(list, jen.Values(kv...))
 	}

@@ -17,8 +17,8 @@ func demoteUnselected(r *diff.Report, f runtime.ToolFilter) {
 	n := 0
 	for i := range r.Changes {
 		c := &r.Changes[i]
-		if f.Keep(c.Tool) {
-			continue
+		if c.Tool == "" || f.Keep(c.Tool) {
+			continue // prompts and resource templates are not selected
 		}
 		n++
 		c.Severity, c.GoAPI = diff.Info, false

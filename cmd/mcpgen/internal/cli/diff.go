@@ -210,14 +210,20 @@ func serverOptions(s *config.Server) generator.Options {
 	return opts
 }
 
-// compareSnapshots classifies the changes from oldSnap to newSnap, naming
+// compareSnapshots classifies the changes from oldSnap to newSnap, its
+// tools and then its prompts and resource templates, naming
 // the Go identifiers as generate does with gen; it stops once ctx is done.
 func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot, gen generator.Options) (*diff.Report, error) {
 	changes, err := diff.ToolsOptions(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools(), diff.Options{Generate: gen})
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
 	}
-	return &diff.Report{Old: oldName, New: newName, Changes: changes}, nil
+	listings, warnings, err := diff.Listings(oldSnap.RuntimePrompts(), newSnap.RuntimePrompts(), oldSnap.RuntimeTemplates(), newSnap.RuntimeTemplates())
+	if err != nil {
+		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
+	}
+	changes = append(changes, listings...)
+	return &diff.Report{Old: oldName, New: newName, Changes: changes, Warnings: warnings}, nil
 }
 
 // writeReport prints r and turns a change at or above threshold into exit
