@@ -6,7 +6,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl/fakeimpl"
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
@@ -79,121 +79,121 @@ type UnimplementedHandler struct{}
 
 // Echo answers as a server without the tool "echo" does.
 func (UnimplementedHandler) Echo(context.Context, EchoArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("echo")
+	return nil, fakeimpl.Unimplemented("echo")
 }
 
 // GetAnnotatedMessage answers as a server without the tool "get-annotated-message" does.
 func (UnimplementedHandler) GetAnnotatedMessage(context.Context, GetAnnotatedMessageArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("get-annotated-message")
+	return nil, fakeimpl.Unimplemented("get-annotated-message")
 }
 
 // GetEnv answers as a server without the tool "get-env" does.
 func (UnimplementedHandler) GetEnv(context.Context, GetEnvArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("get-env")
+	return nil, fakeimpl.Unimplemented("get-env")
 }
 
 // GetResourceLinks answers as a server without the tool "get-resource-links" does.
 func (UnimplementedHandler) GetResourceLinks(context.Context, GetResourceLinksArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("get-resource-links")
+	return nil, fakeimpl.Unimplemented("get-resource-links")
 }
 
 // GetResourceReference answers as a server without the tool "get-resource-reference" does.
 func (UnimplementedHandler) GetResourceReference(context.Context, GetResourceReferenceArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("get-resource-reference")
+	return nil, fakeimpl.Unimplemented("get-resource-reference")
 }
 
 // GetStructuredContent answers as a server without the tool "get-structured-content" does.
 func (UnimplementedHandler) GetStructuredContent(context.Context, GetStructuredContentArgs) (*GetStructuredContentResult, error) {
-	return nil, mcpimpl.Unimplemented("get-structured-content")
+	return nil, fakeimpl.Unimplemented("get-structured-content")
 }
 
 // GetSum answers as a server without the tool "get-sum" does.
 func (UnimplementedHandler) GetSum(context.Context, GetSumArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("get-sum")
+	return nil, fakeimpl.Unimplemented("get-sum")
 }
 
 // GetTinyImage answers as a server without the tool "get-tiny-image" does.
 func (UnimplementedHandler) GetTinyImage(context.Context, GetTinyImageArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("get-tiny-image")
+	return nil, fakeimpl.Unimplemented("get-tiny-image")
 }
 
 // GzipFileAsResource answers as a server without the tool "gzip-file-as-resource" does.
 func (UnimplementedHandler) GzipFileAsResource(context.Context, GzipFileAsResourceArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("gzip-file-as-resource")
+	return nil, fakeimpl.Unimplemented("gzip-file-as-resource")
 }
 
 // SimulateResearchQuery answers as a server without the tool "simulate-research-query" does.
 func (UnimplementedHandler) SimulateResearchQuery(context.Context, SimulateResearchQueryArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("simulate-research-query")
+	return nil, fakeimpl.Unimplemented("simulate-research-query")
 }
 
 // ToggleSimulatedLogging answers as a server without the tool "toggle-simulated-logging" does.
 func (UnimplementedHandler) ToggleSimulatedLogging(context.Context, ToggleSimulatedLoggingArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("toggle-simulated-logging")
+	return nil, fakeimpl.Unimplemented("toggle-simulated-logging")
 }
 
 // ToggleSubscriberUpdates answers as a server without the tool "toggle-subscriber-updates" does.
 func (UnimplementedHandler) ToggleSubscriberUpdates(context.Context, ToggleSubscriberUpdatesArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("toggle-subscriber-updates")
+	return nil, fakeimpl.Unimplemented("toggle-subscriber-updates")
 }
 
 // TriggerLongRunningOperation answers as a server without the tool "trigger-long-running-operation" does.
 func (UnimplementedHandler) TriggerLongRunningOperation(context.Context, TriggerLongRunningOperationArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("trigger-long-running-operation")
+	return nil, fakeimpl.Unimplemented("trigger-long-running-operation")
 }
 
 // ArgsPromptPrompt answers as a server without the prompt "args-prompt" does.
 func (UnimplementedHandler) ArgsPromptPrompt(context.Context, ArgsPromptPromptArgs) (*runtime.GetPromptResult, error) {
-	return nil, mcpimpl.UnimplementedPrompt("args-prompt")
+	return nil, fakeimpl.UnimplementedPrompt("args-prompt")
 }
 
 // CompletablePromptPrompt answers as a server without the prompt "completable-prompt" does.
 func (UnimplementedHandler) CompletablePromptPrompt(context.Context, CompletablePromptPromptArgs) (*runtime.GetPromptResult, error) {
-	return nil, mcpimpl.UnimplementedPrompt("completable-prompt")
+	return nil, fakeimpl.UnimplementedPrompt("completable-prompt")
 }
 
 // ResourcePromptPrompt answers as a server without the prompt "resource-prompt" does.
 func (UnimplementedHandler) ResourcePromptPrompt(context.Context, ResourcePromptPromptArgs) (*runtime.GetPromptResult, error) {
-	return nil, mcpimpl.UnimplementedPrompt("resource-prompt")
+	return nil, fakeimpl.UnimplementedPrompt("resource-prompt")
 }
 
 // SimplePromptPrompt answers as a server without the prompt "simple-prompt" does.
 func (UnimplementedHandler) SimplePromptPrompt(context.Context, SimplePromptPromptArgs) (*runtime.GetPromptResult, error) {
-	return nil, mcpimpl.UnimplementedPrompt("simple-prompt")
+	return nil, fakeimpl.UnimplementedPrompt("simple-prompt")
 }
 
 // ReadDynamicBlobResource answers as a server without the resource does.
 func (UnimplementedHandler) ReadDynamicBlobResource(context.Context, DynamicBlobResourceParams) (*runtime.ReadResourceResult, error) {
-	return nil, mcpimpl.UnimplementedTemplate()
+	return nil, fakeimpl.UnimplementedTemplate()
 }
 
 // ReadDynamicTextResource answers as a server without the resource does.
 func (UnimplementedHandler) ReadDynamicTextResource(context.Context, DynamicTextResourceParams) (*runtime.ReadResourceResult, error) {
-	return nil, mcpimpl.UnimplementedTemplate()
+	return nil, fakeimpl.UnimplementedTemplate()
 }
 
 // NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler); opts may be nil.
 func NewServer(h Handler, opts *server.Options) (*server.Server, error) {
-	return mcpimpl.NewServer(h, MCPTools(), opts,
-		mcpimpl.ServeTool("echo", Handler.Echo),
-		mcpimpl.ServeTool("get-annotated-message", Handler.GetAnnotatedMessage),
-		mcpimpl.ServeTool("get-env", Handler.GetEnv),
-		mcpimpl.ServeTool("get-resource-links", Handler.GetResourceLinks),
-		mcpimpl.ServeTool("get-resource-reference", Handler.GetResourceReference),
-		mcpimpl.ServeToolInto("get-structured-content", Handler.GetStructuredContent),
-		mcpimpl.ServeTool("get-sum", Handler.GetSum),
-		mcpimpl.ServeTool("get-tiny-image", Handler.GetTinyImage),
-		mcpimpl.ServeTool("gzip-file-as-resource", Handler.GzipFileAsResource),
-		mcpimpl.ServeTool("simulate-research-query", Handler.SimulateResearchQuery),
-		mcpimpl.ServeTool("toggle-simulated-logging", Handler.ToggleSimulatedLogging),
-		mcpimpl.ServeTool("toggle-subscriber-updates", Handler.ToggleSubscriberUpdates),
-		mcpimpl.ServeTool("trigger-long-running-operation", Handler.TriggerLongRunningOperation),
-		mcpimpl.ServePrompt("{\"name\":\"args-prompt\",\"title\":\"Arguments Prompt\",\"description\":\"A prompt with two arguments, one required and one optional\",\"arguments\":[{\"name\":\"city\",\"description\":\"Name of the city\",\"required\":true},{\"name\":\"state\"}]}", Handler.ArgsPromptPrompt),
-		mcpimpl.ServePrompt("{\"name\":\"completable-prompt\",\"title\":\"Team Management\",\"description\":\"First argument choice narrows values for second argument.\",\"arguments\":[{\"name\":\"department\",\"description\":\"Choose the department.\",\"required\":true},{\"name\":\"name\",\"description\":\"Choose a team member to lead the selected department.\",\"required\":true}]}", Handler.CompletablePromptPrompt),
-		mcpimpl.ServePrompt("{\"name\":\"resource-prompt\",\"title\":\"Resource Prompt\",\"description\":\"A prompt that includes an embedded resource reference\",\"arguments\":[{\"name\":\"resourceType\",\"description\":\"Type of resource to fetch\",\"required\":true},{\"name\":\"resourceId\",\"description\":\"ID of the text resource to fetch\",\"required\":true}]}", Handler.ResourcePromptPrompt),
-		mcpimpl.ServePrompt("{\"name\":\"simple-prompt\",\"title\":\"Simple Prompt\",\"description\":\"A prompt with no arguments\"}", Handler.SimplePromptPrompt),
-		mcpimpl.ServeTemplate("{\"uriTemplate\":\"demo://resource/dynamic/blob/{resourceId}\",\"name\":\"Dynamic Blob Resource\",\"description\":\"Binary (base64) dynamic resource fabricated from the {resourceId} variable, which must be an integer.\",\"mimeType\":\"application/octet-stream\"}", Handler.ReadDynamicBlobResource),
-		mcpimpl.ServeTemplate("{\"uriTemplate\":\"demo://resource/dynamic/text/{resourceId}\",\"name\":\"Dynamic Text Resource\",\"description\":\"Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer.\",\"mimeType\":\"text/plain\"}", Handler.ReadDynamicTextResource),
+	return fakeimpl.NewServer(h, MCPTools(), opts,
+		fakeimpl.ServeTool("echo", Handler.Echo),
+		fakeimpl.ServeTool("get-annotated-message", Handler.GetAnnotatedMessage),
+		fakeimpl.ServeTool("get-env", Handler.GetEnv),
+		fakeimpl.ServeTool("get-resource-links", Handler.GetResourceLinks),
+		fakeimpl.ServeTool("get-resource-reference", Handler.GetResourceReference),
+		fakeimpl.ServeToolInto("get-structured-content", Handler.GetStructuredContent),
+		fakeimpl.ServeTool("get-sum", Handler.GetSum),
+		fakeimpl.ServeTool("get-tiny-image", Handler.GetTinyImage),
+		fakeimpl.ServeTool("gzip-file-as-resource", Handler.GzipFileAsResource),
+		fakeimpl.ServeTool("simulate-research-query", Handler.SimulateResearchQuery),
+		fakeimpl.ServeTool("toggle-simulated-logging", Handler.ToggleSimulatedLogging),
+		fakeimpl.ServeTool("toggle-subscriber-updates", Handler.ToggleSubscriberUpdates),
+		fakeimpl.ServeTool("trigger-long-running-operation", Handler.TriggerLongRunningOperation),
+		fakeimpl.ServePrompt("{\"name\":\"args-prompt\",\"title\":\"Arguments Prompt\",\"description\":\"A prompt with two arguments, one required and one optional\",\"arguments\":[{\"name\":\"city\",\"description\":\"Name of the city\",\"required\":true},{\"name\":\"state\"}]}", Handler.ArgsPromptPrompt),
+		fakeimpl.ServePrompt("{\"name\":\"completable-prompt\",\"title\":\"Team Management\",\"description\":\"First argument choice narrows values for second argument.\",\"arguments\":[{\"name\":\"department\",\"description\":\"Choose the department.\",\"required\":true},{\"name\":\"name\",\"description\":\"Choose a team member to lead the selected department.\",\"required\":true}]}", Handler.CompletablePromptPrompt),
+		fakeimpl.ServePrompt("{\"name\":\"resource-prompt\",\"title\":\"Resource Prompt\",\"description\":\"A prompt that includes an embedded resource reference\",\"arguments\":[{\"name\":\"resourceType\",\"description\":\"Type of resource to fetch\",\"required\":true},{\"name\":\"resourceId\",\"description\":\"ID of the text resource to fetch\",\"required\":true}]}", Handler.ResourcePromptPrompt),
+		fakeimpl.ServePrompt("{\"name\":\"simple-prompt\",\"title\":\"Simple Prompt\",\"description\":\"A prompt with no arguments\"}", Handler.SimplePromptPrompt),
+		fakeimpl.ServeTemplate("{\"uriTemplate\":\"demo://resource/dynamic/blob/{resourceId}\",\"name\":\"Dynamic Blob Resource\",\"description\":\"Binary (base64) dynamic resource fabricated from the {resourceId} variable, which must be an integer.\",\"mimeType\":\"application/octet-stream\"}", Handler.ReadDynamicBlobResource),
+		fakeimpl.ServeTemplate("{\"uriTemplate\":\"demo://resource/dynamic/text/{resourceId}\",\"name\":\"Dynamic Text Resource\",\"description\":\"Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer.\",\"mimeType\":\"text/plain\"}", Handler.ReadDynamicTextResource),
 	)
 }
 

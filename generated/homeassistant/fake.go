@@ -6,7 +6,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl/fakeimpl"
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
@@ -65,97 +65,97 @@ type UnimplementedHandler struct{}
 
 // GetLiveContext answers as a server without the tool "GetLiveContext" does.
 func (UnimplementedHandler) GetLiveContext(context.Context, GetLiveContextArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("GetLiveContext")
+	return nil, fakeimpl.Unimplemented("GetLiveContext")
 }
 
 // HassCancelAllTimers answers as a server without the tool "HassCancelAllTimers" does.
 func (UnimplementedHandler) HassCancelAllTimers(context.Context, HassCancelAllTimersArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassCancelAllTimers")
+	return nil, fakeimpl.Unimplemented("HassCancelAllTimers")
 }
 
 // HassLightSet answers as a server without the tool "HassLightSet" does.
 func (UnimplementedHandler) HassLightSet(context.Context, HassLightSetArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassLightSet")
+	return nil, fakeimpl.Unimplemented("HassLightSet")
 }
 
 // HassListAddItem answers as a server without the tool "HassListAddItem" does.
 func (UnimplementedHandler) HassListAddItem(context.Context, HassListAddItemArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassListAddItem")
+	return nil, fakeimpl.Unimplemented("HassListAddItem")
 }
 
 // HassMediaNext answers as a server without the tool "HassMediaNext" does.
 func (UnimplementedHandler) HassMediaNext(context.Context, HassMediaNextArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassMediaNext")
+	return nil, fakeimpl.Unimplemented("HassMediaNext")
 }
 
 // HassMediaPause answers as a server without the tool "HassMediaPause" does.
 func (UnimplementedHandler) HassMediaPause(context.Context, HassMediaPauseArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassMediaPause")
+	return nil, fakeimpl.Unimplemented("HassMediaPause")
 }
 
 // HassMediaPlayerMute answers as a server without the tool "HassMediaPlayerMute" does.
 func (UnimplementedHandler) HassMediaPlayerMute(context.Context, HassMediaPlayerMuteArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassMediaPlayerMute")
+	return nil, fakeimpl.Unimplemented("HassMediaPlayerMute")
 }
 
 // HassMediaPrevious answers as a server without the tool "HassMediaPrevious" does.
 func (UnimplementedHandler) HassMediaPrevious(context.Context, HassMediaPreviousArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassMediaPrevious")
+	return nil, fakeimpl.Unimplemented("HassMediaPrevious")
 }
 
 // HassMediaSearchAndPlay answers as a server without the tool "HassMediaSearchAndPlay" does.
 func (UnimplementedHandler) HassMediaSearchAndPlay(context.Context, HassMediaSearchAndPlayArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassMediaSearchAndPlay")
+	return nil, fakeimpl.Unimplemented("HassMediaSearchAndPlay")
 }
 
 // HassMediaUnpause answers as a server without the tool "HassMediaUnpause" does.
 func (UnimplementedHandler) HassMediaUnpause(context.Context, HassMediaUnpauseArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassMediaUnpause")
+	return nil, fakeimpl.Unimplemented("HassMediaUnpause")
 }
 
 // HassSetVolume answers as a server without the tool "HassSetVolume" does.
 func (UnimplementedHandler) HassSetVolume(context.Context, HassSetVolumeArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassSetVolume")
+	return nil, fakeimpl.Unimplemented("HassSetVolume")
 }
 
 // HassSetVolumeRelative answers as a server without the tool "HassSetVolumeRelative" does.
 func (UnimplementedHandler) HassSetVolumeRelative(context.Context, HassSetVolumeRelativeArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassSetVolumeRelative")
+	return nil, fakeimpl.Unimplemented("HassSetVolumeRelative")
 }
 
 // HassTurnOff answers as a server without the tool "HassTurnOff" does.
 func (UnimplementedHandler) HassTurnOff(context.Context, HassTurnOffArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassTurnOff")
+	return nil, fakeimpl.Unimplemented("HassTurnOff")
 }
 
 // HassTurnOn answers as a server without the tool "HassTurnOn" does.
 func (UnimplementedHandler) HassTurnOn(context.Context, HassTurnOnArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("HassTurnOn")
+	return nil, fakeimpl.Unimplemented("HassTurnOn")
 }
 
 // DescribeDoorbell answers as a server without the tool "describe_doorbell" does.
 func (UnimplementedHandler) DescribeDoorbell(context.Context, DescribeDoorbellArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("describe_doorbell")
+	return nil, fakeimpl.Unimplemented("describe_doorbell")
 }
 
 // NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler); opts may be nil.
 func NewServer(h Handler, opts *server.Options) (*server.Server, error) {
-	return mcpimpl.NewServer(h, MCPTools(), opts,
-		mcpimpl.ServeTool("GetLiveContext", Handler.GetLiveContext),
-		mcpimpl.ServeTool("HassCancelAllTimers", Handler.HassCancelAllTimers),
-		mcpimpl.ServeTool("HassLightSet", Handler.HassLightSet),
-		mcpimpl.ServeTool("HassListAddItem", Handler.HassListAddItem),
-		mcpimpl.ServeTool("HassMediaNext", Handler.HassMediaNext),
-		mcpimpl.ServeTool("HassMediaPause", Handler.HassMediaPause),
-		mcpimpl.ServeTool("HassMediaPlayerMute", Handler.HassMediaPlayerMute),
-		mcpimpl.ServeTool("HassMediaPrevious", Handler.HassMediaPrevious),
-		mcpimpl.ServeTool("HassMediaSearchAndPlay", Handler.HassMediaSearchAndPlay),
-		mcpimpl.ServeTool("HassMediaUnpause", Handler.HassMediaUnpause),
-		mcpimpl.ServeTool("HassSetVolume", Handler.HassSetVolume),
-		mcpimpl.ServeTool("HassSetVolumeRelative", Handler.HassSetVolumeRelative),
-		mcpimpl.ServeTool("HassTurnOff", Handler.HassTurnOff),
-		mcpimpl.ServeTool("HassTurnOn", Handler.HassTurnOn),
-		mcpimpl.ServeTool("describe_doorbell", Handler.DescribeDoorbell),
+	return fakeimpl.NewServer(h, MCPTools(), opts,
+		fakeimpl.ServeTool("GetLiveContext", Handler.GetLiveContext),
+		fakeimpl.ServeTool("HassCancelAllTimers", Handler.HassCancelAllTimers),
+		fakeimpl.ServeTool("HassLightSet", Handler.HassLightSet),
+		fakeimpl.ServeTool("HassListAddItem", Handler.HassListAddItem),
+		fakeimpl.ServeTool("HassMediaNext", Handler.HassMediaNext),
+		fakeimpl.ServeTool("HassMediaPause", Handler.HassMediaPause),
+		fakeimpl.ServeTool("HassMediaPlayerMute", Handler.HassMediaPlayerMute),
+		fakeimpl.ServeTool("HassMediaPrevious", Handler.HassMediaPrevious),
+		fakeimpl.ServeTool("HassMediaSearchAndPlay", Handler.HassMediaSearchAndPlay),
+		fakeimpl.ServeTool("HassMediaUnpause", Handler.HassMediaUnpause),
+		fakeimpl.ServeTool("HassSetVolume", Handler.HassSetVolume),
+		fakeimpl.ServeTool("HassSetVolumeRelative", Handler.HassSetVolumeRelative),
+		fakeimpl.ServeTool("HassTurnOff", Handler.HassTurnOff),
+		fakeimpl.ServeTool("HassTurnOn", Handler.HassTurnOn),
+		fakeimpl.ServeTool("describe_doorbell", Handler.DescribeDoorbell),
 	)
 }
 

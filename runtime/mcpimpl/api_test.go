@@ -18,9 +18,7 @@ var generatedOnly = []string{
 	"DecodeUnion", "DecodeValid", "Decoded", "EncodeExtra", "EscapePointerToken",
 	"FieldShape", "ForTool", "Invalid", "JSONKind", "KindArray", "KindBool",
 	"KindInvalid", "KindNull", "KindNumber", "KindObject", "KindString",
-	"MustCompilePattern", "NewServer", "ObjectShape", "Pointer", "ServePrompt",
-	"ServeTemplate", "ServeTool", "ServeToolInto", "Served", "Unimplemented",
-	"UnimplementedPrompt", "UnimplementedTemplate", "UnionBranch",
+	"MustCompilePattern", "ObjectShape", "Pointer", "UnionBranch",
 	"ValidateEncoded", "Within",
 }
 

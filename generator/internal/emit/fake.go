@@ -10,18 +10,23 @@ import (
 	"github.com/mcpgen/mcpgen/generator/ir"
 )
 
-// serverPkg is the server side of MCP that the fake part builds on.
-const serverPkg = "github.com/mcpgen/mcpgen/runtime/server"
+// serverPkg is the server side of MCP that the fake part builds on, and
+// fakeImplPkg the helpers its functions call.
+const (
+	serverPkg   = "github.com/mcpgen/mcpgen/runtime/server"
+	fakeImplPkg = "github.com/mcpgen/mcpgen/runtime/mcpimpl/fakeimpl"
+)
 
 // fakeFile renders fake.go: the Handler interface, one method a tool and,
 // when the client part declares their types, one a prompt and one a
 // resource template; the UnimplementedHandler to embed in one; NewServer,
 // a runtime/server Server whose calls a Handler answers; and NewFake, a
 // Session connected to that server in memory. Each function is one call of
-// a runtime/mcpimpl or runtime/server helper.
+// a runtime/mcpimpl/fakeimpl or runtime/server helper.
 func (g *gen) fakeFile() *jen.File {
 	f := g.newFile()
 	f.ImportName(serverPkg, "server")
+	f.ImportName(fakeImplPkg, "fakeimpl")
 	var methods, unimplemented, servers []jen.Code
 	for _, t := range g.pkg.Tools {
 		result := jen.Op("*").Qual(runtimePkg, "Result")
@@ -41,9 +46,9 @@ func (g *gen) fakeFile() *jen.File {
 		methods = append(methods, method.Id(t.GoName).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Id(t.Args.Name)).Params(result.Clone(), jen.Error()))
 		unimplemented = append(unimplemented, jen.Add(comment(fmt.Sprintf("%s answers as a server without the tool %s does.", t.GoName, quote(t.Name)))).
 			Func().Params(jen.Id("UnimplementedHandler")).Id(t.GoName).Params(jen.Qual("context", "Context"), jen.Id(t.Args.Name)).Params(result.Clone(), jen.Error()).Block(
-			jen.Return(jen.Nil(), jen.Qual(implPkg, "Unimplemented").Call(jen.Lit(t.Name))),
+			jen.Return(jen.Nil(), jen.Qual(fakeImplPkg, "Unimplemented").Call(jen.Lit(t.Name))),
 		))
-		servers = append(servers, jen.Qual(implPkg, serve).Call(jen.Lit(t.Name), jen.Id("Handler").Dot(t.GoName)))
+		servers = append(servers, jen.Qual(fakeImplPkg, serve).Call(jen.Lit(t.Name), jen.Id("Handler").Dot(t.GoName)))
 	}
 	add := func(name, doc, param, args, result, serve, listing string, unimpl jen.Code, udoc string) {
 		method := jen.Line().Add(comment(doc))
@@ -55,19 +60,19 @@ func (g *gen) fakeFile() *jen.File {
 			Func().Params(jen.Id("UnimplementedHandler")).Id(name).Params(jen.Qual("context", "Context"), jen.Id(args)).Params(jen.Op("*").Qual(runtimePkg, result), jen.Error()).Block(
 			jen.Return(jen.Nil(), unimpl),
 		))
-		servers = append(servers, jen.Qual(implPkg, serve).Call(jen.Lit(listing), jen.Id("Handler").Dot(name)))
+		servers = append(servers, jen.Qual(fakeImplPkg, serve).Call(jen.Lit(listing), jen.Id("Handler").Dot(name)))
 	}
 	if slices.Contains(g.opts.Parts, ir.PartClient) {
 		for _, p := range g.pkg.Prompts {
 			add(p.Method, fmt.Sprintf("%s answers prompts/get of the prompt %s. Required arguments are always present.", p.Method, quote(p.Name)),
 				"args", p.ArgsName, "GetPromptResult", "ServePrompt", promptListing(p),
-				jen.Qual(implPkg, "UnimplementedPrompt").Call(jen.Lit(p.Name)),
+				jen.Qual(fakeImplPkg, "UnimplementedPrompt").Call(jen.Lit(p.Name)),
 				fmt.Sprintf("%s answers as a server without the prompt %s does.", p.Method, quote(p.Name)))
 		}
 		for _, t := range g.pkg.Templates {
 			add(t.Method, fmt.Sprintf("%s answers resources/read of a URI of the resource template %s, %s, with the variables the URI gave. Return runtime/server.ErrResourceNotFound for a resource that does not exist.", t.Method, quote(t.Name), quote(t.URITemplate)),
 				"params", t.ParamsName, "ReadResourceResult", "ServeTemplate", templateListing(t),
-				jen.Qual(implPkg, "UnimplementedTemplate").Call(),
+				jen.Qual(fakeImplPkg, "UnimplementedTemplate").Call(),
 				fmt.Sprintf("%s answers as a server without the resource does.", t.Method))
 		}
 	}
@@ -82,7 +87,7 @@ func (g *gen) fakeFile() *jen.File {
 	}
 	f.Add(comment("NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler); opts may be nil.")).
 		Func().Id("NewServer").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("*").Qual(serverPkg, "Options")).Params(jen.Op("*").Qual(serverPkg, "Server"), jen.Error()).Block(
-		jen.Return(jen.Qual(implPkg, "NewServer").Call(append([]jen.Code{jen.Id("h"), jen.Id("MCPTools").Call(), jen.Id("opts")}, multiline(servers)...)...)),
+		jen.Return(jen.Qual(fakeImplPkg, "NewServer").Call(append([]jen.Code{jen.Id("h"), jen.Id("MCPTools").Call(), jen.Id("opts")}, multiline(servers)...)...)),
 	)
 	f.Add(comment("NewFake returns a Session connected in memory to NewServer(h, nil), for tests: everything the runtime does with a real server (the handshake, validation, results, the provider toolsets) runs unchanged. opts.ProtocolVersion pins the protocol era; opts may be nil. Close the Session when done.")).
 		Func().Id("NewFake").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("*").Qual(runtimePkg, "Options")).Params(jen.Op("*").Qual(runtimePkg, "Session"), jen.Error()).Block(

@@ -6,7 +6,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl/fakeimpl"
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
@@ -38,31 +38,31 @@ type UnimplementedHandler struct{}
 
 // Add answers as a server without the tool "add" does.
 func (UnimplementedHandler) Add(context.Context, AddArgs) (*AddResult, error) {
-	return nil, mcpimpl.Unimplemented("add")
+	return nil, fakeimpl.Unimplemented("add")
 }
 
 // Lookup answers as a server without the tool "lookup" does.
 func (UnimplementedHandler) Lookup(context.Context, LookupArgs) (*LookupResult, error) {
-	return nil, mcpimpl.Unimplemented("lookup")
+	return nil, fakeimpl.Unimplemented("lookup")
 }
 
 // Search answers as a server without the tool "search" does.
 func (UnimplementedHandler) Search(context.Context, SearchArgs) (*runtime.Result, error) {
-	return nil, mcpimpl.Unimplemented("search")
+	return nil, fakeimpl.Unimplemented("search")
 }
 
 // Shape answers as a server without the tool "shape" does.
 func (UnimplementedHandler) Shape(context.Context, ShapeArgs) (*ShapeResult, error) {
-	return nil, mcpimpl.Unimplemented("shape")
+	return nil, fakeimpl.Unimplemented("shape")
 }
 
 // NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler); opts may be nil.
 func NewServer(h Handler, opts *server.Options) (*server.Server, error) {
-	return mcpimpl.NewServer(h, MCPTools(), opts,
-		mcpimpl.ServeToolInto("add", Handler.Add),
-		mcpimpl.ServeToolInto("lookup", Handler.Lookup),
-		mcpimpl.ServeTool("search", Handler.Search),
-		mcpimpl.ServeToolInto("shape", Handler.Shape),
+	return fakeimpl.NewServer(h, MCPTools(), opts,
+		fakeimpl.ServeToolInto("add", Handler.Add),
+		fakeimpl.ServeToolInto("lookup", Handler.Lookup),
+		fakeimpl.ServeTool("search", Handler.Search),
+		fakeimpl.ServeToolInto("shape", Handler.Shape),
 	)
 }
 

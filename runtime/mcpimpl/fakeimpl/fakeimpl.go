@@ -1,4 +1,9 @@
-package mcpimpl
+// Package fakeimpl holds the helpers the fake part of a package generated
+// by mcpgen calls (fake.go): they build a runtime/server Server on the
+// package's typed Handler. Like package mcpimpl, it is for generated code
+// only, and changes whenever the generator does; it is apart from mcpimpl
+// so that only packages generated with the fake part link the server.
+package fakeimpl
 
 import (
 	"context"
