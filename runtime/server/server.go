@@ -54,9 +54,13 @@ type Options struct {
 	ResourceTemplates []ResourceTemplate
 }
 
-// maxInFlight is how many requests one connection runs at once; the
-// connection reads no more messages until one of them ends.
-const maxInFlight = 16
+// maxInFlight is how many requests one stdio or in-memory connection runs
+// at once, and maxQueued how many it holds, running or waiting: beyond
+// that, a request is refused with an internal error.
+const (
+	maxInFlight = 16
+	maxQueued   = 1024
+)
 
 // Server answers MCP requests for a table of tools. It is safe for
 // concurrent use, and serves any number of connections at once.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,9 +54,10 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 }
 
 // serveStream answers the messages of one connection until it ends. Each
-// request runs in a goroutine of its own, at most maxInFlight at once;
-// notifications/cancelled cancels the one it names, whose response is then
-// not sent. It returns the error that ended the reading, after the requests
+// request runs in a goroutine of its own, at most maxInFlight at once; the
+// others wait for their turn, up to maxQueued in all, while the loop goes on
+// reading. notifications/cancelled cancels the request it names, running or
+// waiting, whose response is then not sent. It returns the error that ended the reading, after the requests
 // in flight have ended.
 func (s *Server) serveStream(ctx context.Context, st stream) error {
 	c := &conn{inflight: map[string]*flight{}}
@@ -108,17 +110,28 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			reply(response(m.ID, nil, rpcError(runtime.CodeInvalidRequest, "request id "+key+" is already in flight")))
 			continue
 		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
+		if c.inflightCount() > maxQueued {
+			c.mu.Lock()
+			delete(c.inflight, key)
+			c.mu.Unlock()
 			cancel()
-			return ctx.Err()
+			reply(response(m.ID, nil, rpcError(runtime.CodeInternalError, fmt.Sprintf("the server has %d requests in flight on this connection; try again later", maxQueued))))
+			continue
 		}
+		// The request waits for a slot in a goroutine of its own, so that
+		// the loop goes on reading, cancellations included.
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-slots }()
-			res, e := s.answer(rctx, req, c)
+			var res json.RawMessage
+			var e *runtime.RPCError
+			select {
+			case slots <- struct{}{}:
+				res, e = s.answer(rctx, req, c)
+				<-slots
+			case <-rctx.Done():
+				e = rpcError(runtime.CodeInternalError, "the request ended before it started")
+			}
 			c.mu.Lock()
 			delete(c.inflight, key)
 			cancelled := f.cancelled
@@ -203,4 +216,12 @@ func (s *lineStream) Write(_ context.Context, msg []byte) error {
 		return err
 	}
 	return nil
+}
+
+// inflightCount returns how many requests are in flight on c, running or
+// waiting for a slot.
+func (c *conn) inflightCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.inflight)
 }
