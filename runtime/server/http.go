@@ -56,7 +56,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	req, rerr := s.settle(m, nil, r.Header.Get("Mcp-Protocol-Version"))
 	if rerr == nil && req.modern {
-		rerr = checkHeaders(req, r.Header)
+		rerr = s.checkHeaders(req, r.Header)
 	}
 	var res []byte
 	if rerr == nil {
@@ -76,8 +76,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkHeaders checks the headers a 2026-07-28 request carries against its
-// body: MCP-Protocol-Version, Mcp-Method and, for tools/call, Mcp-Name.
-func checkHeaders(req *request, h http.Header) *runtime.RPCError {
+// body: MCP-Protocol-Version, Mcp-Method and, for tools/call, Mcp-Name and
+// the Mcp-Param-* headers of the tool's annotations.
+func (s *Server) checkHeaders(req *request, h http.Header) *runtime.RPCError {
 	mismatch := func(header, got, want string) *runtime.RPCError {
 		return rpcError(runtime.CodeHeaderMismatch, fmt.Sprintf("header %s is %q, and the request says %q", header, got, want))
 	}
@@ -90,6 +91,9 @@ func checkHeaders(req *request, h http.Header) *runtime.RPCError {
 	if req.method == "tools/call" {
 		if v := decodeHeaderValue(h.Get("Mcp-Name")); v != req.p.Name {
 			return mismatch("Mcp-Name", v, req.p.Name)
+		}
+		if t := s.tools[req.p.Name]; t != nil {
+			return checkParamHeaders(t, req.p.Arguments, h)
 		}
 	}
 	return nil

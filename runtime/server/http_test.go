@@ -1,12 +1,15 @@
 package server_test
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
@@ -57,5 +60,69 @@ func TestServeHTTPRefusals(t *testing.T) {
 				t.Errorf("got %d %s, want %d with %s", resp.StatusCode, body, tc.status, tc.want)
 			}
 		})
+	}
+}
+
+// The Mcp-Param-* headers of a 2026-07-28 tools/call must mirror the
+// arguments the tool's schema annotates with x-mcp-header, as the runtime
+// sends them.
+func TestServeHTTPParamHeaders(t *testing.T) {
+	tool, err := runtime.ParseTool([]byte(`{"name":"route","inputSchema":{"type":"object","properties":{
+		"region":{"type":"string","x-mcp-header":"Region"},
+		"opts":{"type":"object","properties":{"shard":{"type":"integer","x-mcp-header":"Shard"}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New([]server.Tool{{Tool: tool, Handle: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "routed"}}}, nil
+	}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	ctx := context.Background()
+	sess, err := runtime.Connect(ctx, runtime.HTTP(hs.URL, nil), &runtime.Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	for _, args := range []map[string]any{
+		{"region": "eu-west", "opts": map[string]any{"shard": 7}},
+		{"region": "zürich"},
+		{},
+	} {
+		if res, err := sess.CallTool(ctx, "route", args); err != nil || res.Text() != "routed" {
+			t.Errorf("%v: %+v, %v", args, res, err)
+		}
+	}
+
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"route","arguments":{"region":"eu-west"},` + meta + `}}`
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		status int
+	}{
+		{"missing", nil, 400},
+		{"wrong", map[string]string{"Mcp-Param-Region": "us-east"}, 400},
+		{"extra", map[string]string{"Mcp-Param-Region": "eu-west", "Mcp-Param-Shard": "1"}, 400},
+		{"right", map[string]string{"Mcp-Param-Region": "eu-west"}, 200},
+	} {
+		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(body))
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "route")
+		for k, v := range tc.header {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || (tc.status == 400 && !strings.Contains(string(got), `"code":-32020`)) {
+			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, got)
+		}
 	}
 }

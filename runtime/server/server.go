@@ -84,6 +84,8 @@ type tool struct {
 	listed json.RawMessage
 	input  *runtime.Schema
 	output *runtime.Schema
+	// headers are the x-mcp-header annotations of the input schema.
+	headers []paramHeader
 }
 
 // New returns a Server offering tools, listed in the order given, and the
@@ -149,6 +151,7 @@ func New(tools []Tool, opts *Options) (*Server, error) {
 				return nil, fmt.Errorf("server: encoding tool %s: %w", name, err)
 			}
 		}
+		st.headers = paramHeaders(t.Tool.InputSchema)
 		st.input = runtime.NewSchema(name, t.Tool.InputSchema)
 		if err := st.input.Compile(); err != nil {
 			return nil, fmt.Errorf("server: input schema of tool %s: %w", name, err)
