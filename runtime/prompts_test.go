@@ -7,9 +7,21 @@ import (
 	"testing"
 )
 
+// TestListPromptsAndTemplatesFollowPages lists prompts over two pages and
+// templates whose cursor loops, and gets prompts, in both protocol eras.
 func TestListPromptsAndTemplatesFollowPages(t *testing.T) {
+	for _, era := range []struct {
+		name    string
+		version string
+		wrap    func(func(c *memConn, ctx context.Context, m memMsg) error) func(c *memConn, ctx context.Context, m memMsg) error
+	}{{"legacy", "2025-06-18", legacyMem}, {"2026-07-28", "2026-07-28", modernMem}} {
+		t.Run(era.name, func(t *testing.T) { testPromptsAndTemplates(t, era.version, era.wrap) })
+	}
+}
+
+func testPromptsAndTemplates(t *testing.T, version string, wrap func(func(c *memConn, ctx context.Context, m memMsg) error) func(c *memConn, ctx context.Context, m memMsg) error) {
 	var gotArgs []string
-	conn := newMemConn(legacyMem(func(c *memConn, ctx context.Context, m memMsg) error {
+	conn := newMemConn(wrap(func(c *memConn, ctx context.Context, m memMsg) error {
 		var p struct {
 			Cursor    *string          `json:"cursor"`
 			Name      string           `json:"name"`
@@ -48,6 +60,9 @@ func TestListPromptsAndTemplatesFollowPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if got := s.ProtocolVersion(); got != version {
+		t.Fatalf("ProtocolVersion = %s, want %s", got, version)
+	}
 	ctx := context.Background()
 	prompts, err := s.ListPrompts(ctx)
 	if err != nil {

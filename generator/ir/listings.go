@@ -32,6 +32,11 @@ type PromptArg struct {
 	// Required arguments have no omitempty and must not be empty.
 	Required bool
 	GoName   string
+	// Tagged reports whether encoding/json accepts Name in a struct tag;
+	// the field of an argument whose name it does not is left out of the
+	// struct's JSON (the method sends every argument by its name all the
+	// same).
+	Tagged bool
 }
 
 // Template is one resource template of the server: a struct of its
@@ -86,7 +91,7 @@ func (pkg *Package) AddListings(prompts []snapshot.Prompt, templates []snapshot.
 		pkg.methods.claim(base, "prompt:"+sp.Name, spellingRank(sp.Name, base), func(n string) { p.Method = n })
 		fields := newScope("Validate")
 		for _, a := range sp.Arguments {
-			arg := &PromptArg{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required}
+			arg := &PromptArg{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required, Tagged: validTagName(a.Name)}
 			fb := Exported(a.Name, "Arg")
 			fields.claim(fb, a.Name, spellingRank(a.Name, fb), func(n string) { arg.GoName = n })
 			p.Args = append(p.Args, arg)

@@ -20,6 +20,8 @@ var generatedOnly = []string{
 	"KindInvalid", "KindNull", "KindNumber", "KindObject", "KindString",
 	"MustCompilePattern", "ObjectShape", "Pointer", "UnionBranch",
 	"ValidateEncoded", "Within",
+	"CheckURIVars", "ExpandURI", "GetPrompt", "PromptArg", "PromptGetter", "ReadTemplate",
+	"RequiredArg", "ResourceReader", "URIParams", "URIVar",
 }
 
 // exported returns the exported package-level identifiers declared by the

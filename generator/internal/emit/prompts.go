@@ -32,7 +32,10 @@ func (g *gen) promptArgs(f *jen.File, p *ir.Prompt) {
 			paras = append(paras, a.Description)
 		}
 		tag := a.Name + ",omitempty"
-		if a.Required {
+		switch {
+		case !a.Tagged:
+			tag = "-"
+		case a.Required:
 			tag = a.Name
 		}
 		if i > 0 {
