@@ -15,7 +15,7 @@ import (
 )
 
 // allParts are every part generate can write.
-var allParts = []string{ir.PartTypes, ir.PartClient, ir.PartGemini, ir.PartAnthropic, ir.PartOpenAI}
+var allParts = ir.Parts
 
 // checkGofmt fails unless every file is exactly what gofmt makes of it.
 func checkGofmt(t *testing.T, label string, files []emit.File) {

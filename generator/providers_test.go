@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,27 @@ func TestProviderSDKsOnlyOnRequest(t *testing.T) {
 			}
 			if got != c.want {
 				t.Errorf("%s depends on %s: %v, want %v", c.pkg, sdk, got, c.want)
+			}
+		}
+	}
+}
+
+// TestServerOnlyWithTheFakePart checks that only a package generated with
+// the fake part links the server side (runtime/server and its URI template
+// matcher): the default parts do not.
+func TestServerOnlyWithTheFakePart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for pkg, want := range map[string]bool{"../generated/sdkserver": false, "./internal/schematable": false, "../generated/homeassistant": true} {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		deps := strings.Fields(string(out))
+		for _, dep := range []string{"github.com/mcpgen/mcpgen/runtime/server", "github.com/yosida95/uritemplate/v3"} {
+			if got := slices.Contains(deps, dep); got != want {
+				t.Errorf("%s depends on %s: %v, want %v", pkg, dep, got, want)
 			}
 		}
 	}

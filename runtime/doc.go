@@ -5,7 +5,8 @@
 // result and error types of a tool call, the JSON Schema validator that checks
 // raw arguments against a server's own schema, and the MCP client itself: a
 // Session speaking JSON-RPC 2.0 over a Transport (a stdio command, Streamable
-// HTTP, or the legacy HTTP+SSE transport), in both protocol eras. Besides
+// HTTP, the legacy HTTP+SSE transport, or a server in the same process,
+// MemoryTransport), in both protocol eras. Besides
 // tools, a Session reads resources (ReadResource, ReadLink for the
 // resource_link blocks of a result, ListResourceTemplates), gets prompts
 // (ListPrompts, GetPrompt) and reads the skills of the Skills extension

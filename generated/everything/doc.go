@@ -9,4 +9,4 @@
 // go test ./internal/testing/integration -update to capture the snapshot again.
 package everything
 
-//go:generate go run ../../cmd/mcpgen generate --snapshot ../../testdata/everything-tools.json --package everything --out .
+//go:generate go run ../../cmd/mcpgen generate --snapshot ../../testdata/everything-tools.json --package everything --emit types,client,gemini,fake --out .

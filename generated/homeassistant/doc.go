@@ -3,8 +3,9 @@
 // testdata/homeassistant-tools-list.json.
 //
 // Every tool has an Args struct with a Validate method, a method on Client,
-// and a Gemini function declaration; see the README for a tour. Everything
+// a Gemini function declaration, and a method on Handler, which NewFake
+// serves as a fake server for tests; see the README for a tour. Everything
 // but this file is generated: run go generate to refresh it.
 package homeassistant
 
-//go:generate go run ../../cmd/mcpgen generate --snapshot ../../testdata/homeassistant-tools-list.json --package homeassistant --out .
+//go:generate go run ../../cmd/mcpgen generate --snapshot ../../testdata/homeassistant-tools-list.json --package homeassistant --emit types,client,gemini,fake --out .

@@ -26,10 +26,14 @@ const (
 	// make the package import the providers' SDKs.
 	PartAnthropic = "anthropic"
 	PartOpenAI    = "openai"
+	// PartFake is the handler interface of the tools and the fake server
+	// built on it, for tests and for Go servers; written only when asked
+	// for.
+	PartFake = "fake"
 )
 
 // Parts lists every part in the order files are written.
-var Parts = []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenAI}
+var Parts = []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenAI, PartFake}
 
 // DefaultParts are the parts written when none are named.
 var DefaultParts = []string{PartTypes, PartClient, PartGemini}
@@ -42,6 +46,7 @@ var FileNames = map[string][]string{
 	PartGemini:    {"gemini.go"},
 	PartAnthropic: {"anthropic.go"},
 	PartOpenAI:    {"openai.go"},
+	PartFake:      {"fake.go"},
 }
 
 // Declared are the package-level exported identifiers each part declares
@@ -56,6 +61,7 @@ var Declared = map[string][]string{
 	PartGemini:    {"FunctionDeclarations", "Tools", "DeclaredNames"},
 	PartAnthropic: {"AnthropicToolParams", "NewAnthropicToolset", "AnthropicDeclaredNames"},
 	PartOpenAI:    {"OpenAIFunctionDefinitions", "NewOpenAIToolset", "OpenAIDeclaredNames"},
+	PartFake:      {"Handler", "UnimplementedHandler", "NewServer", "NewFake"},
 }
 
 // reservedIdentifiers lists the identifiers of every part, in the order of
@@ -219,7 +225,7 @@ func (o Options) CheckParts() error {
 			return &OptionError{"parts", fmt.Sprintf("unknown part %q (want %s)", p, strings.Join(Parts, ", "))}
 		}
 	}
-	for _, p := range []string{PartClient, PartAnthropic, PartOpenAI} {
+	for _, p := range []string{PartClient, PartAnthropic, PartOpenAI, PartFake} {
 		if slices.Contains(o.Parts, p) && !slices.Contains(o.Parts, PartTypes) {
 			return &OptionError{"parts", fmt.Sprintf("the %s part needs the types part", p)}
 		}

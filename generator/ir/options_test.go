@@ -23,6 +23,7 @@ func TestOptionsCheck(t *testing.T) {
 		{"unknown part", Options{Package: "p", Parts: []string{"types", "docs"}}, "parts"},
 		{"client alone", Options{Package: "p", Parts: []string{PartClient}}, "parts"},
 		{"openai alone", Options{Package: "p", Parts: []string{PartOpenAI}}, "parts"},
+		{"fake alone", Options{Package: "p", Parts: []string{PartFake, PartGemini}}, "parts"},
 		{"unknown gemini form", Options{Package: "p", Gemini: "yaml"}, "gemini"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,8 +4,9 @@
 // with their JSON encoding, validate.go their Validate methods, schemas.go
 // the tools' own schemas (MCPTools, SnapshotHash, ValidateArguments),
 // client.go the typed Client, prompts.go and templates.go its methods for
-// the server's prompts and resource templates, and gemini.go the Gemini function
-// declarations. Code is built with jennifer and formatted as gofmt does,
+// the server's prompts and resource templates, gemini.go the Gemini
+// function declarations, and fake.go the Handler interface and the fake
+// server. Code is built with jennifer and formatted as gofmt does,
 // with the imports grouped as goimports does; the same input always gives
 // the same bytes.
 package emit
@@ -100,6 +101,9 @@ func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 	}
 	if want[ir.PartOpenAI] {
 		groups = append(groups, []job{{name: "openai.go", build: g.openaiFile}})
+	}
+	if want[ir.PartFake] {
+		groups = append(groups, []job{{name: "fake.go", build: noErr(g.fakeFile)}})
 	}
 	var (
 		mu    sync.Mutex

@@ -88,7 +88,7 @@ type genFlags struct {
 
 func (g *genFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.gemini, "gemini", ir.GeminiTyped, "the form of the Gemini declarations: typed (genai Schema values in Parameters) or json (the server's own schema in ParametersJsonSchema)")
-	fs.StringVar(&g.parts, "emit", strings.Join(ir.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs")
+	fs.StringVar(&g.parts, "emit", strings.Join(ir.DefaultParts, ","), "comma-separated parts to write: types (types.go, validate.go, schemas.go), client (client.go, needs types), gemini (gemini.go), and on request anthropic (anthropic.go, needs types) and openai (openai.go, needs types), which import those providers' SDKs, and fake (fake.go, needs types: a Handler interface of the tools, and a server and an in-memory fake built on it)")
 	fs.BoolVar(&g.openaiStrict, "openai-strict", false, "declare the tools of the openai part in OpenAI's strict mode where their schemas allow it")
 	fs.BoolVar(&g.strict, "strict", false, "refuse a tool list with a tool no call of which can succeed (its schema is one the JSON Schema meta-schema rejects, or admits no arguments) instead of leaving that tool out with a warning")
 	fs.StringVar(&g.tools, "tools", "", "generate only the tools whose MCP names match one of these comma-separated `globs` (path.Match syntax: *, ?, [a-z]); default: every tool")

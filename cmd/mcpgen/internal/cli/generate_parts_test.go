@@ -29,7 +29,7 @@ func emitCombinations() [][]string {
 			}
 		}
 		needsTypes := slices.ContainsFunc(parts, func(p string) bool {
-			return p == ir.PartClient || p == ir.PartAnthropic || p == ir.PartOpenAI
+			return p == ir.PartClient || p == ir.PartAnthropic || p == ir.PartOpenAI || p == ir.PartFake
 		})
 		if needsTypes && !slices.Contains(parts, ir.PartTypes) {
 			continue

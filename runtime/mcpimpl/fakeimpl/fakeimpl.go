@@ -1,0 +1,174 @@
+// Package fakeimpl holds the helpers the fake part of a package generated
+// by mcpgen calls (fake.go): they build a runtime/server Server on the
+// package's typed Handler. Like package mcpimpl, it is for generated code
+// only, and changes whenever the generator does; it is apart from mcpimpl
+// so that only packages generated with the fake part link the server.
+package fakeimpl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/server"
+)
+
+// Served is one tool, prompt or resource template that a generated
+// package's Handler answers, as NewServer puts it in a server.Server.
+type Served[H any] struct {
+	tool         string
+	makeTool     func(h H) server.ToolHandler
+	prompt       string
+	makePrompt   func(h H) server.PromptHandler
+	template     string
+	makeTemplate func(h H) server.ResourceHandler
+}
+
+// NewServer is the body of a generated NewServer: a server.Server offering
+// tools, each answered by the Served of its name, and the prompts and
+// resource templates of served, all answered by h.
+func NewServer[H any](h H, tools []runtime.Tool, opts *server.Options, served ...Served[H]) (*server.Server, error) {
+	if any(h) == nil {
+		return nil, errors.New("the handler of the fake server is nil")
+	}
+	var o server.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.Prompts, o.ResourceTemplates = nil, nil
+	byName := make(map[string]Served[H], len(served))
+	for _, s := range served {
+		switch {
+		case s.makeTool != nil:
+			byName[s.tool] = s
+		case s.makePrompt != nil:
+			p, err := runtime.ParsePrompt([]byte(s.prompt))
+			if err != nil {
+				return nil, fmt.Errorf("decoding prompt %s: %w", s.prompt, err)
+			}
+			o.Prompts = append(o.Prompts, server.Prompt{Prompt: p, Handle: s.makePrompt(h)})
+		case s.makeTemplate != nil:
+			t, err := runtime.ParseResourceTemplate([]byte(s.template))
+			if err != nil {
+				return nil, fmt.Errorf("decoding resource template %s: %w", s.template, err)
+			}
+			o.ResourceTemplates = append(o.ResourceTemplates, server.ResourceTemplate{Template: t, Handle: s.makeTemplate(h)})
+		}
+	}
+	table := make([]server.Tool, len(tools))
+	for i, t := range tools {
+		s, ok := byName[t.Name]
+		if !ok {
+			return nil, fmt.Errorf("tool %s has no handler: regenerate the package", t.Name)
+		}
+		table[i] = server.Tool{Tool: t, Handle: s.makeTool(h)}
+	}
+	return server.New(table, &o)
+}
+
+// ServeTool serves the tool named tool, which has no output schema: method,
+// a method expression of the Handler interface, gets the arguments decoded
+// into the tool's arguments struct.
+func ServeTool[H, A any](tool string, method func(H, context.Context, A) (*runtime.Result, error)) Served[H] {
+	return Served[H]{tool: tool, makeTool: func(h H) server.ToolHandler {
+		return func(ctx context.Context, raw json.RawMessage) (*runtime.Result, error) {
+			var args A
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return nil, fmt.Errorf("decoding the arguments: %w", err)
+			}
+			return method(h, ctx, args)
+		}
+	}}
+}
+
+// ServeToolInto serves the tool named tool, which has an output schema: the
+// result method returns is sent as the structured content, and as its JSON
+// text in a text block for clients that read no structured content.
+func ServeToolInto[H, A, R any](tool string, method func(H, context.Context, A) (*R, error)) Served[H] {
+	return Served[H]{tool: tool, makeTool: func(h H) server.ToolHandler {
+		return func(ctx context.Context, raw json.RawMessage) (*runtime.Result, error) {
+			var args A
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return nil, fmt.Errorf("decoding the arguments: %w", err)
+			}
+			out, err := method(h, ctx, args)
+			if err != nil {
+				return nil, err
+			}
+			if out == nil {
+				return nil, errors.New("the handler returned neither a result nor an error")
+			}
+			data, err := json.Marshal(out)
+			if err != nil {
+				return nil, fmt.Errorf("encoding the result: %w", err)
+			}
+			return &runtime.Result{
+				Content:           []runtime.Content{{Type: runtime.ContentText, Text: string(data)}},
+				StructuredContent: data,
+			}, nil
+		}
+	}}
+}
+
+// ServePrompt serves the prompt that prompt, its JSON as prompts/list lists
+// it, describes: method gets the arguments in the prompt's arguments
+// struct.
+func ServePrompt[H, A any](prompt string, method func(H, context.Context, A) (*runtime.GetPromptResult, error)) Served[H] {
+	return Served[H]{prompt: prompt, makePrompt: func(h H) server.PromptHandler {
+		return func(ctx context.Context, raw map[string]string) (*runtime.GetPromptResult, error) {
+			var args A
+			if err := remarshal(raw, &args); err != nil {
+				return nil, fmt.Errorf("decoding the arguments: %w", err)
+			}
+			return method(h, ctx, args)
+		}
+	}}
+}
+
+// ServeTemplate serves the resource template that template, its JSON as
+// resources/templates/list lists it, describes: method gets the variables
+// the URI matched in the template's parameter struct.
+func ServeTemplate[H, P any](template string, method func(H, context.Context, P) (*runtime.ReadResourceResult, error)) Served[H] {
+	return Served[H]{template: template, makeTemplate: func(h H) server.ResourceHandler {
+		return func(ctx context.Context, _ string, vars map[string]any) (*runtime.ReadResourceResult, error) {
+			var params P
+			if err := remarshal(vars, &params); err != nil {
+				return nil, fmt.Errorf("decoding the variables: %w", err)
+			}
+			return method(h, ctx, params)
+		}
+	}}
+}
+
+// remarshal decodes v, a map of strings or lists of them, into out, a
+// struct whose fields have the map's keys as JSON names.
+func remarshal(v any, out any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
+}
+
+// Unimplemented is what the tool methods of a generated
+// UnimplementedHandler return: the error a server answers a call of an
+// unknown tool with.
+func Unimplemented(tool string) error {
+	return server.UnknownToolError(tool)
+}
+
+// UnimplementedPrompt is what the prompt methods of a generated
+// UnimplementedHandler return: the error a server answers prompts/get of
+// an unknown prompt with.
+func UnimplementedPrompt(prompt string) error {
+	return server.UnknownPromptError(prompt)
+}
+
+// UnimplementedTemplate is what the resource template methods of a
+// generated UnimplementedHandler return: the error a server answers
+// resources/read of an unknown resource with.
+func UnimplementedTemplate() error {
+	return server.ErrResourceNotFound
+}

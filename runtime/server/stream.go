@@ -1,0 +1,227 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// stream is a connection that carries one message at a time both ways: a
+// runtime.MemoryPeer, or the lines of stdio.
+type stream interface {
+	Read(ctx context.Context) ([]byte, error)
+	Write(ctx context.Context, msg []byte) error
+}
+
+// Connect returns a runtime.Session connected to the server in memory,
+// negotiating the protocol version as it would with any server: opts's
+// ProtocolVersion pins the era. ctx bounds the negotiation only. Closing
+// the Session ends the connection and the context of its calls.
+func (s *Server) Connect(ctx context.Context, opts *runtime.Options) (*runtime.Session, error) {
+	return runtime.Connect(ctx, s.Transport(), opts)
+}
+
+// Transport returns a runtime.MemoryTransport whose connections this
+// server answers.
+func (s *Server) Transport() *runtime.MemoryTransport {
+	return &runtime.MemoryTransport{Serve: func(ctx context.Context, peer *runtime.MemoryPeer) {
+		_ = s.serveStream(ctx, peer)
+	}}
+}
+
+// Serve serves one connection over stdio: it reads newline-delimited
+// JSON-RPC messages from r and writes its answers to w, one line each. It
+// returns nil when r ends, once the calls in flight have been answered, and
+// the error of ctx when ctx ends first, after cancelling them; a read of r
+// that blocks then goes on in the background until r returns. A line longer
+// than Options.MaxMessageSize is answered with an error and skipped.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	lines := &lineStream{w: w, lines: make(chan lineRead, 1), done: make(chan struct{})}
+	defer close(lines.done)
+	go lines.readAll(bufio.NewReaderSize(r, 64<<10), s.opts.MaxMessageSize)
+	err := s.serveStream(ctx, lines)
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// serveStream answers the messages of one connection until it ends. Each
+// request runs in a goroutine of its own, at most maxInFlight at once; the
+// others wait for their turn, up to maxQueued in all, while the loop goes on
+// reading. notifications/cancelled cancels the request it names, running or
+// waiting, whose response is then not sent. It returns the error that ended the reading, after the requests
+// in flight have ended.
+func (s *Server) serveStream(ctx context.Context, st stream) error {
+	c := &conn{inflight: map[string]*flight{}}
+	slots := make(chan struct{}, maxInFlight)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	reply := func(b []byte) {
+		// A write fails only when the connection is gone, and then
+		// nobody waits for the answer.
+		_ = st.Write(ctx, b)
+	}
+	for {
+		data, err := st.Read(ctx)
+		if err != nil {
+			return err
+		}
+		if len(data) > s.opts.MaxMessageSize {
+			reply(response(nil, nil, rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the message exceeds the %d-byte limit", s.opts.MaxMessageSize))))
+			continue
+		}
+		m, perr := parse(data)
+		if perr != nil {
+			reply(response(nil, nil, perr))
+			continue
+		}
+		if m.Method == "" {
+			// A response: this server sends no requests.
+			continue
+		}
+		if len(m.ID) == 0 {
+			c.notification(m)
+			continue
+		}
+		req, rerr := s.settle(m, c, "")
+		if rerr != nil {
+			reply(response(m.ID, nil, rerr))
+			continue
+		}
+		key := idKey(m.ID)
+		rctx, cancel := context.WithCancel(ctx)
+		f := &flight{cancel: cancel}
+		c.mu.Lock()
+		dup := c.inflight[key] != nil
+		if !dup {
+			c.inflight[key] = f
+		}
+		c.mu.Unlock()
+		if dup {
+			cancel()
+			reply(response(m.ID, nil, rpcError(runtime.CodeInvalidRequest, "request id "+key+" is already in flight")))
+			continue
+		}
+		if c.inflightCount() > maxQueued {
+			c.mu.Lock()
+			delete(c.inflight, key)
+			c.mu.Unlock()
+			cancel()
+			reply(response(m.ID, nil, rpcError(runtime.CodeInternalError, fmt.Sprintf("the server has %d requests in flight on this connection; try again later", maxQueued))))
+			continue
+		}
+		// The request waits for a slot in a goroutine of its own, so that
+		// the loop goes on reading, cancellations included.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var res json.RawMessage
+			var e *runtime.RPCError
+			select {
+			case slots <- struct{}{}:
+				res, e = s.answer(rctx, req, c)
+				<-slots
+			case <-rctx.Done():
+				e = rpcError(runtime.CodeInternalError, "the request ended before it started")
+			}
+			c.mu.Lock()
+			delete(c.inflight, key)
+			cancelled := f.cancelled
+			c.mu.Unlock()
+			cancel()
+			if !cancelled {
+				reply(response(req.id, res, e))
+			}
+		}()
+	}
+}
+
+// lineStream is the stream of Serve: lines read by a goroutine of their
+// own, so that a Read ends with its context, and lines written under a
+// lock.
+type lineStream struct {
+	lines chan lineRead
+	done  chan struct{}
+
+	mu sync.Mutex
+	w  io.Writer
+}
+
+type lineRead struct {
+	data []byte
+	err  error
+}
+
+// readAll reads r's lines into s.lines until r ends or Serve returns. A line
+// over max bytes is passed on cut to max+1 bytes, which serveStream
+// refuses, so that memory stays bounded.
+func (s *lineStream) readAll(r *bufio.Reader, max int) {
+	for {
+		line, err := readLine(r, max)
+		if len(bytes.TrimSpace(line)) > 0 || err != nil {
+			select {
+			case s.lines <- lineRead{line, err}:
+			case <-s.done:
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads one line without its end, keeping at most max+1 bytes of
+// it.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if len(line) <= max {
+			line = append(line, frag[:min(len(frag), max+1-len(line))]...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err != nil && len(line) > 0 && err == io.EOF:
+			return bytes.TrimRight(line, "\r\n"), nil
+		case err != nil:
+			return nil, err
+		}
+		return bytes.TrimRight(line, "\r\n"), nil
+	}
+}
+
+func (s *lineStream) Read(ctx context.Context) ([]byte, error) {
+	select {
+	case l := <-s.lines:
+		return l.data, l.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *lineStream) Write(_ context.Context, msg []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.w.Write(append(msg, '\n')); err != nil {
+		return err
+	}
+	return nil
+}
+
+// inflightCount returns how many requests are in flight on c, running or
+// waiting for a slot.
+func (c *conn) inflightCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.inflight)
+}
