@@ -1,0 +1,104 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A recording is a txtar archive (golang.org/x/tools/txtar) of the JSON-RPC
+// messages of one session, in the order they crossed the connection. Its
+// comment, the text before the first file, starts with recordingHeader and
+// may add "key: value" lines, such as the server the session talked to.
+// Each message is one file named
+//
+//	NNNN-FROM-KIND-METHOD.json
+//
+// where NNNN is its place in the session (from 0001), FROM is client or
+// server, KIND is request, response, notification or http-error (a
+// request the server refused with an HTTP status instead of a JSON-RPC
+// message), and METHOD is the message's method, or for a response the
+// method of the request it answers, with "/" written as "." so that the
+// archive extracts into one folder. The content is the message as JSON,
+// indented by two spaces with the members in the order they were sent, so
+// that two recordings of the same session compare line by line.
+const recordingHeader = "mcpgen recording v1"
+
+// Directions and kinds of the names of a recording's files.
+const (
+	fromClient = "client"
+	fromServer = "server"
+
+	kindRequest      = "request"
+	kindResponse     = "response"
+	kindNotification = "notification"
+	kindHTTPError    = "http-error"
+)
+
+// maxRecordingSize bounds the size of a recording a replay reads, and
+// maxRecordingMessages the number of messages it holds.
+const (
+	maxRecordingSize     = 256 << 20
+	maxRecordingMessages = 100_000
+)
+
+// recordingName returns the file name of the seq'th message of a recording.
+func recordingName(seq int, from, kind, method string) string {
+	m := strings.ReplaceAll(method, "/", ".")
+	if m == "" {
+		m = "unknown"
+	}
+	return fmt.Sprintf("%04d-%s-%s-%s.json", seq, from, kind, m)
+}
+
+// parseRecordingName reads the place, direction and kind from the name of a
+// recording's file.
+func parseRecordingName(name string) (seq int, from, kind string, err error) {
+	rest, ok := strings.CutSuffix(name, ".json")
+	if !ok {
+		return 0, "", "", fmt.Errorf("the name does not end in .json")
+	}
+	parts := strings.SplitN(rest, "-", 3)
+	if len(parts) < 3 {
+		return 0, "", "", fmt.Errorf("the name is not NNNN-FROM-KIND-METHOD.json")
+	}
+	seq, err = strconv.Atoi(parts[0])
+	if err != nil || seq <= 0 {
+		return 0, "", "", fmt.Errorf("the name does not start with the message's number")
+	}
+	from = parts[1]
+	if from != fromClient && from != fromServer {
+		return 0, "", "", fmt.Errorf("the name says the message comes from %q, not client or server", from)
+	}
+	for _, k := range []string{kindRequest, kindResponse, kindNotification, kindHTTPError} {
+		if strings.HasPrefix(parts[2], k+"-") {
+			return seq, from, k, nil
+		}
+	}
+	return 0, "", "", fmt.Errorf("the name has no kind (request, response, notification or http-error) after %s-", from)
+}
+
+// recordedHTTPError is the content of an http-error file: the HTTP answer
+// to a request that carried no JSON-RPC message.
+type recordedHTTPError struct {
+	Method     string          `json:"method,omitempty"` // the JSON-RPC method of the request
+	ID         json.RawMessage `json:"id,omitempty"`
+	HTTPMethod string          `json:"httpMethod"`
+	StatusCode int             `json:"status"`
+	Body       string          `json:"body,omitempty"`
+}
+
+// indentMessage returns msg as a recording's file holds it: indented by two
+// spaces, with a final newline. A message that is not valid JSON is kept
+// as it is.
+func indentMessage(msg []byte) []byte {
+	var b bytes.Buffer
+	if err := json.Indent(&b, msg, "", "  "); err != nil {
+		b.Reset()
+		b.Write(bytes.TrimSpace(msg))
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}

@@ -1,0 +1,503 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// A ReplayTransport serves a recording made by a Recorder (or by
+// "mcpgen record") back to a Session, for tests that run without the
+// server. Each connection answers a request with the response recorded for
+// a request of the same method and params, its id rewritten to the
+// client's, and sends the notifications and requests the server sent
+// around it in the recorded order. What it compares of the params leaves
+// out _meta (the protocol metadata, progress tokens) and, for initialize,
+// everything but protocolVersion, so that a recording made by one client
+// serves another; a progress notification gets the client's progress token.
+//
+// A request recorded more than once is answered with its recorded
+// responses in turn, the last one again once they are used up. A request
+// the recording does not hold fails with an error naming its method and
+// the recording; the notifications and responses the client sends need no
+// answer and are taken as they come. A recording holds the protocol era it
+// was made in: a client pinned to another one gets the error for the
+// request it makes first.
+type ReplayTransport struct {
+	name string
+	// initial are the messages the server sent before the client's first.
+	initial []*recordedMessage
+	// requests are the client's requests, by matchKey; notifications its
+	// notifications, by method; responses its responses to the server's
+	// requests, by id.
+	requests      map[string][]*exchange
+	notifications map[string][]*exchange
+	responses     map[string][]*exchange
+	// methods counts the requests of each method, for the error of an
+	// unexpected one.
+	methods map[string]int
+}
+
+// recordedMessage is one message of a recording, compact.
+type recordedMessage struct {
+	section string // the name of its file
+	msg     jsonrpc.Message
+	data    []byte
+}
+
+// exchange is one message of the client's and what the server sent in
+// answer to it: the response, and the notifications and requests that came
+// after the message, in order.
+type exchange struct {
+	section string
+	replies []*recordedMessage
+	// httpErr is the HTTP status that answered the request instead.
+	httpErr *recordedHTTPError
+	// progressToken is the request's recorded progress token, as JSON.
+	progressToken []byte
+}
+
+// NewReplayTransport reads the recording at path and returns a transport
+// that serves it. A malformed recording is an error naming the file and the
+// section at fault.
+func NewReplayTransport(path string) (*ReplayTransport, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxRecordingSize {
+		return nil, fmt.Errorf("replay %s: the recording is larger than %d MiB", path, maxRecordingSize>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordingSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return Replay(path, data)
+}
+
+// Replay returns a transport that serves the recording data; name names it
+// in errors, such as the file it was read from.
+func Replay(name string, data []byte) (*ReplayTransport, error) {
+	if len(data) > maxRecordingSize {
+		return nil, fmt.Errorf("replay %s: the recording is larger than %d MiB", name, maxRecordingSize>>20)
+	}
+	a := txtar.Parse(data)
+	if !strings.HasPrefix(string(a.Comment), recordingHeader+"\n") {
+		return nil, fmt.Errorf("replay %s: not a recording: it does not start with the line %q", name, recordingHeader)
+	}
+	if len(a.Files) == 0 {
+		return nil, fmt.Errorf("replay %s: the recording holds no messages", name)
+	}
+	if len(a.Files) > maxRecordingMessages {
+		return nil, fmt.Errorf("replay %s: the recording holds more than %d messages", name, maxRecordingMessages)
+	}
+	t := &ReplayTransport{
+		name:          name,
+		requests:      map[string][]*exchange{},
+		notifications: map[string][]*exchange{},
+		responses:     map[string][]*exchange{},
+		methods:       map[string]int{},
+	}
+	if err := t.index(a.Files); err != nil {
+		return nil, fmt.Errorf("replay %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// index reads the recording's files into t's exchanges.
+func (t *ReplayTransport) index(files []txtar.File) error {
+	var (
+		last    *exchange
+		pending = map[string]*exchange{} // client requests awaiting their response, by id
+		order   []*exchange              // the same, in the order they were sent
+		prev    int
+	)
+	unpend := func(id string) *exchange {
+		ex := pending[id]
+		delete(pending, id)
+		for i, p := range order {
+			if p == ex {
+				order = append(order[:i], order[i+1:]...)
+				break
+			}
+		}
+		return ex
+	}
+	for _, f := range files {
+		seq, from, kind, err := parseRecordingName(f.Name)
+		if err != nil {
+			return fmt.Errorf("section %q: %v", f.Name, err)
+		}
+		if seq <= prev {
+			return fmt.Errorf("section %q: message %d comes after message %d", f.Name, seq, prev)
+		}
+		prev = seq
+		var b bytes.Buffer
+		if err := json.Compact(&b, f.Data); err != nil {
+			return fmt.Errorf("section %q: the message is not valid JSON: %v", f.Name, err)
+		}
+		if kind == kindHTTPError {
+			var he recordedHTTPError
+			if err := json.Unmarshal(b.Bytes(), &he); err != nil {
+				return fmt.Errorf("section %q: %v", f.Name, err)
+			}
+			ex := unpend(string(he.ID))
+			if ex == nil || from != fromServer {
+				return fmt.Errorf("section %q: an HTTP error for request id %s, which no request before it holds", f.Name, he.ID)
+			}
+			ex.httpErr = &he
+			continue
+		}
+		rm := &recordedMessage{section: f.Name, data: b.Bytes()}
+		if rm.msg, err = jsonrpc.Decode(rm.data); err != nil {
+			return fmt.Errorf("section %q: %v", f.Name, err)
+		}
+		want := map[string]jsonrpc.Kind{kindRequest: jsonrpc.KindRequest, kindResponse: jsonrpc.KindResponse, kindNotification: jsonrpc.KindNotification}[kind]
+		if rm.msg.Kind != want {
+			return fmt.Errorf("section %q: the message is not a %s", f.Name, kind)
+		}
+		id := string(rm.msg.ID)
+		if from == fromClient {
+			ex := &exchange{section: f.Name}
+			switch kind {
+			case kindRequest:
+				key, err := matchKey(rm.msg.Method, rm.msg.Params)
+				if err != nil {
+					return fmt.Errorf("section %q: params: %v", f.Name, err)
+				}
+				ex.progressToken = progressTokenOf(rm.msg.Params)
+				t.requests[key] = append(t.requests[key], ex)
+				t.methods[rm.msg.Method]++
+				if old := pending[id]; old != nil {
+					// Sent again (after an expired session): the response
+					// answers the later one.
+					unpend(id)
+				}
+				pending[id] = ex
+				order = append(order, ex)
+			case kindNotification:
+				t.notifications[rm.msg.Method] = append(t.notifications[rm.msg.Method], ex)
+			case kindResponse:
+				t.responses[id] = append(t.responses[id], ex)
+			}
+			last = ex
+			continue
+		}
+		switch {
+		case kind == kindResponse:
+			ex := unpend(id)
+			if ex == nil {
+				return fmt.Errorf("section %q: a response to id %s, which no request before it holds", f.Name, id)
+			}
+			ex.replies = append(ex.replies, rm)
+		case rm.msg.Method == "notifications/progress" && forRequest(order, rm.msg.Params) != nil:
+			ex := forRequest(order, rm.msg.Params)
+			ex.replies = append(ex.replies, rm)
+		case len(order) > 0:
+			ex := order[len(order)-1]
+			ex.replies = append(ex.replies, rm)
+		case last != nil:
+			last.replies = append(last.replies, rm)
+		default:
+			t.initial = append(t.initial, rm)
+		}
+	}
+	return nil
+}
+
+// forRequest returns the request of order whose progress token the progress
+// notification with params names, or nil.
+func forRequest(order []*exchange, params []byte) *exchange {
+	var p struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Token == nil {
+		return nil
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		if order[i].progressToken != nil && bytes.Equal(order[i].progressToken, p.Token) {
+			return order[i]
+		}
+	}
+	return nil
+}
+
+// progressTokenOf returns the progress token in the _meta of a request's
+// params, as compact JSON, or nil.
+func progressTokenOf(params []byte) []byte {
+	var p struct {
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Meta.Token == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, p.Meta.Token) != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// matchKey returns what identifies a request in a recording: its method and
+// its params in a canonical form (members sorted, _meta left out; of
+// initialize's, protocolVersion alone).
+func matchKey(method string, params []byte) (string, error) {
+	params = jsonrpc.TrimSpace(params)
+	if len(params) == 0 || jsonrpc.IsNull(params) {
+		return method, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(params))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return "", err
+	}
+	if obj, ok := v.(map[string]any); ok {
+		delete(obj, "_meta")
+		if method == "initialize" {
+			v = map[string]any{"protocolVersion": obj["protocolVersion"]}
+		} else if len(obj) == 0 {
+			return method, nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return method + " " + string(b), nil
+}
+
+// Connect returns a connection that serves the recording from its start.
+func (t *ReplayTransport) Connect(ctx context.Context) (Conn, error) {
+	c := &replayConn{
+		t:     t,
+		next:  map[string]int{},
+		ready: make(chan struct{}, 1),
+		done:  make(chan struct{}),
+	}
+	for _, m := range t.initial {
+		c.queue = append(c.queue, m.data)
+	}
+	if len(c.queue) > 0 {
+		c.ready <- struct{}{}
+	}
+	return c, nil
+}
+
+// maxReplayQueue bounds the messages a replay connection holds for the
+// client to read: a Write that would pass it waits for Read.
+const maxReplayQueue = 1024
+
+// replayConn is one connection of a ReplayTransport.
+type replayConn struct {
+	t *ReplayTransport
+
+	wmu sync.Mutex // keeps one exchange's replies together
+
+	mu    sync.Mutex
+	queue [][]byte
+	next  map[string]int // the next exchange of each list, by list
+	ready chan struct{}  // signalled when queue gains a message or room
+	done  chan struct{}
+	once  sync.Once
+}
+
+// ConnCapabilities declares that Write neither keeps its context nor the
+// message's data.
+func (c *replayConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{WriteIgnoresContext: true, ReleasesData: true}
+}
+
+func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
+	select {
+	case <-c.done:
+		return ErrClosed
+	default:
+	}
+	msg, err := jsonrpc.Decode(m.Data)
+	if err != nil {
+		return fmt.Errorf("replay %s: the client sent a malformed message: %v", c.t.name, err)
+	}
+	var ex *exchange
+	switch msg.Kind {
+	case jsonrpc.KindRequest:
+		key, err := matchKey(msg.Method, msg.Params)
+		if err != nil {
+			return fmt.Errorf("replay %s: %s: params: %v", c.t.name, msg.Method, err)
+		}
+		ex = c.take("r "+key, c.t.requests[key])
+		if ex == nil {
+			return c.unexpected(msg.Method, m.Name)
+		}
+		if ex.httpErr != nil {
+			return &HTTPError{Method: ex.httpErr.HTTPMethod, URL: "replay " + c.t.name, StatusCode: ex.httpErr.StatusCode, Body: []byte(ex.httpErr.Body)}
+		}
+	case jsonrpc.KindNotification:
+		ex = c.take("n "+msg.Method, c.t.notifications[msg.Method])
+	case jsonrpc.KindResponse:
+		id := string(jsonrpc.TrimSpace(msg.ID))
+		ex = c.take("s "+id, c.t.responses[id])
+	}
+	if ex == nil || len(ex.replies) == 0 {
+		return nil
+	}
+	return c.send(ctx, ex, msg)
+}
+
+// unexpected returns the error for a request the recording does not hold.
+func (c *replayConn) unexpected(method, name string) error {
+	what := method
+	if name != "" {
+		what += " " + name
+	}
+	n := c.t.methods[method]
+	switch n {
+	case 0:
+		return fmt.Errorf("replay %s: the recording holds no %s request", c.t.name, what)
+	case 1:
+		return fmt.Errorf("replay %s: the recording holds no %s request with these params (it holds 1 %s request with others)", c.t.name, what, method)
+	}
+	return fmt.Errorf("replay %s: the recording holds no %s request with these params (it holds %d %s requests with others)", c.t.name, what, n, method)
+}
+
+// take returns the next exchange of list, under key: each in turn, then the
+// last one again.
+func (c *replayConn) take(key string, list []*exchange) *exchange {
+	if len(list) == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := c.next[key]
+	if i >= len(list) {
+		return list[len(list)-1]
+	}
+	c.next[key] = i + 1
+	return list[i]
+}
+
+// send queues the replies of ex to the client's message msg: the response
+// with the client's id, progress notifications with its progress token.
+func (c *replayConn) send(ctx context.Context, ex *exchange, msg jsonrpc.Message) error {
+	token := progressTokenOf(msg.Params)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	for _, r := range ex.replies {
+		data := r.data
+		switch {
+		case r.msg.Kind == jsonrpc.KindResponse:
+			data = withID(r.msg, msg.ID)
+		case r.msg.Method == "notifications/progress" && token != nil && ex.progressToken != nil:
+			data = withProgressToken(r, ex.progressToken, token)
+		}
+		if err := c.push(ctx, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withID returns the response m with the id id.
+func withID(m jsonrpc.Message, id []byte) []byte {
+	b := make([]byte, 0, len(m.Result)+len(m.Error)+len(id)+40)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	if m.Error != nil {
+		b = append(b, `,"error":`...)
+		b = append(b, m.Error...)
+	} else {
+		b = append(b, `,"result":`...)
+		b = append(b, m.Result...)
+	}
+	return append(b, '}')
+}
+
+// withProgressToken returns the progress notification r with the token
+// from replaced by to.
+func withProgressToken(r *recordedMessage, from, to []byte) []byte {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(r.msg.Params, &p) != nil {
+		return r.data
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, p["progressToken"]) != nil || !bytes.Equal(b.Bytes(), from) {
+		return r.data
+	}
+	p["progressToken"] = to
+	params, err := json.Marshal(p)
+	if err != nil {
+		return r.data
+	}
+	out := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":`)
+	out = append(out, params...)
+	return append(out, '}')
+}
+
+// push queues one message for Read, waiting while the queue is full.
+func (c *replayConn) push(ctx context.Context, data []byte) error {
+	for {
+		c.mu.Lock()
+		if len(c.queue) < maxReplayQueue {
+			c.queue = append(c.queue, data)
+			c.mu.Unlock()
+			c.signal()
+			return nil
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.ready:
+		case <-c.done:
+			return ErrClosed
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (c *replayConn) signal() {
+	select {
+	case c.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (c *replayConn) Read(ctx context.Context) ([]byte, error) {
+	for {
+		c.mu.Lock()
+		if len(c.queue) > 0 {
+			data := c.queue[0]
+			c.queue[0] = nil
+			c.queue = c.queue[1:]
+			c.mu.Unlock()
+			// Wakes a Write waiting for room, or the next Read.
+			c.signal()
+			return bytes.Clone(data), nil
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.ready:
+		case <-c.done:
+			return nil, ErrClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Close ends the connection: a blocked Read returns ErrClosed.
+func (c *replayConn) Close() error {
+	c.once.Do(func() { close(c.done) })
+	return nil
+}

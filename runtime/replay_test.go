@@ -1,0 +1,275 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
+)
+
+// recordEverything records a session with server-everything over stdio:
+// the tools, an echo, a sum and a long-running operation that reports
+// progress.
+func recordEverything(t *testing.T) []byte {
+	t.Helper()
+	argv := testenv.Everything(t, "stdio")
+	ctx := testenv.Context(t)
+	var buf bytes.Buffer
+	rec := Record(NewCommandTransport(argv[0], argv[1:]...), &buf, &RecordOptions{Source: "server-everything stdio"})
+	s, err := Connect(ctx, rec, nil)
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatalf("ListTools: %v", err)
+	}
+	for _, c := range []struct{ tool, args string }{
+		{"echo", `{"message":"recorded"}`},
+		{"get-sum", `{"a":2,"b":3}`},
+	} {
+		if _, err := s.CallTool(ctx, c.tool, json.RawMessage(c.args)); err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
+	}
+	var progress int
+	pctx := WithProgress(ctx, func(Progress) { progress++ })
+	if _, err := s.CallTool(pctx, "trigger-long-running-operation", json.RawMessage(`{"duration":0.2,"steps":2}`)); err != nil {
+		t.Fatalf("trigger-long-running-operation: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := rec.Err(); err != nil {
+		t.Fatalf("recording: %v", err)
+	}
+	if progress == 0 {
+		t.Fatal("the server reported no progress while recording")
+	}
+	return buf.Bytes()
+}
+
+// TestRecordReplayEverything records a session with server-everything (the
+// legacy era) and replays it: the handshake, the tool list, the calls and
+// their progress come back as recorded, with the ids and the progress token
+// of the replaying client, and a request the recording does not hold fails
+// with an error naming its method and the recording.
+func TestRecordReplayEverything(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	data := recordEverything(t)
+	a := txtar.Parse(data)
+	if !strings.HasPrefix(string(a.Comment), recordingHeader+"\nserver: server-everything stdio\n") {
+		t.Errorf("header %q", a.Comment)
+	}
+	names := make([]string, len(a.Files))
+	for i, f := range a.Files {
+		names[i] = f.Name
+	}
+	for _, want := range []string{"-client-request-initialize.json", "-server-response-initialize.json", "-client-notification-notifications.initialized.json", "-client-request-tools.list.json", "-server-response-tools.call.json", "-server-notification-notifications.progress.json"} {
+		if !strings.Contains(strings.Join(names, "\n"), want) {
+			t.Errorf("no file ending in %s among\n%s", want, strings.Join(names, "\n"))
+		}
+	}
+
+	rt, err := Replay("everything.txtar", data)
+	if err != nil {
+		t.Fatalf("Replay: %v", err)
+	}
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, rt, &Options{ProbeTimeout: -1})
+	if err != nil {
+		t.Fatalf("Connect to the replay: %v", err)
+	}
+	defer s.Close()
+	if s.ProtocolVersion() != "2025-11-25" || s.ServerInfo().Name == "" {
+		t.Errorf("replayed %s with server %+v", s.ProtocolVersion(), s.ServerInfo())
+	}
+	// Unexpected requests first, so that the replayed ids differ from the
+	// recorded ones.
+	_, err = s.CallTool(ctx, "echo", json.RawMessage(`{"message":"never recorded"}`))
+	if err == nil || !strings.Contains(err.Error(), "tools/call echo") || !strings.Contains(err.Error(), "everything.txtar") {
+		t.Errorf("unrecorded call: %v, want an error naming tools/call echo and everything.txtar", err)
+	}
+	_, err = s.ReadResource(ctx, "demo://resource/static/document/architecture.md")
+	if err == nil || !strings.Contains(err.Error(), "resources/read") || !strings.Contains(err.Error(), "everything.txtar") {
+		t.Errorf("unrecorded method: %v, want an error naming resources/read and everything.txtar", err)
+	}
+	tools, err := s.ListTools(ctx)
+	if err != nil || len(tools) < 10 {
+		t.Fatalf("ListTools = %d tools, %v", len(tools), err)
+	}
+	res, err := s.CallTool(ctx, "echo", map[string]any{"message": "recorded"})
+	if err != nil || !strings.Contains(res.Text(), "recorded") {
+		t.Errorf("echo = %q, %v", res.Text(), err)
+	}
+	res, err = s.CallTool(ctx, "get-sum", map[string]any{"b": 3, "a": 2})
+	if err != nil || !strings.Contains(res.Text(), "5") {
+		t.Errorf("get-sum = %q, %v", res.Text(), err)
+	}
+	var mu sync.Mutex
+	var progress []Progress
+	pctx := WithProgress(ctx, func(p Progress) {
+		mu.Lock()
+		progress = append(progress, p)
+		mu.Unlock()
+	})
+	if _, err := s.CallTool(pctx, "trigger-long-running-operation", json.RawMessage(`{"duration":0.2,"steps":2}`)); err != nil {
+		t.Fatalf("trigger-long-running-operation: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(progress) != 2 || progress[1].Progress != 2 {
+		t.Errorf("progress %+v, want the 2 recorded steps", progress)
+	}
+}
+
+// TestReplayModernEra records a 2026-07-28 session with the TypeScript v2
+// server, a tool whose result asks for input included, and replays it pinned
+// to that version; pinned to the legacy era, the replay fails on initialize,
+// which the recording does not hold.
+func TestReplayModernEra(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	argv := testenv.TSV2Server(t)
+	ctx := testenv.Context(t)
+	accept := func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
+		return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"confirm": true}}, nil
+	}
+	var buf bytes.Buffer
+	rec := Record(NewCommandTransport(argv[0], argv[1:]...), &buf, nil)
+	s, err := Connect(ctx, rec, &Options{ProtocolVersion: "2026-07-28", Elicitation: accept})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	res, err := s.CallTool(ctx, "deploy", map[string]any{"service": "web"})
+	if err != nil {
+		t.Fatalf("deploy: %v", err)
+	}
+	want := res.Text()
+	s.Close()
+
+	rt, err := Replay("modern.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatalf("Replay: %v", err)
+	}
+	s, err = Connect(ctx, rt, &Options{ProtocolVersion: "2026-07-28", Elicitation: accept})
+	if err != nil {
+		t.Fatalf("Connect to the replay: %v", err)
+	}
+	defer s.Close()
+	if s.ProtocolVersion() != "2026-07-28" {
+		t.Errorf("replayed %s", s.ProtocolVersion())
+	}
+	res, err = s.CallTool(ctx, "deploy", map[string]any{"service": "web"})
+	if err != nil || res.Text() != want || !strings.Contains(want, "deployed web") {
+		t.Errorf("deploy = %q, %v; recorded %q", res.Text(), err, want)
+	}
+
+	_, err = Connect(ctx, rt, &Options{ProtocolVersion: "2025-11-25"})
+	if err == nil || !strings.Contains(err.Error(), "initialize") || !strings.Contains(err.Error(), "modern.txtar") {
+		t.Errorf("legacy client on a modern recording: %v, want an error naming initialize and modern.txtar", err)
+	}
+}
+
+// TestReplayMalformed: a malformed recording is an error naming the file
+// and, for a bad message, its section; nothing panics.
+func TestReplayMalformed(t *testing.T) {
+	const head = recordingHeader + "\n"
+	const init = "-- 0001-client-request-initialize.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\"}}\n"
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"not a recording", "-- a.json --\n{}\n", "not a recording"},
+		{"empty", head, "holds no messages"},
+		{"bad name", head + "-- hello.json --\n{}\n", `section "hello.json"`},
+		{"bad direction", head + "-- 0001-proxy-request-x.json --\n{}\n", `section "0001-proxy-request-x.json"`},
+		{"bad kind", head + "-- 0001-client-thing-x.json --\n{}\n", `section "0001-client-thing-x.json"`},
+		{"not JSON", head + "-- 0001-client-request-x.json --\n{\"jsonrpc\":\n", `section "0001-client-request-x.json": the message is not valid JSON`},
+		{"kind mismatch", head + "-- 0001-client-request-x.json --\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n", `section "0001-client-request-x.json": the message is not a request`},
+		{"order", head + init + "-- 0001-server-response-initialize.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n", `section "0001-server-response-initialize.json": message 1 comes after message 1`},
+		{"orphan response", head + init + "-- 0002-server-response-x.json --\n{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n", `section "0002-server-response-x.json": a response to id 7`},
+		{"orphan http error", head + "-- 0001-server-http-error-x.json --\n{\"id\":3,\"httpMethod\":\"POST\",\"status\":404}\n", `section "0001-server-http-error-x.json"`},
+		{"deep nesting", head + "-- 0001-client-request-x.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":" + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}\n", `section "0001-client-request-x.json": the message is not valid JSON`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Replay("bad.txtar", []byte(tc.data))
+			if err == nil || !strings.Contains(err.Error(), "replay bad.txtar") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Replay = %v, want an error naming bad.txtar and %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("too large", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "big.txtar")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(maxRecordingSize + 1); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		_, err = NewReplayTransport(path)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "larger than") {
+			t.Errorf("NewReplayTransport = %v, want an error naming %s and its size", err, path)
+		}
+	})
+	t.Run("missing file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "none.txtar")
+		_, err := NewReplayTransport(path)
+		if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), path) {
+			t.Errorf("NewReplayTransport = %v, want an error naming %s", err, path)
+		}
+	})
+}
+
+// TestRecordRedactsSecrets: the secrets given to a Recorder, and those it
+// learns later, are replaced in every message and in the header, as they
+// are and JSON-escaped.
+func TestRecordRedactsSecrets(t *testing.T) {
+	const token = "tok-0123456789abcdef"
+	const late = "late-secret-987654321"
+	var buf bytes.Buffer
+	mem := newMemConn(func(c *memConn, _ context.Context, m memMsg) error {
+		switch m.Method {
+		case "initialize":
+			c.reply(m, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"echo `+token+`","version":"1"}}`)
+		case "tools/list":
+			c.reply(m, `{"tools":[{"name":"t","description":"you sent \u0074ok-0123456789abcdef and `+late+`","inputSchema":{"type":"object"}}]}`)
+		}
+		return nil
+	})
+	rec := Record(mem, &buf, &RecordOptions{Source: "https://example.com/mcp?key=" + token, Secrets: []string{token}})
+	ctx := context.Background()
+	s, err := Connect(ctx, rec, &Options{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec.AddSecrets(late)
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, secret := range []string{token, late, `\u0074ok-0123456789abcdef`} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the recording holds %q:\n%s", secret, out)
+		}
+	}
+	if strings.Count(out, "[REDACTED]") != 4 {
+		t.Errorf("the recording has %d marks, want 4 (header, serverInfo, description twice):\n%s", strings.Count(out, "[REDACTED]"), out)
+	}
+	if _, err := Replay("redacted", buf.Bytes()); err != nil {
+		t.Errorf("the redacted recording does not replay: %v", err)
+	}
+}
