@@ -52,11 +52,18 @@ type recordedMessage struct {
 	section string // the name of its file
 	msg     jsonrpc.Message
 	data    []byte
+	// owner is the client's request a response answers, or whose progress
+	// a progress notification reports: the replay gives the message that
+	// request's id or progress token.
+	owner *exchange
 }
 
 // exchange is one message of the client's and what the server sent in
-// answer to it: the response, and the notifications and requests that came
-// after the message, in order.
+// answer to it, in order: the response, and the notifications and requests
+// that came after the message. What the server sent after the client
+// answered a request the server made during a request of the client's
+// belongs to that answer (next), so that a replay sends it only once the
+// client has answered again.
 type exchange struct {
 	section string
 	replies []*recordedMessage
@@ -64,6 +71,18 @@ type exchange struct {
 	httpErr *recordedHTTPError
 	// progressToken is the request's recorded progress token, as JSON.
 	progressToken []byte
+	// next is the client's answer to a server request made during this
+	// exchange, where what the server sent after it goes.
+	next *exchange
+}
+
+// current returns the exchange that what the server sends during ex goes
+// to: ex, or the last answer the client gave during it.
+func (ex *exchange) current() *exchange {
+	for ex.next != nil {
+		ex = ex.next
+	}
+	return ex
 }
 
 // NewReplayTransport reads the recording at path and returns a transport
@@ -120,6 +139,7 @@ func (t *ReplayTransport) index(files []txtar.File) error {
 		last    *exchange
 		pending = map[string]*exchange{} // client requests awaiting their response, by id
 		order   []*exchange              // the same, in the order they were sent
+		asked   = map[string]*exchange{} // the client request each server request came during, by id
 		prev    int
 	)
 	unpend := func(id string) *exchange {
@@ -178,38 +198,47 @@ func (t *ReplayTransport) index(files []txtar.File) error {
 				ex.progressToken = progressTokenOf(rm.msg.Params)
 				t.requests[key] = append(t.requests[key], ex)
 				t.methods[rm.msg.Method]++
-				if old := pending[id]; old != nil {
-					// Sent again (after an expired session): the response
-					// answers the later one.
-					unpend(id)
-				}
+				// A request sent again (after an expired session) takes
+				// the response from the one before.
+				unpend(id)
 				pending[id] = ex
 				order = append(order, ex)
 			case kindNotification:
 				t.notifications[rm.msg.Method] = append(t.notifications[rm.msg.Method], ex)
 			case kindResponse:
 				t.responses[id] = append(t.responses[id], ex)
+				if during := asked[id]; during != nil {
+					delete(asked, id)
+					during.current().next = ex
+				}
 			}
 			last = ex
 			continue
 		}
+		var to *exchange
 		switch {
 		case kind == kindResponse:
-			ex := unpend(id)
-			if ex == nil {
+			rm.owner = unpend(id)
+			if rm.owner == nil {
 				return fmt.Errorf("section %q: a response to id %s, which no request before it holds", f.Name, id)
 			}
-			ex.replies = append(ex.replies, rm)
+			to = rm.owner.current()
 		case rm.msg.Method == "notifications/progress" && forRequest(order, rm.msg.Params) != nil:
-			ex := forRequest(order, rm.msg.Params)
-			ex.replies = append(ex.replies, rm)
+			rm.owner = forRequest(order, rm.msg.Params)
+			to = rm.owner.current()
 		case len(order) > 0:
-			ex := order[len(order)-1]
-			ex.replies = append(ex.replies, rm)
+			during := order[len(order)-1]
+			if kind == kindRequest {
+				asked[id] = during
+			}
+			to = during.current()
 		case last != nil:
-			last.replies = append(last.replies, rm)
-		default:
+			to = last
+		}
+		if to == nil {
 			t.initial = append(t.initial, rm)
+		} else {
+			to.replies = append(to.replies, rm)
 		}
 	}
 	return nil
@@ -284,6 +313,7 @@ func (t *ReplayTransport) Connect(ctx context.Context) (Conn, error) {
 	c := &replayConn{
 		t:     t,
 		next:  map[string]int{},
+		sent:  map[*exchange]sentRequest{},
 		ready: make(chan struct{}, 1),
 		done:  make(chan struct{}),
 	}
@@ -294,6 +324,12 @@ func (t *ReplayTransport) Connect(ctx context.Context) (Conn, error) {
 		c.ready <- struct{}{}
 	}
 	return c, nil
+}
+
+// sentRequest is what the client's request an exchange was taken for
+// carried: its id and progress token, as JSON.
+type sentRequest struct {
+	id, token []byte
 }
 
 // maxReplayQueue bounds the messages a replay connection holds for the
@@ -309,7 +345,8 @@ type replayConn struct {
 	mu    sync.Mutex
 	queue [][]byte
 	next  map[string]int // the next exchange of each list, by list
-	ready chan struct{}  // signalled when queue gains a message or room
+	sent  map[*exchange]sentRequest
+	ready chan struct{} // signalled when queue gains a message or room
 	done  chan struct{}
 	once  sync.Once
 }
@@ -341,6 +378,9 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 		if ex == nil {
 			return c.unexpected(msg.Method, m.Name)
 		}
+		c.mu.Lock()
+		c.sent[ex] = sentRequest{id: bytes.Clone(jsonrpc.TrimSpace(msg.ID)), token: progressTokenOf(msg.Params)}
+		c.mu.Unlock()
 		if ex.httpErr != nil {
 			return &HTTPError{Method: ex.httpErr.HTTPMethod, URL: "replay " + c.t.name, StatusCode: ex.httpErr.StatusCode, Body: []byte(ex.httpErr.Body)}
 		}
@@ -353,7 +393,7 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 	if ex == nil || len(ex.replies) == 0 {
 		return nil
 	}
-	return c.send(ctx, ex, msg)
+	return c.send(ctx, ex)
 }
 
 // unexpected returns the error for a request the recording does not hold.
@@ -388,19 +428,25 @@ func (c *replayConn) take(key string, list []*exchange) *exchange {
 	return list[i]
 }
 
-// send queues the replies of ex to the client's message msg: the response
-// with the client's id, progress notifications with its progress token.
-func (c *replayConn) send(ctx context.Context, ex *exchange, msg jsonrpc.Message) error {
-	token := progressTokenOf(msg.Params)
+// send queues the replies of ex to a message of the client's: responses
+// with the id of the client's request they answer, progress notifications
+// with its progress token.
+func (c *replayConn) send(ctx context.Context, ex *exchange) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	for _, r := range ex.replies {
 		data := r.data
-		switch {
-		case r.msg.Kind == jsonrpc.KindResponse:
-			data = withID(r.msg, msg.ID)
-		case r.msg.Method == "notifications/progress" && token != nil && ex.progressToken != nil:
-			data = withProgressToken(r, ex.progressToken, token)
+		if r.owner != nil {
+			c.mu.Lock()
+			sent := c.sent[r.owner]
+			c.mu.Unlock()
+			switch {
+			case sent.id == nil:
+			case r.msg.Kind == jsonrpc.KindResponse:
+				data = withID(r.msg, sent.id)
+			case sent.token != nil && r.owner.progressToken != nil:
+				data = withProgressToken(r, r.owner.progressToken, sent.token)
+			}
 		}
 		if err := c.push(ctx, data); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,5 +272,115 @@ func TestRecordRedactsSecrets(t *testing.T) {
 	}
 	if _, err := Replay("redacted", buf.Bytes()); err != nil {
 		t.Errorf("the redacted recording does not replay: %v", err)
+	}
+}
+
+// TestReplayServerRequestsAndHTTPErrors records a legacy session whose
+// version probe the server refuses with an HTTP status, and in which the
+// server asks the client for input (elicitation) during a call, and replays
+// it: the probe fails at once with the recorded status, the client's
+// handler answers the replayed request, and the call gets its result.
+func TestReplayServerRequestsAndHTTPErrors(t *testing.T) {
+	var call memMsg
+	mem := newMemConn(func(c *memConn, _ context.Context, m memMsg) error {
+		switch {
+		case m.Method == "server/discover":
+			return &HTTPError{Method: "POST", URL: "http://x/mcp", StatusCode: 400, Body: []byte("Bad Request")}
+		case m.Method == "initialize":
+			c.reply(m, `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"asks","version":"1"}}`)
+		case m.Method == "tools/call":
+			call = m
+			c.in <- []byte(`{"jsonrpc":"2.0","id":"srv-1","method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}`)
+		case m.Method == "" && string(m.ID) == `"srv-1"`:
+			var r struct {
+				Result struct {
+					Content struct {
+						Name string `json:"name"`
+					} `json:"content"`
+				} `json:"result"`
+			}
+			json.Unmarshal([]byte(m.Raw), &r)
+			c.reply(call, `{"content":[{"type":"text","text":"hello `+r.Result.Content.Name+`"}]}`)
+		}
+		return nil
+	})
+	var asked []string
+	opts := func(name string) *Options {
+		return &Options{Elicitation: func(_ context.Context, r *ElicitRequest) (*ElicitResult, error) {
+			asked = append(asked, r.Message)
+			return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"name": name}}, nil
+		}}
+	}
+	var buf bytes.Buffer
+	rec := Record(mem, &buf, nil)
+	ctx := context.Background()
+	s, err := Connect(ctx, rec, opts("Ada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.CallTool(ctx, "greet", nil)
+	if err != nil || res.Text() != "hello Ada" {
+		t.Fatalf("recorded greet = %q, %v", res.Text(), err)
+	}
+	s.Close()
+	for _, want := range []string{"-- 0002-server-http-error-server.discover.json --", "-server-request-elicitation.create.json --", "-client-response-elicitation.create.json --"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the recording has no %s:\n%s", want, buf.String())
+		}
+	}
+
+	rt, err := Replay("asks.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked = nil
+	s, err = Connect(ctx, rt, opts("Bob"))
+	if err != nil {
+		t.Fatalf("Connect to the replay: %v", err)
+	}
+	defer s.Close()
+	if s.ProtocolVersion() != "2025-11-25" {
+		t.Errorf("replayed version %s", s.ProtocolVersion())
+	}
+	res, err = s.CallTool(ctx, "greet", nil)
+	if err != nil || res.Text() != "hello Ada" {
+		t.Errorf("replayed greet = %q, %v; want the recorded answer", res.Text(), err)
+	}
+	if len(asked) != 1 || asked[0] != "Your name?" {
+		t.Errorf("the replay asked %q, want the recorded question once", asked)
+	}
+}
+
+// TestSendRequest sends a request the Session has no method for, and
+// refuses params that are not an object or that hold _meta.
+func TestSendRequest(t *testing.T) {
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		if m.Method == "resources/list" {
+			c.reply(m, `{"resources":[],"echo":`+string(m.Params)+`}`)
+		} else {
+			c.replyError(m, CodeMethodNotFound, "null")
+		}
+		return nil
+	}))
+	ctx := context.Background()
+	s, err := Connect(ctx, mem, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.SendRequest(ctx, "resources/list", json.RawMessage(` {"cursor":"c2"} `))
+	if err != nil || string(res) != `{"resources":[],"echo":{"cursor":"c2"}}` {
+		t.Errorf("SendRequest = %s, %v", res, err)
+	}
+	if res, err := s.SendRequest(ctx, "resources/list", nil); err != nil || !strings.Contains(string(res), `"echo":null`) && !strings.Contains(string(res), `"echo":{}`) {
+		t.Errorf("SendRequest without params = %s, %v", res, err)
+	}
+	for _, bad := range []string{`[1]`, `{"a":`, `{"_meta":{}}`} {
+		if _, err := s.SendRequest(ctx, "resources/list", json.RawMessage(bad)); err == nil || !strings.Contains(err.Error(), "resources/list: params") {
+			t.Errorf("SendRequest(%s) = %v, want an error about the params", bad, err)
+		}
+	}
+	if _, err := s.SendRequest(ctx, "prompts/list", nil); !strings.Contains(fmt.Sprint(err), "prompts/list") {
+		t.Errorf("SendRequest(prompts/list) = %v, want an error naming the method", err)
 	}
 }
