@@ -102,3 +102,55 @@ func indentMessage(msg []byte) []byte {
 	b.WriteByte('\n')
 	return b.Bytes()
 }
+
+// recordingFile is one file of a txtar archive.
+type recordingFile struct {
+	name string
+	data []byte
+}
+
+// parseTxtar splits a txtar archive into its comment and its files, as
+// golang.org/x/tools/txtar does: a file starts at a line "-- NAME --" and
+// runs to the next such line. The runtime reads the format itself rather
+// than import x/tools into every program that links it.
+func parseTxtar(data []byte) (comment []byte, files []recordingFile) {
+	comment, name, data := findTxtarMarker(data)
+	for name != "" {
+		f := recordingFile{name: name}
+		f.data, name, data = findTxtarMarker(data)
+		files = append(files, f)
+	}
+	return comment, files
+}
+
+// findTxtarMarker returns the text before the first file marker of data,
+// the marker's name ("" when there is none), and the text after the
+// marker's line.
+func findTxtarMarker(data []byte) (before []byte, name string, after []byte) {
+	var i int
+	for {
+		if name, after = txtarMarker(data[i:]); name != "" {
+			return data[:i], name, after
+		}
+		j := bytes.Index(data[i:], []byte("\n-- "))
+		if j < 0 {
+			return data, "", nil
+		}
+		i += j + 1
+	}
+}
+
+// txtarMarker reports whether data starts with a file marker line, and
+// returns its name and the text after the line.
+func txtarMarker(data []byte) (name string, after []byte) {
+	if !bytes.HasPrefix(data, []byte("-- ")) {
+		return "", nil
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data, after = data[:i], data[i+1:]
+	}
+	if !bytes.HasSuffix(data, []byte(" --")) || len(data) < len("-- ")+len(" --") {
+		return "", nil
+	}
+	return strings.TrimSpace(string(data[3 : len(data)-3])), after
+}

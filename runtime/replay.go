@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -110,14 +108,14 @@ func Replay(name string, data []byte) (*ReplayTransport, error) {
 	if len(data) > maxRecordingSize {
 		return nil, fmt.Errorf("replay %s: the recording is larger than %d MiB", name, maxRecordingSize>>20)
 	}
-	a := txtar.Parse(data)
-	if !strings.HasPrefix(string(a.Comment), recordingHeader+"\n") {
+	comment, files := parseTxtar(data)
+	if !strings.HasPrefix(string(comment), recordingHeader+"\n") {
 		return nil, fmt.Errorf("replay %s: not a recording: it does not start with the line %q", name, recordingHeader)
 	}
-	if len(a.Files) == 0 {
+	if len(files) == 0 {
 		return nil, fmt.Errorf("replay %s: the recording holds no messages", name)
 	}
-	if len(a.Files) > maxRecordingMessages {
+	if len(files) > maxRecordingMessages {
 		return nil, fmt.Errorf("replay %s: the recording holds more than %d messages", name, maxRecordingMessages)
 	}
 	t := &ReplayTransport{
@@ -127,14 +125,14 @@ func Replay(name string, data []byte) (*ReplayTransport, error) {
 		responses:     map[string][]*exchange{},
 		methods:       map[string]int{},
 	}
-	if err := t.index(a.Files); err != nil {
+	if err := t.index(files); err != nil {
 		return nil, fmt.Errorf("replay %s: %w", name, err)
 	}
 	return t, nil
 }
 
 // index reads the recording's files into t's exchanges.
-func (t *ReplayTransport) index(files []txtar.File) error {
+func (t *ReplayTransport) index(files []recordingFile) error {
 	var (
 		last    *exchange
 		pending = map[string]*exchange{} // client requests awaiting their response, by id
@@ -154,46 +152,46 @@ func (t *ReplayTransport) index(files []txtar.File) error {
 		return ex
 	}
 	for _, f := range files {
-		seq, from, kind, err := parseRecordingName(f.Name)
+		seq, from, kind, err := parseRecordingName(f.name)
 		if err != nil {
-			return fmt.Errorf("section %q: %v", f.Name, err)
+			return fmt.Errorf("section %q: %v", f.name, err)
 		}
 		if seq <= prev {
-			return fmt.Errorf("section %q: message %d comes after message %d", f.Name, seq, prev)
+			return fmt.Errorf("section %q: message %d comes after message %d", f.name, seq, prev)
 		}
 		prev = seq
 		var b bytes.Buffer
-		if err := json.Compact(&b, f.Data); err != nil {
-			return fmt.Errorf("section %q: the message is not valid JSON: %v", f.Name, err)
+		if err := json.Compact(&b, f.data); err != nil {
+			return fmt.Errorf("section %q: the message is not valid JSON: %v", f.name, err)
 		}
 		if kind == kindHTTPError {
 			var he recordedHTTPError
 			if err := json.Unmarshal(b.Bytes(), &he); err != nil {
-				return fmt.Errorf("section %q: %v", f.Name, err)
+				return fmt.Errorf("section %q: %v", f.name, err)
 			}
 			ex := unpend(string(he.ID))
 			if ex == nil || from != fromServer {
-				return fmt.Errorf("section %q: an HTTP error for request id %s, which no request before it holds", f.Name, he.ID)
+				return fmt.Errorf("section %q: an HTTP error for request id %s, which no request before it holds", f.name, he.ID)
 			}
 			ex.httpErr = &he
 			continue
 		}
-		rm := &recordedMessage{section: f.Name, data: b.Bytes()}
+		rm := &recordedMessage{section: f.name, data: b.Bytes()}
 		if rm.msg, err = jsonrpc.Decode(rm.data); err != nil {
-			return fmt.Errorf("section %q: %v", f.Name, err)
+			return fmt.Errorf("section %q: %v", f.name, err)
 		}
 		want := map[string]jsonrpc.Kind{kindRequest: jsonrpc.KindRequest, kindResponse: jsonrpc.KindResponse, kindNotification: jsonrpc.KindNotification}[kind]
 		if rm.msg.Kind != want {
-			return fmt.Errorf("section %q: the message is not a %s", f.Name, kind)
+			return fmt.Errorf("section %q: the message is not a %s", f.name, kind)
 		}
 		id := string(rm.msg.ID)
 		if from == fromClient {
-			ex := &exchange{section: f.Name}
+			ex := &exchange{section: f.name}
 			switch kind {
 			case kindRequest:
 				key, err := matchKey(rm.msg.Method, rm.msg.Params)
 				if err != nil {
-					return fmt.Errorf("section %q: params: %v", f.Name, err)
+					return fmt.Errorf("section %q: params: %v", f.name, err)
 				}
 				ex.progressToken = progressTokenOf(rm.msg.Params)
 				t.requests[key] = append(t.requests[key], ex)
@@ -220,7 +218,7 @@ func (t *ReplayTransport) index(files []txtar.File) error {
 		case kind == kindResponse:
 			rm.owner = unpend(id)
 			if rm.owner == nil {
-				return fmt.Errorf("section %q: a response to id %s, which no request before it holds", f.Name, id)
+				return fmt.Errorf("section %q: a response to id %s, which no request before it holds", f.name, id)
 			}
 			to = rm.owner.current()
 		case rm.msg.Method == "notifications/progress" && forRequest(order, rm.msg.Params) != nil:

@@ -17,15 +17,14 @@ import (
 	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
-// recordEverything records a session with server-everything over stdio:
-// the tools, an echo, a sum and a long-running operation that reports
+// recordEverything records a session with server-everything over tr: the
+// tools, an echo, a sum and a long-running operation that reports
 // progress.
-func recordEverything(t *testing.T) []byte {
+func recordEverything(t *testing.T, tr Transport) []byte {
 	t.Helper()
-	argv := testenv.Everything(t, "stdio")
 	ctx := testenv.Context(t)
 	var buf bytes.Buffer
-	rec := Record(NewCommandTransport(argv[0], argv[1:]...), &buf, &RecordOptions{Source: "server-everything stdio"})
+	rec := Record(tr, &buf, &RecordOptions{Source: "server-everything"})
 	s, err := Connect(ctx, rec, nil)
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
@@ -59,24 +58,43 @@ func recordEverything(t *testing.T) []byte {
 }
 
 // TestRecordReplayEverything records a session with server-everything (the
-// legacy era) and replays it: the handshake, the tool list, the calls and
-// their progress come back as recorded, with the ids and the progress token
-// of the replaying client, and a request the recording does not hold fails
-// with an error naming its method and the recording.
+// legacy era) over stdio and Streamable HTTP, and replays it: the
+// handshake, the tool list, the calls and their progress come back as
+// recorded, with the ids and the progress token of the replaying client,
+// and a request the recording does not hold fails with an error naming its
+// method and the recording.
 func TestRecordReplayEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
 	}
-	data := recordEverything(t)
+	argv := testenv.Everything(t, "stdio")
+	url := testenv.ServeEverything(t, "streamableHttp")
+	for _, tc := range []struct {
+		name  string
+		tr    Transport
+		files []string
+	}{
+		{"stdio", NewCommandTransport(argv[0], argv[1:]...), []string{"-client-request-server.discover.json", "-server-response-server.discover.json"}},
+		{"streamable-http", StreamableHTTP(url, nil), []string{"-client-request-server.discover.json", "-server-http-error-server.discover.json"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			replayEverything(t, recordEverything(t, tc.tr), tc.files)
+		})
+	}
+}
+
+// replayEverything checks the recording recordEverything made, holding
+// files, and replays it.
+func replayEverything(t *testing.T, data []byte, files []string) {
 	a := txtar.Parse(data)
-	if !strings.HasPrefix(string(a.Comment), recordingHeader+"\nserver: server-everything stdio\n") {
+	if !strings.HasPrefix(string(a.Comment), recordingHeader+"\nserver: server-everything\n") {
 		t.Errorf("header %q", a.Comment)
 	}
 	names := make([]string, len(a.Files))
 	for i, f := range a.Files {
 		names[i] = f.Name
 	}
-	for _, want := range []string{"-client-request-initialize.json", "-server-response-initialize.json", "-client-notification-notifications.initialized.json", "-client-request-tools.list.json", "-server-response-tools.call.json", "-server-notification-notifications.progress.json"} {
+	for _, want := range append(files, "-client-request-initialize.json", "-server-response-initialize.json", "-client-notification-notifications.initialized.json", "-client-request-tools.list.json", "-server-response-tools.call.json", "-server-notification-notifications.progress.json") {
 		if !strings.Contains(strings.Join(names, "\n"), want) {
 			t.Errorf("no file ending in %s among\n%s", want, strings.Join(names, "\n"))
 		}
@@ -87,7 +105,7 @@ func TestRecordReplayEverything(t *testing.T) {
 		t.Fatalf("Replay: %v", err)
 	}
 	ctx := testenv.Context(t)
-	s, err := Connect(ctx, rt, &Options{ProbeTimeout: -1})
+	s, err := Connect(ctx, rt, nil)
 	if err != nil {
 		t.Fatalf("Connect to the replay: %v", err)
 	}
@@ -383,4 +401,42 @@ func TestSendRequest(t *testing.T) {
 	if _, err := s.SendRequest(ctx, "prompts/list", nil); !strings.Contains(fmt.Sprint(err), "prompts/list") {
 		t.Errorf("SendRequest(prompts/list) = %v, want an error naming the method", err)
 	}
+}
+
+// FuzzReplay: no recording makes Replay panic, and the runtime's own txtar
+// reader splits every input as golang.org/x/tools/txtar does.
+func FuzzReplay(f *testing.F) {
+	f.Add([]byte(recordingHeader + "\n-- 0001-client-request-x.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\n-- 0002-server-response-x.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"))
+	f.Add([]byte("-- a --\n-- b --\nx\n--  --\n-- c --"))
+	f.Add([]byte("text\n-- -- --\n-- x\n--x --\n"))
+	if data, err := os.ReadFile("../generated/everything/testdata/everything.txtar"); err == nil {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		comment, files := parseTxtar(data)
+		a := txtar.Parse(data)
+		// txtar adds a final newline to a comment or file that lacks one.
+		nl := []byte("\n")
+		if !bytes.Equal(bytes.TrimSuffix(comment, nl), bytes.TrimSuffix(a.Comment, nl)) || len(files) != len(a.Files) {
+			t.Fatalf("parseTxtar: comment %q and %d files; txtar: %q and %d", comment, len(files), a.Comment, len(a.Files))
+		}
+		for i := range files {
+			if files[i].name != a.Files[i].Name || !bytes.Equal(bytes.TrimSuffix(a.Files[i].Data, nl), bytes.TrimSuffix(files[i].data, nl)) {
+				t.Fatalf("file %d: %q %q; txtar: %q %q", i, files[i].name, files[i].data, a.Files[i].Name, a.Files[i].Data)
+			}
+		}
+		rt, err := Replay("fuzz.txtar", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "replay fuzz.txtar") {
+				t.Fatalf("error %q does not name the recording", err)
+			}
+			return
+		}
+		c, err := rt.Connect(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write(context.Background(), &OutMessage{Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"x"}`), Method: "x", ID: "1"})
+		c.Close()
+	})
 }
