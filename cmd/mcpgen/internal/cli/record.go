@@ -37,15 +37,16 @@ recorded like any other, and reported on standard error.
   --prompt 'NAME={"k":"v"}'  gets the prompt NAME with the arguments
 
 Each message is one file of the archive, named NNNN-FROM-KIND-METHOD.json
-(0003-client-request-tools.list.json, 0004-server-response-tools.list.json),
+(0006-client-request-tools.list.json, 0007-server-response-tools.list.json),
 its JSON indented, so that a recording made again diffs line by line.
 
 Credentials never reach the recording: the bearer token, the values of
---header, OAuth tokens, the password and secret-looking query parameters
-of the URL, secret-looking arguments of the server command, the values of
---env and of the inherited environment variables whose names look secret
-(TOKEN, KEY, SECRET, PASSWORD, ...) are replaced by [REDACTED] wherever
-they appear, as they are or JSON-escaped. HTTP headers are not recorded.
+--header, OAuth tokens, the password and query values of the URL, the
+secret-looking arguments of the server command, the values of --env and
+those of inherited environment variables whose names look secret
+(GITHUB_TOKEN, OPENAI_API_KEY, DB_PASSWORD, ...) are replaced by
+[REDACTED] wherever they appear, as they are or JSON-escaped. HTTP
+headers are not recorded.
 
 --env KEY=VALUE adds a variable to the environment of a server command.
 Without --out the recording goes to standard output; with it, the file
