@@ -440,3 +440,94 @@ func FuzzReplay(f *testing.F) {
 		c.Close()
 	})
 }
+
+// TestReplayConcurrentCalls replays calls recorded one after the other to
+// many goroutines at once, in another order: each gets the answer to its
+// own arguments.
+func TestReplayConcurrentCalls(t *testing.T) {
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		var p struct {
+			Arguments struct {
+				N int `json:"n"`
+			} `json:"arguments"`
+		}
+		json.Unmarshal(m.Params, &p)
+		c.reply(m, fmt.Sprintf(`{"content":[{"type":"text","text":"n=%d"}]}`, p.Arguments.N))
+		return nil
+	}))
+	var buf bytes.Buffer
+	ctx := context.Background()
+	s, err := Connect(ctx, Record(mem, &buf, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	for i := range n {
+		if _, err := s.CallTool(ctx, "count", map[string]int{"n": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	rt, err := Replay("count.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = Connect(ctx, rt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var wg sync.WaitGroup
+	for i := n - 1; i >= 0; i-- {
+		wg.Go(func() {
+			res, err := s.CallTool(ctx, "count", map[string]int{"n": i})
+			if want := fmt.Sprintf("n=%d", i); err != nil || res.Text() != want {
+				t.Errorf("count %d = %q, %v; want %q", i, res.Text(), err, want)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestReplayManyNotifications: a request followed by more notifications
+// than a connection holds unread is replayed whole and in order, the Write
+// waiting while the reader catches up.
+func TestReplayManyNotifications(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(recordingHeader + "\n-- 0001-client-request-run.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"run\"}\n")
+	const n = maxReplayQueue + 500
+	for i := range n {
+		fmt.Fprintf(&b, "-- %04d-server-notification-notifications.message.json --\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":%d}}\n", i+2, i)
+	}
+	fmt.Fprintf(&b, "-- %04d-server-response-run.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n", n+2)
+	rt, err := Replay("many.txtar", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testenv.Context(t)
+	c, err := rt.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	done := make(chan error, 1)
+	go func() {
+		done <- c.Write(ctx, &OutMessage{Data: []byte(`{"jsonrpc":"2.0","id":7,"method":"run"}`), Method: "run", ID: "7"})
+	}()
+	for i := range n {
+		msg, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf(`"params":{"data":%d}`, i); !strings.Contains(string(msg), want) {
+			t.Fatalf("message %d = %s, want %s", i, msg, want)
+		}
+	}
+	msg, err := c.Read(ctx)
+	if err != nil || string(msg) != `{"jsonrpc":"2.0","id":7,"result":{}}` {
+		t.Errorf("response = %s, %v", msg, err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Write = %v", err)
+	}
+}
