@@ -187,9 +187,10 @@ func (r *Recorder) server(data []byte, scrub func(string) string) {
 	defer r.mu.Unlock()
 	one := func(msg []byte) error {
 		m, err := jsonrpc.Decode(msg)
-		if err != nil {
-			// Kept as it came, for the replay to report.
-			r.add(fromServer, kindNotification, "", msg, scrub)
+		if err != nil || !json.Valid(msg) {
+			// Kept as a JSON string, which a replay sends as it came.
+			q, _ := json.Marshal(string(msg))
+			r.add(fromServer, kindInvalid, "", q, scrub)
 			return nil
 		}
 		id := string(bytes.TrimSpace(m.ID))

@@ -17,13 +17,15 @@ import (
 //	NNNN-FROM-KIND-METHOD.json
 //
 // where NNNN is its place in the session (from 0001), FROM is client or
-// server, KIND is request, response, notification or http-error (a
-// request the server refused with an HTTP status instead of a JSON-RPC
-// message), and METHOD is the message's method, or for a response the
+// server, KIND is request, response, notification, http-error (a request
+// the server refused with an HTTP status instead of a JSON-RPC message) or
+// invalid (what the server sent that was no JSON-RPC message, kept as a
+// JSON string), and METHOD is the message's method, or for a response the
 // method of the request it answers, with "/" written as "." so that the
-// archive extracts into one folder. The content is the message as JSON,
-// indented by two spaces with the members in the order they were sent, so
-// that two recordings of the same session compare line by line.
+// archive extracts into one folder, and any character but letters, digits,
+// ".", "_" and "-" as "_". The content is the message as JSON, indented by
+// two spaces with the members in the order they were sent, so that two
+// recordings of the same session compare line by line.
 const recordingHeader = "mcpgen recording v1"
 
 // Directions and kinds of the names of a recording's files.
@@ -35,7 +37,11 @@ const (
 	kindResponse     = "response"
 	kindNotification = "notification"
 	kindHTTPError    = "http-error"
+	kindInvalid      = "invalid"
 )
+
+// maxMethodInName bounds the length of the method in a file's name.
+const maxMethodInName = 64
 
 // maxRecordingSize bounds the size of a recording a replay reads, and
 // maxRecordingMessages the number of messages it holds.
@@ -46,9 +52,20 @@ const (
 
 // recordingName returns the file name of the seq'th message of a recording.
 func recordingName(seq int, from, kind, method string) string {
-	m := strings.ReplaceAll(method, "/", ".")
-	if m == "" {
-		m = "unknown"
+	m := []byte(method)
+	for i, c := range m {
+		switch {
+		case c == '/':
+			m[i] = '.'
+		case !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'):
+			m[i] = '_'
+		}
+	}
+	if len(m) > maxMethodInName {
+		m = m[:maxMethodInName]
+	}
+	if len(m) == 0 {
+		m = []byte("none")
 	}
 	return fmt.Sprintf("%04d-%s-%s-%s.json", seq, from, kind, m)
 }
@@ -72,12 +89,12 @@ func parseRecordingName(name string) (seq int, from, kind string, err error) {
 	if from != fromClient && from != fromServer {
 		return 0, "", "", fmt.Errorf("the name says the message comes from %q, not client or server", from)
 	}
-	for _, k := range []string{kindRequest, kindResponse, kindNotification, kindHTTPError} {
+	for _, k := range []string{kindRequest, kindResponse, kindNotification, kindHTTPError, kindInvalid} {
 		if strings.HasPrefix(parts[2], k+"-") {
 			return seq, from, k, nil
 		}
 	}
-	return 0, "", "", fmt.Errorf("the name has no kind (request, response, notification or http-error) after %s-", from)
+	return 0, "", "", fmt.Errorf("the name has no kind (request, response, notification, http-error or invalid) after %s-", from)
 }
 
 // recordedHTTPError is the content of an http-error file: the HTTP answer
@@ -90,14 +107,16 @@ type recordedHTTPError struct {
 	Body       string          `json:"body,omitempty"`
 }
 
-// indentMessage returns msg as a recording's file holds it: indented by two
-// spaces, with a final newline. A message that is not valid JSON is kept
-// as it is.
+// indentMessage returns msg, valid JSON, as a recording's file holds it:
+// indented by two spaces, with a final newline.
 func indentMessage(msg []byte) []byte {
 	var b bytes.Buffer
 	if err := json.Indent(&b, msg, "", "  "); err != nil {
+		// Not reached for valid JSON; a JSON string of it keeps the
+		// archive's structure whatever it holds.
 		b.Reset()
-		b.Write(bytes.TrimSpace(msg))
+		q, _ := json.Marshal(string(msg))
+		b.Write(q)
 	}
 	b.WriteByte('\n')
 	return b.Bytes()

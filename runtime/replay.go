@@ -176,6 +176,21 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 			ex.httpErr = &he
 			continue
 		}
+		if kind == kindInvalid {
+			var raw string
+			if from != fromServer || json.Unmarshal(b.Bytes(), &raw) != nil {
+				return fmt.Errorf("section %q: an invalid message is a JSON string the server sent", f.name)
+			}
+			rm := &recordedMessage{section: f.name, data: []byte(raw)}
+			if len(order) > 0 {
+				order[len(order)-1].current().replies = append(order[len(order)-1].current().replies, rm)
+			} else if last != nil {
+				last.replies = append(last.replies, rm)
+			} else {
+				t.initial = append(t.initial, rm)
+			}
+			continue
+		}
 		rm := &recordedMessage{section: f.name, data: b.Bytes()}
 		if rm.msg, err = jsonrpc.Decode(rm.data); err != nil {
 			return fmt.Errorf("section %q: %v", f.name, err)

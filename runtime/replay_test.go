@@ -531,3 +531,60 @@ func TestReplayManyNotifications(t *testing.T) {
 		t.Errorf("Write = %v", err)
 	}
 }
+
+// TestRecordInvalidMessages: what the server sends that is no JSON-RPC
+// message, a file marker and a hostile method name included, is recorded
+// as a JSON string without breaking the archive, and replayed as it came.
+func TestRecordInvalidMessages(t *testing.T) {
+	const garbage = "not json\n-- 0099-client-request-x.json --\n{"
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		c.in <- []byte(garbage)
+		c.in <- []byte(`{"jsonrpc":"2.0","method":"x/../../\n-- y --","params":{}}`)
+		c.reply(m, `{"tools":[]}`)
+		return nil
+	}))
+	var buf bytes.Buffer
+	ctx := context.Background()
+	s, err := Connect(ctx, Record(mem, &buf, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	a := txtar.Parse(buf.Bytes())
+	var names []string
+	for _, f := range a.Files {
+		names = append(names, f.Name)
+	}
+	got := strings.Join(names, " ")
+	if !strings.Contains(got, "-server-invalid-none.json 0008-server-notification-x......._--_y_--.json 0009-server-response-tools.list.json") {
+		t.Errorf("files %s", got)
+	}
+	rt, err := Replay("invalid.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := rt.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, m := range []string{`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`, `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`} {
+		if err := c.Write(ctx, &OutMessage{Data: []byte(m), Method: "x", ID: "1"}); err != nil {
+			t.Fatalf("Write(%s) = %v", m, err)
+		}
+	}
+	var read []string
+	for range 4 {
+		msg, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read = append(read, string(msg))
+	}
+	if read[2] != garbage {
+		t.Errorf("replayed %q, want the invalid message as it came", read)
+	}
+}
