@@ -47,9 +47,8 @@ type ReplayTransport struct {
 
 // recordedMessage is one message of a recording, compact.
 type recordedMessage struct {
-	section string // the name of its file
-	msg     jsonrpc.Message
-	data    []byte
+	msg  jsonrpc.Message
+	data []byte
 	// owner is the client's request a response answers, or whose progress
 	// a progress notification reports: the replay gives the message that
 	// request's id or progress token.
@@ -63,7 +62,6 @@ type recordedMessage struct {
 // belongs to that answer (next), so that a replay sends it only once the
 // client has answered again.
 type exchange struct {
-	section string
 	replies []*recordedMessage
 	// httpErr is the HTTP status that answered the request instead.
 	httpErr *recordedHTTPError
@@ -176,32 +174,26 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 			ex.httpErr = &he
 			continue
 		}
+		var rm *recordedMessage
 		if kind == kindInvalid {
 			var raw string
 			if from != fromServer || json.Unmarshal(b.Bytes(), &raw) != nil {
 				return fmt.Errorf("section %q: an invalid message is a JSON string the server sent", f.name)
 			}
-			rm := &recordedMessage{section: f.name, data: []byte(raw)}
-			if len(order) > 0 {
-				order[len(order)-1].current().replies = append(order[len(order)-1].current().replies, rm)
-			} else if last != nil {
-				last.replies = append(last.replies, rm)
-			} else {
-				t.initial = append(t.initial, rm)
+			rm = &recordedMessage{data: []byte(raw)}
+		} else {
+			rm = &recordedMessage{data: b.Bytes()}
+			if rm.msg, err = jsonrpc.Decode(rm.data); err != nil {
+				return fmt.Errorf("section %q: %v", f.name, err)
 			}
-			continue
-		}
-		rm := &recordedMessage{section: f.name, data: b.Bytes()}
-		if rm.msg, err = jsonrpc.Decode(rm.data); err != nil {
-			return fmt.Errorf("section %q: %v", f.name, err)
-		}
-		want := map[string]jsonrpc.Kind{kindRequest: jsonrpc.KindRequest, kindResponse: jsonrpc.KindResponse, kindNotification: jsonrpc.KindNotification}[kind]
-		if rm.msg.Kind != want {
-			return fmt.Errorf("section %q: the message is not a %s", f.name, kind)
+			want := map[string]jsonrpc.Kind{kindRequest: jsonrpc.KindRequest, kindResponse: jsonrpc.KindResponse, kindNotification: jsonrpc.KindNotification}[kind]
+			if rm.msg.Kind != want {
+				return fmt.Errorf("section %q: the message is not a %s", f.name, kind)
+			}
 		}
 		id := string(rm.msg.ID)
 		if from == fromClient {
-			ex := &exchange{section: f.name}
+			ex := &exchange{}
 			switch kind {
 			case kindRequest:
 				key, err := matchKey(rm.msg.Method, rm.msg.Params)
