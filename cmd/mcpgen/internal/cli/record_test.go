@@ -236,3 +236,26 @@ func TestRecordUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordKeepsFailedRequests: an action the server answers with an
+// error is recorded and reported, and the recording is written.
+func TestRecordKeepsFailedRequests(t *testing.T) {
+	srv := echoServer(t, false)
+	out := filepath.Join(t.TempDir(), "failed.txtar")
+	code, _, stderr := run(t, "", "record", "--out", out, "--prompt", "greeting", "--call", "echo", "--url", srv.URL+"/mcp")
+	if code != 0 || !strings.Contains(stderr, "prompts/get greeting: ") || !strings.Contains(stderr, "1 request(s) failed; their errors are recorded") {
+		t.Fatalf("record: exit %d, stderr %s", code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range txtar.Parse(data).Files {
+		names = append(names, f.Name[5:])
+	}
+	want := "client-request-server.discover.json server-response-server.discover.json client-request-tools.list.json server-response-tools.list.json client-request-prompts.get.json server-response-prompts.get.json client-request-tools.call.json server-response-tools.call.json"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("files\n%s\nwant\n%s", got, want)
+	}
+}
