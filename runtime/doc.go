@@ -9,7 +9,9 @@
 // tools, a Session reads resources (ReadResource, ReadLink for the
 // resource_link blocks of a result) and the skills of the Skills extension
 // (ListSkills, then LoadSkill and ReadSkillFile, which verify every file
-// they read against the listing).
+// they read against the listing). For tests, Record writes a session's
+// messages to a recording, and NewReplayTransport serves one back in place
+// of the server.
 //
 // The helpers that only generated code calls, to decode and validate its
 // types, are in package mcpimpl, outside this package's API.
