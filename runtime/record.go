@@ -54,8 +54,20 @@ type Recorder struct {
 	started bool
 	err     error
 	// methods holds the method of each request in flight, by direction
-	// ("client " or "server ") and id, to name its response.
+	// ("client " or "server ") and id, to name its response; at most
+	// maxRecordedInFlight, beyond which a response is named "none".
 	methods map[string]string
+}
+
+// maxRecordedInFlight bounds the requests in flight whose methods a
+// Recorder keeps, so that requests never answered do not grow it.
+const maxRecordedInFlight = 4096
+
+// inFlight notes the method of a request in flight. r.mu is held.
+func (r *Recorder) inFlight(key, method string) {
+	if len(r.methods) < maxRecordedInFlight {
+		r.methods[key] = method
+	}
 }
 
 // Record returns a Recorder that records the connections of t to w.
@@ -170,7 +182,7 @@ func (r *Recorder) client(m *OutMessage, scrub func(string) string) {
 	defer r.mu.Unlock()
 	switch {
 	case m.IsRequest():
-		r.methods["client "+m.ID] = m.Method
+		r.inFlight("client "+m.ID, m.Method)
 		r.add(fromClient, kindRequest, m.Method, m.Data, scrub)
 	case m.Method != "":
 		r.add(fromClient, kindNotification, m.Method, m.Data, scrub)
@@ -196,7 +208,7 @@ func (r *Recorder) server(data []byte, scrub func(string) string) {
 		id := string(bytes.TrimSpace(m.ID))
 		switch m.Kind {
 		case jsonrpc.KindRequest:
-			r.methods["server "+id] = m.Method
+			r.inFlight("server "+id, m.Method)
 			r.add(fromServer, kindRequest, m.Method, msg, scrub)
 		case jsonrpc.KindNotification:
 			r.add(fromServer, kindNotification, m.Method, msg, scrub)
