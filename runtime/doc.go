@@ -11,7 +11,9 @@
 // resource_link blocks of a result, ListResourceTemplates), gets prompts
 // (ListPrompts, GetPrompt) and reads the skills of the Skills extension
 // (ListSkills, then LoadSkill and ReadSkillFile, which verify every file
-// they read against the listing).
+// they read against the listing). For tests, Record writes a session's
+// messages to a recording, and NewReplayTransport serves one back in place
+// of the server.
 //
 // The helpers that only generated code calls, to decode and validate its
 // types, are in package mcpimpl, outside this package's API.

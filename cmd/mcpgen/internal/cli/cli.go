@@ -75,6 +75,7 @@ var commands = []*command{
 	loginCommand,
 	logoutCommand,
 	readCommand,
+	recordCommand,
 }
 
 // usageError is a mistake in how mcpgen was invoked.

@@ -71,6 +71,10 @@ type serverFlags struct {
 	deferEnv bool
 	// elicit, when set, answers the server's elicitation requests.
 	elicit runtime.ElicitationHandler
+	// wrap and wrapAuthz, when set, wrap the transport connect builds and
+	// its Authorizer, as record does to record the session.
+	wrap      func(runtime.Transport) runtime.Transport
+	wrapAuthz func(runtime.Authorizer) runtime.Authorizer
 }
 
 // register adds the server flags to fs.
@@ -320,7 +324,14 @@ func (f *serverFlags) connect(ctx context.Context, e *env, rest []string) (*runt
 	if err != nil {
 		return nil, err
 	}
-	s, err := runtime.Connect(ctx, f.transport(e, authz), f.options(e))
+	if authz != nil && f.wrapAuthz != nil {
+		authz = f.wrapAuthz(authz)
+	}
+	t := f.transport(e, authz)
+	if f.wrap != nil {
+		t = f.wrap(t)
+	}
+	s, err := runtime.Connect(ctx, t, f.options(e))
 	var pte *runtime.ProbeTimeoutError
 	if errors.As(err, &pte) {
 		return nil, fmt.Errorf("connecting to %s: %w; a server that takes longer to start needs a longer --probe-timeout", f.source(), err)

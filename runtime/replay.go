@@ -1,0 +1,554 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
+)
+
+// A ReplayTransport serves a recording made by a Recorder (or by
+// "mcpgen record") back to a Session, for tests that run without the
+// server. Each connection answers a request with the response recorded for
+// a request of the same method and params, its id rewritten to the
+// client's, and sends the notifications and requests the server sent
+// around it in the recorded order. What it compares of the params leaves
+// out _meta (the protocol metadata, progress tokens) and, for initialize,
+// everything but protocolVersion, so that a recording made by one client
+// serves another; a progress notification gets the client's progress token.
+//
+// A request recorded more than once is answered with its recorded
+// responses in turn, the last one again once they are used up. A request
+// the recording does not hold fails with an error naming its method and
+// the recording; the notifications and responses the client sends need no
+// answer and are taken as they come. A recording holds the protocol era it
+// was made in: a client pinned to another one gets the error for the
+// request it makes first.
+type ReplayTransport struct {
+	name string
+	// initial are the messages the server sent before the client's first.
+	initial []*recordedMessage
+	// requests are the client's requests, by matchKey; notifications its
+	// notifications, by method; responses its responses to the server's
+	// requests, by id.
+	requests      map[string][]*exchange
+	notifications map[string][]*exchange
+	responses     map[string][]*exchange
+	// methods counts the requests of each method, for the error of an
+	// unexpected one.
+	methods map[string]int
+}
+
+// recordedMessage is one message of a recording, compact.
+type recordedMessage struct {
+	msg  jsonrpc.Message
+	data []byte
+	// owner is the client's request a response answers, or whose progress
+	// a progress notification reports: the replay gives the message that
+	// request's id or progress token.
+	owner *exchange
+}
+
+// exchange is one message of the client's and what the server sent in
+// answer to it, in order: the response, and the notifications and requests
+// that came after the message. What the server sent after the client
+// answered a request the server made during a request of the client's
+// belongs to that answer (next), so that a replay sends it only once the
+// client has answered again.
+type exchange struct {
+	replies []*recordedMessage
+	// httpErr is the HTTP status that answered the request instead.
+	httpErr *recordedHTTPError
+	// progressToken is the request's recorded progress token, as JSON.
+	progressToken []byte
+	// next is the client's answer to a server request made during this
+	// exchange, where what the server sent after it goes.
+	next *exchange
+}
+
+// current returns the exchange that what the server sends during ex goes
+// to: ex, or the last answer the client gave during it.
+func (ex *exchange) current() *exchange {
+	for ex.next != nil {
+		ex = ex.next
+	}
+	return ex
+}
+
+// NewReplayTransport reads the recording at path and returns a transport
+// that serves it. A malformed recording is an error naming the file and the
+// section at fault.
+func NewReplayTransport(path string) (*ReplayTransport, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxRecordingSize {
+		return nil, fmt.Errorf("replay %s: the recording is larger than %d MiB", path, maxRecordingSize>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxRecordingSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return Replay(path, data)
+}
+
+// Replay returns a transport that serves the recording data; name names it
+// in errors, such as the file it was read from.
+func Replay(name string, data []byte) (*ReplayTransport, error) {
+	if len(data) > maxRecordingSize {
+		return nil, fmt.Errorf("replay %s: the recording is larger than %d MiB", name, maxRecordingSize>>20)
+	}
+	comment, files := parseTxtar(data)
+	if !strings.HasPrefix(string(comment), recordingHeader+"\n") {
+		return nil, fmt.Errorf("replay %s: not a recording: it does not start with the line %q", name, recordingHeader)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("replay %s: the recording holds no messages", name)
+	}
+	if len(files) > maxRecordingMessages {
+		return nil, fmt.Errorf("replay %s: the recording holds more than %d messages", name, maxRecordingMessages)
+	}
+	t := &ReplayTransport{
+		name:          name,
+		requests:      map[string][]*exchange{},
+		notifications: map[string][]*exchange{},
+		responses:     map[string][]*exchange{},
+		methods:       map[string]int{},
+	}
+	if err := t.index(files); err != nil {
+		return nil, fmt.Errorf("replay %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// index reads the recording's files into t's exchanges.
+func (t *ReplayTransport) index(files []recordingFile) error {
+	var (
+		last    *exchange
+		pending = map[string]*exchange{} // client requests awaiting their response, by id
+		order   []*exchange              // the same, in the order they were sent
+		asked   = map[string]*exchange{} // the client request each server request came during, by id
+		prev    int
+	)
+	unpend := func(id string) *exchange {
+		ex := pending[id]
+		delete(pending, id)
+		for i, p := range order {
+			if p == ex {
+				order = append(order[:i], order[i+1:]...)
+				break
+			}
+		}
+		return ex
+	}
+	for _, f := range files {
+		seq, from, kind, err := parseRecordingName(f.name)
+		if err != nil {
+			return fmt.Errorf("section %q: %v", f.name, err)
+		}
+		if seq <= prev {
+			return fmt.Errorf("section %q: message %d comes after message %d", f.name, seq, prev)
+		}
+		prev = seq
+		var b bytes.Buffer
+		if err := json.Compact(&b, f.data); err != nil {
+			return fmt.Errorf("section %q: the message is not valid JSON: %v", f.name, err)
+		}
+		if kind == kindHTTPError {
+			var he recordedHTTPError
+			if err := json.Unmarshal(b.Bytes(), &he); err != nil {
+				return fmt.Errorf("section %q: %v", f.name, err)
+			}
+			ex := unpend(string(he.ID))
+			if ex == nil || from != fromServer {
+				return fmt.Errorf("section %q: an HTTP error for request id %s, which no request before it holds", f.name, he.ID)
+			}
+			ex.httpErr = &he
+			continue
+		}
+		var rm *recordedMessage
+		if kind == kindInvalid {
+			var raw string
+			if from != fromServer || json.Unmarshal(b.Bytes(), &raw) != nil {
+				return fmt.Errorf("section %q: an invalid message is a JSON string the server sent", f.name)
+			}
+			rm = &recordedMessage{data: []byte(raw)}
+		} else {
+			rm = &recordedMessage{data: b.Bytes()}
+			if rm.msg, err = jsonrpc.Decode(rm.data); err != nil {
+				return fmt.Errorf("section %q: %v", f.name, err)
+			}
+			want := map[string]jsonrpc.Kind{kindRequest: jsonrpc.KindRequest, kindResponse: jsonrpc.KindResponse, kindNotification: jsonrpc.KindNotification}[kind]
+			if rm.msg.Kind != want {
+				return fmt.Errorf("section %q: the message is not a %s", f.name, kind)
+			}
+		}
+		id := string(rm.msg.ID)
+		if from == fromClient {
+			ex := &exchange{}
+			switch kind {
+			case kindRequest:
+				key, err := matchKey(rm.msg.Method, rm.msg.Params)
+				if err != nil {
+					return fmt.Errorf("section %q: params: %v", f.name, err)
+				}
+				ex.progressToken = progressTokenOf(rm.msg.Params)
+				t.requests[key] = append(t.requests[key], ex)
+				t.methods[rm.msg.Method]++
+				// A request sent again (after an expired session) takes
+				// the response from the one before.
+				unpend(id)
+				pending[id] = ex
+				order = append(order, ex)
+			case kindNotification:
+				t.notifications[rm.msg.Method] = append(t.notifications[rm.msg.Method], ex)
+			case kindResponse:
+				t.responses[id] = append(t.responses[id], ex)
+				if during := asked[id]; during != nil {
+					delete(asked, id)
+					during.current().next = ex
+				}
+			}
+			last = ex
+			continue
+		}
+		var to *exchange
+		switch {
+		case kind == kindResponse:
+			rm.owner = unpend(id)
+			if rm.owner == nil {
+				return fmt.Errorf("section %q: a response to id %s, which no request before it holds", f.name, id)
+			}
+			to = rm.owner.current()
+		case rm.msg.Method == "notifications/progress" && forRequest(order, rm.msg.Params) != nil:
+			rm.owner = forRequest(order, rm.msg.Params)
+			to = rm.owner.current()
+		case len(order) > 0:
+			during := order[len(order)-1]
+			if kind == kindRequest {
+				asked[id] = during
+			}
+			to = during.current()
+		case last != nil:
+			to = last
+		}
+		if to == nil {
+			t.initial = append(t.initial, rm)
+		} else {
+			to.replies = append(to.replies, rm)
+		}
+	}
+	return nil
+}
+
+// forRequest returns the request of order whose progress token the progress
+// notification with params names, or nil.
+func forRequest(order []*exchange, params []byte) *exchange {
+	var p struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Token == nil {
+		return nil
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		if order[i].progressToken != nil && bytes.Equal(order[i].progressToken, p.Token) {
+			return order[i]
+		}
+	}
+	return nil
+}
+
+// progressTokenOf returns the progress token in the _meta of a request's
+// params, as compact JSON, or nil.
+func progressTokenOf(params []byte) []byte {
+	var p struct {
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Meta.Token == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, p.Meta.Token) != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// matchKey returns what identifies a request in a recording: its method and
+// its params in a canonical form (members sorted, _meta left out; of
+// initialize's, protocolVersion alone).
+func matchKey(method string, params []byte) (string, error) {
+	params = jsonrpc.TrimSpace(params)
+	if len(params) == 0 || jsonrpc.IsNull(params) {
+		return method, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(params))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return "", err
+	}
+	if obj, ok := v.(map[string]any); ok {
+		delete(obj, "_meta")
+		if method == "initialize" {
+			v = map[string]any{"protocolVersion": obj["protocolVersion"]}
+		} else if len(obj) == 0 {
+			return method, nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return method + " " + string(b), nil
+}
+
+// Connect returns a connection that serves the recording from its start.
+func (t *ReplayTransport) Connect(ctx context.Context) (Conn, error) {
+	c := &replayConn{
+		t:     t,
+		next:  map[string]int{},
+		sent:  map[*exchange]sentRequest{},
+		ready: make(chan struct{}, 1),
+		done:  make(chan struct{}),
+	}
+	for _, m := range t.initial {
+		c.queue = append(c.queue, m.data)
+	}
+	if len(c.queue) > 0 {
+		c.ready <- struct{}{}
+	}
+	return c, nil
+}
+
+// sentRequest is what the client's request an exchange was taken for
+// carried: its id and progress token, as JSON.
+type sentRequest struct {
+	id, token []byte
+}
+
+// maxReplayQueue bounds the messages a replay connection holds for the
+// client to read: a Write that would pass it waits for Read.
+const maxReplayQueue = 1024
+
+// replayConn is one connection of a ReplayTransport.
+type replayConn struct {
+	t *ReplayTransport
+
+	wmu sync.Mutex // keeps one exchange's replies together
+
+	mu    sync.Mutex
+	queue [][]byte
+	next  map[string]int // the next exchange of each list, by list
+	sent  map[*exchange]sentRequest
+	ready chan struct{} // signalled when queue gains a message or room
+	done  chan struct{}
+	once  sync.Once
+}
+
+// ConnCapabilities declares that Write neither keeps its context nor the
+// message's data.
+func (c *replayConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{WriteIgnoresContext: true, ReleasesData: true}
+}
+
+func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
+	select {
+	case <-c.done:
+		return ErrClosed
+	default:
+	}
+	msg, err := jsonrpc.Decode(m.Data)
+	if err != nil {
+		return fmt.Errorf("replay %s: the client sent a malformed message: %v", c.t.name, err)
+	}
+	var ex *exchange
+	switch msg.Kind {
+	case jsonrpc.KindRequest:
+		key, err := matchKey(msg.Method, msg.Params)
+		if err != nil {
+			return fmt.Errorf("replay %s: %s: params: %v", c.t.name, msg.Method, err)
+		}
+		ex = c.take("r "+key, c.t.requests[key])
+		if ex == nil {
+			return c.unexpected(msg.Method, m.Name)
+		}
+		c.mu.Lock()
+		c.sent[ex] = sentRequest{id: bytes.Clone(jsonrpc.TrimSpace(msg.ID)), token: progressTokenOf(msg.Params)}
+		c.mu.Unlock()
+		if ex.httpErr != nil {
+			return &HTTPError{Method: ex.httpErr.HTTPMethod, URL: "replay " + c.t.name, StatusCode: ex.httpErr.StatusCode, Body: []byte(ex.httpErr.Body)}
+		}
+	case jsonrpc.KindNotification:
+		ex = c.take("n "+msg.Method, c.t.notifications[msg.Method])
+	case jsonrpc.KindResponse:
+		id := string(jsonrpc.TrimSpace(msg.ID))
+		ex = c.take("s "+id, c.t.responses[id])
+	}
+	if ex == nil || len(ex.replies) == 0 {
+		return nil
+	}
+	return c.send(ctx, ex)
+}
+
+// unexpected returns the error for a request the recording does not hold.
+func (c *replayConn) unexpected(method, name string) error {
+	what := method
+	if name != "" {
+		what += " " + name
+	}
+	n := c.t.methods[method]
+	switch n {
+	case 0:
+		return fmt.Errorf("replay %s: the recording holds no %s request", c.t.name, what)
+	case 1:
+		return fmt.Errorf("replay %s: the recording holds no %s request with these params (it holds 1 %s request with others)", c.t.name, what, method)
+	}
+	return fmt.Errorf("replay %s: the recording holds no %s request with these params (it holds %d %s requests with others)", c.t.name, what, n, method)
+}
+
+// take returns the next exchange of list, under key: each in turn, then the
+// last one again.
+func (c *replayConn) take(key string, list []*exchange) *exchange {
+	if len(list) == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := c.next[key]
+	if i >= len(list) {
+		return list[len(list)-1]
+	}
+	c.next[key] = i + 1
+	return list[i]
+}
+
+// send queues the replies of ex to a message of the client's: responses
+// with the id of the client's request they answer, progress notifications
+// with its progress token.
+func (c *replayConn) send(ctx context.Context, ex *exchange) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	for _, r := range ex.replies {
+		data := r.data
+		if r.owner != nil {
+			c.mu.Lock()
+			sent := c.sent[r.owner]
+			c.mu.Unlock()
+			switch {
+			case sent.id == nil:
+			case r.msg.Kind == jsonrpc.KindResponse:
+				data = withID(r.msg, sent.id)
+			case sent.token != nil && r.owner.progressToken != nil:
+				data = withProgressToken(r, r.owner.progressToken, sent.token)
+			}
+		}
+		if err := c.push(ctx, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withID returns the response m with the id id.
+func withID(m jsonrpc.Message, id []byte) []byte {
+	b := make([]byte, 0, len(m.Result)+len(m.Error)+len(id)+40)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	if m.Error != nil {
+		b = append(b, `,"error":`...)
+		b = append(b, m.Error...)
+	} else {
+		b = append(b, `,"result":`...)
+		b = append(b, m.Result...)
+	}
+	return append(b, '}')
+}
+
+// withProgressToken returns the progress notification r with the token
+// from replaced by to.
+func withProgressToken(r *recordedMessage, from, to []byte) []byte {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(r.msg.Params, &p) != nil {
+		return r.data
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, p["progressToken"]) != nil || !bytes.Equal(b.Bytes(), from) {
+		return r.data
+	}
+	p["progressToken"] = to
+	params, err := json.Marshal(p)
+	if err != nil {
+		return r.data
+	}
+	out := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":`)
+	out = append(out, params...)
+	return append(out, '}')
+}
+
+// push queues one message for Read, waiting while the queue is full.
+func (c *replayConn) push(ctx context.Context, data []byte) error {
+	for {
+		c.mu.Lock()
+		if len(c.queue) < maxReplayQueue {
+			c.queue = append(c.queue, data)
+			c.mu.Unlock()
+			c.signal()
+			return nil
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.ready:
+		case <-c.done:
+			return ErrClosed
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (c *replayConn) signal() {
+	select {
+	case c.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (c *replayConn) Read(ctx context.Context) ([]byte, error) {
+	for {
+		c.mu.Lock()
+		if len(c.queue) > 0 {
+			data := c.queue[0]
+			c.queue[0] = nil
+			c.queue = c.queue[1:]
+			c.mu.Unlock()
+			// Wakes a Write waiting for room, or the next Read.
+			c.signal()
+			return bytes.Clone(data), nil
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.ready:
+		case <-c.done:
+			return nil, ErrClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Close ends the connection: a blocked Read returns ErrClosed.
+func (c *replayConn) Close() error {
+	c.once.Do(func() { close(c.done) })
+	return nil
+}
