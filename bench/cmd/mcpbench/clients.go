@@ -59,6 +59,10 @@ type target struct {
 	transport string
 	command   string
 	url       string
+	// stateful marks a server that keeps sessions; mcp-go then asks for
+	// the version such a server negotiates, as its later requests must
+	// carry it.
+	stateful bool
 }
 
 // connect opens a session of the named client to the server, including the
@@ -114,6 +118,9 @@ func connect(ctx context.Context, name string, t target) (benchClient, error) {
 		}
 		req := mcpgo.InitializeRequest{}
 		req.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
+		if t.stateful {
+			req.Params.ProtocolVersion = "2025-11-25"
+		}
 		req.Params.ClientInfo = mcpgo.Implementation{Name: "mcpbench", Version: "1"}
 		if _, err := c.Initialize(ctx, req); err != nil {
 			c.Close()

@@ -46,6 +46,18 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "idle" {
+		if err := idleMain(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "first" {
+		if err := firstMain(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "worker" {
 		if err := workerMain(os.Args[2:]); err != nil {
 			log.Fatal(err)
@@ -177,7 +189,7 @@ func benchMain(args []string) error {
 	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
 	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
-	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, synthetic (the synthetic sizes of scale), validate, live")
+	skip := fs.String("skip", "", "comma-separated parts to skip: clients, idle, first, scale, synthetic (the synthetic sizes of scale), validate, live")
 	clients := fs.String("clients", "", "comma-separated clients to measure (default all): "+strings.Join(clientNames, ", "))
 	transports := fs.String("transports", "", "comma-separated transports to measure (default all): "+strings.Join(transportNames, ", "))
 	err := fs.Parse(args)
@@ -217,6 +229,26 @@ func benchMain(args []string) error {
 	rep.machine = describeMachine()
 	if !cfg.skip["clients"] {
 		if rep.clients, err = benchClients(cfg, tmp); err != nil {
+			return err
+		}
+	}
+	if !cfg.skip["idle"] || !cfg.skip["first"] {
+		server, err := buildServer(cfg, tmp)
+		if err != nil {
+			return err
+		}
+		urls, stop, err := startServers(server)
+		if err != nil {
+			return err
+		}
+		if !cfg.skip["idle"] {
+			rep.idle, err = benchIdle(cfg, server, urls)
+		}
+		if err == nil && !cfg.skip["first"] {
+			rep.first, err = benchFirst(cfg, server, urls)
+		}
+		stop()
+		if err != nil {
 			return err
 		}
 	}
@@ -266,9 +298,8 @@ func goBuild(dir, out string) error {
 // benchClients builds the server, serves it over HTTP, and runs a worker
 // for every client, transport and repetition, in turns.
 func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
-	server := filepath.Join(tmp, "sdkserver")
-	log.Printf("building internal/testing/sdkserver")
-	if err := goBuild(filepath.Join(cfg.root, "internal", "testing", "sdkserver"), server); err != nil {
+	server, err := buildServer(cfg, tmp)
+	if err != nil {
 		return nil, err
 	}
 	self, err := os.Executable()
@@ -342,8 +373,9 @@ func runChild(self string, args []string, out any) error {
 
 // serveHTTP starts the server over stateless Streamable HTTP on a free
 // loopback port and returns its URL.
-func serveHTTP(server string) (string, func(), error) {
-	cmd := exec.Command(server, "-http", "127.0.0.1:0")
+// Extra arguments go to the server.
+func serveHTTP(server string, extra ...string) (string, func(), error) {
+	cmd := exec.Command(server, append([]string{"-http", "127.0.0.1:0"}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return "", nil, err

@@ -17,6 +17,8 @@ type report struct {
 	validation []validationResult
 	live       *liveResult
 	scale      []scaleResult
+	idle       []*idleResult
+	first      []*firstResult
 }
 
 // medianResult takes each figure's median over the repetitions.
@@ -142,6 +144,12 @@ func (rep *report) print(w io.Writer) {
 	}
 	rep.printTelemetryCost(w)
 	rep.printEras(w)
+	if len(rep.idle) > 0 {
+		printIdle(w, rep.idle)
+	}
+	if len(rep.first) > 0 {
+		printFirst(w, rep.first, rep.clients)
+	}
 	if len(rep.validation) > 0 {
 		printValidation(w, rep.validation)
 	}
@@ -260,6 +268,8 @@ func (rep *report) targets() []targetCheck {
 			ratio("HTTP connect+list ≤ 1.0× floor (2025-11-25)", rt.ConnectLegacyNs, fl.ConnectLegacyNs, 1, true)
 		}
 	}
+	ts = append(ts, idleTargets(rep.idle)...)
+	ts = append(ts, firstTargets(rep.first)...)
 	ts = append(ts, scaleTargets(rep.scale)...)
 	ts = append(ts, validationTargets(rep.validation)...)
 	ts = append(ts, liveTargets(rep.live)...)
