@@ -57,10 +57,9 @@ func (s *Session) negotiate(ctx context.Context) error {
 		// The server was modern when last probed: the probe goes out
 		// alongside the first requests, which do not wait for it.
 		s.state.Store(&negotiated{version: v, meta: s.modernMeta(v), provisional: true})
-		chk := newEraCheck()
+		var chk *eraCheck
+		chk = newEraCheck(func() { s.startEraCheck(chk, key, v) })
 		s.eraCheck = chk
-		s.wg.Add(1)
-		go s.checkEra(chk, key, v)
 		return nil
 	}
 	err := s.discover(ctx, want, true)

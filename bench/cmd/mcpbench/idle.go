@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 )
@@ -55,6 +56,8 @@ func idleMain(args []string) error {
 	command := fs.String("server", "", "the stdio server command")
 	url := fs.String("url", "", "the Streamable HTTP endpoint")
 	n := fs.Int("n", 200, "the sessions to hold")
+	stacks := fs.String("stacks", "", "write the goroutines held with N sessions, grouped by stack, to `FILE`")
+	heapProfile := fs.String("heapprofile", "", "write a heap profile with N sessions to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -95,6 +98,21 @@ func idleMain(args []string) error {
 		}
 	}
 	hn, gn, fn := idleSample()
+	for _, p := range []struct{ file, name string }{{*stacks, "goroutine"}, {*heapProfile, "heap"}} {
+		if p.file == "" {
+			continue
+		}
+		f, err := os.Create(p.file)
+		if err != nil {
+			return err
+		}
+		debug := 1
+		if p.name == "heap" {
+			debug = 0
+		}
+		pprof.Lookup(p.name).WriteTo(f, debug)
+		f.Close()
+	}
 	per := float64(*n - 1)
 	return json.NewEncoder(os.Stdout).Encode(idleResult{
 		Client: *name, Transport: *transport, N: *n,
