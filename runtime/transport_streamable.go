@@ -442,7 +442,7 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	if lastID != "" {
 		req.Header["Last-Event-Id"] = []string{lastID}
 	}
-	resp, err := c.h.do(req)
+	resp, err := c.h.doStream(req)
 	if err != nil {
 		return nil, err
 	}
@@ -702,6 +702,9 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			forgetNoGetStream(c.eraKey())
 			if r == nil {
 				r = sse.NewReader(resp.Body, c.h.maxSize)
+				// The stream waits most of its life: it holds no buffer
+				// while it does.
+				r.ReleaseWhileIdle()
 			} else {
 				r.Reset(resp.Body)
 			}

@@ -61,6 +61,9 @@ func idleMain(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *heapProfile != "" {
+		goruntime.MemProfileRate = 1
+	}
 	if *n < 2 {
 		return fmt.Errorf("-n %d: want at least 2", *n)
 	}
@@ -126,7 +129,17 @@ func idleMain(args []string) error {
 // idleSample lets the sessions settle, collects garbage and returns
 // HeapInuse, the number of goroutines and of open file descriptors.
 func idleSample() (heap uint64, goroutines, fds int) {
-	time.Sleep(200 * time.Millisecond) // let streams that open after a handshake open
+	// Let streams that open after a handshake open, and goroutines that
+	// end after one settle: wait until the count holds still.
+	last := -1
+	for range 20 {
+		time.Sleep(100 * time.Millisecond)
+		g := goruntime.NumGoroutine()
+		if g == last {
+			break
+		}
+		last = g
+	}
 	goruntime.GC()
 	goruntime.GC()
 	var ms goruntime.MemStats
