@@ -138,10 +138,10 @@ var sharedStreamClient = sync.OnceValue(func() *http.Client {
 type httpClient struct {
 	client  *http.Client
 	stream  *http.Client // for the GET streams of server messages
-	header  http.Header // user headers and Authorization, canonical keys
-	secrets []string    // values never to show: the token, header values
-	red     *redact.Set // secrets, as the scrubbing functions use them
-	env     string      // BearerEnv, for error hints
+	header  http.Header  // user headers and Authorization, canonical keys
+	secrets []string     // values never to show: the token, header values
+	red     *redact.Set  // secrets, as the scrubbing functions use them
+	env     string       // BearerEnv, for error hints
 	hasAuth bool
 	auth    Authorizer
 	log     *slog.Logger
