@@ -22,6 +22,7 @@ type lineReader struct {
 	r, w int   // buf[r:w] is buffered
 	err  error // a read error held back until the bytes before it are read
 	pipe pipeReader
+	held atomic.Bool // a buffer is borrowed; for tests
 }
 
 // pipeBufPool is a pool of buffers of one size.
@@ -56,6 +57,7 @@ func newLineReader(f *os.File, pool *pipeBufPool) *lineReader {
 // borrow takes a buffer from the pool.
 func (r *lineReader) borrow() {
 	r.pool.out.Add(1)
+	r.held.Store(true)
 	r.bp = r.pool.p.Get().(*[]byte)
 	r.buf = *r.bp
 }
@@ -66,6 +68,7 @@ func (r *lineReader) release() {
 		return
 	}
 	r.pool.out.Add(-1)
+	r.held.Store(false)
 	r.pool.p.Put(r.bp)
 	r.buf, r.bp, r.r, r.w = nil, nil, 0, 0
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -109,6 +110,10 @@ type streamableConn struct {
 	// getAnswered is closed once the server has answered the GET for
 	// server messages (or it failed); nil while none was sent.
 	getAnswered chan struct{}
+	// getReader is the reader of the GET stream while it is open; for
+	// tests, which see through it whether the stream waits without a
+	// buffer.
+	getReader atomic.Pointer[sse.Reader]
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -670,6 +675,7 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 	var r *sse.Reader
 	defer func() {
 		if r != nil {
+			c.getReader.Store(nil)
 			r.Release()
 		}
 	}()
@@ -705,6 +711,7 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 				// The stream waits most of its life: it holds no buffer
 				// while it does.
 				r.ReleaseWhileIdle()
+				c.getReader.Store(r)
 			} else {
 				r.Reset(resp.Body)
 			}

@@ -85,6 +85,8 @@ type Reader struct {
 	idle bool
 	bp   *[]byte // a box for buf, to put it in bufPool without allocating
 	peek [64]byte
+	// waiting is set while waitIdle waits without a buffer.
+	waiting atomic.Bool
 }
 
 const initialBuffer = 8 << 10
@@ -133,6 +135,11 @@ func NewReader(src io.Reader, limit int) *Reader {
 // of a server's own messages, then costs little while it waits; each
 // burst of events costs one more short read.
 func (r *Reader) ReleaseWhileIdle() { r.idle = true }
+
+// Waiting reports whether the Reader waits for the stream's next bytes
+// holding no buffer (see ReleaseWhileIdle). Unlike the other methods, it
+// may be called from any goroutine.
+func (r *Reader) Waiting() bool { return r.waiting.Load() }
 
 // Release returns the Reader, with its buffers, for reuse. The Reader must
 // not be used afterwards.
@@ -408,7 +415,9 @@ func (r *Reader) waitIdle() {
 	if len(r.buf) == initialBuffer {
 		r.putBuf()
 	}
+	r.waiting.Store(r.buf == nil)
 	n, err := r.src.Read(r.peek[:])
+	r.waiting.Store(false)
 	if r.buf == nil {
 		r.bp = bufPool.Get().(*[]byte)
 		r.buf = *r.bp
