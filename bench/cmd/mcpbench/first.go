@@ -9,7 +9,10 @@ import (
 	"log"
 	"os"
 	goruntime "runtime"
+	"runtime/pprof"
 	"time"
+
+	mcprt "github.com/mcpgen/mcpgen/runtime"
 )
 
 // firstSamples is how many fresh processes time each client's first
@@ -18,9 +21,14 @@ const firstSamples = 11
 
 // firstClients are the clients of the first-connect rows; the "legacy"
 // ones are pinned to the 2025-11-25 era (HTTP only).
-var firstClients = []string{clientRuntime, clientRuntime + legacySuffix, clientGoSDK, clientMCPGo, clientFloor, clientFloor + legacySuffix}
+var firstClients = []string{clientRuntime, clientRuntime + modernSuffix, clientRuntime + legacySuffix, clientGoSDK, clientMCPGo, clientFloor, clientFloor + legacySuffix}
 
-const legacySuffix = " (2025-11-25)"
+// legacySuffix marks a client pinned to the 2025-11-25 era, modernSuffix
+// mcpgen pinned to 2026-07-28, the era the floor assumes over HTTP.
+const (
+	legacySuffix = " (2025-11-25)"
+	modernSuffix = " (2026-07-28)"
+)
 
 // firstResult is the first connect + initialize + tools/list of a fresh
 // process: its time and the bytes it allocated.
@@ -38,8 +46,18 @@ func firstMain(args []string) error {
 	transport := fs.String("transport", idleStdio, "stdio, http-stateful or http-stateless")
 	command := fs.String("server", "", "the stdio server command")
 	url := fs.String("url", "", "the Streamable HTTP endpoint")
+	memProfile := fs.String("memprofile", "", "write an allocation profile of the first connect to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *memProfile != "" {
+		goruntime.MemProfileRate = 1
+		defer func() {
+			if f, err := os.Create(*memProfile); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
 	}
 	t := target{transport: transportStdio, command: *command, url: *url}
 	if *transport != idleStdio {
@@ -51,6 +69,16 @@ func firstMain(args []string) error {
 	dial := func() (benchClient, error) { return connect(ctx, *name, t) }
 	if base, ok := cutSuffix(*name, legacySuffix); ok {
 		dial = func() (benchClient, error) { return connectLegacy(ctx, base, t) }
+	}
+	if _, ok := cutSuffix(*name, modernSuffix); ok {
+		dial = func() (benchClient, error) {
+			s, err := mcprt.Connect(ctx, mcprt.StreamableHTTP(t.url, nil), &mcprt.Options{
+				ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: "2026-07-28"})
+			if err != nil {
+				return nil, err
+			}
+			return runtimeClient{s, nil}, nil
+		}
 	}
 	var m0, m1 goruntime.MemStats
 	goruntime.ReadMemStats(&m0)
@@ -86,7 +114,8 @@ func benchFirst(cfg config, server string, urls map[string]string) ([]*firstResu
 		var names []string
 		for _, name := range firstClients {
 			base, legacy := cutSuffix(name, legacySuffix)
-			if !isPicked(cfg.clientsOf, base) || (legacy && tr == idleStdio) {
+			base, modern := cutSuffix(base, modernSuffix)
+			if !isPicked(cfg.clientsOf, base) || ((legacy || modern) && tr == idleStdio) {
 				continue
 			}
 			if tr == idleStateful && !legacy && (base == clientRuntime || base == clientFloor) {
@@ -128,6 +157,7 @@ func printFirst(w io.Writer, rs []*firstResult, clients map[string]*clientResult
 		}
 		inproc := "–"
 		base, legacy := cutSuffix(r.Client, legacySuffix)
+		base, _ = cutSuffix(base, modernSuffix)
 		tr := transportStdio
 		if r.Transport != idleStdio {
 			tr = transportHTTP
@@ -162,7 +192,11 @@ func floorOf(rs []*firstResult, r *firstResult) *firstResult {
 func firstTargets(rs []*firstResult) []targetCheck {
 	var ts []targetCheck
 	for _, r := range rs {
-		if base, _ := cutSuffix(r.Client, legacySuffix); base != clientRuntime {
+		// Over HTTP the floor knows its era: mcpgen is compared pinned
+		// to the same one. Unpinned, it pays the discovery probe that
+		// tells it the era (see docs/bench.md).
+		if r.Transport == idleStdio && r.Client != clientRuntime ||
+			r.Transport != idleStdio && r.Client != clientRuntime+legacySuffix && r.Client != clientRuntime+modernSuffix {
 			continue
 		}
 		f := floorOf(rs, r)
