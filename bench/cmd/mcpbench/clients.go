@@ -35,6 +35,10 @@ const (
 
 var transportNames = []string{transportStdio, transportHTTP}
 
+// transportHTTPLegacy keys the results of the HTTP workers pinned to the
+// 2025-11-25 era, which only the targets read.
+const transportHTTPLegacy = "http-2025-11-25"
+
 // echoArgs and bigArgs are the arguments every client sends, as the same Go
 // values, so that each encodes them its own way.
 type echoArgs struct {
@@ -63,6 +67,9 @@ type target struct {
 	// the version such a server negotiates, as its later requests must
 	// carry it.
 	stateful bool
+	// legacy pins the worker's session to the 2025-11-25 era (see
+	// connectLegacy).
+	legacy bool
 }
 
 // connect opens a session of the named client to the server, including the

@@ -76,6 +76,7 @@ func workerMain(args []string) error {
 	command := fs.String("server", "", "the stdio server command")
 	url := fs.String("url", "", "the Streamable HTTP endpoint")
 	quick := fs.Bool("quick", false, "a small workload, to check that everything runs")
+	legacy := fs.Bool("legacy", false, "over HTTP, pin the session to the 2025-11-25 era")
 	sequential := fs.Int("sequential", 0, "override the number of sequential echo calls")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measurements to `FILE`")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the measurements to `FILE`")
@@ -111,7 +112,7 @@ func workerMain(args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	return runWorker(ctx, *name, target{transport: *transport, command: *command, url: *url}, wl, os.Stdout)
+	return runWorker(ctx, *name, target{transport: *transport, command: *command, url: *url, legacy: *legacy}, wl, os.Stdout)
 }
 
 // connectsMain runs measureConnects for the clients named by -clients and
@@ -328,6 +329,17 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 				}
 				key := name + "/" + tr
 				runs[key] = append(runs[key], &res)
+				if tr != transportHTTP || !legacyClients[name] {
+					continue
+				}
+				// The same workload in the 2025-11-25 era, for the
+				// bytes per call of both eras.
+				log.Printf("repetition %d/%d: %s over %s in the 2025-11-25 era", r+1, cfg.reps, name, tr)
+				var leg clientResult
+				if err := runChild(self, append(args, "-legacy"), &leg); err != nil {
+					return nil, fmt.Errorf("worker for %s over %s in the 2025-11-25 era: %w", name, tr, err)
+				}
+				runs[name+"/"+transportHTTPLegacy] = append(runs[name+"/"+transportHTTPLegacy], &leg)
 			}
 			log.Printf("repetition %d/%d: connect + tools/list of every client over %s, in turns", r+1, cfg.reps, tr)
 			args := []string{"connects", "-clients", strings.Join(cfg.clientsOf, ","), "-transport", tr, "-server", server, "-url", url}

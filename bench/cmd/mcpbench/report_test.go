@@ -70,7 +70,7 @@ func TestTargets(t *testing.T) {
 			if name == clientRuntime && tr == transportHTTP {
 				r.Bytes = 1001
 			}
-		}, "HTTP bytes/call ≤ 1.0× floor", false},
+		}, "HTTP bytes/call ≤ 1.0× floor (2026-07-28)", false},
 		{"HTTP connect+list equal to the floor's", nil, "HTTP connect+list ≤ 1.0× floor (2026-07-28)", true},
 		{"HTTP legacy connect+list above the floor's", func(name, tr string, r *clientResult) {
 			if name == clientRuntime && tr == transportHTTP {
