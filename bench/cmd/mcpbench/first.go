@@ -173,7 +173,32 @@ func printFirst(w io.Writer, rs []*firstResult, clients map[string]*clientResult
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.Transport, r.Client, fmtDuration(r.Ns), ratio, fmtBytes(r.Bytes), inproc)
 	}
+	fmt.Fprint(w, firstNotes)
 }
+
+// firstNotes says why the first connect of a fresh process and the
+// in-process median of many sessions disagree.
+const firstNotes = `
+Why the first connect of a fresh process and the in-process median disagree:
+
+- **Package init**, before main. Importing mcpgen's runtime runs the init of
+  santhosh-tekuri/jsonschema/v6 (behind runtime.Schema), which compiles its draft
+  meta-schemas: 1.7 MB in 21,000 allocations, 29–46 ms of the 51–92 ms that all of
+  runtime's imports took under GODEBUG=inittrace=1 on a loaded 2-core machine. These
+  rows cannot show it: one binary links every client, so each pays every library's
+  init before its timer starts. A harness with a binary per client sees it.
+- **What a process remembers.** Later sessions to an endpoint reuse its remembered era
+  (no server/discover) and its remembered 405 to the GET stream. The first session of
+  a process has neither: unpinned, it probes first (two round trips where the floor,
+  which knows its era, takes one). Pinned to 2026-07-28 it lists at once, with the
+  probe alongside when something needs it, like a remembered endpoint.
+- **First use.** net/http's 32 KiB pooled copy buffer for the first request body (the
+  floor pays it too), and mcpgen's pools filled for the first time.
+- **Stateful server, 2025-11-25.** mcpgen opens the GET stream after the handshake and
+  waits for the server's answer before the first listing, so that the stream is in
+  place for what follows: one more round trip, on one more connection, than the floor,
+  which opens no GET stream.
+`
 
 // floorOf returns the floor's result of r's transport and era.
 func floorOf(rs []*firstResult, r *firstResult) *firstResult {
