@@ -106,6 +106,9 @@ const (
 	// getOpenWait bounds the wait for the server's answer to the GET that
 	// opens the stream for server-initiated messages.
 	getOpenWait = 3 * time.Second
+	// getDeferMax bounds how long the GET of a session without a
+	// session id waits for the first request after the handshake.
+	getDeferMax = time.Second
 	// getAnswerWait bounds how long Close waits for the server's answer
 	// to a GET for server messages that is in flight.
 	getAnswerWait = 200 * time.Millisecond
