@@ -194,6 +194,9 @@ Why the first connect of a fresh process and the in-process median disagree:
   probe alongside when something needs it, like a remembered endpoint.
 - **First use.** net/http's 32 KiB pooled copy buffer for the first request body (the
   floor pays it too), and mcpgen's pools filled for the first time.
+- **Stateless server, 2025-11-25.** The GET stream of a session without a session id
+  goes out once the first request after the handshake has been answered, not beside
+  it; a process that has seen the server answer 405 sends none.
 - **Stateful server, 2025-11-25.** mcpgen opens the GET stream after the handshake and
   waits for the server's answer before the first listing, so that the stream is in
   place for what follows: one more round trip, on one more connection, than the floor,
