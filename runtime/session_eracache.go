@@ -100,20 +100,35 @@ func endpointKey(rawURL string) string {
 // HTTP connection it used). done is closed once the probe, and any fallback
 // to the initialize handshake it led to, has ended; err is then why the
 // Session has no negotiated state, or nil.
+//
+// The goroutine that sends the probe starts with begin: an idle Session
+// that only listed has none.
 type eraCheck struct {
-	start     chan struct{} // closed by begin
+	start     func() // starts the goroutine that sends the probe
 	startOnce sync.Once
 	done      chan struct{}
 	err       error
 }
 
-func newEraCheck() *eraCheck {
-	return &eraCheck{start: make(chan struct{}), done: make(chan struct{})}
+func newEraCheck(start func()) *eraCheck {
+	return &eraCheck{start: start, done: make(chan struct{})}
 }
 
 // begin lets the probe go out, if it has not yet.
 func (chk *eraCheck) begin() {
-	chk.startOnce.Do(func() { close(chk.start) })
+	chk.startOnce.Do(chk.start)
+}
+
+// startEraCheck starts checkEra for chk, unless the Session is closed:
+// then the check ends at once with ErrClosed.
+func (s *Session) startEraCheck(chk *eraCheck, key, version string) {
+	if s.ctx.Err() != nil {
+		chk.err = ErrClosed
+		close(chk.done)
+		return
+	}
+	s.wg.Add(1)
+	go s.checkEra(chk, key, version)
 }
 
 // sendsBeforeEraCheck reports whether a request for method goes out before
@@ -129,15 +144,13 @@ func sendsBeforeEraCheck(method string) bool {
 }
 
 // checkEra sends the server/discover probe of the era check chk, asking for
-// version, once chk has begun. When the server turns out not to be modern, it forgets the
+// version; chk's begin starts it. When the server turns out not to be modern, it forgets the
 // endpoint key and falls back to the initialize handshake, as a probe sent
 // before the first request would have.
 func (s *Session) checkEra(chk *eraCheck, key, version string) {
 	defer s.wg.Done()
 	defer close(chk.done)
-	select {
-	case <-chk.start:
-	case <-s.ctx.Done():
+	if s.ctx.Err() != nil {
 		chk.err = ErrClosed
 		return
 	}

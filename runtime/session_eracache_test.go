@@ -306,3 +306,33 @@ func rememberEraOf(t *testing.T, url string, use func(*testing.T, *Session)) {
 		t.Fatalf("the era remembered after the first Session is %q, want 2026-07-28", v)
 	}
 }
+
+// A Session pinned to 2026-07-28, to an endpoint not remembered (the first
+// Session of a fresh process), waited for the server/discover round trip
+// before its first listing, where a client that knows the era lists at
+// once: the pin says what the probe would confirm. Now its first request
+// is the listing, and the probe goes out when something needs its answer.
+func TestPinnedModernEraListsFirst(t *testing.T) {
+	srv := newStreamableServer(t, true, false)
+	url := srv.URL + "/mcp"
+	forgetEra(endpointKey(url))
+	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(url, testHTTPOptions(t)), &Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if tools, err := s.ListTools(ctx); err != nil || len(tools) != 1 {
+		t.Fatalf("ListTools = %d tools, %v", len(tools), err)
+	}
+	if got := postMethods(srv.httpServer); len(got) != 1 || got[0] != "tools/list" {
+		t.Fatalf("requests before and with the first listing: %v; want only tools/list", got)
+	}
+	if v := s.ProtocolVersion(); v != "2026-07-28" || !s.Capabilities().Tools {
+		t.Errorf("after the probe: version %q, capabilities %+v", v, s.Capabilities())
+	}
+	if got := postMethods(srv.httpServer); len(got) != 2 || got[1] != "server/discover" {
+		t.Errorf("requests: %v; want the probe after the listing", got)
+	}
+}

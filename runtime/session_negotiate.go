@@ -53,14 +53,21 @@ func (s *Session) negotiate(ctx context.Context) error {
 		want = LatestProtocolVersion
 	}
 	key := s.eraKey()
-	if v := cachedEra(key); v != "" && (pin == "" || pin == v) {
-		// The server was modern when last probed: the probe goes out
-		// alongside the first requests, which do not wait for it.
+	v := cachedEra(key)
+	if v == "" && key != "" && pin != "" {
+		// A pinned modern version is what the probe would have to
+		// confirm: the first listing need not wait for it, in a fresh
+		// process either, where nothing is remembered yet.
+		v = pin
+	}
+	if v != "" && (pin == "" || pin == v) {
+		// The server was modern when last probed, or the version is
+		// pinned: the probe goes out alongside the first requests,
+		// which do not wait for it.
 		s.state.Store(&negotiated{version: v, meta: s.modernMeta(v), provisional: true})
-		chk := newEraCheck()
+		var chk *eraCheck
+		chk = newEraCheck(func() { s.startEraCheck(chk, key, v) })
 		s.eraCheck = chk
-		s.wg.Add(1)
-		go s.checkEra(chk, key, v)
 		return nil
 	}
 	err := s.discover(ctx, want, true)

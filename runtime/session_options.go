@@ -58,7 +58,10 @@ type Options struct {
 	// LatestProtocolVersion and fall back to the initialize handshake for an
 	// older server. A legacy version (2025-11-25 and older) skips the probe
 	// and runs the handshake with that version; a modern version refuses to
-	// fall back.
+	// fall back. Over Streamable HTTP a modern version is taken as the
+	// server's, as a remembered era is (see Connect): the first listings
+	// go out at once and the probe alongside them, so that a server that
+	// does not speak it fails the first request rather than Connect.
 	ProtocolVersion string
 
 	// ProbeTimeout bounds the wait for the answer to the server/discover

@@ -106,6 +106,9 @@ const (
 	// getOpenWait bounds the wait for the server's answer to the GET that
 	// opens the stream for server-initiated messages.
 	getOpenWait = 3 * time.Second
+	// getDeferMax bounds how long the GET of a session without a
+	// session id waits for the first request after the handshake.
+	getDeferMax = time.Second
 	// getAnswerWait bounds how long Close waits for the server's answer
 	// to a GET for server messages that is in flight.
 	getAnswerWait = 200 * time.Millisecond
@@ -120,14 +123,28 @@ var sharedHTTPClient = sync.OnceValue(func() *http.Client {
 	return &http.Client{Transport: t}
 })
 
+// sharedStreamClient is the client of the long-lived GET streams of
+// server messages when HTTPOptions.Client is nil. Its connections carry
+// one request, a GET with a few headers, and then a stream that waits most
+// of its life: small buffers, instead of net/http's 4 KiB for writing and
+// for reading, make such a session cheap to hold. A large event still
+// reads whole (bufio passes reads larger than its buffer through).
+var sharedStreamClient = sync.OnceValue(func() *http.Client {
+	t := sharedHTTPClient().Transport.(*http.Transport).Clone()
+	t.WriteBufferSize = 512
+	t.ReadBufferSize = 1 << 10
+	return &http.Client{Transport: t}
+})
+
 // httpClient is what the HTTP transports share: the client with its redirect
 // policy, the headers of every request and the secret to keep out of errors.
 type httpClient struct {
 	client  *http.Client
-	header  http.Header // user headers and Authorization, canonical keys
-	secrets []string    // values never to show: the token, header values
-	red     *redact.Set // secrets, as the scrubbing functions use them
-	env     string      // BearerEnv, for error hints
+	stream  *http.Client // for the GET streams of server messages
+	header  http.Header  // user headers and Authorization, canonical keys
+	secrets []string     // values never to show: the token, header values
+	red     *redact.Set  // secrets, as the scrubbing functions use them
+	env     string       // BearerEnv, for error hints
 	hasAuth bool
 	auth    Authorizer
 	log     *slog.Logger
@@ -212,6 +229,12 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 	c := *base
 	c.CheckRedirect = redirectPolicy(base.CheckRedirect, userKeys)
 	h.client = &c
+	h.stream = h.client
+	if o.Client == nil {
+		sc := *sharedStreamClient()
+		sc.CheckRedirect = c.CheckRedirect
+		h.stream = &sc
+	}
 	return h, nil
 }
 
@@ -291,8 +314,18 @@ func (h *httpClient) newRequest(ctx context.Context, method, u string, body []by
 // times; what the Authorizer could not mend is left to the caller, as the
 // response, or returned as an *AuthError when the Authorizer failed.
 func (h *httpClient) do(req *http.Request) (*http.Response, error) {
+	return h.doWith(h.client, req)
+}
+
+// doStream is do for the GET that opens a stream of server messages.
+func (h *httpClient) doStream(req *http.Request) (*http.Response, error) {
+	return h.doWith(h.stream, req)
+}
+
+// doWith is do with client.
+func (h *httpClient) doWith(client *http.Client, req *http.Request) (*http.Response, error) {
 	if h.auth == nil {
-		resp, err := h.client.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			return nil, h.scrubErr(err)
 		}
@@ -302,7 +335,7 @@ func (h *httpClient) do(req *http.Request) (*http.Response, error) {
 		if err := h.auth.Authorize(req); err != nil {
 			return nil, h.scrubErr(fmt.Errorf("authorizing %s %s: %w", req.Method, redactURL(req.URL.String()), err))
 		}
-		resp, err := h.client.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			return nil, h.scrubErr(err)
 		}
@@ -548,8 +581,13 @@ type item struct {
 	err  error
 }
 
+// inboxSize is the number of messages an inbox queues before its
+// producers wait for the reader, which drains it as fast as messages come:
+// a small queue is enough, and an idle connection holds it.
+const inboxSize = 16
+
 func newInbox() *inbox {
-	return &inbox{ch: make(chan item, 64), done: make(chan struct{})}
+	return &inbox{ch: make(chan item, inboxSize), done: make(chan struct{})}
 }
 
 // put queues it, unless ctx ends or the inbox closes first.

@@ -88,3 +88,53 @@ func TestNoGetStreamAskedOnce(t *testing.T) {
 		t.Error("the endpoint is still remembered as offering no GET stream after it opened one")
 	}
 }
+
+// TestSessionlessGetWaitsForFirstRequest connects a legacy session to a
+// server that gives no session id. Its GET for server messages went out
+// alongside the first listing, which then waited for a second connection
+// and for the server to answer both; now the GET waits until the listing
+// has been answered, and goes out after it.
+func TestSessionlessGetWaitsForFirstRequest(t *testing.T) {
+	checkLeaks(t)
+	var listed, getAfterList, gets atomic.Int32
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+			if listed.Load() > 0 {
+				getAfterList.Add(1)
+			}
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m rpcIn
+		if err := json.NewDecoder(r.Body).Decode(&m); err != nil {
+			t.Error(err)
+		}
+		switch m.Method {
+		case "initialize":
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","version":"1"}}}`)
+		case "tools/list":
+			// Long enough that a GET sent alongside arrives first.
+			time.Sleep(100 * time.Millisecond)
+			listed.Add(1)
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"tools":[]}}`)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	})
+	url := srv.URL + "/mcp"
+	forgetNoGetStream(endpointKey(url))
+	t.Cleanup(func() { forgetNoGetStream(endpointKey(url)) })
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(url, testHTTPOptions(t)), &Options{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if gets.Load() != 1 || getAfterList.Load() != 1 {
+		t.Errorf("%d GETs, %d of them after the listing was answered; want one, after it", gets.Load(), getAfterList.Load())
+	}
+}

@@ -131,7 +131,7 @@ func (t *CommandTransport) Connect(ctx context.Context) (Conn, error) {
 		stdin:      inW,
 		stdout:     outR,
 		stderr:     errR,
-		br:         bufio.NewReaderSize(outR, 64<<10),
+		br:         newLineReader(outR, stdoutBufs),
 		limit:      limit,
 		shutdown:   shutdown,
 		exited:     make(chan struct{}),
@@ -139,7 +139,6 @@ func (t *CommandTransport) Connect(ctx context.Context) (Conn, error) {
 		wsem:       make(chan struct{}, 1),
 		fast:       newPipeWriter(inW),
 	}
-	go c.wait()
 	go c.readStderr(logger.With("server", name))
 	return c, nil
 }
@@ -150,7 +149,7 @@ type stdioConn struct {
 	name           string
 	stdin          *os.File
 	stdout, stderr *os.File
-	br             *bufio.Reader
+	br             *lineReader
 	limit          int
 	shutdown       time.Duration
 
@@ -161,8 +160,12 @@ type stdioConn struct {
 	// arm; only the holder of wsem uses it.
 	fast *pipeWriter
 
-	exited  chan struct{} // closed once the process is reaped
-	waitErr error
+	// waitOnce starts the goroutine that reaps the process, once its
+	// output ends or the connection closes: an idle connection has no
+	// goroutine waiting for the process, only the two that read its pipes.
+	waitOnce sync.Once
+	exited   chan struct{} // closed once the process is reaped
+	waitErr  error
 
 	stderrDone chan struct{}
 	tailMu     sync.Mutex
@@ -194,6 +197,13 @@ func (c *stdioConn) ConnCapabilities() ConnCapabilities {
 	}
 }
 
+// startWait starts reaping the process, once.
+func (c *stdioConn) startWait() {
+	if c.cmd != nil {
+		c.waitOnce.Do(func() { go c.wait() })
+	}
+}
+
 // wait reaps the process.
 func (c *stdioConn) wait() {
 	c.waitErr = c.cmd.Wait()
@@ -203,7 +213,8 @@ func (c *stdioConn) wait() {
 // readStderr logs each stderr line and keeps the last ones.
 func (c *stdioConn) readStderr(log *slog.Logger) {
 	defer close(c.stderrDone)
-	r := bufio.NewReaderSize(c.stderr, 4<<10)
+	r := newLineReader(c.stderr, stderrBufs)
+	defer r.release()
 	for {
 		line, err := r.ReadSlice('\n')
 		if len(line) > 0 {
@@ -261,6 +272,7 @@ func (c *stdioConn) stderrTail() string {
 // describing how it ended.
 func (c *stdioConn) exitError(d time.Duration) error {
 	status := "stdout closed"
+	c.startWait()
 	select {
 	case <-c.exited:
 		status = exitStatus(c.waitErr, c.cmd.ProcessState)
@@ -544,6 +556,7 @@ func (c *stdioConn) Close() error { return c.closeContext(context.Background()) 
 func (c *stdioConn) closeContext(ctx context.Context) error {
 	c.closeOnce.Do(func() {
 		c.closing.Store(true)
+		c.startWait()
 		c.stdin.Close()
 		if !c.waitExit(ctx, c.shutdown) {
 			terminate(c.cmd)

@@ -22,3 +22,16 @@ type pipeWriter struct{}
 func newPipeWriter(*os.File) *pipeWriter { return nil }
 
 func (*pipeWriter) writeNow([]byte) (int, bool, error) { return 0, true, nil }
+
+// pipeReader reads the server's pipes with a buffer borrowed at the first
+// read and kept: here a pipe cannot be waited on without reading it.
+type pipeReader struct{ lr *lineReader }
+
+func (p *pipeReader) init(lr *lineReader) { p.lr = lr }
+
+func (p *pipeReader) read() (int, error) {
+	if p.lr.buf == nil {
+		p.lr.borrow()
+	}
+	return p.lr.f.Read(p.lr.buf[p.lr.w:])
+}

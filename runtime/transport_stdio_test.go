@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -20,7 +19,7 @@ func pipeConn(t *testing.T, limit int) (*stdioConn, *os.File) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close(); w.Close() })
-	return &stdioConn{stdout: r, br: bufio.NewReaderSize(r, 16), limit: limit}, w
+	return &stdioConn{stdout: r, br: newLineReader(r, newPipeBufPool(16)), limit: limit}, w
 }
 
 // TestStdioReadSurvivesDeadline writes lines in pieces with read deadlines

@@ -3,6 +3,7 @@
 package runtime
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -82,4 +83,65 @@ func (w *pipeWriter) writeNow(b []byte) (n int, full bool, err error) {
 	n, full, err = w.n, w.full, w.err
 	w.buf = nil
 	return n, full, err
+}
+
+// pipeReader reads the server's output or standard error pipe for a
+// lineReader. A read that finds the pipe empty gives the lineReader's
+// buffer back before it waits, and borrows one again when bytes arrive:
+// an idle connection holds no read buffer.
+type pipeReader struct {
+	lr  *lineReader
+	raw syscall.RawConn
+	fn  func(fd uintptr) bool // made once so a read allocates nothing
+	n   int
+	err error
+}
+
+func (p *pipeReader) init(lr *lineReader) {
+	p.lr = lr
+	if raw, err := lr.f.SyscallConn(); err == nil {
+		p.raw = raw
+		p.fn = p.readFd
+	}
+}
+
+// read reads into the free part of the lineReader's buffer.
+func (p *pipeReader) read() (int, error) {
+	if p.raw == nil {
+		if p.lr.buf == nil {
+			p.lr.borrow()
+		}
+		return p.lr.f.Read(p.lr.buf[p.lr.w:])
+	}
+	p.n, p.err = 0, nil
+	if err := p.raw.Read(p.fn); err != nil {
+		return 0, err
+	}
+	return p.n, p.err
+}
+
+func (p *pipeReader) readFd(fd uintptr) bool {
+	r := p.lr
+	for {
+		if r.buf == nil {
+			r.borrow()
+		}
+		n, err := syscall.Read(int(fd), r.buf[r.w:])
+		switch {
+		case err == syscall.EINTR:
+		case err == syscall.EAGAIN:
+			r.release() // nothing buffered: wait without a buffer
+			return false
+		case err != nil:
+			p.err = os.NewSyscallError("read", err)
+			return true
+		case n == 0:
+			r.release()
+			p.err = io.EOF
+			return true
+		default:
+			p.n = n
+			return true
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -109,6 +110,14 @@ type streamableConn struct {
 	// getAnswered is closed once the server has answered the GET for
 	// server messages (or it failed); nil while none was sent.
 	getAnswered chan struct{}
+	// getGo, while set, holds back the GET of a session without a session
+	// id until the first request after the handshake has been answered
+	// (see HandshakeDone); Write closes it.
+	getGo chan struct{}
+	// getReader is the reader of the GET stream while it is open; for
+	// tests, which see through it whether the stream waits without a
+	// buffer.
+	getReader atomic.Pointer[sse.Reader]
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -159,6 +168,9 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	var sid string
 	if !modern && m.Method != "initialize" {
 		sid = c.sessionID
+	}
+	if c.getGo != nil {
+		defer c.releaseGet()
 	}
 	c.wg.Add(1)
 	c.mu.Unlock()
@@ -300,6 +312,17 @@ func (c *streamableConn) setSession(id string) {
 	c.mu.Unlock()
 }
 
+// releaseGet lets a GET held back by getGo go out.
+func (c *streamableConn) releaseGet() {
+	c.mu.Lock()
+	ch := c.getGo
+	c.getGo = nil
+	c.mu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
+}
+
 // expire forgets the session id sid after the server answered 404 to it, and
 // stops the GET stream that belonged to it.
 func (c *streamableConn) expire(sid string) {
@@ -329,8 +352,9 @@ func (c *streamableConn) session() (string, string) {
 // place before the requests that follow. Without a session (a stateless
 // server), the server cannot tell this client's GET stream from another's,
 // so it cannot send there what a later request of this client causes: the
-// GET then opens alongside those requests, without a round trip of its own
-// before them.
+// GET then waits until the first request after the handshake has been
+// answered (at most getDeferMax), so that it costs that request neither a
+// round trip nor a second connection opened beside it.
 func (c *streamableConn) HandshakeDone(version string) {
 	if isModern(version) {
 		return
@@ -354,8 +378,13 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.wg.Add(1)
 	opened := make(chan struct{})
 	c.getAnswered = opened
-	go c.listen(ctx, version, opened)
 	sid := c.sessionID
+	var wait chan struct{}
+	if sid == "" {
+		wait = make(chan struct{})
+		c.getGo = wait
+	}
+	go c.listen(ctx, version, opened, wait)
 	c.mu.Unlock()
 	if sid == "" {
 		return
@@ -380,6 +409,9 @@ func (c *streamableConn) Close() error {
 	c.closed = true
 	sid, version := c.sessionID, c.version
 	answered := c.getAnswered
+	if c.getGo != nil {
+		answered = nil // the GET was never sent
+	}
 	c.mu.Unlock()
 	if answered != nil {
 		// A short session would otherwise cancel its GET before the
@@ -442,7 +474,7 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	if lastID != "" {
 		req.Header["Last-Event-Id"] = []string{lastID}
 	}
-	resp, err := c.h.do(req)
+	resp, err := c.h.doStream(req)
 	if err != nil {
 		return nil, err
 	}
@@ -663,13 +695,29 @@ func isResponseTo(data []byte, id string) bool {
 // listen keeps the GET stream of a legacy session open: it queues what the
 // server sends on it and reopens it when it ends, after the server's retry
 // interval, until ctx ends or attempts keep failing.
-func (c *streamableConn) listen(ctx context.Context, version string, opened chan struct{}) {
+//
+// With wait, it sends the first GET once wait is closed, or after
+// getDeferMax.
+func (c *streamableConn) listen(ctx context.Context, version string, opened, wait chan struct{}) {
 	defer c.wg.Done()
 	once := sync.OnceFunc(func() { close(opened) })
 	defer once()
+	if wait != nil {
+		t := time.NewTimer(getDeferMax)
+		select {
+		case <-wait:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+		if ctx.Err() != nil {
+			return
+		}
+	}
 	var r *sse.Reader
 	defer func() {
 		if r != nil {
+			c.getReader.Store(nil)
 			r.Release()
 		}
 	}()
@@ -702,6 +750,10 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			forgetNoGetStream(c.eraKey())
 			if r == nil {
 				r = sse.NewReader(resp.Body, c.h.maxSize)
+				// The stream waits most of its life: it holds no buffer
+				// while it does.
+				r.ReleaseWhileIdle()
+				c.getReader.Store(r)
 			} else {
 				r.Reset(resp.Body)
 			}

@@ -35,6 +35,10 @@ const (
 
 var transportNames = []string{transportStdio, transportHTTP}
 
+// transportHTTPLegacy keys the results of the HTTP workers pinned to the
+// 2025-11-25 era, which only the targets read.
+const transportHTTPLegacy = "http-2025-11-25"
+
 // echoArgs and bigArgs are the arguments every client sends, as the same Go
 // values, so that each encodes them its own way.
 type echoArgs struct {
@@ -59,6 +63,13 @@ type target struct {
 	transport string
 	command   string
 	url       string
+	// stateful marks a server that keeps sessions; mcp-go then asks for
+	// the version such a server negotiates, as its later requests must
+	// carry it.
+	stateful bool
+	// legacy pins the worker's session to the 2025-11-25 era (see
+	// connectLegacy).
+	legacy bool
 }
 
 // connect opens a session of the named client to the server, including the
@@ -114,6 +125,9 @@ func connect(ctx context.Context, name string, t target) (benchClient, error) {
 		}
 		req := mcpgo.InitializeRequest{}
 		req.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
+		if t.stateful {
+			req.Params.ProtocolVersion = "2025-11-25"
+		}
 		req.Params.ClientInfo = mcpgo.Implementation{Name: "mcpbench", Version: "1"}
 		if _, err := c.Initialize(ctx, req); err != nil {
 			c.Close()

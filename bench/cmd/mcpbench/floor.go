@@ -38,7 +38,7 @@ type floorRequest struct {
 type floorCallParams struct {
 	Name      string         `json:"name"`
 	Arguments any            `json:"arguments"`
-	Meta      map[string]any `json:"_meta"`
+	Meta      map[string]any `json:"_meta,omitempty"`
 }
 
 type floorListParams struct {
@@ -346,7 +346,11 @@ func (c *floorHTTP) listTools(context.Context) (int, error) {
 }
 
 func (c *floorHTTP) call(_ context.Context, tool string, args any) (string, error) {
-	r, err := c.roundTrip("tools/call", tool, floorCallParams{tool, args, floorMeta})
+	meta := floorMeta
+	if c.legacy {
+		meta = nil
+	}
+	r, err := c.roundTrip("tools/call", tool, floorCallParams{tool, args, meta})
 	if err != nil {
 		return "", err
 	}

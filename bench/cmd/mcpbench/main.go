@@ -47,6 +47,18 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "idle" {
+		if err := idleMain(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "first" {
+		if err := firstMain(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "worker" {
 		if err := workerMain(os.Args[2:]); err != nil {
 			log.Fatal(err)
@@ -65,6 +77,7 @@ func workerMain(args []string) error {
 	command := fs.String("server", "", "the stdio server command")
 	url := fs.String("url", "", "the Streamable HTTP endpoint")
 	quick := fs.Bool("quick", false, "a small workload, to check that everything runs")
+	legacy := fs.Bool("legacy", false, "over HTTP, pin the session to the 2025-11-25 era")
 	sequential := fs.Int("sequential", 0, "override the number of sequential echo calls")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measurements to `FILE`")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the measurements to `FILE`")
@@ -100,7 +113,7 @@ func workerMain(args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	return runWorker(ctx, *name, target{transport: *transport, command: *command, url: *url}, wl, os.Stdout)
+	return runWorker(ctx, *name, target{transport: *transport, command: *command, url: *url, legacy: *legacy}, wl, os.Stdout)
 }
 
 // connectsMain runs measureConnects for the clients named by -clients and
@@ -178,7 +191,7 @@ func benchMain(args []string) error {
 	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
 	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
-	skip := fs.String("skip", "", "comma-separated parts to skip: clients, scale, synthetic (the synthetic sizes of scale), validate, live, budget")
+	skip := fs.String("skip", "", "comma-separated parts to skip: clients, idle, first, scale, synthetic (the synthetic sizes of scale), validate, live, budget")
 	clients := fs.String("clients", "", "comma-separated clients to measure (default all): "+strings.Join(clientNames, ", "))
 	transports := fs.String("transports", "", "comma-separated transports to measure (default all): "+strings.Join(transportNames, ", "))
 	err := fs.Parse(args)
@@ -218,6 +231,26 @@ func benchMain(args []string) error {
 	rep.machine = describeMachine()
 	if !cfg.skip["clients"] {
 		if rep.clients, err = benchClients(cfg, tmp); err != nil {
+			return err
+		}
+	}
+	if !cfg.skip["idle"] || !cfg.skip["first"] {
+		server, err := buildServer(cfg, tmp)
+		if err != nil {
+			return err
+		}
+		urls, stop, err := startServers(server)
+		if err != nil {
+			return err
+		}
+		if !cfg.skip["idle"] {
+			rep.idle, err = benchIdle(cfg, server, urls)
+		}
+		if err == nil && !cfg.skip["first"] {
+			rep.first, err = benchFirst(cfg, server, urls)
+		}
+		stop()
+		if err != nil {
 			return err
 		}
 	}
@@ -272,9 +305,8 @@ func goBuild(dir, out string) error {
 // benchClients builds the server, serves it over HTTP, and runs a worker
 // for every client, transport and repetition, in turns.
 func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
-	server := filepath.Join(tmp, "sdkserver")
-	log.Printf("building internal/testing/sdkserver")
-	if err := goBuild(filepath.Join(cfg.root, "internal", "testing", "sdkserver"), server); err != nil {
+	server, err := buildServer(cfg, tmp)
+	if err != nil {
 		return nil, err
 	}
 	self, err := os.Executable()
@@ -303,6 +335,17 @@ func benchClients(cfg config, tmp string) (map[string]*clientResult, error) {
 				}
 				key := name + "/" + tr
 				runs[key] = append(runs[key], &res)
+				if tr != transportHTTP || !legacyClients[name] {
+					continue
+				}
+				// The same workload in the 2025-11-25 era, for the
+				// bytes per call of both eras.
+				log.Printf("repetition %d/%d: %s over %s in the 2025-11-25 era", r+1, cfg.reps, name, tr)
+				var leg clientResult
+				if err := runChild(self, append(args, "-legacy"), &leg); err != nil {
+					return nil, fmt.Errorf("worker for %s over %s in the 2025-11-25 era: %w", name, tr, err)
+				}
+				runs[name+"/"+transportHTTPLegacy] = append(runs[name+"/"+transportHTTPLegacy], &leg)
 			}
 			log.Printf("repetition %d/%d: connect + tools/list of every client over %s, in turns", r+1, cfg.reps, tr)
 			args := []string{"connects", "-clients", strings.Join(cfg.clientsOf, ","), "-transport", tr, "-server", server, "-url", url}
@@ -348,8 +391,9 @@ func runChild(self string, args []string, out any) error {
 
 // serveHTTP starts the server over stateless Streamable HTTP on a free
 // loopback port and returns its URL.
-func serveHTTP(server string) (string, func(), error) {
-	cmd := exec.Command(server, "-http", "127.0.0.1:0")
+// Extra arguments go to the server.
+func serveHTTP(server string, extra ...string) (string, func(), error) {
+	cmd := exec.Command(server, append([]string{"-http", "127.0.0.1:0"}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return "", nil, err

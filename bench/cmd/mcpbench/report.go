@@ -18,6 +18,8 @@ type report struct {
 	live       *liveResult
 	scale      []scaleResult
 	budget     []budgetRow
+	idle       []*idleResult
+	first      []*firstResult
 }
 
 // medianResult takes each figure's median over the repetitions.
@@ -143,6 +145,12 @@ func (rep *report) print(w io.Writer) {
 	}
 	rep.printTelemetryCost(w)
 	rep.printEras(w)
+	if len(rep.idle) > 0 {
+		printIdle(w, rep.idle)
+	}
+	if len(rep.first) > 0 {
+		printFirst(w, rep.first, rep.clients)
+	}
 	if len(rep.validation) > 0 {
 		printValidation(w, rep.validation)
 	}
@@ -258,12 +266,17 @@ func (rep *report) targets() []targetCheck {
 	}
 	if rt, fl := get(clientRuntime, transportHTTP), get(clientFloor, transportHTTP); rt != nil && fl != nil {
 		ratio("1 MiB result MB/s ≥ 1.0× floor (HTTP)", rt.MBps, fl.MBps, 1, false)
-		ratio("HTTP bytes/call ≤ 1.0× floor", rt.Bytes, fl.Bytes, 1, true)
+		ratio("HTTP bytes/call ≤ 1.0× floor (2026-07-28)", rt.Bytes, fl.Bytes, 1, true)
+		if rl, fll := get(clientRuntime, transportHTTPLegacy), get(clientFloor, transportHTTPLegacy); rl != nil && fll != nil {
+			ratio("HTTP bytes/call ≤ 1.0× floor (2025-11-25)", rl.Bytes, fll.Bytes, 1, true)
+		}
 		ratio("HTTP connect+list ≤ 1.0× floor (2026-07-28)", rt.ConnectNs, fl.ConnectNs, 1, true)
 		if rt.ConnectLegacyNs > 0 && fl.ConnectLegacyNs > 0 {
 			ratio("HTTP connect+list ≤ 1.0× floor (2025-11-25)", rt.ConnectLegacyNs, fl.ConnectLegacyNs, 1, true)
 		}
 	}
+	ts = append(ts, idleTargets(rep.idle)...)
+	ts = append(ts, firstTargets(rep.first)...)
 	ts = append(ts, scaleTargets(rep.scale)...)
 	ts = append(ts, validationTargets(rep.validation)...)
 	ts = append(ts, liveTargets(rep.live)...)

@@ -70,7 +70,7 @@ func TestTargets(t *testing.T) {
 			if name == clientRuntime && tr == transportHTTP {
 				r.Bytes = 1001
 			}
-		}, "HTTP bytes/call ≤ 1.0× floor", false},
+		}, "HTTP bytes/call ≤ 1.0× floor (2026-07-28)", false},
 		{"HTTP connect+list equal to the floor's", nil, "HTTP connect+list ≤ 1.0× floor (2026-07-28)", true},
 		{"HTTP legacy connect+list above the floor's", func(name, tr string, r *clientResult) {
 			if name == clientRuntime && tr == transportHTTP {
@@ -167,5 +167,45 @@ func TestChartSVG(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(data), "<svg ") {
 		t.Errorf("the chart does not start with an svg element")
+	}
+}
+
+func TestIdleAndFirstTargets(t *testing.T) {
+	idle := []*idleResult{
+		{Client: clientRuntime, Transport: idleStdio, HeapPer: 6000, Goroutines: 2},
+		{Client: clientGoSDK, Transport: idleStdio, HeapPer: 7000, Goroutines: 2},
+		{Client: clientMCPGo, Transport: idleStdio, HeapPer: 40000, Goroutines: 2},
+		{Client: clientRuntime, Transport: idleStateless, HeapPer: 9000, Goroutines: 1},
+		{Client: clientGoSDK, Transport: idleStateless, HeapPer: 17000, Goroutines: 1},
+		{Client: clientMCPGo, Transport: idleStateless, HeapPer: 8000, Goroutines: 0},
+		{Client: clientRuntime + " ×10000", Transport: idleStateless, N: 10000, HeapTotal: 100 << 20},
+	}
+	got := map[string]bool{}
+	for _, tc := range idleTargets(idle) {
+		got[tc.name] = tc.met
+	}
+	want := map[string]bool{
+		"idle stdio heap/session ≤ the lighter peer":          true,
+		"idle stdio goroutines/session ≤ 2":                   true,
+		"idle http-stateless heap/session ≤ the lighter peer": false, // 9000 > mcp-go's 8000
+		"idle http-stateless goroutines/session ≤ 1":          true,
+		"10000 idle stateless HTTP sessions < 150 MiB heap":   true,
+	}
+	for name, met := range want {
+		if m, ok := got[name]; !ok || m != met {
+			t.Errorf("%s: met=%v (present %v); want met=%v", name, m, ok, met)
+		}
+	}
+
+	first := []*firstResult{
+		{Client: clientRuntime, Transport: idleStateless, Ns: 12},
+		{Client: clientRuntime + modernSuffix, Transport: idleStateless, Ns: 5},
+		{Client: clientRuntime + legacySuffix, Transport: idleStateless, Ns: 11},
+		{Client: clientFloor, Transport: idleStateless, Ns: 6},
+		{Client: clientFloor + legacySuffix, Transport: idleStateless, Ns: 10},
+	}
+	ts := firstTargets(first)
+	if len(ts) != 2 || !ts[0].met || ts[1].met {
+		t.Errorf("first-connect targets = %+v; want the pinned rows only, 2026-07-28 met and 2025-11-25 missed", ts)
 	}
 }

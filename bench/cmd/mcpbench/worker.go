@@ -116,7 +116,11 @@ func runWorker(ctx context.Context, name string, t target, wl workload, w io.Wri
 func measure(ctx context.Context, name string, t target, wl workload) (*clientResult, error) {
 	res := &clientResult{Client: name, Transport: t.transport}
 
-	c, err := connect(ctx, name, t)
+	dial := connect
+	if t.legacy {
+		dial = connectLegacy
+	}
+	c, err := dial(ctx, name, t)
 	if err != nil {
 		return nil, fmt.Errorf("connecting: %w", err)
 	}

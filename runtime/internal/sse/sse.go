@@ -78,6 +78,15 @@ type Reader struct {
 	oversize bool // the current event's data went past the limit
 	prefix   []byte
 	suffix   []byte
+
+	// idle is set by ReleaseWhileIdle: the buffer goes back to bufPool
+	// before a read with nothing buffered, and a first read into peek
+	// waits for the stream's next bytes.
+	idle bool
+	bp   *[]byte // a box for buf, to put it in bufPool without allocating
+	peek [64]byte
+	// waiting is set while waitIdle waits without a buffer.
+	waiting atomic.Bool
 }
 
 const initialBuffer = 8 << 10
@@ -94,12 +103,22 @@ var longLine atomic.Int64
 
 var readerPool = sync.Pool{New: func() any { return &Reader{buf: make([]byte, initialBuffer)} }}
 
+// bufPool holds the initialBuffer-sized buffers of the Readers that give
+// theirs back while idle.
+var bufPool = sync.Pool{New: func() any {
+	b := make([]byte, initialBuffer)
+	return &b
+}}
+
 // NewReader returns a Reader of src that fails any event whose data exceeds
 // limit bytes. A limit of zero or less means no limit.
 func NewReader(src io.Reader, limit int) *Reader {
 	r := readerPool.Get().(*Reader)
 	buf, data := r.buf, r.data
 	data.Reset()
+	if buf == nil {
+		buf = make([]byte, initialBuffer)
+	}
 	*r = Reader{src: src, buf: buf[:cap(buf)], data: data, limit: limit, maxLine: math.MaxInt}
 	if limit > 0 && limit < math.MaxInt-PrefixSize {
 		// A data line holds the field name and a colon and a space before
@@ -109,10 +128,24 @@ func NewReader(src io.Reader, limit int) *Reader {
 	return r
 }
 
+// ReleaseWhileIdle makes the Reader hold no read buffer while it waits for
+// a stream's next bytes with none buffered: it gives its buffer back to a
+// pool, waits with a read of a few bytes, and takes a buffer again when
+// they come. A long-lived stream that is mostly silent, such as the stream
+// of a server's own messages, then costs little while it waits; each
+// burst of events costs one more short read.
+func (r *Reader) ReleaseWhileIdle() { r.idle = true }
+
+// Waiting reports whether the Reader waits for the stream's next bytes
+// holding no buffer (see ReleaseWhileIdle). Unlike the other methods, it
+// may be called from any goroutine.
+func (r *Reader) Waiting() bool { return r.waiting.Load() }
+
 // Release returns the Reader, with its buffers, for reuse. The Reader must
 // not be used afterwards.
 func (r *Reader) Release() {
 	r.src = nil
+	r.bp = nil // the buffer stays with the Reader
 	if cap(r.buf) > maxPooled || r.data.Cap() > maxPooled {
 		return
 	}
@@ -364,12 +397,45 @@ func (r *Reader) readLine() (line []byte, cut bool, err error) {
 				r.buf = nb
 			}
 		}
+		if r.idle && r.end == 0 && !r.discarding {
+			r.waitIdle()
+			continue
+		}
 		n, err := r.src.Read(r.buf[r.end:])
 		r.end += n
 		if err != nil {
 			r.err = err
 		}
 	}
+}
+
+// waitIdle reads the next bytes of the stream, with nothing buffered, into
+// peek, with the buffer given back to bufPool while the read waits.
+func (r *Reader) waitIdle() {
+	if len(r.buf) == initialBuffer {
+		r.putBuf()
+	}
+	r.waiting.Store(r.buf == nil)
+	n, err := r.src.Read(r.peek[:])
+	r.waiting.Store(false)
+	if r.buf == nil {
+		r.bp = bufPool.Get().(*[]byte)
+		r.buf = *r.bp
+	}
+	r.start, r.end = 0, copy(r.buf, r.peek[:n])
+	if err != nil {
+		r.err = err
+	}
+}
+
+// putBuf gives the buffer back to bufPool.
+func (r *Reader) putBuf() {
+	if r.bp == nil {
+		r.bp = new([]byte)
+	}
+	*r.bp = r.buf
+	bufPool.Put(r.bp)
+	r.bp, r.buf = nil, nil
 }
 
 // lineEnd returns the index of the first CR or LF in b, or -1.

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	goruntime "runtime"
+	"runtime/pprof"
+	"time"
+
+	mcprt "github.com/mcpgen/mcpgen/runtime"
+)
+
+// firstSamples is how many fresh processes time each client's first
+// connect, per transport.
+const firstSamples = 11
+
+// firstClients are the clients of the first-connect rows; the "legacy"
+// ones are pinned to the 2025-11-25 era (HTTP only).
+var firstClients = []string{clientRuntime, clientRuntime + modernSuffix, clientRuntime + legacySuffix, clientGoSDK, clientMCPGo, clientFloor, clientFloor + legacySuffix}
+
+// legacySuffix marks a client pinned to the 2025-11-25 era, modernSuffix
+// mcpgen pinned to 2026-07-28, the era the floor assumes over HTTP.
+const (
+	legacySuffix = " (2025-11-25)"
+	modernSuffix = " (2026-07-28)"
+)
+
+// firstResult is the first connect + initialize + tools/list of a fresh
+// process: its time and the bytes it allocated.
+type firstResult struct {
+	Client    string  `json:"client"`
+	Transport string  `json:"transport"`
+	Ns        float64 `json:"ns"`
+	Bytes     float64 `json:"bytes"`
+}
+
+// firstMain times the first session of this fresh process.
+func firstMain(args []string) error {
+	fs := flag.NewFlagSet("mcpbench first", flag.ContinueOnError)
+	name := fs.String("client", clientRuntime, "the client to measure")
+	transport := fs.String("transport", idleStdio, "stdio, http-stateful or http-stateless")
+	command := fs.String("server", "", "the stdio server command")
+	url := fs.String("url", "", "the Streamable HTTP endpoint")
+	memProfile := fs.String("memprofile", "", "write an allocation profile of the first connect to `FILE`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *memProfile != "" {
+		goruntime.MemProfileRate = 1
+		defer func() {
+			if f, err := os.Create(*memProfile); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
+	t := target{transport: transportStdio, command: *command, url: *url}
+	if *transport != idleStdio {
+		t.transport = transportHTTP
+	}
+	t.stateful = *transport == idleStateful
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dial := func() (benchClient, error) { return connect(ctx, *name, t) }
+	if base, ok := cutSuffix(*name, legacySuffix); ok {
+		dial = func() (benchClient, error) { return connectLegacy(ctx, base, t) }
+	}
+	if _, ok := cutSuffix(*name, modernSuffix); ok {
+		dial = func() (benchClient, error) {
+			s, err := mcprt.Connect(ctx, mcprt.StreamableHTTP(t.url, nil), &mcprt.Options{
+				ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: "2026-07-28"})
+			if err != nil {
+				return nil, err
+			}
+			return runtimeClient{s, nil}, nil
+		}
+	}
+	var m0, m1 goruntime.MemStats
+	goruntime.ReadMemStats(&m0)
+	d, err := connectAndList(ctx, dial)
+	if err != nil {
+		return fmt.Errorf("%s over %s: %w", *name, *transport, err)
+	}
+	goruntime.ReadMemStats(&m1)
+	return json.NewEncoder(os.Stdout).Encode(firstResult{Client: *name, Transport: *transport, Ns: float64(d), Bytes: float64(m1.TotalAlloc - m0.TotalAlloc)})
+}
+
+func cutSuffix(s, suffix string) (string, bool) {
+	if len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix {
+		return s[:len(s)-len(suffix)], true
+	}
+	return s, false
+}
+
+// benchFirst times the first connect of a fresh process, firstSamples
+// times for each client and transport, the clients taking turns sample by
+// sample.
+func benchFirst(cfg config, server string, urls map[string]string) ([]*firstResult, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	samples := firstSamples
+	if cfg.quick {
+		samples = 1
+	}
+	var out []*firstResult
+	for _, tr := range idleTransports {
+		var names []string
+		for _, name := range firstClients {
+			base, legacy := cutSuffix(name, legacySuffix)
+			base, modern := cutSuffix(base, modernSuffix)
+			if !isPicked(cfg.clientsOf, base) || ((legacy || modern) && tr == idleStdio) {
+				continue
+			}
+			if tr == idleStateful && !legacy && (base == clientRuntime || base == clientFloor) {
+				// The stateful server speaks only the 2025-11-25 era.
+				continue
+			}
+			names = append(names, name)
+		}
+		log.Printf("first connect of a fresh process over %s: %d samples of %d clients", tr, samples, len(names))
+		ns := make([][]float64, len(names))
+		bytes := make([][]float64, len(names))
+		for range samples {
+			for i, name := range names {
+				var res firstResult
+				args := []string{"first", "-client", name, "-transport", tr, "-server", server, "-url", urls[tr]}
+				if err := runChild(self, args, &res); err != nil {
+					return nil, fmt.Errorf("first connect of %s over %s: %w", name, tr, err)
+				}
+				ns[i] = append(ns[i], res.Ns)
+				bytes[i] = append(bytes[i], res.Bytes)
+			}
+		}
+		for i, name := range names {
+			out = append(out, &firstResult{Client: name, Transport: tr, Ns: medianFloat(ns[i]), Bytes: medianFloat(bytes[i])})
+		}
+	}
+	return out, nil
+}
+
+func printFirst(w io.Writer, rs []*firstResult, clients map[string]*clientResult) {
+	fmt.Fprintf(w, "\n## First connect of a fresh process\n\n")
+	fmt.Fprintf(w, "Connect + initialize (or discovery) + tools/list as the first session of a new process: the median of %d processes, clients in turns; then the bytes that session allocated, and the in-process median of many sessions (Clients tables) for comparison.\n\n", firstSamples)
+	fmt.Fprintf(w, "| transport | client | first connect | ratio to floor | bytes allocated | in-process median |\n|---|---|---:|---:|---:|---:|\n")
+	for _, r := range rs {
+		floor := floorOf(rs, r)
+		ratio := "–"
+		if floor != nil && floor.Ns > 0 {
+			ratio = fmt.Sprintf("%.2f×", r.Ns/floor.Ns)
+		}
+		inproc := "–"
+		base, legacy := cutSuffix(r.Client, legacySuffix)
+		base, _ = cutSuffix(base, modernSuffix)
+		tr := transportStdio
+		if r.Transport != idleStdio {
+			tr = transportHTTP
+		}
+		if c := clients[base+"/"+tr]; c != nil && r.Transport != idleStateful {
+			v := c.ConnectNs
+			if legacy {
+				v = c.ConnectLegacyNs
+			}
+			if v > 0 {
+				inproc = fmtDuration(v)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.Transport, r.Client, fmtDuration(r.Ns), ratio, fmtBytes(r.Bytes), inproc)
+	}
+	fmt.Fprint(w, firstNotes)
+}
+
+// firstNotes says why the first connect of a fresh process and the
+// in-process median of many sessions disagree.
+const firstNotes = `
+Why the first connect of a fresh process and the in-process median disagree:
+
+- **Package init**, before main. Importing mcpgen's runtime runs the init of
+  santhosh-tekuri/jsonschema/v6 (behind runtime.Schema), which compiles its draft
+  meta-schemas: 1.7 MB in 21,000 allocations, 29–46 ms of the 51–92 ms that all of
+  runtime's imports took under GODEBUG=inittrace=1 on a loaded 2-core machine. These
+  rows cannot show it: one binary links every client, so each pays every library's
+  init before its timer starts. A harness with a binary per client sees it.
+- **What a process remembers.** Later sessions to an endpoint reuse its remembered era
+  (no server/discover) and its remembered 405 to the GET stream. The first session of
+  a process has neither: unpinned, it probes first (two round trips where the floor,
+  which knows its era, takes one). Pinned to 2026-07-28 it lists at once, with the
+  probe alongside when something needs it, like a remembered endpoint.
+- **First use.** net/http's 32 KiB pooled copy buffer for the first request body (the
+  floor pays it too), and mcpgen's pools filled for the first time.
+- **Stateless server, 2025-11-25.** The GET stream of a session without a session id
+  goes out once the first request after the handshake has been answered, not beside
+  it; a process that has seen the server answer 405 sends none.
+- **Stateful server, 2025-11-25.** mcpgen opens the GET stream after the handshake and
+  waits for the server's answer before the first listing, so that the stream is in
+  place for what follows: one more round trip, on one more connection, than the floor,
+  which opens no GET stream.
+`
+
+// floorOf returns the floor's result of r's transport and era.
+func floorOf(rs []*firstResult, r *firstResult) *firstResult {
+	want := clientFloor
+	if _, legacy := cutSuffix(r.Client, legacySuffix); legacy {
+		want += legacySuffix
+	}
+	for _, f := range rs {
+		if f.Client == want && f.Transport == r.Transport {
+			return f
+		}
+	}
+	return nil
+}
+
+func firstTargets(rs []*firstResult) []targetCheck {
+	var ts []targetCheck
+	for _, r := range rs {
+		// Over HTTP the floor knows its era: mcpgen is compared pinned
+		// to the same one. Unpinned, it pays the discovery probe that
+		// tells it the era (see docs/bench.md).
+		if r.Transport == idleStdio && r.Client != clientRuntime ||
+			r.Transport != idleStdio && r.Client != clientRuntime+legacySuffix && r.Client != clientRuntime+modernSuffix {
+			continue
+		}
+		f := floorOf(rs, r)
+		if f == nil || f.Ns == 0 {
+			continue
+		}
+		ratio := r.Ns / f.Ns
+		ts = append(ts, targetCheck{fmt.Sprintf("first connect of a fresh process ≤ 1.0× floor (%s, %s)", r.Transport, r.Client), fmt.Sprintf("%.2f×", ratio), ratio <= 1})
+	}
+	return ts
+}
