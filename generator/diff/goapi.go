@@ -327,7 +327,13 @@ func (w *surfaceWalker) walk(t *ir.Type, loc apiLoc) {
 	}
 	if t.IsNamed() {
 		w.seen[t] = true
-		w.s.add("type "+t.Name, kindName(t), loc)
+		sig := kindName(t)
+		if t.AliasOf != nil {
+			// An alias is the type it aliases: one that splits from it is
+			// another Go type, which code assigning one to the other sees.
+			sig = "= " + t.AliasOf.Name
+		}
+		w.s.add("type "+t.Name, sig, loc)
 	}
 	at := func(tokens ...string) apiLoc {
 		l := loc

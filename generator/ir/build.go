@@ -104,6 +104,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	pkg.Tools = kept
 	unshared = shareTypes(pkg, sharing)
 	nameTypes(pkg, names)
+	aliasTypes(pkg, sharing)
 	return pkg, unshared, nil
 }
 

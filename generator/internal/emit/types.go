@@ -208,6 +208,9 @@ func (g *gen) typeDoc(t *ir.Type) []string {
 			}
 		default:
 			lead += " an object."
+			if t.AliasOf != nil {
+				lead = fmt.Sprintf("%s is an object of the same shape as %s, and the same Go type.", t.Name, t.AliasOf.Name)
+			}
 		}
 		if len(t.SharedBy) > 1 {
 			lead += " " + sharedBy(t.SharedBy)
@@ -327,6 +330,12 @@ func fieldDoc(paras ...string) []string {
 }
 
 func (w *typesWriter) structDecl(t *ir.Type) {
+	if t.AliasOf != nil {
+		// An identical struct declared earlier: one Go type, with one set
+		// of methods (see ir.Type.AliasOf).
+		w.typeDecl(w.g.typeDoc(t), t.Name, "= "+t.AliasOf.Name)
+		return
+	}
 	fields := make([]field, 0, len(t.Fields)+1)
 	for _, fl := range t.Fields {
 		var paras []string

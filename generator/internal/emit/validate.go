@@ -417,6 +417,9 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 	case ir.Enum, ir.Const:
 		return names // declared with the type
 	case ir.Struct:
+		if t.AliasOf != nil {
+			return names // the methods are those of the type it aliases
+		}
 		c := checker{g: g, lits: []string{}}
 		for _, fl := range t.Fields {
 			fc := c.withLit(fl.JSONName)
