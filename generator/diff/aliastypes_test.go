@@ -78,3 +78,32 @@ func TestAliasSplitIsGoAPI(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateDroppedIsGoAPI checks that a nested struct left with
+// nothing to check, which then has no Validate method, is a Go API change;
+// one that gains a check, and the method, is not.
+func TestValidateDroppedIsGoAPI(t *testing.T) {
+	checked := objTool("a", "body", `"x":{"type":"string","minLength":1}`)
+	unchecked := objTool("a", "body", `"x":{"type":"string"}`)
+	for _, tc := range []struct {
+		name     string
+		old, new runtime.Tool
+		goAPI    bool
+	}{
+		{"the last check is removed", checked, unchecked, true},
+		{"a first check is added", unchecked, checked, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			changes, err := Tools([]runtime.Tool{tc.old}, []runtime.Tool{tc.new})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(changes) != 1 || changes[0].GoAPI != tc.goAPI || tc.goAPI && !strings.Contains(changes[0].Why, "ABody.Validate") {
+				t.Errorf("changes:%s\nwant one change, GO_API %v, naming ABody.Validate if so", fmtWants(wants(changes)), tc.goAPI)
+				for _, c := range changes {
+					t.Log(c.Why)
+				}
+			}
+		})
+	}
+}
