@@ -32,6 +32,8 @@ type scaleResult struct {
 	// time of compiling the runtime package in the same turns: the
 	// reference that makes the figure comparable across machines.
 	refCompileNs float64
+	// compileReps is how many builds compileNs is the median of.
+	compileReps int
 }
 
 var scaleSizes = []int{100, 500, 2000}
@@ -175,6 +177,7 @@ func benchScale(cfg config, tmp string) ([]scaleResult, error) {
 			}
 		}
 		res.compileNs = float64(median(cwalls))
+		res.compileReps = len(cwalls)
 		if len(refs) > 0 {
 			res.refCompileNs = float64(median(refs))
 		}
@@ -304,7 +307,7 @@ func printScale(w io.Writer, rs []scaleResult) {
 	for _, r := range rs {
 		if r.real && r.refCompileNs > 0 {
 			fmt.Fprintf(w, "\nThe package generated from %s compiles in %s, the median of %d builds; the runtime package, compiled in the same turns, in %s: %.2f× as long.\n",
-				r.name, fmtDuration(r.compileNs), realCompileReps, fmtDuration(r.refCompileNs), r.compileNs/r.refCompileNs)
+				r.name, fmtDuration(r.compileNs), r.compileReps, fmtDuration(r.refCompileNs), r.compileNs/r.refCompileNs)
 		}
 	}
 }
@@ -315,7 +318,7 @@ func compileFigure(r scaleResult) string {
 	if r.refCompileNs <= 0 {
 		return fmtDuration(r.compileNs)
 	}
-	return fmt.Sprintf("%s; runtime package %s (%.2f×)", fmtDuration(r.compileNs), fmtDuration(r.refCompileNs), r.compileNs/r.refCompileNs)
+	return fmt.Sprintf("%s, median of %d; runtime package %s (%.2f×)", fmtDuration(r.compileNs), r.compileReps, fmtDuration(r.refCompileNs), r.compileNs/r.refCompileNs)
 }
 
 // scaleTargets checks the generation targets on the synthetic sizes: the
