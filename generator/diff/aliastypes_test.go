@@ -107,3 +107,22 @@ func TestValidateDroppedIsGoAPI(t *testing.T) {
 		})
 	}
 }
+
+// TestEnumAliasSplitIsGoAPI checks the same for an enum that is an alias
+// of an identical one and gains a value.
+func TestEnumAliasSplitIsGoAPI(t *testing.T) {
+	tool := func(urgency string) runtime.Tool {
+		return runtime.Tool{Name: "a", InputSchema: []byte(`{"type":"object","properties":{
+			"importance":{"enum":["low","high"]},"urgency":{"enum":[` + urgency + `]}}}`)}
+	}
+	changes, err := Tools([]runtime.Tool{tool(`"low","high"`)}, []runtime.Tool{tool(`"low","high","now"`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || !changes[0].GoAPI || !strings.Contains(changes[0].Why, "type AUrgency") {
+		t.Errorf("changes:%s\nwant one GO_API change naming type AUrgency", fmtWants(wants(changes)))
+		for _, c := range changes {
+			t.Log(c.Why)
+		}
+	}
+}

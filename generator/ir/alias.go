@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// aliasTypes makes every named struct that is identical to an earlier one
-// apart from its name and its description an alias of that one: its
+// aliasTypes makes every named struct or enum that is identical to an
+// earlier one apart from its name and its description an alias of that
+// one: its
 // AliasOf is set to the first of them, in the order of pkg.Types. Large
 // schemas repeat one object under names sharing cannot merge (see
 // Sharing): Microsoft Graph's item body under each tool's own property
@@ -18,7 +19,9 @@ import (
 // Two structs are identical when they have the same fields (JSON and Go
 // names, descriptions, requiredness, types), the same constraints,
 // closedness, default and Extra, and their fields' named types are the
-// same types: the same declaration, or structs identical in turn. A tool's
+// same types: the same declaration, or structs or enums identical in turn;
+// two enums are identical when their values are, in the same order. An
+// alias enum keeps constants of its own names. A tool's
 // Args and Result, recursive types and the types Sharing keeps per tool
 // (PerTool, Except) are never aliases, and are never aliased to.
 func aliasTypes(pkg *Package, s Sharing) {
@@ -55,7 +58,7 @@ type aliaser struct {
 
 // eligible reports whether t may be an alias or be aliased to.
 func (a *aliaser) eligible(t *Type) bool {
-	if t.Kind != Struct || !t.IsNamed() || t.origin == "" || t.Recursive {
+	if t.Kind != Struct && t.Kind != Enum || !t.IsNamed() || t.origin == "" || t.Recursive {
 		return false
 	}
 	for _, e := range []string{t.local, OverrideKey(t.tool, t.Pointer), OverrideKey(t.tool, strings.TrimSuffix(t.Pointer, "/items"))} {

@@ -36,9 +36,9 @@ func aliases(pkg *Package) map[string]string {
 
 // TestIdenticalStructsAreAliases checks which structs become aliases of
 // an identical earlier one: structs of other names but the same shape,
-// whatever their descriptions, and the structs that hold them in turn;
-// not those of other constraints or whose enums are different types, and
-// none when sharing is off or the type is kept per tool.
+// whatever their descriptions, enums of the same values, and the structs
+// that hold them in turn; not those of other constraints or whose enums
+// differ, and none when sharing is off or the type is kept per tool.
 func TestIdenticalStructsAreAliases(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -52,7 +52,9 @@ func TestIdenticalStructsAreAliases(t *testing.T) {
 			map[string]string{}},
 		{"identical definitions within", Options{}, []string{defsTool("a", "Outer1", "In1"), defsTool("b", "Outer2", "In2")},
 			map[string]string{"BOuter2": "AOuter1", "BIn2": "AIn1"}},
-		{"enums are types of their own", Options{}, []string{bodyTool("a", "body", `"mode":{"enum":["x","y"]}`), bodyTool("b", "payload", `"mode":{"enum":["x","y"]}`)},
+		{"identical enums within", Options{}, []string{bodyTool("a", "body", `"mode":{"enum":["x","y"]}`), bodyTool("b", "payload", `"mode":{"enum":["x","y"]}`)},
+			map[string]string{"BPayload": "ABody", "BPayloadMode": "ABodyMode"}},
+		{"enums of other values", Options{}, []string{bodyTool("a", "body", `"mode":{"enum":["x","y"]}`), bodyTool("b", "payload", `"mode":{"enum":["y","x"]}`)},
 			map[string]string{}},
 		{"per tool", Options{Sharing: Sharing{PerTool: true}}, []string{bodyTool("a", "body", bodyProps), bodyTool("b", "payload", bodyProps)},
 			map[string]string{}},
