@@ -3,6 +3,7 @@ package generator
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
@@ -45,6 +46,25 @@ func BenchmarkGenerate2000Tools(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := Generate(Config{From: s, Options: Options{Package: "big"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGenerateMS365 generates the package of the largest real tool
+// list in testdata, Microsoft 365's, with every part.
+func BenchmarkGenerateMS365(b *testing.B) {
+	data, err := os.ReadFile("../testdata/servers/ms365.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := snapshot.Read("ms365.json", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Generate(Config{From: s, Options: Options{Package: "ms365"}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
@@ -12,10 +13,11 @@ import (
 
 // exportedIdentifiers returns the exported identifiers the generated files
 // declare: package-level names, methods (Type.Method) and struct fields
-// (Type.Field).
+// (Type.Field), those of an alias's type under the alias's name too.
 func exportedIdentifiers(t *testing.T, files []emit.File) map[string]bool {
 	t.Helper()
 	ids := map[string]bool{}
+	aliases := map[string]string{}
 	for _, f := range files {
 		parsed, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, 0)
 		if err != nil {
@@ -38,6 +40,9 @@ func exportedIdentifiers(t *testing.T, files []emit.File) map[string]bool {
 					switch s := spec.(type) {
 					case *ast.TypeSpec:
 						ids[s.Name.Name] = true
+						if id, ok := s.Type.(*ast.Ident); ok && s.Assign.IsValid() {
+							aliases[s.Name.Name] = id.Name
+						}
 						if st, ok := s.Type.(*ast.StructType); ok {
 							for _, fld := range st.Fields.List {
 								for _, n := range fld.Names {
@@ -51,6 +56,13 @@ func exportedIdentifiers(t *testing.T, files []emit.File) map[string]bool {
 						}
 					}
 				}
+			}
+		}
+	}
+	for alias, typ := range aliases {
+		for id := range ids {
+			if rest, ok := strings.CutPrefix(id, typ+"."); ok {
+				ids[alias+"."+rest] = true
 			}
 		}
 	}

@@ -16,25 +16,22 @@ func (a *HassCancelAllTimersArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassLightSet".
 func (a *HassLightSetArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassLightSet")
-}
-func (a *HassLightSetArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "domain", i0), "HassLightSet")
 		}
 	}
 	if a.Temperature != nil {
 		if *a.Temperature < 0 {
-			return mcpimpl.Invalid("/temperature", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/temperature", "must be >= 0"), "HassLightSet")
 		}
 	}
 	if a.Brightness != nil {
 		if *a.Brightness < 0 {
-			return mcpimpl.Invalid("/brightness", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/brightness", "must be >= 0"), "HassLightSet")
 		}
 		if *a.Brightness > 100 {
-			return mcpimpl.Invalid("/brightness", "must be <= 100")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/brightness", "must be <= 100"), "HassLightSet")
 		}
 	}
 	return nil
@@ -47,17 +44,14 @@ func (a *HassListAddItemArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaNext".
 func (a *HassMediaNextArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassMediaNext")
-}
-func (a *HassMediaNextArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "domain", i0), "HassMediaNext")
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "device_class", i0), "HassMediaNext")
 		}
 	}
 	return nil
@@ -65,46 +59,34 @@ func (a *HassMediaNextArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPause".
 func (a *HassMediaPauseArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassMediaPause")
-}
-func (a *HassMediaPauseArgs) validate() error {
-	return (*HassMediaNextArgs)(a).validate()
+	return mcpimpl.AsTool((*HassMediaNextArgs)(a).Validate(), "HassMediaPause")
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPlayerMute".
 func (a *HassMediaPlayerMuteArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassMediaPlayerMute")
-}
-func (a *HassMediaPlayerMuteArgs) validate() error {
-	return (*HassMediaNextArgs)(a).validate()
+	return mcpimpl.AsTool((*HassMediaNextArgs)(a).Validate(), "HassMediaPlayerMute")
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaPrevious".
 func (a *HassMediaPreviousArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassMediaPrevious")
-}
-func (a *HassMediaPreviousArgs) validate() error {
-	return (*HassMediaNextArgs)(a).validate()
+	return mcpimpl.AsTool((*HassMediaNextArgs)(a).Validate(), "HassMediaPrevious")
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaSearchAndPlay".
 func (a *HassMediaSearchAndPlayArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassMediaSearchAndPlay")
-}
-func (a *HassMediaSearchAndPlayArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "domain", i0), "HassMediaSearchAndPlay")
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "device_class", i0), "HassMediaSearchAndPlay")
 		}
 	}
 	if a.MediaClass != nil {
 		if err := (*a.MediaClass).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "media_class")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "media_class"), "HassMediaSearchAndPlay")
 		}
 	}
 	return nil
@@ -112,33 +94,27 @@ func (a *HassMediaSearchAndPlayArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassMediaUnpause".
 func (a *HassMediaUnpauseArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassMediaUnpause")
-}
-func (a *HassMediaUnpauseArgs) validate() error {
-	return (*HassMediaNextArgs)(a).validate()
+	return mcpimpl.AsTool((*HassMediaNextArgs)(a).Validate(), "HassMediaUnpause")
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassSetVolume".
 func (a *HassSetVolumeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassSetVolume")
-}
-func (a *HassSetVolumeArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "domain", i0), "HassSetVolume")
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "device_class", i0), "HassSetVolume")
 		}
 	}
 	if a.VolumeLevel != nil {
 		if *a.VolumeLevel < 0 {
-			return mcpimpl.Invalid("/volume_level", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/volume_level", "must be >= 0"), "HassSetVolume")
 		}
 		if *a.VolumeLevel > 100 {
-			return mcpimpl.Invalid("/volume_level", "must be <= 100")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/volume_level", "must be <= 100"), "HassSetVolume")
 		}
 	}
 	return nil
@@ -146,22 +122,19 @@ func (a *HassSetVolumeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassSetVolumeRelative".
 func (a *HassSetVolumeRelativeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassSetVolumeRelative")
-}
-func (a *HassSetVolumeRelativeArgs) validate() error {
 	for i0 := range a.Domain {
 		if err := a.Domain[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "domain", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "domain", i0), "HassSetVolumeRelative")
 		}
 	}
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "device_class", i0), "HassSetVolumeRelative")
 		}
 	}
 	if a.VolumeStep != nil {
 		if err := (*a.VolumeStep).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "volume_step")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "volume_step"), "HassSetVolumeRelative")
 		}
 	}
 	return nil
@@ -211,12 +184,9 @@ func checkHassSetVolumeRelativeVolumeStep_1(v *int64) error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOff".
 func (a *HassTurnOffArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassTurnOff")
-}
-func (a *HassTurnOffArgs) validate() error {
 	for i0 := range a.DeviceClass {
 		if err := a.DeviceClass[i0].Validate(); err != nil {
-			return mcpimpl.WithinItem(err, "device_class", i0)
+			return mcpimpl.ForTool(mcpimpl.WithinItem(err, "device_class", i0), "HassTurnOff")
 		}
 	}
 	return nil
@@ -224,10 +194,7 @@ func (a *HassTurnOffArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOn".
 func (a *HassTurnOnArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassTurnOn")
-}
-func (a *HassTurnOnArgs) validate() error {
-	return (*HassTurnOffArgs)(a).validate()
+	return mcpimpl.AsTool((*HassTurnOffArgs)(a).Validate(), "HassTurnOn")
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "describe_doorbell".

@@ -286,13 +286,19 @@ func buildSurface(build ir.Options, tools []runtime.Tool) (surface, bool, error)
 		return nil, false, nil
 	}
 	s := surface{}
+	roots := map[*ir.Type]bool{}
+	for _, t := range pkg.Tools {
+		roots[t.Args] = true
+		roots[t.Result] = true
+	}
+	needs := map[*ir.Type]bool{}
 	for _, t := range pkg.Tools {
 		sig := t.Args.Name
 		if t.Result != nil {
 			sig += ", " + t.Result.Name
 		}
 		s.add("method "+t.GoName, sig, apiLoc{tool: t.Name})
-		w := &surfaceWalker{s: s, seen: map[*ir.Type]bool{}}
+		w := &surfaceWalker{s: s, seen: map[*ir.Type]bool{}, roots: roots, needs: needs}
 		w.walk(t.Args, apiLoc{tool: t.Name, section: SectionInput})
 		if t.Result != nil {
 			w.walk(t.Result, apiLoc{tool: t.Name, section: SectionOutput})
@@ -319,6 +325,9 @@ func (s surface) add(id, sig string, loc apiLoc) {
 type surfaceWalker struct {
 	s    surface
 	seen map[*ir.Type]bool
+	// roots are the tools' Args and Result types, which always have a
+	// Validate method; needs memoizes ir.NeedsValidate.
+	roots, needs map[*ir.Type]bool
 }
 
 func (w *surfaceWalker) walk(t *ir.Type, loc apiLoc) {
@@ -327,7 +336,17 @@ func (w *surfaceWalker) walk(t *ir.Type, loc apiLoc) {
 	}
 	if t.IsNamed() {
 		w.seen[t] = true
-		w.s.add("type "+t.Name, kindName(t), loc)
+		sig := kindName(t)
+		if t.AliasOf != nil {
+			// An alias is the type it aliases: one that splits from it is
+			// another Go type, which code assigning one to the other sees.
+			sig = "= " + t.AliasOf.Name
+		}
+		w.s.add("type "+t.Name, sig, loc)
+		if t.Kind == ir.Struct && !w.roots[t] && ir.NeedsValidate(t, w.needs) {
+			// A nested struct with nothing to check has no Validate.
+			w.s.add("method "+t.Name+".Validate", "func() error", loc)
+		}
 	}
 	at := func(tokens ...string) apiLoc {
 		l := loc

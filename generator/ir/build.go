@@ -104,6 +104,7 @@ func buildPackage(ctx context.Context, tools []snapshot.Tool, lim Limits, overri
 	pkg.Tools = kept
 	unshared = shareTypes(pkg, sharing)
 	nameTypes(pkg, names)
+	aliasTypes(pkg, sharing)
 	pkg.names, pkg.methods = names, toolNames
 	return pkg, unshared, nil
 }

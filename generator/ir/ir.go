@@ -136,6 +136,11 @@ type Type struct {
 	// SharedBy lists, sorted, the tools whose schemas use a type shared
 	// across tools (see share.go); it is nil for a type of one tool.
 	SharedBy []string
+	// AliasOf, when set, is the earlier named struct or enum this one is
+	// identical to apart from its name and description (see alias.go): the
+	// type is declared as an alias of that one, and has no methods of its
+	// own; an enum keeps its constants.
+	AliasOf *Type
 }
 
 // Constraints are the checks a generated Validate makes on a value.

@@ -220,8 +220,21 @@ func (sh *sharer) key(t *Type) string {
 // write appends the shape of t to b; named types within are written as
 // their keys.
 func (sh *sharer) write(b *strings.Builder, t *Type) {
-	q := func(s string) { b.WriteString(strconv.Quote(s)) }
-	fmt.Fprintf(b, "{%d %d %q %t %t %t ", t.Kind, t.Base, t.GoType, t.Closed, t.OneOf, t.Recursive)
+	var buf [64]byte
+	q := func(s string) { b.Write(strconv.AppendQuote(buf[:0], s)) }
+	// As fmt.Fprintf(b, "{%d %d %q %t %t %t ", ...) writes it, in a
+	// fraction of the time: the keys name the shared types' hashes.
+	b.WriteByte('{')
+	b.WriteString(strconv.Itoa(int(t.Kind)))
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(int(t.Base)))
+	b.WriteByte(' ')
+	q(t.GoType)
+	for _, f := range []bool{t.Closed, t.OneOf, t.Recursive} {
+		b.WriteByte(' ')
+		b.WriteString(strconv.FormatBool(f))
+	}
+	b.WriteByte(' ')
 	q(t.Doc)
 	if t.Default != nil {
 		q("default " + t.Default.String())
@@ -251,7 +264,7 @@ func (sh *sharer) write(b *strings.Builder, t *Type) {
 		q(f.JSONName)
 		q(f.GoName)
 		q(f.Doc)
-		fmt.Fprintf(b, "%t", f.Required)
+		b.WriteString(strconv.FormatBool(f.Required))
 		sub(" ", f.Type)
 	}
 	for _, br := range t.Branches {
@@ -263,20 +276,48 @@ func (sh *sharer) write(b *strings.Builder, t *Type) {
 	b.WriteString("}")
 }
 
+// writeConstraints appends c to b as
+// fmt.Fprintf(b, " [%s %s %q %s %s %s %s %s %s %q %q %q]", ...) writes it.
 func writeConstraints(b *strings.Builder, c *Constraints) {
-	bound := func(x *Bound) string {
+	bound := func(x *Bound) {
 		if x == nil {
-			return "-"
+			b.WriteByte('-')
+			return
 		}
-		return fmt.Sprintf("%s/%t", x.Lit, x.Exclusive)
+		b.WriteString(x.Lit)
+		b.WriteByte('/')
+		b.WriteString(strconv.FormatBool(x.Exclusive))
 	}
-	n := func(x *int64) string {
+	n := func(x *int64) {
+		b.WriteByte(' ')
 		if x == nil {
-			return "-"
+			b.WriteByte('-')
+			return
 		}
-		return strconv.FormatInt(*x, 10)
+		b.WriteString(strconv.FormatInt(*x, 10))
 	}
-	fmt.Fprintf(b, " [%s %s %q %s %s %s %s %s %s %q %q %q]", bound(c.Minimum), bound(c.Maximum), c.MultipleOf,
-		n(c.MinLength), n(c.MaxLength), n(c.MinItems), n(c.MaxItems), n(c.MinEntries), n(c.MaxEntries),
-		c.Patterns, c.KeyPatterns, c.Format)
+	list := func(l []string) {
+		b.WriteString(" [")
+		for i, s := range l {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strconv.Quote(s))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteString(" [")
+	bound(c.Minimum)
+	b.WriteByte(' ')
+	bound(c.Maximum)
+	b.WriteByte(' ')
+	b.WriteString(strconv.Quote(c.MultipleOf))
+	for _, x := range []*int64{c.MinLength, c.MaxLength, c.MinItems, c.MaxItems, c.MinEntries, c.MaxEntries} {
+		n(x)
+	}
+	list(c.Patterns)
+	list(c.KeyPatterns)
+	b.WriteByte(' ')
+	b.WriteString(strconv.Quote(c.Format))
+	b.WriteByte(']')
 }

@@ -251,3 +251,45 @@ func TestDeeplyNestedSharedObjects(t *testing.T) {
 		t.Errorf("the deep objects are %s and %s, want one Deep", a.Name, b.Name)
 	}
 }
+
+// TestShapeKeyText checks that the shape keys are written as fmt wrote
+// them: the names of shared types hash their keys, so another spelling
+// would rename types.
+func TestShapeKeyText(t *testing.T) {
+	i := func(n int64) *int64 { return &n }
+	for _, c := range []Constraints{
+		{},
+		{Minimum: &Bound{Lit: "1.5", Exclusive: true}, Maximum: &Bound{Lit: "9"}, MultipleOf: "3", MinLength: i(1), MaxLength: i(2),
+			MinItems: i(0), MaxItems: i(7), MinEntries: i(1), MaxEntries: i(-1), Patterns: []string{"^a\"", "b"}, KeyPatterns: []string{"k"}, Format: "date-time"},
+	} {
+		bound := func(x *Bound) string {
+			if x == nil {
+				return "-"
+			}
+			return fmt.Sprintf("%s/%t", x.Lit, x.Exclusive)
+		}
+		n := func(x *int64) string {
+			if x == nil {
+				return "-"
+			}
+			return fmt.Sprint(*x)
+		}
+		want := fmt.Sprintf(" [%s %s %q %s %s %s %s %s %s %q %q %q]", bound(c.Minimum), bound(c.Maximum), c.MultipleOf,
+			n(c.MinLength), n(c.MaxLength), n(c.MinItems), n(c.MaxItems), n(c.MinEntries), n(c.MaxEntries),
+			c.Patterns, c.KeyPatterns, c.Format)
+		var b strings.Builder
+		writeConstraints(&b, &c)
+		if b.String() != want {
+			t.Errorf("constraints written as %s, want %s", b.String(), want)
+		}
+		typ := &Type{Kind: Struct, Base: String, GoType: "int32", Closed: true, Recursive: true, Doc: "a \"doc\"", Constraints: c,
+			Fields: []*Field{{JSONName: "x", GoName: "X", Doc: "d", Required: true, Type: &Type{Kind: Bool}}}}
+		b.Reset()
+		(&sharer{keys: map[*Type]string{}, busy: map[*Type]bool{}, cyclic: map[*Type]bool{}}).write(&b, typ)
+		head := fmt.Sprintf("{%d %d %q %t %t %t %q", typ.Kind, typ.Base, typ.GoType, typ.Closed, typ.OneOf, typ.Recursive, typ.Doc)
+		field := fmt.Sprintf(" field %q%q%q%t {%d", "x", "X", "d", true, Bool)
+		if !strings.HasPrefix(b.String(), head+want) || !strings.Contains(b.String(), field) {
+			t.Errorf("type written as %s, want it to start with %s and hold %s", b.String(), head+want, field)
+		}
+	}
+}

@@ -14,7 +14,7 @@ import (
 // generatedOnly are helpers only generated code calls. Package runtime,
 // which hand-written code uses, must not export them.
 var generatedOnly = []string{
-	"CheckFormat", "CheckObject", "ConstMatches", "DecodeExtra", "DecodeObject",
+	"AsTool", "CheckFormat", "CheckObject", "ConstMatches", "DecodeExtra", "DecodeObject",
 	"DecodeUnion", "DecodeValid", "Decoded", "EncodeExtra", "EscapePointerToken",
 	"FieldShape", "ForTool", "Invalid", "JSONKind", "KindArray", "KindBool",
 	"KindInvalid", "KindNull", "KindNumber", "KindObject", "KindString",

@@ -89,6 +89,25 @@ func forTool(err error, tool string) error {
 	return err
 }
 
+// AsTool names the tool in a *runtime.ValidationError, in place of the
+// tool it names: the Validate of a tool's Args whose fields and checks are
+// those of another tool's Args calls that one's, whose errors name the
+// other tool.
+func AsTool(err error, tool string) error {
+	if err == nil {
+		return nil
+	}
+	return asTool(err, tool)
+}
+
+//go:noinline
+func asTool(err error, tool string) error {
+	if ve, ok := err.(*runtime.ValidationError); ok {
+		ve.Tool = tool
+	}
+	return err
+}
+
 // EncodeExtra adds the members of extra to the encoded JSON object base,
 // after its own members.
 func EncodeExtra[T any](base []byte, extra map[string]T) ([]byte, error) {

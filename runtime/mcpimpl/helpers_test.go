@@ -86,3 +86,23 @@ func TestMatch(t *testing.T) {
 		t.Error("Match with a runtime.Pattern")
 	}
 }
+
+// TestAsToolRenamesTheTool checks that AsTool names its tool in an error
+// that names another, where ForTool keeps the first name, and passes nil
+// and other errors through.
+func TestAsToolRenamesTheTool(t *testing.T) {
+	ve := &runtime.ValidationError{Tool: "a", Pointer: "/x"}
+	if err := ForTool(ve, "b"); err.(*runtime.ValidationError).Tool != "a" {
+		t.Errorf("ForTool renamed the tool to %q", ve.Tool)
+	}
+	if err := AsTool(ve, "b"); err != ve || ve.Tool != "b" || ve.Pointer != "/x" {
+		t.Errorf("AsTool: %v, tool %q at %q, want the same error naming b at /x", err, ve.Tool, ve.Pointer)
+	}
+	if AsTool(nil, "b") != nil {
+		t.Error("AsTool(nil) is not nil")
+	}
+	other := errors.New("other")
+	if AsTool(other, "b") != other {
+		t.Error("AsTool changed an error of another type")
+	}
+}

@@ -11,11 +11,8 @@ func (a *EchoArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-annotated-message".
 func (a *GetAnnotatedMessageArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "get-annotated-message")
-}
-func (a *GetAnnotatedMessageArgs) validate() error {
 	if err := a.MessageType.Validate(); err != nil {
-		return mcpimpl.WithinName(err, "messageType")
+		return mcpimpl.ForTool(mcpimpl.WithinName(err, "messageType"), "get-annotated-message")
 	}
 	return nil
 }
@@ -27,15 +24,12 @@ func (a *GetEnvArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-resource-links".
 func (a *GetResourceLinksArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "get-resource-links")
-}
-func (a *GetResourceLinksArgs) validate() error {
 	if a.Count != nil {
 		if *a.Count < 1.0 {
-			return mcpimpl.Invalid("/count", "must be >= 1")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/count", "must be >= 1"), "get-resource-links")
 		}
 		if *a.Count > 10.0 {
-			return mcpimpl.Invalid("/count", "must be <= 10")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/count", "must be <= 10"), "get-resource-links")
 		}
 	}
 	return nil
@@ -43,12 +37,9 @@ func (a *GetResourceLinksArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-resource-reference".
 func (a *GetResourceReferenceArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "get-resource-reference")
-}
-func (a *GetResourceReferenceArgs) validate() error {
 	if a.ResourceType != nil {
 		if err := (*a.ResourceType).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "resourceType")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "resourceType"), "get-resource-reference")
 		}
 	}
 	return nil
@@ -56,11 +47,8 @@ func (a *GetResourceReferenceArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-structured-content".
 func (a *GetStructuredContentArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "get-structured-content")
-}
-func (a *GetStructuredContentArgs) validate() error {
 	if err := a.Location.Validate(); err != nil {
-		return mcpimpl.WithinName(err, "location")
+		return mcpimpl.ForTool(mcpimpl.WithinName(err, "location"), "get-structured-content")
 	}
 	return nil
 }
@@ -82,17 +70,14 @@ func (a *GetTinyImageArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "gzip-file-as-resource".
 func (a *GzipFileAsResourceArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "gzip-file-as-resource")
-}
-func (a *GzipFileAsResourceArgs) validate() error {
 	if a.Data != nil {
 		if !mcpimpl.CheckFormat("uri", *a.Data) {
-			return mcpimpl.Invalid("/data", "must be a valid \"uri\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/data", "must be a valid \"uri\""), "gzip-file-as-resource")
 		}
 	}
 	if a.OutputType != nil {
 		if err := (*a.OutputType).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "outputType")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "outputType"), "gzip-file-as-resource")
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,15 +58,29 @@ func (g *gen) addArray(file string, a stringArray) {
 	g.arrays[file] = append(g.arrays[file], a)
 }
 
-// takeArrays renders and forgets the arrays recorded for file, and lists
-// their names.
-func (g *gen) takeArrays(file string) ([]byte, []string) {
-	var b bytes.Buffer
-	var names []string
-	for _, a := range g.arrays[file] {
-		a.render(&b)
+// takeArrays returns and forgets the arrays recorded for file.
+func (g *gen) takeArrays(file string) []stringArray {
+	arrays := g.arrays[file]
+	delete(g.arrays, file)
+	return arrays
+}
+
+// appendArrays renders arrays after data, and appends their names to
+// names. The arrays are most of a large file's bytes: the file is grown
+// once to its size, rather than a buffer doubled a dozen times and then
+// copied after data.
+func appendArrays(data []byte, names []string, arrays []stringArray) ([]byte, []string) {
+	n := 0
+	for _, a := range arrays {
+		n += len(a.doc) + len(a.name) + 32
+		for _, e := range a.elems {
+			n += len(e) + 5
+		}
+	}
+	b := bytes.NewBuffer(slices.Grow(data, n))
+	for _, a := range arrays {
+		a.render(b)
 		names = append(names, a.name)
 	}
-	delete(g.arrays, file)
 	return b.Bytes(), names
 }

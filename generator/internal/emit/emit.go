@@ -125,10 +125,10 @@ func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 			}
 			if j.text != nil {
 				data, names := j.text()
-				tail, tailNames := g.takeArrays(j.name)
+				data, names = appendArrays(data, names, g.takeArrays(j.name))
 				mu.Lock()
-				files = append(files, File{Name: j.name, Data: append(data, tail...)})
-				decls[j.name] = append(names, tailNames...)
+				files = append(files, File{Name: j.name, Data: data})
+				decls[j.name] = names
 				mu.Unlock()
 				continue
 			}
@@ -137,7 +137,7 @@ func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 				fail(err)
 				break
 			}
-			tail, tailNames := g.takeArrays(j.name)
+			arrays := g.takeArrays(j.name)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -146,8 +146,7 @@ func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 					fail(err)
 					return
 				}
-				data = append(data, tail...)
-				names = append(names, tailNames...)
+				data, names = appendArrays(data, names, arrays)
 				mu.Lock()
 				defer mu.Unlock()
 				files = append(files, File{Name: j.name, Data: data})

@@ -199,6 +199,9 @@ func (g *gen) typeDoc(t *ir.Type) []string {
 		switch t.Kind {
 		case ir.Enum:
 			lead += " one of the values of an enum."
+			if t.AliasOf != nil {
+				lead = fmt.Sprintf("%s is one of the values of an enum of the same values as %s, and the same Go type.", t.Name, t.AliasOf.Name)
+			}
 		case ir.Const:
 			lead += " a constant: it always encodes as " + oneLine(t.Const.String()) + "."
 		case ir.Union:
@@ -208,6 +211,9 @@ func (g *gen) typeDoc(t *ir.Type) []string {
 			}
 		default:
 			lead += " an object."
+			if t.AliasOf != nil {
+				lead = fmt.Sprintf("%s is an object of the same shape as %s, and the same Go type.", t.Name, t.AliasOf.Name)
+			}
 		}
 		if len(t.SharedBy) > 1 {
 			lead += " " + sharedBy(t.SharedBy)
@@ -327,6 +333,12 @@ func fieldDoc(paras ...string) []string {
 }
 
 func (w *typesWriter) structDecl(t *ir.Type) {
+	if t.AliasOf != nil {
+		// An identical struct declared earlier: one Go type, with one set
+		// of methods (see ir.Type.AliasOf).
+		w.typeDecl(w.g.typeDoc(t), t.Name, "= "+t.AliasOf.Name)
+		return
+	}
 	fields := make([]field, 0, len(t.Fields)+1)
 	for _, fl := range t.Fields {
 		var paras []string
@@ -448,7 +460,11 @@ func enumReason(t *ir.Type) string {
 }
 
 func (w *typesWriter) enumDecl(t *ir.Type) {
-	w.typeDecl(w.g.typeDoc(t), t.Name, enumBase(t))
+	if t.AliasOf != nil {
+		w.typeDecl(w.g.typeDoc(t), t.Name, "= "+t.AliasOf.Name)
+	} else {
+		w.typeDecl(w.g.typeDoc(t), t.Name, enumBase(t))
+	}
 	w.s.decl("const", true)
 	w.s.b.WriteString("// The values of " + t.Name + ".\nconst (\n")
 	width := 0
@@ -468,6 +484,9 @@ func (w *typesWriter) enumDecl(t *ir.Type) {
 		w.names = append(w.names, v.GoName)
 	}
 	w.s.b.WriteString(")\n")
+	if t.AliasOf != nil {
+		return // the methods are those of the type it aliases
+	}
 	// The switch is the fastest test of an enum's values; it is kept out
 	// of line, so that the compiler builds it once rather than again in
 	// Validate and in every caller.

@@ -57,6 +57,9 @@ type checker struct {
 	// the first token when it is a literal.
 	shape string
 	first string
+	// tool, when set, is the quoted name of the tool whose Args or Result
+	// the checks are of: their errors name it.
+	tool string
 }
 
 func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []stmt {
@@ -68,7 +71,7 @@ func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []stmt {
 }
 
 func (c checker) withLit(name string) checker {
-	n := checker{g: c.g, p: c.p.with(strconv.Quote(name)), shape: c.shape + "l", first: c.first}
+	n := checker{g: c.g, p: c.p.with(strconv.Quote(name)), shape: c.shape + "l", first: c.first, tool: c.tool}
 	if c.shape == "" {
 		n.first = name
 	}
@@ -80,17 +83,26 @@ func (c checker) withLit(name string) checker {
 
 // withVar adds the map key in the variable v to the path.
 func (c checker) withVar(v string) checker {
-	return checker{g: c.g, p: c.p.with(v), shape: c.shape + "k", first: c.first}
+	return checker{g: c.g, p: c.p.with(v), shape: c.shape + "k", first: c.first, tool: c.tool}
 }
 
 // withIndex adds the array index in the variable i to the path.
 func (c checker) withIndex(i string) checker {
-	return checker{g: c.g, p: c.p.with(i), shape: c.shape + "i", first: c.first}
+	return checker{g: c.g, p: c.p.with(i), shape: c.shape + "i", first: c.first, tool: c.tool}
 }
 
 func (c checker) invalid(reason string) stmt {
 	c.g.usesImpl = true
-	return simple("return mcpimpl.Invalid(" + c.p.pointer(c.lits) + ", " + strconv.Quote(reason) + ")")
+	return simple("return " + c.forTool("mcpimpl.Invalid("+c.p.pointer(c.lits)+", "+strconv.Quote(reason)+")"))
+}
+
+// forTool wraps the error expression err to name the tool, if the checks
+// are of a tool's own type.
+func (c checker) forTool(err string) string {
+	if c.tool == "" {
+		return err
+	}
+	return "mcpimpl.ForTool(" + err + ", " + c.tool + ")"
 }
 
 // fails is an if statement that returns the error of reason when cond holds.
@@ -103,67 +115,26 @@ func (c checker) fails(cond, reason string) stmt {
 // a property and an item of an array property, have helpers of their own,
 // which spare each call site the variadic arguments of Within.
 func (c checker) within(call string) stmt {
-	ret := "return err"
+	ret := "err"
 	switch {
 	case len(c.p) == 0:
 	case c.shape == "l":
-		ret = "return mcpimpl.WithinName(err, " + strconv.Quote(c.first) + ")"
+		ret = "mcpimpl.WithinName(err, " + strconv.Quote(c.first) + ")"
 	case c.shape == "li":
-		ret = "return mcpimpl.WithinItem(err, " + strconv.Quote(c.first) + ", " + c.p[1] + ")"
+		ret = "mcpimpl.WithinItem(err, " + strconv.Quote(c.first) + ", " + c.p[1] + ")"
 	default:
-		ret = "return mcpimpl.Within(err, " + strings.Join(c.p, ", ") + ")"
+		ret = "mcpimpl.Within(err, " + strings.Join(c.p, ", ") + ")"
 	}
-	if len(c.p) > 0 {
+	if len(c.p) > 0 || c.tool != "" {
 		c.g.usesImpl = true
 	}
-	return block("if err := "+call+"; err != nil", simple(ret))
+	return block("if err := "+call+"; err != nil", simple("return "+c.forTool(ret)))
 }
 
-// needsValidate reports whether values of t can be invalid, so that calls
-// to a Validate that always returns nil are left out.
+// needsValidate reports whether values of t can be invalid, so that
+// calls to a Validate that always returns nil are left out.
 func (g *gen) needsValidate(t *ir.Type) bool {
-	if v, ok := g.needs[t]; ok {
-		return v
-	}
-	g.needs[t] = true // assume so while recursing
-	v := g.computeNeeds(t)
-	g.needs[t] = v
-	return v
-}
-
-func (g *gen) computeNeeds(t *ir.Type) bool {
-	switch t.Kind {
-	case ir.Raw, ir.Bool, ir.Const:
-		return false
-	case ir.Enum, ir.Union:
-		return true
-	case ir.Int, ir.Number:
-		return t.Minimum != nil || t.Maximum != nil || t.MultipleOf != ""
-	case ir.String:
-		return t.MinLength != nil || t.MaxLength != nil || len(t.Patterns) > 0 || t.Format != ""
-	case ir.Nullable:
-		return g.needsValidate(t.Elem)
-	case ir.Slice:
-		return t.MinItems != nil || t.MaxItems != nil || g.needsValidate(t.Elem)
-	case ir.Map:
-		return t.MinEntries != nil || t.MaxEntries != nil || len(t.KeyPatterns) > 0 || g.needsValidate(t.Elem)
-	case ir.Struct:
-		if t.Extra != nil && g.needsValidate(t.Extra) {
-			return true
-		}
-		for _, f := range t.Fields {
-			if f.Required && (f.Type.Kind == ir.Slice || f.Type.Kind == ir.Map) {
-				return true
-			}
-			if fieldPointer(f) && f.Required {
-				return true
-			}
-			if g.needsValidate(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return ir.NeedsValidate(t, g.needs)
 }
 
 // checksAt returns statements that return an error when the value expr of
@@ -413,11 +384,24 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 	r, isRoot := g.roots[t]
 	recv := "a"
 	var body []stmt
+	// The checks of a tool's own type name the tool in their errors, in
+	// the one method: no validate beside Validate.
+	tool := ""
+	if isRoot {
+		tool = strconv.Quote(r.tool.Name)
+	}
 	switch t.Kind {
 	case ir.Enum, ir.Const:
 		return names // declared with the type
 	case ir.Struct:
-		c := checker{g: g, lits: []string{}}
+		if t.AliasOf != nil {
+			return names // the methods are those of the type it aliases
+		}
+		if !isRoot && !g.needsValidate(t) {
+			// Every value is valid: no Validate, and no call of one.
+			return names
+		}
+		c := checker{g: g, lits: []string{}, tool: tool}
 		for _, fl := range t.Fields {
 			fc := c.withLit(fl.JSONName)
 			expr := recv + "." + fl.GoName
@@ -444,7 +428,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 		}
 	case ir.Union:
 		recv = "u"
-		c := checker{g: g, lits: []string{}}
+		c := checker{g: g, lits: []string{}, tool: tool}
 		body = append(body, simple("n := 0"))
 		for _, b := range t.Branches {
 			body = append(body, block("if "+recv+"."+b.GoName+" != nil", simple("n++")))
@@ -460,7 +444,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 		}
 	case ir.Slice, ir.Map:
 		recv = "s"
-		body = g.checksAt(&ir.Type{Kind: t.Kind, Elem: t.Elem, Constraints: t.Constraints}, recv, checker{g: g, lits: []string{}}, 0)
+		body = g.checksAt(&ir.Type{Kind: t.Kind, Elem: t.Elem, Constraints: t.Constraints}, recv, checker{g: g, lits: []string{}, tool: tool}, 0)
 	default:
 		return names
 	}
@@ -477,7 +461,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 		}
 	}()
 	if !isRoot {
-		s.fn(g.sharedChecks(t, funcDecl{doc: []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema."}, sig: sig("Validate"), body: body}, "Validate"))
+		s.fn(g.sharedChecks(t, funcDecl{doc: []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema."}, sig: sig("Validate"), body: body}, ""))
 		return names
 	}
 	checks := r.tool.RawChecks
@@ -487,44 +471,39 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 		schema = "schemas.Output(" + strconv.Itoa(g.toolIndex[r.tool]) + ")"
 	}
 	doc := []string{"Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool " + quote(r.tool.Name) + "."}
-	tool := strconv.Quote(r.tool.Name)
-	if len(body) == 1 && len(checks) == 0 {
-		// Nothing to check: every value of the type is valid.
-		s.fn(funcDecl{doc: doc, sig: sig("Validate"), body: body})
-		return names
-	}
-	g.usesImpl = true
 	if len(checks) > 0 {
+		g.usesImpl = true
 		doc = append(doc, fmt.Sprintf("The schema uses keywords without a Go counterpart (%s), so Validate also checks the encoded value against the schema itself.", joinWords(checks)))
-		s.fn(funcDecl{doc: doc, sig: sig("Validate"), body: []stmt{
-			block("if err := "+recv+".validate(); err != nil", simple("return mcpimpl.ForTool(err, "+tool+")")),
-			simple("return mcpimpl.ValidateEncoded(" + schema + ", " + recv + ")"),
-		}})
-	} else {
-		s.fn(funcDecl{doc: doc, sig: sig("Validate"), body: []stmt{simple("return mcpimpl.ForTool(" + recv + ".validate(), " + tool + ")")}})
+		body[len(body)-1] = simple("return mcpimpl.ValidateEncoded(" + schema + ", " + recv + ")")
 	}
-	s.fn(g.sharedChecks(t, funcDecl{sig: sig("validate"), body: body}, "validate"))
-	return append(names, t.Name+".validate")
+	s.fn(g.sharedChecks(t, funcDecl{doc: doc, sig: sig("Validate"), body: body}, tool))
+	return names
 }
 
-// sharedChecks returns d, the method of the struct t named method, or one
-// that calls the same method of an earlier struct when that one has the
-// same fields and the same checks. Large schemas repeat objects under
-// names that keep them from being one type (see ir.Sharing): Microsoft
-// Graph's message body, say, as the body of several tools and in several
+// sharedChecks returns d, the Validate method of the struct t, or one
+// that calls the Validate of an earlier struct when that one has the same
+// fields and the same checks. Large schemas repeat objects under names
+// that keep them from being one type (see ir.Sharing): Microsoft Graph's
+// message body, say, as the body of several tools and in several
 // definitions. Their types' Validate methods were the same code, compiled
 // again for each; a struct of the same field names and types converts to
 // the other (struct tags do not count), so one of them keeps the checks
-// and the others call it.
-func (g *gen) sharedChecks(t *ir.Type, d funcDecl, method string) funcDecl {
+// and the others call it. tool is the quoted name of the tool whose Args
+// or Result t is, or "": the checks of a tool's own type name it, and a
+// call of another tool's names this one instead.
+func (g *gen) sharedChecks(t *ir.Type, d funcDecl, tool string) funcDecl {
 	if t.Kind != ir.Struct || len(d.body) < 2 {
 		return d
 	}
 	var b bytes.Buffer
 	writeStmts(&b, 1, d.body)
 	d.text = b.String()
+	text := d.text
 	var key strings.Builder
-	key.WriteString(method)
+	if tool != "" {
+		key.WriteString("tool")
+		text = strings.ReplaceAll(text, ", "+tool+")", ", \x00)")
+	}
 	w := typesWriter{}
 	for _, f := range t.Fields {
 		key.WriteString("\x00" + f.GoName + " " + w.fieldType(f))
@@ -533,9 +512,12 @@ func (g *gen) sharedChecks(t *ir.Type, d funcDecl, method string) funcDecl {
 		key.WriteString("\x00Extra map[string]" + w.goType(t.Extra))
 	}
 	key.WriteString("\x00\x00")
-	key.WriteString(d.text)
+	key.WriteString(text)
 	if owner, ok := g.checksOf[key.String()]; ok {
-		d.text = "\treturn (*" + owner + ")(a)." + method + "()\n"
+		d.text = "\treturn (*" + owner + ")(a).Validate()\n"
+		if tool != "" {
+			d.text = "\treturn mcpimpl.AsTool((*" + owner + ")(a).Validate(), " + tool + ")\n"
+		}
 		return d
 	}
 	g.checksOf[key.String()] = t.Name

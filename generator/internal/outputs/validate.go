@@ -25,17 +25,9 @@ func (a *LookupArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "lookup".
 func (a *LookupResult) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "lookup")
-}
-func (a *LookupResult) validate() error {
 	if a.Items == nil {
-		return mcpimpl.Invalid("/items", "is required")
+		return mcpimpl.ForTool(mcpimpl.Invalid("/items", "is required"), "lookup")
 	}
-	return nil
-}
-
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *LookupResultItem) Validate() error {
 	return nil
 }
 
@@ -43,34 +35,28 @@ func (a *LookupResultItem) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (if, then), so Validate also checks the encoded value against the schema itself.
 func (a *SearchArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "search")
-	}
-	return mcpimpl.ValidateEncoded(schemas.Input(2), a)
-}
-func (a *SearchArgs) validate() error {
 	if utf8.RuneCountInString(a.Query) < 1 {
-		return mcpimpl.Invalid("/query", "must be at least 1 character long")
+		return mcpimpl.ForTool(mcpimpl.Invalid("/query", "must be at least 1 character long"), "search")
 	}
 	if a.Limit != nil {
 		if *a.Limit < 1 {
-			return mcpimpl.Invalid("/limit", "must be >= 1")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/limit", "must be >= 1"), "search")
 		}
 		if *a.Limit > 50 {
-			return mcpimpl.Invalid("/limit", "must be <= 50")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/limit", "must be <= 50"), "search")
 		}
 	}
 	if a.Sort != nil {
 		if err := (*a.Sort).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "sort")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "sort"), "search")
 		}
 	}
 	if a.Since != nil {
 		if !mcpimpl.CheckFormat("date-time", *a.Since) {
-			return mcpimpl.Invalid("/since", "must be a valid \"date-time\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/since", "must be a valid \"date-time\""), "search")
 		}
 	}
-	return nil
+	return mcpimpl.ValidateEncoded(schemas.Input(2), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "shape".
@@ -80,9 +66,6 @@ func (a *ShapeArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "shape".
 func (u *ShapeResult) Validate() error {
-	return mcpimpl.ForTool(u.validate(), "shape")
-}
-func (u *ShapeResult) validate() error {
 	n := 0
 	if u.Circle != nil {
 		n++
@@ -91,20 +74,10 @@ func (u *ShapeResult) validate() error {
 		n++
 	}
 	if n == 0 {
-		return mcpimpl.Invalid("", "no branch of ShapeResult is set")
+		return mcpimpl.ForTool(mcpimpl.Invalid("", "no branch of ShapeResult is set"), "shape")
 	}
 	if n > 1 {
-		return mcpimpl.Invalid("", "more than one branch of ShapeResult is set")
+		return mcpimpl.ForTool(mcpimpl.Invalid("", "more than one branch of ShapeResult is set"), "shape")
 	}
-	return nil
-}
-
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *ShapeResultCircle) Validate() error {
-	return nil
-}
-
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *ShapeResultRect) Validate() error {
 	return nil
 }

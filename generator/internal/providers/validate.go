@@ -11,12 +11,9 @@ import (
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "1st tool".
 func (a *X1stToolArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "1st tool")
-}
-func (a *X1stToolArgs) validate() error {
 	if a.Target != nil {
 		if err := (*a.Target).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "target")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "target"), "1st tool")
 		}
 	}
 	return nil
@@ -40,19 +37,11 @@ func (u *X1stToolTarget) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *X1stToolTargetObject) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "HassTurnOn".
 func (a *HassTurnOnArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "HassTurnOn")
-}
-func (a *HassTurnOnArgs) validate() error {
 	if a.S != nil {
 		if utf8.RuneCountInString(*a.S) > 3 {
-			return mcpimpl.Invalid("/s", "must be at most 3 characters long")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/s", "must be at most 3 characters long"), "HassTurnOn")
 		}
 	}
 	return nil
@@ -65,15 +54,12 @@ func (a *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaA
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "allOf_numeric_merge".
 func (a *AllOfNumericMergeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "allOf_numeric_merge")
-}
-func (a *AllOfNumericMergeArgs) validate() error {
 	if a.N != nil {
 		if *a.N < 0 {
-			return mcpimpl.Invalid("/n", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be >= 0"), "allOf_numeric_merge")
 		}
 		if *a.N > 50 {
-			return mcpimpl.Invalid("/n", "must be <= 50")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be <= 50"), "allOf_numeric_merge")
 		}
 	}
 	return nil
@@ -88,41 +74,26 @@ func (a *AllOfObjectsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (uniqueItems), so Validate also checks the encoded value against the schema itself.
 func (a *ArrayWithoutItemsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "array_without_items")
-	}
-	return mcpimpl.ValidateEncoded(schemas.Input(5), a)
-}
-func (a *ArrayWithoutItemsArgs) validate() error {
 	if a.List != nil {
 		if len(a.List) < 1 {
-			return mcpimpl.Invalid("/list", "must have at least 1 item")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/list", "must have at least 1 item"), "array_without_items")
 		}
 	}
-	return nil
+	return mcpimpl.ValidateEncoded(schemas.Input(5), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "const_null".
 //
 // The schema uses keywords without a Go counterpart (const null), so Validate also checks the encoded value against the schema itself.
 func (a *ConstNullArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "const_null")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(6), a)
-}
-func (a *ConstNullArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "const_tagged_union".
 func (a *ConstTaggedUnionArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "const_tagged_union")
-}
-func (a *ConstTaggedUnionArgs) validate() error {
 	if a.Shape != nil {
 		if err := (*a.Shape).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "shape")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "shape"), "const_tagged_union")
 		}
 	}
 	return nil
@@ -146,24 +117,11 @@ func (u *ConstTaggedUnionShape) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *ConstTaggedUnionShapeCircle) Validate() error {
-	return nil
-}
-
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *ConstTaggedUnionShapeSquare) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "definitions_ref".
 func (a *DefinitionsRefArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "definitions_ref")
-}
-func (a *DefinitionsRefArgs) validate() error {
 	if a.P != nil {
 		if err := (*a.P).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "p")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "p"), "definitions_ref")
 		}
 	}
 	return nil
@@ -174,19 +132,11 @@ func (a *DefsRefWithSiblingDescriptionArgs) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *DefsRefWithSiblingDescriptionPoint) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "describe_doorbell".
 func (a *DescribeDoorbellArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "describe_doorbell")
-}
-func (a *DescribeDoorbellArgs) validate() error {
 	if a.Step != nil {
 		if err := (*a.Step).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "step")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "step"), "describe_doorbell")
 		}
 	}
 	return nil
@@ -238,18 +188,7 @@ func checkDescribeDoorbellStep_1(v *int64) error {
 //
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
 func (a *DroppedKeywordsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "dropped_keywords")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(11), a)
-}
-func (a *DroppedKeywordsArgs) validate() error {
-	return nil
-}
-
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *DroppedKeywordsA) Validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "elicit (form)".
@@ -261,13 +200,7 @@ func (a *ElicitFormArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *EmptyEnumArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "empty_enum")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(13), a)
-}
-func (a *EmptyEnumArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "empty_properties".
@@ -279,28 +212,19 @@ func (a *EmptyPropertiesArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (false schema), so Validate also checks the encoded value against the schema itself.
 func (a *FalsePropertyArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "false_property")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(15), a)
-}
-func (a *FalsePropertyArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "formats".
 func (a *FormatsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "formats")
-}
-func (a *FormatsArgs) validate() error {
 	if a.When != nil {
 		if !mcpimpl.CheckFormat("date-time", *a.When) {
-			return mcpimpl.Invalid("/when", "must be a valid \"date-time\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/when", "must be a valid \"date-time\""), "formats")
 		}
 	}
 	if a.Mail != nil {
 		if !mcpimpl.CheckFormat("email", *a.Mail) {
-			return mcpimpl.Invalid("/mail", "must be a valid \"email\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/mail", "must be a valid \"email\""), "formats")
 		}
 	}
 	return nil
@@ -308,12 +232,9 @@ func (a *FormatsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "integer_enum".
 func (a *IntegerEnumArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "integer_enum")
-}
-func (a *IntegerEnumArgs) validate() error {
 	if a.N != nil {
 		if err := (*a.N).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "n")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "n"), "integer_enum")
 		}
 	}
 	return nil
@@ -328,23 +249,14 @@ func (a *InvalidPropertyNameArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (required), so Validate also checks the encoded value against the schema itself.
 func (a *LightTurnOnArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "light.turn_on")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(19), a)
-}
-func (a *LightTurnOnArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "list-events".
 func (a *ListEventsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "list-events")
-}
-func (a *ListEventsArgs) validate() error {
 	if a.V != nil {
 		if err := (*a.V).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "v")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "v"), "list-events")
 		}
 	}
 	return nil
@@ -401,13 +313,7 @@ func checkListEventsV_1(v *float64) error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *MixedEnumArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "mixed_enum")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(21), a)
-}
-func (a *MixedEnumArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "nested_free-form_map".
@@ -429,31 +335,22 @@ func (a *NsToolXArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *NumericNotesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "numeric_notes")
-	}
-	return mcpimpl.ValidateEncoded(schemas.Input(25), a)
-}
-func (a *NumericNotesArgs) validate() error {
 	if a.N != nil {
 		if *a.N <= 0.0 {
-			return mcpimpl.Invalid("/n", "must be > 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be > 0"), "numeric_notes")
 		}
 		if *a.N > 10.0 {
-			return mcpimpl.Invalid("/n", "must be <= 10")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be <= 10"), "numeric_notes")
 		}
 	}
-	return nil
+	return mcpimpl.ValidateEncoded(schemas.Input(25), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "numeric_notes_draft04".
 func (a *NumericNotesDraft04Args) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "numeric_notes_draft04")
-}
-func (a *NumericNotesDraft04Args) validate() error {
 	if a.D4 != nil {
 		if *a.D4 < 1 {
-			return mcpimpl.Invalid("/d4", "must be > 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/d4", "must be > 0"), "numeric_notes_draft04")
 		}
 	}
 	return nil
@@ -466,24 +363,16 @@ func (a *ObjectWithoutPropertiesArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "optional_ref".
 func (a *OptionalRefArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "optional_ref")
-}
-func (a *OptionalRefArgs) validate() error {
 	if a.U != nil {
 		if err := (*a.U).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "u")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "u"), "optional_ref")
 		}
 	}
 	if a.E != nil {
 		if err := (*a.E).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "e")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "e"), "optional_ref")
 		}
 	}
-	return nil
-}
-
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *OptionalRefP) Validate() error {
 	return nil
 }
 
@@ -507,12 +396,9 @@ func (u *OptionalRefU) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "recursive_defs".
 func (a *RecursiveDefsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "recursive_defs")
-}
-func (a *RecursiveDefsArgs) validate() error {
 	if a.Root != nil {
 		if err := (*a.Root).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "root")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "root"), "recursive_defs")
 		}
 	}
 	return nil
@@ -533,11 +419,6 @@ func (a *RefIntoPropertiesArgs) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *RefIntoPropertiesA) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "schema_keyword_only".
 func (a *SchemaKeywordOnlyArgs) Validate() error {
 	return nil
@@ -545,18 +426,15 @@ func (a *SchemaKeywordOnlyArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "string_notes".
 func (a *StringNotesArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "string_notes")
-}
-func (a *StringNotesArgs) validate() error {
 	if a.Code != nil {
 		if utf8.RuneCountInString(*a.Code) < 3 {
-			return mcpimpl.Invalid("/code", "must be at least 3 characters long")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/code", "must be at least 3 characters long"), "string_notes")
 		}
 		if utf8.RuneCountInString(*a.Code) > 3 {
-			return mcpimpl.Invalid("/code", "must be at most 3 characters long")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/code", "must be at most 3 characters long"), "string_notes")
 		}
 		if !mcpimpl.Match(pattern1, *a.Code) {
-			return mcpimpl.Invalid("/code", "must match the pattern ^[A-Z]{3}$")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/code", "must match the pattern ^[A-Z]{3}$"), "string_notes")
 		}
 	}
 	return nil
@@ -564,12 +442,9 @@ func (a *StringNotesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "titled".
 func (a *TitledArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "titled")
-}
-func (a *TitledArgs) validate() error {
 	if a.AuthMethod != nil {
 		if err := (*a.AuthMethod).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "auth-method")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "auth-method"), "titled")
 		}
 	}
 	return nil
@@ -579,26 +454,17 @@ func (a *TitledArgs) validate() error {
 //
 // The schema uses keywords without a Go counterpart (oneOf of required), so Validate also checks the encoded value against the schema itself.
 func (a *TopLevelOneOfArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "top-level_oneOf")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(34), a)
-}
-func (a *TopLevelOneOfArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "top_allof".
 func (a *TopAllofArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "top_allof")
-}
-func (a *TopAllofArgs) validate() error {
 	if a.A != nil {
 		if *a.A < 0 {
-			return mcpimpl.Invalid("/a", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/a", "must be >= 0"), "top_allof")
 		}
 		if *a.A > 50 {
-			return mcpimpl.Invalid("/a", "must be <= 50")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/a", "must be <= 50"), "top_allof")
 		}
 	}
 	return nil
@@ -613,23 +479,14 @@ func (a *TopRefArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (prefixItems), so Validate also checks the encoded value against the schema itself.
 func (a *TupleArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "tuple")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(37), a)
-}
-func (a *TupleArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "union_distributes_siblings".
 func (a *UnionDistributesSiblingsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "union_distributes_siblings")
-}
-func (a *UnionDistributesSiblingsArgs) validate() error {
 	if a.ID != nil {
 		if err := (*a.ID).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "id")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "id"), "union_distributes_siblings")
 		}
 	}
 	return nil

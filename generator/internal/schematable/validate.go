@@ -16,15 +16,12 @@ func (a *T01StringArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t02_string_length".
 func (a *T02StringLengthArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t02_string_length")
-}
-func (a *T02StringLengthArgs) validate() error {
 	if a.X != nil {
 		if utf8.RuneCountInString(*a.X) < 2 {
-			return mcpimpl.Invalid("/x", "must be at least 2 characters long")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be at least 2 characters long"), "t02_string_length")
 		}
 		if utf8.RuneCountInString(*a.X) > 3 {
-			return mcpimpl.Invalid("/x", "must be at most 3 characters long")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be at most 3 characters long"), "t02_string_length")
 		}
 	}
 	return nil
@@ -32,12 +29,9 @@ func (a *T02StringLengthArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t03_string_pattern".
 func (a *T03StringPatternArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t03_string_pattern")
-}
-func (a *T03StringPatternArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.Match(pattern3, *a.X) {
-			return mcpimpl.Invalid("/x", "must match the pattern ^[a-z]+-[0-9]+$")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern ^[a-z]+-[0-9]+$"), "t03_string_pattern")
 		}
 	}
 	return nil
@@ -45,12 +39,9 @@ func (a *T03StringPatternArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t04_string_pattern_unanchored".
 func (a *T04StringPatternUnanchoredArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t04_string_pattern_unanchored")
-}
-func (a *T04StringPatternUnanchoredArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.Match(pattern4, *a.X) {
-			return mcpimpl.Invalid("/x", "must match the pattern [0-9]")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern [0-9]"), "t04_string_pattern_unanchored")
 		}
 	}
 	return nil
@@ -58,12 +49,9 @@ func (a *T04StringPatternUnanchoredArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t05_format_email".
 func (a *T05FormatEmailArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t05_format_email")
-}
-func (a *T05FormatEmailArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.CheckFormat("email", *a.X) {
-			return mcpimpl.Invalid("/x", "must be a valid \"email\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be a valid \"email\""), "t05_format_email")
 		}
 	}
 	return nil
@@ -71,12 +59,9 @@ func (a *T05FormatEmailArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t06_format_datetime".
 func (a *T06FormatDatetimeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t06_format_datetime")
-}
-func (a *T06FormatDatetimeArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.CheckFormat("date-time", *a.X) {
-			return mcpimpl.Invalid("/x", "must be a valid \"date-time\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be a valid \"date-time\""), "t06_format_datetime")
 		}
 	}
 	return nil
@@ -84,12 +69,9 @@ func (a *T06FormatDatetimeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t07_format_unknown".
 func (a *T07FormatUnknownArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t07_format_unknown")
-}
-func (a *T07FormatUnknownArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.CheckFormat("x-custom", *a.X) {
-			return mcpimpl.Invalid("/x", "must be a valid \"x-custom\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be a valid \"x-custom\""), "t07_format_unknown")
 		}
 	}
 	return nil
@@ -97,15 +79,12 @@ func (a *T07FormatUnknownArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t08_integer_range".
 func (a *T08IntegerRangeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t08_integer_range")
-}
-func (a *T08IntegerRangeArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 0 {
-			return mcpimpl.Invalid("/x", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be >= 0"), "t08_integer_range")
 		}
 		if *a.X > 100 {
-			return mcpimpl.Invalid("/x", "must be <= 100")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be <= 100"), "t08_integer_range")
 		}
 	}
 	return nil
@@ -113,15 +92,12 @@ func (a *T08IntegerRangeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t09_integer_exclusive".
 func (a *T09IntegerExclusiveArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t09_integer_exclusive")
-}
-func (a *T09IntegerExclusiveArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 1 {
-			return mcpimpl.Invalid("/x", "must be > 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be > 0"), "t09_integer_exclusive")
 		}
 		if *a.X > 9 {
-			return mcpimpl.Invalid("/x", "must be < 10")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be < 10"), "t09_integer_exclusive")
 		}
 	}
 	return nil
@@ -129,15 +105,12 @@ func (a *T09IntegerExclusiveArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t10_number_range".
 func (a *T10NumberRangeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t10_number_range")
-}
-func (a *T10NumberRangeArgs) validate() error {
 	if a.X != nil {
 		if *a.X < -1.5 {
-			return mcpimpl.Invalid("/x", "must be >= -1.5")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be >= -1.5"), "t10_number_range")
 		}
 		if *a.X > 2.5 {
-			return mcpimpl.Invalid("/x", "must be <= 2.5")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be <= 2.5"), "t10_number_range")
 		}
 	}
 	return nil
@@ -145,12 +118,9 @@ func (a *T10NumberRangeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t11_integer_fraction_bound".
 func (a *T11IntegerFractionBoundArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t11_integer_fraction_bound")
-}
-func (a *T11IntegerFractionBoundArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 1 {
-			return mcpimpl.Invalid("/x", "must be >= 0.5")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be >= 0.5"), "t11_integer_fraction_bound")
 		}
 	}
 	return nil
@@ -158,12 +128,9 @@ func (a *T11IntegerFractionBoundArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t12_integer_multiple".
 func (a *T12IntegerMultipleArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t12_integer_multiple")
-}
-func (a *T12IntegerMultipleArgs) validate() error {
 	if a.X != nil {
 		if *a.X%5 != 0 {
-			return mcpimpl.Invalid("/x", "must be a multiple of 5")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be a multiple of 5"), "t12_integer_multiple")
 		}
 	}
 	return nil
@@ -173,13 +140,7 @@ func (a *T12IntegerMultipleArgs) validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T13NumberMultipleArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t13_number_multiple")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(12), a)
-}
-func (a *T13NumberMultipleArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t14_boolean".
@@ -194,12 +155,9 @@ func (a *T15TypeNullListArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t16_type_multi_list".
 func (a *T16TypeMultiListArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t16_type_multi_list")
-}
-func (a *T16TypeMultiListArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t16_type_multi_list")
 		}
 	}
 	return nil
@@ -228,12 +186,9 @@ func (u *T16TypeMultiListX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t17_anyof_null".
 func (a *T17AnyofNullArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t17_anyof_null")
-}
-func (a *T17AnyofNullArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 1 {
-			return mcpimpl.Invalid("/x", "must be >= 1")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be >= 1"), "t17_anyof_null")
 		}
 	}
 	return nil
@@ -246,12 +201,9 @@ func (a *T18NullableOpenapiArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t19_enum_string".
 func (a *T19EnumStringArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t19_enum_string")
-}
-func (a *T19EnumStringArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t19_enum_string")
 		}
 	}
 	return nil
@@ -259,12 +211,9 @@ func (a *T19EnumStringArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t20_enum_integer".
 func (a *T20EnumIntegerArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t20_enum_integer")
-}
-func (a *T20EnumIntegerArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t20_enum_integer")
 		}
 	}
 	return nil
@@ -272,12 +221,9 @@ func (a *T20EnumIntegerArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t21_enum_number".
 func (a *T21EnumNumberArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t21_enum_number")
-}
-func (a *T21EnumNumberArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t21_enum_number")
 		}
 	}
 	return nil
@@ -285,12 +231,9 @@ func (a *T21EnumNumberArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t22_enum_boolean".
 func (a *T22EnumBooleanArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t22_enum_boolean")
-}
-func (a *T22EnumBooleanArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t22_enum_boolean")
 		}
 	}
 	return nil
@@ -298,12 +241,9 @@ func (a *T22EnumBooleanArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t23_enum_with_null".
 func (a *T23EnumWithNullArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t23_enum_with_null")
-}
-func (a *T23EnumWithNullArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t23_enum_with_null")
 		}
 	}
 	return nil
@@ -313,26 +253,14 @@ func (a *T23EnumWithNullArgs) validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T24EnumMixedArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t24_enum_mixed")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(23), a)
-}
-func (a *T24EnumMixedArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t25_enum_empty".
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T25EnumEmptyArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t25_enum_empty")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(24), a)
-}
-func (a *T25EnumEmptyArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t26_const_string".
@@ -352,12 +280,9 @@ func (a *T28ConstObjectArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t29_anyof_string_or_integer".
 func (a *T29AnyofStringOrIntegerArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t29_anyof_string_or_integer")
-}
-func (a *T29AnyofStringOrIntegerArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t29_anyof_string_or_integer")
 		}
 	}
 	return nil
@@ -407,12 +332,9 @@ func checkT29AnyofStringOrIntegerX_1(v *int64) error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t30_oneof_const_tagged".
 func (a *T30OneofConstTaggedArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t30_oneof_const_tagged")
-}
-func (a *T30OneofConstTaggedArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t30_oneof_const_tagged")
 		}
 	}
 	return nil
@@ -449,19 +371,11 @@ func (a *T30OneofConstTaggedXCircle) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *T30OneofConstTaggedXSquare) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t31_oneof_required_keys".
 func (a *T31OneofRequiredKeysArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t31_oneof_required_keys")
-}
-func (a *T31OneofRequiredKeysArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t31_oneof_required_keys")
 		}
 	}
 	return nil
@@ -485,24 +399,11 @@ func (u *T31OneofRequiredKeysX) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *T31OneofRequiredKeysXObject) Validate() error {
-	return nil
-}
-
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *T31OneofRequiredKeysXObject2) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t32_oneof_overlap".
 func (a *T32OneofOverlapArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t32_oneof_overlap")
-}
-func (a *T32OneofOverlapArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t32_oneof_overlap")
 		}
 	}
 	return nil
@@ -541,12 +442,9 @@ func checkT32OneofOverlapX_1(v *float64) error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t33_anyof_object_or_string".
 func (a *T33AnyofObjectOrStringArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t33_anyof_object_or_string")
-}
-func (a *T33AnyofObjectOrStringArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t33_anyof_object_or_string")
 		}
 	}
 	return nil
@@ -583,19 +481,11 @@ func checkT33AnyofObjectOrStringX_0(v *string) error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *T33AnyofObjectOrStringXObject) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t34_anyof_siblings".
 func (a *T34AnyofSiblingsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t34_anyof_siblings")
-}
-func (a *T34AnyofSiblingsArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t34_anyof_siblings")
 		}
 	}
 	return nil
@@ -659,15 +549,12 @@ func checkT34AnyofSiblingsX_1(v *string) error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t35_allof_numeric".
 func (a *T35AllofNumericArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t35_allof_numeric")
-}
-func (a *T35AllofNumericArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 0 {
-			return mcpimpl.Invalid("/x", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be >= 0"), "t35_allof_numeric")
 		}
 		if *a.X > 50 {
-			return mcpimpl.Invalid("/x", "must be <= 50")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be <= 50"), "t35_allof_numeric")
 		}
 	}
 	return nil
@@ -675,12 +562,9 @@ func (a *T35AllofNumericArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t36_allof_objects".
 func (a *T36AllofObjectsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t36_allof_objects")
-}
-func (a *T36AllofObjectsArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t36_allof_objects")
 		}
 	}
 	return nil
@@ -701,15 +585,12 @@ func (a *T36AllofObjectsX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t37_allof_two_patterns".
 func (a *T37AllofTwoPatternsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t37_allof_two_patterns")
-}
-func (a *T37AllofTwoPatternsArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.Match(pattern1, *a.X) {
-			return mcpimpl.Invalid("/x", "must match the pattern ^a")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern ^a"), "t37_allof_two_patterns")
 		}
 		if !mcpimpl.Match(pattern5, *a.X) {
-			return mcpimpl.Invalid("/x", "must match the pattern z$")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern z$"), "t37_allof_two_patterns")
 		}
 	}
 	return nil
@@ -720,19 +601,11 @@ func (a *T38RefDefsArgs) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *T38RefDefsPoint) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t39_ref_definitions_draft07".
 func (a *T39RefDefinitionsDraft07Args) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t39_ref_definitions_draft07")
-}
-func (a *T39RefDefinitionsDraft07Args) validate() error {
 	if a.Count != nil {
 		if *a.Count < 1 {
-			return mcpimpl.Invalid("/count", "must be >= 1")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/count", "must be >= 1"), "t39_ref_definitions_draft07")
 		}
 	}
 	return nil
@@ -740,15 +613,12 @@ func (a *T39RefDefinitionsDraft07Args) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t40_ref_recursive".
 func (a *T40RefRecursiveArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t40_ref_recursive")
-}
-func (a *T40RefRecursiveArgs) validate() error {
 	if a.Root == nil {
-		return mcpimpl.Invalid("/root", "is required")
+		return mcpimpl.ForTool(mcpimpl.Invalid("/root", "is required"), "t40_ref_recursive")
 	}
 	if a.Root != nil {
 		if err := (*a.Root).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "root")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "root"), "t40_ref_recursive")
 		}
 	}
 	return nil
@@ -769,12 +639,9 @@ func (a *T40RefRecursiveNode) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t41_ref_root_recursive".
 func (a *T41RefRootRecursiveArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t41_ref_root_recursive")
-}
-func (a *T41RefRootRecursiveArgs) validate() error {
 	if a.Next != nil {
 		if err := (*a.Next).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "next")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "next"), "t41_ref_root_recursive")
 		}
 	}
 	return nil
@@ -782,17 +649,14 @@ func (a *T41RefRootRecursiveArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t42_ref_into_properties".
 func (a *T42RefIntoPropertiesArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t42_ref_into_properties")
-}
-func (a *T42RefIntoPropertiesArgs) validate() error {
 	if a.A != nil {
 		if err := (*a.A).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "a")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "a"), "t42_ref_into_properties")
 		}
 	}
 	if a.B != nil {
 		if err := (*a.B).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "b")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "b"), "t42_ref_into_properties")
 		}
 	}
 	return nil
@@ -800,12 +664,9 @@ func (a *T42RefIntoPropertiesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t43_ref_with_description".
 func (a *T43RefWithDescriptionArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t43_ref_with_description")
-}
-func (a *T43RefWithDescriptionArgs) validate() error {
 	if a.ID != nil {
 		if !mcpimpl.Match(pattern6, *a.ID) {
-			return mcpimpl.Invalid("/id", "must match the pattern ^[0-9]+$")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/id", "must match the pattern ^[0-9]+$"), "t43_ref_with_description")
 		}
 	}
 	return nil
@@ -813,15 +674,12 @@ func (a *T43RefWithDescriptionArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t44_ref_with_constraints".
 func (a *T44RefWithConstraintsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t44_ref_with_constraints")
-}
-func (a *T44RefWithConstraintsArgs) validate() error {
 	if a.N != nil {
 		if *a.N < 0 {
-			return mcpimpl.Invalid("/n", "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be >= 0"), "t44_ref_with_constraints")
 		}
 		if *a.N > 9 {
-			return mcpimpl.Invalid("/n", "must be <= 9")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be <= 9"), "t44_ref_with_constraints")
 		}
 	}
 	return nil
@@ -839,15 +697,12 @@ func (a *T46OpenObjectArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t47_map_of_schema".
 func (a *T47MapOfSchemaArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t47_map_of_schema")
-}
-func (a *T47MapOfSchemaArgs) validate() error {
 	if len(a.X) > 2 {
-		return mcpimpl.Invalid("/x", "must have at most 2 properties")
+		return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must have at most 2 properties"), "t47_map_of_schema")
 	}
 	for k0, v0 := range a.X {
 		if v0 < 0 {
-			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "must be >= 0")
+			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "must be >= 0"), "t47_map_of_schema")
 		}
 	}
 	return nil
@@ -865,12 +720,9 @@ func (a *T49FreeObjectArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t50_pattern_properties".
 func (a *T50PatternPropertiesArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t50_pattern_properties")
-}
-func (a *T50PatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
 		if !mcpimpl.Match(pattern7, k0) {
-			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^[a-z]+$")
+			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^[a-z]+$"), "t50_pattern_properties")
 		}
 	}
 	return nil
@@ -880,13 +732,7 @@ func (a *T50PatternPropertiesArgs) validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T51PatternPropertiesOpenArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t51_pattern_properties_open")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(50), a)
-}
-func (a *T51PatternPropertiesOpenArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t52_array_of_objects".
@@ -894,22 +740,14 @@ func (a *T52ArrayOfObjectsArgs) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *T52ArrayOfObjectsXItem) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t53_array_limits".
 func (a *T53ArrayLimitsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t53_array_limits")
-}
-func (a *T53ArrayLimitsArgs) validate() error {
 	if a.X != nil {
 		if len(a.X) < 1 {
-			return mcpimpl.Invalid("/x", "must have at least 1 item")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must have at least 1 item"), "t53_array_limits")
 		}
 		if len(a.X) > 2 {
-			return mcpimpl.Invalid("/x", "must have at most 2 items")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must have at most 2 items"), "t53_array_limits")
 		}
 	}
 	return nil
@@ -917,13 +755,10 @@ func (a *T53ArrayLimitsArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t54_array_of_arrays".
 func (a *T54ArrayOfArraysArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t54_array_of_arrays")
-}
-func (a *T54ArrayOfArraysArgs) validate() error {
 	for i0 := range a.X {
 		for i1 := range a.X[i0] {
 			if a.X[i0][i1] > 9 {
-				return mcpimpl.Invalid(mcpimpl.Pointer("x", i0, i1), "must be <= 9")
+				return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer("x", i0, i1), "must be <= 9"), "t54_array_of_arrays")
 			}
 		}
 	}
@@ -944,26 +779,14 @@ func (a *T56ArrayNoItemsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (prefixItems), so Validate also checks the encoded value against the schema itself.
 func (a *T57PrefixItemsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t57_prefix_items")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(56), a)
-}
-func (a *T57PrefixItemsArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t58_unique_items".
 //
 // The schema uses keywords without a Go counterpart (uniqueItems), so Validate also checks the encoded value against the schema itself.
 func (a *T58UniqueItemsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t58_unique_items")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(57), a)
-}
-func (a *T58UniqueItemsArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t59_true_schema".
@@ -985,47 +808,29 @@ func (a *T61NoTypeArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (keywords without type), so Validate also checks the encoded value against the schema itself.
 func (a *T62NoTypeConstraintsArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t62_no_type_constraints")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(61), a)
-}
-func (a *T62NoTypeConstraintsArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t63_false_schema".
 //
 // The schema uses keywords without a Go counterpart (false schema), so Validate also checks the encoded value against the schema itself.
 func (a *T63FalseSchemaArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t63_false_schema")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(62), a)
-}
-func (a *T63FalseSchemaArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t64_required_fields".
 func (a *T64RequiredFieldsArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t64_required_fields")
-}
-func (a *T64RequiredFieldsArgs) validate() error {
 	if a.B == nil {
-		return mcpimpl.Invalid("/b", "is required")
+		return mcpimpl.ForTool(mcpimpl.Invalid("/b", "is required"), "t64_required_fields")
 	}
 	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t65_nested_object".
 func (a *T65NestedObjectArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t65_nested_object")
-}
-func (a *T65NestedObjectArgs) validate() error {
 	if a.Address != nil {
 		if err := (*a.Address).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "address")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "address"), "t65_nested_object")
 		}
 	}
 	return nil
@@ -1048,75 +853,42 @@ func (a *T66DefaultsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (else, if, then), so Validate also checks the encoded value against the schema itself.
 func (a *T67IfThenElseArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t67_if_then_else")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(66), a)
-}
-func (a *T67IfThenElseArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t68_not".
 //
 // The schema uses keywords without a Go counterpart (not), so Validate also checks the encoded value against the schema itself.
 func (a *T68NotArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t68_not")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(67), a)
-}
-func (a *T68NotArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t69_property_names".
 //
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
 func (a *T69PropertyNamesArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t69_property_names")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
-}
-func (a *T69PropertyNamesArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t70_dependent_required".
 //
 // The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
 func (a *T70DependentRequiredArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t70_dependent_required")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(69), a)
-}
-func (a *T70DependentRequiredArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t71_min_properties_struct".
 //
 // The schema uses keywords without a Go counterpart (minProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T71MinPropertiesStructArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t71_min_properties_struct")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(70), a)
-}
-func (a *T71MinPropertiesStructArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t72_draft04_exclusive".
 func (a *T72Draft04ExclusiveArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t72_draft04_exclusive")
-}
-func (a *T72Draft04ExclusiveArgs) validate() error {
 	if a.X != nil {
 		if *a.X >= 5.0 {
-			return mcpimpl.Invalid("/x", "must be < 5")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be < 5"), "t72_draft04_exclusive")
 		}
 	}
 	return nil
@@ -1124,12 +896,9 @@ func (a *T72Draft04ExclusiveArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t73_odd_property_names".
 func (a *T73OddPropertyNamesArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t73_odd_property_names")
-}
-func (a *T73OddPropertyNamesArgs) validate() error {
 	if a.AuthMethod != nil {
 		if err := (*a.AuthMethod).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "auth-method")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "auth-method"), "t73_odd_property_names")
 		}
 	}
 	return nil
@@ -1149,23 +918,14 @@ func (a *T75EmptyRootArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (anyOf of required), so Validate also checks the encoded value against the schema itself.
 func (a *T76AnyofRequiredArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t76_anyof_required")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(75), a)
-}
-func (a *T76AnyofRequiredArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t77_anyof_nullable_branch".
 func (a *T77AnyofNullableBranchArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t77_anyof_nullable_branch")
-}
-func (a *T77AnyofNullableBranchArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t77_anyof_nullable_branch")
 		}
 	}
 	return nil
@@ -1212,24 +972,16 @@ func (a *T79NullableObjectArgs) Validate() error {
 	return nil
 }
 
-// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
-func (a *T79NullableObjectX) Validate() error {
-	return nil
-}
-
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t80_shared_enum_ref".
 func (a *T80SharedEnumRefArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t80_shared_enum_ref")
-}
-func (a *T80SharedEnumRefArgs) validate() error {
 	if a.Min != nil {
 		if err := (*a.Min).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "min")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "min"), "t80_shared_enum_ref")
 		}
 	}
 	if a.Max != nil {
 		if err := (*a.Max).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "max")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "max"), "t80_shared_enum_ref")
 		}
 	}
 	return nil
@@ -1237,12 +989,9 @@ func (a *T80SharedEnumRefArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t81_int_or_number".
 func (a *T81IntOrNumberArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t81_int_or_number")
-}
-func (a *T81IntOrNumberArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t81_int_or_number")
 		}
 	}
 	return nil
@@ -1294,15 +1043,12 @@ func checkT81IntOrNumberX_1(v *float64) error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t82_pattern_and_format".
 func (a *T82PatternAndFormatArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t82_pattern_and_format")
-}
-func (a *T82PatternAndFormatArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.Match(pattern8, *a.X) {
-			return mcpimpl.Invalid("/x", "must match the pattern @example\\.com$")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern @example\\.com$"), "t82_pattern_and_format")
 		}
 		if !mcpimpl.CheckFormat("email", *a.X) {
-			return mcpimpl.Invalid("/x", "must be a valid \"email\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be a valid \"email\""), "t82_pattern_and_format")
 		}
 	}
 	return nil
@@ -1320,12 +1066,9 @@ func (a *T84BigIntegerConstArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t85_big_integer_enum".
 func (a *T85BigIntegerEnumArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t85_big_integer_enum")
-}
-func (a *T85BigIntegerEnumArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t85_big_integer_enum")
 		}
 	}
 	return nil
@@ -1333,12 +1076,9 @@ func (a *T85BigIntegerEnumArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t86_big_enum_no_type".
 func (a *T86BigEnumNoTypeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t86_big_enum_no_type")
-}
-func (a *T86BigEnumNoTypeArgs) validate() error {
 	if a.X != nil {
 		if err := (*a.X).Validate(); err != nil {
-			return mcpimpl.WithinName(err, "x")
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t86_big_enum_no_type")
 		}
 	}
 	return nil
@@ -1348,26 +1088,17 @@ func (a *T86BigEnumNoTypeArgs) validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T87BigNumberEnumArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t87_big_number_enum")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(86), a)
-}
-func (a *T87BigNumberEnumArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t88_big_integer_range".
 func (a *T88BigIntegerRangeArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t88_big_integer_range")
-}
-func (a *T88BigIntegerRangeArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 9007199254740993 {
-			return mcpimpl.Invalid("/x", "must be >= 9007199254740993")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be >= 9007199254740993"), "t88_big_integer_range")
 		}
 		if *a.X > 9007199254740995 {
-			return mcpimpl.Invalid("/x", "must be <= 9007199254740995.5")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be <= 9007199254740995.5"), "t88_big_integer_range")
 		}
 	}
 	return nil
@@ -1375,15 +1106,12 @@ func (a *T88BigIntegerRangeArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t89_big_integer_exclusive".
 func (a *T89BigIntegerExclusiveArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t89_big_integer_exclusive")
-}
-func (a *T89BigIntegerExclusiveArgs) validate() error {
 	if a.X != nil {
 		if *a.X < 9007199254740993 {
-			return mcpimpl.Invalid("/x", "must be > 9007199254740992")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be > 9007199254740992"), "t89_big_integer_exclusive")
 		}
 		if *a.X > 9007199254740995 {
-			return mcpimpl.Invalid("/x", "must be < 9007199254740996")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be < 9007199254740996"), "t89_big_integer_exclusive")
 		}
 	}
 	return nil
@@ -1393,23 +1121,14 @@ func (a *T89BigIntegerExclusiveArgs) validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T90IntegerMultipleRoundedArgs) Validate() error {
-	if err := a.validate(); err != nil {
-		return mcpimpl.ForTool(err, "t90_integer_multiple_rounded")
-	}
 	return mcpimpl.ValidateEncoded(schemas.Input(89), a)
-}
-func (a *T90IntegerMultipleRoundedArgs) validate() error {
-	return nil
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t91_ecma_pattern".
 func (a *T91EcmaPatternArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t91_ecma_pattern")
-}
-func (a *T91EcmaPatternArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.Match(pattern9, *a.X) {
-			return mcpimpl.Invalid("/x", "must match the pattern ^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated…")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern ^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated…"), "t91_ecma_pattern")
 		}
 	}
 	return nil
@@ -1417,12 +1136,9 @@ func (a *T91EcmaPatternArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t92_ecma_pattern_properties".
 func (a *T92EcmaPatternPropertiesArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t92_ecma_pattern_properties")
-}
-func (a *T92EcmaPatternPropertiesArgs) validate() error {
 	for k0, _ := range a.X {
 		if !mcpimpl.Match(pattern10, k0) {
-			return mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^(?!tmp_)[a-z_]+$")
+			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^(?!tmp_)[a-z_]+$"), "t92_ecma_pattern_properties")
 		}
 	}
 	return nil
@@ -1430,12 +1146,9 @@ func (a *T92EcmaPatternPropertiesArgs) validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t93_format_regex".
 func (a *T93FormatRegexArgs) Validate() error {
-	return mcpimpl.ForTool(a.validate(), "t93_format_regex")
-}
-func (a *T93FormatRegexArgs) validate() error {
 	if a.X != nil {
 		if !mcpimpl.CheckFormat("regex", *a.X) {
-			return mcpimpl.Invalid("/x", "must be a valid \"regex\"")
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be a valid \"regex\""), "t93_format_regex")
 		}
 	}
 	return nil
