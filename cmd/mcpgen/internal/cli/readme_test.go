@@ -60,7 +60,9 @@ func TestReadmeLineCounts(t *testing.T) {
 	}
 }
 
-// generatedLines counts the lines of the generated Go files in dir.
+// generatedLines counts the lines of the generated Go files in dir that the
+// default parts write: fake.go, which the Home Assistant package also has,
+// is left out.
 func generatedLines(t *testing.T, dir string) int {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -69,6 +71,9 @@ func generatedLines(t *testing.T, dir string) int {
 	}
 	n := 0
 	for _, f := range files {
+		if filepath.Base(f) == "fake.go" {
+			continue
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
