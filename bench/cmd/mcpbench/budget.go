@@ -9,12 +9,16 @@ import (
 	"os"
 	"path/filepath"
 
+	anthropicsdk "github.com/anthropics/anthropic-sdk-go"
+	openaisdk "github.com/openai/openai-go/v3"
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"google.golang.org/genai"
 
 	mcprt "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/anthropic"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
+	"github.com/mcpgen/mcpgen/runtime/openai"
 )
 
 // budgetServer is the snapshot the declaration budget is measured on, from
@@ -52,7 +56,7 @@ type budgetProvider struct {
 }
 
 // budgetProviders are the providers measured.
-var budgetProviders = []budgetProvider{{"gemini", measureGemini}}
+var budgetProviders = []budgetProvider{{"gemini", measureGemini}, {"claude", measureAnthropic}, {"openai", measureOpenAI}}
 
 // benchBudget measures, over the ms365 snapshot, the declarations one
 // request sends with every tool declared and in deferred mode.
@@ -124,20 +128,80 @@ func measureGemini(tools []mcprt.Tool) (full, first, searched []json.RawMessage,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	encode := func(decls []*genai.FunctionDeclaration) []json.RawMessage {
-		out := make([]json.RawMessage, 0, len(decls))
-		for _, d := range decls {
-			b, err2 := json.Marshal(d)
-			if err2 != nil && err == nil {
-				err = err2
-			}
-			out = append(out, b)
-		}
-		return out
+	if full, err = encodeAll(all.Declarations()); err != nil {
+		return nil, nil, nil, err
 	}
-	full, first = encode(all.Declarations()), encode(deferred.Declarations())
+	if first, err = encodeAll(deferred.Declarations()); err != nil {
+		return nil, nil, nil, err
+	}
 	deferred.Handle(context.Background(), &genai.FunctionCall{Name: "search_tools", Args: map[string]any{"query": budgetSearch}})
-	searched = encode(deferred.Declarations())
+	searched, err = encodeAll(deferred.Declarations())
+	return full, first, searched, err
+}
+
+// encodeAll encodes each declaration as JSON.
+func encodeAll[T any](decls []T) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, 0, len(decls))
+	for _, d := range decls {
+		b, err := json.Marshal(d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// measureAnthropic returns the tools of a Claude request, deferred mode
+// using mcpgen's own search (Claude's tool search sends every tool).
+func measureAnthropic(tools []mcprt.Tool) (full, first, searched []json.RawMessage, err error) {
+	all, err := anthropic.NewToolset(nopCaller{}, tools, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	deferred, err := anthropic.NewToolset(nopCaller{}, tools, &anthropic.Options{Search: &mcprt.ToolSearch{Pinned: budgetPinned}})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if full, err = encodeAll(all.Tools()); err != nil {
+		return nil, nil, nil, err
+	}
+	if first, err = encodeAll(deferred.Tools()); err != nil {
+		return nil, nil, nil, err
+	}
+	query, _ := json.Marshal(map[string]string{"query": budgetSearch})
+	deferred.Handle(context.Background(), anthropicsdk.ToolUseBlock{ID: "toolu_budget", Name: "search_tools", Input: query})
+	searched, err = encodeAll(deferred.Tools())
+	return full, first, searched, err
+}
+
+// measureOpenAI returns the tools of a Chat Completions request, deferred
+// mode using mcpgen's own search. The whole set, which one request may not
+// carry (more than openai.MaxTools), is measured as its definitions.
+func measureOpenAI(tools []mcprt.Tool) (full, first, searched []json.RawMessage, err error) {
+	defs, _, err := openai.FunctionDefinitions(tools, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	wrapped := make([]openaisdk.ChatCompletionToolUnionParam, len(defs))
+	for i, d := range defs {
+		wrapped[i] = openaisdk.ChatCompletionFunctionTool(d)
+	}
+	deferred, err := openai.NewToolset(nopCaller{}, tools, &openai.Options{Search: &mcprt.ToolSearch{Pinned: budgetPinned}})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if full, err = encodeAll(wrapped); err != nil {
+		return nil, nil, nil, err
+	}
+	if first, err = encodeAll(deferred.Tools()); err != nil {
+		return nil, nil, nil, err
+	}
+	query, _ := json.Marshal(map[string]string{"query": budgetSearch})
+	call := openaisdk.ChatCompletionMessageToolCallUnion{ID: "call_budget", Type: "function"}
+	call.Function.Name, call.Function.Arguments = "search_tools", string(query)
+	deferred.Handle(context.Background(), call)
+	searched, err = encodeAll(deferred.Tools())
 	return full, first, searched, err
 }
 
