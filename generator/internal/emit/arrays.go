@@ -96,6 +96,12 @@ func appendArrays(data []byte, names []string, arrays []stringArray) ([]byte, []
 		n += len(a.doc) + len(a.name) + 32
 		for _, e := range a.elems {
 			n += len(e) + 5
+			if !rawLiteral(e) {
+				// Quoted, as the Gemini declarations whose descriptions
+				// quote code in backquotes are: a JSON text's quotes and
+				// backslashes double.
+				n += len(e)
+			}
 		}
 	}
 	b := bytes.NewBuffer(slices.Grow(data, n))
