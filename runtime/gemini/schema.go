@@ -240,7 +240,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int
 	var out []*genai.Schema
 	nullable, recursive := false, false
 	for i, b := range branches.Items {
-		bp := fmt.Sprintf("%s/%d", ptr, i)
+		bp := ptr + "/" + strconv.Itoa(i)
 		var refs []string
 		fb, err := c.flatten(b, bp, &refs)
 		if err != nil {
