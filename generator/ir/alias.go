@@ -97,7 +97,7 @@ func (a *aliaser) key(t *Type) string {
 // write appends the shape of t to b, leaving out the description of a
 // named type when top is set: an alias keeps its own doc comment.
 func (a *aliaser) write(b *strings.Builder, t *Type, top bool) {
-	q := func(s string) { b.WriteString(strconv.Quote(s)) }
+	q := func(s string) { writeQuoted(b, s) }
 	b.WriteString("{")
 	b.WriteString(strconv.Itoa(int(t.Kind)))
 	b.WriteByte(' ')

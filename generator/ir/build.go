@@ -643,7 +643,7 @@ func (c *converter) patterns(v *jsontree.Node, ptr string, dst *[]string) error 
 		if p.Kind != jsontree.String {
 			return c.errf(ptr+"/pattern", "pattern is a JSON %s, want a string", p.Kind)
 		}
-		if _, err := runtime.CompilePattern(p.Str); err != nil {
+		if err := c.compilePattern(p.Str); err != nil {
 			return c.errf(ptr+"/pattern", "%v", err)
 		}
 		if !slices.Contains(*dst, p.Str) {
@@ -651,6 +651,20 @@ func (c *converter) patterns(v *jsontree.Node, ptr string, dst *[]string) error 
 		}
 	}
 	return nil
+}
+
+// compilePattern reports whether p compiles as the generated code compiles
+// it, compiling each distinct pattern of the build once.
+func (c *converter) compilePattern(p string) error {
+	if err, ok := c.pkg.patterns[p]; ok {
+		return err
+	}
+	_, err := runtime.CompilePattern(p)
+	if c.pkg.patterns == nil {
+		c.pkg.patterns = map[string]error{}
+	}
+	c.pkg.patterns[p] = err
+	return err
 }
 
 func (c *converter) bounds(v *jsontree.Node, ptr string, t *Type) error {
@@ -774,7 +788,7 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 		switch {
 		case pattern != nil && len(pattern.Members) == 1 && addl != nil && addl.Kind == jsontree.Bool && !addl.Bool:
 			m := pattern.Members[0]
-			if _, err := runtime.CompilePattern(m.Key); err != nil {
+			if err := c.compilePattern(m.Key); err != nil {
 				return nil, c.errf(ptr+"/patternProperties", "%v", err)
 			}
 			t.KeyPatterns = []string{m.Key}

@@ -270,6 +270,9 @@ type Package struct {
 	names, methods *scope
 	// steps counts the conversions and allOf merge steps the build took.
 	steps int
+	// patterns remembers the error of each pattern compiled so far, nil
+	// for those that compile: schemas repeat the same patterns many times.
+	patterns map[string]error
 }
 
 // Error is a schema construct the generator cannot map, or a tool no call

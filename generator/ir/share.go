@@ -201,7 +201,7 @@ func (sh *sharer) key(t *Type) string {
 	}
 	sh.busy[t] = true
 	var b strings.Builder
-	b.WriteString(strconv.Quote(t.local))
+	writeQuoted(&b, t.local)
 	sh.write(&b, t)
 	delete(sh.busy, t)
 	k := b.String()
@@ -220,8 +220,7 @@ func (sh *sharer) key(t *Type) string {
 // write appends the shape of t to b; named types within are written as
 // their keys.
 func (sh *sharer) write(b *strings.Builder, t *Type) {
-	var buf [64]byte
-	q := func(s string) { b.Write(strconv.AppendQuote(buf[:0], s)) }
+	q := func(s string) { writeQuoted(b, s) }
 	// As fmt.Fprintf(b, "{%d %d %q %t %t %t ", ...) writes it, in a
 	// fraction of the time: the keys name the shared types' hashes.
 	b.WriteByte('{')
@@ -302,7 +301,7 @@ func writeConstraints(b *strings.Builder, c *Constraints) {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(strconv.Quote(s))
+			writeQuoted(b, s)
 		}
 		b.WriteByte(']')
 	}
@@ -311,13 +310,29 @@ func writeConstraints(b *strings.Builder, c *Constraints) {
 	b.WriteByte(' ')
 	bound(c.Maximum)
 	b.WriteByte(' ')
-	b.WriteString(strconv.Quote(c.MultipleOf))
+	writeQuoted(b, c.MultipleOf)
 	for _, x := range []*int64{c.MinLength, c.MaxLength, c.MinItems, c.MaxItems, c.MinEntries, c.MaxEntries} {
 		n(x)
 	}
 	list(c.Patterns)
 	list(c.KeyPatterns)
 	b.WriteByte(' ')
-	b.WriteString(strconv.Quote(c.Format))
+	writeQuoted(b, c.Format)
 	b.WriteByte(']')
+}
+
+// writeQuoted appends s to b as strconv.Quote writes it. Most texts of the
+// keys, descriptions among them, are printable ASCII without a quote or a
+// backslash, which need no escapes: those are copied as they are.
+func writeQuoted(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			var buf [64]byte
+			b.Write(strconv.AppendQuote(buf[:0], s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -290,6 +291,21 @@ func TestShapeKeyText(t *testing.T) {
 		field := fmt.Sprintf(" field %q%q%q%t {%d", "x", "X", "d", true, Bool)
 		if !strings.HasPrefix(b.String(), head+want) || !strings.Contains(b.String(), field) {
 			t.Errorf("type written as %s, want it to start with %s and hold %s", b.String(), head+want, field)
+		}
+	}
+}
+
+// TestWriteQuoted checks writeQuoted against strconv.Quote, on texts that
+// take its fast path and texts that need escapes.
+func TestWriteQuoted(t *testing.T) {
+	for _, s := range []string{
+		"", "plain text", "a \"quote\"", `back\slash`, "tab\there", "new\nline", "del\x7f", "caf\u00e9", "bad \xff",
+		"~ and space", strings.Repeat("long ", 40), strings.Repeat("é", 40),
+	} {
+		var b strings.Builder
+		writeQuoted(&b, s)
+		if want := strconv.Quote(s); b.String() != want {
+			t.Errorf("writeQuoted(%q) = %s, want %s", s, b.String(), want)
 		}
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
 
 	"google.golang.org/genai"
 
@@ -92,16 +95,52 @@ func Declarations(tools []runtime.Tool, opts *DeclarationOptions) ([]*genai.Func
 		return nil, nil, fmt.Errorf("declaring tools for Gemini: %w", err)
 	}
 	decls := make([]*genai.FunctionDeclaration, len(tools))
+	errs := make([]error, len(tools))
+	eachTool(len(tools), func(i int) {
+		t := tools[i]
+		d := &genai.FunctionDeclaration{Name: declared[i], Description: ToolDescription(t)}
+		errs[i] = setParameters(d, t, opts.JSONSchema)
+		decls[i] = d
+	})
 	reverse := make(map[string]string, len(tools))
 	for i, t := range tools {
-		d := &genai.FunctionDeclaration{Name: declared[i], Description: ToolDescription(t)}
-		if err := setParameters(d, t, opts.JSONSchema); err != nil {
-			return nil, nil, err
+		if errs[i] != nil {
+			return nil, nil, errs[i]
 		}
-		decls[i] = d
 		reverse[declared[i]] = t.Name
 	}
 	return decls, reverse, nil
+}
+
+// parallelTools is the number of tools from which Declarations converts
+// them on every processor: a server of hundreds of tools with large
+// schemas takes a good part of a second on one.
+const parallelTools = 64
+
+// eachTool calls f for 0 ≤ i < n, on up to GOMAXPROCS goroutines when n
+// reaches parallelTools. Each call must touch only its own index's data.
+func eachTool(n int, f func(i int)) {
+	workers := goruntime.GOMAXPROCS(0)
+	if n < parallelTools || workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // setParameters fills Parameters or ParametersJsonSchema.

@@ -277,3 +277,33 @@ func TestIntegerConstEnumBeyond2To53(t *testing.T) {
 	}
 	checkGemini(t, decls)
 }
+
+// TestDeclarationsOfManyToolsInOrder checks that a list long enough to be
+// converted in parallel gives the declarations of converting it one tool
+// at a time, in the tools' order, and the error of the first bad tool.
+func TestDeclarationsOfManyToolsInOrder(t *testing.T) {
+	n := 3 * parallelTools
+	tools := make([]runtime.Tool, n)
+	for i := range tools {
+		schema := `{"type":"object","properties":{"p` + strings.Repeat("x", i%7) + `":{"type":"integer","maximum":` + strings.Repeat("9", i%5+1) + `}}}`
+		tools[i] = runtime.Tool{Name: "tool-" + strings.Repeat("a", i%3) + string(rune('a'+i%26)) + "-" + strings.Repeat("b", i/26), InputSchema: json.RawMessage(schema)}
+	}
+	decls, names, err := Declarations(tools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range decls {
+		one, _, err := Declarations(tools[i:i+1], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names[d.Name] != tools[i].Name || paramsJSON(t, d) != paramsJSON(t, one[0]) {
+			t.Errorf("declaration %d is %s %s, want the one of %s: %s", i, d.Name, paramsJSON(t, d), tools[i].Name, paramsJSON(t, one[0]))
+		}
+	}
+	bad := json.RawMessage(`{"type":"string"}`)
+	tools[n-1].InputSchema, tools[n/2].InputSchema = bad, bad
+	if _, _, err := Declarations(tools, nil); err == nil || !strings.Contains(err.Error(), "tool "+tools[n/2].Name+":") {
+		t.Errorf("Declarations with two bad tools: got %v, want the error of %s", err, tools[n/2].Name)
+	}
+}

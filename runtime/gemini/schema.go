@@ -240,7 +240,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int
 	var out []*genai.Schema
 	nullable, recursive := false, false
 	for i, b := range branches.Items {
-		bp := fmt.Sprintf("%s/%d", ptr, i)
+		bp := ptr + "/" + strconv.Itoa(i)
 		var refs []string
 		fb, err := c.flatten(b, bp, &refs)
 		if err != nil {
@@ -688,7 +688,19 @@ func description(n *jsontree.Node) string {
 // joinNotes joins the non-empty parts with spaces, ending a part with a
 // period when it has no closing punctuation and another part follows.
 func joinNotes(parts ...string) string {
+	// Most calls join one description with nothing: return it as it is,
+	// rather than copy it.
+	one, n, size := "", 0, 0
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			one, n, size = p, n+1, size+len(p)+2
+		}
+	}
+	if n <= 1 {
+		return one
+	}
 	var b strings.Builder
+	b.Grow(size)
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
 		if p == "" {

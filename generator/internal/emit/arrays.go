@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -44,13 +43,35 @@ func (a stringArray) render(b *bytes.Buffer) {
 // literal cannot: a backquote, a carriage return (which the compiler drops
 // from raw literals), a NUL or byte order mark, or invalid UTF-8.
 func writeStringLit(b *bytes.Buffer, s string) {
-	if !utf8.ValidString(s) || strings.ContainsAny(s, "`\r\x00\ufeff") {
+	if !rawLiteral(s) {
 		b.WriteString(strconv.Quote(s))
 		return
 	}
 	b.WriteByte('`')
 	b.WriteString(s)
 	b.WriteByte('`')
+}
+
+// rawLiteral reports whether s can be written as a raw string literal: it
+// is valid UTF-8 and holds no backquote, carriage return, NUL or byte order
+// mark. It reads s once; the texts are megabytes.
+func rawLiteral(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '`' || c == '\r' || c == 0 {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\ufeff' {
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // addArray records a for the end of the file being built.
@@ -75,6 +96,12 @@ func appendArrays(data []byte, names []string, arrays []stringArray) ([]byte, []
 		n += len(a.doc) + len(a.name) + 32
 		for _, e := range a.elems {
 			n += len(e) + 5
+			if !rawLiteral(e) {
+				// Quoted, as the Gemini declarations whose descriptions
+				// quote code in backquotes are: a JSON text's quotes and
+				// backslashes double.
+				n += len(e)
+			}
 		}
 	}
 	b := bytes.NewBuffer(slices.Grow(data, n))

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/genai"
@@ -78,14 +81,31 @@ func (g *gen) startGemini() {
 			return
 		}
 		out.texts, out.names = make([]string, len(decls)), names
-		for i, d := range decls {
-			if out.texts[i], err = declarationJSON(d); err != nil {
-				out.err = fmt.Errorf("encoding the Gemini declaration of %s: %w", names[d.Name], err)
+		errs := make([]error, len(decls))
+		inParallel(len(decls), func(i int) { out.texts[i], errs[i] = declarationJSON(decls[i]) })
+		for i, err := range errs {
+			if err != nil {
+				out.err = fmt.Errorf("encoding the Gemini declaration of %s: %w", names[decls[i].Name], err)
 				break
 			}
 		}
 		g.gemini <- out
 	}()
+}
+
+// inParallel calls f for 0 ≤ i < n on GOMAXPROCS goroutines. Each call
+// must touch only its own index's data.
+func inParallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // declarationJSON encodes d as the JSON text FunctionDeclarations decodes
