@@ -103,8 +103,9 @@ const (
 	// the response before it is closed; servers end it right away, and
 	// reading to the end lets the HTTP connection be reused.
 	afterResponseGrace = 2 * time.Second
-	// getOpenWait bounds the wait for the server's answer to the GET that
-	// opens the stream for server-initiated messages.
+	// getOpenWait bounds how long, after the GET that opens the stream
+	// for server-initiated messages went out, a request that could make
+	// the server send there waits for the server's answer to it.
 	getOpenWait = 3 * time.Second
 	// getDeferMax bounds how long the GET of a session without a
 	// session id waits for the first request after the handshake.
