@@ -470,7 +470,12 @@ func readErrorBody(resp *http.Response) []byte {
 // drain reads what is left of a small body, so that the connection can be
 // reused, and closes it.
 func drain(body io.ReadCloser) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	// An empty body, such as that of a 202 to a notification, is not
+	// copied: io.Discard would take its 8 KiB buffer from a pool that
+	// a fresh process has yet to fill.
+	if body != http.NoBody {
+		_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	}
 	body.Close()
 }
 
