@@ -103,8 +103,9 @@ const (
 	// the response before it is closed; servers end it right away, and
 	// reading to the end lets the HTTP connection be reused.
 	afterResponseGrace = 2 * time.Second
-	// getOpenWait bounds the wait for the server's answer to the GET that
-	// opens the stream for server-initiated messages.
+	// getOpenWait bounds how long, after the GET that opens the stream
+	// for server-initiated messages went out, a request that could make
+	// the server send there waits for the server's answer to it.
 	getOpenWait = 3 * time.Second
 	// getDeferMax bounds how long the GET of a session without a
 	// session id waits for the first request after the handshake.
@@ -469,7 +470,12 @@ func readErrorBody(resp *http.Response) []byte {
 // drain reads what is left of a small body, so that the connection can be
 // reused, and closes it.
 func drain(body io.ReadCloser) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	// An empty body, such as that of a 202 to a notification, is not
+	// copied: io.Discard would take its 8 KiB buffer from a pool that
+	// a fresh process has yet to fill.
+	if body != http.NoBody {
+		_, _ = io.Copy(io.Discard, io.LimitReader(body, 4<<10))
+	}
 	body.Close()
 }
 

@@ -67,3 +67,25 @@ func TestStreamableCallAllocatesLikeMinimalClient(t *testing.T) {
 		t.Errorf("a tools/call through the Session allocates %.0f bytes, the minimal client %.0f; want no more", session, minimal)
 	}
 }
+
+// The 202 a server gives a notification has an empty body, which net/http
+// hands over as http.NoBody; draining it copied it into io.Discard, whose
+// 8 KiB buffer a fresh process allocated for notifications/initialized,
+// and allocated a reader per response besides. An empty body is now only
+// closed.
+func TestDrainEmptyBodyAllocatesNothing(t *testing.T) {
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+	})
+	resp, err := http.Post(srv.URL, "application/json", bytes.NewReader([]byte(`{}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Body != http.NoBody {
+		t.Fatalf("the body of a 202 without content is %T, want http.NoBody", resp.Body)
+	}
+	drain(resp.Body)
+	if n := testing.AllocsPerRun(100, func() { drain(http.NoBody) }); n != 0 {
+		t.Errorf("draining an empty body: %v allocations, want 0", n)
+	}
+}

@@ -110,6 +110,12 @@ type streamableConn struct {
 	// getAnswered is closed once the server has answered the GET for
 	// server messages (or it failed); nil while none was sent.
 	getAnswered chan struct{}
+	// getPending, while set, is the getAnswered of a session with a
+	// session id that the server has not yet answered, and getPendingEnd
+	// the time after which requests no longer wait for it (see
+	// awaitGetStream).
+	getPending    chan struct{}
+	getPendingEnd time.Time
 	// getGo, while set, holds back the GET of a session without a session
 	// id until the first request after the handshake has been answered
 	// (see HandshakeDone); Write closes it.
@@ -172,6 +178,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	if c.getGo != nil {
 		defer c.releaseGet()
 	}
+	pending, until := c.getPending, c.getPendingEnd
 	c.wg.Add(1)
 	c.mu.Unlock()
 	handedOff := false
@@ -185,6 +192,11 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	// caller's context and cancelRequest cancel until the response has
 	// arrived. Once it has, the stream is read to its end even though the
 	// caller's context ends, so that the HTTP connection can be reused.
+	if pending != nil && !modern && !causesNoPush(m.Method) {
+		if err := c.awaitGetStream(ctx, pending, until); err != nil {
+			return err
+		}
+	}
 	rctx, rcancel := context.WithCancel(c.ctx)
 	s := &stream{ctx: rctx, cancel: rcancel, conn: c}
 	if ctx.Done() != nil {
@@ -347,14 +359,16 @@ func (c *streamableConn) session() (string, string) {
 // HandshakeDone opens the GET stream for server-initiated messages, once a
 // legacy handshake has negotiated version. A server that offers none answers
 // 405, which is fine, and is not asked again for a while (see
-// noGetStream). When the server gave a session id, it waits, at most
-// getOpenWait, for the server to answer the GET, so that the stream is in
-// place before the requests that follow. Without a session (a stateless
-// server), the server cannot tell this client's GET stream from another's,
-// so it cannot send there what a later request of this client causes: the
-// GET then waits until the first request after the handshake has been
-// answered (at most getDeferMax), so that it costs that request neither a
-// round trip nor a second connection opened beside it.
+// noGetStream). It does not wait for the server's answer: when the server
+// gave a session id, the requests that could make it send something on the
+// stream wait for that answer instead, at most getOpenWait after the GET
+// went out (see awaitGetStream), so that the stream is in place before
+// them; a listing goes out at once, beside the GET. Without a session (a
+// stateless server), the server cannot tell this client's GET stream from
+// another's, so it cannot send there what a later request of this client
+// causes: the GET then waits until the first request after the handshake
+// has been answered (at most getDeferMax), so that it costs that request
+// neither a round trip nor a second connection opened beside it.
 func (c *streamableConn) HandshakeDone(version string) {
 	if isModern(version) {
 		return
@@ -384,18 +398,53 @@ func (c *streamableConn) HandshakeDone(version string) {
 		wait = make(chan struct{})
 		c.getGo = wait
 	}
+	c.getPending = nil
+	if sid != "" {
+		c.getPending, c.getPendingEnd = opened, time.Now().Add(getOpenWait)
+	}
 	go c.listen(ctx, version, opened, wait)
 	c.mu.Unlock()
-	if sid == "" {
-		return
+}
+
+// causesNoPush reports whether a message with method cannot make the
+// server send anything on the GET stream: a listing or a ping only reads,
+// so it need not wait for the stream to be in place.
+func causesNoPush(method string) bool {
+	switch method {
+	case "", "ping", "tools/list", "prompts/list", "resources/list", "resources/templates/list":
+		return true
 	}
-	t := time.NewTimer(getOpenWait)
-	defer t.Stop()
+	return false
+}
+
+// awaitGetStream waits until the server has answered the GET stream's
+// request, pending, or until, whichever comes first: a server sends what
+// a request causes outside its response, such as list_changed or a
+// request of its own, on the GET stream, and drops it while that stream
+// is not open yet.
+func (c *streamableConn) awaitGetStream(ctx context.Context, pending chan struct{}, until time.Time) error {
 	select {
-	case <-opened:
-	case <-ctx.Done():
-	case <-t.C:
+	case <-pending:
+	default:
+		if d := time.Until(until); d > 0 {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-pending:
+			case <-t.C:
+			case <-ctx.Done():
+				return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+			case <-c.ctx.Done():
+				return ErrClosed
+			}
+		}
 	}
+	c.mu.Lock()
+	if c.getPending == pending {
+		c.getPending = nil
+	}
+	c.mu.Unlock()
+	return nil
 }
 
 // Close ends every stream, ends the session with DELETE when the server gave

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -592,17 +593,24 @@ func TestStreamableModernCancelClosesStream(t *testing.T) {
 	}
 }
 
-// A stateless legacy server (no Mcp-Session-Id) cannot route anything a
-// request causes to this client's GET stream, yet Connect waited for the
-// server's answer to that GET, a round trip of its own before the first
-// request. A server with a session still gets the wait.
-func TestStatelessLegacyConnectSkipsGetWait(t *testing.T) {
+// Neither Connect nor the first listing waits for the server's answer to
+// the GET stream, a round trip of its own before the first request: a
+// stateless legacy server (no Mcp-Session-Id) cannot route anything a
+// request causes to this client's GET stream, and a listing makes a
+// stateful one send nothing there. The server here answers the GET only
+// once it has the listing.
+func TestLegacyListingSkipsGetWait(t *testing.T) {
 	for _, stateful := range []bool{false, true} {
 		t.Run(map[bool]string{false: "stateless", true: "stateful"}[stateful], func(t *testing.T) {
-			const getDelay = 400 * time.Millisecond
+			listed := make(chan struct{})
+			var listOnce sync.Once
 			srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodGet {
-					time.Sleep(getDelay)
+					select {
+					case <-listed:
+					case <-r.Context().Done():
+						return
+					}
 					w.WriteHeader(http.StatusMethodNotAllowed)
 					return
 				}
@@ -622,6 +630,7 @@ func TestStatelessLegacyConnectSkipsGetWait(t *testing.T) {
 					w.WriteHeader(http.StatusAccepted)
 				default:
 					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
+					listOnce.Do(func() { close(listed) })
 				}
 			})
 			start := time.Now()
@@ -629,11 +638,94 @@ func TestStatelessLegacyConnectSkipsGetWait(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			took := time.Since(start)
-			s.Close()
-			if waited := took >= getDelay; waited != stateful {
-				t.Errorf("Connect took %v with the GET answered after %v; waited for it: %v, want %v", took, getDelay, waited, stateful)
+			defer s.Close()
+			if _, err := s.ListTools(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took >= getOpenWait {
+				t.Errorf("Connect and the first listing took %v, with the GET answered only after the listing: they waited for it", took)
 			}
 		})
+	}
+}
+
+// A stateful legacy server drops what it sends on a GET stream that is
+// not open yet, such as the list_changed a tool call causes: a tool call
+// right after Connect waits for the server's answer to the GET, though
+// the listing before it does not.
+func TestStatefulLegacyCallWaitsForGetStream(t *testing.T) {
+	const getDelay = 300 * time.Millisecond
+	var mu sync.Mutex
+	var push func(string) // set while the GET stream is open
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodDelete:
+			w.WriteHeader(http.StatusOK)
+			return
+		case http.MethodGet:
+			time.Sleep(getDelay) // a slow server
+			events := make(chan string, 4)
+			mu.Lock()
+			push = func(line string) { events <- line }
+			mu.Unlock()
+			sw := startSSE(w)
+			for {
+				select {
+				case e := <-events:
+					sw.event(e)
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		body := readBodyString(r)
+		switch {
+		case strings.Contains(body, `"initialize"`):
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"s","version":"1"}}}`, "Mcp-Session-Id", "s1")
+		case !strings.Contains(body, `"id"`):
+			w.WriteHeader(http.StatusAccepted)
+		case strings.Contains(body, `"tools/list"`):
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[{"name":"grow","inputSchema":{"type":"object"}}]}}`)
+		default:
+			mu.Lock()
+			p := push
+			mu.Unlock()
+			text := "dropped"
+			if p != nil {
+				p(`data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+				text = "grown"
+			}
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"content":[{"type":"text","text":"`+text+`"}]}}`)
+		}
+	})
+	changed := make(chan struct{}, 1)
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{
+		ProtocolVersion: LatestLegacyProtocolVersion,
+		OnToolsChanged: func() {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.CallTool(ctx, "grow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text() != "grown" {
+		t.Fatalf("the tool call reached the server before its GET stream was open: %q", res.Text())
+	}
+	select {
+	case <-changed:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("no list_changed from the GET stream")
 	}
 }
