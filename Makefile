@@ -86,14 +86,17 @@ FUZZ_TARGETS := \
 	./generated/homeassistant:FuzzUnionUnmarshalJSON \
 	./runtime/auth:FuzzChallenges \
 	./runtime/auth:FuzzMetadata \
-	./runtime/mcpimpl:FuzzExpandURI
+	./runtime/mcpimpl:FuzzExpandURI \
+	./runtime/internal/toolsearch:FuzzSearch \
+	./runtime/server:FuzzServe \
+	./runtime:FuzzReplay
 FUZZTIME ?= 10s
 # FUZZMINIMIZE bounds the minimization of each new input: by default Go
 # spends up to a minute on each, which would use up FUZZTIME on slow
 # targets such as FuzzGenerate.
 FUZZMINIMIZE ?= 50x
 
-# fuzz runs each fuzz target for FUZZTIME (10s each, 80s in all) from its
+# fuzz runs each fuzz target for FUZZTIME (10s each) from its
 # checked-in seed corpus in testdata/fuzz, and prints the executions of
 # each. A crasher fails the target and is written to its testdata/fuzz
 # directory, to be fixed and kept as a regression seed. A bare "context
