@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
-	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // A Toolset offers MCP tools to a Claude model and runs the tool_use blocks
@@ -59,13 +58,13 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*To
 		ts.byName[p.Name] = i
 	}
 	if opts != nil && opts.Search != nil {
-		if err := ts.tools.Defer(opts.Search); err != nil {
-			return nil, fmt.Errorf("anthropic toolset: %w", err)
-		}
 		ts.native = opts.Search.Native
-		if _, taken := ts.byName[nativeSearchName]; taken && ts.native {
-			mcpName, _ := ts.tools.MCPName(nativeSearchName)
-			return nil, fmt.Errorf("anthropic toolset: tool search: tool %s is declared as %s, the name of Claude's tool search tool; leave it out with runtime.ToolFilter", mcpName, nativeSearchName)
+		search := provider.OwnSearch
+		if ts.native {
+			search = provider.Searcher{Name: nativeSearchName, What: "Claude's tool search tool"}
+		}
+		if err := ts.tools.Defer(opts.Search, search); err != nil {
+			return nil, fmt.Errorf("anthropic toolset: %w", err)
 		}
 		// Nothing is found yet: the declared tools are the pinned ones.
 		ts.pinned = map[string]bool{}
@@ -116,9 +115,6 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 	}
 	e, ok := ts.tools.Lookup(block.Name)
 	if !ok {
-		if ts.native {
-			return withError(res, toolcall.UnknownTool("tool", block.Name, ts.tools.Declared())+"; search for other tools with "+nativeSearchName)
-		}
 		return withError(res, ts.tools.Unknown("tool", block.Name))
 	}
 	out := ts.tools.Run(ctx, e, block.Input, acceptedImage)

@@ -57,7 +57,7 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *DeclarationOp
 	if search == nil {
 		return ts, nil
 	}
-	if err := ts.tools.Defer(search); err != nil {
+	if err := ts.tools.Defer(search, provider.OwnSearch); err != nil {
 		return nil, fmt.Errorf("gemini toolset: %w", err)
 	}
 	if n := ts.tools.MaxDeclared() + 1; n > MaxFunctionDeclarations {

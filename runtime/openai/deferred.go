@@ -15,7 +15,11 @@ import (
 // deferTools puts the toolset in deferred mode with s, and checks that one
 // request stays within MaxTools.
 func (ts *Toolset) deferTools(s *runtime.ToolSearch) error {
-	if err := ts.tools.Defer(s); err != nil {
+	search := provider.OwnSearch
+	if s != nil && s.Native {
+		search = provider.Searcher{Name: "tool_search", What: "the Responses API's tool search"}
+	}
+	if err := ts.tools.Defer(s, search); err != nil {
 		return fmt.Errorf("openai toolset: %w", err)
 	}
 	if n := ts.tools.MaxDeclared() + 1; n > MaxTools {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/mcpgen/mcpgen/internal/testing/mcptest"
 	"github.com/mcpgen/mcpgen/internal/testing/testenv"
@@ -353,5 +354,26 @@ func TestChatRefusesNativeSearch(t *testing.T) {
 	}
 	if n := len(fake.requests()); n != 0 {
 		t.Errorf("%d requests were sent", n)
+	}
+}
+
+// TestNativeUnknownNamesToolSearch checks that a call of an undeclared
+// function in native mode is told to search with the Responses API's
+// tool_search, which is declared, and not with search_tools, which is not.
+func TestNativeUnknownNamesToolSearch(t *testing.T) {
+	srv := mcptest.Start(t, fillerTools(3))
+	session, tools := srv.Connect(t)
+	ts, err := NewToolset(session, tools, &Options{Search: &runtime.ToolSearch{Pinned: []string{"read_state"}, Native: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := ts.HandleFunctionCall(context.Background(), responses.ResponseFunctionToolCall{CallID: "call_1", Name: "no_such_tool", Arguments: "{}"})
+	out := item.OfFunctionCallOutput
+	if out == nil {
+		t.Fatalf("no function_call_output: %+v", item)
+	}
+	text := out.Output.OfString.Value
+	if !strings.HasSuffix(text, "search for other tools with tool_search") {
+		t.Errorf("output = %q, want it to name tool_search", text)
 	}
 }

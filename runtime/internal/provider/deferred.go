@@ -12,7 +12,20 @@ import (
 
 // deferral is the deferred state of a Tools: which tools are pinned, the
 // search index over the others, and the tools found so far.
+// A Searcher is the tool a model in deferred mode searches with: mcpgen's
+// own search function (OwnSearch), or a provider's native search tool.
+// No server tool may be declared under its Name, and a call of an unknown
+// tool is told to search with it.
+type Searcher struct {
+	Name string // the name the model calls it by
+	What string // what it is, for errors: "the search function"
+}
+
+// OwnSearch is mcpgen's own search function, which the toolset answers.
+var OwnSearch = Searcher{Name: SearchFunction, What: "the search function"}
+
 type deferral struct {
+	search   Searcher
 	pinned   []string // declared names, in the order of the tools
 	isPinned map[string]bool
 	index    *toolsearch.Index
@@ -32,7 +45,7 @@ type deferral struct {
 // malformed, when a pin pattern matches no tool, or when a tool is declared
 // under SearchFunction's name. A nil s changes nothing. Call it once, before
 // the toolset is used.
-func (ts *Tools) Defer(s *runtime.ToolSearch) error {
+func (ts *Tools) Defer(s *runtime.ToolSearch, search Searcher) error {
 	if s == nil {
 		return nil
 	}
@@ -49,10 +62,10 @@ func (ts *Tools) Defer(s *runtime.ToolSearch) error {
 			return fmt.Errorf("tool search: pinned pattern %s matches none of the %d tools", strconv.Quote(p), len(mcpNames))
 		}
 	}
-	if e, ok := ts.byName[SearchFunction]; ok {
-		return fmt.Errorf("tool search: tool %s is declared as %s, the name of the search function; leave it out with runtime.ToolFilter", e.Tool.Name, SearchFunction)
+	if e, ok := ts.byName[search.Name]; ok {
+		return fmt.Errorf("tool search: tool %s is declared as %s, the name of %s; leave it out with runtime.ToolFilter", e.Tool.Name, search.Name, search.What)
 	}
-	d := &deferral{isPinned: map[string]bool{}, used: map[string]uint64{}}
+	d := &deferral{search: search, isPinned: map[string]bool{}, used: map[string]uint64{}}
 	d.maxFound, d.results = s.Limits()
 	var deferred []runtime.Tool
 	for _, name := range ts.order {

@@ -29,7 +29,7 @@ func deferTools(t *testing.T, c runtime.Caller, s *runtime.ToolSearch) *Tools {
 		names[tl.Name] = tl.Name
 	}
 	ts := NewTools(c, tools, names)
-	if err := ts.Defer(s); err != nil {
+	if err := ts.Defer(s, OwnSearch); err != nil {
 		t.Fatal(err)
 	}
 	return ts
@@ -109,7 +109,7 @@ func TestDeferErrors(t *testing.T) {
 		{&runtime.ToolSearch{Results: -2}, "Results is -2"},
 	} {
 		ts := numberedTools(13)
-		err := ts.Defer(c.s)
+		err := ts.Defer(c.s, OwnSearch)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Defer(%+v) = %v, want %q", c.s, err, c.want)
 		}
@@ -118,10 +118,10 @@ func TestDeferErrors(t *testing.T) {
 		}
 	}
 	ts := NewTools(&echoCaller{}, []runtime.Tool{{Name: SearchFunction}}, map[string]string{SearchFunction: SearchFunction})
-	if err := ts.Defer(&runtime.ToolSearch{}); err == nil || !strings.Contains(err.Error(), "name of the search function") {
+	if err := ts.Defer(&runtime.ToolSearch{}, OwnSearch); err == nil || !strings.Contains(err.Error(), "name of the search function") {
 		t.Errorf("a tool named %s: Defer = %v", SearchFunction, err)
 	}
-	if err := ts.Defer(nil); err != nil || ts.Deferred() {
+	if err := ts.Defer(nil, OwnSearch); err != nil || ts.Deferred() {
 		t.Errorf("Defer(nil) = %v, deferred %v", err, ts.Deferred())
 	}
 }
@@ -206,7 +206,7 @@ func TestKeepFound(t *testing.T) {
 	old.Search("widget 3")
 	tools := []runtime.Tool{{Name: "widget_3"}, {Name: "other"}}
 	ts := NewTools(&echoCaller{}, tools, map[string]string{"widget_3": "widget_3", "other": "other"})
-	if err := ts.Defer(&runtime.ToolSearch{}); err != nil {
+	if err := ts.Defer(&runtime.ToolSearch{}, OwnSearch); err != nil {
 		t.Fatal(err)
 	}
 	ts.KeepFound(old)

@@ -90,7 +90,7 @@ func (ts *Tools) DeclaredName(mcpName string) (string, bool) {
 // the declared names.
 func (ts *Tools) Unknown(kind, name string) string {
 	if ts.deferred != nil {
-		return toolcall.UnknownTool(kind, name, ts.Declared()) + "; search for other tools with " + SearchFunction
+		return toolcall.UnknownTool(kind, name, ts.Declared()) + "; search for other tools with " + ts.deferred.search.Name
 	}
 	names := make([]string, 0, len(ts.byName))
 	for n := range ts.byName {
