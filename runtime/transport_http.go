@@ -103,6 +103,10 @@ const (
 	// the response before it is closed; servers end it right away, and
 	// reading to the end lets the HTTP connection be reused.
 	afterResponseGrace = 2 * time.Second
+	// drainWait bounds how long a request waits for a stream whose
+	// response has been delivered to end, so that it can reuse its
+	// connection (see awaitDrain).
+	drainWait = 20 * time.Millisecond
 	// getOpenWait bounds how long, after the GET that opens the stream
 	// for server-initiated messages went out, a request that could make
 	// the server send there waits for the server's answer to it.

@@ -116,14 +116,23 @@ type streamableConn struct {
 	// awaitGetStream).
 	getPending    chan struct{}
 	getPendingEnd time.Time
-	// getGo, while set, holds back the GET of a session without a session
-	// id until the first request after the handshake has been answered
-	// (see HandshakeDone); Write closes it.
+	// getGo, while set, holds back the GET until the first request after
+	// the handshake has been answered, or until a request that needs the
+	// stream is sent (see HandshakeDone); Write closes it.
 	getGo chan struct{}
 	// getReader is the reader of the GET stream while it is open; for
 	// tests, which see through it whether the stream waits without a
 	// buffer.
 	getReader atomic.Pointer[sse.Reader]
+	// draining counts the response streams that have delivered their
+	// response and are being read to their end, which returns their HTTP
+	// connection to the pool; drained, made by a Write that waits for
+	// that (see awaitDrain), is closed when one of them ends.
+	// slowDrain is set once a wait timed out: the server keeps its
+	// streams open after the response, and Writes stop waiting.
+	draining  int
+	drained   chan struct{}
+	slowDrain bool
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -175,12 +184,24 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	if !modern && m.Method != "initialize" {
 		sid = c.sessionID
 	}
-	if c.getGo != nil {
-		defer c.releaseGet()
-	}
 	pending, until := c.getPending, c.getPendingEnd
+	pushes := pending != nil && !modern && !causesNoPush(m.Method)
+	held := c.getGo != nil
+	if held && pushes {
+		// The stream must be in place before this request: the GET goes
+		// now, and the request waits for its answer from now on.
+		until = time.Now().Add(getOpenWait)
+		c.getPendingEnd = until
+	}
 	c.wg.Add(1)
 	c.mu.Unlock()
+	if held {
+		if pushes {
+			c.releaseGet()
+		} else {
+			defer c.releaseGet()
+		}
+	}
 	handedOff := false
 	defer func() {
 		if !handedOff {
@@ -192,11 +213,12 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	// caller's context and cancelRequest cancel until the response has
 	// arrived. Once it has, the stream is read to its end even though the
 	// caller's context ends, so that the HTTP connection can be reused.
-	if pending != nil && !modern && !causesNoPush(m.Method) {
+	if pushes {
 		if err := c.awaitGetStream(ctx, pending, until); err != nil {
 			return err
 		}
 	}
+	c.awaitDrain(ctx)
 	rctx, rcancel := context.WithCancel(c.ctx)
 	s := &stream{ctx: rctx, cancel: rcancel, conn: c}
 	if ctx.Done() != nil {
@@ -359,16 +381,22 @@ func (c *streamableConn) session() (string, string) {
 // HandshakeDone opens the GET stream for server-initiated messages, once a
 // legacy handshake has negotiated version. A server that offers none answers
 // 405, which is fine, and is not asked again for a while (see
-// noGetStream). It does not wait for the server's answer: when the server
-// gave a session id, the requests that could make it send something on the
-// stream wait for that answer instead, at most getOpenWait after the GET
-// went out (see awaitGetStream), so that the stream is in place before
-// them; a listing goes out at once, beside the GET. Without a session (a
-// stateless server), the server cannot tell this client's GET stream from
-// another's, so it cannot send there what a later request of this client
-// causes: the GET then waits until the first request after the handshake
-// has been answered (at most getDeferMax), so that it costs that request
-// neither a round trip nor a second connection opened beside it.
+// noGetStream).
+//
+// The GET goes out once the first request after the handshake has been
+// answered (at most getDeferMax later), so that it costs that request
+// neither a round trip nor a second connection opened beside it; a
+// client's first request is most often a listing, which cannot make the
+// server send anything on the stream. When the server gave a session id,
+// a request that could (a tool call, say) sends the GET at once instead
+// and waits for the server's answer to it, at most getOpenWait (see
+// awaitGetStream), since a server drops what it sends to a stream that is
+// not open yet. Without a session id (a stateless server), the server
+// cannot tell this client's GET stream from another's, so it cannot send
+// there what a later request of this client causes, and nothing waits.
+// What a server sends on its own before the first answer, while no stream
+// is open, it could as well have sent before a GET sent beside that
+// request arrived: the ordering between them was never assured.
 func (c *streamableConn) HandshakeDone(version string) {
 	if isModern(version) {
 		return
@@ -392,15 +420,11 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.wg.Add(1)
 	opened := make(chan struct{})
 	c.getAnswered = opened
-	sid := c.sessionID
-	var wait chan struct{}
-	if sid == "" {
-		wait = make(chan struct{})
-		c.getGo = wait
-	}
+	wait := make(chan struct{})
+	c.getGo = wait
 	c.getPending = nil
-	if sid != "" {
-		c.getPending, c.getPendingEnd = opened, time.Now().Add(getOpenWait)
+	if c.sessionID != "" {
+		c.getPending, c.getPendingEnd = opened, time.Now().Add(getDeferMax+getOpenWait)
 	}
 	go c.listen(ctx, version, opened, wait)
 	c.mu.Unlock()
@@ -694,6 +718,13 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 			continue // a priming event, or an event type MCP does not use
 		}
 		isResponse := id != "" && isResponseTo(ev.Data, id)
+		if isResponse {
+			// Counted before the response is handed over, so that the
+			// request its caller sends next finds the connection about
+			// to be free.
+			c.startDrain()
+			defer c.endDrain()
+		}
 		if !c.in.put(s.ctx, item{data: ev.Data}) {
 			return false, got, s.ctx.Err()
 		}
@@ -701,6 +732,58 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 			c.drainStream(s, r, body)
 			return true, got, nil
 		}
+	}
+}
+
+// startDrain counts a response stream that is about to deliver its
+// response and then be read to its end.
+func (c *streamableConn) startDrain() {
+	c.mu.Lock()
+	c.draining++
+	c.mu.Unlock()
+}
+
+// endDrain counts a response stream as ended, its body read to its end or
+// given up, and wakes the Writes waiting for a connection to come free.
+func (c *streamableConn) endDrain() {
+	c.mu.Lock()
+	c.draining--
+	ch := c.drained
+	c.drained = nil
+	c.mu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
+}
+
+// awaitDrain waits, at most drainWait, until one of the response streams
+// whose response has been delivered has been read to its end. A request sent
+// right after a response, as a caller's next request is, would otherwise
+// find that response's connection still busy and open another one: a
+// dial, and over TLS a handshake, that a moment's wait saves. Servers end
+// such a stream right after the response; once one has kept a stream open
+// for longer than drainWait, the connection stops waiting.
+func (c *streamableConn) awaitDrain(ctx context.Context) {
+	c.mu.Lock()
+	if c.draining == 0 || c.slowDrain {
+		c.mu.Unlock()
+		return
+	}
+	if c.drained == nil {
+		c.drained = make(chan struct{})
+	}
+	ch := c.drained
+	c.mu.Unlock()
+	t := time.NewTimer(drainWait)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	case <-c.ctx.Done():
+	case <-t.C:
+		c.mu.Lock()
+		c.slowDrain = true
+		c.mu.Unlock()
 	}
 }
 

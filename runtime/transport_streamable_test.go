@@ -527,6 +527,35 @@ func TestStreamableConnectionReuse(t *testing.T) {
 	}
 }
 
+// TestStreamableNextRequestWaitsForDrain checks that a request sent right
+// after the previous response arrived goes over that response's connection:
+// it waits for the stream, which the server ends right after the response,
+// to be read to its end instead of opening a connection of its own.
+func TestStreamableNextRequestWaitsForDrain(t *testing.T) {
+	checkLeaks(t)
+	var mu sync.Mutex
+	remotes := map[string]bool{}
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		remotes[r.RemoteAddr] = true
+		mu.Unlock()
+		id := idOf(readBodyString(r))
+		startSSE(w).event(`data: {"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
+	})
+	c := dial(t, StreamableHTTP(srv.URL, testHTTPOptions(t)))
+	for i := range 20 {
+		if err := c.Write(context.Background(), rpcReq(i+1, "tools/call", "2025-06-18")); err != nil {
+			t.Fatal(err)
+		}
+		readMsg(t, c)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(remotes) != 1 {
+		t.Errorf("20 requests, each sent once the previous response had arrived, came over %d connections; want 1", len(remotes))
+	}
+}
+
 // TestStreamableGETStreamReconnects checks that the GET stream is reopened
 // after the server closes it, with Last-Event-ID and after its retry
 // interval, and that its messages reach Read.
@@ -649,11 +678,78 @@ func TestLegacyListingSkipsGetWait(t *testing.T) {
 	}
 }
 
+// TestLegacyGetFollowsFirstAnswer checks that the GET stream of a legacy
+// session, stateful or not, goes out once the first request after the
+// handshake, a listing, has been answered, not beside it: the listing
+// then costs no second connection, and the server no stream, before its
+// answer.
+func TestLegacyGetFollowsFirstAnswer(t *testing.T) {
+	for _, stateful := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stateless", true: "stateful"}[stateful], func(t *testing.T) {
+			var listed atomic.Bool
+			early := make(chan bool, 1)
+			srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+				switch r.Method {
+				case http.MethodGet:
+					select {
+					case early <- !listed.Load():
+					default:
+					}
+					w.WriteHeader(http.StatusMethodNotAllowed)
+					return
+				case http.MethodDelete:
+					w.WriteHeader(http.StatusOK)
+					return
+				}
+				body := readBodyString(r)
+				switch {
+				case strings.Contains(body, `"initialize"`):
+					var hdr []string
+					if stateful {
+						hdr = []string{"Mcp-Session-Id", "s1"}
+					}
+					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, hdr...)
+				case !strings.Contains(body, `"id"`):
+					w.WriteHeader(http.StatusAccepted)
+				default:
+					listed.Store(true)
+					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
+				}
+			})
+			ctx := testenv.Context(t)
+			s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.ListTools(ctx); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case wasEarly := <-early:
+				if wasEarly {
+					t.Error("the GET stream was requested before the first listing was answered")
+				}
+			case <-time.After(testenv.WaitLimit(t)):
+				t.Fatal("no GET stream was requested after the first listing")
+			}
+		})
+	}
+}
+
 // A stateful legacy server drops what it sends on a GET stream that is
 // not open yet, such as the list_changed a tool call causes: a tool call
 // right after Connect waits for the server's answer to the GET, though
 // the listing before it does not.
 func TestStatefulLegacyCallWaitsForGetStream(t *testing.T) {
+	for _, listFirst := range []bool{true, false} {
+		t.Run(map[bool]string{true: "after a listing", false: "first"}[listFirst], func(t *testing.T) {
+			testStatefulLegacyCallWaitsForGetStream(t, listFirst)
+		})
+	}
+}
+
+func testStatefulLegacyCallWaitsForGetStream(t *testing.T, listFirst bool) {
 	const getDelay = 300 * time.Millisecond
 	var mu sync.Mutex
 	var push func(string) // set while the GET stream is open
@@ -713,8 +809,10 @@ func TestStatefulLegacyCallWaitsForGetStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.ListTools(ctx); err != nil {
-		t.Fatal(err)
+	if listFirst {
+		if _, err := s.ListTools(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res, err := s.CallTool(ctx, "grow", nil)
 	if err != nil {
