@@ -17,7 +17,7 @@ import (
 
 // firstSamples is how many fresh processes time each client's first
 // connect, per transport.
-const firstSamples = 11
+const firstSamples = 21
 
 // firstClients are the clients of the first-connect rows; the "legacy"
 // ones are pinned to the 2025-11-25 era (HTTP only).
@@ -99,7 +99,7 @@ func cutSuffix(s, suffix string) (string, bool) {
 
 // benchFirst times the first connect of a fresh process, firstSamples
 // times for each client and transport, the clients taking turns sample by
-// sample.
+// sample, each turn started by the next client.
 func benchFirst(cfg config, server string, urls map[string]string) ([]*firstResult, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -127,8 +127,13 @@ func benchFirst(cfg config, server string, urls map[string]string) ([]*firstResu
 		log.Printf("first connect of a fresh process over %s: %d samples of %d clients", tr, samples, len(names))
 		ns := make([][]float64, len(names))
 		bytes := make([][]float64, len(names))
-		for range samples {
-			for i, name := range names {
+		for k := range samples {
+			// Each turn starts with the next client, so that no client
+			// always follows the same one (whose server process may still
+			// be exiting) or always comes first.
+			for j := range names {
+				i := (j + k) % len(names)
+				name := names[i]
 				var res firstResult
 				args := []string{"first", "-client", name, "-transport", tr, "-server", server, "-url", urls[tr]}
 				if err := runChild(self, args, &res); err != nil {
@@ -147,7 +152,7 @@ func benchFirst(cfg config, server string, urls map[string]string) ([]*firstResu
 
 func printFirst(w io.Writer, rs []*firstResult, clients map[string]*clientResult) {
 	fmt.Fprintf(w, "\n## First connect of a fresh process\n\n")
-	fmt.Fprintf(w, "Connect + initialize (or discovery) + tools/list as the first session of a new process: the median of %d processes, clients in turns; then the bytes that session allocated, and the in-process median of many sessions (Clients tables) for comparison.\n\n", firstSamples)
+	fmt.Fprintf(w, "Connect + initialize (or discovery) + tools/list as the first session of a new process: the median of %d processes, clients in turns, each turn started by the next client; then the bytes that session allocated, and the in-process median of many sessions (Clients tables) for comparison.\n\n", firstSamples)
 	fmt.Fprintf(w, "| transport | client | first connect | ratio to floor | bytes allocated | in-process median |\n|---|---|---:|---:|---:|---:|\n")
 	for _, r := range rs {
 		floor := floorOf(rs, r)
