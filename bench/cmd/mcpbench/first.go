@@ -72,7 +72,11 @@ func firstMain(args []string) error {
 	}
 	if _, ok := cutSuffix(*name, modernSuffix); ok {
 		dial = func() (benchClient, error) {
-			s, err := mcprt.Connect(ctx, mcprt.StreamableHTTP(t.url, nil), &mcprt.Options{
+			var tr mcprt.Transport = mcprt.StreamableHTTP(t.url, nil)
+			if t.transport == transportStdio {
+				tr = mcprt.NewCommandTransport(t.command)
+			}
+			s, err := mcprt.Connect(ctx, tr, &mcprt.Options{
 				ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: "2026-07-28"})
 			if err != nil {
 				return nil, err
@@ -114,8 +118,8 @@ func benchFirst(cfg config, server string, urls map[string]string) ([]*firstResu
 		var names []string
 		for _, name := range firstClients {
 			base, legacy := cutSuffix(name, legacySuffix)
-			base, modern := cutSuffix(base, modernSuffix)
-			if !isPicked(cfg.clientsOf, base) || ((legacy || modern) && tr == idleStdio) {
+			base, _ = cutSuffix(base, modernSuffix)
+			if !isPicked(cfg.clientsOf, base) || (legacy && tr == idleStdio) {
 				continue
 			}
 			if tr == idleStateful && !legacy && (base == clientRuntime || base == clientFloor) {
@@ -202,21 +206,29 @@ Why the first connect of a fresh process and the in-process median disagree:
 - **What a process remembers.** Later sessions to an endpoint reuse its remembered era
   (no server/discover) and its remembered 405 to the GET stream. The first session of
   a process has neither: unpinned, it probes first (two round trips where the floor,
-  which knows its era, takes one). Pinned to 2026-07-28 it lists at once, with the
-  probe alongside when something needs it, like a remembered endpoint.
+  which knows its era, takes one; over stdio the spec asks a client that speaks both
+  eras to probe before anything else). Pinned to 2026-07-28 it lists at once, with
+  the probe alongside when something needs it, like a remembered endpoint. The
+  targets compare the floor with mcpgen pinned to the floor's era, over every
+  transport; the unpinned rows show what the probe costs.
 - **First use.** net/http's 32 KiB pooled copy buffer for the first request body (the
   floor pays it too), and mcpgen's pools filled for the first time. The 202 to
   notifications/initialized no longer takes io.Discard's 8 KiB buffer: an empty body
   is closed without being copied.
-- **Stateless server, 2025-11-25.** The GET stream of a session without a session id
-  goes out once the first request after the handshake has been answered, not beside
-  it; a process that has seen the server answer 405 sends none.
-- **Stateful server, 2025-11-25.** mcpgen opens the GET stream after the handshake
-  without waiting for the server's answer: a listing or a ping goes out beside it, and
-  only a request that could make the server send on that stream (a tool call, say)
-  waits for the answer, at most 3 s, because a server drops what it sends there while
-  the stream is not open. Before, Connect waited for it: one more round trip than the
-  floor, which opens no GET stream, before the first listing.
+- **One connection, as the floor.** A server such as go-sdk's answers each POST with
+  an SSE stream that it ends right after the response. The request a caller sends next
+  used to go out while that stream was still being read to its end, find its
+  connection busy, and open a second one (a dial, and over TLS a handshake): the first
+  legacy listing of a process opened three connections where the floor opens one. A
+  request now waits, at most 20 ms, for such a stream to end, and takes its
+  connection.
+- **The GET stream, 2025-11-25.** It goes out once the first request after the
+  handshake has been answered, stateful server or not, so it costs that request
+  neither a round trip nor a connection opened beside it; a process that has seen the
+  server answer 405 sends none. With a session id, a request that could make the
+  server send on that stream (a tool call, say) sends the GET at once and waits for
+  its answer, at most 3 s, because a server drops what it sends there while the
+  stream is not open; a listing or a ping does not wait.
 `
 
 // floorOf returns the floor's result of r's transport and era.
@@ -236,11 +248,10 @@ func floorOf(rs []*firstResult, r *firstResult) *firstResult {
 func firstTargets(rs []*firstResult) []targetCheck {
 	var ts []targetCheck
 	for _, r := range rs {
-		// Over HTTP the floor knows its era: mcpgen is compared pinned
-		// to the same one. Unpinned, it pays the discovery probe that
-		// tells it the era (see docs/bench.md).
-		if r.Transport == idleStdio && r.Client != clientRuntime ||
-			r.Transport != idleStdio && r.Client != clientRuntime+legacySuffix && r.Client != clientRuntime+modernSuffix {
+		// The floor knows its era: mcpgen is compared pinned to the same
+		// one. Unpinned, it pays the discovery probe that tells it the
+		// era (see docs/bench.md).
+		if r.Client != clientRuntime+legacySuffix && r.Client != clientRuntime+modernSuffix {
 			continue
 		}
 		f := floorOf(rs, r)
