@@ -126,13 +126,17 @@ type streamableConn struct {
 	getReader atomic.Pointer[sse.Reader]
 	// draining counts the response streams that have delivered their
 	// response and are being read to their end, which returns their HTTP
-	// connection to the pool; drained, made by a Write that waits for
-	// that (see awaitDrain), is closed when one of them ends.
-	// slowDrain is set once a wait timed out: the server keeps its
-	// streams open after the response, and Writes stop waiting.
-	draining  int
-	drained   chan struct{}
-	slowDrain bool
+	// connection to the pool. The one Write at a time that waits for one
+	// of them to end (see awaitDrain) sets drainWaiting and receives from
+	// drained, which endDrain signals; drainTimer bounds its wait. Both
+	// are made once, by the first wait. slowDrain is set once a wait timed
+	// out: the server keeps its streams open after the response, and
+	// Writes stop waiting.
+	draining     int
+	drainWaiting bool
+	drained      chan struct{}
+	drainTimer   *time.Timer
+	slowDrain    bool
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -723,13 +727,16 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 			// request its caller sends next finds the connection about
 			// to be free.
 			c.startDrain()
-			defer c.endDrain()
 		}
 		if !c.in.put(s.ctx, item{data: ev.Data}) {
+			if isResponse {
+				c.endDrain()
+			}
 			return false, got, s.ctx.Err()
 		}
 		if isResponse {
 			c.drainStream(s, r, body)
+			c.endDrain()
 			return true, got, nil
 		}
 	}
@@ -744,16 +751,15 @@ func (c *streamableConn) startDrain() {
 }
 
 // endDrain counts a response stream as ended, its body read to its end or
-// given up, and wakes the Writes waiting for a connection to come free.
+// given up, and wakes the Write waiting for a connection to come free.
 func (c *streamableConn) endDrain() {
 	c.mu.Lock()
 	c.draining--
-	ch := c.drained
-	c.drained = nil
-	c.mu.Unlock()
-	if ch != nil {
-		close(ch)
+	if c.drainWaiting {
+		c.drainWaiting = false
+		c.drained <- struct{}{} // buffered, and only a waiter is signalled
 	}
+	c.mu.Unlock()
 }
 
 // awaitDrain waits, at most drainWait, until one of the response streams
@@ -762,29 +768,42 @@ func (c *streamableConn) endDrain() {
 // find that response's connection still busy and open another one: a
 // dial, and over TLS a handshake, that a moment's wait saves. Servers end
 // such a stream right after the response; once one has kept a stream open
-// for longer than drainWait, the connection stops waiting.
+// for longer than drainWait, the connection stops waiting. One Write waits
+// at a time; others, sent while many requests are under way, go on at
+// once, as there is no connection about to come free for each of them.
 func (c *streamableConn) awaitDrain(ctx context.Context) {
 	c.mu.Lock()
-	if c.draining == 0 || c.slowDrain {
+	if c.draining == 0 || c.slowDrain || c.drainWaiting {
 		c.mu.Unlock()
 		return
 	}
+	c.drainWaiting = true
 	if c.drained == nil {
-		c.drained = make(chan struct{})
+		c.drained = make(chan struct{}, 1)
+		c.drainTimer = time.NewTimer(drainWait)
+	} else {
+		c.drainTimer.Reset(drainWait)
 	}
-	ch := c.drained
 	c.mu.Unlock()
-	t := time.NewTimer(drainWait)
-	defer t.Stop()
 	select {
-	case <-ch:
+	case <-c.drained:
+		c.drainTimer.Stop()
+		return
 	case <-ctx.Done():
 	case <-c.ctx.Done():
-	case <-t.C:
+	case <-c.drainTimer.C:
 		c.mu.Lock()
-		c.slowDrain = true
+		c.slowDrain = c.drainWaiting
 		c.mu.Unlock()
 	}
+	c.mu.Lock()
+	if c.drainWaiting {
+		c.drainWaiting = false
+	} else {
+		<-c.drained // endDrain signalled as the wait ended
+	}
+	c.mu.Unlock()
+	c.drainTimer.Stop()
 }
 
 // drainStream reads what follows the response, briefly: servers end the
