@@ -114,7 +114,7 @@ func TestAsToolRenamesTheTool(t *testing.T) {
 // TestForToolIsNotInlined checks that ForTool stays out of line. Generated
 // packages call it at hundreds of sites (ms365: 790), nearly all on the
 // path of an invalid value; inlined, its nil check and the inlining records
-// at each site took 7–9% of the package's compile CPU (see
+// at each site took about 9% of the package's compile CPU (see
 // docs/performance.md, "Compile time, second round").
 func TestForToolIsNotInlined(t *testing.T) {
 	fset := token.NewFileSet()
