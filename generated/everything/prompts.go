@@ -11,6 +11,8 @@ import (
 
 // ArgsPromptPromptArgs are the arguments of the prompt "args-prompt". Required arguments are always sent and must not be empty; the others are left out when empty.
 type ArgsPromptPromptArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// City is the argument "city", required.
 	//
 	// Name of the city
@@ -41,6 +43,8 @@ func (c *Client) ArgsPromptPrompt(ctx context.Context, args ArgsPromptPromptArgs
 
 // CompletablePromptPromptArgs are the arguments of the prompt "completable-prompt". Required arguments are always sent and must not be empty; the others are left out when empty.
 type CompletablePromptPromptArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Department is the argument "department", required.
 	//
 	// Choose the department.
@@ -76,6 +80,8 @@ func (c *Client) CompletablePromptPrompt(ctx context.Context, args CompletablePr
 
 // ResourcePromptPromptArgs are the arguments of the prompt "resource-prompt". Required arguments are always sent and must not be empty; the others are left out when empty.
 type ResourcePromptPromptArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// ResourceType is the argument "resourceType", required.
 	//
 	// Type of resource to fetch
@@ -110,7 +116,9 @@ func (c *Client) ResourcePromptPrompt(ctx context.Context, args ResourcePromptPr
 }
 
 // SimplePromptPromptArgs are the arguments of the prompt "simple-prompt". Required arguments are always sent and must not be empty; the others are left out when empty.
-type SimplePromptPromptArgs struct{}
+type SimplePromptPromptArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // Validate reports the first required argument that is empty, as a *runtime.ValidationError.
 func (a *SimplePromptPromptArgs) Validate() error {

@@ -13,6 +13,8 @@ import (
 //
 // Binary (base64) dynamic resource fabricated from the {resourceId} variable, which must be an integer.
 type DynamicBlobResourceParams struct {
+	_ mcpimpl.DoNotCompare
+
 	// ResourceID is the variable "resourceId", required.
 	ResourceID string `json:"resourceId"`
 }
@@ -45,6 +47,8 @@ func (c *Client) ReadDynamicBlobResource(ctx context.Context, params DynamicBlob
 //
 // Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer.
 type DynamicTextResourceParams struct {
+	_ mcpimpl.DoNotCompare
+
 	// ResourceID is the variable "resourceId", required.
 	ResourceID string `json:"resourceId"`
 }

@@ -8,6 +8,8 @@ import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 //
 // Echoes back the input string
 type EchoArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Message to echo
 	//
 	// Required.
@@ -23,6 +25,8 @@ func (a *EchoArgs) UnmarshalJSON(data []byte) error {
 //
 // Demonstrates how annotations can be used to provide metadata about content.
 type GetAnnotatedMessageArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Type of message to demonstrate different annotation patterns
 	//
 	// Required.
@@ -72,7 +76,9 @@ func (e GetAnnotatedMessageMessageType) Validate() error {
 // GetEnvArgs holds the arguments of the tool "get-env".
 //
 // Returns all environment variables, helpful for debugging MCP server configuration
-type GetEnvArgs struct{}
+type GetEnvArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetEnvArgs) UnmarshalJSON(data []byte) error {
@@ -83,6 +89,8 @@ func (a *GetEnvArgs) UnmarshalJSON(data []byte) error {
 //
 // Returns up to ten resource links that reference different types of resources
 type GetResourceLinksArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Number of resource links to return (1-10)
 	//
 	// Default: 3
@@ -98,6 +106,8 @@ func (a *GetResourceLinksArgs) UnmarshalJSON(data []byte) error {
 //
 // Returns a resource reference that can be used by MCP clients
 type GetResourceReferenceArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Default: "Text"
 	ResourceType *GetResourceReferenceResourceType `json:"resourceType,omitempty"`
 	// ID of the text resource to fetch
@@ -145,6 +155,8 @@ func (e GetResourceReferenceResourceType) Validate() error {
 //
 // Returns structured content along with an output schema for client data validation
 type GetStructuredContentArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Choose city
 	//
 	// Required.
@@ -189,6 +201,8 @@ func (e GetStructuredContentLocation) Validate() error {
 
 // GetStructuredContentResult holds the structured result of the tool "get-structured-content".
 type GetStructuredContentResult struct {
+	_ mcpimpl.DoNotCompare
+
 	// Temperature in celsius
 	//
 	// Required.
@@ -212,6 +226,8 @@ func (a *GetStructuredContentResult) UnmarshalJSON(data []byte) error {
 //
 // Returns the sum of two numbers
 type GetSumArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// First number
 	//
 	// Required.
@@ -230,7 +246,9 @@ func (a *GetSumArgs) UnmarshalJSON(data []byte) error {
 // GetTinyImageArgs holds the arguments of the tool "get-tiny-image".
 //
 // Returns a tiny MCP logo image.
-type GetTinyImageArgs struct{}
+type GetTinyImageArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetTinyImageArgs) UnmarshalJSON(data []byte) error {
@@ -241,6 +259,8 @@ func (a *GetTinyImageArgs) UnmarshalJSON(data []byte) error {
 //
 // Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
 type GzipFileAsResourceArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Name of the output file
 	//
 	// Default: "README.md.gz"
@@ -296,6 +316,8 @@ func (e GzipFileAsResourceOutputType) Validate() error {
 //
 // Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
 type SimulateResearchQueryArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// The research topic to investigate
 	//
 	// Required.
@@ -314,7 +336,9 @@ func (a *SimulateResearchQueryArgs) UnmarshalJSON(data []byte) error {
 // ToggleSimulatedLoggingArgs holds the arguments of the tool "toggle-simulated-logging".
 //
 // Toggles simulated, random-leveled logging on or off.
-type ToggleSimulatedLoggingArgs struct{}
+type ToggleSimulatedLoggingArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSimulatedLoggingArgs) UnmarshalJSON(data []byte) error {
@@ -324,7 +348,9 @@ func (a *ToggleSimulatedLoggingArgs) UnmarshalJSON(data []byte) error {
 // ToggleSubscriberUpdatesArgs holds the arguments of the tool "toggle-subscriber-updates".
 //
 // Toggles simulated resource subscription updates on or off.
-type ToggleSubscriberUpdatesArgs struct{}
+type ToggleSubscriberUpdatesArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ToggleSubscriberUpdatesArgs) UnmarshalJSON(data []byte) error {
@@ -335,6 +361,8 @@ func (a *ToggleSubscriberUpdatesArgs) UnmarshalJSON(data []byte) error {
 //
 // Demonstrates a long running operation with progress updates.
 type TriggerLongRunningOperationArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Duration of the operation in seconds
 	//
 	// Default: 10

@@ -7,7 +7,9 @@ import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 // GetLiveContextArgs holds the arguments of the tool "GetLiveContext".
 //
 // Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).
-type GetLiveContextArgs struct{}
+type GetLiveContextArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetLiveContextArgs) UnmarshalJSON(data []byte) error {
@@ -18,6 +20,8 @@ func (a *GetLiveContextArgs) UnmarshalJSON(data []byte) error {
 //
 // Cancels all timers
 type HassCancelAllTimersArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Area *string `json:"area,omitempty"`
 }
 
@@ -30,6 +34,8 @@ func (a *HassCancelAllTimersArgs) UnmarshalJSON(data []byte) error {
 //
 // Sets the brightness percentage or color of a light
 type HassLightSetArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string              `json:"name,omitempty"`
 	Area        *string              `json:"area,omitempty"`
 	Floor       *string              `json:"floor,omitempty"`
@@ -76,6 +82,8 @@ func (e HassLightSetDomain) Validate() error {
 //
 // Add item to a todo list
 type HassListAddItemArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Item *string `json:"item,omitempty"`
 	Name *string `json:"name,omitempty"`
 }
@@ -89,6 +97,8 @@ func (a *HassListAddItemArgs) UnmarshalJSON(data []byte) error {
 //
 // Skips a media player to the next item
 type HassMediaNextArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
@@ -161,6 +171,8 @@ func (e DeviceClass) Validate() error {
 //
 // Pauses a media player
 type HassMediaPauseArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
@@ -177,6 +189,8 @@ func (a *HassMediaPauseArgs) UnmarshalJSON(data []byte) error {
 //
 // Mutes a media player
 type HassMediaPlayerMuteArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
@@ -193,6 +207,8 @@ func (a *HassMediaPlayerMuteArgs) UnmarshalJSON(data []byte) error {
 //
 // Replays the previous item for a media player
 type HassMediaPreviousArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
@@ -209,6 +225,8 @@ func (a *HassMediaPreviousArgs) UnmarshalJSON(data []byte) error {
 //
 // Searches for media and plays the first result
 type HassMediaSearchAndPlayArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string                           `json:"name,omitempty"`
 	Area        *string                           `json:"area,omitempty"`
 	Floor       *string                           `json:"floor,omitempty"`
@@ -273,6 +291,8 @@ func (e HassMediaSearchAndPlayMediaClass) Validate() error {
 //
 // Resumes a media player
 type HassMediaUnpauseArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
@@ -289,6 +309,8 @@ func (a *HassMediaUnpauseArgs) UnmarshalJSON(data []byte) error {
 //
 // Sets the volume percentage of a media player
 type HassSetVolumeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
@@ -307,6 +329,8 @@ func (a *HassSetVolumeArgs) UnmarshalJSON(data []byte) error {
 //
 // Increases or decreases the volume of a media player
 type HassSetVolumeRelativeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string                          `json:"name,omitempty"`
 	Area        *string                          `json:"area,omitempty"`
 	Floor       *string                          `json:"floor,omitempty"`
@@ -322,6 +346,8 @@ func (a *HassSetVolumeRelativeArgs) UnmarshalJSON(data []byte) error {
 
 // HassSetVolumeRelativeVolumeStep is one of several shapes; exactly one field is set.
 type HassSetVolumeRelativeVolumeStep struct {
+	_ mcpimpl.DoNotCompare
+
 	String *HassSetVolumeRelativeVolumeStepString `mcpgen:"string"`
 	Int    *int64                                 `mcpgen:"number"`
 }
@@ -376,6 +402,8 @@ func (e HassSetVolumeRelativeVolumeStepString) Validate() error {
 //
 // Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.
 type HassTurnOffArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string            `json:"name,omitempty"`
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
@@ -438,6 +466,8 @@ func (e DeviceClass_03c9) Validate() error {
 //
 // Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.
 type HassTurnOnArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name        *string            `json:"name,omitempty"`
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
@@ -451,7 +481,9 @@ func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
 }
 
 // DescribeDoorbellArgs holds the arguments of the tool "describe_doorbell".
-type DescribeDoorbellArgs struct{}
+type DescribeDoorbellArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {

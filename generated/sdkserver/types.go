@@ -8,6 +8,8 @@ import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 //
 // Adds two numbers and returns the sum as structured output.
 type AddArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// the first addend
 	//
 	// Required.
@@ -25,6 +27,8 @@ func (a *AddArgs) UnmarshalJSON(data []byte) error {
 
 // AddResult holds the structured result of the tool "add".
 type AddResult struct {
+	_ mcpimpl.DoNotCompare
+
 	// a plus b
 	//
 	// Required.
@@ -40,6 +44,8 @@ func (a *AddResult) UnmarshalJSON(data []byte) error {
 //
 // Returns n bytes of text.
 type BigArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// how many bytes of text to return
 	//
 	// Required.
@@ -55,6 +61,8 @@ func (a *BigArgs) UnmarshalJSON(data []byte) error {
 //
 // Echoes its message back as text.
 type EchoArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// the text to echo back
 	//
 	// Required.
@@ -70,6 +78,8 @@ func (a *EchoArgs) UnmarshalJSON(data []byte) error {
 //
 // Fails with a tool error carrying its message.
 type FailArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// the error text
 	//
 	// Required.
@@ -85,6 +95,8 @@ func (a *FailArgs) UnmarshalJSON(data []byte) error {
 //
 // Sends progress notifications, then returns.
 type ProgressArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// how many progress notifications to send
 	//
 	// Required.
@@ -100,6 +112,8 @@ func (a *ProgressArgs) UnmarshalJSON(data []byte) error {
 //
 // Sleeps for ms milliseconds, or until the call is cancelled.
 type SlowArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// how long to sleep, in milliseconds
 	//
 	// Required.

@@ -15,7 +15,7 @@ import (
 // which hand-written code uses, must not export them.
 var generatedOnly = []string{
 	"AsTool", "CheckFormat", "CheckObject", "ConstMatches", "DecodeExtra", "DecodeObject",
-	"DecodeUnion", "DecodeValid", "Decoded", "EncodeExtra", "EscapePointerToken",
+	"DecodeUnion", "DecodeValid", "Decoded", "DoNotCompare", "EncodeExtra", "EscapePointerToken",
 	"FieldShape", "ForTool", "Invalid", "JSONKind", "KindArray", "KindBool",
 	"KindInvalid", "KindNull", "KindNumber", "KindObject", "KindString",
 	"MustCompilePattern", "ObjectShape", "Pointer", "UnionBranch",

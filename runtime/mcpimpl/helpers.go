@@ -72,17 +72,17 @@ func Pointer(tokens ...any) string {
 }
 
 // ForTool names the tool in a *runtime.ValidationError that names none.
-// What the compiler inlines at its many call sites is the check for nil;
-// the rest, for errors only, stays out of line.
+//
+// It stays out of line: a generated package calls it at hundreds of sites
+// (the ms365 package at 790), all but the tools' UnmarshalJSON on the path
+// of an invalid value, and inlining even its check for nil there cost
+// about 9% of the package's compile CPU.
+//
+//go:noinline
 func ForTool(err error, tool string) error {
 	if err == nil {
 		return nil
 	}
-	return forTool(err, tool)
-}
-
-//go:noinline
-func forTool(err error, tool string) error {
 	if ve, ok := err.(*runtime.ValidationError); ok && ve.Tool == "" {
 		ve.Tool = tool
 	}

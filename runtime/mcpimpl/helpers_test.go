@@ -2,7 +2,11 @@ package mcpimpl
 
 import (
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -105,4 +109,40 @@ func TestAsToolRenamesTheTool(t *testing.T) {
 	if AsTool(other, "b") != other {
 		t.Error("AsTool changed an error of another type")
 	}
+}
+
+// TestForToolIsNotInlined checks that ForTool stays out of line. Generated
+// packages call it at hundreds of sites (ms365: 790), nearly all on the
+// path of an invalid value; inlined, its nil check and the inlining records
+// at each site took about 9% of the package's compile CPU (see
+// docs/performance.md, "Compile time, second round").
+func TestForToolIsNotInlined(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "helpers.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "ForTool" || fn.Recv != nil {
+			continue
+		}
+		if fn.Doc == nil || !strings.Contains(commentDirectives(fn.Doc), "//go:noinline\n") {
+			t.Error("ForTool has no //go:noinline directive")
+		}
+		return
+	}
+	t.Fatal("helpers.go declares no ForTool")
+}
+
+// commentDirectives returns the directive lines of a doc comment, which
+// ast.CommentGroup.Text leaves out.
+func commentDirectives(g *ast.CommentGroup) string {
+	var b strings.Builder
+	for _, c := range g.List {
+		if strings.HasPrefix(c.Text, "//go:") {
+			b.WriteString(c.Text + "\n")
+		}
+	}
+	return b.String()
 }

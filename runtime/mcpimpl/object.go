@@ -63,7 +63,10 @@ func newObjectShape(t reflect.Type) *objectShape {
 	fields := make([]reflect.StructField, t.NumField())
 	for i := range fields {
 		f := t.Field(i)
-		fields[i] = reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag}
+		fields[i] = reflect.StructField{Name: f.Name, PkgPath: f.PkgPath, Type: f.Type, Tag: f.Tag}
+		if !f.IsExported() {
+			continue // the blank DoNotCompare field, which is no member
+		}
 		tag := f.Tag.Get("json")
 		if tag == "-" {
 			if f.Name == "Extra" && f.Type.Kind() == reflect.Map {

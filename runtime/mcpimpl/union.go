@@ -37,6 +37,9 @@ func unionShapeOf(t reflect.Type) *unionShape {
 	s := &unionShape{kinds: make([][]byte, t.NumField())}
 	for i := range s.kinds {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue // the blank DoNotCompare field, which is no branch
+		}
 		if f.Type.Kind() != reflect.Pointer {
 			s.err = fmt.Errorf("decoding %s: branch %s is not a pointer", t, f.Name)
 			break

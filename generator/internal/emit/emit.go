@@ -284,3 +284,14 @@ func newGen(pkg *ir.Package, opts ir.Options) *gen {
 	}
 	return g
 }
+
+// doNotCompareFirst returns the fields of a struct type built with
+// jennifer after the blank doNotCompare field and an empty line, as
+// structType writes them.
+func doNotCompareFirst(fields []jen.Code) []jen.Code {
+	out := []jen.Code{jen.Id("_").Qual(implPkg, "DoNotCompare")}
+	if len(fields) > 0 {
+		out = append(out, jen.Line())
+	}
+	return append(out, fields...)
+}

@@ -44,7 +44,7 @@ func (g *gen) promptArgs(f *jen.File, p *ir.Prompt) {
 		fields = append(fields, jen.Add(comment(paras...)).Id(a.GoName).String().Tag(map[string]string{"json": tag}))
 	}
 	paras := []string{fmt.Sprintf("%s are the arguments of the prompt %s. Required arguments are always sent and must not be empty; the others are left out when empty.", p.ArgsName, quote(p.Name))}
-	f.Add(comment(paras...)).Type().Id(p.ArgsName).Struct(fields...)
+	f.Add(comment(paras...)).Type().Id(p.ArgsName).Struct(doNotCompareFirst(fields)...)
 
 	var checks []jen.Code
 	for _, a := range p.Args {

@@ -54,7 +54,7 @@ func (g *gen) templateParams(f *jen.File, t *ir.Template) {
 	if t.Description != "" {
 		paras = append(paras, t.Description)
 	}
-	f.Add(comment(paras...)).Type().Id(t.ParamsName).Struct(fields...)
+	f.Add(comment(paras...)).Type().Id(t.ParamsName).Struct(doNotCompareFirst(fields)...)
 
 	recv := func() *jen.Statement { return jen.Params(jen.Id("p").Op("*").Id(t.ParamsName)) }
 	f.Add(comment("URI expands the template with p by the rules of RFC 6570, each value escaped as its expression asks. An empty required variable is a *runtime.ValidationError.")).

@@ -255,16 +255,21 @@ type field struct {
 	tag       map[string]string
 }
 
-// structType writes a struct type of fields in gofmt's form. Runs of
-// fields without a doc comment between them are aligned in columns, as
-// text/tabwriter does for go/printer: each column as wide as its widest
-// cell, in runes, and one space. A struct of one field is not aligned.
+// doNotCompare is the blank first field of every generated struct type
+// but a constant's: it makes == on the type a compile error, so that the
+// compiler writes no equality function for it (see mcpimpl.DoNotCompare).
+const doNotCompare = "_ mcpimpl.DoNotCompare"
+
+// structType writes a struct type of fields in gofmt's form, after the
+// blank doNotCompare field and an empty line. Runs of fields without a doc
+// comment between them are aligned in columns, as text/tabwriter does for
+// go/printer: each column as wide as its widest cell, in runes, and one
+// space.
 func structType(b *bytes.Buffer, fields []field) {
-	if len(fields) == 0 {
-		b.WriteString("struct{}")
-		return
+	b.WriteString("struct {\n\t" + doNotCompare + "\n")
+	if len(fields) > 0 {
+		b.WriteByte('\n')
 	}
-	b.WriteString("struct {\n")
 	for i := 0; i < len(fields); {
 		j := i + 1
 		for j < len(fields) && len(fields[j].doc) == 0 {
@@ -279,15 +284,9 @@ func structType(b *bytes.Buffer, fields []field) {
 			writeComment(b, "\t", f.doc)
 			b.WriteByte('\t')
 			b.WriteString(f.name)
-			if len(fields) == 1 {
-				b.WriteByte(' ')
-				b.WriteString(f.typ)
-				b.WriteByte(' ')
-			} else {
-				b.WriteString(strings.Repeat(" ", nameW-utf8.RuneCountInString(f.name)+1))
-				b.WriteString(f.typ)
-				b.WriteString(strings.Repeat(" ", typW-utf8.RuneCountInString(f.typ)+1))
-			}
+			b.WriteString(strings.Repeat(" ", nameW-utf8.RuneCountInString(f.name)+1))
+			b.WriteString(f.typ)
+			b.WriteString(strings.Repeat(" ", typW-utf8.RuneCountInString(f.typ)+1))
 			b.WriteString(tagLit(f.tag))
 			b.WriteByte('\n')
 		}
@@ -371,6 +370,7 @@ func (w *typesWriter) structDecl(t *ir.Type) {
 	}
 	var b bytes.Buffer
 	structType(&b, fields)
+	w.usesImpl = true
 	w.typeDecl(w.g.typeDoc(t), t.Name, b.String())
 
 	// Decoding checks, which mcpimpl.DecodeObject reads from the tags. An
@@ -563,9 +563,9 @@ func (w *typesWriter) unionDecl(t *ir.Type) {
 	}
 	var b bytes.Buffer
 	structType(&b, fields)
+	w.usesImpl = true
 	w.typeDecl(g.typeDoc(t), t.Name, b.String())
 
-	w.usesImpl = true
 	w.method(t.Name, "MarshalJSON", funcDecl{doc: []string{"MarshalJSON encodes the branch that is set, or null when none is."}, sig: "(u " + t.Name + ") MarshalJSON() ([]byte, error)", body: []stmt{
 		simple("return mcpimpl.EncodeUnion(&u)"),
 	}})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestFakeServesTheHandlerInBothEras(t *testing.T) {
 			if err != nil || sum.Sum != 5 {
 				t.Fatalf("Add = %+v, %v", sum, err)
 			}
-			if len(h.got) != 1 || h.got[0] != (AddArgs{A: 2, B: 3}) {
+			if len(h.got) != 1 || !reflect.DeepEqual(h.got[0], AddArgs{A: 2, B: 3}) {
 				t.Fatalf("the handler got %+v", h.got)
 			}
 

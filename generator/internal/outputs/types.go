@@ -8,6 +8,8 @@ import "github.com/mcpgen/mcpgen/runtime/mcpimpl"
 //
 // Adds two numbers.
 type AddArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	A float64 `json:"a"`
 	// Required.
@@ -21,6 +23,8 @@ func (a *AddArgs) UnmarshalJSON(data []byte) error {
 
 // AddResult holds the structured result of the tool "add".
 type AddResult struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Sum float64 `json:"sum"`
 }
@@ -34,6 +38,8 @@ func (a *AddResult) UnmarshalJSON(data []byte) error {
 //
 // Looks a thing up.
 type LookupArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	ID string `json:"id"`
 }
@@ -45,6 +51,8 @@ func (a *LookupArgs) UnmarshalJSON(data []byte) error {
 
 // LookupResult holds the structured result of the tool "lookup".
 type LookupResult struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Items []LookupResultItem `json:"items" mcpgen:"nonnullelems"`
 	Next  *string            `json:"next,omitempty" mcpgen:"nullable"`
@@ -57,6 +65,8 @@ func (a *LookupResult) UnmarshalJSON(data []byte) error {
 
 // LookupResultItem is an object.
 type LookupResultItem struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Name    string `json:"name"`
 	Default *bool  `json:"(default),omitempty"`
@@ -66,6 +76,8 @@ type LookupResultItem struct {
 //
 // Searches with filters.
 type SearchArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Query   string            `json:"query"`
 	Filters map[string]string `json:"filters,omitempty" mcpgen:"nonnullelems"`
@@ -111,7 +123,9 @@ func (e SearchSort) Validate() error {
 // ShapeArgs holds the arguments of the tool "shape".
 //
 // Returns a shape.
-type ShapeArgs struct{}
+type ShapeArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ShapeArgs) UnmarshalJSON(data []byte) error {
@@ -120,6 +134,8 @@ func (a *ShapeArgs) UnmarshalJSON(data []byte) error {
 
 // ShapeResult holds the structured result of the tool "shape".
 type ShapeResult struct {
+	_ mcpimpl.DoNotCompare
+
 	Circle *ShapeResultCircle `mcpgen:"object"`
 	Rect   *ShapeResultRect   `mcpgen:"object"`
 }
@@ -136,6 +152,8 @@ func (u *ShapeResult) UnmarshalJSON(data []byte) error {
 
 // ShapeResultCircle is an object.
 type ShapeResultCircle struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Kind ShapeResultCircleKind `json:"kind"`
 	// Required.
@@ -160,6 +178,8 @@ func (*ShapeResultCircleKind) UnmarshalJSON(data []byte) error {
 
 // ShapeResultRect is an object.
 type ShapeResultRect struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Kind ShapeResultRectKind `json:"kind"`
 	// Required.

@@ -12,6 +12,8 @@ import (
 //
 // Survey case: oneOf object or string.
 type X1stToolArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Target *X1stToolTarget `json:"target,omitempty"`
 }
 
@@ -22,6 +24,8 @@ func (a *X1stToolArgs) UnmarshalJSON(data []byte) error {
 
 // X1stToolTarget is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type X1stToolTarget struct {
+	_ mcpimpl.DoNotCompare
+
 	String *string               `mcpgen:"string"`
 	Object *X1stToolTargetObject `mcpgen:"object"`
 }
@@ -38,6 +42,8 @@ func (u *X1stToolTarget) UnmarshalJSON(data []byte) error {
 
 // X1stToolTargetObject is an object.
 type X1stToolTargetObject struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	ID string `json:"id"`
 }
@@ -46,6 +52,8 @@ type X1stToolTargetObject struct {
 //
 // Survey case: anyOf with null.
 type HassTurnOnArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Short.
 	S *string `json:"s,omitempty" mcpgen:"nullable"`
 }
@@ -59,6 +67,8 @@ func (a *HassTurnOnArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: const number.
 type AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Version *AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVersion `json:"version,omitempty"`
 }
 
@@ -87,6 +97,8 @@ func (*AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaVer
 //
 // Survey case: allOf numeric merge.
 type AllOfNumericMergeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	N *int64 `json:"n,omitempty"`
 }
 
@@ -99,6 +111,8 @@ func (a *AllOfNumericMergeArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: allOf objects.
 type AllOfObjectsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	A string `json:"a"`
 	B *int64 `json:"b,omitempty"`
@@ -113,6 +127,8 @@ func (a *AllOfObjectsArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: array without items.
 type ArrayWithoutItemsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	List []json.RawMessage `json:"list,omitempty"`
 }
 
@@ -125,6 +141,8 @@ func (a *ArrayWithoutItemsArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: const null.
 type ConstNullArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Nothing json.RawMessage `json:"nothing,omitempty" mcpgen:"nullable"`
 }
 
@@ -137,6 +155,8 @@ func (a *ConstNullArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: const tagged union.
 type ConstTaggedUnionArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Shape *ConstTaggedUnionShape `json:"shape,omitempty"`
 }
 
@@ -147,6 +167,8 @@ func (a *ConstTaggedUnionArgs) UnmarshalJSON(data []byte) error {
 
 // ConstTaggedUnionShape is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type ConstTaggedUnionShape struct {
+	_ mcpimpl.DoNotCompare
+
 	Circle *ConstTaggedUnionShapeCircle `mcpgen:"object"`
 	Square *ConstTaggedUnionShapeSquare `mcpgen:"object"`
 }
@@ -163,6 +185,8 @@ func (u *ConstTaggedUnionShape) UnmarshalJSON(data []byte) error {
 
 // ConstTaggedUnionShapeCircle is an object.
 type ConstTaggedUnionShapeCircle struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Type ConstTaggedUnionShapeCircleType `json:"type"`
 	// Required.
@@ -187,6 +211,8 @@ func (*ConstTaggedUnionShapeCircleType) UnmarshalJSON(data []byte) error {
 
 // ConstTaggedUnionShapeSquare is an object.
 type ConstTaggedUnionShapeSquare struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Type ConstTaggedUnionShapeSquareType `json:"type"`
 	// Required.
@@ -213,6 +239,8 @@ func (*ConstTaggedUnionShapeSquareType) UnmarshalJSON(data []byte) error {
 //
 // Survey case: definitions ref.
 type DefinitionsRefArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	P *DefinitionsRefColor `json:"p,omitempty"`
 }
 
@@ -253,6 +281,8 @@ func (e DefinitionsRefColor) Validate() error {
 //
 // Survey case: defs ref with sibling description.
 type DefsRefWithSiblingDescriptionArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Where.
 	P *DefsRefWithSiblingDescriptionPoint `json:"p,omitempty"`
 }
@@ -266,6 +296,8 @@ func (a *DefsRefWithSiblingDescriptionArgs) UnmarshalJSON(data []byte) error {
 //
 // A point.
 type DefsRefWithSiblingDescriptionPoint struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	X float64 `json:"x"`
 	// Required.
@@ -276,6 +308,8 @@ type DefsRefWithSiblingDescriptionPoint struct {
 //
 // Survey case: anyOf enum or integer.
 type DescribeDoorbellArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Step *DescribeDoorbellStep `json:"step,omitempty"`
 }
 
@@ -286,6 +320,8 @@ func (a *DescribeDoorbellArgs) UnmarshalJSON(data []byte) error {
 
 // DescribeDoorbellStep is one of several shapes; exactly one field is set.
 type DescribeDoorbellStep struct {
+	_ mcpimpl.DoNotCompare
+
 	String *DescribeDoorbellStepString `mcpgen:"string"`
 	Int    *int64                      `mcpgen:"number"`
 }
@@ -340,6 +376,8 @@ func (e DescribeDoorbellStepString) Validate() error {
 //
 // Survey case: dropped keywords.
 type DroppedKeywordsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *DroppedKeywordsA `json:"a,omitempty"`
 }
 
@@ -350,6 +388,8 @@ func (a *DroppedKeywordsArgs) UnmarshalJSON(data []byte) error {
 
 // DroppedKeywordsA is an object.
 type DroppedKeywordsA struct {
+	_ mcpimpl.DoNotCompare
+
 	B *string `json:"b,omitempty"`
 }
 
@@ -357,6 +397,8 @@ type DroppedKeywordsA struct {
 //
 // Survey case: type list with null.
 type ElicitFormArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// A name.
 	S *string `json:"s,omitempty" mcpgen:"nullable"`
 }
@@ -370,6 +412,8 @@ func (a *ElicitFormArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: empty enum.
 type EmptyEnumArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -381,7 +425,9 @@ func (a *EmptyEnumArgs) UnmarshalJSON(data []byte) error {
 // EmptyPropertiesArgs holds the arguments of the tool "empty_properties".
 //
 // Survey case: empty properties.
-type EmptyPropertiesArgs struct{}
+type EmptyPropertiesArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *EmptyPropertiesArgs) UnmarshalJSON(data []byte) error {
@@ -392,6 +438,8 @@ func (a *EmptyPropertiesArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: false property.
 type FalsePropertyArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A     *string         `json:"a,omitempty"`
 	Never json.RawMessage `json:"never,omitempty" mcpgen:"nullable"`
 }
@@ -405,6 +453,8 @@ func (a *FalsePropertyArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: formats.
 type FormatsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	When *string `json:"when,omitempty"`
 	Mail *string `json:"mail,omitempty"`
 }
@@ -418,6 +468,8 @@ func (a *FormatsArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: integer enum.
 type IntegerEnumArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	N *IntegerEnumN `json:"n,omitempty"`
 }
 
@@ -459,6 +511,8 @@ func (e IntegerEnumN) Validate() error {
 //
 // Survey case: invalid property name.
 type InvalidPropertyNameArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	AuthMethod *string `json:"auth-method,omitempty"`
 }
 
@@ -471,6 +525,8 @@ func (a *InvalidPropertyNameArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: order kept.
 type LightTurnOnArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Z *string `json:"z,omitempty"`
 	// Required.
 	A int64 `json:"a"`
@@ -490,6 +546,8 @@ func (a *LightTurnOnArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: several types.
 type ListEventsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	V *ListEventsV `json:"v,omitempty" mcpgen:"nullable"`
 }
 
@@ -500,6 +558,8 @@ func (a *ListEventsArgs) UnmarshalJSON(data []byte) error {
 
 // ListEventsV is one of several shapes; exactly one field is set.
 type ListEventsV struct {
+	_ mcpimpl.DoNotCompare
+
 	String *string  `mcpgen:"string"`
 	Number *float64 `mcpgen:"number"`
 	Bool   *bool    `mcpgen:"boolean"`
@@ -528,6 +588,8 @@ func (u *ListEventsV) UnmarshalJSON(data []byte) error {
 //
 // Survey case: mixed enum.
 type MixedEnumArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -540,6 +602,8 @@ func (a *MixedEnumArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: nested free-form map.
 type NestedFreeFormMapArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Labels map[string]string `json:"labels,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -550,6 +614,8 @@ func (a *NestedFreeFormMapArgs) UnmarshalJSON(data []byte) error {
 
 // NoDescriptionArgs holds the arguments of the tool "no_description".
 type NoDescriptionArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Q string `json:"q"`
 }
@@ -563,6 +629,8 @@ func (a *NoDescriptionArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: const string.
 type NsToolXArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Kind *NsToolXKind `json:"kind,omitempty"`
 }
 
@@ -591,6 +659,8 @@ func (*NsToolXKind) UnmarshalJSON(data []byte) error {
 //
 // Survey case: numeric notes.
 type NumericNotesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Default: 1
 	N *float64 `json:"n,omitempty"`
 }
@@ -604,6 +674,8 @@ func (a *NumericNotesArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.
 type NumericNotesDraft04Args struct {
+	_ mcpimpl.DoNotCompare
+
 	D4 *int64 `json:"d4,omitempty"`
 }
 
@@ -615,7 +687,9 @@ func (a *NumericNotesDraft04Args) UnmarshalJSON(data []byte) error {
 // ObjectWithoutPropertiesArgs holds the arguments of the tool "object_without_properties".
 //
 // Survey case: object without properties.
-type ObjectWithoutPropertiesArgs struct{}
+type ObjectWithoutPropertiesArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *ObjectWithoutPropertiesArgs) UnmarshalJSON(data []byte) error {
@@ -626,6 +700,8 @@ func (a *ObjectWithoutPropertiesArgs) UnmarshalJSON(data []byte) error {
 //
 // Optional ref and anyOf.
 type OptionalRefArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	P *OptionalRefP `json:"p,omitempty"`
 	// Either.
 	U *OptionalRefU `json:"u,omitempty"`
@@ -641,6 +717,8 @@ func (a *OptionalRefArgs) UnmarshalJSON(data []byte) error {
 
 // OptionalRefP is an object.
 type OptionalRefP struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	X float64 `json:"x"`
 }
@@ -649,6 +727,8 @@ type OptionalRefP struct {
 //
 // Either.
 type OptionalRefU struct {
+	_ mcpimpl.DoNotCompare
+
 	String *string `mcpgen:"string"`
 	Int    *int64  `mcpgen:"number"`
 }
@@ -711,6 +791,8 @@ func (*OptionalRefK) UnmarshalJSON(data []byte) error {
 //
 // Survey case: recursive defs.
 type RecursiveDefsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Root *RecursiveDefsNode `json:"root,omitempty"`
 }
 
@@ -721,6 +803,8 @@ func (a *RecursiveDefsArgs) UnmarshalJSON(data []byte) error {
 
 // RecursiveDefsNode is an object.
 type RecursiveDefsNode struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Name     string              `json:"name"`
 	Children []RecursiveDefsNode `json:"children,omitempty" mcpgen:"nonnullelems"`
@@ -730,6 +814,8 @@ type RecursiveDefsNode struct {
 //
 // Survey case: ref into properties.
 type RefIntoPropertiesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *RefIntoPropertiesA `json:"a,omitempty" mcpgen:"nullable"`
 	B *RefIntoPropertiesA `json:"b,omitempty"`
 }
@@ -741,13 +827,17 @@ func (a *RefIntoPropertiesArgs) UnmarshalJSON(data []byte) error {
 
 // RefIntoPropertiesA is an object.
 type RefIntoPropertiesA struct {
+	_ mcpimpl.DoNotCompare
+
 	V *string `json:"v,omitempty"`
 }
 
 // SchemaKeywordOnlyArgs holds the arguments of the tool "schema_keyword_only".
 //
 // Survey case: schema keyword only.
-type SchemaKeywordOnlyArgs struct{}
+type SchemaKeywordOnlyArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *SchemaKeywordOnlyArgs) UnmarshalJSON(data []byte) error {
@@ -758,6 +848,8 @@ func (a *SchemaKeywordOnlyArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: string notes.
 type StringNotesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Code *string `json:"code,omitempty"`
 }
 
@@ -768,6 +860,8 @@ func (a *StringNotesArgs) UnmarshalJSON(data []byte) error {
 
 // TitledArgs holds the arguments of the tool "titled".
 type TitledArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	AuthMethod *TitledAuthMethod `json:"auth-method,omitempty"`
 	Filter     *string           `json:"$filter,omitempty"`
 }
@@ -809,6 +903,8 @@ func (e TitledAuthMethod) Validate() error {
 //
 // Survey case: top-level oneOf.
 type TopLevelOneOfArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *string `json:"a,omitempty"`
 	B *string `json:"b,omitempty"`
 }
@@ -822,6 +918,8 @@ func (a *TopLevelOneOfArgs) UnmarshalJSON(data []byte) error {
 //
 // Top-level allOf.
 type TopAllofArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *int64 `json:"a,omitempty"`
 	// Required.
 	B bool `json:"b"`
@@ -836,6 +934,8 @@ func (a *TopAllofArgs) UnmarshalJSON(data []byte) error {
 //
 // Top-level $ref.
 type TopRefArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	A string `json:"a"`
 }
@@ -849,6 +949,8 @@ func (a *TopRefArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: tuple.
 type TupleArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Pair []json.RawMessage `json:"pair,omitempty"`
 }
 
@@ -861,6 +963,8 @@ func (a *TupleArgs) UnmarshalJSON(data []byte) error {
 //
 // Survey case: union distributes siblings.
 type UnionDistributesSiblingsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// An id.
 	ID *UnionDistributesSiblingsID `json:"id,omitempty"`
 }
@@ -874,6 +978,8 @@ func (a *UnionDistributesSiblingsArgs) UnmarshalJSON(data []byte) error {
 //
 // An id.
 type UnionDistributesSiblingsID struct {
+	_ mcpimpl.DoNotCompare
+
 	// An id.
 	String *string `mcpgen:"string"`
 	// An id.
@@ -902,6 +1008,8 @@ func (u *UnionDistributesSiblingsID) UnmarshalJSON(data []byte) error {
 //
 // Survey case: untyped and true.
 type UntypedAndTrueArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Any json.RawMessage `json:"any,omitempty" mcpgen:"nullable"`
 	Yes json.RawMessage `json:"yes,omitempty" mcpgen:"nullable"`
 	// Anything.

@@ -122,7 +122,10 @@ func shapeSeen(t reflect.Type, seen map[reflect.Type]bool) string {
 	var b strings.Builder
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if i > 0 {
+		if f.Name == "_" {
+			continue // mcpimpl.DoNotCompare, which every struct has
+		}
+		if b.Len() > 0 {
 			b.WriteString("; ")
 		}
 		fmt.Fprintf(&b, "%s %s", f.Name, typeName(f.Type, seen))

@@ -12,6 +12,8 @@ import (
 //
 // plain string
 type T01StringArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -24,6 +26,8 @@ func (a *T01StringArgs) UnmarshalJSON(data []byte) error {
 //
 // minLength and maxLength count code points
 type T02StringLengthArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -36,6 +40,8 @@ func (a *T02StringLengthArgs) UnmarshalJSON(data []byte) error {
 //
 // pattern
 type T03StringPatternArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -48,6 +54,8 @@ func (a *T03StringPatternArgs) UnmarshalJSON(data []byte) error {
 //
 // pattern is not anchored
 type T04StringPatternUnanchoredArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -60,6 +68,8 @@ func (a *T04StringPatternUnanchoredArgs) UnmarshalJSON(data []byte) error {
 //
 // format email
 type T05FormatEmailArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -72,6 +82,8 @@ func (a *T05FormatEmailArgs) UnmarshalJSON(data []byte) error {
 //
 // format date-time
 type T06FormatDatetimeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -84,6 +96,8 @@ func (a *T06FormatDatetimeArgs) UnmarshalJSON(data []byte) error {
 //
 // unknown formats are annotations
 type T07FormatUnknownArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -96,6 +110,8 @@ func (a *T07FormatUnknownArgs) UnmarshalJSON(data []byte) error {
 //
 // minimum and maximum
 type T08IntegerRangeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -108,6 +124,8 @@ func (a *T08IntegerRangeArgs) UnmarshalJSON(data []byte) error {
 //
 // exclusiveMinimum and exclusiveMaximum (2020-12)
 type T09IntegerExclusiveArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -120,6 +138,8 @@ func (a *T09IntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
 //
 // number bounds with fractions
 type T10NumberRangeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *float64 `json:"x,omitempty"`
 }
 
@@ -132,6 +152,8 @@ func (a *T10NumberRangeArgs) UnmarshalJSON(data []byte) error {
 //
 // integer with a fractional bound
 type T11IntegerFractionBoundArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -144,6 +166,8 @@ func (a *T11IntegerFractionBoundArgs) UnmarshalJSON(data []byte) error {
 //
 // multipleOf on integers
 type T12IntegerMultipleArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -156,6 +180,8 @@ func (a *T12IntegerMultipleArgs) UnmarshalJSON(data []byte) error {
 //
 // multipleOf on numbers (raw check)
 type T13NumberMultipleArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *float64 `json:"x,omitempty"`
 }
 
@@ -168,6 +194,8 @@ func (a *T13NumberMultipleArgs) UnmarshalJSON(data []byte) error {
 //
 // boolean
 type T14BooleanArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *bool `json:"x,omitempty"`
 }
 
@@ -180,6 +208,8 @@ func (a *T14BooleanArgs) UnmarshalJSON(data []byte) error {
 //
 // type list with null
 type T15TypeNullListArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -192,6 +222,8 @@ func (a *T15TypeNullListArgs) UnmarshalJSON(data []byte) error {
 //
 // type list of several types and null
 type T16TypeMultiListArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T16TypeMultiListX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -202,6 +234,8 @@ func (a *T16TypeMultiListArgs) UnmarshalJSON(data []byte) error {
 
 // T16TypeMultiListX is one of several shapes; exactly one field is set.
 type T16TypeMultiListX struct {
+	_ mcpimpl.DoNotCompare
+
 	String *string  `mcpgen:"string"`
 	Number *float64 `mcpgen:"number"`
 	Bool   *bool    `mcpgen:"boolean"`
@@ -221,6 +255,8 @@ func (u *T16TypeMultiListX) UnmarshalJSON(data []byte) error {
 //
 // anyOf with a null branch
 type T17AnyofNullArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -233,6 +269,8 @@ func (a *T17AnyofNullArgs) UnmarshalJSON(data []byte) error {
 //
 // OpenAPI nullable is ignored, as JSON Schema validators ignore it
 type T18NullableOpenapiArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -245,6 +283,8 @@ func (a *T18NullableOpenapiArgs) UnmarshalJSON(data []byte) error {
 //
 // string enum
 type T19EnumStringArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T19EnumStringX `json:"x,omitempty"`
 }
 
@@ -291,6 +331,8 @@ func (e T19EnumStringX) Validate() error {
 //
 // integer enum
 type T20EnumIntegerArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T20EnumIntegerX `json:"x,omitempty"`
 }
 
@@ -332,6 +374,8 @@ func (e T20EnumIntegerX) Validate() error {
 //
 // number enum
 type T21EnumNumberArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T21EnumNumberX `json:"x,omitempty"`
 }
 
@@ -372,6 +416,8 @@ func (e T21EnumNumberX) Validate() error {
 //
 // boolean enum
 type T22EnumBooleanArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T22EnumBooleanX `json:"x,omitempty"`
 }
 
@@ -411,6 +457,8 @@ func (e T22EnumBooleanX) Validate() error {
 //
 // enum with null
 type T23EnumWithNullArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T23EnumWithNullX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -451,6 +499,8 @@ func (e T23EnumWithNullX) Validate() error {
 //
 // enum mixing kinds (raw check)
 type T24EnumMixedArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -463,6 +513,8 @@ func (a *T24EnumMixedArgs) UnmarshalJSON(data []byte) error {
 //
 // empty enum (raw check: nothing is valid)
 type T25EnumEmptyArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -475,6 +527,8 @@ func (a *T25EnumEmptyArgs) UnmarshalJSON(data []byte) error {
 //
 // const string
 type T26ConstStringArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T26ConstStringX `json:"x,omitempty"`
 }
 
@@ -503,6 +557,8 @@ func (*T26ConstStringX) UnmarshalJSON(data []byte) error {
 //
 // const number compares by value
 type T27ConstNumberArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T27ConstNumberX `json:"x,omitempty"`
 }
 
@@ -531,6 +587,8 @@ func (*T27ConstNumberX) UnmarshalJSON(data []byte) error {
 //
 // const object
 type T28ConstObjectArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T28ConstObjectX `json:"x,omitempty"`
 }
 
@@ -559,6 +617,8 @@ func (*T28ConstObjectX) UnmarshalJSON(data []byte) error {
 //
 // anyOf string enum or integer range (Home Assistant volume_step)
 type T29AnyofStringOrIntegerArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T29AnyofStringOrIntegerX `json:"x,omitempty"`
 }
 
@@ -569,6 +629,8 @@ func (a *T29AnyofStringOrIntegerArgs) UnmarshalJSON(data []byte) error {
 
 // T29AnyofStringOrIntegerX is one of several shapes; exactly one field is set.
 type T29AnyofStringOrIntegerX struct {
+	_ mcpimpl.DoNotCompare
+
 	String *T29AnyofStringOrIntegerXString `mcpgen:"string"`
 	Int    *int64                          `mcpgen:"number"`
 }
@@ -623,6 +685,8 @@ func (e T29AnyofStringOrIntegerXString) Validate() error {
 //
 // oneOf objects tagged by a const
 type T30OneofConstTaggedArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T30OneofConstTaggedX `json:"x,omitempty"`
 }
 
@@ -633,6 +697,8 @@ func (a *T30OneofConstTaggedArgs) UnmarshalJSON(data []byte) error {
 
 // T30OneofConstTaggedX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type T30OneofConstTaggedX struct {
+	_ mcpimpl.DoNotCompare
+
 	Circle *T30OneofConstTaggedXCircle `mcpgen:"object"`
 	Square *T30OneofConstTaggedXSquare `mcpgen:"object"`
 }
@@ -649,6 +715,8 @@ func (u *T30OneofConstTaggedX) UnmarshalJSON(data []byte) error {
 
 // T30OneofConstTaggedXCircle is an object.
 type T30OneofConstTaggedXCircle struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Type T30OneofConstTaggedXCircleType `json:"type"`
 	// Required.
@@ -673,6 +741,8 @@ func (*T30OneofConstTaggedXCircleType) UnmarshalJSON(data []byte) error {
 
 // T30OneofConstTaggedXSquare is an object.
 type T30OneofConstTaggedXSquare struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Type T30OneofConstTaggedXSquareType `json:"type"`
 	// Required.
@@ -699,6 +769,8 @@ func (*T30OneofConstTaggedXSquareType) UnmarshalJSON(data []byte) error {
 //
 // oneOf objects told apart by required keys
 type T31OneofRequiredKeysArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T31OneofRequiredKeysX `json:"x,omitempty"`
 }
 
@@ -709,6 +781,8 @@ func (a *T31OneofRequiredKeysArgs) UnmarshalJSON(data []byte) error {
 
 // T31OneofRequiredKeysX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type T31OneofRequiredKeysX struct {
+	_ mcpimpl.DoNotCompare
+
 	Object  *T31OneofRequiredKeysXObject  `mcpgen:"object"`
 	Object2 *T31OneofRequiredKeysXObject2 `mcpgen:"object"`
 }
@@ -725,6 +799,8 @@ func (u *T31OneofRequiredKeysX) UnmarshalJSON(data []byte) error {
 
 // T31OneofRequiredKeysXObject is an object.
 type T31OneofRequiredKeysXObject struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	ID int64 `json:"id"`
 }
@@ -736,6 +812,8 @@ func (a *T31OneofRequiredKeysXObject) UnmarshalJSON(data []byte) error {
 
 // T31OneofRequiredKeysXObject2 is an object.
 type T31OneofRequiredKeysXObject2 struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Name string `json:"name"`
 }
@@ -749,6 +827,8 @@ func (a *T31OneofRequiredKeysXObject2) UnmarshalJSON(data []byte) error {
 //
 // oneOf whose branches overlap: exactly one must match
 type T32OneofOverlapArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T32OneofOverlapX `json:"x,omitempty"`
 }
 
@@ -759,6 +839,8 @@ func (a *T32OneofOverlapArgs) UnmarshalJSON(data []byte) error {
 
 // T32OneofOverlapX is one of several shapes; exactly one field is set. The value must match exactly one branch (oneOf).
 type T32OneofOverlapX struct {
+	_ mcpimpl.DoNotCompare
+
 	Int    *int64   `mcpgen:"number"`
 	Number *float64 `mcpgen:"number"`
 }
@@ -785,6 +867,8 @@ func (u *T32OneofOverlapX) UnmarshalJSON(data []byte) error {
 //
 // anyOf object or string
 type T33AnyofObjectOrStringArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T33AnyofObjectOrStringX `json:"x,omitempty"`
 }
 
@@ -795,6 +879,8 @@ func (a *T33AnyofObjectOrStringArgs) UnmarshalJSON(data []byte) error {
 
 // T33AnyofObjectOrStringX is one of several shapes; exactly one field is set.
 type T33AnyofObjectOrStringX struct {
+	_ mcpimpl.DoNotCompare
+
 	String *string                        `mcpgen:"string"`
 	Object *T33AnyofObjectOrStringXObject `mcpgen:"object"`
 }
@@ -819,6 +905,8 @@ func (u *T33AnyofObjectOrStringX) UnmarshalJSON(data []byte) error {
 
 // T33AnyofObjectOrStringXObject is an object.
 type T33AnyofObjectOrStringXObject struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Path string `json:"path"`
 }
@@ -827,6 +915,8 @@ type T33AnyofObjectOrStringXObject struct {
 //
 // anyOf with sibling constraints distributed into branches
 type T34AnyofSiblingsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T34AnyofSiblingsX `json:"x,omitempty"`
 }
 
@@ -837,6 +927,8 @@ func (a *T34AnyofSiblingsArgs) UnmarshalJSON(data []byte) error {
 
 // T34AnyofSiblingsX is one of several shapes; exactly one field is set.
 type T34AnyofSiblingsX struct {
+	_ mcpimpl.DoNotCompare
+
 	String  *string `mcpgen:"string"`
 	String2 *string `mcpgen:"string"`
 }
@@ -863,6 +955,8 @@ func (u *T34AnyofSiblingsX) UnmarshalJSON(data []byte) error {
 //
 // allOf of integer minimum 0 and number maximum 50
 type T35AllofNumericArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -875,6 +969,8 @@ func (a *T35AllofNumericArgs) UnmarshalJSON(data []byte) error {
 //
 // allOf merging two objects
 type T36AllofObjectsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T36AllofObjectsX `json:"x,omitempty"`
 }
 
@@ -885,6 +981,8 @@ func (a *T36AllofObjectsArgs) UnmarshalJSON(data []byte) error {
 
 // T36AllofObjectsX is an object.
 type T36AllofObjectsX struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	A string `json:"a"`
 	B *int64 `json:"b,omitempty"`
@@ -894,6 +992,8 @@ type T36AllofObjectsX struct {
 //
 // allOf with two patterns keeps both
 type T37AllofTwoPatternsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -906,6 +1006,8 @@ func (a *T37AllofTwoPatternsArgs) UnmarshalJSON(data []byte) error {
 //
 // $ref to $defs
 type T38RefDefsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	From T38RefDefsPoint  `json:"from"`
 	To   *T38RefDefsPoint `json:"to,omitempty"`
@@ -918,6 +1020,8 @@ func (a *T38RefDefsArgs) UnmarshalJSON(data []byte) error {
 
 // T38RefDefsPoint is an object.
 type T38RefDefsPoint struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	X float64 `json:"x"`
 	// Required.
@@ -928,6 +1032,8 @@ type T38RefDefsPoint struct {
 //
 // draft-07 definitions; $ref siblings are ignored
 type T39RefDefinitionsDraft07Args struct {
+	_ mcpimpl.DoNotCompare
+
 	Count *int64 `json:"count,omitempty"`
 }
 
@@ -940,6 +1046,8 @@ func (a *T39RefDefinitionsDraft07Args) UnmarshalJSON(data []byte) error {
 //
 // recursive $ref through $defs
 type T40RefRecursiveArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Root *T40RefRecursiveNode `json:"root"`
 }
@@ -951,6 +1059,8 @@ func (a *T40RefRecursiveArgs) UnmarshalJSON(data []byte) error {
 
 // T40RefRecursiveNode is an object.
 type T40RefRecursiveNode struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	Name     string                `json:"name"`
 	Children []T40RefRecursiveNode `json:"children,omitempty" mcpgen:"nonnullelems"`
@@ -960,6 +1070,8 @@ type T40RefRecursiveNode struct {
 //
 // $ref to the root
 type T41RefRootRecursiveArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Label *string                  `json:"label,omitempty"`
 	Next  *T41RefRootRecursiveArgs `json:"next,omitempty"`
 }
@@ -973,6 +1085,8 @@ func (a *T41RefRootRecursiveArgs) UnmarshalJSON(data []byte) error {
 //
 // $ref into the schema's own properties
 type T42RefIntoPropertiesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *T42RefIntoPropertiesA `json:"a,omitempty"`
 	B *T42RefIntoPropertiesA `json:"b,omitempty"`
 }
@@ -1014,6 +1128,8 @@ func (e T42RefIntoPropertiesA) Validate() error {
 //
 // $ref with a sibling description (2020-12)
 type T43RefWithDescriptionArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// The id.
 	ID *string `json:"id,omitempty"`
 }
@@ -1027,6 +1143,8 @@ func (a *T43RefWithDescriptionArgs) UnmarshalJSON(data []byte) error {
 //
 // $ref with sibling constraints (2020-12 applies both)
 type T44RefWithConstraintsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	N *int64 `json:"n,omitempty"`
 }
 
@@ -1039,6 +1157,8 @@ func (a *T44RefWithConstraintsArgs) UnmarshalJSON(data []byte) error {
 //
 // additionalProperties false
 type T45ClosedObjectArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *string `json:"a,omitempty"`
 }
 
@@ -1051,6 +1171,8 @@ func (a *T45ClosedObjectArgs) UnmarshalJSON(data []byte) error {
 //
 // additionalProperties true with properties
 type T46OpenObjectArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *string `json:"a,omitempty"`
 }
 
@@ -1063,6 +1185,8 @@ func (a *T46OpenObjectArgs) UnmarshalJSON(data []byte) error {
 //
 // additionalProperties schema without properties: a map
 type T47MapOfSchemaArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1075,6 +1199,8 @@ func (a *T47MapOfSchemaArgs) UnmarshalJSON(data []byte) error {
 //
 // additionalProperties schema beside properties: Extra
 type T48StructWithExtraArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Name *string `json:"name,omitempty"`
 	// Extra holds the properties that are not fields, which the schema allows (additionalProperties).
 	Extra map[string]bool `json:"-"`
@@ -1099,6 +1225,8 @@ func (a T48StructWithExtraArgs) MarshalJSON() ([]byte, error) {
 //
 // object without properties: a map of raw values
 type T49FreeObjectArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X map[string]json.RawMessage `json:"x,omitempty"`
 }
 
@@ -1111,6 +1239,8 @@ func (a *T49FreeObjectArgs) UnmarshalJSON(data []byte) error {
 //
 // patternProperties with additionalProperties false: keys checked
 type T50PatternPropertiesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1123,6 +1253,8 @@ func (a *T50PatternPropertiesArgs) UnmarshalJSON(data []byte) error {
 //
 // patternProperties on an open object (raw check)
 type T51PatternPropertiesOpenArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X map[string]json.RawMessage `json:"x,omitempty"`
 }
 
@@ -1135,6 +1267,8 @@ func (a *T51PatternPropertiesOpenArgs) UnmarshalJSON(data []byte) error {
 //
 // items with objects
 type T52ArrayOfObjectsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X []T52ArrayOfObjectsXItem `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1145,6 +1279,8 @@ func (a *T52ArrayOfObjectsArgs) UnmarshalJSON(data []byte) error {
 
 // T52ArrayOfObjectsXItem is an object.
 type T52ArrayOfObjectsXItem struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	ID int64 `json:"id"`
 }
@@ -1153,6 +1289,8 @@ type T52ArrayOfObjectsXItem struct {
 //
 // minItems and maxItems
 type T53ArrayLimitsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X []string `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1165,6 +1303,8 @@ func (a *T53ArrayLimitsArgs) UnmarshalJSON(data []byte) error {
 //
 // nested arrays
 type T54ArrayOfArraysArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X [][]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1177,6 +1317,8 @@ func (a *T54ArrayOfArraysArgs) UnmarshalJSON(data []byte) error {
 //
 // array of nullable strings
 type T55ArrayOfNullableArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X []*string `json:"x,omitempty"`
 }
 
@@ -1189,6 +1331,8 @@ func (a *T55ArrayOfNullableArgs) UnmarshalJSON(data []byte) error {
 //
 // array without items
 type T56ArrayNoItemsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X []json.RawMessage `json:"x,omitempty"`
 }
 
@@ -1201,6 +1345,8 @@ func (a *T56ArrayNoItemsArgs) UnmarshalJSON(data []byte) error {
 //
 // prefixItems (raw check)
 type T57PrefixItemsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X []json.RawMessage `json:"x,omitempty"`
 }
 
@@ -1213,6 +1359,8 @@ func (a *T57PrefixItemsArgs) UnmarshalJSON(data []byte) error {
 //
 // uniqueItems (raw check)
 type T58UniqueItemsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X []int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1225,6 +1373,8 @@ func (a *T58UniqueItemsArgs) UnmarshalJSON(data []byte) error {
 //
 // true as a property schema
 type T59TrueSchemaArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1237,6 +1387,8 @@ func (a *T59TrueSchemaArgs) UnmarshalJSON(data []byte) error {
 //
 // the empty schema
 type T60EmptySchemaArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1249,6 +1401,8 @@ func (a *T60EmptySchemaArgs) UnmarshalJSON(data []byte) error {
 //
 // a property schema with a description and no type
 type T61NoTypeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// anything
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
@@ -1262,6 +1416,8 @@ func (a *T61NoTypeArgs) UnmarshalJSON(data []byte) error {
 //
 // no type but constraints (raw check)
 type T62NoTypeConstraintsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1274,6 +1430,8 @@ func (a *T62NoTypeConstraintsArgs) UnmarshalJSON(data []byte) error {
 //
 // false as a property schema (raw check)
 type T63FalseSchemaArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 	Y *string         `json:"y,omitempty"`
 }
@@ -1287,6 +1445,8 @@ func (a *T63FalseSchemaArgs) UnmarshalJSON(data []byte) error {
 //
 // required properties are value fields
 type T64RequiredFieldsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	A string `json:"a"`
 	// Required.
@@ -1304,6 +1464,8 @@ func (a *T64RequiredFieldsArgs) UnmarshalJSON(data []byte) error {
 //
 // nested object with its own required
 type T65NestedObjectArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Address *T65NestedObjectAddress `json:"address,omitempty"`
 }
 
@@ -1314,6 +1476,8 @@ func (a *T65NestedObjectArgs) UnmarshalJSON(data []byte) error {
 
 // T65NestedObjectAddress is an object.
 type T65NestedObjectAddress struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	City string  `json:"city"`
 	Zip  *string `json:"zip,omitempty"`
@@ -1323,6 +1487,8 @@ type T65NestedObjectAddress struct {
 //
 // default values are documented, not filled in
 type T66DefaultsArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Default: 5
 	N *int64 `json:"n,omitempty"`
 	// Default: "x"
@@ -1338,6 +1504,8 @@ func (a *T66DefaultsArgs) UnmarshalJSON(data []byte) error {
 //
 // if/then/else (raw check)
 type T67IfThenElseArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Kind *string `json:"kind,omitempty"`
 	Size *int64  `json:"size,omitempty"`
 }
@@ -1351,6 +1519,8 @@ func (a *T67IfThenElseArgs) UnmarshalJSON(data []byte) error {
 //
 // not (raw check)
 type T68NotArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -1363,6 +1533,8 @@ func (a *T68NotArgs) UnmarshalJSON(data []byte) error {
 //
 // propertyNames (raw check)
 type T69PropertyNamesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X map[string]string `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1375,6 +1547,8 @@ func (a *T69PropertyNamesArgs) UnmarshalJSON(data []byte) error {
 //
 // dependentRequired (raw check)
 type T70DependentRequiredArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Card *string `json:"card,omitempty"`
 	Cvv  *string `json:"cvv,omitempty"`
 }
@@ -1388,6 +1562,8 @@ func (a *T70DependentRequiredArgs) UnmarshalJSON(data []byte) error {
 //
 // minProperties on a struct (raw check)
 type T71MinPropertiesStructArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *string `json:"a,omitempty"`
 	B *string `json:"b,omitempty"`
 }
@@ -1401,6 +1577,8 @@ func (a *T71MinPropertiesStructArgs) UnmarshalJSON(data []byte) error {
 //
 // draft-04 boolean exclusiveMaximum
 type T72Draft04ExclusiveArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *float64 `json:"x,omitempty"`
 }
 
@@ -1413,6 +1591,8 @@ func (a *T72Draft04ExclusiveArgs) UnmarshalJSON(data []byte) error {
 //
 // property names that are not Go identifiers
 type T73OddPropertyNamesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Type          *string                        `json:"type,omitempty"`
 	Schema        *string                        `json:"$schema,omitempty"`
 	OrderBy       *string                        `json:"orderBy,omitempty"`
@@ -1462,6 +1642,8 @@ func (e T73OddPropertyNamesAuthMethod) Validate() error {
 //
 // an input schema without type is an open object
 type T74NoTypeRootArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	A *int64 `json:"a,omitempty"`
 }
 
@@ -1473,7 +1655,9 @@ func (a *T74NoTypeRootArgs) UnmarshalJSON(data []byte) error {
 // T75EmptyRootArgs holds the arguments of the tool "t75_empty_root".
 //
 // an input schema with no properties
-type T75EmptyRootArgs struct{}
+type T75EmptyRootArgs struct {
+	_ mcpimpl.DoNotCompare
+}
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *T75EmptyRootArgs) UnmarshalJSON(data []byte) error {
@@ -1484,6 +1668,8 @@ func (a *T75EmptyRootArgs) UnmarshalJSON(data []byte) error {
 //
 // anyOf of required lists keeps the object shape (raw check)
 type T76AnyofRequiredArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	ID   *string `json:"id,omitempty"`
 	Name *string `json:"name,omitempty"`
 }
@@ -1497,6 +1683,8 @@ func (a *T76AnyofRequiredArgs) UnmarshalJSON(data []byte) error {
 //
 // a union branch that accepts null makes the union nullable
 type T77AnyofNullableBranchArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T77AnyofNullableBranchX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1507,6 +1695,8 @@ func (a *T77AnyofNullableBranchArgs) UnmarshalJSON(data []byte) error {
 
 // T77AnyofNullableBranchX is one of several shapes; exactly one field is set.
 type T77AnyofNullableBranchX struct {
+	_ mcpimpl.DoNotCompare
+
 	String *string `mcpgen:"string"`
 	Int    *int64  `mcpgen:"number"`
 }
@@ -1533,6 +1723,8 @@ func (u *T77AnyofNullableBranchX) UnmarshalJSON(data []byte) error {
 //
 // oneOf with a null branch
 type T78OneofNullArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1545,6 +1737,8 @@ func (a *T78OneofNullArgs) UnmarshalJSON(data []byte) error {
 //
 // an object or null
 type T79NullableObjectArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T79NullableObjectX `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1555,6 +1749,8 @@ func (a *T79NullableObjectArgs) UnmarshalJSON(data []byte) error {
 
 // T79NullableObjectX is an object.
 type T79NullableObjectX struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	A string `json:"a"`
 }
@@ -1563,6 +1759,8 @@ type T79NullableObjectX struct {
 //
 // an enum in $defs used twice
 type T80SharedEnumRefArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	Min *T80SharedEnumRefLevel `json:"min,omitempty"`
 	Max *T80SharedEnumRefLevel `json:"max,omitempty"`
 }
@@ -1605,6 +1803,8 @@ func (e T80SharedEnumRefLevel) Validate() error {
 //
 // anyOf integer or number
 type T81IntOrNumberArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T81IntOrNumberX `json:"x,omitempty"`
 }
 
@@ -1615,6 +1815,8 @@ func (a *T81IntOrNumberArgs) UnmarshalJSON(data []byte) error {
 
 // T81IntOrNumberX is one of several shapes; exactly one field is set.
 type T81IntOrNumberX struct {
+	_ mcpimpl.DoNotCompare
+
 	Int    *int64   `mcpgen:"number"`
 	Number *float64 `mcpgen:"number"`
 }
@@ -1641,6 +1843,8 @@ func (u *T81IntOrNumberX) UnmarshalJSON(data []byte) error {
 //
 // a pattern and a format together
 type T82PatternAndFormatArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -1653,6 +1857,8 @@ func (a *T82PatternAndFormatArgs) UnmarshalJSON(data []byte) error {
 //
 // const true
 type T83ConstTrueArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	// Required.
 	X T83ConstTrueX `json:"x"`
 }
@@ -1682,6 +1888,8 @@ func (*T83ConstTrueX) UnmarshalJSON(data []byte) error {
 //
 // integer const beyond 2^53 compares exactly
 type T84BigIntegerConstArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T84BigIntegerConstX `json:"x,omitempty"`
 }
 
@@ -1710,6 +1918,8 @@ func (*T84BigIntegerConstX) UnmarshalJSON(data []byte) error {
 //
 // integer enum beyond 2^53
 type T85BigIntegerEnumArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T85BigIntegerEnumX `json:"x,omitempty"`
 }
 
@@ -1750,6 +1960,8 @@ func (e T85BigIntegerEnumX) Validate() error {
 //
 // enum of integers beyond 2^53 without a type
 type T86BigEnumNoTypeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *T86BigEnumNoTypeX `json:"x,omitempty"`
 }
 
@@ -1790,6 +2002,8 @@ func (e T86BigEnumNoTypeX) Validate() error {
 //
 // number enum with an integer beyond 2^53
 type T87BigNumberEnumArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X json.RawMessage `json:"x,omitempty" mcpgen:"nullable"`
 }
 
@@ -1802,6 +2016,8 @@ func (a *T87BigNumberEnumArgs) UnmarshalJSON(data []byte) error {
 //
 // integer bounds beyond 2^53, one with a fraction
 type T88BigIntegerRangeArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -1814,6 +2030,8 @@ func (a *T88BigIntegerRangeArgs) UnmarshalJSON(data []byte) error {
 //
 // exclusive integer bounds beyond 2^53
 type T89BigIntegerExclusiveArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -1826,6 +2044,8 @@ func (a *T89BigIntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
 //
 // integer multipleOf whose float64 rounds to an integer
 type T90IntegerMultipleRoundedArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *int64 `json:"x,omitempty"`
 }
 
@@ -1838,6 +2058,8 @@ func (a *T90IntegerMultipleRoundedArgs) UnmarshalJSON(data []byte) error {
 //
 // ECMA-262 pattern with lookahead and a backreference, which RE2 cannot compile
 type T91EcmaPatternArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 
@@ -1850,6 +2072,8 @@ func (a *T91EcmaPatternArgs) UnmarshalJSON(data []byte) error {
 //
 // patternProperties key with lookahead
 type T92EcmaPatternPropertiesArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
 }
 
@@ -1862,6 +2086,8 @@ func (a *T92EcmaPatternPropertiesArgs) UnmarshalJSON(data []byte) error {
 //
 // format regex holding ECMA-262 regular expressions
 type T93FormatRegexArgs struct {
+	_ mcpimpl.DoNotCompare
+
 	X *string `json:"x,omitempty"`
 }
 

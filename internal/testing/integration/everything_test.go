@@ -2,6 +2,7 @@ package integration
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -81,7 +82,7 @@ func TestEverything(t *testing.T) {
 			if err != nil {
 				t.Fatalf("GetStructuredContent: %v", err)
 			}
-			if *weather != (everything.GetStructuredContentResult{Temperature: 36, Conditions: "Light rain / drizzle", Humidity: 82}) {
+			if !reflect.DeepEqual(*weather, everything.GetStructuredContentResult{Temperature: 36, Conditions: "Light rain / drizzle", Humidity: 82}) {
 				t.Errorf("GetStructuredContent = %+v", *weather)
 			}
 
