@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
@@ -94,4 +95,65 @@ func readsBack(text string) error {
 		return fmt.Errorf("the declaration of %q does not decode back to itself:\n%s\n%s", back.Name, text, again)
 	}
 	return nil
+}
+
+// TestEarlyGeminiIsTakenOnlyForTheSameTools checks that the declarations
+// StartGemini begins before the IR's build are taken when the package holds
+// the same tools, and not when a tool was left out or the form differs,
+// and that the files are the same either way.
+func TestEarlyGeminiIsTakenOnlyForTheSameTools(t *testing.T) {
+	good := `{"name":"%s","description":"D %s.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`
+	// An enum without values is one draft-07's meta-schema rejects, so
+	// the tool is left out of the package with a warning.
+	bad := `{"name":"broken","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"m":{"enum":[]}},"required":["m"]}}`
+	all := fmt.Sprintf(`{"tools":[%s,%s,%s]}`, fmt.Sprintf(good, "zeta", "zeta"), bad, fmt.Sprintf(good, "alpha", "alpha"))
+	cases := []struct {
+		name, snapshot string
+		form           string
+		taken          bool
+	}{
+		{"same tools", fmt.Sprintf(`{"tools":[%s,%s]}`, fmt.Sprintf(good, "zeta", "zeta"), fmt.Sprintf(good, "alpha", "alpha")), ir.GeminiTyped, true},
+		{"same tools, json form", fmt.Sprintf(`{"tools":[%s,%s]}`, fmt.Sprintf(good, "zeta", "zeta"), fmt.Sprintf(good, "alpha", "alpha")), ir.GeminiJSON, true},
+		{"a tool left out", all, ir.GeminiTyped, false},
+	}
+	for _, c := range cases {
+		snap, err := snapshot.Read("t.json", []byte(c.snapshot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := ir.Options{Package: "p", Gemini: c.form}
+		early := StartGemini(snap.RuntimeTools(), opts)
+		if early == nil {
+			t.Fatalf("%s: StartGemini began nothing for the default parts", c.name)
+		}
+		pkg, err := ir.BuildOptions(snap.Tools, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := early.of(pkg.Tools, c.form == ir.GeminiJSON); got != c.taken {
+			t.Errorf("%s: early declarations taken = %v, want %v", c.name, got, c.taken)
+		}
+		if early.of(pkg.Tools, c.form != ir.GeminiJSON) {
+			t.Errorf("%s: early declarations taken for the other form", c.name)
+		}
+		with, err := RenderWith(pkg, opts, early)
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := Render(pkg, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(with) != len(without) {
+			t.Fatalf("%s: %d files with the early declarations, %d without", c.name, len(with), len(without))
+		}
+		for i := range with {
+			if with[i].Name != without[i].Name || string(with[i].Data) != string(without[i].Data) {
+				t.Errorf("%s: %s differs with the early declarations", c.name, with[i].Name)
+			}
+		}
+	}
+	if StartGemini(nil, ir.Options{Package: "p", Parts: []string{ir.PartTypes}}) != nil {
+		t.Error("StartGemini began declarations for a package without the gemini part")
+	}
 }
