@@ -85,6 +85,9 @@ func Generate(cfg Config) ([]File, error) {
 	if err := opts.Check(); err != nil {
 		return nil, cfg.wrap(err)
 	}
+	// The Gemini declarations, which take longer than any other part,
+	// are begun now, beside the IR's build.
+	early := emit.StartGemini(snap.RuntimeTools(), opts)
 	pkg, err := ir.BuildOptions(snap.Tools, opts)
 	if err != nil {
 		return nil, cfg.wrap(err)
@@ -108,7 +111,7 @@ func Generate(cfg Config) ([]File, error) {
 	if bad := ir.PinnedUnmatched(opts.Pinned, pkg.Tools); len(bad) > 0 {
 		return nil, cfg.wrap(&ir.PinnedError{Pattern: bad[0], Reason: fmt.Sprintf("matches none of the package's %d tools", len(pkg.Tools))})
 	}
-	files, err := emit.Render(pkg, opts)
+	files, err := emit.RenderWith(pkg, opts, early)
 	if err != nil {
 		return nil, cfg.wrap(err)
 	}

@@ -258,6 +258,19 @@ func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, 
 	return c
 }
 
+// fieldName returns Exported(key, "Field"), once per name and build.
+func (c *converter) fieldName(key string) string {
+	if n, ok := c.pkg.fieldNames[key]; ok {
+		return n
+	}
+	if c.pkg.fieldNames == nil {
+		c.pkg.fieldNames = map[string]string{}
+	}
+	n := Exported(key, "Field")
+	c.pkg.fieldNames[key] = n
+	return n
+}
+
 func (c *converter) errf(ptr, format string, args ...any) error {
 	return &Error{Tool: c.tool, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
 }
@@ -856,8 +869,8 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 			if o, ok := c.override(fptr); ok && o.GoName != "" {
 				continue
 			}
-			if key, taken := overridden[Exported(m.Key, "Field")]; taken {
-				return nil, &OverrideError{Key: key, Msg: fmt.Sprintf("Go name %s is the field name of property %s of %s: choose another, or give %s a go_name too", Exported(m.Key, "Field"), m.Key, t.Name, m.Key)}
+			if key, taken := overridden[c.fieldName(m.Key)]; taken {
+				return nil, &OverrideError{Key: key, Msg: fmt.Sprintf("Go name %s is the field name of property %s of %s: choose another, or give %s a go_name too", c.fieldName(m.Key), m.Key, t.Name, m.Key)}
 			}
 		}
 	}
@@ -872,7 +885,7 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 			if !validTagName(m.Key) {
 				return nil, c.errf(fptr, "property name %q cannot be named in a Go struct tag: encoding/json accepts only letters, digits, spaces and !#$%%&()*+-./:;<=>?@[]^_{|}~", m.Key)
 			}
-			ft, err := c.conv(m.Value, fptr, base+Exported(m.Key, "Field"))
+			ft, err := c.conv(m.Value, fptr, base+c.fieldName(m.Key))
 			if err != nil {
 				return nil, err
 			}
@@ -898,7 +911,7 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 			if o.GoName != "" {
 				f.GoName = o.GoName
 			} else {
-				goName := Exported(m.Key, "Field")
+				goName := c.fieldName(m.Key)
 				fieldNames.claim(goName, m.Key, spellingRank(m.Key, goName), func(n string) { f.GoName = n })
 			}
 			t.Fields = append(t.Fields, f)

@@ -270,6 +270,9 @@ type Package struct {
 	names, methods *scope
 	// steps counts the conversions and allOf merge steps the build took.
 	steps int
+	// fieldNames caches Exported(key, "Field") of the property names
+	// converted, which large servers repeat thousands of times.
+	fieldNames map[string]string
 	// patterns remembers the error of each pattern compiled so far, nil
 	// for those that compile: schemas repeat the same patterns many times.
 	patterns map[string]error

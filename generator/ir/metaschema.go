@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,10 +28,23 @@ import (
 // lets the checker remember the verdict of each distinct object, which
 // tools generated from the same code repeat many times.
 type metaChecker struct {
-	seen map[string]string
+	// seen holds the verdicts by a hash of the value and its draft; the
+	// values themselves are compared on a hit.
+	seen map[uint64][]metaVerdict
+	seed maphash.Seed
 }
 
-func newMetaChecker() *metaChecker { return &metaChecker{seen: map[string]string{}} }
+// metaVerdict is the verdict on one schema value for one draft: "" when
+// the meta-schema accepts it, else what validateMeta returned.
+type metaVerdict struct {
+	draft string
+	v     *jsontree.Node
+	msg   string
+}
+
+func newMetaChecker() *metaChecker {
+	return &metaChecker{seen: map[uint64][]metaVerdict{}, seed: maphash.MakeSeed()}
+}
 
 // check checks the schema document doc of tool, found at ptr.
 func (m *metaChecker) check(tool string, doc *jsontree.Node, ptr string) error {
@@ -86,28 +100,33 @@ func (m *metaChecker) node(tool string, v *jsontree.Node, ptr, draft string, dep
 	shallow := &jsontree.Node{Kind: jsontree.Object, Members: make([]jsontree.Member, len(v.Members))}
 	for i, mem := range v.Members {
 		shallow.Members[i] = mem
-		val, p := mem.Value, ptr+"/"+jsontree.EscapeToken(mem.Key)
+		val := mem.Value
+		// The pointer of a member is built only for one that holds
+		// subschemas.
+		p := func() string { return ptr + "/" + jsontree.EscapeToken(mem.Key) }
 		switch {
 		case schemaMaps[mem.Key] && val.Kind == jsontree.Object:
 			c := &jsontree.Node{Kind: jsontree.Object, Members: make([]jsontree.Member, len(val.Members))}
+			pm := p()
 			for j, sub := range val.Members {
 				c.Members[j] = sub
 				if isSchema(sub.Value) {
 					c.Members[j].Value = emptySchema
-					children = append(children, child{sub.Value, p + "/" + jsontree.EscapeToken(sub.Key)})
+					children = append(children, child{sub.Value, pm + "/" + jsontree.EscapeToken(sub.Key)})
 				}
 			}
 			shallow.Members[i].Value = c
 		case schemaOne[mem.Key] && isSchema(val):
 			shallow.Members[i].Value = emptySchema
-			children = append(children, child{val, p})
+			children = append(children, child{val, p()})
 		case schemaLists[mem.Key] && val.Kind == jsontree.Array:
 			c := &jsontree.Node{Kind: jsontree.Array, Items: make([]*jsontree.Node, len(val.Items))}
+			pl := p()
 			for j, sub := range val.Items {
 				c.Items[j] = sub
 				if isSchema(sub) {
 					c.Items[j] = emptySchema
-					children = append(children, child{sub, p + "/" + strconv.Itoa(j)})
+					children = append(children, child{sub, pl + "/" + strconv.Itoa(j)})
 				}
 			}
 			shallow.Members[i].Value = c
@@ -125,19 +144,80 @@ func (m *metaChecker) node(tool string, v *jsontree.Node, ptr, draft string, dep
 }
 
 // verdict validates the schema value v, found at ptr, against the
-// meta-schema of draft, once per distinct value and draft.
+// meta-schema of draft, once per distinct value and draft. Values are
+// told apart by a hash and then compared as written (sameJSON), which costs
+// a fraction of encoding each value as text to key a map with it.
 func (m *metaChecker) verdict(tool string, v *jsontree.Node, ptr, draft string) error {
-	key := draft + "\x00" + v.String()
-	msg, done := m.seen[key]
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	h.WriteString(draft)
+	hashJSON(&h, v)
+	key := h.Sum64()
+	msg, done := "", false
+	for _, e := range m.seen[key] {
+		if e.draft == draft && sameJSON(e.v, v) {
+			msg, done = e.msg, true
+			break
+		}
+	}
 	if !done {
 		msg = validateMeta(draft, v)
-		m.seen[key] = msg
+		m.seen[key] = append(m.seen[key], metaVerdict{draft: draft, v: v, msg: msg})
 	}
 	if msg == "" {
 		return nil
 	}
 	at, reason, _ := strings.Cut(msg, "\x00")
 	return &Error{Tool: tool, Pointer: ptr + at, Msg: "the JSON Schema meta-schema rejects it, so every call would fail: " + reason, Uncallable: true}
+}
+
+// hashJSON writes v's kinds, keys and values to h.
+func hashJSON(h *maphash.Hash, v *jsontree.Node) {
+	h.WriteByte(byte(v.Kind))
+	switch v.Kind {
+	case jsontree.Bool:
+		if v.Bool {
+			h.WriteByte(1)
+		}
+	case jsontree.Number, jsontree.String:
+		h.WriteString(v.Str)
+		h.WriteByte(0)
+	case jsontree.Array:
+		for _, it := range v.Items {
+			hashJSON(h, it)
+		}
+		h.WriteByte(0)
+	case jsontree.Object:
+		for _, mem := range v.Members {
+			h.WriteString(mem.Key)
+			h.WriteByte(0)
+			hashJSON(h, mem.Value)
+		}
+		h.WriteByte(0)
+	}
+}
+
+// sameJSON reports whether a and b are the same value as written: the same
+// kinds, keys in the same order, and the same literal text of numbers, so
+// that 1 and 1.0 differ, as they may for the meta-schema of draft-04.
+func sameJSON(a, b *jsontree.Node) bool {
+	if a == b {
+		return true
+	}
+	if a.Kind != b.Kind || a.Bool != b.Bool || a.Str != b.Str || len(a.Items) != len(b.Items) || len(a.Members) != len(b.Members) {
+		return false
+	}
+	for i := range a.Items {
+		if !sameJSON(a.Items[i], b.Items[i]) {
+			return false
+		}
+	}
+	for i := range a.Members {
+		if a.Members[i].Key != b.Members[i].Key || !sameJSON(a.Members[i].Value, b.Members[i].Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // MaxMetaDepth bounds the nesting the meta-schema check follows; the

@@ -150,36 +150,16 @@ func Read(name string, data []byte) (*Snapshot, error) {
 	switch doc.Kind {
 	case jsontree.Array:
 		list, listPtr = doc, ""
-		if err := json.Unmarshal(data, &rawList); err != nil {
-			return nil, fail("", "%v", err)
-		}
+		rawList = rawItems(data)
 	case jsontree.Object:
 		result, resultPtr, rawResult = doc, "", data
-		var envelope struct {
-			Result struct {
-				Tools []json.RawMessage `json:"tools"`
-			} `json:"result"`
-			Tools []json.RawMessage `json:"tools"`
-		}
-		if err := json.Unmarshal(data, &envelope); err != nil && doc.Get("result") == nil && doc.Get("tools") == nil {
-			return nil, fail("", "%v", err)
-		}
 		if r := doc.Get("result"); r != nil {
 			if r.Kind != jsontree.Object {
 				return nil, fail("/result", "result is a JSON %s, want an object", r.Kind)
 			}
-			var raw struct {
-				Result json.RawMessage `json:"result"`
-			}
-			if err := json.Unmarshal(data, &raw); err != nil {
-				return nil, fail("/result", "%v", err)
-			}
-			result, resultPtr, rawResult = r, "/result", raw.Result
-			rawList = envelope.Result.Tools
+			result, resultPtr, rawResult = r, "/result", rawMember(data, "result")
 		} else if doc.Get("error") != nil {
 			return nil, fail("/error", "the response is a JSON-RPC error, not a tool list: %s", doc.Get("error"))
-		} else {
-			rawList = envelope.Tools
 		}
 		list, listPtr = result.Get("tools"), resultPtr+"/tools"
 		if list == nil {
@@ -191,6 +171,7 @@ func Read(name string, data []byte) (*Snapshot, error) {
 		if err := readHeader(doc, s); err != nil {
 			return nil, fail(err.ptr, "%s", err.msg)
 		}
+		rawList = rawItems(rawMember(rawResult, "tools"))
 	default:
 		return nil, fail("", "snapshot is a JSON %s, want an object or an array of tools", doc.Kind)
 	}
@@ -260,10 +241,7 @@ func readTool(item *jsontree.Node, raw json.RawMessage, ptr string) (*Tool, *rea
 		return nil, errAt(ptr, "tool is a JSON %s, want an object", item.Kind)
 	}
 	t := &Tool{Raw: bytes.TrimSpace(raw), Pointer: ptr}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
-		return nil, errAt(ptr, "%v", err)
-	}
+	members := rawMembers(raw, "inputSchema", "outputSchema", "annotations")
 	name := item.Get("name")
 	switch {
 	case name == nil:
@@ -304,7 +282,7 @@ func readTool(item *jsontree.Node, raw json.RawMessage, ptr string) (*Tool, *rea
 		return nil, e
 	}
 	t.Input = in
-	t.InputSchema = bytes.TrimSpace(members["inputSchema"])
+	t.InputSchema = bytes.TrimSpace(members[0])
 	if out := item.Get("outputSchema"); out != nil && out.Kind != jsontree.Null {
 		if out.Kind != jsontree.Object {
 			return nil, errAt(ptr+"/outputSchema", "outputSchema of tool %q is a JSON %s, want an object", t.Name, out.Kind)
@@ -313,10 +291,10 @@ func readTool(item *jsontree.Node, raw json.RawMessage, ptr string) (*Tool, *rea
 			return nil, e
 		}
 		t.Output = out
-		t.OutputSchema = bytes.TrimSpace(members["outputSchema"])
+		t.OutputSchema = bytes.TrimSpace(members[1])
 	}
 	if a := item.Get("annotations"); a != nil && a.Kind != jsontree.Null {
-		t.Annotations = bytes.TrimSpace(members["annotations"])
+		t.Annotations = bytes.TrimSpace(members[2])
 	}
 	return t, nil
 }
@@ -336,39 +314,74 @@ func CheckRefs(doc *jsontree.Node) (ptr, msg string) {
 // the first $schema that names no draft the validator embeds: each would
 // need a fetch, which mcpgen never does. ptr is v's pointer within the file.
 func checkRefs(root, v *jsontree.Node, ptr string) *readErr {
+	r := refChecker{root: root, ptr: ptr}
+	return r.check(v)
+}
+
+// refChecker walks a schema for checkRefs. It keeps the keys and indexes
+// that lead to the current value, unescaped, and builds a pointer from them
+// only for an error.
+type refChecker struct {
+	root *jsontree.Node
+	ptr  string
+	path []string
+}
+
+// at returns the pointer of the current value's member key.
+func (r *refChecker) at(key string) string {
+	var b strings.Builder
+	b.WriteString(r.ptr)
+	for _, tok := range r.path {
+		b.WriteByte('/')
+		b.WriteString(jsontree.EscapeToken(tok))
+	}
+	b.WriteByte('/')
+	b.WriteString(jsontree.EscapeToken(key))
+	return b.String()
+}
+
+func (r *refChecker) check(v *jsontree.Node) *readErr {
 	switch v.Kind {
 	case jsontree.Object:
 		for _, m := range v.Members {
-			p := ptr + "/" + jsontree.EscapeToken(m.Key)
 			if m.Value.Kind == jsontree.String {
 				switch m.Key {
 				case "$ref":
-					if _, _, err := schema.Resolve(root, m.Value.Str); err != nil {
-						return errAt(p, "%v", err)
+					if _, _, err := schema.Resolve(r.root, m.Value.Str); err != nil {
+						return errAt(r.at(m.Key), "%v", err)
 					}
 					continue
 				case "$dynamicRef", "$recursiveRef":
-					if !isLocalRef(root, m.Value.Str) {
-						return errAt(p, "%s %q points outside the schema, which mcpgen does not fetch", m.Key, m.Value.Str)
+					if !isLocalRef(r.root, m.Value.Str) {
+						return errAt(r.at(m.Key), "%s %q points outside the schema, which mcpgen does not fetch", m.Key, m.Value.Str)
 					}
 					continue
 				case "$schema":
 					if !knownMetaSchema(m.Value.Str) {
-						return errAt(p, "$schema %q is not a JSON Schema draft mcpgen knows (draft-04, -06, -07, 2019-09, 2020-12), and its meta-schema is never fetched", m.Value.Str)
+						return errAt(r.at(m.Key), "$schema %q is not a JSON Schema draft mcpgen knows (draft-04, -06, -07, 2019-09, 2020-12), and its meta-schema is never fetched", m.Value.Str)
 					}
 					continue
 				}
 			}
-			if schema.DataKeywords[m.Key] {
+			if schema.DataKeywords[m.Key] || m.Value.Kind != jsontree.Object && m.Value.Kind != jsontree.Array {
 				continue
 			}
-			if e := checkRefs(root, m.Value, p); e != nil {
+			r.path = append(r.path, m.Key)
+			e := r.check(m.Value)
+			r.path = r.path[:len(r.path)-1]
+			if e != nil {
 				return e
 			}
 		}
 	case jsontree.Array:
 		for i, it := range v.Items {
-			if e := checkRefs(root, it, ptr+"/"+strconv.Itoa(i)); e != nil {
+			if it.Kind != jsontree.Object && it.Kind != jsontree.Array {
+				continue
+			}
+			r.path = append(r.path, strconv.Itoa(i))
+			e := r.check(it)
+			r.path = r.path[:len(r.path)-1]
+			if e != nil {
 				return e
 			}
 		}

@@ -218,12 +218,29 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
+// compact returns a copy of raw without insignificant whitespace, as
+// json.Compact writes it. raw has been parsed already, so it is valid JSON
+// and is not checked again: one pass that drops the whitespace outside
+// strings gives the same bytes, where json.Compact's checks took a tenth
+// of the conversion of a large server.
 func compact(raw []byte) json.RawMessage {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return json.RawMessage(raw)
+	out := make([]byte, 0, len(raw))
+	start := 0 // of the run not yet copied
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case ' ', '\t', '\n', '\r':
+			out = append(out, raw[start:i]...)
+			start = i + 1
+		case '"':
+			// Skip the string, escapes included.
+			for i++; i < len(raw) && raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+		}
 	}
-	return json.RawMessage(b.Bytes())
+	return json.RawMessage(append(out, raw[start:]...))
 }
 
 // ToolDescription returns the description to declare for a tool: its

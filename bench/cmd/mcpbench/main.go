@@ -59,6 +59,12 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "rusage" {
+		if err := rusageMain(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "worker" {
 		if err := workerMain(os.Args[2:]); err != nil {
 			log.Fatal(err)

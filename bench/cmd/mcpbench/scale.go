@@ -107,16 +107,14 @@ func benchScale(cfg config, tmp string) ([]scaleResult, error) {
 			log.Printf("repetition %d/%d: generating %s", r+1, cfg.reps, in.name)
 			out := filepath.Join(tmp, "gen", in.pkg)
 			os.RemoveAll(out)
-			cmd := exec.Command(mcpgen, "generate", "--snapshot", in.snapshot, "--package", in.pkg, "--out", out)
-			cmd.Stderr = os.Stderr
-			start := time.Now()
-			if err := cmd.Run(); err != nil {
+			// measureCommand, not exec here: see there why.
+			u, err := measureCommand(mcpgen, "generate", "--snapshot", in.snapshot, "--package", in.pkg, "--out", out)
+			if err != nil {
 				return nil, fmt.Errorf("generating %s: %w", in.name, err)
 			}
-			walls[i] = append(walls[i], time.Since(start))
-			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-			cpus[i] = append(cpus[i], time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
-			results[i].maxRSS = max(results[i].maxRSS, ru.Maxrss*1024)
+			walls[i] = append(walls[i], u.Wall)
+			cpus[i] = append(cpus[i], u.CPU)
+			results[i].maxRSS = max(results[i].maxRSS, u.MaxRSS)
 		}
 	}
 

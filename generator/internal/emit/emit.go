@@ -46,6 +46,13 @@ type File struct {
 // Render renders the files of pkg that opts ask for, sorted by name. pkg
 // must have been built with the same opts (ir.BuildOptions).
 func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
+	return RenderWith(pkg, opts, nil)
+}
+
+// RenderWith is Render with the Gemini declarations StartGemini began
+// before the IR was built, which it uses when they are of the package's
+// tools; early may be nil.
+func RenderWith(pkg *ir.Package, opts ir.Options, early *Gemini) ([]File, error) {
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
@@ -60,6 +67,7 @@ func Render(pkg *ir.Package, opts ir.Options) ([]File, error) {
 		opts.Gemini = ir.GeminiTyped
 	}
 	g := newGen(pkg, opts)
+	g.early = early
 	fm := newFormatter()
 	// Files are built one at a time, each holding one of the formatter's
 	// slots meanwhile, so that one file's syntax tree is alive at a time;
@@ -264,6 +272,8 @@ type gen struct {
 	runtimeTools []runtime.Tool
 	// gemini delivers the Gemini declarations (see startGemini).
 	gemini chan geminiDecls
+	// early, when set, is a start on them made before the IR was built.
+	early *Gemini
 }
 
 // root is a tool's Args or Result type.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"runtime"
+	goruntime "runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -13,8 +15,8 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
-	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
 
 // geminiFile renders gemini.go: the declarations runtime/gemini makes from
@@ -68,29 +70,84 @@ type geminiDecls struct {
 // startGemini makes the Gemini declarations in a goroutine of its own, so
 // that they are ready when geminiFile, the last file built, needs them: the
 // work fills the gaps the other files leave while they are built and
-// formatted.
+// formatted. Declarations begun by StartGemini are taken instead when they
+// are of the same tools.
 func (g *gen) startGemini() {
 	tools := g.sortedRuntimeTools()
+	jsonForm := g.opts.Gemini == ir.GeminiJSON
+	if e := g.early; e != nil && e.of(g.pkg.Tools, jsonForm) {
+		g.gemini = e.out
+		return
+	}
 	g.gemini = make(chan geminiDecls, 1)
-	go func() {
-		var out geminiDecls
-		decls, names, err := gemini.Declarations(tools, &gemini.DeclarationOptions{JSONSchema: g.opts.Gemini == ir.GeminiJSON})
+	go func() { g.gemini <- makeGeminiDecls(tools, jsonForm) }()
+}
+
+// Gemini is a start on the Gemini declarations of a package, made by
+// StartGemini while the IR is built.
+type Gemini struct {
+	tools    []runtime.Tool
+	jsonForm bool
+	out      chan geminiDecls
+}
+
+// StartGemini begins the Gemini declarations of tools, in a goroutine, when
+// opts ask for the gemini part, and returns nil otherwise. tools are those
+// the IR is built from, in any order; they are declared in the IR's order,
+// by name. RenderWith takes the result when the package holds the same
+// tools (none was left out), and makes the declarations again otherwise,
+// since a tool left out can change the names of the others. Run beside the
+// IR's build, the work fills the time the build leaves a processor idle.
+func StartGemini(tools []runtime.Tool, opts ir.Options) *Gemini {
+	parts := opts.Parts
+	if parts == nil {
+		parts = ir.DefaultParts
+	}
+	if !slices.Contains(parts, ir.PartGemini) {
+		return nil
+	}
+	sorted := slices.Clone(tools)
+	slices.SortStableFunc(sorted, func(a, b runtime.Tool) int { return strings.Compare(a.Name, b.Name) })
+	e := &Gemini{tools: sorted, jsonForm: opts.Gemini == ir.GeminiJSON, out: make(chan geminiDecls, 1)}
+	go func() { e.out <- makeGeminiDecls(e.tools, e.jsonForm) }()
+	return e
+}
+
+// of reports whether e's declarations are those of the package's tools in
+// the given form: the same tools in the same order, with the same names,
+// titles, descriptions and input schemas, the only parts of a tool a
+// declaration is made from.
+func (e *Gemini) of(tools []*ir.Tool, jsonForm bool) bool {
+	if e.jsonForm != jsonForm || len(e.tools) != len(tools) {
+		return false
+	}
+	for i, t := range tools {
+		s, u := &t.Source, &e.tools[i]
+		if s.Name != u.Name || s.Title != u.Title || s.Description != u.Description || !bytes.Equal(s.InputSchema, u.InputSchema) {
+			return false
+		}
+	}
+	return true
+}
+
+// makeGeminiDecls makes the declarations of tools and their texts.
+func makeGeminiDecls(tools []runtime.Tool, jsonForm bool) geminiDecls {
+	var out geminiDecls
+	decls, names, err := gemini.Declarations(tools, &gemini.DeclarationOptions{JSONSchema: jsonForm})
+	if err != nil {
+		out.err = err
+		return out
+	}
+	out.texts, out.names = make([]string, len(decls)), names
+	errs := make([]error, len(decls))
+	inParallel(len(decls), func(i int) { out.texts[i], errs[i] = declarationText(decls[i]) })
+	for i, err := range errs {
 		if err != nil {
-			out.err = err
-			g.gemini <- out
-			return
+			out.err = fmt.Errorf("encoding the Gemini declaration of %s: %w", names[decls[i].Name], err)
+			break
 		}
-		out.texts, out.names = make([]string, len(decls)), names
-		errs := make([]error, len(decls))
-		inParallel(len(decls), func(i int) { out.texts[i], errs[i] = declarationJSON(decls[i]) })
-		for i, err := range errs {
-			if err != nil {
-				out.err = fmt.Errorf("encoding the Gemini declaration of %s: %w", names[decls[i].Name], err)
-				break
-			}
-		}
-		g.gemini <- out
-	}()
+	}
+	return out
 }
 
 // inParallel calls f for 0 ≤ i < n on GOMAXPROCS goroutines. Each call
@@ -98,7 +155,7 @@ func (g *gen) startGemini() {
 func inParallel(n int, f func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
+	for range min(goruntime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				f(i)
@@ -108,20 +165,11 @@ func inParallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// declarationJSON encodes d as the JSON text FunctionDeclarations decodes
-// with mcpimpl.DecodeLiterals, and checks that it decodes back to d.
-func declarationJSON(d *genai.FunctionDeclaration) (string, error) {
-	text, err := declarationText(d)
-	if err != nil {
-		return "", err
-	}
-	if err := checkLiteral(text, d); err != nil {
-		return "", err
-	}
-	return text, nil
-}
-
-// declarationText encodes d compactly, leaving <, > and & as they are.
+// declarationText encodes d compactly, leaving <, > and & as they are, as
+// the JSON text FunctionDeclarations decodes with mcpimpl.DecodeLiterals.
+// That every declaration reads back to itself through that decoder is
+// checked by TestDeclarationTextsReadBack over the corpus, rather than
+// once more for every declaration of every generation.
 func declarationText(d *genai.FunctionDeclaration) (string, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -130,21 +178,4 @@ func declarationText(d *genai.FunctionDeclaration) (string, error) {
 		return "", err
 	}
 	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
-}
-
-// checkLiteral checks that text decodes, as the generated code decodes it,
-// to a declaration that encodes to text again.
-func checkLiteral(text string, d *genai.FunctionDeclaration) error {
-	var back genai.FunctionDeclaration
-	if err := mcpimpl.DecodeLiteral(text, &back); err != nil {
-		return err
-	}
-	again, err := declarationText(&back)
-	if err != nil {
-		return err
-	}
-	if again != text {
-		return fmt.Errorf("the declaration of %q does not decode back to itself", d.Name)
-	}
-	return nil
 }

@@ -52,10 +52,11 @@ func (g *gen) sortedRuntimeTools() []runtime.Tool {
 	return g.runtimeTools
 }
 
+// compactTools compacts the tools' texts, on every processor.
 func (g *gen) compactTools() []runtime.Tool {
-	out := make([]runtime.Tool, 0, len(g.pkg.Tools))
-	for _, t := range g.pkg.Tools {
-		rt := t.Source
+	out := make([]runtime.Tool, len(g.pkg.Tools))
+	inParallel(len(out), func(i int) {
+		rt := g.pkg.Tools[i].Source
 		rt.Raw = json.RawMessage(compact(rt.Raw))
 		rt.InputSchema = json.RawMessage(compact(rt.InputSchema))
 		if rt.OutputSchema != nil {
@@ -64,8 +65,8 @@ func (g *gen) compactTools() []runtime.Tool {
 		if rt.Annotations != nil {
 			rt.Annotations = json.RawMessage(compact(rt.Annotations))
 		}
-		out = append(out, rt)
-	}
+		out[i] = rt
+	})
 	return out
 }
 

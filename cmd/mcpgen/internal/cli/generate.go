@@ -22,7 +22,7 @@ const generateGCPercent = 400
 // generateMemoryLimit is the soft memory limit while generating, unless
 // GOMEMLIMIT sets one: it keeps the GC target's extra memory in check on
 // thousands of tools (see "Generation memory" in docs/reliability.md).
-const generateMemoryLimit = 128 << 20
+const generateMemoryLimit = 96 << 20
 
 var generateCommand = &command{
 	name:    "generate",
