@@ -208,9 +208,11 @@ Why the first connect of a fresh process and the in-process median disagree:
   a process has neither: unpinned, it probes first (two round trips where the floor,
   which knows its era, takes one; over stdio the spec asks a client that speaks both
   eras to probe before anything else). Pinned to 2026-07-28 it lists at once, with
-  the probe alongside when something needs it, like a remembered endpoint. The
-  targets compare the floor with mcpgen pinned to the floor's era, over every
-  transport; the unpinned rows show what the probe costs.
+  the probe alongside when something needs it, like a remembered endpoint; over
+  stdio, whose server is a new process each time, Connect still waits for the
+  probe's answer, so that a session it returns has a server that speaks the pinned
+  version. The targets compare the floor with mcpgen pinned to the floor's era, over
+  every transport; the unpinned rows show what the probe costs.
 - **First use.** net/http's 32 KiB pooled copy buffer for the first request body (the
   floor pays it too), and mcpgen's pools filled for the first time. The 202 to
   notifications/initialized no longer takes io.Discard's 8 KiB buffer: an empty body
