@@ -124,19 +124,10 @@ type streamableConn struct {
 	// tests, which see through it whether the stream waits without a
 	// buffer.
 	getReader atomic.Pointer[sse.Reader]
-	// draining counts the response streams that have delivered their
-	// response and are being read to their end, which returns their HTTP
-	// connection to the pool. The one Write at a time that waits for one
-	// of them to end (see awaitDrain) sets drainWaiting and receives from
-	// drained, which endDrain signals; drainTimer bounds its wait. Both
-	// are made once, by the first wait. slowDrain is set once a wait timed
-	// out: the server keeps its streams open after the response, and
-	// Writes stop waiting.
-	draining     int
-	drainWaiting bool
-	drained      chan struct{}
-	drainTimer   *time.Timer
-	slowDrain    bool
+	// slowDrain is set once a server kept a response stream open for
+	// longer than drainWait after the response: from then on, responses
+	// are handed over at once (see deliverAfterEnd).
+	slowDrain atomic.Bool
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -231,7 +222,6 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 			return err
 		}
 	}
-	c.awaitDrain(ctx)
 	rctx, rcancel := context.WithCancel(c.ctx)
 	s := &stream{ctx: rctx, cancel: rcancel, conn: c}
 	if ctx.Done() != nil {
@@ -739,95 +729,101 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 			continue // a priming event, or an event type MCP does not use
 		}
 		isResponse := id != "" && isResponseTo(ev.Data, id)
-		if isResponse {
-			// Counted before the response is handed over, so that the
-			// request its caller sends next finds the connection about
-			// to be free.
-			c.startDrain()
+		if isResponse && !c.slowDrain.Load() {
+			c.deliverAfterEnd(s, r, body, ev.Data)
+			return true, got, nil
 		}
 		if !c.in.put(s.ctx, item{data: ev.Data}) {
-			if isResponse {
-				c.endDrain()
-			}
 			return false, got, s.ctx.Err()
 		}
 		if isResponse {
-			c.drainStream(s, r, body)
-			c.endDrain()
+			c.drainStream(s, r, body, nil)
 			return true, got, nil
 		}
 	}
 }
 
-// startDrain counts a response stream that is about to deliver its
-// response and then be read to its end.
-func (c *streamableConn) startDrain() {
-	c.mu.Lock()
-	c.draining++
-	c.mu.Unlock()
+// deliverAfterEnd hands the response data over once its stream has been
+// read to its end, which returns the stream's HTTP connection to the pool,
+// or after drainWait, whichever comes first. Servers end the stream right
+// after the response; a caller that sends its next request as soon as it
+// has the answer, as the handshake and most callers do, then finds that
+// connection free instead of opening another one (a dial, and over TLS a
+// handshake). Once a server has kept a stream open for longer than
+// drainWait, responses are handed over at once (slowDrain).
+func (c *streamableConn) deliverAfterEnd(s *stream, r *sse.Reader, body io.ReadCloser, data []byte) {
+	p := startPending(c, s, data)
+	c.drainStream(s, r, body, p)
+	p.deliver(false)
+	p.stop()
 }
 
-// endDrain counts a response stream as ended, its body read to its end or
-// given up, and wakes the Write waiting for a connection to come free.
-func (c *streamableConn) endDrain() {
-	c.mu.Lock()
-	c.draining--
-	if c.drainWaiting {
-		c.drainWaiting = false
-		c.drained <- struct{}{} // buffered, and only a waiter is signalled
-	}
-	c.mu.Unlock()
+// A pendingResponse is a response that deliverAfterEnd holds while its
+// stream is read to its end. Its timer hands it over after drainWait.
+type pendingResponse struct {
+	t    *time.Timer
+	mu   sync.Mutex
+	c    *streamableConn
+	s    *stream
+	data []byte
+	done bool
 }
 
-// awaitDrain waits, at most drainWait, until one of the response streams
-// whose response has been delivered has been read to its end. A request sent
-// right after a response, as a caller's next request is, would otherwise
-// find that response's connection still busy and open another one: a
-// dial, and over TLS a handshake, that a moment's wait saves. Servers end
-// such a stream right after the response; once one has kept a stream open
-// for longer than drainWait, the connection stops waiting. One Write waits
-// at a time; others, sent while many requests are under way, go on at
-// once, as there is no connection about to come free for each of them.
-func (c *streamableConn) awaitDrain(ctx context.Context) {
-	c.mu.Lock()
-	if c.draining == 0 || c.slowDrain || c.drainWaiting {
-		c.mu.Unlock()
+var pendingPool sync.Pool
+
+// startPending holds data, the response on s, for at most drainWait.
+func startPending(c *streamableConn, s *stream, data []byte) *pendingResponse {
+	p, _ := pendingPool.Get().(*pendingResponse)
+	if p == nil {
+		p = &pendingResponse{}
+		p.t = time.AfterFunc(time.Hour, p.late)
+		p.t.Stop()
+	}
+	p.mu.Lock()
+	p.c, p.s, p.data, p.done = c, s, data, false
+	p.mu.Unlock()
+	p.t.Reset(drainWait)
+	return p
+}
+
+// late hands the response over when its stream has not ended in time.
+func (p *pendingResponse) late() { p.deliver(true) }
+
+// deliver hands the response over, once.
+func (p *pendingResponse) deliver(late bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done || p.c == nil {
 		return
 	}
-	c.drainWaiting = true
-	if c.drained == nil {
-		c.drained = make(chan struct{}, 1)
-		c.drainTimer = time.NewTimer(drainWait)
-	} else {
-		c.drainTimer.Reset(drainWait)
+	p.done = true
+	if late {
+		p.c.slowDrain.Store(true)
 	}
-	c.mu.Unlock()
-	select {
-	case <-c.drained:
-		c.drainTimer.Stop()
-		return
-	case <-ctx.Done():
-	case <-c.ctx.Done():
-	case <-c.drainTimer.C:
-		c.mu.Lock()
-		c.slowDrain = c.drainWaiting
-		c.mu.Unlock()
+	p.c.in.put(p.s.ctx, item{data: p.data})
+}
+
+// stop gives p back to the pool, unless its timer is firing.
+func (p *pendingResponse) stop() {
+	if p.t.Stop() {
+		p.mu.Lock()
+		p.c, p.s, p.data = nil, nil, nil
+		p.mu.Unlock()
+		pendingPool.Put(p)
 	}
-	c.mu.Lock()
-	if c.drainWaiting {
-		c.drainWaiting = false
-	} else {
-		<-c.drained // endDrain signalled as the wait ended
-	}
-	c.mu.Unlock()
-	c.drainTimer.Stop()
 }
 
 // drainStream reads what follows the response, briefly: servers end the
 // stream right after it, and a stream read to its end lets the HTTP
 // connection be reused, where one abandoned would be torn down.
-func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadCloser) {
+//
+// With p, the response is still held: it is handed over before anything
+// that follows it, and when the caller's context has ended.
+func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadCloser, p *pendingResponse) {
 	if !s.detach() {
+		if p != nil {
+			p.deliver(false)
+		}
 		return // the caller's context ended: the stream is being closed
 	}
 	t := startGrace(s.cancel)
@@ -838,6 +834,9 @@ func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadClose
 			return
 		}
 		if len(ev.Data) > 0 && (ev.Type == "" || ev.Type == "message") {
+			if p != nil {
+				p.deliver(false)
+			}
 			if !c.in.put(s.ctx, item{data: ev.Data}) {
 				return
 			}

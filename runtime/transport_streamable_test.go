@@ -529,8 +529,9 @@ func TestStreamableConnectionReuse(t *testing.T) {
 
 // TestStreamableNextRequestWaitsForDrain checks that a request sent right
 // after the previous response arrived goes over that response's connection:
-// it waits for the stream, which the server ends right after the response,
-// to be read to its end instead of opening a connection of its own.
+// the response is handed over once its stream, which the server ends right
+// after it, has been read to its end, instead of the next request finding
+// the connection busy and opening one of its own.
 func TestStreamableNextRequestWaitsForDrain(t *testing.T) {
 	checkLeaks(t)
 	var mu sync.Mutex
