@@ -222,8 +222,8 @@ Why the first connect of a fresh process and the in-process median disagree:
   used to go out while that stream was still being read to its end, find its
   connection busy, and open a second one (a dial, and over TLS a handshake): the first
   legacy listing of a process opened three connections where the floor opens one. A
-  request now waits, at most 20 ms, for such a stream to end, and takes its
-  connection.
+  response on such a stream is now handed over once the stream has ended (at most
+  20 ms later), so that its connection is free for the next request.
 - **The GET stream, 2025-11-25.** It goes out once the first request after the
   handshake has been answered, stateful server or not, so it costs that request
   neither a round trip nor a connection opened beside it; a process that has seen the
