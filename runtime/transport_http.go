@@ -103,10 +103,6 @@ const (
 	// the response before it is closed; servers end it right away, and
 	// reading to the end lets the HTTP connection be reused.
 	afterResponseGrace = 2 * time.Second
-	// drainWait bounds how long a response is held while its event
-	// stream is read to its end, so that the caller's next request can
-	// reuse the stream's connection (see deliverAfterEnd).
-	drainWait = 20 * time.Millisecond
 	// getOpenWait bounds how long, after the GET that opens the stream
 	// for server-initiated messages went out, a request that could make
 	// the server send there waits for the server's answer to it.

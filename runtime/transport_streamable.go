@@ -124,10 +124,6 @@ type streamableConn struct {
 	// tests, which see through it whether the stream waits without a
 	// buffer.
 	getReader atomic.Pointer[sse.Reader]
-	// slowDrain is set once a server kept a response stream open for
-	// longer than drainWait after the response: from then on, responses
-	// are handed over at once (see deliverAfterEnd).
-	slowDrain atomic.Bool
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -729,101 +725,21 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 			continue // a priming event, or an event type MCP does not use
 		}
 		isResponse := id != "" && isResponseTo(ev.Data, id)
-		if isResponse && !c.slowDrain.Load() {
-			c.deliverAfterEnd(s, r, body, ev.Data)
-			return true, got, nil
-		}
 		if !c.in.put(s.ctx, item{data: ev.Data}) {
 			return false, got, s.ctx.Err()
 		}
 		if isResponse {
-			c.drainStream(s, r, body, nil)
+			c.drainStream(s, r, body)
 			return true, got, nil
 		}
-	}
-}
-
-// deliverAfterEnd hands the response data over once its stream has been
-// read to its end, which returns the stream's HTTP connection to the pool,
-// or after drainWait, whichever comes first. Servers end the stream right
-// after the response; a caller that sends its next request as soon as it
-// has the answer, as the handshake and most callers do, then finds that
-// connection free instead of opening another one (a dial, and over TLS a
-// handshake). Once a server has kept a stream open for longer than
-// drainWait, responses are handed over at once (slowDrain).
-func (c *streamableConn) deliverAfterEnd(s *stream, r *sse.Reader, body io.ReadCloser, data []byte) {
-	p := startPending(c, s, data)
-	c.drainStream(s, r, body, p)
-	p.deliver(false)
-	p.stop()
-}
-
-// A pendingResponse is a response that deliverAfterEnd holds while its
-// stream is read to its end. Its timer hands it over after drainWait.
-type pendingResponse struct {
-	t    *time.Timer
-	mu   sync.Mutex
-	c    *streamableConn
-	s    *stream
-	data []byte
-	done bool
-}
-
-var pendingPool sync.Pool
-
-// startPending holds data, the response on s, for at most drainWait.
-func startPending(c *streamableConn, s *stream, data []byte) *pendingResponse {
-	p, _ := pendingPool.Get().(*pendingResponse)
-	if p == nil {
-		p = &pendingResponse{}
-		p.t = time.AfterFunc(time.Hour, p.late)
-		p.t.Stop()
-	}
-	p.mu.Lock()
-	p.c, p.s, p.data, p.done = c, s, data, false
-	p.mu.Unlock()
-	p.t.Reset(drainWait)
-	return p
-}
-
-// late hands the response over when its stream has not ended in time.
-func (p *pendingResponse) late() { p.deliver(true) }
-
-// deliver hands the response over, once.
-func (p *pendingResponse) deliver(late bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.done || p.c == nil {
-		return
-	}
-	p.done = true
-	if late {
-		p.c.slowDrain.Store(true)
-	}
-	p.c.in.put(p.s.ctx, item{data: p.data})
-}
-
-// stop gives p back to the pool, unless its timer is firing.
-func (p *pendingResponse) stop() {
-	if p.t.Stop() {
-		p.mu.Lock()
-		p.c, p.s, p.data = nil, nil, nil
-		p.mu.Unlock()
-		pendingPool.Put(p)
 	}
 }
 
 // drainStream reads what follows the response, briefly: servers end the
 // stream right after it, and a stream read to its end lets the HTTP
 // connection be reused, where one abandoned would be torn down.
-//
-// With p, the response is still held: it is handed over before anything
-// that follows it, and when the caller's context has ended.
-func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadCloser, p *pendingResponse) {
+func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadCloser) {
 	if !s.detach() {
-		if p != nil {
-			p.deliver(false)
-		}
 		return // the caller's context ended: the stream is being closed
 	}
 	t := startGrace(s.cancel)
@@ -834,9 +750,6 @@ func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadClose
 			return
 		}
 		if len(ev.Data) > 0 && (ev.Type == "" || ev.Type == "message") {
-			if p != nil {
-				p.deliver(false)
-			}
 			if !c.in.put(s.ctx, item{data: ev.Data}) {
 				return
 			}

@@ -527,36 +527,6 @@ func TestStreamableConnectionReuse(t *testing.T) {
 	}
 }
 
-// TestStreamableNextRequestWaitsForDrain checks that a request sent right
-// after the previous response arrived goes over that response's connection:
-// the response is handed over once its stream, which the server ends right
-// after it, has been read to its end, instead of the next request finding
-// the connection busy and opening one of its own.
-func TestStreamableNextRequestWaitsForDrain(t *testing.T) {
-	checkLeaks(t)
-	var mu sync.Mutex
-	remotes := map[string]bool{}
-	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		remotes[r.RemoteAddr] = true
-		mu.Unlock()
-		id := idOf(readBodyString(r))
-		startSSE(w).event(`data: {"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
-	})
-	c := dial(t, StreamableHTTP(srv.URL, testHTTPOptions(t)))
-	for i := range 20 {
-		if err := c.Write(context.Background(), rpcReq(i+1, "tools/call", "2025-06-18")); err != nil {
-			t.Fatal(err)
-		}
-		readMsg(t, c)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(remotes) != 1 {
-		t.Errorf("20 requests, each sent once the previous response had arrived, came over %d connections; want 1", len(remotes))
-	}
-}
-
 // TestStreamableGETStreamReconnects checks that the GET stream is reopened
 // after the server closes it, with Last-Event-ID and after its retry
 // interval, and that its messages reach Read.

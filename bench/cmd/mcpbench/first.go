@@ -217,13 +217,13 @@ Why the first connect of a fresh process and the in-process median disagree:
   floor pays it too), and mcpgen's pools filled for the first time. The 202 to
   notifications/initialized no longer takes io.Discard's 8 KiB buffer: an empty body
   is closed without being copied.
-- **One connection, as the floor.** A server such as go-sdk's answers each POST with
-  an SSE stream that it ends right after the response. The request a caller sends next
-  used to go out while that stream was still being read to its end, find its
-  connection busy, and open a second one (a dial, and over TLS a handshake): the first
-  legacy listing of a process opened three connections where the floor opens one. A
-  response on such a stream is now handed over once the stream has ended (at most
-  20 ms later), so that its connection is free for the next request.
+- **Connections.** A server such as go-sdk's answers each POST with an SSE stream
+  that it ends right after the response. The request a caller sends next goes out
+  while that stream is still being read to its end, finds its connection busy, and
+  opens another: the first legacy listing of a process opens three connections where
+  the floor, which reads each answer to its end before it sends again, opens one.
+  Freeing the connection first was measured (docs/performance.md) and cost more on
+  the busy path than it saved here.
 - **The GET stream, 2025-11-25.** It goes out once the first request after the
   handshake has been answered, stateful server or not, so it costs that request
   neither a round trip nor a connection opened beside it; a process that has seen the
