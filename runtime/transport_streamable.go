@@ -186,20 +186,11 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	}
 	c.wg.Add(1)
 	c.mu.Unlock()
-	releaseLater := false
 	if held {
 		if pushes {
 			c.releaseGet()
 		} else {
-			// Once the answer is in: when this Write returns, or, for an
-			// answer on an event stream, once the pump has read it to its
-			// end (see pump).
-			releaseLater = true
-			defer func() {
-				if releaseLater {
-					c.releaseGet()
-				}
-			}()
+			defer c.releaseGet()
 		}
 	}
 	handedOff := false
@@ -290,8 +281,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		switch mt := mediaType(resp.Header.Get("Content-Type")); mt {
 		case "text/event-stream":
 			handedOff = true
-			go c.pump(s, resp, m.ID, m.ProtocolVersion, releaseLater)
-			releaseLater = false
+			go c.pump(s, resp, m.ID, m.ProtocolVersion)
 			return nil
 		case "application/json", "":
 			data, err := readBody(resp, c.h.maxSize)
@@ -628,15 +618,8 @@ func (s *stream) release() {
 // breaks before the response in the legacy era, it resumes it with GET and
 // Last-Event-ID. A request whose response cannot come any more is failed
 // with a *RequestError.
-//
-// With releaseGet, the GET held back until the first answer after the
-// handshake goes out once the stream has ended, so that it competes with
-// neither that answer nor the reading of its stream.
-func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string, releaseGet bool) {
+func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string) {
 	defer c.wg.Done()
-	if releaseGet {
-		defer c.releaseGet()
-	}
 	defer s.release()
 	r := sse.NewReader(resp.Body, c.h.maxSize)
 	defer r.Release()
