@@ -6,39 +6,14 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// compact returns raw JSON without insignificant whitespace, as
-// json.Compact writes it. The texts are parts of a snapshot that has been
-// parsed whole, so they are valid JSON and are not checked again: one pass
-// that drops the whitespace outside strings is all it takes, where
-// json.Compact's checks cost a tenth of a large package's generation.
+// compact returns raw, valid JSON of a parsed snapshot, without
+// insignificant whitespace.
 func compact(raw []byte) string {
-	var out []byte
-	start := 0 // of the run not yet copied
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case ' ', '\t', '\n', '\r':
-			if out == nil {
-				out = make([]byte, 0, len(raw))
-			}
-			out = append(out, raw[start:i]...)
-			start = i + 1
-		case '"':
-			// Skip the string, escapes included.
-			for i++; i < len(raw) && raw[i] != '"'; i++ {
-				if raw[i] == '\\' {
-					i++
-				}
-			}
-		}
-	}
-	if out == nil {
-		return string(raw)
-	}
-	out = append(out, raw[start:]...)
-	return string(out)
+	return string(jsontree.AppendCompact(make([]byte, 0, len(raw)), raw))
 }
 
 // sortedRuntimeTools returns the tools of the package in the order of the IR
