@@ -604,34 +604,16 @@ func TestLegacyListingSkipsGetWait(t *testing.T) {
 		t.Run(map[bool]string{false: "stateless", true: "stateful"}[stateful], func(t *testing.T) {
 			listed := make(chan struct{})
 			var listOnce sync.Once
-			srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodGet {
-					select {
-					case <-listed:
-					case <-r.Context().Done():
-						return
-					}
-					w.WriteHeader(http.StatusMethodNotAllowed)
-					return
+			srv := newLegacyListServer(t, stateful, func(r *http.Request) bool {
+				select {
+				case <-listed:
+					return true
+				case <-r.Context().Done():
+					return false
 				}
-				if r.Method == http.MethodDelete {
-					w.WriteHeader(http.StatusOK)
-					return
-				}
-				body := readBodyString(r)
-				switch {
-				case strings.Contains(body, `"initialize"`):
-					var hdr []string
-					if stateful {
-						hdr = []string{"Mcp-Session-Id", "s1"}
-					}
-					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, hdr...)
-				case !strings.Contains(body, `"id"`):
-					w.WriteHeader(http.StatusAccepted)
-				default:
-					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
-					listOnce.Do(func() { close(listed) })
-				}
+			}, func(answer func()) {
+				answer()
+				listOnce.Do(func() { close(listed) })
 			})
 			start := time.Now()
 			s, err := Connect(context.Background(), StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
@@ -649,6 +631,38 @@ func TestLegacyListingSkipsGetWait(t *testing.T) {
 	}
 }
 
+// newLegacyListServer serves a 2025-11-25 server that lists no tools: with
+// a session id when stateful, and 405 to the GET stream once onGet returns
+// true. onList is given each listing's answer to write, so that it can act
+// before or after it.
+func newLegacyListServer(t *testing.T, stateful bool, onGet func(r *http.Request) bool, onList func(answer func())) *httpServer {
+	return newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			if onGet(r) {
+				w.WriteHeader(http.StatusMethodNotAllowed)
+			}
+			return
+		case http.MethodDelete:
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		body := readBodyString(r)
+		switch {
+		case strings.Contains(body, `"initialize"`):
+			var hdr []string
+			if stateful {
+				hdr = []string{"Mcp-Session-Id", "s1"}
+			}
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, hdr...)
+		case !strings.Contains(body, `"id"`):
+			w.WriteHeader(http.StatusAccepted)
+		default:
+			onList(func() { writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`) })
+		}
+	})
+}
+
 // TestLegacyGetFollowsFirstAnswer checks that the GET stream of a legacy
 // session, stateful or not, goes out once the first request after the
 // handshake, a listing, has been answered, not beside it: the listing then
@@ -662,33 +676,25 @@ func TestLegacyGetFollowsFirstAnswer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var listed atomic.Bool
 			early := make(chan bool, 1)
-			srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-				switch r.Method {
-				case http.MethodGet:
-					select {
-					case early <- !listed.Load():
-					default:
-					}
-					w.WriteHeader(http.StatusMethodNotAllowed)
-					return
-				case http.MethodDelete:
-					w.WriteHeader(http.StatusOK)
-					return
-				}
-				body := readBodyString(r)
-				switch {
-				case strings.Contains(body, `"initialize"`):
-					var hdr []string
-					if stateful {
-						hdr = []string{"Mcp-Session-Id", "s1"}
-					}
-					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, hdr...)
-				case !strings.Contains(body, `"id"`):
-					w.WriteHeader(http.StatusAccepted)
+			gotGet := make(chan struct{})
+			var getOnce sync.Once
+			srv := newLegacyListServer(t, stateful, func(*http.Request) bool {
+				select {
+				case early <- !listed.Load():
 				default:
-					listed.Store(true)
-					writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
 				}
+				getOnce.Do(func() { close(gotGet) })
+				return true
+			}, func(answer func()) {
+				// A GET sent beside the listing arrives meanwhile; one sent
+				// after its answer cannot, and nothing signals that none
+				// is coming, so the wait is bounded by time.
+				select {
+				case <-gotGet:
+				case <-time.After(100 * time.Millisecond):
+				}
+				listed.Store(true)
+				answer()
 			})
 			ctx := testenv.Context(t)
 			s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
