@@ -148,6 +148,32 @@ func (f *Flattener) Flatten(n *jsontree.Node, ptr string) (*jsontree.Node, []str
 	return r.node, r.refs, nil
 }
 
+// Plain reports whether n is an object without $ref and allOf, which
+// Flatten would return as it is with no $ref followed, and if so counts the
+// step Flatten would count. It lets a walk that makes a node's JSON pointer
+// only for messages skip making it for such nodes. It reports false when
+// the step would call the budget's Check or exceed its Max: Flatten then
+// takes the step and reports it.
+func (f *Flattener) Plain(n *jsontree.Node) bool {
+	if n.Kind != jsontree.Object || n.Has("$ref") || n.Has("allOf") {
+		return false
+	}
+	if f.Budget == nil {
+		f.Budget = &Budget{}
+	}
+	b := f.Budget
+	limit := b.Max
+	if limit <= 0 {
+		limit = DefaultMaxSteps
+	}
+	if b.Check != nil || b.Steps >= limit {
+		return false
+	}
+	b.Steps++
+	f.Flattens++
+	return true
+}
+
 // MergeInto flattens n, found at ptr, and merges it into dst, an object
 // that belongs to the caller. It returns the $ref targets followed.
 func (f *Flattener) MergeInto(dst, n *jsontree.Node, ptr string) ([]string, error) {

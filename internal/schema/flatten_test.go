@@ -111,3 +111,37 @@ func TestFlattenFanOutOnce(t *testing.T) {
 		t.Errorf("with a budget of 10: %v", err)
 	}
 }
+
+// TestPlainCountsFlattensStep takes, for an object without $ref and allOf,
+// the step Flatten would take, and leaves to Flatten every schema it would
+// change and every step that would fail or call Check.
+func TestPlainCountsFlattensStep(t *testing.T) {
+	doc := parse(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"$ref":"#/$defs/x"},"c":{"allOf":[{}]},"d":true}}`)
+	props := doc.Get("properties")
+	f := &Flattener{Root: doc, Budget: &Budget{Max: 3}}
+	for key, want := range map[string]bool{"a": true, "b": false, "c": false, "d": false} {
+		if got := f.Plain(props.Get(key)); got != want {
+			t.Errorf("Plain(%s) = %v, want %v", key, got, want)
+		}
+	}
+	if f.Budget.Steps != 1 || f.Flattens != 1 {
+		t.Fatalf("after one plain schema: %d steps, %d flattens, want 1 and 1", f.Budget.Steps, f.Flattens)
+	}
+	if !f.Plain(doc) || !f.Plain(props.Get("a")) {
+		t.Fatal("Plain refused a plain schema within the budget")
+	}
+	// The budget is spent: Plain leaves the step to Flatten, which reports
+	// it with the pointer it is given.
+	if f.Plain(props.Get("a")) {
+		t.Fatal("Plain took a step beyond the budget")
+	}
+	_, _, err := f.Flatten(props.Get("a"), "/properties/a")
+	var se *StepsError
+	if !errors.As(err, &se) || se.Pointer != "/properties/a" {
+		t.Fatalf("Flatten beyond the budget: %v, want a StepsError at /properties/a", err)
+	}
+	checked := &Flattener{Root: doc, Budget: &Budget{Check: func(string) error { return nil }}}
+	if checked.Plain(props.Get("a")) {
+		t.Fatal("Plain took a step its budget's Check should see")
+	}
+}

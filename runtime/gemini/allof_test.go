@@ -32,7 +32,7 @@ func TestAllOfFanOutFlattenedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &converter{tool: "t", root: root}
-	s, pr, err := c.convert(root, "", 0)
+	s, pr, err := c.convert(root, nil, 0)
 	if err != nil || pr != nil {
 		t.Fatalf("convert: %v, %v", pr, err)
 	}

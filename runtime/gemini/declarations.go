@@ -156,7 +156,7 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 	root = schema.StaticRefs(root)
 	c := &converter{tool: t.Name, root: root}
 	var refs []string
-	flat, err := c.flatten(root, "", &refs)
+	flat, err := c.flatten(root, nil, &refs)
 	if err != nil {
 		return err
 	}
@@ -172,15 +172,15 @@ func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool
 		d.ParametersJsonSchema = json.RawMessage(jsontree.AppendCompact(make([]byte, 0, len(raw)), raw))
 		return nil
 	}
-	s, pr, err := c.convert(root, "", 0)
+	s, pr, err := c.convert(root, nil, 0)
 	if err != nil {
 		return err
 	}
 	if pr == nil && len(s.AnyOf) > 0 {
-		c.fallbackf("", "a union at the top level has no typed form")
+		c.fallbackf(nil, "a union at the top level has no typed form")
 	}
 	if ap := flat.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 && (pr != nil || len(s.Properties) == 0) {
-		c.fallbackf("", "an object whose keys are not declared has no typed form")
+		c.fallbackf(nil, "an object whose keys are not declared has no typed form")
 	}
 	if c.fallback != "" {
 		d.ParametersJsonSchema = json.RawMessage(jsontree.AppendCompact(make([]byte, 0, len(raw)), raw))

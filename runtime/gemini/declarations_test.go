@@ -105,6 +105,7 @@ func TestDeclarationErrors(t *testing.T) {
 		{"unknown type", `{"type":"object","properties":{"n":{"type":"decimal"}}}`, `tool bad: input schema at /properties/n/type: unknown type "decimal"`},
 		{"bad JSON", `{"type":"object",`, `tool bad: reading input schema: unexpected EOF`},
 		{"escaped pointer", `{"type":"object","properties":{"a/b":{"$ref":"#/nowhere"}}}`, `tool bad: input schema at /properties/a~1b/$ref: $ref "#/nowhere" does not resolve: no member "nowhere"`},
+		{"union not an array under items", `{"type":"object","properties":{"n":{"type":"array","items":{"oneOf":5}}}}`, `tool bad: input schema at /properties/n/items/oneOf: oneOf is not an array`},
 		{"pointer through a union and items", `{"type":"object","properties":{"u~x":{"anyOf":[{"type":"string"},{"type":"array","items":{"properties":{"k":{"type":"decimal"}}}}]}}}`, `tool bad: input schema at /properties/u~0x/anyOf/1/items/properties/k/type: unknown type "decimal"`},
 	}
 	for _, c := range cases {

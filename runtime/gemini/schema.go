@@ -56,13 +56,82 @@ type pruned struct {
 	recursive bool
 }
 
-func (c *converter) errorf(ptr, format string, args ...any) error {
-	return fmt.Errorf("tool %s: input schema at %s: %s", c.tool, pointerText(ptr), fmt.Sprintf(format, args...))
+func (c *converter) errorf(at *path, format string, args ...any) error {
+	return fmt.Errorf("tool %s: input schema at %s: %s", c.tool, pointerText(at.String()), fmt.Sprintf(format, args...))
 }
 
-func (c *converter) fallbackf(ptr, format string, args ...any) {
+func (c *converter) fallbackf(at *path, format string, args ...any) {
 	if c.fallback == "" {
-		c.fallback = pointerText(ptr) + ": " + fmt.Sprintf(format, args...)
+		c.fallback = pointerText(at.String()) + ": " + fmt.Sprintf(format, args...)
+	}
+}
+
+// path is the JSON pointer of a schema being converted, as a link to its
+// parent's, so that the pointer's text is made only for a message rather
+// than for every schema walked. A nil *path is the root.
+type path struct {
+	up *path
+	// tok is the token this link adds, a keyword; with kind pointerPath, it
+	// is a whole JSON pointer instead and up is nil.
+	tok  string
+	kind pathKind
+	// key is the property name added after tok (kind keyPath); idx the
+	// index (kind indexPath).
+	key string
+	idx int
+}
+
+type pathKind uint8
+
+const (
+	tokenPath   pathKind = iota // tok alone
+	keyPath                     // tok, then key as a token
+	indexPath                   // tok, then idx
+	pointerPath                 // tok is a whole pointer
+)
+
+// String returns the JSON pointer's text, "" for the root.
+func (p *path) String() string {
+	var b strings.Builder
+	b.Grow(p.size())
+	p.write(&b)
+	return b.String()
+}
+
+// size is the length of the pointer's text, or more when a key needs
+// escaping.
+func (p *path) size() int {
+	n := 0
+	for ; p != nil; p = p.up {
+		n += len(p.tok) + 1
+		switch p.kind {
+		case keyPath:
+			n += len(p.key) + 1
+		case indexPath:
+			n += 20
+		}
+	}
+	return n
+}
+
+func (p *path) write(b *strings.Builder) {
+	if p == nil {
+		return
+	}
+	p.up.write(b)
+	if p.kind == pointerPath {
+		b.WriteString(p.tok)
+		return
+	}
+	b.WriteByte('/')
+	b.WriteString(p.tok)
+	switch p.kind {
+	case keyPath:
+		b.WriteByte('/')
+		b.WriteString(jsontree.EscapeToken(p.key))
+	case indexPath:
+		b.WriteByte('/')
+		b.WriteString(strconv.Itoa(p.idx))
 	}
 }
 
@@ -76,17 +145,20 @@ func pointerText(ptr string) string {
 // flatten resolves $ref and allOf at the top of n, merging what they point
 // at into one schema object without either keyword (see
 // schema.Flattener). It appends the refs it expanded to refs.
-func (c *converter) flatten(n *jsontree.Node, ptr string, refs *[]string) (*jsontree.Node, error) {
+func (c *converter) flatten(n *jsontree.Node, at *path, refs *[]string) (*jsontree.Node, error) {
 	if c.flat == nil {
 		c.flat = &schema.Flattener{Root: c.root, MaxDepth: maxFlatten, Merge: func(dst, src *jsontree.Node, ptr string) error {
-			out, err := c.merge(dst, src, ptr, false)
+			out, err := c.merge(dst, src, &path{tok: ptr, kind: pointerPath}, false)
 			if err == nil {
 				dst.Members = out.Members
 			}
 			return err
 		}}
 	}
-	out, expanded, err := c.flat.Flatten(n, ptr)
+	if c.flat.Plain(n) {
+		return n, nil
+	}
+	out, expanded, err := c.flat.Flatten(n, at.String())
 	if err != nil {
 		return nil, c.flattenError(err)
 	}
@@ -102,9 +174,9 @@ func (c *converter) flattenError(err error) error {
 	var se *schema.StepsError
 	switch {
 	case errors.As(err, &fe):
-		return c.errorf(fe.Pointer, "%s", fe.Msg)
+		return c.errorf(&path{tok: fe.Pointer, kind: pointerPath}, "%s", fe.Msg)
 	case errors.As(err, &se):
-		return c.errorf(se.Pointer, "the schema takes more than %d $ref and allOf steps: it reaches its definitions through too many paths", se.Max)
+		return c.errorf(&path{tok: se.Pointer, kind: pointerPath}, "the schema takes more than %d $ref and allOf steps: it reaches its definitions through too many paths", se.Max)
 	}
 	return err
 }
@@ -112,7 +184,7 @@ func (c *converter) flattenError(err error) error {
 // merge returns the schema that holds both a and b (their intersection), for
 // allOf and for the siblings of a $ref. With local set, b holds the $ref's
 // siblings and its annotations win; otherwise a's annotations win.
-func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontree.Node, error) {
+func (c *converter) merge(a, b *jsontree.Node, at *path, local bool) (*jsontree.Node, error) {
 	out := shallow(a)
 	for _, m := range b.Members {
 		k, bv := m.Key, m.Value
@@ -145,7 +217,7 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 				other = "anyOf"
 			}
 			if out.Has(other) {
-				return nil, c.errorf(ptr, "allOf branches hold more than two unions, which cannot be merged")
+				return nil, c.errorf(at, "allOf branches hold more than two unions, which cannot be merged")
 			}
 			out.Set(other, bv)
 		case "pattern":
@@ -158,11 +230,11 @@ func (c *converter) merge(a, b *jsontree.Node, ptr string, local bool) (*jsontre
 			merged, ok, err := schema.MergeKeyword(k, av, bv)
 			switch {
 			case err != nil:
-				return nil, c.errorf(ptr, "allOf branches are incompatible: %v", err)
+				return nil, c.errorf(at, "allOf branches are incompatible: %v", err)
 			case !ok:
-				return nil, c.errorf(ptr, "allOf branches are incompatible: %s is %s in one and %s in another", k, av.String(), bv.String())
+				return nil, c.errorf(at, "allOf branches are incompatible: %s is %s in one and %s in another", k, av.String(), bv.String())
 			case k == "enum" && len(merged.Items) == 0:
-				return nil, c.errorf(ptr, "allOf branches are incompatible: their enums share no value")
+				return nil, c.errorf(at, "allOf branches are incompatible: their enums share no value")
 			}
 			out.Set(k, merged)
 		}
@@ -181,17 +253,17 @@ func shallow(n *jsontree.Node) *jsontree.Node {
 
 // convert turns one schema into a *genai.Schema. It returns pruned when the
 // schema is left out because it recurses too deep.
-func (c *converter) convert(n *jsontree.Node, ptr string, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convert(n *jsontree.Node, at *path, depth int) (*genai.Schema, *pruned, error) {
 	if depth > maxDepth {
-		return nil, nil, c.errorf(ptr, "the schema nests more than %d levels", maxDepth)
+		return nil, nil, c.errorf(at, "the schema nests more than %d levels", maxDepth)
 	}
 	c.count++
 	if c.count > maxSchemas {
-		c.fallbackf(ptr, "the typed form would exceed %d schema nodes", maxSchemas)
+		c.fallbackf(at, "the typed form would exceed %d schema nodes", maxSchemas)
 		return &genai.Schema{Type: genai.TypeString}, nil, nil
 	}
 	var refs []string
-	flat, err := c.flatten(n, ptr, &refs)
+	flat, err := c.flatten(n, at, &refs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -211,10 +283,10 @@ func (c *converter) convert(n *jsontree.Node, ptr string, depth int) (*genai.Sch
 	// oneOf included, which then splits each branch again.
 	for _, key := range []string{"anyOf", "oneOf"} {
 		if flat.Has(key) {
-			return c.convertUnion(flat, key, ptr, depth)
+			return c.convertUnion(flat, key, at, depth)
 		}
 	}
-	return c.convertPlain(flat, ptr, depth)
+	return c.convertPlain(flat, at, depth)
 }
 
 func countOf(list []string, s string) int {
@@ -230,23 +302,22 @@ func countOf(list []string, s string) int {
 // convertUnion converts a schema with anyOf or oneOf. The keywords beside
 // the union apply to every branch, so each branch is merged with them;
 // branches that only allow null make the result nullable.
-func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convertUnion(flat *jsontree.Node, key string, at *path, depth int) (*genai.Schema, *pruned, error) {
 	branches := flat.Get(key)
-	ptr += "/" + key
 	if branches.Kind != jsontree.Array {
-		return nil, nil, c.errorf(ptr, "%s is not an array", key)
+		return nil, nil, c.errorf(&path{up: at, tok: key}, "%s is not an array", key)
 	}
 	outer := flat.Without(key, "description", "title", "default", "examples", "example")
 	var out []*genai.Schema
 	nullable, recursive := false, false
 	for i, b := range branches.Items {
-		bp := ptr + "/" + strconv.Itoa(i)
+		bp := path{up: at, tok: key, kind: indexPath, idx: i}
 		var refs []string
-		fb, err := c.flatten(b, bp, &refs)
+		fb, err := c.flatten(b, &bp, &refs)
 		if err != nil {
 			return nil, nil, err
 		}
-		merged, err := c.merge(outer, fb, bp, true)
+		merged, err := c.merge(outer, fb, &bp, true)
 		if err != nil {
 			// The branch contradicts the keywords beside the union, so
 			// it allows no value.
@@ -263,7 +334,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key, ptr string, depth int
 		// The branch's refs are resolved already, so convert does not see
 		// them: keep them on the stack while it runs.
 		c.stack = append(c.stack, refs...)
-		s, pr, err := c.convert(merged, bp, depth+1)
+		s, pr, err := c.convert(merged, &bp, depth+1)
 		c.stack = c.stack[:len(c.stack)-len(refs)]
 		if err != nil {
 			return nil, nil, err
@@ -312,7 +383,7 @@ func nullSchema(desc string) *genai.Schema {
 }
 
 // convertPlain converts a flattened schema without a union.
-func (c *converter) convertPlain(n *jsontree.Node, ptr string, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convertPlain(n *jsontree.Node, at *path, depth int) (*genai.Schema, *pruned, error) {
 	types, nullable := c.types(n)
 	desc := description(n)
 	if len(types) == 0 {
@@ -323,7 +394,7 @@ func (c *converter) convertPlain(n *jsontree.Node, ptr string, depth int) (*gena
 		return s, nil, nil
 	}
 	if len(types) == 1 {
-		s, pr, err := c.convertTyped(n, types[0], ptr, depth)
+		s, pr, err := c.convertTyped(n, types[0], at, depth)
 		if err != nil || pr != nil {
 			return nil, pr, err
 		}
@@ -336,7 +407,7 @@ func (c *converter) convertPlain(n *jsontree.Node, ptr string, depth int) (*gena
 	var out []*genai.Schema
 	var last *pruned
 	for _, t := range types {
-		s, pr, err := c.convertTyped(n, t, ptr, depth)
+		s, pr, err := c.convertTyped(n, t, at, depth)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -431,7 +502,7 @@ func inferTypes(n *jsontree.Node) []string {
 }
 
 // convertTyped converts a schema for one of its types.
-func (c *converter) convertTyped(n *jsontree.Node, typ, ptr string, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth int) (*genai.Schema, *pruned, error) {
 	var notes []string
 	s := &genai.Schema{}
 	vals := enumValues(n)
@@ -485,13 +556,14 @@ func (c *converter) convertTyped(n *jsontree.Node, typ, ptr string, depth int) (
 		}
 		items := n.Get("items")
 		if n.Has("prefixItems") || items != nil && items.Kind == jsontree.Array {
-			c.fallbackf(ptr, "tuple arrays (prefixItems) have no typed form")
+			c.fallbackf(at, "tuple arrays (prefixItems) have no typed form")
 		}
 		if items == nil || items.Kind == jsontree.Array {
 			s.Items = &genai.Schema{Type: genai.TypeString, Description: "Accepts any JSON value; declared as a string."}
 			break
 		}
-		it, pr, err := c.convert(items, ptr+"/items", depth+1)
+		ip := path{up: at, tok: "items"}
+		it, pr, err := c.convert(items, &ip, depth+1)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -516,11 +588,11 @@ func (c *converter) convertTyped(n *jsontree.Node, typ, ptr string, depth int) (
 		var left, banned []string
 		if props != nil && props.Kind == jsontree.Object {
 			for _, m := range props.Members {
-				pp := ptr + "/properties/" + jsontree.EscapeToken(m.Key)
+				pp := path{up: at, tok: "properties", kind: keyPath, key: m.Key}
 				if !validParamName(m.Key) {
-					c.fallbackf(pp, "property name %q is not a valid Gemini parameter name", m.Key)
+					c.fallbackf(&pp, "property name %q is not a valid Gemini parameter name", m.Key)
 				}
-				ps, pr, err := c.convert(m.Value, pp, depth+1)
+				ps, pr, err := c.convert(m.Value, &pp, depth+1)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -554,11 +626,11 @@ func (c *converter) convertTyped(n *jsontree.Node, typ, ptr string, depth int) (
 			if len(left) > 0 {
 				return nil, &pruned{recursive: true}, nil
 			}
-			c.fallbackf(ptr, "an object without declared properties has no typed form")
+			c.fallbackf(at, "an object without declared properties has no typed form")
 		}
 		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Object })...)
 	default:
-		return nil, nil, c.errorf(ptr+"/type", "unknown type %q", typ)
+		return nil, nil, c.errorf(&path{up: at, tok: "type"}, "unknown type %q", typ)
 	}
 	s.Description = joinNotes(notes...)
 	return s, nil, nil
