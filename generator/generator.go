@@ -87,7 +87,7 @@ func Generate(cfg Config) ([]File, error) {
 	}
 	// The Gemini declarations, which take longer than any other part,
 	// are begun now, beside the IR's build.
-	early := emit.StartGemini(snap.RuntimeTools(), opts)
+	early := emit.StartGemini(snap.RuntimeTools(), snap.Inputs(), opts)
 	pkg, err := ir.BuildOptions(snap.Tools, opts)
 	if err != nil {
 		return nil, cfg.wrap(err)

@@ -13,8 +13,9 @@ import (
 // TestProviderSDKsOnlyOnRequest checks with go list -deps that a package
 // generated with the default parts depends on neither the Anthropic nor the
 // OpenAI SDK, while one generated with those parts depends on both, and
-// that the mcpgen command depends on neither, so that a module adding it as
-// a tool does not need them.
+// that the mcpgen command depends on none of the three providers' SDKs,
+// Gemini's included, so that a module adding it as a tool does not need
+// them and the binary does not link them.
 func TestProviderSDKsOnlyOnRequest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -25,12 +26,13 @@ func TestProviderSDKsOnlyOnRequest(t *testing.T) {
 	}
 	sdks := []string{"github.com/anthropics/anthropic-sdk-go", "github.com/openai/openai-go/v3"}
 	cases := []struct {
-		pkg  string
-		want bool
+		pkg   string
+		want  bool
+		genai bool
 	}{
-		{"../generated/homeassistant", false},
-		{"./internal/providers", true},
-		{"../cmd/mcpgen", false},
+		{"../generated/homeassistant", false, true},
+		{"./internal/providers", true, true},
+		{"../cmd/mcpgen", false, false},
 	}
 	for _, c := range cases {
 		out, err := exec.Command(goBin, "list", "-deps", c.pkg).CombinedOutput()
@@ -41,8 +43,11 @@ func TestProviderSDKsOnlyOnRequest(t *testing.T) {
 		for _, line := range strings.Fields(string(out)) {
 			deps[line] = true
 		}
-		if !deps["google.golang.org/genai"] {
-			t.Errorf("%s does not depend on genai: the dependency list is not what it seems", c.pkg)
+		if !deps["github.com/mcpgen/mcpgen/runtime"] {
+			t.Errorf("%s does not depend on runtime: the dependency list is not what it seems", c.pkg)
+		}
+		if deps["google.golang.org/genai"] != c.genai {
+			t.Errorf("%s depends on genai: %v, want %v", c.pkg, deps["google.golang.org/genai"], c.genai)
 		}
 		for _, sdk := range sdks {
 			got := false

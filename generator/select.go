@@ -6,9 +6,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
+	"github.com/mcpgen/mcpgen/internal/geminidecl"
 	"github.com/mcpgen/mcpgen/internal/provschema"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/gemini"
 )
 
 // Warning is something generation went on despite. Pattern is set when the
@@ -63,7 +63,7 @@ type providerLimit struct {
 // providerLimits are the documented limits of the parts that declare tools;
 // see the constants for the sources. Anthropic documents none.
 var providerLimits = []providerLimit{
-	{ir.PartGemini, "Gemini", gemini.MaxFunctionDeclarations, "https://pkg.go.dev/google.golang.org/genai@v1.77.0#Tool"},
+	{ir.PartGemini, "Gemini", geminidecl.MaxFunctionDeclarations, "https://pkg.go.dev/google.golang.org/genai@v1.77.0#Tool"},
 	{ir.PartOpenAI, "OpenAI Chat Completions", provschema.OpenAIMaxTools, provschema.OpenAIMaxToolsSource},
 }
 

@@ -93,6 +93,15 @@ func (s *Snapshot) RuntimeTools() []runtime.Tool {
 	return out
 }
 
+// Inputs returns each tool's parsed input schema, in the order of Tools.
+func (s *Snapshot) Inputs() []*jsontree.Node {
+	out := make([]*jsontree.Node, len(s.Tools))
+	for i := range s.Tools {
+		out[i] = s.Tools[i].Input
+	}
+	return out
+}
+
 // Error is a problem with a snapshot file. It names the file and either the
 // JSON pointer or the line and column of the problem.
 type Error struct {

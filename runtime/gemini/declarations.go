@@ -1,17 +1,9 @@
 package gemini
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	goruntime "runtime"
-	"sync"
-	"sync/atomic"
-
 	"google.golang.org/genai"
 
-	"github.com/mcpgen/mcpgen/internal/jsontree"
-	"github.com/mcpgen/mcpgen/internal/schema"
+	"github.com/mcpgen/mcpgen/internal/geminidecl"
 	"github.com/mcpgen/mcpgen/internal/toolname"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -31,21 +23,9 @@ type DeclarationOptions struct {
 	Search *runtime.ToolSearch
 }
 
-// nameRules are the function names Gemini accepts: a letter or '_', then
-// letters, digits, '_', '.', ':' or '-', at most 64 characters (the API
-// enforces 64, though the SDK documents 128).
-var nameRules = toolname.Rules{
-	MaxLen: 64,
-	First:  func(c byte) bool { return toolname.IsLetter(c) || c == '_' },
-	Rest: func(c byte) bool {
-		return toolname.IsLetter(c) || toolname.IsDigit(c) || c == '_' || c == '.' || c == ':' || c == '-'
-	},
-	Prefix: "_",
-}
-
 // ValidName reports whether Gemini accepts name as a function name as it is.
 // Declarations keeps such names, and rewrites the others.
-func ValidName(name string) bool { return nameRules.Valid(name) }
+func ValidName(name string) bool { return geminidecl.ValidName(name) }
 
 // Declarations returns one function declaration per tool, in the order of
 // tools, and a map from each declared function name to the MCP tool name.
@@ -86,136 +66,56 @@ func Declarations(tools []runtime.Tool, opts *DeclarationOptions) ([]*genai.Func
 	if opts == nil {
 		opts = &DeclarationOptions{}
 	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	declared, err := toolname.Assign(names, nameRules)
+	decls, names, err := geminidecl.Declare(tools, nil, opts.JSONSchema)
 	if err != nil {
-		return nil, nil, fmt.Errorf("declaring tools for Gemini: %w", err)
+		return nil, nil, err
 	}
-	decls := make([]*genai.FunctionDeclaration, len(tools))
-	errs := make([]error, len(tools))
-	eachTool(len(tools), func(i int) {
-		t := tools[i]
-		d := &genai.FunctionDeclaration{Name: declared[i], Description: ToolDescription(t)}
-		errs[i] = setParameters(d, t, opts.JSONSchema)
-		decls[i] = d
-	})
-	reverse := make(map[string]string, len(tools))
-	for i, t := range tools {
-		if errs[i] != nil {
-			return nil, nil, errs[i]
-		}
-		reverse[declared[i]] = t.Name
-	}
-	return decls, reverse, nil
-}
-
-// parallelTools is the number of tools from which Declarations converts
-// them on every processor: a server of hundreds of tools with large
-// schemas takes a good part of a second on one.
-const parallelTools = 64
-
-// eachTool calls f for 0 ≤ i < n, on up to GOMAXPROCS goroutines when n
-// reaches parallelTools. Each call must touch only its own index's data.
-func eachTool(n int, f func(i int)) {
-	workers := goruntime.GOMAXPROCS(0)
-	if n < parallelTools || workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// setParameters fills Parameters or ParametersJsonSchema.
-func setParameters(d *genai.FunctionDeclaration, t runtime.Tool, jsonSchema bool) error {
-	raw := bytes.TrimSpace(t.InputSchema)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil
-	}
-	root, err := jsontree.ParseUnique(raw)
-	if err != nil {
-		return fmt.Errorf("tool %s: reading input schema: %w", t.Name, err)
-	}
-	root = schema.StaticRefs(root)
-	c := &converter{tool: t.Name, root: root}
-	var refs []string
-	flat, err := c.flatten(root, nil, &refs)
-	if err != nil {
-		return err
-	}
-	// A type that names no type (an object, a number, []) is not object
-	// either.
-	if typ := flat.Get("type"); typ != nil && !containsString(schema.Types(typ), "object") {
-		return fmt.Errorf("tool %s: input schema at (root): type is %s, not object", t.Name, typ.String())
-	}
-	if !hasParameters(flat) {
-		return nil
-	}
-	if jsonSchema {
-		d.ParametersJsonSchema = json.RawMessage(jsontree.AppendCompact(make([]byte, 0, len(raw)), raw))
-		return nil
-	}
-	s, pr, err := c.convert(root, nil, 0)
-	if err != nil {
-		return err
-	}
-	if pr == nil && len(s.AnyOf) > 0 {
-		c.fallbackf(nil, "a union at the top level has no typed form")
-	}
-	if ap := flat.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 && (pr != nil || len(s.Properties) == 0) {
-		c.fallbackf(nil, "an object whose keys are not declared has no typed form")
-	}
-	if c.fallback != "" {
-		d.ParametersJsonSchema = json.RawMessage(jsontree.AppendCompact(make([]byte, 0, len(raw)), raw))
-		return nil
-	}
-	if pr != nil || s.Type != genai.TypeObject || len(s.Properties) == 0 {
-		return nil
-	}
-	s.Nullable = nil
-	d.Parameters = s
-	return nil
-}
-
-// hasParameters reports whether a flattened root schema declares any
-// parameter: properties, a union, or a schema for other keys.
-func hasParameters(flat *jsontree.Node) bool {
-	if p := flat.Get("properties"); p != nil && p.Kind == jsontree.Object && len(p.Members) > 0 {
-		return true
-	}
-	if flat.Has("anyOf") || flat.Has("oneOf") {
-		return true
-	}
-	if ap := flat.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 {
-		return true
-	}
-	return false
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+	out := make([]*genai.FunctionDeclaration, len(decls))
+	for i, d := range decls {
+		out[i] = &genai.FunctionDeclaration{Name: d.Name, Description: d.Description, Parameters: genaiSchema(d.Parameters)}
+		if d.ParametersJSONSchema != nil {
+			out[i].ParametersJsonSchema = d.ParametersJSONSchema
 		}
 	}
-	return false
+	return out, names, nil
+}
+
+// genaiSchema returns s as a *genai.Schema; nil stays nil.
+func genaiSchema(s *geminidecl.Schema) *genai.Schema {
+	if s == nil {
+		return nil
+	}
+	g := &genai.Schema{
+		Description:   s.Description,
+		Enum:          s.Enum,
+		Format:        s.Format,
+		Items:         genaiSchema(s.Items),
+		MaxItems:      s.MaxItems,
+		MaxLength:     s.MaxLength,
+		MaxProperties: s.MaxProperties,
+		Maximum:       s.Maximum,
+		MinItems:      s.MinItems,
+		MinLength:     s.MinLength,
+		MinProperties: s.MinProperties,
+		Minimum:       s.Minimum,
+		Required:      s.Required,
+		Type:          genai.Type(s.Type),
+	}
+	for _, a := range s.AnyOf {
+		g.AnyOf = append(g.AnyOf, genaiSchema(a))
+	}
+	if s.Nullable {
+		g.Nullable = genai.Ptr(true)
+	}
+	if len(s.Properties) > 0 {
+		g.Properties = make(map[string]*genai.Schema, len(s.Properties))
+		g.PropertyOrdering = make([]string, len(s.Properties))
+		for i, p := range s.Properties {
+			g.Properties[p.Name] = genaiSchema(p.Schema)
+			g.PropertyOrdering[i] = p.Name
+		}
+	}
+	return g
 }
 
 // ToolDescription returns the description to declare for a tool: its

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/geminidecl"
 	"github.com/mcpgen/mcpgen/internal/testing/providertest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -284,7 +285,7 @@ func TestIntegerConstEnumBeyond2To53(t *testing.T) {
 // converted in parallel gives the declarations of converting it one tool
 // at a time, in the tools' order, and the error of the first bad tool.
 func TestDeclarationsOfManyToolsInOrder(t *testing.T) {
-	n := 3 * parallelTools
+	n := 3 * geminidecl.ParallelTools
 	tools := make([]runtime.Tool, n)
 	for i := range tools {
 		schema := `{"type":"object","properties":{"p` + strings.Repeat("x", i%7) + `":{"type":"integer","maximum":` + strings.Repeat("9", i%5+1) + `}}}`

@@ -1,6 +1,9 @@
 package gemini
 
-import "github.com/mcpgen/mcpgen/runtime"
+import (
+	"github.com/mcpgen/mcpgen/internal/geminidecl"
+	"github.com/mcpgen/mcpgen/runtime"
+)
 
 // MaxFunctionDeclarations is the most function declarations one Gemini
 // request may carry. The Google Gen AI Go SDK this package builds on
@@ -9,7 +12,7 @@ import "github.com/mcpgen/mcpgen/runtime"
 // reference (https://ai.google.dev/api/caching#Tool) names no number, and
 // older Vertex AI references gave 64 and then 128. A Toolset puts all its
 // declarations in one genai.Tool, so NewToolset refuses more than this.
-const MaxFunctionDeclarations = 512
+const MaxFunctionDeclarations = geminidecl.MaxFunctionDeclarations
 
 // limitSource is the documentation MaxFunctionDeclarations comes from.
 const limitSource = "https://pkg.go.dev/google.golang.org/genai@v1.77.0#Tool"

@@ -2,7 +2,6 @@ package emit
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	goruntime "runtime"
 	"slices"
@@ -12,14 +11,14 @@ import (
 	"sync/atomic"
 
 	"github.com/dave/jennifer/jen"
-	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/internal/geminidecl"
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/gemini"
 )
 
-// geminiFile renders gemini.go: the declarations runtime/gemini makes from
+// geminiFile renders gemini.go: the declarations geminidecl makes from
 // the tools' schemas, kept as one JSON text per tool that
 // FunctionDeclarations decodes on each call. The texts are what a reviewer
 // reads in a diff, and what the compiler skims: the same declarations
@@ -80,13 +79,14 @@ func (g *gen) startGemini() {
 		return
 	}
 	g.gemini = make(chan geminiDecls, 1)
-	go func() { g.gemini <- makeGeminiDecls(tools, jsonForm) }()
+	go func() { g.gemini <- makeGeminiDecls(tools, nil, jsonForm) }()
 }
 
 // Gemini is a start on the Gemini declarations of a package, made by
 // StartGemini while the IR is built.
 type Gemini struct {
 	tools    []runtime.Tool
+	inputs   []*jsontree.Node
 	jsonForm bool
 	out      chan geminiDecls
 }
@@ -94,11 +94,13 @@ type Gemini struct {
 // StartGemini begins the Gemini declarations of tools, in a goroutine, when
 // opts ask for the gemini part, and returns nil otherwise. tools are those
 // the IR is built from, in any order; they are declared in the IR's order,
-// by name. RenderWith takes the result when the package holds the same
+// by name. inputs, when not nil, holds each tool's input schema as the
+// snapshot parsed it, which the declarations then read instead of parsing
+// it again (see geminidecl.Declare). RenderWith takes the result when the package holds the same
 // tools (none was left out), and makes the declarations again otherwise,
 // since a tool left out can change the names of the others. Run beside the
 // IR's build, the work fills the time the build leaves a processor idle.
-func StartGemini(tools []runtime.Tool, opts ir.Options) *Gemini {
+func StartGemini(tools []runtime.Tool, inputs []*jsontree.Node, opts ir.Options) *Gemini {
 	parts := opts.Parts
 	if parts == nil {
 		parts = ir.DefaultParts
@@ -106,10 +108,22 @@ func StartGemini(tools []runtime.Tool, opts ir.Options) *Gemini {
 	if !slices.Contains(parts, ir.PartGemini) {
 		return nil
 	}
-	sorted := slices.Clone(tools)
-	slices.SortStableFunc(sorted, func(a, b runtime.Tool) int { return strings.Compare(a.Name, b.Name) })
-	e := &Gemini{tools: sorted, jsonForm: opts.Gemini == ir.GeminiJSON, out: make(chan geminiDecls, 1)}
-	go func() { e.out <- makeGeminiDecls(e.tools, e.jsonForm) }()
+	order := make([]int, len(tools))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(tools[a].Name, tools[b].Name) })
+	e := &Gemini{tools: make([]runtime.Tool, len(tools)), jsonForm: opts.Gemini == ir.GeminiJSON, out: make(chan geminiDecls, 1)}
+	if len(inputs) == len(tools) {
+		e.inputs = make([]*jsontree.Node, len(tools))
+	}
+	for i, j := range order {
+		e.tools[i] = tools[j]
+		if e.inputs != nil {
+			e.inputs[i] = inputs[j]
+		}
+	}
+	go func() { e.out <- makeGeminiDecls(e.tools, e.inputs, e.jsonForm) }()
 	return e
 }
 
@@ -130,23 +144,20 @@ func (e *Gemini) of(tools []*ir.Tool, jsonForm bool) bool {
 	return true
 }
 
-// makeGeminiDecls makes the declarations of tools and their texts.
-func makeGeminiDecls(tools []runtime.Tool, jsonForm bool) geminiDecls {
+// makeGeminiDecls makes the declarations of tools and their texts; inputs
+// may be nil (see StartGemini).
+func makeGeminiDecls(tools []runtime.Tool, inputs []*jsontree.Node, jsonForm bool) geminiDecls {
 	var out geminiDecls
-	decls, names, err := gemini.Declarations(tools, &gemini.DeclarationOptions{JSONSchema: jsonForm})
+	decls, names, err := geminidecl.Declare(tools, inputs, jsonForm)
 	if err != nil {
 		out.err = err
 		return out
 	}
 	out.texts, out.names = make([]string, len(decls)), names
-	errs := make([]error, len(decls))
-	inParallel(len(decls), func(i int) { out.texts[i], errs[i] = declarationText(decls[i]) })
-	for i, err := range errs {
-		if err != nil {
-			out.err = fmt.Errorf("encoding the Gemini declaration of %s: %w", names[decls[i].Name], err)
-			break
-		}
-	}
+	inParallel(len(decls), func(i int) {
+		size := len(tools[i].InputSchema) + len(decls[i].Description) + len(decls[i].Name) + 64
+		out.texts[i] = string(decls[i].AppendJSON(make([]byte, 0, size)))
+	})
 	return out
 }
 
@@ -163,19 +174,4 @@ func inParallel(n int, f func(i int)) {
 		})
 	}
 	wg.Wait()
-}
-
-// declarationText encodes d compactly, leaving <, > and & as they are, as
-// the JSON text FunctionDeclarations decodes with mcpimpl.DecodeLiterals.
-// That every declaration reads back to itself through that decoder is
-// checked by TestDeclarationTextsReadBack over the corpus, rather than
-// once more for every declaration of every generation.
-func declarationText(d *genai.FunctionDeclaration) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d); err != nil {
-		return "", err
-	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -16,10 +18,12 @@ import (
 // TestDeclarationTextsReadBack checks, for every tool of the corpus (the
 // real servers, the golden cases and the other snapshots in testdata) in
 // both forms, that the JSON text the generator writes for a Gemini
-// declaration decodes, as the generated FunctionDeclarations decodes it,
+// declaration is, byte for byte, encoding/json's text of the
+// genai.FunctionDeclaration runtime/gemini.Declarations makes of the tool,
+// and that it decodes, as the generated FunctionDeclarations decodes it,
 // to a declaration that encodes to the same text: the generated code
-// returns what the generator made. Generation itself no longer checks this
-// for every declaration.
+// returns what a program would make at run time. Generation itself no
+// longer checks this for every declaration.
 func TestDeclarationTextsReadBack(t *testing.T) {
 	paths, err := filepath.Glob("../../../testdata/servers/*.json")
 	if err != nil {
@@ -44,15 +48,24 @@ func TestDeclarationTextsReadBack(t *testing.T) {
 		}
 		for _, jsonForm := range []bool{false, true} {
 			decls, _, err := gemini.Declarations(snap.RuntimeTools(), &gemini.DeclarationOptions{JSONSchema: jsonForm})
+			made := makeGeminiDecls(snap.RuntimeTools(), snap.Inputs(), jsonForm)
+			if (err == nil) != (made.err == nil) || err != nil && err.Error() != made.err.Error() {
+				t.Errorf("%s (json form %v): the generator's declarations fail with %v, runtime/gemini's with %v", path, jsonForm, made.err, err)
+			}
 			if err != nil {
 				// A server whose declarations cannot be made is not
 				// generated either.
 				continue
 			}
-			for _, d := range decls {
-				text, err := declarationText(d)
+			for i, d := range decls {
+				want, err := declarationText(d)
 				if err != nil {
 					t.Errorf("%s: %s: %v", path, d.Name, err)
+					continue
+				}
+				text := made.texts[i]
+				if text != want {
+					t.Errorf("%s (json form %v): the generator's text of %s is not encoding/json's:\n%s\n%s", path, jsonForm, d.Name, text, want)
 					continue
 				}
 				if err := readsBack(text); err != nil {
@@ -78,6 +91,18 @@ func TestReadsBackRejectsALossyText(t *testing.T) {
 	if err := readsBack(`{"name":"f"}`); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// declarationText encodes d as encoding/json does, compactly, leaving <, >
+// and & as they are: the text the generator must write for d.
+func declarationText(d *genai.FunctionDeclaration) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // readsBack checks that text decodes, as the generated code decodes it, to
@@ -122,7 +147,7 @@ func TestEarlyGeminiIsTakenOnlyForTheSameTools(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts := ir.Options{Package: "p", Gemini: c.form}
-		early := StartGemini(snap.RuntimeTools(), opts)
+		early := StartGemini(snap.RuntimeTools(), snap.Inputs(), opts)
 		if early == nil {
 			t.Fatalf("%s: StartGemini began nothing for the default parts", c.name)
 		}
@@ -153,7 +178,7 @@ func TestEarlyGeminiIsTakenOnlyForTheSameTools(t *testing.T) {
 			}
 		}
 	}
-	if StartGemini(nil, ir.Options{Package: "p", Parts: []string{ir.PartTypes}}) != nil {
+	if StartGemini(nil, nil, ir.Options{Package: "p", Parts: []string{ir.PartTypes}}) != nil {
 		t.Error("StartGemini began declarations for a package without the gemini part")
 	}
 }

@@ -28,7 +28,7 @@ var (
 	// providerRules are the providers' rules for names and schemas, which
 	// the provider adapters of runtime and the generator both use: they
 	// build on runtime's types, and stay below the generator.
-	providerRules = []string{"internal/provschema", "internal/toolname"}
+	providerRules = []string{"internal/geminidecl", "internal/provschema", "internal/toolname"}
 	// runtimeLayer is what programs and generated code link.
 	runtimeLayer = []string{"runtime"}
 	// generatorLayer is the generator's pipeline. Beside emit,
@@ -45,10 +45,10 @@ var (
 	testSupport = []string{"internal/testing", "cmd/mcpgen/internal/golden"}
 	// providerSDKs are the SDKs of the model providers the generator must
 	// not depend on, with the runtime adapters that wrap them. The Gemini
-	// SDK is not among them: the generator computes the Gemini
-	// declarations with the converter of runtime/gemini, the one programs
-	// use at run time, so that both give the same declarations.
-	providerSDKs = []string{"github.com/anthropics/anthropic-sdk-go", "github.com/openai/openai-go", module + "/runtime/anthropic", module + "/runtime/openai"}
+	// declarations come from internal/geminidecl, the converter behind
+	// runtime/gemini too, so that both give the same declarations without
+	// mcpgen's binary linking the Gemini SDK.
+	providerSDKs = []string{"github.com/anthropics/anthropic-sdk-go", "github.com/openai/openai-go", "google.golang.org/genai", module + "/runtime/anthropic", module + "/runtime/openai", module + "/runtime/gemini"}
 )
 
 // A rule forbids the packages From selects to reach, through the imports
@@ -66,7 +66,7 @@ var rules = []rule{
 	{"the providers' rules reach neither the generator nor the CLI", in(providerRules...), in(append(slices.Clone(generatorLayer), cli...)...)},
 	{"the generator never reaches the CLI", and(in(generatorLayer...), not(in(generatorTestOutputs...))), in(cli...)},
 	{"production code never imports test support", and(in(""), not(in(testSupport...))), in(testSupport...)},
-	{"the generator never imports a provider SDK (Gemini's converter aside)", and(in(generatorLayer...), not(in(generatorTestOutputs...))), prefixed(providerSDKs...)},
+	{"the generator never imports a provider SDK", and(in(generatorLayer...), not(in(generatorTestOutputs...))), prefixed(providerSDKs...)},
 	// The Anthropic SDK imports OpenTelemetry itself, so its adapter is
 	// left out.
 	{"runtime reaches OpenTelemetry only through runtime/otelmcp", and(in("runtime"), not(in("runtime/otelmcp", "runtime/anthropic"))), prefixed("go.opentelemetry.io")},
@@ -276,11 +276,20 @@ func TestCheckNamesTheOffendingImport(t *testing.T) {
 			graph: map[string][]string{
 				m("cmd/mcpgen"):                 {m("cmd/mcpgen/internal/cli")},
 				m("cmd/mcpgen/internal/cli"):    {m("generator"), m("runtime")},
-				m("generator"):                  {m("runtime/gemini"), "google.golang.org/genai"},
-				m("runtime/gemini"):             {m("runtime"), "google.golang.org/genai"},
+				m("generator"):                  {m("internal/geminidecl")},
+				m("internal/geminidecl"):        {m("runtime")},
+				m("runtime/gemini"):             {m("internal/geminidecl"), m("runtime"), "google.golang.org/genai"},
 				m("cmd/mcpgen/internal/golden"): {m("generator"), m("internal/testing/testenv")},
 				m("internal/testing/testenv"):   {},
 			},
+		},
+		{
+			name: "the generator reaching the Gemini SDK",
+			graph: map[string][]string{
+				m("generator"):      {m("runtime/gemini")},
+				m("runtime/gemini"): {"google.golang.org/genai"},
+			},
+			want: []string{rules[5].Name + ": " + m("generator") + " → " + m("runtime/gemini")},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -135,7 +135,8 @@ func TestExampleConsumerGoGenerate(t *testing.T) {
 // TestInstallFromClone follows the README's way of adding mcpgen as a tool
 // of another module before mcpgen is published, where go get -tool ...@latest
 // cannot find it: a requirement replaced by a clone, then go mod tidy. The
-// module then generates a package with go tool mcpgen and builds it.
+// module then generates a package with go tool mcpgen, runs go mod tidy
+// again for what the package imports, and builds it.
 func TestInstallFromClone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
@@ -158,7 +159,23 @@ func TestInstallFromClone(t *testing.T) {
 		"-replace", "github.com/mcpgen/mcpgen="+root,
 		"-tool", "github.com/mcpgen/mcpgen/cmd/mcpgen")
 	run("mod", "tidy")
+	requiresGenai := func() bool {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Contains(string(data), "google.golang.org/genai ")
+	}
+	if requiresGenai() {
+		t.Error("go.mod requires genai before any package is generated: the command links it")
+	}
 	run("tool", "mcpgen", "generate", "--snapshot", filepath.Join(root, "testdata", "homeassistant-tools-list.json"), "--package", "homeassistant", "--out", "homeassistant")
+	// The command does not link genai; the generated package imports it.
+	run("mod", "tidy")
+	if !requiresGenai() {
+		t.Error("go.mod does not require genai after a package importing it was generated")
+	}
 	run("build", "./...")
 	if out := run("list", "./..."); !strings.Contains(out, "example.com/app/homeassistant") {
 		t.Errorf("go list ./... = %q, want the generated package", out)

@@ -1,4 +1,4 @@
-package gemini
+package geminidecl
 
 import (
 	"fmt"
@@ -36,14 +36,14 @@ func TestAllOfFanOutFlattenedOnce(t *testing.T) {
 	if err != nil || pr != nil {
 		t.Fatalf("convert: %v, %v", pr, err)
 	}
-	if x := s.Properties["a"].Properties["x"]; x == nil || x.Type != "STRING" {
+	if x := s.Property("a").Property("x"); x == nil || x.Type != "STRING" {
 		t.Fatalf("a.x = %+v, want a string", x)
 	}
 	if limit := 10 * depth; c.flat.Flattens > limit {
 		t.Errorf("flatten ran %d times for %d levels, want at most %d", c.flat.Flattens, depth, limit)
 	}
 	// The whole declaration still passes.
-	if _, _, err := Declarations([]runtime.Tool{{Name: "t", InputSchema: []byte(schema)}}, nil); err != nil {
+	if _, _, err := Declare([]runtime.Tool{{Name: "t", InputSchema: []byte(schema)}}, nil, false); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -63,8 +63,8 @@ func TestFlattenDepthLimitWithSharedRefs(t *testing.T) {
 		deep = `{"allOf":[` + deep + `]}`
 	}
 	schema := `{"type":"object","$defs":{` + strings.Join(defs, ",") + `},"properties":{"a":{"$ref":"#/$defs/D0"},"b":` + deep + `}}`
-	_, _, err := Declarations([]runtime.Tool{{Name: "t", InputSchema: []byte(schema)}}, nil)
+	_, _, err := Declare([]runtime.Tool{{Name: "t", InputSchema: []byte(schema)}}, nil, false)
 	if err == nil || !strings.Contains(err.Error(), "tool t: input schema at /properties/b") || !strings.Contains(err.Error(), "nest more than 64 levels") {
-		t.Fatalf("Declarations: %v, want the nesting limit at /properties/b", err)
+		t.Fatalf("Declare: %v, want the nesting limit at /properties/b", err)
 	}
 }

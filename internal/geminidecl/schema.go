@@ -1,4 +1,4 @@
-package gemini
+package geminidecl
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/internal/schema"
@@ -27,7 +25,7 @@ const (
 	maxFlatten = 64
 )
 
-// converter turns one tool's input schema into a *genai.Schema.
+// converter turns one tool's input schema into a *Schema.
 type converter struct {
 	tool string
 	root *jsontree.Node
@@ -251,16 +249,16 @@ func shallow(n *jsontree.Node) *jsontree.Node {
 	return &c
 }
 
-// convert turns one schema into a *genai.Schema. It returns pruned when the
+// convert turns one schema into a *Schema. It returns pruned when the
 // schema is left out because it recurses too deep.
-func (c *converter) convert(n *jsontree.Node, at *path, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convert(n *jsontree.Node, at *path, depth int) (*Schema, *pruned, error) {
 	if depth > maxDepth {
 		return nil, nil, c.errorf(at, "the schema nests more than %d levels", maxDepth)
 	}
 	c.count++
 	if c.count > maxSchemas {
 		c.fallbackf(at, "the typed form would exceed %d schema nodes", maxSchemas)
-		return &genai.Schema{Type: genai.TypeString}, nil, nil
+		return &Schema{Type: TypeString}, nil, nil
 	}
 	var refs []string
 	flat, err := c.flatten(n, at, &refs)
@@ -302,13 +300,13 @@ func countOf(list []string, s string) int {
 // convertUnion converts a schema with anyOf or oneOf. The keywords beside
 // the union apply to every branch, so each branch is merged with them;
 // branches that only allow null make the result nullable.
-func (c *converter) convertUnion(flat *jsontree.Node, key string, at *path, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convertUnion(flat *jsontree.Node, key string, at *path, depth int) (*Schema, *pruned, error) {
 	branches := flat.Get(key)
 	if branches.Kind != jsontree.Array {
 		return nil, nil, c.errorf(&path{up: at, tok: key}, "%s is not an array", key)
 	}
 	outer := flat.Without(key, "description", "title", "default", "examples", "example")
-	var out []*genai.Schema
+	var out []*Schema
 	nullable, recursive := false, false
 	for i, b := range branches.Items {
 		bp := path{up: at, tok: key, kind: indexPath, idx: i}
@@ -343,7 +341,7 @@ func (c *converter) convertUnion(flat *jsontree.Node, key string, at *path, dept
 			recursive = recursive || pr.recursive
 			continue
 		}
-		if s.Nullable != nil && *s.Nullable {
+		if s.Nullable {
 			nullable = true
 		}
 		if len(s.AnyOf) > 0 {
@@ -363,34 +361,34 @@ func (c *converter) convertUnion(flat *jsontree.Node, key string, at *path, dept
 		s := out[0]
 		s.Description = joinNotes(desc, s.Description)
 		if nullable {
-			s.Nullable = genai.Ptr(true)
+			s.Nullable = true
 		}
 		return s, nil, nil
 	}
 	if nullable {
 		for _, s := range out {
-			s.Nullable = genai.Ptr(true)
+			s.Nullable = true
 		}
 	}
-	return &genai.Schema{AnyOf: out, Description: desc}, nil, nil
+	return &Schema{AnyOf: out, Description: desc}, nil, nil
 }
 
 // onlyNull reports whether a flattened schema allows null and nothing else.
 func onlyNull(n *jsontree.Node) bool { return schema.OnlyNull(n) }
 
-func nullSchema(desc string) *genai.Schema {
-	return &genai.Schema{Type: genai.TypeString, Nullable: genai.Ptr(true), Description: joinNotes(desc, "Always null.")}
+func nullSchema(desc string) *Schema {
+	return &Schema{Type: TypeString, Nullable: true, Description: joinNotes(desc, "Always null.")}
 }
 
 // convertPlain converts a flattened schema without a union.
-func (c *converter) convertPlain(n *jsontree.Node, at *path, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convertPlain(n *jsontree.Node, at *path, depth int) (*Schema, *pruned, error) {
 	types, nullable := c.types(n)
 	desc := description(n)
 	if len(types) == 0 {
 		if nullable {
 			return nullSchema(desc), nil, nil
 		}
-		s := &genai.Schema{Type: genai.TypeString, Description: joinNotes(desc, c.annotationNotes(n), "Accepts any JSON value; declared as a string.")}
+		s := &Schema{Type: TypeString, Description: joinNotes(desc, c.annotationNotes(n), "Accepts any JSON value; declared as a string.")}
 		return s, nil, nil
 	}
 	if len(types) == 1 {
@@ -400,11 +398,11 @@ func (c *converter) convertPlain(n *jsontree.Node, at *path, depth int) (*genai.
 		}
 		s.Description = joinNotes(desc, s.Description, c.annotationNotes(n))
 		if nullable {
-			s.Nullable = genai.Ptr(true)
+			s.Nullable = true
 		}
 		return s, nil, nil
 	}
-	var out []*genai.Schema
+	var out []*Schema
 	var last *pruned
 	for _, t := range types {
 		s, pr, err := c.convertTyped(n, t, at, depth)
@@ -416,7 +414,7 @@ func (c *converter) convertPlain(n *jsontree.Node, at *path, depth int) (*genai.
 			continue
 		}
 		if nullable {
-			s.Nullable = genai.Ptr(true)
+			s.Nullable = true
 		}
 		out = append(out, s)
 	}
@@ -427,7 +425,7 @@ func (c *converter) convertPlain(n *jsontree.Node, at *path, depth int) (*genai.
 		out[0].Description = joinNotes(desc, out[0].Description, c.annotationNotes(n))
 		return out[0], nil, nil
 	}
-	return &genai.Schema{AnyOf: out, Description: joinNotes(desc, c.annotationNotes(n))}, nil, nil
+	return &Schema{AnyOf: out, Description: joinNotes(desc, c.annotationNotes(n))}, nil, nil
 }
 
 // types returns the JSON types a schema allows, without "null", and whether
@@ -502,13 +500,13 @@ func inferTypes(n *jsontree.Node) []string {
 }
 
 // convertTyped converts a schema for one of its types.
-func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth int) (*genai.Schema, *pruned, error) {
+func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth int) (*Schema, *pruned, error) {
 	var notes []string
-	s := &genai.Schema{}
+	s := &Schema{}
 	vals := enumValues(n)
 	switch typ {
 	case "string":
-		s.Type = genai.TypeString
+		s.Type = TypeString
 		if vals != nil {
 			strs := []string{}
 			for _, v := range vals {
@@ -538,17 +536,17 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 			notes = append(notes, fmt.Sprintf("Must also match the regular expression %s.", quoteCode(p)))
 		}
 	case "integer", "number":
-		s.Type = genai.TypeNumber
+		s.Type = TypeNumber
 		if typ == "integer" {
-			s.Type = genai.TypeInteger
+			s.Type = TypeInteger
 		}
 		notes = append(notes, c.numberNotes(n, s)...)
 		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Number })...)
 	case "boolean":
-		s.Type = genai.TypeBoolean
+		s.Type = TypeBoolean
 		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Bool })...)
 	case "array":
-		s.Type = genai.TypeArray
+		s.Type = TypeArray
 		s.MinItems = intField(n, "minItems")
 		s.MaxItems = intField(n, "maxItems")
 		if u := n.Get("uniqueItems"); u != nil && u.Kind == jsontree.Bool && u.Bool {
@@ -559,7 +557,7 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 			c.fallbackf(at, "tuple arrays (prefixItems) have no typed form")
 		}
 		if items == nil || items.Kind == jsontree.Array {
-			s.Items = &genai.Schema{Type: genai.TypeString, Description: "Accepts any JSON value; declared as a string."}
+			s.Items = &Schema{Type: TypeString, Description: "Accepts any JSON value; declared as a string."}
 			break
 		}
 		ip := path{up: at, tok: "items"}
@@ -573,7 +571,7 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 		s.Items = it
 		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Array })...)
 	case "object":
-		s.Type = genai.TypeObject
+		s.Type = TypeObject
 		s.MinProperties = intField(n, "minProperties")
 		s.MaxProperties = intField(n, "maxProperties")
 		props := n.Get("properties")
@@ -604,18 +602,10 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 					}
 					continue
 				}
-				if s.Properties == nil {
-					s.Properties = map[string]*genai.Schema{}
-				}
-				s.Properties[m.Key] = ps
-				s.PropertyOrdering = append(s.PropertyOrdering, m.Key)
+				s.Properties = append(s.Properties, Property{Name: m.Key, Schema: ps})
 			}
 		}
-		for _, r := range required {
-			if _, ok := s.Properties[r]; ok && !slices.Contains(s.Required, r) {
-				s.Required = append(s.Required, r)
-			}
-		}
+		s.Required = s.requiredOf(required)
 		if len(banned) > 0 {
 			notes = append(notes, fmt.Sprintf("Do not send %s.", strings.Join(quoteAll(banned), " or ")))
 		}
@@ -681,7 +671,7 @@ func valueNotes(vals []*jsontree.Node, ofType func(*jsontree.Node) bool) []strin
 	return []string{"Allowed values: " + strings.Join(out, ", ") + "."}
 }
 
-func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
+func (c *converter) numberNotes(n *jsontree.Node, s *Schema) []string {
 	var notes []string
 	exMin, exMax := n.Get("exclusiveMinimum"), n.Get("exclusiveMaximum")
 	if v, ok := n.Get("minimum").Float(); ok {
@@ -691,7 +681,7 @@ func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
 		case !exactFloat(n.Get("minimum").Str, v):
 			notes = append(notes, "Must be at least "+n.Get("minimum").String()+".")
 		default:
-			s.Minimum = genai.Ptr(v)
+			s.Minimum = &v
 		}
 	}
 	if v, ok := n.Get("maximum").Float(); ok {
@@ -701,7 +691,7 @@ func (c *converter) numberNotes(n *jsontree.Node, s *genai.Schema) []string {
 		case !exactFloat(n.Get("maximum").Str, v):
 			notes = append(notes, "Must be at most "+n.Get("maximum").String()+".")
 		default:
-			s.Maximum = genai.Ptr(v)
+			s.Maximum = &v
 		}
 	}
 	if exMin != nil && exMin.Kind == jsontree.Number {
@@ -741,7 +731,7 @@ func (c *converter) annotationNotes(n *jsontree.Node) string {
 
 func intField(n *jsontree.Node, key string) *int64 {
 	if v, ok := n.Get(key).Int(); ok {
-		return genai.Ptr(v)
+		return &v
 	}
 	return nil
 }

@@ -1,0 +1,47 @@
+package geminidecl
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// encodingJSON is v as encoding/json writes it with HTML escaping off.
+func encodingJSON(t *testing.T, v any) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// TestAppendStringIsEncodingJSON writes strings that need every kind of
+// escape as encoding/json does.
+func TestAppendStringIsEncodingJSON(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", `quote " and backslash \`, "<html> & 'apostrophes'",
+		"\b\f\n\r\t", "\x00\x01\x1f\x7f", "é, 💡 and 日本",
+		"\u2028 and \u2029 separators", "bad \xff utf-8 \xc3", "\xe2\x80", "ends in \\",
+	} {
+		if got, want := string(appendString(nil, s)), encodingJSON(t, s); got != want {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestAppendFloatIsEncodingJSON writes numbers around encoding/json's
+// cutoffs between plain and exponent notation as it does.
+func TestAppendFloatIsEncodingJSON(t *testing.T) {
+	for _, f := range []float64{
+		0, math.Copysign(0, -1), 1, -1, 0.1, 1.5, 9007199254740992, 1e20, 1e21, 1.5e21, -1e21,
+		1e-6, 9.99e-7, 1e-7, 1.2345e-10, 1e100, 5e-324, math.MaxFloat64,
+	} {
+		if got, want := string(appendFloat(nil, f)), encodingJSON(t, f); got != want {
+			t.Errorf("appendFloat(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
