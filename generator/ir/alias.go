@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
@@ -54,12 +55,16 @@ type aliaser struct {
 	keys   map[*Type]string
 	busy   map[*Type]bool
 	except map[string]bool
+	bufs   keyBufs
 }
 
 // eligible reports whether t may be an alias or be aliased to.
 func (a *aliaser) eligible(t *Type) bool {
 	if t.Kind != Struct && t.Kind != Enum || !t.IsNamed() || t.origin == "" || t.Recursive {
 		return false
+	}
+	if len(a.except) == 0 {
+		return true
 	}
 	for _, e := range []string{t.local, OverrideKey(t.tool, t.Pointer), OverrideKey(t.tool, strings.TrimSuffix(t.Pointer, "/items"))} {
 		if a.except[e] {
@@ -81,22 +86,23 @@ func (a *aliaser) key(t *Type) string {
 		return unique
 	}
 	a.busy[t] = true
-	var b strings.Builder
-	a.write(&b, t, true)
+	b := a.bufs.get()
+	a.write(b, t, true)
 	delete(a.busy, t)
-	sum := sha256.Sum256([]byte(b.String()))
+	sum := sha256.Sum256(b.Bytes())
 	k := hex.EncodeToString(sum[:])
-	if strings.Contains(b.String(), strconv.Quote(uniquePrefix+t.Name)) {
+	if bytes.Contains(b.Bytes(), []byte(strconv.Quote(unique))) {
 		// The struct refers back to itself through other types.
 		k = unique
 	}
+	a.bufs.put(b)
 	a.keys[t] = k
 	return k
 }
 
 // write appends the shape of t to b, leaving out the description of a
 // named type when top is set: an alias keeps its own doc comment.
-func (a *aliaser) write(b *strings.Builder, t *Type, top bool) {
+func (a *aliaser) write(b *bytes.Buffer, t *Type, top bool) {
 	q := func(s string) { writeQuoted(b, s) }
 	b.WriteString("{")
 	b.WriteString(strconv.Itoa(int(t.Kind)))

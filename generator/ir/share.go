@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -55,7 +56,26 @@ type sharer struct {
 	// records those that matched a type.
 	except map[string]bool
 	used   map[string]bool
+	bufs   keyBufs
 }
+
+// keyBufs lends the buffers keys are written in, one for each key being
+// computed at once (a key's computation computes those of the named types
+// within it), so that every key reuses the memory of the ones before it.
+type keyBufs struct{ free []*bytes.Buffer }
+
+func (p *keyBufs) get() *bytes.Buffer {
+	n := len(p.free)
+	if n == 0 {
+		return new(bytes.Buffer)
+	}
+	b := p.free[n-1]
+	p.free = p.free[:n-1]
+	b.Reset()
+	return b
+}
+
+func (p *keyBufs) put(b *bytes.Buffer) { p.free = append(p.free, b) }
 
 // uniquePrefix starts the key of a type that shares with no other.
 const uniquePrefix = "unique "
@@ -166,6 +186,9 @@ func replaceTypes(pkg *Package, rep map[*Type]*Type) {
 // excepted reports whether Sharing.Except keeps the named type t per tool,
 // and records the entries that do.
 func (sh *sharer) excepted(t *Type) bool {
+	if len(sh.except) == 0 {
+		return false
+	}
 	hit := false
 	for _, e := range []string{t.local, OverrideKey(t.tool, t.Pointer), OverrideKey(t.tool, strings.TrimSuffix(t.Pointer, "/items"))} {
 		if sh.except[e] {
@@ -181,7 +204,7 @@ func (sh *sharer) excepted(t *Type) bool {
 // it by its origin.
 func (sh *sharer) key(t *Type) string {
 	if !t.IsNamed() {
-		var b strings.Builder
+		var b bytes.Buffer
 		sh.write(&b, t)
 		return b.String()
 	}
@@ -200,26 +223,27 @@ func (sh *sharer) key(t *Type) string {
 		return unique
 	}
 	sh.busy[t] = true
-	var b strings.Builder
-	writeQuoted(&b, t.local)
-	sh.write(&b, t)
+	b := sh.bufs.get()
+	writeQuoted(b, t.local)
+	sh.write(b, t)
 	delete(sh.busy, t)
-	k := b.String()
+	var k string
 	if sh.cyclic[t] {
 		k = unique
 	} else {
 		// A digest keeps the keys of the types that contain t short,
 		// however deep the nesting.
-		sum := sha256.Sum256([]byte(k))
+		sum := sha256.Sum256(b.Bytes())
 		k = t.local + " " + hex.EncodeToString(sum[:])
 	}
+	sh.bufs.put(b)
 	sh.keys[t] = k
 	return k
 }
 
 // write appends the shape of t to b; named types within are written as
 // their keys.
-func (sh *sharer) write(b *strings.Builder, t *Type) {
+func (sh *sharer) write(b *bytes.Buffer, t *Type) {
 	q := func(s string) { writeQuoted(b, s) }
 	// As fmt.Fprintf(b, "{%d %d %q %t %t %t ", ...) writes it, in a
 	// fraction of the time: the keys name the shared types' hashes.
@@ -277,7 +301,7 @@ func (sh *sharer) write(b *strings.Builder, t *Type) {
 
 // writeConstraints appends c to b as
 // fmt.Fprintf(b, " [%s %s %q %s %s %s %s %s %s %q %q %q]", ...) writes it.
-func writeConstraints(b *strings.Builder, c *Constraints) {
+func writeConstraints(b *bytes.Buffer, c *Constraints) {
 	bound := func(x *Bound) {
 		if x == nil {
 			b.WriteByte('-')
@@ -324,7 +348,7 @@ func writeConstraints(b *strings.Builder, c *Constraints) {
 // writeQuoted appends s to b as strconv.Quote writes it. Most texts of the
 // keys, descriptions among them, are printable ASCII without a quote or a
 // backslash, which need no escapes: those are copied as they are.
-func writeQuoted(b *strings.Builder, s string) {
+func writeQuoted(b *bytes.Buffer, s string) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
 			var buf [64]byte

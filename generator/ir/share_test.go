@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -278,7 +279,7 @@ func TestShapeKeyText(t *testing.T) {
 		want := fmt.Sprintf(" [%s %s %q %s %s %s %s %s %s %q %q %q]", bound(c.Minimum), bound(c.Maximum), c.MultipleOf,
 			n(c.MinLength), n(c.MaxLength), n(c.MinItems), n(c.MaxItems), n(c.MinEntries), n(c.MaxEntries),
 			c.Patterns, c.KeyPatterns, c.Format)
-		var b strings.Builder
+		var b bytes.Buffer
 		writeConstraints(&b, &c)
 		if b.String() != want {
 			t.Errorf("constraints written as %s, want %s", b.String(), want)
@@ -302,7 +303,7 @@ func TestWriteQuoted(t *testing.T) {
 		"", "plain text", "a \"quote\"", `back\slash`, "tab\there", "new\nline", "del\x7f", "caf\u00e9", "bad \xff",
 		"~ and space", strings.Repeat("long ", 40), strings.Repeat("é", 40),
 	} {
-		var b strings.Builder
+		var b bytes.Buffer
 		writeQuoted(&b, s)
 		if want := strconv.Quote(s); b.String() != want {
 			t.Errorf("writeQuoted(%q) = %s, want %s", s, b.String(), want)

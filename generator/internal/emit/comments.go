@@ -17,33 +17,52 @@ import (
 // collapse.
 func commentLines(text string) []string {
 	var lines []string
+	// A line is text[start:i] when nothing in it was replaced; cur holds
+	// the part before start of a line that needed a replacement.
 	var cur strings.Builder
-	flush := func() {
-		lines = append(lines, strings.TrimRightFunc(cur.String(), unicode.IsSpace))
-		cur.Reset()
+	start := 0
+	flush := func(end int) {
+		l := text[start:end]
+		if cur.Len() > 0 {
+			cur.WriteString(l)
+			l = cur.String()
+			cur.Reset()
+		}
+		lines = append(lines, strings.TrimRightFunc(l, unicode.IsSpace))
+	}
+	replace := func(i int, with string) {
+		cur.WriteString(text[start:i])
+		cur.WriteString(with)
 	}
 	for i := 0; i < len(text); {
+		if c := text[i]; c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(text[i:])
-		i += n
 		switch {
 		case r == '\n', r == '\u2028', r == '\u2029', r == '\u0085', r == '\f', r == '\v':
-			flush()
+			flush(i)
 		case r == '\r':
-			if i < len(text) && text[i] == '\n' {
-				i++
+			flush(i)
+			if i+n < len(text) && text[i+n] == '\n' {
+				n++
 			}
-			flush()
 		case r == '\t':
-			cur.WriteString("    ")
+			replace(i, "    ")
 		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0,
 			r == '\uFEFF', r >= '\u202A' && r <= '\u202E', r >= '\u2066' && r <= '\u2069',
 			r == '\u200E', r == '\u200F', r == '\u061C':
-			cur.WriteRune('\uFFFD')
+			replace(i, "\uFFFD")
 		default:
-			cur.WriteRune(r)
+			// Kept as it is.
+			i += n
+			continue
 		}
+		i += n
+		start = i
 	}
-	flush()
+	flush(len(text))
 	// Collapse blank runs and trim the ends.
 	out := lines[:0]
 	for _, l := range lines {
