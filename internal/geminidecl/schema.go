@@ -585,6 +585,7 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 		}
 		var left, banned []string
 		if props != nil && props.Kind == jsontree.Object {
+			s.Properties = make([]Property, 0, len(props.Members))
 			for _, m := range props.Members {
 				pp := path{up: at, tok: "properties", kind: keyPath, key: m.Key}
 				if !validParamName(m.Key) {

@@ -12,8 +12,8 @@ import (
 
 // compact returns raw, valid JSON of a parsed snapshot, without
 // insignificant whitespace.
-func compact(raw []byte) string {
-	return string(jsontree.AppendCompact(make([]byte, 0, len(raw)), raw))
+func compact(raw []byte) json.RawMessage {
+	return jsontree.AppendCompact(make([]byte, 0, len(raw)), raw)
 }
 
 // sortedRuntimeTools returns the tools of the package in the order of the IR
@@ -32,13 +32,13 @@ func (g *gen) compactTools() []runtime.Tool {
 	out := make([]runtime.Tool, len(g.pkg.Tools))
 	inParallel(len(out), func(i int) {
 		rt := g.pkg.Tools[i].Source
-		rt.Raw = json.RawMessage(compact(rt.Raw))
-		rt.InputSchema = json.RawMessage(compact(rt.InputSchema))
+		rt.Raw = compact(rt.Raw)
+		rt.InputSchema = compact(rt.InputSchema)
 		if rt.OutputSchema != nil {
-			rt.OutputSchema = json.RawMessage(compact(rt.OutputSchema))
+			rt.OutputSchema = compact(rt.OutputSchema)
 		}
 		if rt.Annotations != nil {
-			rt.Annotations = json.RawMessage(compact(rt.Annotations))
+			rt.Annotations = compact(rt.Annotations)
 		}
 		out[i] = rt
 	})
