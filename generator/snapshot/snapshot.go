@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/parallel"
 	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -187,11 +188,20 @@ func Read(name string, data []byte) (*Snapshot, error) {
 	if len(rawList) != len(list.Items) {
 		return nil, fail(listPtr, "tools cannot be read: %d raw items for %d parsed", len(rawList), len(list.Items))
 	}
+	// Each tool is read on its own, on every processor; the first problem
+	// in the list's order is the one reported.
+	tools := make([]*Tool, len(list.Items))
+	errs := make([]*readErr, len(list.Items))
+	parallel.For(len(list.Items), func(i int) {
+		tools[i], errs[i] = readTool(list.Items[i], rawList[i], listPtr+"/"+strconv.Itoa(i))
+	})
 	seen := make(map[string]string, len(list.Items))
-	for i, item := range list.Items {
+	if len(tools) > 0 {
+		s.Tools = make([]Tool, 0, len(tools))
+	}
+	for i, t := range tools {
 		ptr := listPtr + "/" + strconv.Itoa(i)
-		t, err := readTool(item, rawList[i], ptr)
-		if err != nil {
+		if err := errs[i]; err != nil {
 			return nil, fail(err.ptr, "%s", err.msg)
 		}
 		if first, dup := seen[t.Name]; dup {

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,5 +95,27 @@ func TestHomeAssistantSnapshot(t *testing.T) {
 	tools := s.RuntimeTools()
 	if tools[0].Name != "HassTurnOn" || runtime.ToolsHash(tools) == "" {
 		t.Errorf("first tool %q", tools[0].Name)
+	}
+}
+
+// TestReadReportsTheFirstBadToolInOrder reads the tools of a long list in
+// parallel and still reports the first problem in the list's order: a bad
+// tool before a duplicate name before a later bad tool.
+func TestReadReportsTheFirstBadToolInOrder(t *testing.T) {
+	var tools []string
+	for i := range 200 {
+		tools = append(tools, fmt.Sprintf(`{"name":"t%d","inputSchema":{"type":"object"}}`, i))
+	}
+	tools[150] = `{"name":"t3","inputSchema":{"type":"object"}}`
+	tools[190] = `{"inputSchema":{"type":"object"}}`
+	doc := func() []byte { return []byte(`{"tools":[` + strings.Join(tools, ",") + `]}`) }
+	_, err := Read("s.json", doc())
+	if err == nil || !strings.Contains(err.Error(), "s.json: /tools/150/name: duplicate tool name \"t3\" (first at /tools/3)") {
+		t.Fatalf("Read: %v, want the duplicate at /tools/150", err)
+	}
+	tools[120] = `{"name":5,"inputSchema":{"type":"object"}}`
+	_, err = Read("s.json", doc())
+	if err == nil || !strings.Contains(err.Error(), "s.json: /tools/120/name: tool name is a JSON number, want a string") {
+		t.Fatalf("Read: %v, want the bad name at /tools/120", err)
 	}
 }

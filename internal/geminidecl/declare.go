@@ -11,12 +11,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	goruntime "runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/parallel"
 	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/internal/toolname"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -102,30 +100,16 @@ func Declare(tools []runtime.Tool, inputs []*jsontree.Node, jsonSchema bool) ([]
 // a good part of a second on one.
 const ParallelTools = 64
 
-// eachTool calls f for 0 ≤ i < n, on up to GOMAXPROCS goroutines when n
-// reaches ParallelTools. Each call must touch only its own index's data.
+// eachTool calls f for 0 ≤ i < n, on every processor when n reaches
+// ParallelTools. Each call must touch only its own index's data.
 func eachTool(n int, f func(i int)) {
-	workers := goruntime.GOMAXPROCS(0)
-	if n < ParallelTools || workers <= 1 {
+	if n < ParallelTools {
 		for i := range n {
 			f(i)
 		}
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(n, f)
 }
 
 // setParameters fills Parameters or ParametersJSONSchema. input is the

@@ -3,18 +3,16 @@ package emit
 import (
 	"bytes"
 	"fmt"
-	goruntime "runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
 	"github.com/mcpgen/mcpgen/internal/geminidecl"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/parallel"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -154,24 +152,9 @@ func makeGeminiDecls(tools []runtime.Tool, inputs []*jsontree.Node, jsonForm boo
 		return out
 	}
 	out.texts, out.names = make([]string, len(decls)), names
-	inParallel(len(decls), func(i int) {
+	parallel.For(len(decls), func(i int) {
 		size := len(tools[i].InputSchema) + len(decls[i].Description) + len(decls[i].Name) + 64
 		out.texts[i] = string(decls[i].AppendJSON(make([]byte, 0, size)))
 	})
 	return out
-}
-
-// inParallel calls f for 0 ≤ i < n on GOMAXPROCS goroutines. Each call
-// must touch only its own index's data.
-func inParallel(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(goruntime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }

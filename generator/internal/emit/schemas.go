@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/parallel"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -30,7 +31,7 @@ func (g *gen) sortedRuntimeTools() []runtime.Tool {
 // compactTools compacts the tools' texts, on every processor.
 func (g *gen) compactTools() []runtime.Tool {
 	out := make([]runtime.Tool, len(g.pkg.Tools))
-	inParallel(len(out), func(i int) {
+	parallel.For(len(out), func(i int) {
 		rt := g.pkg.Tools[i].Source
 		rt.Raw = compact(rt.Raw)
 		rt.InputSchema = compact(rt.InputSchema)
