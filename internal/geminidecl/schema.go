@@ -301,15 +301,19 @@ func countOf(list []string, s string) int {
 // the union apply to every branch, so each branch is merged with them;
 // branches that only allow null make the result nullable.
 func (c *converter) convertUnion(flat *jsontree.Node, key string, at *path, depth int) (*Schema, *pruned, error) {
+	// One path for every branch, declared outside the loop, so that it
+	// stays on the stack (see convertTyped).
+	var bp path
 	branches := flat.Get(key)
 	if branches.Kind != jsontree.Array {
-		return nil, nil, c.errorf(&path{up: at, tok: key}, "%s is not an array", key)
+		bp = path{up: at, tok: key}
+		return nil, nil, c.errorf(&bp, "%s is not an array", key)
 	}
 	outer := flat.Without(key, "description", "title", "default", "examples", "example")
 	var out []*Schema
 	nullable, recursive := false, false
 	for i, b := range branches.Items {
-		bp := path{up: at, tok: key, kind: indexPath, idx: i}
+		bp = path{up: at, tok: key, kind: indexPath, idx: i}
 		var refs []string
 		fb, err := c.flatten(b, &bp, &refs)
 		if err != nil {
@@ -501,6 +505,11 @@ func inferTypes(n *jsontree.Node) []string {
 
 // convertTyped converts a schema for one of its types.
 func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth int) (*Schema, *pruned, error) {
+	// sub is the path of the schema within n being converted. One variable
+	// outside every loop serves them all: escape analysis sees a path made
+	// inside a loop reach, through the recursion, one made outside it, and
+	// would move it to the heap, one allocation a property.
+	var sub path
 	var notes []string
 	s := &Schema{}
 	vals := enumValues(n)
@@ -560,8 +569,8 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 			s.Items = &Schema{Type: TypeString, Description: "Accepts any JSON value; declared as a string."}
 			break
 		}
-		ip := path{up: at, tok: "items"}
-		it, pr, err := c.convert(items, &ip, depth+1)
+		sub = path{up: at, tok: "items"}
+		it, pr, err := c.convert(items, &sub, depth+1)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -587,11 +596,11 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 		if props != nil && props.Kind == jsontree.Object {
 			s.Properties = make([]Property, 0, len(props.Members))
 			for _, m := range props.Members {
-				pp := path{up: at, tok: "properties", kind: keyPath, key: m.Key}
+				sub = path{up: at, tok: "properties", kind: keyPath, key: m.Key}
 				if !validParamName(m.Key) {
-					c.fallbackf(&pp, "property name %q is not a valid Gemini parameter name", m.Key)
+					c.fallbackf(&sub, "property name %q is not a valid Gemini parameter name", m.Key)
 				}
-				ps, pr, err := c.convert(m.Value, &pp, depth+1)
+				ps, pr, err := c.convert(m.Value, &sub, depth+1)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -621,7 +630,8 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 		}
 		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Object })...)
 	default:
-		return nil, nil, c.errorf(&path{up: at, tok: "type"}, "unknown type %q", typ)
+		sub = path{up: at, tok: "type"}
+		return nil, nil, c.errorf(&sub, "unknown type %q", typ)
 	}
 	s.Description = joinNotes(notes...)
 	return s, nil, nil
