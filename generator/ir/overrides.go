@@ -108,6 +108,9 @@ func sortedKeys(m map[string]Override) []string {
 // override returns the override of the property at ptr, if any, and marks
 // it used.
 func (c *converter) override(ptr string) (Override, bool) {
+	if len(c.overrides) == 0 {
+		return Override{}, false
+	}
 	k := OverrideKey(c.tool, ptr)
 	o, ok := c.overrides[k]
 	if ok {
