@@ -83,6 +83,7 @@ FUZZ_TARGETS := \
 	./generator:FuzzGenerate \
 	./generator/diff:FuzzTools \
 	./runtime/gemini:FuzzDeclarations \
+	./generator/internal/emit:FuzzCommentLines \
 	./generated/homeassistant:FuzzUnionUnmarshalJSON \
 	./runtime/auth:FuzzChallenges \
 	./runtime/auth:FuzzMetadata \
