@@ -126,3 +126,29 @@ func TestEnumAliasSplitIsGoAPI(t *testing.T) {
 		}
 	}
 }
+
+// TestRecursiveAliasSplitIsGoAPI checks the same for recursive types: a
+// tree node identical in two tools is one Go type, so a change of the
+// node of the tool whose type the other aliases is a Go API change at
+// the other tool too.
+func TestRecursiveAliasSplitIsGoAPI(t *testing.T) {
+	tree := func(name, node, props string) runtime.Tool {
+		return runtime.Tool{Name: name, InputSchema: []byte(fmt.Sprintf(`{"type":"object","properties":{"body":{"$ref":"#/$defs/%s"}},"$defs":{
+			%q:{"type":"object","properties":{%s,"children":{"type":"array","items":{"$ref":"#/$defs/%s"}}}}}}`, node, node, props, node))}
+	}
+	old := []runtime.Tool{tree("a", "Node1", objProps), tree("b", "Node2", objProps)}
+	changed := []runtime.Tool{tree("a", "Node1", objProps+`,"y":{"type":"string"}`), tree("b", "Node2", objProps)}
+	changes, err := Tools(old, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var atB []Change
+	for _, c := range changes {
+		if c.Tool == "b" {
+			atB = append(atB, c)
+		}
+	}
+	if len(atB) != 1 || atB[0].Rule != GoTypeChanged || !atB[0].GoAPI {
+		t.Errorf("changes:%s\nwant one Go API change of the Go type at b, whose node was an alias of a's", fmtWants(wants(changes)))
+	}
+}

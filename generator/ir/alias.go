@@ -2,8 +2,6 @@ package ir
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"strconv"
 	"strings"
 )
@@ -21,46 +19,80 @@ import (
 // names, descriptions, requiredness, types), the same constraints,
 // closedness, default and Extra, and their fields' named types are the
 // same types: the same declaration, or structs or enums identical in turn;
-// two enums are identical when their values are, in the same order. An
-// alias enum keeps constants of its own names. A tool's
-// Args and Result, recursive types and the types Sharing keeps per tool
-// (PerTool, Except) are never aliases, and are never aliased to.
+// two enums are identical when their values are, in the same order. A
+// required field of a recursive type is a pointer in Go, so a struct with
+// one and a struct that requires an identical type that is not recursive
+// differ; the two types themselves do not. The identity of types
+// on cycles of references is the largest one these rules allow, found by
+// refining a partition of the types until each class holds the same shapes
+// of the same classes (Microsoft Graph's chat message, whose replies are
+// chat messages, is one type whichever tool sends it). An alias enum keeps
+// constants of its own names. A tool's Args and Result and the types
+// Sharing keeps per tool (PerTool, Except) are never aliases, and are
+// never aliased to.
 func aliasTypes(pkg *Package, s Sharing) {
 	if s.PerTool {
 		return
 	}
-	a := &aliaser{keys: map[*Type]string{}, busy: map[*Type]bool{}, except: map[string]bool{}}
+	a := &aliaser{class: map[*Type]int{}, except: map[string]bool{}}
 	for _, e := range s.Except {
 		a.except[e] = true
 	}
-	first := map[string]*Type{}
+	var types []*Type
 	for _, t := range pkg.Types {
-		if !a.eligible(t) {
-			continue
+		if a.eligible(t) {
+			types = append(types, t)
+			a.class[t] = 0
 		}
-		k := a.key(t)
-		if strings.HasPrefix(k, uniquePrefix) {
-			continue
+	}
+	// Refine until the number of classes stops growing: each round splits
+	// the classes whose members' shapes, read with the classes of the round
+	// before, differ. A class is never merged again, so at most len(types)
+	// rounds run; schemas nest a few levels, and two or three do.
+	var b bytes.Buffer
+	for n := 1; ; {
+		ids := map[string]int{}
+		next := make(map[*Type]int, len(types))
+		for _, t := range types {
+			b.Reset()
+			b.WriteString(strconv.Itoa(a.class[t]))
+			a.write(&b, t, true)
+			// Looking a []byte up converted to a string allocates nothing;
+			// only a new shape is kept as a string.
+			id, ok := ids[string(b.Bytes())]
+			if !ok {
+				id = len(ids)
+				ids[string(b.Bytes())] = id
+			}
+			next[t] = id
 		}
-		if f, ok := first[k]; ok {
+		a.class = next
+		if len(ids) == n {
+			break
+		}
+		n = len(ids)
+	}
+	first := map[int]*Type{}
+	for _, t := range types {
+		c := a.class[t]
+		if f, ok := first[c]; ok {
 			t.AliasOf = f
 			continue
 		}
-		first[k] = t
+		first[c] = t
 	}
 }
 
-// aliaser computes the keys under which named structs are identical.
+// aliaser holds the classes of identical named types while aliasTypes
+// refines them.
 type aliaser struct {
-	keys   map[*Type]string
-	busy   map[*Type]bool
+	class  map[*Type]int
 	except map[string]bool
-	bufs   keyBufs
 }
 
 // eligible reports whether t may be an alias or be aliased to.
 func (a *aliaser) eligible(t *Type) bool {
-	if t.Kind != Struct && t.Kind != Enum || !t.IsNamed() || t.origin == "" || t.Recursive {
+	if t.Kind != Struct && t.Kind != Enum || !t.IsNamed() || t.origin == "" {
 		return false
 	}
 	if len(a.except) == 0 {
@@ -74,30 +106,14 @@ func (a *aliaser) eligible(t *Type) bool {
 	return true
 }
 
-// key returns the key of the named type t: equal keys mean identical
-// types. A type that can be no alias is keyed by its name, which is
-// unique; so is a struct on a cycle of references.
+// key returns what stands for the named type t in the shape of a type
+// that refers to it: the class of t, or its name, which is unique, when t
+// can be no alias.
 func (a *aliaser) key(t *Type) string {
-	if k, ok := a.keys[t]; ok {
-		return k
+	if c, ok := a.class[t]; ok {
+		return "class " + strconv.Itoa(c)
 	}
-	unique := uniquePrefix + t.Name
-	if !a.eligible(t) || a.busy[t] {
-		return unique
-	}
-	a.busy[t] = true
-	b := a.bufs.get()
-	a.write(b, t, true)
-	delete(a.busy, t)
-	sum := sha256.Sum256(b.Bytes())
-	k := hex.EncodeToString(sum[:])
-	if bytes.Contains(b.Bytes(), []byte(strconv.Quote(unique))) {
-		// The struct refers back to itself through other types.
-		k = unique
-	}
-	a.bufs.put(b)
-	a.keys[t] = k
-	return k
+	return uniquePrefix + t.Name
 }
 
 // write appends the shape of t to b, leaving out the description of a
@@ -149,6 +165,12 @@ func (a *aliaser) write(b *bytes.Buffer, t *Type, top bool) {
 		q(f.Doc)
 		if f.Required {
 			b.WriteString(" required")
+			if (f.Type.Kind == Struct || f.Type.Kind == Union) && f.Type.Recursive {
+				// A pointer in Go, where a value of an identical type
+				// that is not recursive is not (see the emitter's
+				// fieldPointer).
+				b.WriteString(" pointer")
+			}
 		}
 		sub(" ", f.Type)
 	}

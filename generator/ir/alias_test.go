@@ -21,6 +21,13 @@ func defsTool(name, outer, inner string) string {
 		%q:{"type":"object","properties":{"n":{"type":"integer"}}}}}}`, name, outer, outer, "outer of "+name, inner, inner)
 }
 
+// treeTool is a tool whose property body is the definition node, an
+// object whose children are nodes in turn, of the properties props.
+func treeTool(name, node, props string) string {
+	return fmt.Sprintf(`{"name":%q,"inputSchema":{"type":"object","properties":{"body":{"$ref":"#/$defs/%s"}},"$defs":{
+		%q:{"type":"object","properties":{%s,"children":{"type":"array","items":{"$ref":"#/$defs/%s"}}}}}}}`, name, node, node, props, node)
+}
+
 const bodyProps = `"x":{"type":"string","minLength":1},"inner":{"type":"object","properties":{"n":{"type":"integer"}}}`
 
 // aliases maps each alias of pkg to the name of the type it aliases.
@@ -56,6 +63,20 @@ func TestIdenticalStructsAreAliases(t *testing.T) {
 			map[string]string{"BPayload": "ABody", "BPayloadMode": "ABodyMode"}},
 		{"enums of other values", Options{}, []string{bodyTool("a", "body", `"mode":{"enum":["x","y"]}`), bodyTool("b", "payload", `"mode":{"enum":["y","x"]}`)},
 			map[string]string{}},
+		{"identical recursive definitions", Options{}, []string{treeTool("a", "Node1", `"x":{"type":"string","minLength":1}`), treeTool("b", "Node2", `"x":{"type":"string","minLength":1}`)},
+			map[string]string{"BNode2": "ANode1"}},
+		{"recursive definitions of other constraints", Options{}, []string{treeTool("a", "Node1", `"x":{"type":"string","minLength":1}`), treeTool("b", "Node2", `"x":{"type":"string","minLength":2}`)},
+			map[string]string{}},
+		{"a recursive definition and a struct of its shape", Options{}, []string{treeTool("a", "Node1", `"x":{"type":"string"}`),
+			`{"name":"b","inputSchema":{"type":"object","properties":{"body":{"type":"object","properties":{"x":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node2"}}}}},"$defs":{
+			"Node2":{"type":"object","properties":{"x":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node2"}}}}}}}`},
+			map[string]string{"BBody": "ANode1", "BNode2": "ANode1"}},
+		{"required recursive and not recursive", Options{}, []string{
+			`{"name":"a","inputSchema":{"type":"object","properties":{"holder":{"type":"object","required":["n"],"properties":{"n":{"$ref":"#/$defs/Node1"}}}},"$defs":{
+			"Node1":{"type":"object","properties":{"x":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node1"}}}}}}}`,
+			`{"name":"b","inputSchema":{"type":"object","properties":{"holder":{"type":"object","required":["n"],"properties":{"n":{"type":"object","properties":{"x":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node2"}}}}}}},"$defs":{
+			"Node2":{"type":"object","properties":{"x":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node2"}}}}}}}`},
+			map[string]string{"BHolderN": "ANode1", "BNode2": "ANode1"}},
 		{"per tool", Options{Sharing: Sharing{PerTool: true}}, []string{bodyTool("a", "body", bodyProps), bodyTool("b", "payload", bodyProps)},
 			map[string]string{}},
 		{"kept per tool", Options{Sharing: Sharing{Except: []string{"b#/inputSchema/$defs/Outer2"}}}, []string{defsTool("a", "Outer1", "In1"), defsTool("b", "Outer2", "In2")},
