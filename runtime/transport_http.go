@@ -117,6 +117,11 @@ const (
 	deleteTimeout = 3 * time.Second
 )
 
+// handshakeStreamWait bounds how long notifications/initialized waits for
+// the end of the event stream that answered initialize (see
+// awaitHandshakeStream). A variable for tests.
+var handshakeStreamWait = 20 * time.Millisecond
+
 // sharedHTTPClient is the client used when HTTPOptions.Client is nil.
 var sharedHTTPClient = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()

@@ -124,6 +124,14 @@ type streamableConn struct {
 	// tests, which see through it whether the stream waits without a
 	// buffer.
 	getReader atomic.Pointer[sse.Reader]
+	// getArmed is set once the end of a response stream will send the
+	// GET held back by getGo (see Write): Close then waits for it.
+	getArmed bool
+	// hsStream, while set, is closed when the event stream that answered
+	// initialize has ended, and with it the connection it held; the
+	// notifications/initialized that follows waits for it (see
+	// awaitHandshakeStream).
+	hsStream chan struct{}
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
@@ -177,20 +185,35 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	}
 	pending, until := c.getPending, c.getPendingEnd
 	pushes := pending != nil && !modern && !causesNoPush(m.Method)
-	held := c.getGo != nil
+	held, armed := c.getGo != nil, c.getArmed
 	if held && pushes {
 		// The stream must be in place before this request: the GET goes
 		// now, and the request waits for its answer from now on.
 		until = time.Now().Add(getOpenWait)
 		c.getPendingEnd = until
 	}
+	hs := c.hsStream
+	if !modern && m.Method == "notifications/initialized" {
+		c.hsStream = nil
+	} else {
+		hs = nil
+	}
 	c.wg.Add(1)
 	c.mu.Unlock()
+	// releaseAfter is set while the GET held back goes out once this
+	// request has been answered: when its answer is an event stream,
+	// once that stream has ended (see pump).
+	releaseAfter := false
 	if held {
 		if pushes {
 			c.releaseGet()
-		} else {
-			defer c.releaseGet()
+		} else if !armed {
+			releaseAfter = true
+			defer func() {
+				if releaseAfter {
+					c.releaseGet()
+				}
+			}()
 		}
 	}
 	handedOff := false
@@ -199,6 +222,9 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 			c.wg.Done()
 		}
 	}()
+	if hs != nil {
+		c.awaitHandshakeStream(hs)
+	}
 
 	// The request lives in a context of the connection's, which the
 	// caller's context and cancelRequest cancel until the response has
@@ -280,8 +306,26 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		}
 		switch mt := mediaType(resp.Header.Get("Content-Type")); mt {
 		case "text/event-stream":
+			var done chan struct{}
+			if m.Method == "initialize" {
+				done = make(chan struct{})
+				c.mu.Lock()
+				c.hsStream = done
+				c.mu.Unlock()
+			}
+			release := false
+			if releaseAfter {
+				// The GET goes out once this stream has ended: it then
+				// takes the connection the stream held, where sent
+				// now it would open another beside it.
+				c.mu.Lock()
+				release = c.getGo != nil && !c.getArmed
+				c.getArmed = c.getArmed || release
+				c.mu.Unlock()
+				releaseAfter = false
+			}
 			handedOff = true
-			go c.pump(s, resp, m.ID, m.ProtocolVersion)
+			go c.pump(s, resp, m.ID, m.ProtocolVersion, done, release)
 			return nil
 		case "application/json", "":
 			data, err := readBody(resp, c.h.maxSize)
@@ -420,6 +464,28 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.mu.Unlock()
 }
 
+// awaitHandshakeStream waits until the event stream that answered
+// initialize, hs, has ended, at most handshakeStreamWait. Servers end it
+// right after the response, and the connection it held is then free for
+// notifications/initialized and the requests after it; sent before, the
+// notification would find it busy and open another, which a fresh
+// process pays for with a dial, and the server with a connection to
+// serve.
+func (c *streamableConn) awaitHandshakeStream(hs chan struct{}) {
+	select {
+	case <-hs:
+		return
+	default:
+	}
+	t := time.NewTimer(handshakeStreamWait)
+	defer t.Stop()
+	select {
+	case <-hs:
+	case <-t.C:
+	case <-c.ctx.Done():
+	}
+}
+
 // causesNoPush reports whether a message with method cannot make the
 // server send anything on the GET stream: a listing or a ping only reads,
 // so it need not wait for the stream to be in place.
@@ -471,14 +537,17 @@ func (c *streamableConn) Close() error {
 	}
 	c.closed = true
 	sid, version := c.sessionID, c.version
-	answered := c.getAnswered
-	if c.getGo != nil {
-		answered = nil // the GET was never sent
+	answered, held := c.getAnswered, c.getGo
+	if held != nil && !c.getArmed {
+		answered = nil // the GET was never sent, and nothing will send it
 	}
 	c.mu.Unlock()
 	if answered != nil {
 		// A short session would otherwise cancel its GET before the
-		// server's answer, and never learn a 405 (see noGetStream).
+		// server's answer, and never learn a 405 (see noGetStream). A
+		// GET that waits for the end of a response stream goes out
+		// once that has ended, which servers do right after the
+		// response.
 		t := time.NewTimer(getAnswerWait)
 		select {
 		case <-answered:
@@ -618,8 +687,17 @@ func (s *stream) release() {
 // breaks before the response in the legacy era, it resumes it with GET and
 // Last-Event-ID. A request whose response cannot come any more is failed
 // with a *RequestError.
-func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string) {
+//
+// When the pump ends, it closes done, if set, and with release set lets
+// the GET held back by getGo go out.
+func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string, done chan struct{}, release bool) {
 	defer c.wg.Done()
+	if release {
+		defer c.releaseGet()
+	}
+	if done != nil {
+		defer close(done)
+	}
 	defer s.release()
 	r := sse.NewReader(resp.Body, c.h.maxSize)
 	defer r.Release()
