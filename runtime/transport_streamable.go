@@ -606,7 +606,14 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	if lastID != "" {
 		req.Header["Last-Event-Id"] = []string{lastID}
 	}
-	resp, err := c.h.doStream(req)
+	var resp *http.Response
+	if key := c.eraKey(); lastID == "" && key != "" && !offersGetStream(key) {
+		// Nothing is known of the endpoint's answer yet: see
+		// getStreamOffered.
+		resp, err = c.h.do(req)
+	} else {
+		resp, err = c.h.doStream(req)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -889,6 +896,7 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened, wai
 			c.h.log.Debug("opening the GET stream failed", "url", c.logURL, "error", err)
 		} else {
 			forgetNoGetStream(c.eraKey())
+			rememberGetStream(c.eraKey())
 			if r == nil {
 				r = sse.NewReader(resp.Body, c.h.maxSize)
 				// The stream waits most of its life: it holds no buffer

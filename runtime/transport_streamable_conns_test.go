@@ -16,16 +16,30 @@ import (
 // POST with an event stream and ends it a little after the response, as
 // go-sdk's does: notifications/initialized waits for the end of
 // initialize's stream, and the GET for the end of the listing's, instead
-// of opening a connection beside a stream that still holds one.
+// of opening a connection beside a stream that still holds one. With the
+// process's shared clients, the first GET to an endpoint goes over the
+// pooled connections of requests too, not the stream client's (see
+// getStreamOffered).
 func TestLegacyFirstListingOneConnection(t *testing.T) {
 	for _, stateful := range []bool{false, true} {
-		t.Run(map[bool]string{false: "stateless", true: "stateful"}[stateful], func(t *testing.T) {
-			testLegacyFirstListingOneConnection(t, stateful)
-		})
+		for _, shared := range []bool{false, true} {
+			name := map[bool]string{false: "stateless", true: "stateful"}[stateful] + map[bool]string{false: "", true: " shared clients"}[shared]
+			t.Run(name, func(t *testing.T) {
+				opts := testHTTPOptions(t)
+				if shared {
+					opts = nil
+					t.Cleanup(func() {
+						sharedHTTPClient().CloseIdleConnections()
+						sharedStreamClient().CloseIdleConnections()
+					})
+				}
+				testLegacyFirstListingOneConnection(t, stateful, opts)
+			})
+		}
 	}
 }
 
-func testLegacyFirstListingOneConnection(t *testing.T, stateful bool) {
+func testLegacyFirstListingOneConnection(t *testing.T, stateful bool, opts *HTTPOptions) {
 	defer func(d time.Duration) { handshakeStreamWait = d }(handshakeStreamWait)
 	handshakeStreamWait = testenv.WaitLimit(t)
 	// tail is how long the server keeps a stream open after its response,
@@ -86,7 +100,7 @@ func testLegacyFirstListingOneConnection(t *testing.T, stateful bool) {
 		}
 	})
 	ctx := testenv.Context(t)
-	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", opts), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +121,64 @@ func testLegacyFirstListingOneConnection(t *testing.T, stateful bool) {
 		}
 		if c[strings.LastIndex(c, " ")+1:] != conns[0][strings.LastIndex(conns[0], " ")+1:] {
 			t.Fatalf("the session used more than one connection:\n%s", strings.Join(conns, "\n"))
+		}
+	}
+}
+
+// TestGetStreamRemembered checks that an endpoint whose server answered the
+// GET with a stream is remembered, so that the GETs of later sessions to
+// it take the stream client, whose connections are cheap to hold open.
+func TestGetStreamRemembered(t *testing.T) {
+	opened := make(chan struct{}, 1)
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			startSSE(w)
+			select {
+			case opened <- struct{}{}:
+			default:
+			}
+			<-r.Context().Done()
+			return
+		case http.MethodDelete:
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		body := readBodyString(r)
+		switch {
+		case strings.Contains(body, `"initialize"`):
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, "Mcp-Session-Id", "s1")
+		case !strings.Contains(body, `"id"`):
+			w.WriteHeader(http.StatusAccepted)
+		default:
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
+		}
+	})
+	key := endpointKey(srv.URL + "/mcp")
+	if offersGetStream(key) {
+		t.Fatal("a new endpoint is remembered as offering the GET stream")
+	}
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-opened:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("no GET stream was opened")
+	}
+	// The client records the stream once it has its answer's headers,
+	// after the server sent them.
+	for !offersGetStream(key) {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the endpoint is not remembered as offering the GET stream")
+		case <-time.After(time.Millisecond):
 		}
 	}
 }
