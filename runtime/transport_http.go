@@ -190,7 +190,7 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 		auth:    o.Authorizer,
 	}
 	if h.log == nil {
-		h.log = slog.New(slog.DiscardHandler)
+		h.log = discardLogger
 	}
 	if h.maxSize <= 0 {
 		h.maxSize = DefaultMaxMessageSize
@@ -248,6 +248,9 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 // secrets kept out of errors: keys and session ids travel there. Those
 // shorter than redact.MinLen are left out by redact.New.
 func (h *httpClient) addURLSecrets(rawURL string) {
+	if !strings.ContainsAny(rawURL, "@?") {
+		return // neither credentials nor a query
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return

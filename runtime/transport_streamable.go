@@ -93,7 +93,6 @@ func sharedHeaderValue(v string) []string {
 type streamableConn struct {
 	h      *httpClient
 	url    string
-	logURL string
 	in     *inbox
 	ownsIn bool
 
@@ -137,13 +136,17 @@ type streamableConn struct {
 // newStreamableConn returns a connection that queues incoming messages in
 // in, or in an inbox of its own when in is nil.
 func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn {
-	c := &streamableConn{h: h, url: rawURL, logURL: redactURL(rawURL), in: in, streams: make(map[string]*stream)}
+	c := &streamableConn{h: h, url: rawURL, in: in, streams: make(map[string]*stream)}
 	if in == nil {
 		c.in, c.ownsIn = newInbox(), true
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
 }
+
+// logURL returns the endpoint's URL for errors and logs, without query
+// or credentials. It is made when needed: most sessions never need it.
+func (c *streamableConn) logURL() string { return redactURL(c.url) }
 
 // ConnCapabilities declares what Streamable HTTP does: in the 2026-07-28
 // era closing a request's response stream is its cancellation, the
@@ -283,7 +286,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		case errors.Is(err, errAuthorizedLate):
 			return err
 		case ctx.Err() != nil:
-			return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+			return fmt.Errorf("POST %s: %w", c.logURL(), ctx.Err())
 		case c.ctx.Err() != nil:
 			return ErrClosed
 		}
@@ -332,9 +335,9 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 			s.release()
 			if err != nil {
 				if ctx.Err() != nil {
-					return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+					return fmt.Errorf("POST %s: %w", c.logURL(), ctx.Err())
 				}
-				return fmt.Errorf("POST %s: reading the response: %w", c.logURL, err)
+				return fmt.Errorf("POST %s: reading the response: %w", c.logURL(), err)
 			}
 			if len(jsonrpc.TrimSpace(data)) == 0 {
 				return nil // an empty 200, as some servers answer notifications
@@ -349,7 +352,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		default:
 			drain(resp.Body)
 			s.release()
-			return fmt.Errorf("POST %s: unexpected response content type %q", c.logURL, mt)
+			return fmt.Errorf("POST %s: unexpected response content type %q", c.logURL(), mt)
 		}
 	default:
 		body := readErrorBody(resp)
@@ -370,7 +373,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 func (c *streamableConn) setSession(id string) {
 	for i := 0; i < len(id); i++ {
 		if id[i] < 0x21 || id[i] > 0x7e {
-			c.h.log.Warn("ignored an invalid Mcp-Session-Id from the server", "url", c.logURL)
+			c.h.log.Warn("ignored an invalid Mcp-Session-Id from the server", "url", c.logURL())
 			id = ""
 			break
 		}
@@ -513,7 +516,7 @@ func (c *streamableConn) awaitGetStream(ctx context.Context, pending chan struct
 			case <-pending:
 			case <-t.C:
 			case <-ctx.Done():
-				return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+				return fmt.Errorf("POST %s: %w", c.logURL(), ctx.Err())
 			case <-c.ctx.Done():
 				return ErrClosed
 			}
@@ -579,12 +582,12 @@ func (c *streamableConn) deleteSession(sid, version string) {
 	}
 	resp, err := c.h.do(req)
 	if err != nil {
-		c.h.log.Debug("ending the session failed", "url", c.logURL, "error", err)
+		c.h.log.Debug("ending the session failed", "url", c.logURL(), "error", err)
 		return
 	}
 	drain(resp.Body)
 	if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusMethodNotAllowed {
-		c.h.log.Debug("ending the session failed", "url", c.logURL, "status", resp.StatusCode)
+		c.h.log.Debug("ending the session failed", "url", c.logURL(), "status", resp.StatusCode)
 	}
 }
 
@@ -622,7 +625,7 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	}
 	if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		drain(resp.Body)
-		return nil, fmt.Errorf("GET %s: unexpected response content type %q", c.logURL, mt)
+		return nil, fmt.Errorf("GET %s: unexpected response content type %q", c.logURL(), mt)
 	}
 	return resp, nil
 }
@@ -719,13 +722,13 @@ func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string
 			failures = 0
 		}
 		if isModern(version) || r.LastID() == "" {
-			c.failRequest(s.ctx, id, streamEndError(c.logURL, err))
+			c.failRequest(s.ctx, id, streamEndError(c.logURL(), err))
 			return
 		}
-		c.h.log.Debug("resuming a broken response stream", "url", c.logURL, "request", id)
+		c.h.log.Debug("resuming a broken response stream", "url", c.logURL(), "request", id)
 		for {
 			if failures >= maxResumeAttempts {
-				c.failRequest(s.ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL, failures, err))
+				c.failRequest(s.ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL(), failures, err))
 				return
 			}
 			if !sleep(s.ctx, retryDelay(r, failures)) {
@@ -890,10 +893,10 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened, wai
 		got := false
 		if err != nil {
 			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
-				c.h.log.Debug("the server offers no GET stream", "url", c.logURL, "status", he.StatusCode)
+				c.h.log.Debug("the server offers no GET stream", "url", c.logURL(), "status", he.StatusCode)
 				return
 			}
-			c.h.log.Debug("opening the GET stream failed", "url", c.logURL, "error", err)
+			c.h.log.Debug("opening the GET stream failed", "url", c.logURL(), "error", err)
 		} else {
 			forgetNoGetStream(c.eraKey())
 			rememberGetStream(c.eraKey())
@@ -910,12 +913,12 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened, wai
 			if ctx.Err() != nil {
 				return
 			}
-			c.h.log.Debug("the GET stream ended", "url", c.logURL, "error", err)
+			c.h.log.Debug("the GET stream ended", "url", c.logURL(), "error", err)
 		}
 		if got {
 			failures = 0
 		} else if failures++; failures >= maxResumeAttempts {
-			c.h.log.Warn("gave up on the GET stream for server messages", "url", c.logURL, "error", err)
+			c.h.log.Warn("gave up on the GET stream for server messages", "url", c.logURL(), "error", err)
 			return
 		}
 		delay := defaultRetry << min(failures, 5)
