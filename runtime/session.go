@@ -192,7 +192,7 @@ func newSession(conn Conn, opts *Options) *Session {
 	}
 	s.log = s.opts.Logger
 	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
+		s.log = discardLogger
 	}
 	s.cc = connCapabilities(conn)
 	s.canceler = s.cc.CancelRequest

@@ -264,10 +264,17 @@ func forgetErasOf(serverURL string) {
 	}
 	eras.mu.Unlock()
 	noGetStream.mu.Lock()
-	defer noGetStream.mu.Unlock()
 	for k := range noGetStream.m {
 		if k == origin || strings.HasPrefix(k, origin+"/") {
 			delete(noGetStream.m, k)
+		}
+	}
+	noGetStream.mu.Unlock()
+	getStreamOffered.mu.Lock()
+	defer getStreamOffered.mu.Unlock()
+	for k := range getStreamOffered.m {
+		if k == origin || strings.HasPrefix(k, origin+"/") {
+			delete(getStreamOffered.m, k)
 		}
 	}
 }

@@ -103,3 +103,7 @@ func serverLogLevel(level string) slog.Level {
 	}
 	return slog.LevelInfo
 }
+
+// discardLogger is the logger of Sessions and transports given none; one
+// for the process, so that a connection makes none.
+var discardLogger = slog.New(slog.DiscardHandler)

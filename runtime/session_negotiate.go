@@ -152,45 +152,37 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 		}
 		return fmt.Errorf("negotiating the protocol version: %w", err)
 	}
-	var r struct {
-		SupportedVersions []string        `json:"supportedVersions"`
-		Capabilities      json.RawMessage `json:"capabilities"`
-		Instructions      string          `json:"instructions"`
-		ResultType        string          `json:"resultType"`
-		Meta              struct {
-			ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
-		} `json:"_meta"`
-	}
-	if err := json.Unmarshal(res, &r); err != nil {
+	r, err := decodeDiscoverResult(res)
+	if err != nil {
 		return &legacyServer{reason: "malformed server/discover result: " + err.Error()}
 	}
-	if len(r.SupportedVersions) == 0 {
+	if len(r.supportedVersions) == 0 {
 		// Not a DiscoverResult, whose supportedVersions is required: some
 		// legacy servers answer every unknown method with an empty result.
 		return &legacyServer{reason: "the server/discover result lists no supportedVersions"}
 	}
 	chosen := ""
 	if s.opts.ProtocolVersion != "" {
-		for _, v := range r.SupportedVersions {
+		for _, v := range r.supportedVersions {
 			if v == s.opts.ProtocolVersion {
 				chosen = v
 			}
 		}
 	} else {
-		chosen = highestCommon(r.SupportedVersions, true)
+		chosen = highestCommon(r.supportedVersions, true)
 	}
 	if chosen == "" {
-		if v := highestCommon(r.SupportedVersions, false); v != "" {
+		if v := highestCommon(r.supportedVersions, false); v != "" {
 			return &legacyServer{reason: "server/discover lists only legacy versions", version: v}
 		}
 		return fmt.Errorf("the server speaks protocol versions %s; this client speaks %s",
-			strings.Join(r.SupportedVersions, ", "), strings.Join(supportedVersions, ", "))
+			strings.Join(r.supportedVersions, ", "), strings.Join(supportedVersions, ", "))
 	}
 	s.state.Store(&negotiated{
 		version:      chosen,
-		serverInfo:   r.Meta.ServerInfo,
-		caps:         parseCapabilities(r.Capabilities),
-		instructions: r.Instructions,
+		serverInfo:   r.serverInfo,
+		caps:         parseCapabilities(r.capabilities),
+		instructions: r.instructions,
 		meta:         s.modernMeta(chosen),
 	})
 	return nil
@@ -322,24 +314,19 @@ func (s *Session) initialize(ctx context.Context, version string, retry bool) er
 		}
 		return fmt.Errorf("initialize: %w", err)
 	}
-	var r struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		Capabilities    json.RawMessage `json:"capabilities"`
-		ServerInfo      Implementation  `json:"serverInfo"`
-		Instructions    string          `json:"instructions"`
-	}
-	if err := json.Unmarshal(res, &r); err != nil {
+	r, err := decodeInitializeResult(res)
+	if err != nil {
 		return fmt.Errorf("initialize: malformed result: %w", err)
 	}
-	if !isSupported(r.ProtocolVersion) || isModern(r.ProtocolVersion) {
-		return fmt.Errorf("initialize: the server chose protocol version %q, which this client does not speak", r.ProtocolVersion)
+	if !isSupported(r.protocolVersion) || isModern(r.protocolVersion) {
+		return fmt.Errorf("initialize: the server chose protocol version %q, which this client does not speak", r.protocolVersion)
 	}
 	st := &negotiated{
-		version:      r.ProtocolVersion,
+		version:      r.protocolVersion,
 		legacy:       true,
-		serverInfo:   r.ServerInfo,
-		caps:         parseCapabilities(r.Capabilities),
-		instructions: r.Instructions,
+		serverInfo:   r.serverInfo,
+		caps:         parseCapabilities(r.capabilities),
+		instructions: r.instructions,
 	}
 	s.state.Store(st)
 	if err := s.notify(ctx, st, "notifications/initialized", []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {

@@ -189,30 +189,3 @@ type ServerCapabilities struct {
 	// Raw is the capabilities object as the server sent it.
 	Raw json.RawMessage
 }
-
-func parseCapabilities(raw json.RawMessage) ServerCapabilities {
-	var c struct {
-		Tools *struct {
-			ListChanged bool `json:"listChanged"`
-		} `json:"tools"`
-		Prompts     json.RawMessage `json:"prompts"`
-		Resources   json.RawMessage `json:"resources"`
-		Logging     json.RawMessage `json:"logging"`
-		Completions json.RawMessage `json:"completions"`
-	}
-	_ = json.Unmarshal(raw, &c)
-	present := func(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }
-	caps := ServerCapabilities{
-		Prompts:     present(c.Prompts),
-		Resources:   present(c.Resources),
-		Logging:     present(c.Logging),
-		Completions: present(c.Completions),
-		ToolTasks:   toolTasksCap(raw),
-		Raw:         raw,
-	}
-	if c.Tools != nil {
-		caps.Tools = true
-		caps.ToolsListChanged = c.Tools.ListChanged
-	}
-	return caps
-}

@@ -63,30 +63,6 @@ func (t *Tool) TaskSupport() string {
 	return TaskSupportForbidden
 }
 
-// toolTasksCap reports whether capabilities declare task-run tools/call: the
-// 2025-11-25 tasks.requests.tools.call, or the 2026-07-28 tasks extension.
-func toolTasksCap(raw json.RawMessage) bool {
-	var c struct {
-		Tasks *struct {
-			Requests *struct {
-				Tools *struct {
-					Call json.RawMessage `json:"call"`
-				} `json:"tools"`
-			} `json:"requests"`
-		} `json:"tasks"`
-		Extensions map[string]json.RawMessage `json:"extensions"`
-	}
-	if json.Unmarshal(raw, &c) != nil {
-		return false
-	}
-	if c.Tasks != nil && c.Tasks.Requests != nil && c.Tasks.Requests.Tools != nil &&
-		len(c.Tasks.Requests.Tools.Call) > 0 && string(c.Tasks.Requests.Tools.Call) != "null" {
-		return true
-	}
-	ext, ok := c.Extensions[tasksExtension]
-	return ok && string(ext) != "null"
-}
-
 // TaskState is what the server last said about a task.
 type TaskState struct {
 	// Status is one of TaskWorking, TaskInputRequired, TaskCompleted,

@@ -117,6 +117,11 @@ const (
 	deleteTimeout = 3 * time.Second
 )
 
+// handshakeStreamWait bounds how long notifications/initialized waits for
+// the end of the event stream that answered initialize (see
+// awaitHandshakeStream). A variable for tests.
+var handshakeStreamWait = 20 * time.Millisecond
+
 // sharedHTTPClient is the client used when HTTPOptions.Client is nil.
 var sharedHTTPClient = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
@@ -185,7 +190,7 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 		auth:    o.Authorizer,
 	}
 	if h.log == nil {
-		h.log = slog.New(slog.DiscardHandler)
+		h.log = discardLogger
 	}
 	if h.maxSize <= 0 {
 		h.maxSize = DefaultMaxMessageSize
@@ -243,6 +248,9 @@ func newHTTPClient(opts *HTTPOptions) (*httpClient, error) {
 // secrets kept out of errors: keys and session ids travel there. Those
 // shorter than redact.MinLen are left out by redact.New.
 func (h *httpClient) addURLSecrets(rawURL string) {
+	if !strings.ContainsAny(rawURL, "@?") {
+		return // neither credentials nor a query
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return

@@ -64,3 +64,42 @@ func forgetNoGetStream(key string) {
 	defer noGetStream.mu.Unlock()
 	delete(noGetStream.m, key)
 }
+
+// getStreamOffered remembers, per endpoint key, that its server answered a
+// GET with a stream of server messages, bounded as noGetStream is. Later
+// GETs to such an endpoint go over the stream client, whose small buffers
+// suit a connection held open by a stream that waits most of its life
+// (see sharedStreamClient). A GET to an endpoint whose answer the process
+// does not know yet goes over the pooled connections of requests instead:
+// sent once the answer before it has been read to its end, it finds that
+// connection idle, where the stream client would dial one of its own (and
+// set itself up, in a fresh process) while the caller is still busy with
+// that answer; and a server that offers no stream answers it 405, which
+// noGetStream then remembers.
+var getStreamOffered = struct {
+	mu sync.Mutex
+	m  map[string]time.Time // endpoint key → when its server last opened the stream
+}{m: make(map[string]time.Time)}
+
+// rememberGetStream records that the endpoint key answered the GET with a
+// stream.
+func rememberGetStream(key string) {
+	if key == "" {
+		return
+	}
+	getStreamOffered.mu.Lock()
+	defer getStreamOffered.mu.Unlock()
+	putBounded(getStreamOffered.m, key, time.Now(), maxNoGetStream)
+}
+
+// offersGetStream reports whether the endpoint key answered a GET with a
+// stream before.
+func offersGetStream(key string) bool {
+	if key == "" {
+		return false
+	}
+	getStreamOffered.mu.Lock()
+	defer getStreamOffered.mu.Unlock()
+	_, ok := getStreamOffered.m[key]
+	return ok
+}

@@ -123,7 +123,7 @@ func (t *CommandTransport) Connect(ctx context.Context) (Conn, error) {
 	}
 	logger := t.Logger
 	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+		logger = discardLogger
 	}
 	c := &stdioConn{
 		cmd:        cmd,

@@ -93,7 +93,6 @@ func sharedHeaderValue(v string) []string {
 type streamableConn struct {
 	h      *httpClient
 	url    string
-	logURL string
 	in     *inbox
 	ownsIn bool
 
@@ -124,18 +123,30 @@ type streamableConn struct {
 	// tests, which see through it whether the stream waits without a
 	// buffer.
 	getReader atomic.Pointer[sse.Reader]
+	// getArmed is set once the end of a response stream will send the
+	// GET held back by getGo (see Write): Close then waits for it.
+	getArmed bool
+	// hsStream, while set, is closed when the event stream that answered
+	// initialize has ended, and with it the connection it held; the
+	// notifications/initialized that follows waits for it (see
+	// awaitHandshakeStream).
+	hsStream chan struct{}
 }
 
 // newStreamableConn returns a connection that queues incoming messages in
 // in, or in an inbox of its own when in is nil.
 func newStreamableConn(h *httpClient, rawURL string, in *inbox) *streamableConn {
-	c := &streamableConn{h: h, url: rawURL, logURL: redactURL(rawURL), in: in, streams: make(map[string]*stream)}
+	c := &streamableConn{h: h, url: rawURL, in: in, streams: make(map[string]*stream)}
 	if in == nil {
 		c.in, c.ownsIn = newInbox(), true
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c
 }
+
+// logURL returns the endpoint's URL for errors and logs, without query
+// or credentials. It is made when needed: most sessions never need it.
+func (c *streamableConn) logURL() string { return redactURL(c.url) }
 
 // ConnCapabilities declares what Streamable HTTP does: in the 2026-07-28
 // era closing a request's response stream is its cancellation, the
@@ -177,20 +188,35 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	}
 	pending, until := c.getPending, c.getPendingEnd
 	pushes := pending != nil && !modern && !causesNoPush(m.Method)
-	held := c.getGo != nil
+	held, armed := c.getGo != nil, c.getArmed
 	if held && pushes {
 		// The stream must be in place before this request: the GET goes
 		// now, and the request waits for its answer from now on.
 		until = time.Now().Add(getOpenWait)
 		c.getPendingEnd = until
 	}
+	hs := c.hsStream
+	if !modern && m.Method == "notifications/initialized" {
+		c.hsStream = nil
+	} else {
+		hs = nil
+	}
 	c.wg.Add(1)
 	c.mu.Unlock()
+	// releaseAfter is set while the GET held back goes out once this
+	// request has been answered: when its answer is an event stream,
+	// once that stream has ended (see pump).
+	releaseAfter := false
 	if held {
 		if pushes {
 			c.releaseGet()
-		} else {
-			defer c.releaseGet()
+		} else if !armed {
+			releaseAfter = true
+			defer func() {
+				if releaseAfter {
+					c.releaseGet()
+				}
+			}()
 		}
 	}
 	handedOff := false
@@ -199,6 +225,9 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 			c.wg.Done()
 		}
 	}()
+	if hs != nil {
+		c.awaitHandshakeStream(hs)
+	}
 
 	// The request lives in a context of the connection's, which the
 	// caller's context and cancelRequest cancel until the response has
@@ -257,7 +286,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		case errors.Is(err, errAuthorizedLate):
 			return err
 		case ctx.Err() != nil:
-			return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+			return fmt.Errorf("POST %s: %w", c.logURL(), ctx.Err())
 		case c.ctx.Err() != nil:
 			return ErrClosed
 		}
@@ -280,17 +309,35 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		}
 		switch mt := mediaType(resp.Header.Get("Content-Type")); mt {
 		case "text/event-stream":
+			var done chan struct{}
+			if m.Method == "initialize" {
+				done = make(chan struct{})
+				c.mu.Lock()
+				c.hsStream = done
+				c.mu.Unlock()
+			}
+			release := false
+			if releaseAfter {
+				// The GET goes out once this stream has ended: it then
+				// takes the connection the stream held, where sent
+				// now it would open another beside it.
+				c.mu.Lock()
+				release = c.getGo != nil && !c.getArmed
+				c.getArmed = c.getArmed || release
+				c.mu.Unlock()
+				releaseAfter = false
+			}
 			handedOff = true
-			go c.pump(s, resp, m.ID, m.ProtocolVersion)
+			go c.pump(s, resp, m.ID, m.ProtocolVersion, done, release)
 			return nil
 		case "application/json", "":
 			data, err := readBody(resp, c.h.maxSize)
 			s.release()
 			if err != nil {
 				if ctx.Err() != nil {
-					return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+					return fmt.Errorf("POST %s: %w", c.logURL(), ctx.Err())
 				}
-				return fmt.Errorf("POST %s: reading the response: %w", c.logURL, err)
+				return fmt.Errorf("POST %s: reading the response: %w", c.logURL(), err)
 			}
 			if len(jsonrpc.TrimSpace(data)) == 0 {
 				return nil // an empty 200, as some servers answer notifications
@@ -305,7 +352,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		default:
 			drain(resp.Body)
 			s.release()
-			return fmt.Errorf("POST %s: unexpected response content type %q", c.logURL, mt)
+			return fmt.Errorf("POST %s: unexpected response content type %q", c.logURL(), mt)
 		}
 	default:
 		body := readErrorBody(resp)
@@ -326,7 +373,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 func (c *streamableConn) setSession(id string) {
 	for i := 0; i < len(id); i++ {
 		if id[i] < 0x21 || id[i] > 0x7e {
-			c.h.log.Warn("ignored an invalid Mcp-Session-Id from the server", "url", c.logURL)
+			c.h.log.Warn("ignored an invalid Mcp-Session-Id from the server", "url", c.logURL())
 			id = ""
 			break
 		}
@@ -420,6 +467,28 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.mu.Unlock()
 }
 
+// awaitHandshakeStream waits until the event stream that answered
+// initialize, hs, has ended, at most handshakeStreamWait. Servers end it
+// right after the response, and the connection it held is then free for
+// notifications/initialized and the requests after it; sent before, the
+// notification would find it busy and open another, which a fresh
+// process pays for with a dial, and the server with a connection to
+// serve.
+func (c *streamableConn) awaitHandshakeStream(hs chan struct{}) {
+	select {
+	case <-hs:
+		return
+	default:
+	}
+	t := time.NewTimer(handshakeStreamWait)
+	defer t.Stop()
+	select {
+	case <-hs:
+	case <-t.C:
+	case <-c.ctx.Done():
+	}
+}
+
 // causesNoPush reports whether a message with method cannot make the
 // server send anything on the GET stream: a listing or a ping only reads,
 // so it need not wait for the stream to be in place.
@@ -447,7 +516,7 @@ func (c *streamableConn) awaitGetStream(ctx context.Context, pending chan struct
 			case <-pending:
 			case <-t.C:
 			case <-ctx.Done():
-				return fmt.Errorf("POST %s: %w", c.logURL, ctx.Err())
+				return fmt.Errorf("POST %s: %w", c.logURL(), ctx.Err())
 			case <-c.ctx.Done():
 				return ErrClosed
 			}
@@ -471,14 +540,17 @@ func (c *streamableConn) Close() error {
 	}
 	c.closed = true
 	sid, version := c.sessionID, c.version
-	answered := c.getAnswered
-	if c.getGo != nil {
-		answered = nil // the GET was never sent
+	answered, held := c.getAnswered, c.getGo
+	if held != nil && !c.getArmed {
+		answered = nil // the GET was never sent, and nothing will send it
 	}
 	c.mu.Unlock()
 	if answered != nil {
 		// A short session would otherwise cancel its GET before the
-		// server's answer, and never learn a 405 (see noGetStream).
+		// server's answer, and never learn a 405 (see noGetStream). A
+		// GET that waits for the end of a response stream goes out
+		// once that has ended, which servers do right after the
+		// response.
 		t := time.NewTimer(getAnswerWait)
 		select {
 		case <-answered:
@@ -510,12 +582,12 @@ func (c *streamableConn) deleteSession(sid, version string) {
 	}
 	resp, err := c.h.do(req)
 	if err != nil {
-		c.h.log.Debug("ending the session failed", "url", c.logURL, "error", err)
+		c.h.log.Debug("ending the session failed", "url", c.logURL(), "error", err)
 		return
 	}
 	drain(resp.Body)
 	if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusMethodNotAllowed {
-		c.h.log.Debug("ending the session failed", "url", c.logURL, "status", resp.StatusCode)
+		c.h.log.Debug("ending the session failed", "url", c.logURL(), "status", resp.StatusCode)
 	}
 }
 
@@ -537,7 +609,14 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	if lastID != "" {
 		req.Header["Last-Event-Id"] = []string{lastID}
 	}
-	resp, err := c.h.doStream(req)
+	var resp *http.Response
+	if key := c.eraKey(); lastID == "" && key != "" && !offersGetStream(key) {
+		// Nothing is known of the endpoint's answer yet: see
+		// getStreamOffered.
+		resp, err = c.h.do(req)
+	} else {
+		resp, err = c.h.doStream(req)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +625,7 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	}
 	if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		drain(resp.Body)
-		return nil, fmt.Errorf("GET %s: unexpected response content type %q", c.logURL, mt)
+		return nil, fmt.Errorf("GET %s: unexpected response content type %q", c.logURL(), mt)
 	}
 	return resp, nil
 }
@@ -618,8 +697,17 @@ func (s *stream) release() {
 // breaks before the response in the legacy era, it resumes it with GET and
 // Last-Event-ID. A request whose response cannot come any more is failed
 // with a *RequestError.
-func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string) {
+//
+// When the pump ends, it closes done, if set, and with release set lets
+// the GET held back by getGo go out.
+func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string, done chan struct{}, release bool) {
 	defer c.wg.Done()
+	if release {
+		defer c.releaseGet()
+	}
+	if done != nil {
+		defer close(done)
+	}
 	defer s.release()
 	r := sse.NewReader(resp.Body, c.h.maxSize)
 	defer r.Release()
@@ -634,13 +722,13 @@ func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string
 			failures = 0
 		}
 		if isModern(version) || r.LastID() == "" {
-			c.failRequest(s.ctx, id, streamEndError(c.logURL, err))
+			c.failRequest(s.ctx, id, streamEndError(c.logURL(), err))
 			return
 		}
-		c.h.log.Debug("resuming a broken response stream", "url", c.logURL, "request", id)
+		c.h.log.Debug("resuming a broken response stream", "url", c.logURL(), "request", id)
 		for {
 			if failures >= maxResumeAttempts {
-				c.failRequest(s.ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL, failures, err))
+				c.failRequest(s.ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL(), failures, err))
 				return
 			}
 			if !sleep(s.ctx, retryDelay(r, failures)) {
@@ -805,12 +893,13 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened, wai
 		got := false
 		if err != nil {
 			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
-				c.h.log.Debug("the server offers no GET stream", "url", c.logURL, "status", he.StatusCode)
+				c.h.log.Debug("the server offers no GET stream", "url", c.logURL(), "status", he.StatusCode)
 				return
 			}
-			c.h.log.Debug("opening the GET stream failed", "url", c.logURL, "error", err)
+			c.h.log.Debug("opening the GET stream failed", "url", c.logURL(), "error", err)
 		} else {
 			forgetNoGetStream(c.eraKey())
+			rememberGetStream(c.eraKey())
 			if r == nil {
 				r = sse.NewReader(resp.Body, c.h.maxSize)
 				// The stream waits most of its life: it holds no buffer
@@ -824,12 +913,12 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened, wai
 			if ctx.Err() != nil {
 				return
 			}
-			c.h.log.Debug("the GET stream ended", "url", c.logURL, "error", err)
+			c.h.log.Debug("the GET stream ended", "url", c.logURL(), "error", err)
 		}
 		if got {
 			failures = 0
 		} else if failures++; failures >= maxResumeAttempts {
-			c.h.log.Warn("gave up on the GET stream for server messages", "url", c.logURL, "error", err)
+			c.h.log.Warn("gave up on the GET stream for server messages", "url", c.logURL(), "error", err)
 			return
 		}
 		delay := defaultRetry << min(failures, 5)

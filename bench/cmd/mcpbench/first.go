@@ -218,19 +218,34 @@ Why the first connect of a fresh process and the in-process median disagree:
   notifications/initialized no longer takes io.Discard's 8 KiB buffer: an empty body
   is closed without being copied.
 - **Connections.** A server such as go-sdk's answers each POST with an SSE stream
-  that it ends right after the response. The request a caller sends next goes out
-  while that stream is still being read to its end, finds its connection busy, and
-  opens another: the first legacy listing of a process opens three connections where
-  the floor, which reads each answer to its end before it sends again, opens one.
-  Freeing the connection first was measured (docs/performance.md) and cost more on
-  the busy path than it saved here.
-- **The GET stream, 2025-11-25.** It goes out once the first request after the
-  handshake has been answered, stateful server or not, so it costs that request
-  neither a round trip nor a connection opened beside it; a process that has seen the
-  server answer 405 sends none. With a session id, a request that could make the
-  server send on that stream (a tool call, say) sends the GET at once and waits for
-  its answer, at most 3 s, because a server drops what it sends there while the
-  stream is not open; a listing or a ping does not wait.
+  that it ends right after the response. A request sent while that stream is still
+  being read to its end finds its connection busy and opens another. The
+  handshake's notifications/initialized waits (at most 20 ms) for the end of
+  initialize's stream, and the GET stream waits for the end of the first answer's,
+  so the first legacy listing of a process takes one connection, as the floor's
+  does (the floor reads each answer to its end before it sends again). Later
+  requests do not wait: freeing the connection before every next request cost more
+  on the busy path than it saved here (docs/performance.md).
+- **First use of encoding/json.** A process builds encoding/json's field cache of a
+  struct type the first time it decodes into it. mcpgen reads the initialize and
+  server/discover results and the capabilities with its own scanner, as it reads
+  a listing's tools; the floor decodes its requests and answers with encoding/json
+  and pays that cache.
+- **The GET stream, 2025-11-25.** It goes out once the event stream of the first
+  request after the handshake has ended, stateful server or not, so it costs that
+  request neither a round trip nor a connection opened beside it. The first GET of a
+  process to an endpoint takes the idle connection of the requests; later ones, to
+  an endpoint that answered with a stream, a connection of the stream client, with
+  small buffers. A process that has seen the server answer 405 sends none, and
+  Close waits for a GET about to go out.
+  With a session id, a request that could make the server send on that stream (a
+  tool call, say) sends the GET at once and waits for its answer, at most 3 s,
+  because a server drops what it sends there while the stream is not open; a
+  listing or a ping does not wait.
+- **Stdio.** Pinned to 2026-07-28, Connect still waits for the answer to its
+  server/discover probe, so that the session it returns has a server that speaks
+  that version; the floor lists at once. That round trip, the server's first
+  request of its life, is what the stdio row pays over the floor.
 `
 
 // floorOf returns the floor's result of r's transport and era.

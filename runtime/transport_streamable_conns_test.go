@@ -1,0 +1,184 @@
+package runtime
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
+)
+
+// TestLegacyFirstListingOneConnection checks that the handshake and the
+// first listing of a legacy session, and the GET for server messages after
+// them, go over one HTTP connection against a server that answers every
+// POST with an event stream and ends it a little after the response, as
+// go-sdk's does: notifications/initialized waits for the end of
+// initialize's stream, and the GET for the end of the listing's, instead
+// of opening a connection beside a stream that still holds one. With the
+// process's shared clients, the first GET to an endpoint goes over the
+// pooled connections of requests too, not the stream client's (see
+// getStreamOffered).
+func TestLegacyFirstListingOneConnection(t *testing.T) {
+	for _, stateful := range []bool{false, true} {
+		for _, shared := range []bool{false, true} {
+			name := map[bool]string{false: "stateless", true: "stateful"}[stateful] + map[bool]string{false: "", true: " shared clients"}[shared]
+			t.Run(name, func(t *testing.T) {
+				opts := testHTTPOptions(t)
+				if shared {
+					opts = nil
+					t.Cleanup(func() {
+						sharedHTTPClient().CloseIdleConnections()
+						sharedStreamClient().CloseIdleConnections()
+					})
+				}
+				testLegacyFirstListingOneConnection(t, stateful, opts)
+			})
+		}
+	}
+}
+
+func testLegacyFirstListingOneConnection(t *testing.T, stateful bool, opts *HTTPOptions) {
+	defer func(d time.Duration) { handshakeStreamWait = d }(handshakeStreamWait)
+	handshakeStreamWait = testenv.WaitLimit(t)
+	// tail is how long the server keeps a stream open after its response,
+	// unless a request arrives meanwhile on another connection: what a
+	// client sends without waiting for the stream's end arrives then.
+	const tail = 200 * time.Millisecond
+	var mu sync.Mutex
+	var conns []string // "METHOD method via remote address", in order
+	otherConn := make(chan struct{}, 16)
+	gotGet := make(chan struct{})
+	var getOnce sync.Once
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		body := readBodyString(r)
+		what := r.Method
+		if i := strings.Index(body, `"method":"`); i >= 0 {
+			what += " " + strings.SplitN(body[i+10:], `"`, 2)[0]
+		}
+		mu.Lock()
+		if len(conns) > 0 && !strings.HasSuffix(conns[0], r.RemoteAddr) {
+			select {
+			case otherConn <- struct{}{}:
+			default:
+			}
+		}
+		conns = append(conns, what+" via "+r.RemoteAddr)
+		mu.Unlock()
+		switch r.Method {
+		case http.MethodGet:
+			getOnce.Do(func() { close(gotGet) })
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		case http.MethodDelete:
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		var result string
+		switch {
+		case strings.Contains(body, `"initialize"`):
+			result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`
+		case !strings.Contains(body, `"id"`):
+			w.WriteHeader(http.StatusAccepted)
+			return
+		default:
+			result = `{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}`
+		}
+		var hdr []string
+		if stateful {
+			hdr = []string{"Mcp-Session-Id", "s1"}
+		}
+		sw := startSSE(w, hdr...)
+		sw.event(`data: {"jsonrpc":"2.0","id":` + idOf(body) + `,"result":` + result + `}`)
+		tm := time.NewTimer(tail)
+		defer tm.Stop()
+		select {
+		case <-otherConn:
+		case <-tm.C:
+		case <-r.Context().Done():
+		}
+	})
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", opts), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-gotGet:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("no GET stream was requested after the first listing")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range conns[1:] {
+		if strings.HasPrefix(c, http.MethodDelete) {
+			continue
+		}
+		if c[strings.LastIndex(c, " ")+1:] != conns[0][strings.LastIndex(conns[0], " ")+1:] {
+			t.Fatalf("the session used more than one connection:\n%s", strings.Join(conns, "\n"))
+		}
+	}
+}
+
+// TestGetStreamRemembered checks that an endpoint whose server answered the
+// GET with a stream is remembered, so that the GETs of later sessions to
+// it take the stream client, whose connections are cheap to hold open.
+func TestGetStreamRemembered(t *testing.T) {
+	opened := make(chan struct{}, 1)
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			startSSE(w)
+			select {
+			case opened <- struct{}{}:
+			default:
+			}
+			<-r.Context().Done()
+			return
+		case http.MethodDelete:
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		body := readBodyString(r)
+		switch {
+		case strings.Contains(body, `"initialize"`):
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, "Mcp-Session-Id", "s1")
+		case !strings.Contains(body, `"id"`):
+			w.WriteHeader(http.StatusAccepted)
+		default:
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
+		}
+	})
+	key := endpointKey(srv.URL + "/mcp")
+	if offersGetStream(key) {
+		t.Fatal("a new endpoint is remembered as offering the GET stream")
+	}
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-opened:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("no GET stream was opened")
+	}
+	// The client records the stream once it has its answer's headers,
+	// after the server sent them.
+	for !offersGetStream(key) {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the endpoint is not remembered as offering the GET stream")
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
