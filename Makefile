@@ -9,7 +9,7 @@ export PATH := $(NODE_BIN):$(CURDIR)/node_modules/.bin:$(PATH)
 # adapter, the go-sdk test server, the example consumer and the benchmarks.
 NESTED := runtime/gosdk internal/testing/sdkserver examples/consumer examples/otel-collector bench
 
-.PHONY: all build test test-short vet fmt-check generate check-generated update-golden deps bench conformance fuzz fuzz-compile soak clean
+.PHONY: all build test test-short vet fmt-check generate check-generated update-golden deps bench pgo conformance fuzz fuzz-compile soak clean
 
 all: build test
 
@@ -71,6 +71,12 @@ check-generated: generate
 # writes them to docs/bench.md with a chart in docs/bench.svg.
 bench:
 	cd bench && $(GO) run ./cmd/mcpbench -root .. -md ../docs/bench.md -svg ../docs/bench.svg
+
+# pgo refreshes cmd/mcpgen/default.pgo, the CPU profile with which go build
+# and go install optimize the mcpgen command (profile-guided optimization):
+# the generation of the largest real snapshot and of 2,000 synthetic tools.
+pgo:
+	$(GO) test ./generator -run '^$$' -bench 'GenerateMS365|Generate2000Tools' -benchtime 20x -cpuprofile cmd/mcpgen/default.pgo -o $${TMPDIR:-/tmp}/mcpgen-pgo.test
 
 # FUZZ_TARGETS are the fuzz targets "make fuzz" runs, as package:Target.
 FUZZ_TARGETS := \
