@@ -315,9 +315,7 @@ func printScale(w io.Writer, rs []scaleResult) {
 			float64(r.lines)/float64(r.tools), build, fmtDuration(r.compileCPU), fmtDuration(r.compileNs/float64(r.tools)))
 	}
 	if len(rs) > 0 && rs[0].genReps > 0 {
-		fmt.Fprintf(w, "
-Generate and CPU are the medians of %d generations of each snapshot, the snapshots in turns; peak RSS is the largest.
-", rs[0].genReps)
+		fmt.Fprintf(w, "\nGenerate and CPU are the medians of %d generations of each snapshot, the snapshots in turns; peak RSS is the largest.\n", rs[0].genReps)
 	}
 	for _, r := range rs {
 		if r.real && r.refCompileNs > 0 {
