@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // AppendJSON appends d as JSON to b, byte for byte as encoding/json, with
@@ -79,7 +80,7 @@ func (s *Schema) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, p.Name)
+			b = jsontree.AppendString(b, p.Name)
 			b = append(b, ':')
 			b = p.Schema.appendJSON(b)
 		}
@@ -90,7 +91,7 @@ func (s *Schema) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, p.Name)
+			b = jsontree.AppendString(b, p.Name)
 		}
 		b = append(b, ']')
 	}
@@ -122,7 +123,7 @@ func appendStringMember(b []byte, first *bool, key, v string) []byte {
 	if v == "" {
 		return b
 	}
-	return appendString(appendKey(b, first, key), v)
+	return jsontree.AppendString(appendKey(b, first, key), v)
 }
 
 func appendIntMember(b []byte, first *bool, key string, v *int64) []byte {
@@ -145,7 +146,7 @@ func appendStrings(b []byte, list []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = jsontree.AppendString(b, s)
 	}
 	return append(b, ']')
 }
@@ -167,60 +168,4 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string as encoding/json does with HTML
-// escaping off: quotes, backslashes and control characters escaped
-// (\b, \f, \n, \r and \t by name), invalid UTF-8 as \ufffd, and U+2028
-// and U+2029 escaped.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -19,20 +19,6 @@ func encodingJSON(t *testing.T, v any) string {
 	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
-// TestAppendStringIsEncodingJSON writes strings that need every kind of
-// escape as encoding/json does.
-func TestAppendStringIsEncodingJSON(t *testing.T) {
-	for _, s := range []string{
-		"", "plain", `quote " and backslash \`, "<html> & 'apostrophes'",
-		"\b\f\n\r\t", "\x00\x01\x1f\x7f", "é, 💡 and 日本",
-		"\u2028 and \u2029 separators", "bad \xff utf-8 \xc3", "\xe2\x80", "ends in \\",
-	} {
-		if got, want := string(appendString(nil, s)), encodingJSON(t, s); got != want {
-			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
-		}
-	}
-}
-
 // TestAppendFloatIsEncodingJSON writes numbers around encoding/json's
 // cutoffs between plain and exponent notation as it does.
 func TestAppendFloatIsEncodingJSON(t *testing.T) {

@@ -2,53 +2,14 @@ package jsonrpc
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
-const hex = "0123456789abcdef"
-
-// AppendString appends s to b as a JSON string. Invalid UTF-8 becomes U+FFFD,
-// as encoding/json does.
-func AppendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// AppendString appends s to b as a JSON string, as encoding/json writes it
+// with HTML escaping off (see jsontree.AppendString): invalid UTF-8 becomes
+// U+FFFD, and no line break is left unescaped.
+func AppendString(b []byte, s string) []byte { return jsontree.AppendString(b, s) }
 
 // AppendRequestHead appends the start of a request up to the opening brace
 // of its params object: {"jsonrpc":"2.0","id":ID,"method":"M","params":{
