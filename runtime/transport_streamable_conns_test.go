@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -33,13 +34,30 @@ func TestLegacyFirstListingOneConnection(t *testing.T) {
 						sharedStreamClient().CloseIdleConnections()
 					})
 				}
-				testLegacyFirstListingOneConnection(t, stateful, opts)
+				// The requests must share the first connection every
+				// time. The GET takes it once net/http has put it back in
+				// its pool, which happens a moment after the client read
+				// the stream's end; a GET sent within that moment dials.
+				// So the GET must share it in one of a few sessions: a
+				// GET that never could fails them all.
+				var last []string
+				for range 3 {
+					conns, getShared := testLegacyFirstListingOneConnection(t, stateful, opts)
+					if getShared {
+						return
+					}
+					last = conns
+				}
+				t.Fatalf("the GET took a connection of its own in every session:\n%s", strings.Join(last, "\n"))
 			})
 		}
 	}
 }
 
-func testLegacyFirstListingOneConnection(t *testing.T, stateful bool, opts *HTTPOptions) {
+// testLegacyFirstListingOneConnection runs one session and fails unless
+// its requests share one connection; it returns the connections used and
+// whether the GET shared it too.
+func testLegacyFirstListingOneConnection(t *testing.T, stateful bool, opts *HTTPOptions) (used []string, getShared bool) {
 	defer func(d time.Duration) { handshakeStreamWait = d }(handshakeStreamWait)
 	handshakeStreamWait = testenv.WaitLimit(t)
 	// tail is how long the server keeps a stream open after its response,
@@ -115,14 +133,21 @@ func testLegacyFirstListingOneConnection(t *testing.T, stateful bool, opts *HTTP
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	getShared = true
 	for _, c := range conns[1:] {
 		if strings.HasPrefix(c, http.MethodDelete) {
 			continue
 		}
-		if c[strings.LastIndex(c, " ")+1:] != conns[0][strings.LastIndex(conns[0], " ")+1:] {
-			t.Fatalf("the session used more than one connection:\n%s", strings.Join(conns, "\n"))
+		if c[strings.LastIndex(c, " ")+1:] == conns[0][strings.LastIndex(conns[0], " ")+1:] {
+			continue
 		}
+		if strings.HasPrefix(c, http.MethodGet) {
+			getShared = false
+			continue
+		}
+		t.Fatalf("the session's requests used more than one connection:\n%s", strings.Join(conns, "\n"))
 	}
+	return slices.Clone(conns), getShared
 }
 
 // TestGetStreamRemembered checks that an endpoint whose server answered the

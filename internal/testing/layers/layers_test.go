@@ -165,7 +165,10 @@ func importGraph(t *testing.T) (graph map[string][]string, roots []string) {
 	if err != nil {
 		t.Fatalf("go env GOMOD: %v", err)
 	}
-	cmd := exec.Command("go", "list", "-e", "-deps", "-json=ImportPath,Imports,Module,Error", "./...")
+	// With cmd/mcpgen/default.pgo, go list would also list each package
+	// the command imports a second time, as the command's variant
+	// ("p [github.com/mcpgen/mcpgen/cmd/mcpgen]"): -pgo=off lists each once.
+	cmd := exec.Command("go", "list", "-e", "-deps", "-pgo=off", "-json=ImportPath,Imports,Module,Error", "./...")
 	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
