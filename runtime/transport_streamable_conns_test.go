@@ -116,15 +116,8 @@ func testLegacyFirstListingOneConnection(t *testing.T, stateful bool, opts *HTTP
 		case <-r.Context().Done():
 		}
 	})
-	ctx := testenv.Context(t)
-	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", opts), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := connectLegacyAndList(t, srv.URL+"/mcp", opts)
 	defer s.Close()
-	if _, err := s.ListTools(ctx); err != nil {
-		t.Fatal(err)
-	}
 	select {
 	case <-gotGet:
 	case <-time.After(testenv.WaitLimit(t)):
@@ -175,14 +168,8 @@ func TestGetStreamRemembered(t *testing.T) {
 		t.Fatal("a new endpoint is remembered as offering the GET stream")
 	}
 	ctx := testenv.Context(t)
-	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := connectLegacyAndList(t, srv.URL+"/mcp", testHTTPOptions(t))
 	defer s.Close()
-	if _, err := s.ListTools(ctx); err != nil {
-		t.Fatal(err)
-	}
 	select {
 	case <-opened:
 	case <-time.After(testenv.WaitLimit(t)):
@@ -197,4 +184,21 @@ func TestGetStreamRemembered(t *testing.T) {
 		case <-time.After(time.Millisecond):
 		}
 	}
+}
+
+// connectLegacyAndList connects to the Streamable HTTP endpoint url pinned
+// to the 2025-11-25 era and lists the tools once; the caller closes the
+// session.
+func connectLegacyAndList(t *testing.T, url string, opts *HTTPOptions) *Session {
+	t.Helper()
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(url, opts), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	return s
 }

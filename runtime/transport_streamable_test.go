@@ -696,15 +696,8 @@ func TestLegacyGetFollowsFirstAnswer(t *testing.T) {
 				listed.Store(true)
 				answer()
 			})
-			ctx := testenv.Context(t)
-			s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := connectLegacyAndList(t, srv.URL+"/mcp", testHTTPOptions(t))
 			defer s.Close()
-			if _, err := s.ListTools(ctx); err != nil {
-				t.Fatal(err)
-			}
 			select {
 			case wasEarly := <-early:
 				if wasEarly {
