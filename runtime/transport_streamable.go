@@ -796,6 +796,12 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 			continue // a priming event, or an event type MCP does not use
 		}
 		isResponse := id != "" && isResponseTo(ev.Data, id)
+		// The stream is detached before the response is queued: a caller
+		// ends its context as soon as it has the response, and that must
+		// not tear down the connection while drainStream reads the end.
+		if isResponse && !s.detach() {
+			return true, got, nil // the caller's context ended first: nobody waits for it
+		}
 		if !c.in.put(s.ctx, item{data: ev.Data}) {
 			return false, got, s.ctx.Err()
 		}
@@ -808,11 +814,9 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 
 // drainStream reads what follows the response, briefly: servers end the
 // stream right after it, and a stream read to its end lets the HTTP
-// connection be reused, where one abandoned would be torn down.
+// connection be reused, where one abandoned would be torn down. s is
+// already detached.
 func (c *streamableConn) drainStream(s *stream, r *sse.Reader, body io.ReadCloser) {
-	if !s.detach() {
-		return // the caller's context ended: the stream is being closed
-	}
 	t := startGrace(s.cancel)
 	defer t.stop()
 	for {

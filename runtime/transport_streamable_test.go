@@ -513,7 +513,10 @@ func TestStreamableConnectionReuse(t *testing.T) {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	c := dial(t, StreamableHTTP(srv.URL, testHTTPOptions(t)))
+	opts := testHTTPOptions(t)
+	ends := make(chan error, 1)
+	opts.Client.Transport = bodyEndTransport{opts.Client.Transport, ends}
+	c := dial(t, StreamableHTTP(srv.URL, opts))
 	for i := range 20 {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err := c.Write(ctx, rpcReq(i+1, "tools/call", "2025-06-18")); err != nil {
@@ -521,10 +524,62 @@ func TestStreamableConnectionReuse(t *testing.T) {
 		}
 		readMsg(t, c)
 		cancel() // as the Session does once the call returns
+		// net/http puts the connection back in its pool before a body's
+		// Read returns io.EOF, so once the stream's end has been read the
+		// next call must find it there.
+		select {
+		case err := <-ends:
+			if err != io.EOF {
+				t.Fatalf("call %d: response stream ended with %v, not io.EOF", i+1, err)
+			}
+		case <-testenv.Context(t).Done():
+			t.Fatalf("call %d: the response stream's end was never read", i+1)
+		}
 	}
-	if n := conns.Load(); n > 2 {
-		t.Errorf("20 calls opened %d connections", n)
+	if n := conns.Load(); n != 1 {
+		t.Errorf("20 calls opened %d connections, want 1", n)
 	}
+}
+
+// bodyEndTransport reports on ends how each POST's response body ended:
+// the error its Read returned first, or errBodyClosed when it was closed
+// before that.
+type bodyEndTransport struct {
+	base http.RoundTripper
+	ends chan<- error
+}
+
+var errBodyClosed = errors.New("body closed before its end was read")
+
+func (t bodyEndTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err == nil && r.Method == http.MethodPost {
+		resp.Body = &endReportingBody{ReadCloser: resp.Body, ends: t.ends}
+	}
+	return resp, err
+}
+
+type endReportingBody struct {
+	io.ReadCloser
+	ends chan<- error
+	once sync.Once
+}
+
+func (b *endReportingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.report(err)
+	}
+	return n, err
+}
+
+func (b *endReportingBody) Close() error {
+	b.report(errBodyClosed)
+	return b.ReadCloser.Close()
+}
+
+func (b *endReportingBody) report(err error) {
+	b.once.Do(func() { b.ends <- err })
 }
 
 // TestStreamableGETStreamReconnects checks that the GET stream is reopened
