@@ -22,7 +22,7 @@ const generateGCPercent = 400
 // generateMemoryLimit is the soft memory limit while generating, unless
 // GOMEMLIMIT sets one: it keeps the GC target's extra memory in check on
 // thousands of tools (see "Generation memory" in docs/reliability.md).
-const generateMemoryLimit = 96 << 20
+const generateMemoryLimit = 112 << 20
 
 var generateCommand = &command{
 	name:    "generate",
@@ -132,6 +132,7 @@ func runGenerate(e *env, args []string) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(generateMemoryLimit))
 	}
+	adviseHugeHeap(generateMemoryLimit)
 	fs := newFlagSet(e, "generate", generateHelp)
 	snap := fs.String("snapshot", "", "the tools/list `file` to read: a JSON-RPC response, its result, a bare array of tools, or a canonical mcpgen snapshot")
 	pkg := fs.String("package", "", "the Go package `name` of the generated code (default: the last element of --out); not main, since the code is a package for a program to import")
