@@ -15,10 +15,7 @@ import (
 // Session that finds one lets its listings go out without the probe, which
 // it sends when something needs the probe's answer (see eraCheck). A probe that finds the server is not modern after all,
 // or fails, removes the endpoint's entry.
-var eras = struct {
-	mu sync.Mutex
-	m  map[string]string // endpoint key → modern protocol version
-}{m: make(map[string]string)}
+var eras = newEndpointMemory[string](maxCachedEras) // endpoint key → modern protocol version
 
 // maxCachedEras bounds the endpoints eras remembers. When it is full, the
 // entry for a new endpoint replaces an arbitrary one: a forgotten endpoint
@@ -28,44 +25,15 @@ const maxCachedEras = 1024
 // cachedEra returns the modern protocol version remembered for the
 // endpoint key, or "".
 func cachedEra(key string) string {
-	if key == "" {
-		return ""
-	}
-	eras.mu.Lock()
-	defer eras.mu.Unlock()
-	return eras.m[key]
+	v, _ := eras.get(key)
+	return v
 }
 
 // rememberEra records that the endpoint key speaks the modern version.
 func rememberEra(key, version string) {
-	if key == "" || !isModern(version) {
-		return
+	if isModern(version) {
+		eras.put(key, version)
 	}
-	eras.mu.Lock()
-	defer eras.mu.Unlock()
-	putBounded(eras.m, key, version, maxCachedEras)
-}
-
-// putBounded sets m[key] to v. When m has max keys already and key is not
-// one of them, an arbitrary entry makes room.
-func putBounded[V any](m map[string]V, key string, v V, max int) {
-	if _, ok := m[key]; !ok && len(m) >= max {
-		for k := range m {
-			delete(m, k)
-			break
-		}
-	}
-	m[key] = v
-}
-
-// forgetEra removes what eras remembers about the endpoint key.
-func forgetEra(key string) {
-	if key == "" {
-		return
-	}
-	eras.mu.Lock()
-	defer eras.mu.Unlock()
-	delete(eras.m, key)
 }
 
 // eraKeyer is implemented by the connections whose server's era may be
@@ -164,7 +132,7 @@ func (s *Session) checkEra(chk *eraCheck, key, version string) {
 		chk.err = err
 		return
 	}
-	forgetEra(key)
+	eras.forget(key)
 	var legacy *legacyServer
 	if errors.As(err, &legacy) {
 		s.log.Info("the server, remembered as modern, is not any more; falling back to the initialize handshake", "reason", legacy.reason)

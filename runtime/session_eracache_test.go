@@ -51,7 +51,7 @@ func TestCachedModernEraListsWithoutWaitingForDiscover(t *testing.T) {
 		modern.serve(w, r)
 	})
 	url := srv.URL + "/mcp"
-	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	t.Cleanup(func() { eras.forget(endpointKey(url)) })
 
 	rememberEraOf(t, url, checkEcho)
 
@@ -169,7 +169,7 @@ func TestClosingDuringEraCheckKeepsEra(t *testing.T) {
 	})
 	url := srv.URL + "/mcp"
 	key := endpointKey(url)
-	t.Cleanup(func() { forgetEra(key) })
+	t.Cleanup(func() { eras.forget(key) })
 
 	rememberEraOf(t, url, nil)
 	hold.Store(true)
@@ -190,7 +190,7 @@ func TestClosingDuringEraCheckKeepsEra(t *testing.T) {
 func TestCachedModernEraProbesForWhatNeedsIt(t *testing.T) {
 	srv := newStreamableServer(t, true, false)
 	url := srv.URL + "/mcp"
-	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	t.Cleanup(func() { eras.forget(endpointKey(url)) })
 	rememberEraOf(t, url, nil)
 
 	s := connectHTTP(t, StreamableHTTP(url, testHTTPOptions(t)))
@@ -256,25 +256,19 @@ func TestWrongCachedEraCallFirst(t *testing.T) {
 // test closed, whose era would otherwise apply to it.
 func forgetErasOf(serverURL string) {
 	origin := endpointKey(serverURL)
-	eras.mu.Lock()
-	for k := range eras.m {
+	forgetUnder(eras, origin)
+	forgetUnder(noGetStream, origin)
+	forgetUnder(getStreamOffered, origin)
+}
+
+// forgetUnder removes what e remembers of the endpoint origin and of the
+// endpoints below it.
+func forgetUnder[V any](e *endpointMemory[V], origin string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for k := range e.m {
 		if k == origin || strings.HasPrefix(k, origin+"/") {
-			delete(eras.m, k)
-		}
-	}
-	eras.mu.Unlock()
-	noGetStream.mu.Lock()
-	for k := range noGetStream.m {
-		if k == origin || strings.HasPrefix(k, origin+"/") {
-			delete(noGetStream.m, k)
-		}
-	}
-	noGetStream.mu.Unlock()
-	getStreamOffered.mu.Lock()
-	defer getStreamOffered.mu.Unlock()
-	for k := range getStreamOffered.m {
-		if k == origin || strings.HasPrefix(k, origin+"/") {
-			delete(getStreamOffered.m, k)
+			delete(e.m, k)
 		}
 	}
 }
@@ -295,7 +289,7 @@ func eraSwitchingServer(t *testing.T) (srv *httpServer, url string, isLegacy *at
 		modern.serve(w, r)
 	})
 	url = srv.URL + "/mcp"
-	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	t.Cleanup(func() { eras.forget(endpointKey(url)) })
 	return srv, url, isLegacy
 }
 
@@ -322,8 +316,8 @@ func rememberEraOf(t *testing.T, url string, use func(*testing.T, *Session)) {
 func TestPinnedModernEraListsFirst(t *testing.T) {
 	srv := newStreamableServer(t, true, false)
 	url := srv.URL + "/mcp"
-	forgetEra(endpointKey(url))
-	t.Cleanup(func() { forgetEra(endpointKey(url)) })
+	eras.forget(endpointKey(url))
+	t.Cleanup(func() { eras.forget(endpointKey(url)) })
 	ctx := testenv.Context(t)
 	s, err := Connect(ctx, StreamableHTTP(url, testHTTPOptions(t)), &Options{ProtocolVersion: "2026-07-28"})
 	if err != nil {

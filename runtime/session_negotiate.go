@@ -75,7 +75,7 @@ func (s *Session) negotiate(ctx context.Context) error {
 	case err == nil:
 		rememberEra(key, s.state.Load().version)
 	case ctx.Err() == nil:
-		forgetEra(key)
+		eras.forget(key)
 	}
 	var legacy *legacyServer
 	if !errors.As(err, &legacy) {

@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // A server that offers no stream for server-initiated messages answers the
 // GET that would open it with 405 Method Not Allowed, whatever the session:
@@ -14,55 +11,20 @@ import (
 // alongside the session's first requests and, for a server that gives
 // session ids, a round trip before them. After noGetStreamTTL a session
 // asks again, so that a server that starts offering the stream is heard.
-var noGetStream = struct {
-	mu sync.Mutex
-	m  map[string]time.Time // endpoint key → when the server last answered 405
-}{m: make(map[string]time.Time)}
+var noGetStream = newEndpointMemory[time.Time](maxNoGetStream) // endpoint key → when the server last answered 405
 
 // noGetStreamTTL is how long a 405 to the GET is believed.
 const noGetStreamTTL = 5 * time.Minute
 
-// maxNoGetStream bounds the endpoints noGetStream remembers; when it is
-// full, a new endpoint replaces an arbitrary one, whose next session sends
-// the GET once more.
+// maxNoGetStream bounds the endpoints noGetStream and getStreamOffered
+// remember; an endpoint forgotten to make room sends its next GET as if new.
 const maxNoGetStream = 1024
 
 // offersNoGetStream reports whether the endpoint key answered the GET with
 // 405 within noGetStreamTTL.
 func offersNoGetStream(key string) bool {
-	if key == "" {
-		return false
-	}
-	noGetStream.mu.Lock()
-	defer noGetStream.mu.Unlock()
-	at, ok := noGetStream.m[key]
-	if ok && time.Since(at) >= noGetStreamTTL {
-		delete(noGetStream.m, key)
-		return false
-	}
-	return ok
-}
-
-// rememberNoGetStream records that the endpoint key answered the GET with
-// 405.
-func rememberNoGetStream(key string) {
-	if key == "" {
-		return
-	}
-	noGetStream.mu.Lock()
-	defer noGetStream.mu.Unlock()
-	putBounded(noGetStream.m, key, time.Now(), maxNoGetStream)
-}
-
-// forgetNoGetStream removes what noGetStream remembers about the endpoint
-// key, once its server opened the stream after all.
-func forgetNoGetStream(key string) {
-	if key == "" {
-		return
-	}
-	noGetStream.mu.Lock()
-	defer noGetStream.mu.Unlock()
-	delete(noGetStream.m, key)
+	at, ok := noGetStream.get(key)
+	return ok && time.Since(at) < noGetStreamTTL
 }
 
 // getStreamOffered remembers, per endpoint key, that its server answered a
@@ -76,30 +38,11 @@ func forgetNoGetStream(key string) {
 // set itself up, in a fresh process) while the caller is still busy with
 // that answer; and a server that offers no stream answers it 405, which
 // noGetStream then remembers.
-var getStreamOffered = struct {
-	mu sync.Mutex
-	m  map[string]time.Time // endpoint key → when its server last opened the stream
-}{m: make(map[string]time.Time)}
-
-// rememberGetStream records that the endpoint key answered the GET with a
-// stream.
-func rememberGetStream(key string) {
-	if key == "" {
-		return
-	}
-	getStreamOffered.mu.Lock()
-	defer getStreamOffered.mu.Unlock()
-	putBounded(getStreamOffered.m, key, time.Now(), maxNoGetStream)
-}
+var getStreamOffered = newEndpointMemory[struct{}](maxNoGetStream)
 
 // offersGetStream reports whether the endpoint key answered a GET with a
 // stream before.
 func offersGetStream(key string) bool {
-	if key == "" {
-		return false
-	}
-	getStreamOffered.mu.Lock()
-	defer getStreamOffered.mu.Unlock()
-	_, ok := getStreamOffered.m[key]
+	_, ok := getStreamOffered.get(key)
 	return ok
 }

@@ -77,9 +77,7 @@ func TestNoGetStreamAskedOnce(t *testing.T) {
 	// The 405 ages out; the server now offers the stream.
 	offer.Store(true)
 	key := endpointKey(srv.URL)
-	noGetStream.mu.Lock()
-	noGetStream.m[key] = time.Now().Add(-noGetStreamTTL)
-	noGetStream.mu.Unlock()
+	noGetStream.put(key, time.Now().Add(-noGetStreamTTL))
 	session()
 	if n := gets(); n != 2 {
 		t.Fatalf("after the 405 aged out, %d GETs in all, want 2", n)
@@ -123,8 +121,8 @@ func TestSessionlessGetWaitsForFirstRequest(t *testing.T) {
 		}
 	})
 	url := srv.URL + "/mcp"
-	forgetNoGetStream(endpointKey(url))
-	t.Cleanup(func() { forgetNoGetStream(endpointKey(url)) })
+	noGetStream.forget(endpointKey(url))
+	t.Cleanup(func() { noGetStream.forget(endpointKey(url)) })
 	ctx := testenv.Context(t)
 	s, err := Connect(ctx, StreamableHTTP(url, testHTTPOptions(t)), &Options{ProtocolVersion: "2025-11-25"})
 	if err != nil {

@@ -885,7 +885,7 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened, wai
 		resp, err := c.openGet(ctx, lastID, version)
 		var he *HTTPError
 		if errors.As(err, &he) && he.StatusCode == http.StatusMethodNotAllowed {
-			rememberNoGetStream(c.eraKey()) // before once: Close may be waiting
+			noGetStream.put(c.eraKey(), time.Now()) // before once: Close may be waiting
 		}
 		once()
 		if ctx.Err() != nil {
@@ -902,8 +902,8 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened, wai
 			}
 			c.h.log.Debug("opening the GET stream failed", "url", c.logURL(), "error", err)
 		} else {
-			forgetNoGetStream(c.eraKey())
-			rememberGetStream(c.eraKey())
+			noGetStream.forget(c.eraKey())
+			getStreamOffered.put(c.eraKey(), struct{}{})
 			if r == nil {
 				r = sse.NewReader(resp.Body, c.h.maxSize)
 				// The stream waits most of its life: it holds no buffer

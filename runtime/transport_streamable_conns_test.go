@@ -139,30 +139,14 @@ func testLegacyFirstListingOneConnection(t *testing.T, stateful bool, opts *HTTP
 // it take the stream client, whose connections are cheap to hold open.
 func TestGetStreamRemembered(t *testing.T) {
 	opened := make(chan struct{}, 1)
-	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet:
-			startSSE(w)
-			select {
-			case opened <- struct{}{}:
-			default:
-			}
-			<-r.Context().Done()
-			return
-		case http.MethodDelete:
-			w.WriteHeader(http.StatusOK)
-			return
-		}
-		body := readBodyString(r)
-		switch {
-		case strings.Contains(body, `"initialize"`):
-			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, "Mcp-Session-Id", "s1")
-		case !strings.Contains(body, `"id"`):
-			w.WriteHeader(http.StatusAccepted)
+	srv := newLegacyListServer(t, true, func(w http.ResponseWriter, r *http.Request) {
+		startSSE(w)
+		select {
+		case opened <- struct{}{}:
 		default:
-			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`)
 		}
-	})
+		<-r.Context().Done()
+	}, func(answer func()) { answer() })
 	key := endpointKey(srv.URL + "/mcp")
 	if offersGetStream(key) {
 		t.Fatal("a new endpoint is remembered as offering the GET stream")

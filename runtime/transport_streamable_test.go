@@ -659,12 +659,11 @@ func TestLegacyListingSkipsGetWait(t *testing.T) {
 		t.Run(map[bool]string{false: "stateless", true: "stateful"}[stateful], func(t *testing.T) {
 			listed := make(chan struct{})
 			var listOnce sync.Once
-			srv := newLegacyListServer(t, stateful, func(r *http.Request) bool {
+			srv := newLegacyListServer(t, stateful, func(w http.ResponseWriter, r *http.Request) {
 				select {
 				case <-listed:
-					return true
+					w.WriteHeader(http.StatusMethodNotAllowed)
 				case <-r.Context().Done():
-					return false
 				}
 			}, func(answer func()) {
 				answer()
@@ -686,17 +685,14 @@ func TestLegacyListingSkipsGetWait(t *testing.T) {
 	}
 }
 
-// newLegacyListServer serves a 2025-11-25 server that lists no tools: with
-// a session id when stateful, and 405 to the GET stream once onGet returns
-// true. onList is given each listing's answer to write, so that it can act
-// before or after it.
-func newLegacyListServer(t *testing.T, stateful bool, onGet func(r *http.Request) bool, onList func(answer func())) *httpServer {
+// newLegacyListServer serves a 2025-11-25 server that lists no tools, with
+// a session id when stateful. onGet answers the GET stream. onList is given
+// each listing's answer to write, so that it can act before or after it.
+func newLegacyListServer(t *testing.T, stateful bool, onGet http.HandlerFunc, onList func(answer func())) *httpServer {
 	return newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet:
-			if onGet(r) {
-				w.WriteHeader(http.StatusMethodNotAllowed)
-			}
+			onGet(w, r)
 			return
 		case http.MethodDelete:
 			w.WriteHeader(http.StatusOK)
@@ -733,13 +729,13 @@ func TestLegacyGetFollowsFirstAnswer(t *testing.T) {
 			early := make(chan bool, 1)
 			gotGet := make(chan struct{})
 			var getOnce sync.Once
-			srv := newLegacyListServer(t, stateful, func(*http.Request) bool {
+			srv := newLegacyListServer(t, stateful, func(w http.ResponseWriter, _ *http.Request) {
 				select {
 				case early <- !listed.Load():
 				default:
 				}
 				getOnce.Do(func() { close(gotGet) })
-				return true
+				w.WriteHeader(http.StatusMethodNotAllowed)
 			}, func(answer func()) {
 				// A GET sent beside the listing arrives meanwhile; one sent
 				// after its answer cannot, and nothing signals that none
