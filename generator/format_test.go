@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/format"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
@@ -17,10 +18,11 @@ import (
 // allParts are every part generate can write.
 var allParts = ir.Parts
 
-// checkGofmt fails unless every file is exactly what gofmt makes of it.
+// checkGofmt fails unless every Go file is exactly what gofmt makes of
+// it, and every data file is what checkData wants.
 func checkGofmt(t *testing.T, label string, files []emit.File) {
 	t.Helper()
-	for _, f := range files {
+	for _, f := range goFiles(t, files) {
 		want, err := format.Source(f.Data)
 		if err != nil {
 			t.Errorf("%s: %s does not parse: %v", label, f.Name, err)
@@ -99,4 +101,45 @@ func TestGeneratedCodeIsGofmtOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGofmt(t, "2000 synthetic tools", files)
+}
+
+// goFiles returns the Go files of files, after checking the others with
+// checkData.
+func goFiles(t *testing.T, files []emit.File) []emit.File {
+	t.Helper()
+	var out []emit.File
+	for _, f := range files {
+		if strings.HasSuffix(f.Name, ".go") {
+			out = append(out, f)
+		} else {
+			checkData(t, f)
+		}
+	}
+	return out
+}
+
+// checkData fails unless f is a JSON Lines file as the generator writes
+// them: DataHeader, then one JSON object a line, each line ended.
+func checkData(t *testing.T, f emit.File) {
+	t.Helper()
+	if !strings.HasSuffix(f.Name, ".jsonl") {
+		t.Errorf("%s is neither a Go file nor a JSON Lines file", f.Name)
+		return
+	}
+	header, rest, ok := strings.Cut(string(f.Data), "\n")
+	if !ok || header != emit.DataHeader {
+		t.Errorf("%s starts with %.80q, want the line %s", f.Name, header, emit.DataHeader)
+		return
+	}
+	if rest != "" && !strings.HasSuffix(rest, "\n") {
+		t.Errorf("%s does not end with a line feed", f.Name)
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {
+		if rest == "" {
+			break
+		}
+		if !strings.HasPrefix(line, "{") || !json.Valid([]byte(line)) {
+			t.Errorf("%s: line %d is not a JSON object: %.120s", f.Name, i+2, line)
+		}
+	}
 }

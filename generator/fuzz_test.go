@@ -65,7 +65,7 @@ func FuzzGenerate(f *testing.F) {
 			}
 			return
 		}
-		for _, file := range files {
+		for _, file := range goFiles(t, files) {
 			parsed, err := parser.ParseFile(token.NewFileSet(), file.Name, file.Data, parser.SkipObjectResolution)
 			if err != nil {
 				t.Fatalf("%s does not parse: %v\nschema: %s", file.Name, err, schema)

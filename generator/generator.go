@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/internal/emit"
 	"github.com/mcpgen/mcpgen/generator/ir"
@@ -32,9 +33,13 @@ type Options = ir.Options
 // contents.
 type File = emit.File
 
-// Header is the first line of every generated file, the mark that lets
+// Header is the first line of every generated Go file, the mark that lets
 // WriteFiles replace or remove it.
 const Header = emit.Header
+
+// DataHeader is the first line of the JSON Lines files a package embeds,
+// such as tools.jsonl: Header's sentence as a JSON string.
+const DataHeader = emit.DataHeader
 
 // Config says what to generate from which snapshot, and where to write it.
 type Config struct {
@@ -208,8 +213,8 @@ func WriteFiles(dir string, files []File) (written, removed []string, err error)
 }
 
 // IsGenerated reports whether the file at path starts with the header of
-// generated code (Header), the mark that lets WriteFiles replace or
-// remove it.
+// generated code, the mark that lets WriteFiles replace or remove it:
+// Header for Go files, DataHeader for the JSON Lines files they embed.
 func IsGenerated(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -217,5 +222,9 @@ func IsGenerated(path string) bool {
 	}
 	defer f.Close()
 	line, _ := bufio.NewReader(f).ReadString('\n')
-	return bytes.Equal(bytes.TrimRight([]byte(line), "\r\n"), []byte(Header))
+	line = strings.TrimRight(line, "\r\n")
+	if strings.HasSuffix(path, ".jsonl") {
+		return line == DataHeader
+	}
+	return line == Header
 }

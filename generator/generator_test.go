@@ -19,7 +19,7 @@ func TestHostileTextStaysInCommentsAndStrings(t *testing.T) {
 		t.Fatal(err)
 	}
 	seenInComment, seenInString := false, false
-	for _, f := range files {
+	for _, f := range goFiles(t, files) {
 		fset := token.NewFileSet()
 		parsed, err := parser.ParseFile(fset, f.Name, f.Data, parser.ParseComments)
 		if err != nil {
@@ -63,7 +63,15 @@ func TestHostileTextStaysInCommentsAndStrings(t *testing.T) {
 			}
 		}
 	}
-	if !seenInComment || !seenInString {
-		t.Errorf("the hostile text was not found (in comments: %v, in strings: %v): the test checks nothing", seenInComment, seenInString)
+	// The tools as the server sent them are data, in tools.jsonl, which
+	// Go reads with go:embed and never compiles.
+	seenInData := false
+	for _, f := range files {
+		if strings.HasSuffix(f.Name, ".jsonl") && strings.Contains(string(f.Data), "EVILMARK") {
+			seenInData = true
+		}
+	}
+	if !seenInComment || !seenInString && !seenInData {
+		t.Errorf("the hostile text was not found (in comments: %v, in strings: %v, in data files: %v): the test checks nothing", seenInComment, seenInString, seenInData)
 	}
 }

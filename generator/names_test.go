@@ -18,7 +18,7 @@ func exportedIdentifiers(t *testing.T, files []emit.File) map[string]bool {
 	t.Helper()
 	ids := map[string]bool{}
 	aliases := map[string]string{}
-	for _, f := range files {
+	for _, f := range goFiles(t, files) {
 		parsed, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)

@@ -158,7 +158,7 @@ func TestGenerateAtToolLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
+	for _, f := range goFiles(t, files) {
 		if _, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.SkipObjectResolution); err != nil {
 			t.Fatalf("%s does not parse: %v", f.Name, err)
 		}

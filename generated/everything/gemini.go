@@ -3,13 +3,15 @@
 package everything
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"google.golang.org/genai"
 )
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](mcpimpl.Lines(geminiJSONL))
 	return decls
 }
 
@@ -35,19 +37,7 @@ var DeclaredNames = map[string]string{
 	"trigger-long-running-operation": "trigger-long-running-operation",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order.
-var geminiDeclarations = [...]string{
-	`{"description":"Echoes back the input string","name":"echo","parameters":{"properties":{"message":{"description":"Message to echo","type":"STRING"}},"propertyOrdering":["message"],"required":["message"],"type":"OBJECT"}}`,
-	`{"description":"Demonstrates how annotations can be used to provide metadata about content.","name":"get-annotated-message","parameters":{"properties":{"includeImage":{"description":"Whether to include an example image. Default: false.","type":"BOOLEAN"},"messageType":{"description":"Type of message to demonstrate different annotation patterns","enum":["error","success","debug"],"type":"STRING"}},"propertyOrdering":["messageType","includeImage"],"required":["messageType"],"type":"OBJECT"}}`,
-	`{"description":"Returns all environment variables, helpful for debugging MCP server configuration","name":"get-env"}`,
-	`{"description":"Returns up to ten resource links that reference different types of resources","name":"get-resource-links","parameters":{"properties":{"count":{"description":"Number of resource links to return (1-10) Default: 3.","maximum":10,"minimum":1,"type":"NUMBER"}},"propertyOrdering":["count"],"type":"OBJECT"}}`,
-	`{"description":"Returns a resource reference that can be used by MCP clients","name":"get-resource-reference","parameters":{"properties":{"resourceId":{"description":"ID of the text resource to fetch. Default: 1.","type":"NUMBER"},"resourceType":{"description":"Default: \"Text\".","enum":["Text","Blob"],"type":"STRING"}},"propertyOrdering":["resourceType","resourceId"],"type":"OBJECT"}}`,
-	`{"description":"Returns structured content along with an output schema for client data validation","name":"get-structured-content","parameters":{"properties":{"location":{"description":"Choose city","enum":["New York","Chicago","Los Angeles"],"type":"STRING"}},"propertyOrdering":["location"],"required":["location"],"type":"OBJECT"}}`,
-	`{"description":"Returns the sum of two numbers","name":"get-sum","parameters":{"properties":{"a":{"description":"First number","type":"NUMBER"},"b":{"description":"Second number","type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
-	`{"description":"Returns a tiny MCP logo image.","name":"get-tiny-image"}`,
-	`{"description":"Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.","name":"gzip-file-as-resource","parameters":{"properties":{"data":{"description":"URL or data URI of the file content to compress. Format: uri. Default: \"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md\".","type":"STRING"},"name":{"description":"Name of the output file. Default: \"README.md.gz\".","type":"STRING"},"outputType":{"description":"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object. Default: \"resourceLink\".","enum":["resourceLink","resource"],"type":"STRING"}},"propertyOrdering":["name","data","outputType"],"type":"OBJECT"}}`,
-	`{"description":"Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.","name":"simulate-research-query","parameters":{"properties":{"ambiguous":{"description":"Simulate an ambiguous query that requires clarification (triggers input_required status) Default: false.","type":"BOOLEAN"},"topic":{"description":"The research topic to investigate","type":"STRING"}},"propertyOrdering":["topic","ambiguous"],"required":["topic"],"type":"OBJECT"}}`,
-	`{"description":"Toggles simulated, random-leveled logging on or off.","name":"toggle-simulated-logging"}`,
-	`{"description":"Toggles simulated resource subscription updates on or off.","name":"toggle-subscriber-updates"}`,
-	`{"description":"Demonstrates a long running operation with progress updates.","name":"trigger-long-running-operation","parameters":{"properties":{"duration":{"description":"Duration of the operation in seconds. Default: 10.","type":"NUMBER"},"steps":{"description":"Number of steps in the operation. Default: 5.","type":"NUMBER"}},"propertyOrdering":["duration","steps"],"type":"OBJECT"}}`,
-}
+// geminiJSONL is gemini.jsonl: each function declaration as JSON, in name order, one a line after the file's header.
+//
+//go:embed gemini.jsonl
+var geminiJSONL string

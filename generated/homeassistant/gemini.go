@@ -3,13 +3,15 @@
 package homeassistant
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"google.golang.org/genai"
 )
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](mcpimpl.Lines(geminiJSONL))
 	return decls
 }
 
@@ -37,21 +39,7 @@ var DeclaredNames = map[string]string{
 	"describe_doorbell":      "describe_doorbell",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order.
-var geminiDeclarations = [...]string{
-	`{"description":"Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).","name":"GetLiveContext"}`,
-	`{"description":"Cancels all timers","name":"HassCancelAllTimers","parameters":{"properties":{"area":{"type":"STRING"}},"propertyOrdering":["area"],"type":"OBJECT"}}`,
-	`{"description":"Sets the brightness percentage or color of a light","name":"HassLightSet","parameters":{"properties":{"area":{"type":"STRING"},"brightness":{"description":"The brightness percentage of the light between 0 and 100, where 0 is off and 100 is fully lit","maximum":100,"minimum":0,"type":"INTEGER"},"color":{"type":"STRING"},"domain":{"items":{"enum":["light"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"},"temperature":{"minimum":0,"type":"INTEGER"}},"propertyOrdering":["name","area","floor","domain","color","temperature","brightness"],"type":"OBJECT"}}`,
-	`{"description":"Add item to a todo list","name":"HassListAddItem","parameters":{"properties":{"item":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["item","name"],"type":"OBJECT"}}`,
-	`{"description":"Skips a media player to the next item","name":"HassMediaNext","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class"],"type":"OBJECT"}}`,
-	`{"description":"Pauses a media player","name":"HassMediaPause","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class"],"type":"OBJECT"}}`,
-	`{"description":"Mutes a media player","name":"HassMediaPlayerMute","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class"],"type":"OBJECT"}}`,
-	`{"description":"Replays the previous item for a media player","name":"HassMediaPrevious","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class"],"type":"OBJECT"}}`,
-	`{"description":"Searches for media and plays the first result","name":"HassMediaSearchAndPlay","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"media_class":{"enum":["album","app","artist","channel","composer","contributing_artist","directory","episode","game","genre","image","movie","music","playlist","podcast","season","track","tv_show","url","video"],"type":"STRING"},"name":{"type":"STRING"},"search_query":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class","search_query","media_class"],"type":"OBJECT"}}`,
-	`{"description":"Resumes a media player","name":"HassMediaUnpause","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class"],"type":"OBJECT"}}`,
-	`{"description":"Sets the volume percentage of a media player","name":"HassSetVolume","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"},"volume_level":{"description":"The volume percentage of the media player","maximum":100,"minimum":0,"type":"INTEGER"}},"propertyOrdering":["name","area","floor","domain","device_class","volume_level"],"type":"OBJECT"}}`,
-	`{"description":"Increases or decreases the volume of a media player","name":"HassSetVolumeRelative","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"enum":["media_player"],"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"},"volume_step":{"anyOf":[{"enum":["up","down"],"type":"STRING"},{"maximum":100,"minimum":-100,"type":"INTEGER"}]}},"propertyOrdering":["name","area","floor","domain","device_class","volume_step"],"type":"OBJECT"}}`,
-	`{"description":"Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.","name":"HassTurnOff","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["identify","restart","update","awning","blind","curtain","damper","door","garage","gate","shade","shutter","window","water","gas","outlet","switch","tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class"],"type":"OBJECT"}}`,
-	`{"description":"Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.","name":"HassTurnOn","parameters":{"properties":{"area":{"type":"STRING"},"device_class":{"items":{"enum":["identify","restart","update","awning","blind","curtain","damper","door","garage","gate","shade","shutter","window","water","gas","outlet","switch","tv","speaker","receiver"],"type":"STRING"},"type":"ARRAY"},"domain":{"items":{"type":"STRING"},"type":"ARRAY"},"floor":{"type":"STRING"},"name":{"type":"STRING"}},"propertyOrdering":["name","area","floor","domain","device_class"],"type":"OBJECT"}}`,
-	`{"description":"Describe doorbell.","name":"describe_doorbell"}`,
-}
+// geminiJSONL is gemini.jsonl: each function declaration as JSON, in name order, one a line after the file's header.
+//
+//go:embed gemini.jsonl
+var geminiJSONL string

@@ -3,6 +3,8 @@
 package homeassistant
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -22,27 +24,13 @@ func ValidateResult(tool string, structured []byte) error {
 
 // MCPTools returns the 15 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
+	return mcpimpl.Tools(toolsJSONL)
 }
 
-// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
-var schemas = mcpimpl.NewSchemas(toolsJSON[:])
+// schemas reads the tools' own schemas from toolsJSONL, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSONL)
 
-// toolsJSON holds each tool as the server sent it, compacted, in name order.
-var toolsJSON = [...]string{
-	`{"name":"GetLiveContext","description":"Provides real-time information about the CURRENT state, value, or mode of devices, sensors, entities, or areas. Use this tool for: 1. Answering questions about current conditions (e.g., 'Is the light on?'). 2. As the first step in conditional actions (e.g., 'If the weather is rainy, turn off sprinklers' requires checking the weather first).","inputSchema":{"type":"object","properties":{}}}`,
-	`{"name":"HassCancelAllTimers","description":"Cancels all timers","inputSchema":{"type":"object","properties":{"area":{"type":"string"}}}}`,
-	`{"name":"HassLightSet","description":"Sets the brightness percentage or color of a light","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["light"]}},"color":{"type":"string"},"temperature":{"type":"integer","minimum":0},"brightness":{"type":"integer","minimum":0,"maximum":100,"description":"The brightness percentage of the light between 0 and 100, where 0 is off and 100 is fully lit"}}}}`,
-	`{"name":"HassListAddItem","description":"Add item to a todo list","inputSchema":{"type":"object","properties":{"item":{"type":"string"},"name":{"type":"string"}}}}`,
-	`{"name":"HassMediaNext","description":"Skips a media player to the next item","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}}}}}`,
-	`{"name":"HassMediaPause","description":"Pauses a media player","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}}}}}`,
-	`{"name":"HassMediaPlayerMute","description":"Mutes a media player","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}}}}}`,
-	`{"name":"HassMediaPrevious","description":"Replays the previous item for a media player","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}}}}}`,
-	`{"name":"HassMediaSearchAndPlay","description":"Searches for media and plays the first result","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}},"search_query":{"type":"string"},"media_class":{"type":"string","enum":["album","app","artist","channel","composer","contributing_artist","directory","episode","game","genre","image","movie","music","playlist","podcast","season","track","tv_show","url","video"]}}}}`,
-	`{"name":"HassMediaUnpause","description":"Resumes a media player","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}}}}}`,
-	`{"name":"HassSetVolume","description":"Sets the volume percentage of a media player","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}},"volume_level":{"type":"integer","minimum":0,"maximum":100,"description":"The volume percentage of the media player"}}}}`,
-	`{"name":"HassSetVolumeRelative","description":"Increases or decreases the volume of a media player","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string","enum":["media_player"]}},"device_class":{"type":"array","items":{"type":"string","enum":["tv","speaker","receiver"]}},"volume_step":{"anyOf":[{"type":"string","enum":["up","down"]},{"type":"integer","minimum":-100,"maximum":100}]}}}}`,
-	`{"name":"HassTurnOff","description":"Turns off/closes a device or entity. For locks, this performs an 'unlock' action. Use for requests like 'turn off', 'deactivate', 'disable', or 'unlock'.","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string"}},"device_class":{"type":"array","items":{"type":"string","enum":["identify","restart","update","awning","blind","curtain","damper","door","garage","gate","shade","shutter","window","water","gas","outlet","switch","tv","speaker","receiver"]}}}}}`,
-	`{"name":"HassTurnOn","description":"Turns on/opens/presses a device or entity. For locks, this performs a 'lock' action. Use for requests like 'turn on', 'activate', 'enable', or 'lock'.","inputSchema":{"type":"object","properties":{"name":{"type":"string"},"area":{"type":"string"},"floor":{"type":"string"},"domain":{"type":"array","items":{"type":"string"}},"device_class":{"type":"array","items":{"type":"string","enum":["identify","restart","update","awning","blind","curtain","damper","door","garage","gate","shade","shutter","window","water","gas","outlet","switch","tv","speaker","receiver"]}}}}}`,
-	`{"name":"describe_doorbell","description":"","inputSchema":{"type":"object","properties":{}}}`,
-}
+// toolsJSONL is tools.jsonl: each tool as the server sent it, compacted, in name order, one a line after the file's header.
+//
+//go:embed tools.jsonl
+var toolsJSONL string

@@ -3,13 +3,15 @@
 package sdkserver
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"google.golang.org/genai"
 )
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](mcpimpl.Lines(geminiJSONL))
 	return decls
 }
 
@@ -28,12 +30,7 @@ var DeclaredNames = map[string]string{
 	"slow":     "slow",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order.
-var geminiDeclarations = [...]string{
-	`{"description":"Adds two numbers and returns the sum as structured output.","name":"add","parameters":{"properties":{"a":{"description":"the first addend","type":"NUMBER"},"b":{"description":"the second addend","type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
-	`{"description":"Returns n bytes of text.","name":"big","parameters":{"properties":{"n":{"description":"how many bytes of text to return","type":"INTEGER"}},"propertyOrdering":["n"],"required":["n"],"type":"OBJECT"}}`,
-	`{"description":"Echoes its message back as text.","name":"echo","parameters":{"properties":{"message":{"description":"the text to echo back","type":"STRING"}},"propertyOrdering":["message"],"required":["message"],"type":"OBJECT"}}`,
-	`{"description":"Fails with a tool error carrying its message.","name":"fail","parameters":{"properties":{"message":{"description":"the error text","type":"STRING"}},"propertyOrdering":["message"],"required":["message"],"type":"OBJECT"}}`,
-	`{"description":"Sends progress notifications, then returns.","name":"progress","parameters":{"properties":{"steps":{"description":"how many progress notifications to send","type":"INTEGER"}},"propertyOrdering":["steps"],"required":["steps"],"type":"OBJECT"}}`,
-	`{"description":"Sleeps for ms milliseconds, or until the call is cancelled.","name":"slow","parameters":{"properties":{"ms":{"description":"how long to sleep, in milliseconds","type":"INTEGER"}},"propertyOrdering":["ms"],"required":["ms"],"type":"OBJECT"}}`,
-}
+// geminiJSONL is gemini.jsonl: each function declaration as JSON, in name order, one a line after the file's header.
+//
+//go:embed gemini.jsonl
+var geminiJSONL string

@@ -3,6 +3,8 @@
 package sdkserver
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -22,18 +24,13 @@ func ValidateResult(tool string, structured []byte) error {
 
 // MCPTools returns the 6 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
+	return mcpimpl.Tools(toolsJSONL)
 }
 
-// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
-var schemas = mcpimpl.NewSchemas(toolsJSON[:])
+// schemas reads the tools' own schemas from toolsJSONL, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSONL)
 
-// toolsJSON holds each tool as the server sent it, compacted, in name order.
-var toolsJSON = [...]string{
-	`{"description":"Adds two numbers and returns the sum as structured output.","inputSchema":{"type":"object","properties":{"a":{"type":"number","description":"the first addend"},"b":{"type":"number","description":"the second addend"}},"required":["a","b"],"additionalProperties":false},"name":"add","outputSchema":{"type":"object","properties":{"sum":{"type":"number","description":"a plus b"}},"required":["sum"],"additionalProperties":false}}`,
-	`{"description":"Returns n bytes of text.","inputSchema":{"type":"object","properties":{"n":{"type":"integer","description":"how many bytes of text to return"}},"required":["n"],"additionalProperties":false},"name":"big"}`,
-	`{"description":"Echoes its message back as text.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"the text to echo back"}},"required":["message"],"additionalProperties":false},"name":"echo"}`,
-	`{"description":"Fails with a tool error carrying its message.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"the error text"}},"required":["message"],"additionalProperties":false},"name":"fail"}`,
-	`{"description":"Sends progress notifications, then returns.","inputSchema":{"type":"object","properties":{"steps":{"type":"integer","description":"how many progress notifications to send"}},"required":["steps"],"additionalProperties":false},"name":"progress"}`,
-	`{"description":"Sleeps for ms milliseconds, or until the call is cancelled.","inputSchema":{"type":"object","properties":{"ms":{"type":"integer","description":"how long to sleep, in milliseconds"}},"required":["ms"],"additionalProperties":false},"name":"slow"}`,
-}
+// toolsJSONL is tools.jsonl: each tool as the server sent it, compacted, in name order, one a line after the file's header.
+//
+//go:embed tools.jsonl
+var toolsJSONL string

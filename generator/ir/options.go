@@ -39,11 +39,12 @@ var Parts = []string{PartTypes, PartClient, PartGemini, PartAnthropic, PartOpenA
 var DefaultParts = []string{PartTypes, PartClient, PartGemini}
 
 // FileNames are the files each part writes; prompts.go and templates.go
-// only when the server lists prompts or resource templates.
+// only when the server lists prompts or resource templates. The .jsonl
+// files are data that the Go files beside them embed.
 var FileNames = map[string][]string{
-	PartTypes:     {"types.go", "validate.go", "schemas.go"},
+	PartTypes:     {"types.go", "validate.go", "schemas.go", "tools.jsonl"},
 	PartClient:    {"client.go", "prompts.go", "templates.go"},
-	PartGemini:    {"gemini.go"},
+	PartGemini:    {"gemini.go", "gemini.jsonl"},
 	PartAnthropic: {"anthropic.go"},
 	PartOpenAI:    {"openai.go"},
 	PartFake:      {"fake.go"},

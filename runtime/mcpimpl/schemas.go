@@ -8,12 +8,15 @@ import (
 )
 
 // Schemas holds the input and output schemas of a generated package's
-// tools, read from the tools' JSON texts (the package's toolsJSON) and
-// compiled when first used. Nothing is read or compiled before that, so a
-// package of thousands of tools costs nothing at start-up.
+// tools, read from the tools' JSON texts (the package's tools.jsonl) and
+// compiled when first used. Nothing is read or compiled before that, not
+// even the file split into its lines, so a package of thousands of tools
+// costs nothing at start-up.
 type Schemas struct {
-	texts []string
-	tools []toolSchemas
+	file      string
+	splitOnce sync.Once
+	texts     []string
+	tools     []toolSchemas
 
 	indexOnce sync.Once
 	index     map[string]int // tool name → index in texts
@@ -24,14 +27,23 @@ type toolSchemas struct {
 	input, output *runtime.Schema
 }
 
-// NewSchemas returns the schemas of the tools whose JSON texts are texts,
-// one compact object each, as the server sent it.
-func NewSchemas(texts []string) *Schemas {
-	return &Schemas{texts: texts, tools: make([]toolSchemas, len(texts))}
+// NewSchemas returns the schemas of the tools of a JSON Lines file, as
+// Lines reads it: one compact object a tool, as the server sent it.
+func NewSchemas(file string) *Schemas {
+	return &Schemas{file: file}
+}
+
+// split splits the file into its texts, once.
+func (s *Schemas) split() {
+	s.splitOnce.Do(func() {
+		s.texts = Lines(s.file)
+		s.tools = make([]toolSchemas, len(s.texts))
+	})
 }
 
 // load reads the schemas of tool i.
 func (s *Schemas) load(i int) *toolSchemas {
+	s.split()
 	ts := &s.tools[i]
 	ts.once.Do(func() {
 		// The generator wrote each text from a tool it had decoded, so it
@@ -54,6 +66,7 @@ func (s *Schemas) Output(i int) *runtime.Schema { return s.load(i).output }
 
 // lookup returns the index of the tool named name.
 func (s *Schemas) lookup(name string) (int, error) {
+	s.split()
 	s.indexOnce.Do(func() {
 		s.index = make(map[string]int, len(s.texts))
 		for i, text := range s.texts {

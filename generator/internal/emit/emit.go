@@ -133,7 +133,6 @@ func RenderWith(pkg *ir.Package, opts ir.Options, early *Gemini) ([]File, error)
 			}
 			if j.text != nil {
 				data, names := j.text()
-				data, names = appendArrays(data, names, g.takeArrays(j.name))
 				mu.Lock()
 				files = append(files, File{Name: j.name, Data: data})
 				decls[j.name] = names
@@ -145,7 +144,6 @@ func RenderWith(pkg *ir.Package, opts ir.Options, early *Gemini) ([]File, error)
 				fail(err)
 				break
 			}
-			arrays := g.takeArrays(j.name)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -154,7 +152,6 @@ func RenderWith(pkg *ir.Package, opts ir.Options, early *Gemini) ([]File, error)
 					fail(err)
 					return
 				}
-				data, names = appendArrays(data, names, arrays)
 				mu.Lock()
 				defer mu.Unlock()
 				files = append(files, File{Name: j.name, Data: data})
@@ -170,6 +167,13 @@ func RenderWith(pkg *ir.Package, opts ir.Options, early *Gemini) ([]File, error)
 	// The declarations come from the parse that formatting needs anyway.
 	if err := checkDeclarations(decls); err != nil {
 		return nil, err
+	}
+	for _, d := range g.data {
+		data, err := d.render()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: d.name, Data: data})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
@@ -258,7 +262,8 @@ type gen struct {
 	patOrder []string
 	needs    map[*ir.Type]bool
 	roots    map[*ir.Type]root
-	arrays   map[string][]stringArray // file → arrays written after it
+	dataMu   sync.Mutex
+	data     []dataFile // the JSON Lines files the Go files embed
 	// checksOf holds, for the fields and checks of a struct's Validate or
 	// validate, the struct that has them (see sharedChecks).
 	checksOf map[string]string
@@ -266,7 +271,7 @@ type gen struct {
 	// so far, refers to.
 	usesImpl, usesUTF8, usesJSON bool
 	// toolIndex is the index of each tool in pkg.Tools, and so in
-	// toolsJSON.
+	// tools.jsonl.
 	toolIndex map[*ir.Tool]int
 	// runtimeTools caches sortedRuntimeTools.
 	runtimeTools []runtime.Tool
@@ -283,7 +288,7 @@ type root struct {
 }
 
 func newGen(pkg *ir.Package, opts ir.Options) *gen {
-	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}, checksOf: map[string]string{}, arrays: map[string][]stringArray{}}
+	g := &gen{pkg: pkg, opts: opts, patterns: map[string]string{}, needs: map[*ir.Type]bool{}, roots: map[*ir.Type]root{}, checksOf: map[string]string{}}
 	g.toolIndex = make(map[*ir.Tool]int, len(pkg.Tools))
 	for i, t := range pkg.Tools {
 		g.toolIndex[t] = i

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"go/format"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,5 +110,12 @@ func TestFormatInPiecesTrickyTokens(t *testing.T) {
 	// of their own kind without a blank line or a doc comment.
 	if _, cuts, _ := topLevel(src); len(cuts) != 3 {
 		t.Errorf("%d cuts, want 3", len(cuts))
+	}
+}
+
+// TestDataHeaderIsHeaderAsJSON keeps the two headers one sentence.
+func TestDataHeaderIsHeaderAsJSON(t *testing.T) {
+	if want := strconv.Quote(strings.TrimPrefix(Header, "// ")); DataHeader != want {
+		t.Errorf("DataHeader = %s, want %s", DataHeader, want)
 	}
 }

@@ -35,7 +35,7 @@ func (g *gen) geminiFile() (*jen.File, error) {
 	}
 	decl := jen.Index().Op("*").Qual(genaiPkg, "FunctionDeclaration")
 	f.Add(comment(fmt.Sprintf("FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in %s. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.", form))).Func().Id("FunctionDeclarations").Params().Add(decl).Block(
-		jen.List(jen.Id("decls"), jen.Id("_")).Op(":=").Qual(implPkg, "DecodeLiterals").Index(jen.Qual(genaiPkg, "FunctionDeclaration")).Call(jen.Id("geminiDeclarations").Index(jen.Op(":"))),
+		jen.List(jen.Id("decls"), jen.Id("_")).Op(":=").Qual(implPkg, "DecodeLiterals").Index(jen.Qual(genaiPkg, "FunctionDeclaration")).Call(jen.Qual(implPkg, "Lines").Call(jen.Id("geminiJSONL"))),
 		jen.Return(jen.Id("decls")),
 	)
 	f.Add(comment("Tools returns one Gemini tool that holds every function declaration.")).Func().Id("Tools").Params().Index().Op("*").Qual(genaiPkg, "Tool").Block(
@@ -52,7 +52,7 @@ func (g *gen) geminiFile() (*jen.File, error) {
 		pairs = append(pairs, jen.Lit(k).Op(":").Lit(names[k]))
 	}
 	f.Add(comment("DeclaredNames maps each declared function name to the name of its MCP tool.")).Var().Id("DeclaredNames").Op("=").Map(jen.String()).String().Values(multiline(pairs)...)
-	g.addArray("gemini.go", stringArray{doc: "geminiDeclarations holds each function declaration as JSON, in name order.", name: "geminiDeclarations", elems: texts})
+	g.embedData(f, "geminiJSONL", dataFile{name: "gemini.jsonl", lines: texts}, "each function declaration as JSON, in name order")
 	return f, nil
 }
 

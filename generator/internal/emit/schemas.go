@@ -70,9 +70,9 @@ func (g *gen) schemasFile() *jen.File {
 		what = fmt.Sprintf("the %s this package was generated for, selected from the %d of its snapshot", count(int64(len(tools)), "tool", "tools"), g.opts.SnapshotTools)
 	}
 	f.Add(comment(fmt.Sprintf("MCPTools returns %s, in name order, with the schemas as the server sent them. Each call returns a new slice.", what))).Func().Id("MCPTools").Params().Index().Qual(runtimePkg, "Tool").Block(
-		jen.Return(jen.Qual(implPkg, "Tools").Call(jen.Id("toolsJSON").Index(jen.Op(":")))),
+		jen.Return(jen.Qual(implPkg, "Tools").Call(jen.Id("toolsJSONL"))),
 	)
-	f.Add(comment("schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.")).Var().Id("schemas").Op("=").Qual(implPkg, "NewSchemas").Call(jen.Id("toolsJSON").Index(jen.Op(":")))
+	f.Add(comment("schemas reads the tools' own schemas from toolsJSONL, each when first used, and compiles them.")).Var().Id("schemas").Op("=").Qual(implPkg, "NewSchemas").Call(jen.Id("toolsJSONL"))
 	if len(g.opts.Pinned) > 0 {
 		globs := make([]jen.Code, len(g.opts.Pinned))
 		for i, p := range g.opts.Pinned {
@@ -83,7 +83,7 @@ func (g *gen) schemasFile() *jen.File {
 			jen.Return(jen.Op("&").Qual(runtimePkg, "ToolSearch").Values(jen.Dict{jen.Id("Pinned"): jen.Index().String().Values(globs...)})),
 		)
 	}
-	g.addArray("schemas.go", stringArray{doc: "toolsJSON holds each tool as the server sent it, compacted, in name order.", name: "toolsJSON", elems: texts})
+	g.embedData(f, "toolsJSONL", dataFile{name: "tools.jsonl", lines: texts}, "each tool as the server sent it, compacted, in name order")
 	return f
 }
 

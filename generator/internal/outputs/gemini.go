@@ -3,13 +3,15 @@
 package outputs
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"google.golang.org/genai"
 )
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](mcpimpl.Lines(geminiJSONL))
 	return decls
 }
 
@@ -26,10 +28,7 @@ var DeclaredNames = map[string]string{
 	"shape":  "shape",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order.
-var geminiDeclarations = [...]string{
-	`{"description":"Adds two numbers.","name":"add","parameters":{"properties":{"a":{"type":"NUMBER"},"b":{"type":"NUMBER"}},"propertyOrdering":["a","b"],"required":["a","b"],"type":"OBJECT"}}`,
-	`{"description":"Looks a thing up.","name":"lookup","parameters":{"properties":{"id":{"type":"STRING"}},"propertyOrdering":["id"],"required":["id"],"type":"OBJECT"}}`,
-	`{"description":"Searches with filters.","name":"search","parametersJsonSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1},"filters":{"type":"object","additionalProperties":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},"sort":{"anyOf":[{"type":"string","enum":["asc","desc"]},{"type":"null"}]},"since":{"type":"string","format":"date-time"}},"required":["query"],"if":{"required":["since"]},"then":{"required":["sort"]}}}`,
-	`{"description":"Returns a shape.","name":"shape"}`,
-}
+// geminiJSONL is gemini.jsonl: each function declaration as JSON, in name order, one a line after the file's header.
+//
+//go:embed gemini.jsonl
+var geminiJSONL string

@@ -3,6 +3,8 @@
 package outputs
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -22,16 +24,13 @@ func ValidateResult(tool string, structured []byte) error {
 
 // MCPTools returns the 4 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
+	return mcpimpl.Tools(toolsJSONL)
 }
 
-// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
-var schemas = mcpimpl.NewSchemas(toolsJSON[:])
+// schemas reads the tools' own schemas from toolsJSONL, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSONL)
 
-// toolsJSON holds each tool as the server sent it, compacted, in name order.
-var toolsJSON = [...]string{
-	`{"name":"add","description":"Adds two numbers.","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]},"annotations":{"readOnlyHint":true},"title":"Add"}`,
-	`{"name":"lookup","description":"Looks a thing up.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"outputSchema":{"$id":"https://example.com/lookup.json","type":"object","$defs":{"item":{"type":"object","properties":{"name":{"type":"string"},"(default)":{"type":"boolean"}},"required":["name"]}},"properties":{"items":{"type":"array","items":{"$ref":"#/$defs/item"}},"next":{"type":["string","null"]}},"required":["items"]}}`,
-	`{"name":"search","description":"Searches with filters.","x-vendor":{"id":7},"inputSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1},"filters":{"type":"object","additionalProperties":{"type":"string"}},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},"sort":{"anyOf":[{"type":"string","enum":["asc","desc"]},{"type":"null"}]},"since":{"type":"string","format":"date-time"}},"required":["query"],"if":{"required":["since"]},"then":{"required":["sort"]}}}`,
-	`{"name":"shape","description":"Returns a shape.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","oneOf":[{"properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"]},{"properties":{"kind":{"const":"rect"},"w":{"type":"number"},"h":{"type":"number"}},"required":["kind","w","h"]}]}}`,
-}
+// toolsJSONL is tools.jsonl: each tool as the server sent it, compacted, in name order, one a line after the file's header.
+//
+//go:embed tools.jsonl
+var toolsJSONL string

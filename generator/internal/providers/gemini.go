@@ -3,13 +3,15 @@
 package providers
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"google.golang.org/genai"
 )
 
 // FunctionDeclarations returns the Gemini function declarations of the tools, in name order, in the typed Parameters form. Each call returns new values. DeclaredNames maps the declared names back to the MCP tool names.
 func FunctionDeclarations() []*genai.FunctionDeclaration {
-	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](geminiDeclarations[:])
+	decls, _ := mcpimpl.DecodeLiterals[genai.FunctionDeclaration](mcpimpl.Lines(geminiJSONL))
 	return decls
 }
 
@@ -62,46 +64,7 @@ var DeclaredNames = map[string]string{
 	"untyped_and_true":                  "untyped_and_true",
 }
 
-// geminiDeclarations holds each function declaration as JSON, in name order.
-var geminiDeclarations = [...]string{
-	`{"description":"Survey case: oneOf object or string.","name":"_1st_tool","parameters":{"properties":{"target":{"anyOf":[{"type":"STRING"},{"properties":{"id":{"type":"STRING"}},"propertyOrdering":["id"],"required":["id"],"type":"OBJECT"}]}},"propertyOrdering":["target"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: anyOf with null.","name":"HassTurnOn","parameters":{"properties":{"s":{"description":"Short.","maxLength":3,"nullable":true,"type":"STRING"}},"propertyOrdering":["s"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: const number.","name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_6bd5e5","parameters":{"properties":{"version":{"description":"Must be 5.","type":"INTEGER"}},"propertyOrdering":["version"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: allOf numeric merge.","name":"allOf_numeric_merge","parameters":{"properties":{"n":{"maximum":50,"minimum":0,"type":"INTEGER"}},"propertyOrdering":["n"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: allOf objects.","name":"allOf_objects","parameters":{"properties":{"a":{"type":"STRING"},"b":{"type":"INTEGER"}},"propertyOrdering":["a","b"],"required":["a"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: array without items.","name":"array_without_items","parameters":{"properties":{"list":{"description":"Items must be unique.","items":{"description":"Accepts any JSON value; declared as a string.","type":"STRING"},"minItems":1,"type":"ARRAY"}},"propertyOrdering":["list"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: const null.","name":"const_null","parameters":{"properties":{"nothing":{"description":"Always null.","nullable":true,"type":"STRING"}},"propertyOrdering":["nothing"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: const tagged union.","name":"const_tagged_union","parameters":{"properties":{"shape":{"anyOf":[{"properties":{"r":{"type":"NUMBER"},"type":{"enum":["circle"],"type":"STRING"}},"propertyOrdering":["type","r"],"required":["type","r"],"type":"OBJECT"},{"properties":{"side":{"type":"NUMBER"},"type":{"enum":["square"],"type":"STRING"}},"propertyOrdering":["type","side"],"required":["type","side"],"type":"OBJECT"}]}},"propertyOrdering":["shape"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: definitions ref.","name":"definitions_ref","parameters":{"properties":{"p":{"enum":["red","green"],"type":"STRING"}},"propertyOrdering":["p"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: defs ref with sibling description.","name":"defs_ref_with_sibling_description","parameters":{"properties":{"p":{"description":"Where.","properties":{"x":{"type":"NUMBER"},"y":{"type":"NUMBER"}},"propertyOrdering":["x","y"],"required":["x","y"],"type":"OBJECT"}},"propertyOrdering":["p"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: anyOf enum or integer.","name":"describe_doorbell","parameters":{"properties":{"step":{"anyOf":[{"enum":["up","down"],"type":"STRING"},{"maximum":100,"minimum":-100,"type":"INTEGER"}]}},"propertyOrdering":["step"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: dropped keywords.","name":"dropped_keywords","parameters":{"properties":{"a":{"properties":{"b":{"type":"STRING"}},"propertyOrdering":["b"],"type":"OBJECT"}},"propertyOrdering":["a"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: type list with null.","name":"elicit__form_","parameters":{"properties":{"s":{"description":"A name.","nullable":true,"type":"STRING"}},"propertyOrdering":["s"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: empty enum.","name":"empty_enum","parameters":{"properties":{"x":{"description":"No string value is allowed here.","type":"STRING"}},"propertyOrdering":["x"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: empty properties.","name":"empty_properties"}`,
-	`{"description":"Survey case: false property.","name":"false_property","parameters":{"description":"Do not send \"never\".","properties":{"a":{"type":"STRING"}},"propertyOrdering":["a"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: formats.","name":"formats","parameters":{"properties":{"mail":{"description":"Format: email.","type":"STRING"},"when":{"format":"date-time","type":"STRING"}},"propertyOrdering":["when","mail"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: integer enum.","name":"integer_enum","parameters":{"properties":{"n":{"description":"Allowed values: 1, 2, 3.","type":"INTEGER"}},"propertyOrdering":["n"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: invalid property name.","name":"invalid_property_name","parametersJsonSchema":{"type":"object","properties":{"auth-method":{"type":"string"}}}}`,
-	`{"description":"Survey case: order kept.","name":"light.turn_on","parameters":{"properties":{"a":{"type":"INTEGER"},"m":{"type":"BOOLEAN"},"z":{"type":"STRING"}},"propertyOrdering":["z","a","m"],"required":["a"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: several types.","name":"list-events","parameters":{"properties":{"v":{"anyOf":[{"minLength":1,"nullable":true,"type":"STRING"},{"maximum":9,"nullable":true,"type":"NUMBER"},{"nullable":true,"type":"BOOLEAN"}]}},"propertyOrdering":["v"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: mixed enum.","name":"mixed_enum","parameters":{"properties":{"x":{"anyOf":[{"enum":["a"],"nullable":true,"type":"STRING"},{"description":"Must be 1.","nullable":true,"type":"INTEGER"},{"description":"Must be true.","nullable":true,"type":"BOOLEAN"}]}},"propertyOrdering":["x"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: nested free-form map.","name":"nested_free-form_map","parametersJsonSchema":{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}}}}`,
-	`{"description":"No description.","name":"no_description","parameters":{"properties":{"q":{"type":"STRING"}},"propertyOrdering":["q"],"required":["q"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: const string.","name":"ns:tool.x","parameters":{"properties":{"kind":{"enum":["box"],"type":"STRING"}},"propertyOrdering":["kind"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: numeric notes.","name":"numeric_notes","parameters":{"properties":{"n":{"description":"Must be greater than 0. Must be a multiple of 0.5. Default: 1.","maximum":10,"type":"NUMBER"}},"propertyOrdering":["n"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.","name":"numeric_notes_draft04","parameters":{"properties":{"d4":{"description":"Must be greater than 0.","type":"INTEGER"}},"propertyOrdering":["d4"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: object without properties.","name":"object_without_properties"}`,
-	`{"description":"Optional ref and anyOf.","name":"optional_ref","parameters":{"properties":{"e":{"enum":["x","y"],"type":"STRING"},"k":{"enum":["fixed"],"type":"STRING"},"n":{"nullable":true,"type":"NUMBER"},"p":{"properties":{"x":{"type":"NUMBER"}},"propertyOrdering":["x"],"required":["x"],"type":"OBJECT"},"u":{"anyOf":[{"type":"STRING"},{"type":"INTEGER"}],"description":"Either."}},"propertyOrdering":["p","u","n","e","k"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: recursive defs.","name":"recursive_defs","parameters":{"properties":{"root":{"properties":{"children":{"items":{"description":"Nested levels of \"children\" repeat this structure and are not described further.","properties":{"name":{"type":"STRING"}},"propertyOrdering":["name"],"required":["name"],"type":"OBJECT"},"type":"ARRAY"},"name":{"type":"STRING"}},"propertyOrdering":["name","children"],"required":["name"],"type":"OBJECT"}},"propertyOrdering":["root"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: ref into properties.","name":"ref_into_properties","parameters":{"properties":{"a":{"nullable":true,"properties":{"v":{"type":"STRING"}},"propertyOrdering":["v"],"type":"OBJECT"},"b":{"properties":{"v":{"type":"STRING"}},"propertyOrdering":["v"],"type":"OBJECT"}},"propertyOrdering":["a","b"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: schema keyword only.","name":"schema_keyword_only"}`,
-	"{\"description\":\"Survey case: string notes.\",\"name\":\"string_notes\",\"parameters\":{\"properties\":{\"code\":{\"description\":\"Must match the regular expression `^[A-Z]{3}$`.\",\"maxLength\":3,\"minLength\":3,\"type\":\"STRING\"}},\"propertyOrdering\":[\"code\"],\"type\":\"OBJECT\"}}",
-	`{"description":"A titled tool","name":"titled","parametersJsonSchema":{"type":"object","properties":{"auth-method":{"type":"string","enum":["basic","token"]},"$filter":{"type":"string"}}}}`,
-	`{"description":"Survey case: top-level oneOf.","name":"top-level_oneOf","parametersJsonSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"oneOf":[{"required":["a"]},{"required":["b"]}]}}`,
-	`{"description":"Top-level allOf.","name":"top_allof","parameters":{"properties":{"a":{"maximum":50,"minimum":0,"type":"INTEGER"},"b":{"type":"BOOLEAN"}},"propertyOrdering":["a","b"],"required":["b"],"type":"OBJECT"}}`,
-	`{"description":"Top-level $ref.","name":"top_ref","parameters":{"properties":{"a":{"type":"STRING"}},"propertyOrdering":["a"],"required":["a"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: tuple.","name":"tuple","parametersJsonSchema":{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]}}}}`,
-	`{"description":"Survey case: union distributes siblings.","name":"union_distributes_siblings","parameters":{"properties":{"id":{"anyOf":[{"minLength":3,"type":"STRING"},{"description":"Format: uuid.","type":"STRING"}],"description":"An id."}},"propertyOrdering":["id"],"type":"OBJECT"}}`,
-	`{"description":"Survey case: untyped and true.","name":"untyped_and_true","parameters":{"properties":{"any":{"description":"Accepts any JSON value; declared as a string.","type":"STRING"},"desc":{"description":"Anything. Accepts any JSON value; declared as a string.","type":"STRING"},"yes":{"description":"Accepts any JSON value; declared as a string.","type":"STRING"}},"propertyOrdering":["any","yes","desc"],"type":"OBJECT"}}`,
-}
+// geminiJSONL is gemini.jsonl: each function declaration as JSON, in name order, one a line after the file's header.
+//
+//go:embed gemini.jsonl
+var geminiJSONL string

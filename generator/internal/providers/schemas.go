@@ -3,6 +3,8 @@
 package providers
 
 import (
+	_ "embed"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 )
@@ -22,52 +24,13 @@ func ValidateResult(tool string, structured []byte) error {
 
 // MCPTools returns the 40 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
-	return mcpimpl.Tools(toolsJSON[:])
+	return mcpimpl.Tools(toolsJSONL)
 }
 
-// schemas reads the tools' own schemas from toolsJSON, each when first used, and compiles them.
-var schemas = mcpimpl.NewSchemas(toolsJSON[:])
+// schemas reads the tools' own schemas from toolsJSONL, each when first used, and compiles them.
+var schemas = mcpimpl.NewSchemas(toolsJSONL)
 
-// toolsJSON holds each tool as the server sent it, compacted, in name order.
-var toolsJSON = [...]string{
-	`{"name":"1st tool","description":"Survey case: oneOf object or string.","inputSchema":{"type":"object","properties":{"target":{"oneOf":[{"type":"string"},{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}]}}}}`,
-	`{"name":"HassTurnOn","description":"Survey case: anyOf with null.","inputSchema":{"type":"object","properties":{"s":{"anyOf":[{"type":"string","maxLength":3},{"type":"null"}],"description":"Short."}}}}`,
-	`{"name":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","description":"Survey case: const number.","inputSchema":{"type":"object","properties":{"version":{"type":"integer","const":5}}}}`,
-	`{"name":"allOf_numeric_merge","description":"Survey case: allOf numeric merge.","inputSchema":{"type":"object","properties":{"n":{"allOf":[{"type":"integer","minimum":0},{"type":"number","maximum":50}]}}}}`,
-	`{"name":"allOf_objects","description":"Survey case: allOf objects.","inputSchema":{"type":"object","allOf":[{"properties":{"a":{"type":"string"}},"required":["a"]},{"properties":{"b":{"type":"integer"}}}]}}`,
-	`{"name":"array_without_items","description":"Survey case: array without items.","inputSchema":{"type":"object","properties":{"list":{"type":"array","uniqueItems":true,"minItems":1}}}}`,
-	`{"name":"const_null","description":"Survey case: const null.","inputSchema":{"type":"object","properties":{"nothing":{"const":null}}}}`,
-	`{"name":"const_tagged_union","description":"Survey case: const tagged union.","inputSchema":{"type":"object","properties":{"shape":{"oneOf":[{"type":"object","properties":{"type":{"const":"circle"},"r":{"type":"number"}},"required":["type","r"]},{"type":"object","properties":{"type":{"const":"square"},"side":{"type":"number"}},"required":["type","side"]}]}}}}`,
-	`{"name":"definitions_ref","description":"Survey case: definitions ref.","inputSchema":{"type":"object","properties":{"p":{"$ref":"#/definitions/Color"}},"definitions":{"Color":{"type":"string","enum":["red","green"]}}}}`,
-	`{"name":"defs_ref_with_sibling_description","description":"Survey case: defs ref with sibling description.","inputSchema":{"type":"object","properties":{"p":{"$ref":"#/$defs/Point","description":"Where."}},"$defs":{"Point":{"type":"object","description":"A point.","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"]}}}}`,
-	`{"name":"describe_doorbell","description":"Survey case: anyOf enum or integer.","inputSchema":{"type":"object","properties":{"step":{"anyOf":[{"type":"string","enum":["up","down"]},{"type":"integer","minimum":-100,"maximum":100}]}}}}`,
-	`{"name":"dropped_keywords","description":"Survey case: dropped keywords.","inputSchema":{"type":"object","additionalProperties":false,"propertyNames":{"pattern":"^[a-z]+$"},"properties":{"a":{"type":"object","properties":{"b":{"type":"string"}},"additionalProperties":true,"x-mcp-header":"B"}},"$schema":"http://json-schema.org/draft-07/schema#"}}`,
-	`{"name":"elicit (form)","description":"Survey case: type list with null.","inputSchema":{"type":"object","properties":{"s":{"type":["string","null"],"description":"A name."}}}}`,
-	`{"name":"empty_enum","description":"Survey case: empty enum.","inputSchema":{"type":"object","properties":{"x":{"type":"string","enum":[]}}}}`,
-	`{"name":"empty_properties","description":"Survey case: empty properties.","inputSchema":{"type":"object","properties":{}}}`,
-	`{"name":"false_property","description":"Survey case: false property.","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"never":false}}}`,
-	`{"name":"formats","description":"Survey case: formats.","inputSchema":{"type":"object","properties":{"when":{"type":"string","format":"date-time"},"mail":{"type":"string","format":"email"}}}}`,
-	`{"name":"integer_enum","description":"Survey case: integer enum.","inputSchema":{"type":"object","properties":{"n":{"type":"integer","enum":[1,2,3]}}}}`,
-	`{"name":"invalid_property_name","description":"Survey case: invalid property name.","inputSchema":{"type":"object","properties":{"auth-method":{"type":"string"}}}}`,
-	`{"name":"light.turn_on","description":"Survey case: order kept.","inputSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}},"required":["a","missing"]}}`,
-	`{"name":"list-events","description":"Survey case: several types.","inputSchema":{"type":"object","properties":{"v":{"type":["string","number","boolean","null"],"minLength":1,"maximum":9}}}}`,
-	`{"name":"mixed_enum","description":"Survey case: mixed enum.","inputSchema":{"type":"object","properties":{"x":{"enum":["a",1,true,null]}}}}`,
-	`{"name":"nested_free-form_map","description":"Survey case: nested free-form map.","inputSchema":{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}}}}`,
-	`{"name":"no_description","inputSchema":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}`,
-	`{"name":"ns:tool.x","description":"Survey case: const string.","inputSchema":{"type":"object","properties":{"kind":{"const":"box"}}}}`,
-	`{"name":"numeric_notes","description":"Survey case: numeric notes.","inputSchema":{"type":"object","properties":{"n":{"type":"number","exclusiveMinimum":0,"multipleOf":0.5,"maximum":10,"default":1}}}}`,
-	`{"name":"numeric_notes_draft04","description":"Survey case: numeric notes in draft-04, where exclusiveMinimum is a boolean.","inputSchema":{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"d4":{"type":"integer","minimum":0,"exclusiveMinimum":true}}}}`,
-	`{"name":"object_without_properties","description":"Survey case: object without properties.","inputSchema":{"type":"object"}}`,
-	`{"name":"optional_ref","description":"Optional ref and anyOf.","inputSchema":{"type":"object","properties":{"p":{"$ref":"#/$defs/P"},"u":{"anyOf":[{"type":"string"},{"type":"integer"}],"description":"Either."},"n":{"type":["number","null"]},"e":{"type":"string","enum":["x","y"]},"k":{"const":"fixed"}},"$defs":{"P":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}}`,
-	`{"name":"recursive_defs","description":"Survey case: recursive defs.","inputSchema":{"type":"object","properties":{"root":{"$ref":"#/$defs/Node"}},"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name"]}}}}`,
-	`{"name":"ref_into_properties","description":"Survey case: ref into properties.","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"object","properties":{"v":{"type":"string"}}},{"type":"null"}]},"b":{"$ref":"#/properties/a/anyOf/0"}}}}`,
-	`{"name":"schema_keyword_only","description":"Survey case: schema keyword only.","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema"}}`,
-	`{"name":"string_notes","description":"Survey case: string notes.","inputSchema":{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}$","minLength":3,"maxLength":3,"examples":["ABC"]}}}}`,
-	`{"name":"titled","title":"A titled tool","inputSchema":{"type":"object","properties":{"auth-method":{"type":"string","enum":["basic","token"]},"$filter":{"type":"string"}}}}`,
-	`{"name":"top-level_oneOf","description":"Survey case: top-level oneOf.","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"oneOf":[{"required":["a"]},{"required":["b"]}]}}`,
-	`{"name":"top_allof","description":"Top-level allOf.","inputSchema":{"allOf":[{"type":"object","properties":{"a":{"type":"integer","minimum":0}}},{"properties":{"a":{"maximum":50},"b":{"type":"boolean"}},"required":["b"]}]}}`,
-	`{"name":"top_ref","description":"Top-level $ref.","inputSchema":{"$ref":"#/$defs/Args","$defs":{"Args":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}}}`,
-	`{"name":"tuple","description":"Survey case: tuple.","inputSchema":{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]}}}}`,
-	`{"name":"union_distributes_siblings","description":"Survey case: union distributes siblings.","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"An id.","anyOf":[{"minLength":3},{"format":"uuid"}]}}}}`,
-	`{"name":"untyped_and_true","description":"Survey case: untyped and true.","inputSchema":{"type":"object","properties":{"any":{},"yes":true,"desc":{"description":"Anything."}}}}`,
-}
+// toolsJSONL is tools.jsonl: each tool as the server sent it, compacted, in name order, one a line after the file's header.
+//
+//go:embed tools.jsonl
+var toolsJSONL string

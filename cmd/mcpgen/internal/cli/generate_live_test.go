@@ -118,7 +118,7 @@ func TestGenerateConfig(t *testing.T) {
 	}
 	for _, p := range []struct{ dir, pkg string }{{"ha", "homeassistant"}, {"sdktools", "sdktools"}} {
 		out := filepath.Join(dir, "gen", p.dir)
-		if got := listDir(t, out); !slices.Equal(got, []string{"client.go", "schemas.go", "types.go", "validate.go"}) {
+		if got := listDir(t, out); !slices.Equal(got, []string{"client.go", "schemas.go", "tools.jsonl", "types.go", "validate.go"}) {
 			t.Errorf("%s holds %v", out, got)
 		}
 		data, err := os.ReadFile(filepath.Join(out, "types.go"))

@@ -32,7 +32,7 @@ func TestGenerateWritesThePackage(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	want := []string{"client.go", "gemini.go", "schemas.go", "types.go", "validate.go"}
+	want := []string{"client.go", "gemini.go", "gemini.jsonl", "schemas.go", "tools.jsonl", "types.go", "validate.go"}
 	if got := listDir(t, out); !slices.Equal(got, want) {
 		t.Fatalf("wrote %v, want %v", got, want)
 	}
@@ -67,7 +67,7 @@ func TestGenerateProviderParts(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got, want := listDir(t, out), []string{"anthropic.go", "openai.go", "schemas.go", "types.go", "validate.go"}; !slices.Equal(got, want) {
+	if got, want := listDir(t, out), []string{"anthropic.go", "openai.go", "schemas.go", "tools.jsonl", "types.go", "validate.go"}; !slices.Equal(got, want) {
 		t.Fatalf("wrote %v, want %v", got, want)
 	}
 	data, err := os.ReadFile(filepath.Join(out, "openai.go"))
@@ -80,7 +80,7 @@ func TestGenerateProviderParts(t *testing.T) {
 	if code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--package", "p", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got, want := listDir(t, out), []string{"client.go", "gemini.go", "schemas.go", "types.go", "validate.go"}; !slices.Equal(got, want) {
+	if got, want := listDir(t, out), []string{"client.go", "gemini.go", "gemini.jsonl", "schemas.go", "tools.jsonl", "types.go", "validate.go"}; !slices.Equal(got, want) {
 		t.Errorf("after the default parts the directory holds %v, want %v", got, want)
 	}
 }
@@ -98,8 +98,22 @@ func TestGenerateKeepsFilesItDidNotWrite(t *testing.T) {
 	if code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--package", "p", "--out", out, "--emit", "types"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if got, want := listDir(t, out), []string{"doc.go", "schemas.go", "types.go", "validate.go"}; !slices.Equal(got, want) {
+	if got, want := listDir(t, out), []string{"doc.go", "schemas.go", "tools.jsonl", "types.go", "validate.go"}; !slices.Equal(got, want) {
 		t.Errorf("directory holds %v, want %v", got, want)
+	}
+	// A data file is generated only if it starts with the data header: one
+	// of the user's own, under the name of a part not written, stays.
+	if err := os.WriteFile(filepath.Join(out, "gemini.jsonl"), []byte("{\"mine\":true}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "generate", "--snapshot", haSnapshot, "--package", "p", "--out", out, "--emit", "types"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "gemini.jsonl")); string(data) != "{\"mine\":true}\n" {
+		t.Errorf("a gemini.jsonl mcpgen did not write was removed or changed: %q", data)
+	}
+	if err := os.Remove(filepath.Join(out, "gemini.jsonl")); err != nil {
+		t.Fatal(err)
 	}
 	// A hand-written file with a generated file's name is never overwritten.
 	if err := os.WriteFile(filepath.Join(out, "client.go"), []byte("package p\n"), 0o644); err != nil {
