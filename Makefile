@@ -60,9 +60,13 @@ update-golden:
 	$(GO) test ./cmd/mcpgen/internal/golden -run TestGolden -update
 	$(GO) test ./runtime -run TestExchange -update
 
-# check-generated fails when go generate would change checked-in output.
+# check-generated fails when go generate would change checked-in output, or
+# write a file that is not checked in (such as a new data file).
+GENERATED_DIRS := generated/ testdata/ examples/ generator/internal/
 check-generated: generate
-	@git diff --exit-code -- generated/ testdata/ examples/ || \
+	@git diff --exit-code -- $(GENERATED_DIRS) && \
+	untracked=$$(git status --porcelain --untracked-files=all -- $(GENERATED_DIRS)) && \
+	{ [ -z "$$untracked" ] || { echo "$$untracked"; false; }; } || \
 		(echo "generated code is stale: run make generate and commit the result"; exit 1)
 
 # bench measures the runtime against the go-sdk and mcp-go clients and a
