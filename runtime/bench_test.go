@@ -6,17 +6,14 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // cpuTime returns the CPU time this process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func cpuTime() time.Duration { return testenv.ProcessCPU() }
 
 // reportCPU reports the client's CPU time per operation since start, which
 // leaves out the server process's.

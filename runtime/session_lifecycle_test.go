@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -214,7 +213,7 @@ func TestStdioCloseAndCrashLeaveNothing(t *testing.T) {
 		}()
 	}
 	waitPending(t, s, 10)
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	if err := killProcess(pid); err != nil {
 		t.Fatal(err)
 	}
 	for range 10 {
@@ -393,7 +392,7 @@ func runStdioCrashes(t *testing.T, rounds, n int) {
 				pid = c.pid
 			}
 		}
-		killer := time.AfterFunc(time.Duration(rand.IntN(50))*time.Millisecond, func() { syscall.Kill(pid, syscall.SIGKILL) })
+		killer := time.AfterFunc(time.Duration(rand.IntN(50))*time.Millisecond, func() { killProcess(pid) })
 		var mu sync.Mutex
 		var otherErrs []error
 		checkCalls(t, n, callsDeadline(t), func(ctx context.Context, payload string) (*Result, error) {
@@ -473,4 +472,13 @@ func TestSSECloseLeavesNothing(t *testing.T) {
 	s.Close()
 	tr.CloseIdleConnections()
 	srv.Close()
+}
+
+// killProcess kills the process pid at once, as a crash would end it.
+func killProcess(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return err
+	}
+	return p.Kill()
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,8 +40,8 @@ func closeAndCheckReaped(t *testing.T, s *Session) {
 	if c.cmd.ProcessState == nil {
 		t.Errorf("server process %d was not reaped", c.cmd.Process.Pid)
 	}
-	if err := syscall.Kill(c.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Errorf("server process %d still exists after Close (kill 0: %v)", c.cmd.Process.Pid, err)
+	if testenv.ProcessExists(c.cmd.Process.Pid) {
+		t.Errorf("server process %d still exists after Close", c.cmd.Process.Pid)
 	}
 }
 

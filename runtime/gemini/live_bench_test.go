@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -68,11 +68,7 @@ type memServer struct{ res *runtime.Result }
 func (s memServer) CallTool(context.Context, string, any) (*runtime.Result, error) { return s.res, nil }
 
 // cpuTime returns the CPU time the process used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func cpuTime() time.Duration { return testenv.ProcessCPU() }
 
 // BenchmarkLiveToolCall measures what the Live loop adds to a tool call,
 // from the toolCall message received to the toolResponse sent, over a
