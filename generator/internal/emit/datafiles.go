@@ -46,13 +46,12 @@ func (d dataFile) render() ([]byte, error) {
 
 // embedData declares, in f, the string variable name that holds the data
 // file d, and records d to be written beside f. doc describes the texts.
+// Like the rest of gen, it is called by one file's build at a time.
 func (g *gen) embedData(f *jen.File, name string, d dataFile, doc string) {
 	f.Anon("embed")
 	// comment ends with a line break, and writes its lines after "// ",
 	// where the directive has no space.
 	c := comment(name + " is " + d.name + ": " + doc + ", one a line after the file's header.").(*jen.Statement)
 	f.Add(c.Comment("//").Line().Comment("//go:embed " + d.name).Line()).Var().Id(name).String()
-	g.dataMu.Lock()
 	g.data = append(g.data, d)
-	g.dataMu.Unlock()
 }

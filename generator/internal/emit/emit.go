@@ -262,7 +262,6 @@ type gen struct {
 	patOrder []string
 	needs    map[*ir.Type]bool
 	roots    map[*ir.Type]root
-	dataMu   sync.Mutex
 	data     []dataFile // the JSON Lines files the Go files embed
 	// checksOf holds, for the fields and checks of a struct's Validate or
 	// validate, the struct that has them (see sharedChecks).
