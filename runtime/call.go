@@ -451,11 +451,19 @@ func (s *Session) notifyCancelled(ctx context.Context, st *negotiated, id int64,
 
 // notify sends the complete notification data.
 func (s *Session) notify(ctx context.Context, st *negotiated, method string, data []byte) error {
-	m := &OutMessage{Data: data, Method: method, ProtocolVersion: st.version}
+	m := &OutMessage{Data: withNewline(data), Method: method, ProtocolVersion: st.version}
 	if s.opts.LogTraffic {
 		s.traceOut(m, "")
 	}
 	return s.write(ctx, m, st, true)
+}
+
+// withNewline returns data with a newline just past its end, where a stdio
+// connection looks for one, so that the line goes out in one write: a line
+// written in two parts makes the server read, and wait, twice.
+func withNewline(data []byte) []byte {
+	data = append(data, '\n')
+	return data[:len(data)-1]
 }
 
 // write sends m, and when a Streamable HTTP session has expired, runs the

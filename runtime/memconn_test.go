@@ -36,6 +36,9 @@ type memMsg struct {
 	Version string          `json:"-"` // OutMessage.ProtocolVersion
 	Name    string          `json:"-"` // OutMessage.Name
 	Raw     string          `json:"-"`
+	// Line is set when the Session left a newline just past Data, which
+	// lets a stdio connection write the line in one write.
+	Line bool `json:"-"`
 }
 
 func newMemConn(serve func(c *memConn, ctx context.Context, m memMsg) error) *memConn {
@@ -59,6 +62,8 @@ func (c *memConn) Write(ctx context.Context, m *OutMessage) error {
 		return fmt.Errorf("memConn: the Session wrote invalid JSON %s: %v", m.Data, err)
 	}
 	msg.Version, msg.Name, msg.Raw = m.ProtocolVersion, m.Name, string(m.Data)
+	msg.Line = cap(m.Data) > len(m.Data) && m.Data[:len(m.Data)+1][len(m.Data)] == '\n'
+
 	c.mu.Lock()
 	c.seen = append(c.seen, msg)
 	c.mu.Unlock()
@@ -657,5 +662,83 @@ func TestProbeAuthErrorIsNotAnEraSign(t *testing.T) {
 	var he *HTTPError
 	if !errors.As(err, &he) || he.StatusCode != 401 {
 		t.Fatalf("Connect = %v, want the 401", err)
+	}
+}
+
+// releasingConn is a memConn that, like a stdio connection, is done with a
+// message's Data when Write returns: the Session then writes requests from
+// its pooled buffers.
+type releasingConn struct{ *memConn }
+
+func (c releasingConn) Connect(context.Context) (Conn, error) { return c, nil }
+
+func (c releasingConn) ConnCapabilities() ConnCapabilities {
+	cc := c.memConn.ConnCapabilities()
+	cc.ReleasesData = true
+	return cc
+}
+
+// TestEveryMessageLeavesRoomForItsNewline checks that each kind of message
+// a Session writes (request, notification, answer to a server request)
+// carries the newline slack a stdio connection writes the line with in one
+// write.
+func TestEveryMessageLeavesRoomForItsNewline(t *testing.T) {
+	called := make(chan struct{})
+	cancelled := make(chan struct{})
+	answered := make(chan struct{})
+	conn := newMemConn(legacyMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		switch {
+		case m.Method == "tools/list":
+			c.reply(m, `{"tools":[]}`)
+		case m.Method == "tools/call":
+			close(called)
+		case m.Method == "notifications/cancelled":
+			close(cancelled)
+		case m.Method == "" && string(m.ID) == `"p1"`:
+			close(answered)
+		}
+		return nil
+	}))
+	roots := func(context.Context) ([]Root, error) { return nil, nil }
+	s, err := Connect(context.Background(), releasingConn{conn}, &Options{Roots: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.NotifyRootsChanged(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	conn.in <- []byte(`{"jsonrpc":"2.0","id":"p1","method":"ping"}`)
+	<-answered
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-called
+		cancel()
+	}()
+	if _, err := s.CallTool(ctx, "t", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool = %v, want context.Canceled", err)
+	}
+	<-cancelled
+
+	conn.mu.Lock()
+	defer conn.mu.Unlock()
+	kinds := map[string]bool{}
+	for _, m := range conn.seen {
+		kind := m.Method
+		if kind == "" {
+			kind = "answer to a server request"
+		}
+		kinds[kind] = true
+		if !m.Line {
+			t.Errorf("%s: no newline just past the message: %s", kind, m.Raw)
+		}
+	}
+	for _, want := range []string{"initialize", "notifications/initialized", "tools/list", "notifications/roots/list_changed", "answer to a server request", "tools/call", "notifications/cancelled"} {
+		if !kinds[want] {
+			t.Errorf("no %s was written; written: %v", want, kinds)
+		}
 	}
 }

@@ -178,7 +178,7 @@ func (s *Session) writeResponse(id []byte, method string, b []byte) {
 	if st == nil {
 		st = &negotiated{legacy: true}
 	}
-	m := &OutMessage{Data: b, ID: string(id), ProtocolVersion: st.version}
+	m := &OutMessage{Data: withNewline(b), ID: string(id), ProtocolVersion: st.version}
 	if s.opts.LogTraffic {
 		s.traceOut(m, "")
 	}
