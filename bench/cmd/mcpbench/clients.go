@@ -148,19 +148,24 @@ var legacyClients = map[string]bool{clientRuntime: true, clientFloor: true}
 
 // connectLegacy opens a session as connect does, but in the legacy era:
 // with the 2025-11-25 initialize handshake instead of the discovery probe.
-// Only HTTP targets and legacyClients are supported.
+// Only legacyClients are supported.
 func connectLegacy(ctx context.Context, name string, t target) (benchClient, error) {
-	switch {
-	case t.transport != transportHTTP:
-		return nil, fmt.Errorf("legacy era over %s: not measured", t.transport)
-	case name == clientRuntime:
-		s, err := mcprt.Connect(ctx, mcprt.StreamableHTTP(t.url, nil), &mcprt.Options{
+	switch name {
+	case clientRuntime:
+		var tr mcprt.Transport = mcprt.StreamableHTTP(t.url, nil)
+		if t.transport == transportStdio {
+			tr = mcprt.NewCommandTransport(t.command)
+		}
+		s, err := mcprt.Connect(ctx, tr, &mcprt.Options{
 			ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: mcprt.LatestLegacyProtocolVersion})
 		if err != nil {
 			return nil, err
 		}
 		return runtimeClient{s, nil}, nil
-	case name == clientFloor:
+	case clientFloor:
+		if t.transport == transportStdio {
+			return dialFloorStdioLegacy(ctx, t.command)
+		}
 		return dialFloorHTTPLegacy(ctx, t.url)
 	}
 	return nil, fmt.Errorf("client %q: cannot be pinned to the legacy era", name)

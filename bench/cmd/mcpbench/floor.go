@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,14 @@ import (
 var floorMeta = map[string]any{
 	"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
 	"io.modelcontextprotocol/clientCapabilities": struct{}{},
+}
+
+// floorInitializeParams are the params of the floor's 2025-11-25
+// initialize request.
+var floorInitializeParams = map[string]any{
+	"protocolVersion": "2025-11-25",
+	"capabilities":    struct{}{},
+	"clientInfo":      map[string]string{"name": "mcpbench", "version": "1"},
 }
 
 type floorRequest struct {
@@ -102,6 +111,10 @@ type floorStdio struct {
 	demux   bool
 	mu      sync.Mutex // serializes writes, and guards pending
 	pending map[int64]chan *floorResponse
+
+	// legacy is set for a session in the legacy era: requests carry no
+	// _meta.
+	legacy bool
 }
 
 func dialFloorStdio(_ context.Context, command string) (*floorStdio, error) {
@@ -118,6 +131,55 @@ func dialFloorStdio(_ context.Context, command string) (*floorStdio, error) {
 		return nil, fmt.Errorf("starting %s: %w", command, err)
 	}
 	return &floorStdio{cmd: cmd, stdin: stdin, r: bufio.NewReaderSize(stdout, 64<<10)}, nil
+}
+
+// dialFloorStdioProbe starts the server and sends server/discover, as the
+// stdio transport asks of a client of the 2026-07-28 era before its first
+// request, and waits for the answer.
+func dialFloorStdioProbe(ctx context.Context, command string) (*floorStdio, error) {
+	c, err := dialFloorStdio(ctx, command)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.roundTrip("server/discover", floorListParams{floorMeta})
+	if err == nil && r.Error != nil {
+		err = fmt.Errorf("server/discover: error %d: %s", r.Error.Code, r.Error.Message)
+	}
+	if err == nil {
+		var res struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		}
+		if err = json.Unmarshal(r.Result, &res); err == nil && !slices.Contains(res.SupportedVersions, "2026-07-28") {
+			err = fmt.Errorf("server/discover: 2026-07-28 is not among %q", res.SupportedVersions)
+		}
+	}
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// dialFloorStdioLegacy starts the server and runs the 2025-11-25
+// handshake: initialize, then notifications/initialized.
+func dialFloorStdioLegacy(ctx context.Context, command string) (*floorStdio, error) {
+	c, err := dialFloorStdio(ctx, command)
+	if err != nil {
+		return nil, err
+	}
+	c.legacy = true
+	r, err := c.roundTrip("initialize", floorInitializeParams)
+	if err == nil && r.Error != nil {
+		err = fmt.Errorf("initialize: error %d: %s", r.Error.Code, r.Error.Message)
+	}
+	if err == nil {
+		_, err = io.WriteString(c.stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	}
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
 }
 
 // readLine returns the next line, valid until the next call.
@@ -205,7 +267,11 @@ func (c *floorStdio) startDemux() {
 }
 
 func (c *floorStdio) listTools(context.Context) (int, error) {
-	r, err := c.roundTrip("tools/list", floorListParams{floorMeta})
+	var params any = floorListParams{floorMeta}
+	if c.legacy {
+		params = struct{}{}
+	}
+	r, err := c.roundTrip("tools/list", params)
 	if err != nil {
 		return 0, err
 	}
@@ -213,7 +279,11 @@ func (c *floorStdio) listTools(context.Context) (int, error) {
 }
 
 func (c *floorStdio) call(_ context.Context, tool string, args any) (string, error) {
-	r, err := c.roundTrip("tools/call", floorCallParams{tool, args, floorMeta})
+	meta := floorMeta
+	if c.legacy {
+		meta = nil
+	}
+	r, err := c.roundTrip("tools/call", floorCallParams{tool, args, meta})
 	if err != nil {
 		return "", err
 	}
@@ -247,11 +317,7 @@ func dialFloorHTTP(_ context.Context, url string) (*floorHTTP, error) {
 func dialFloorHTTPLegacy(ctx context.Context, url string) (*floorHTTP, error) {
 	c, _ := dialFloorHTTP(ctx, url)
 	c.legacy = true
-	r, err := c.roundTrip("initialize", "", map[string]any{
-		"protocolVersion": "2025-11-25",
-		"capabilities":    struct{}{},
-		"clientInfo":      map[string]string{"name": "mcpbench", "version": "1"},
-	})
+	r, err := c.roundTrip("initialize", "", floorInitializeParams)
 	if err != nil {
 		return nil, err
 	}

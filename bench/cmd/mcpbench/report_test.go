@@ -213,4 +213,23 @@ func TestIdleAndFirstTargets(t *testing.T) {
 	if len(ts) != 2 || !ts[0].met || ts[1].met {
 		t.Errorf("first-connect targets = %+v; want the pinned rows only, 2026-07-28 met and 2025-11-25 missed", ts)
 	}
+
+	// Over stdio, mcpgen in the 2026-07-28 era probes first, and is
+	// compared with the floor that probes too.
+	stdio := []*firstResult{
+		{Client: clientRuntime + modernSuffix, Transport: idleStdio, Ns: 21},
+		{Client: clientRuntime + legacySuffix, Transport: idleStdio, Ns: 23},
+		{Client: clientFloor, Transport: idleStdio, Ns: 20},
+		{Client: clientFloor + probeSuffix, Transport: idleStdio, Ns: 22},
+		{Client: clientFloor + legacySuffix, Transport: idleStdio, Ns: 22},
+	}
+	ts = firstTargets(stdio)
+	if len(ts) != 2 || !ts[0].met || !strings.Contains(ts[0].name, clientFloor+probeSuffix) || ts[1].met || !strings.Contains(ts[1].name, clientFloor+legacySuffix) {
+		t.Errorf("stdio first-connect targets = %+v; want 2026-07-28 met against the floor (probe), 2025-11-25 missed against the floor (2025-11-25)", ts)
+	}
+	var b strings.Builder
+	printFirst(&b, stdio, nil)
+	if !strings.Contains(b.String(), "| stdio | floor (probe) | 22 ns | 1.10× | floor |") {
+		t.Errorf("the floor (probe) row is not compared with the floor:\n%s", b.String())
+	}
 }
