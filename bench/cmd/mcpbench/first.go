@@ -16,8 +16,10 @@ import (
 )
 
 // firstSamples is how many fresh processes time each client's first
-// connect, per transport.
-const firstSamples = 21
+// connect, per transport. One process's time varies by a fifth or more
+// with the machine's state, and a median of 21 moved the ratios by ±15%
+// between runs of one binary; 101 take about two minutes in all.
+const firstSamples = 101
 
 // firstClients are the clients of the first-connect rows; the "legacy"
 // ones are pinned to the 2025-11-25 era (HTTP only).
