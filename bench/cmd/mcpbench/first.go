@@ -261,16 +261,17 @@ Why the first connect of a fresh process and the in-process median disagree:
   because a server drops what it sends there while the stream is not open; a
   listing or a ping does not wait.
 - **Stdio.** Most of a stdio first connect is the server's own start, which
-  every client waits for. The probe is not what mcpgen pays over the floor: it
-  costs the floor (probe) about 1% over the floor, and mcpgen pinned to 2025-11-25,
-  which sends no probe, is as far from its floor. What mcpgen adds, about a
-  millisecond of a fresh process's first session (a program timing the phases
-  of each, 25 fresh processes each, alternated): some 0.4 ms of starting the
-  server, for a pipe of its standard error read by a goroutine of its own, so
-  that the server's last lines reach the log and a crash's error, and a process
-  group of its own, so that Close also stops what the server started (a floor
-  given the same two starts its server as slowly); and some 0.3 ms of the listing, the first
-  run of the session's code, as over HTTP.
+  every client waits for. The server/discover probe, the server's first request
+  of its life, costs the floor (probe) 6–8% over the floor; mcpgen pinned to
+  2026-07-28 makes it too, and is compared with the floor (probe). Beyond the
+  probe, mcpgen pays 2–6% over a floor doing the same work, in either era, about
+  a millisecond (a program timing the phases of each, 25 fresh processes each,
+  alternated): some 0.4 ms of starting the server, for a pipe of its standard
+  error read by a goroutine of its own, so that the server's last lines reach
+  the log and a crash's error, and a process group of its own, so that Close
+  also stops what the server started (a floor given the same two starts its
+  server as slowly); and some 0.3 ms of the listing, the first run of the
+  session's code, as over HTTP.
 `
 
 // floorOf returns the floor's result of r's transport and era that r is
