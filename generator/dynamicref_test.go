@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -114,11 +113,7 @@ func vetFiles(t *testing.T, prefix string, files []emit.File) {
 	if _, _, err := WriteFiles(dir, files); err != nil {
 		t.Fatal(err)
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	if out, err := exec.Command(goBin, "vet", "./"+filepath.ToSlash(dir)).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "vet", "./"+filepath.ToSlash(dir)).CombinedOutput(); err != nil {
 		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 }

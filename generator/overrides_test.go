@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -50,10 +49,6 @@ func TestOverridesCompileAndAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +76,7 @@ func TestOverridesCompileAndAgree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "override_test.go"), []byte(overrideAgreeTest), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(goBin, "test", "-v", "-run", "TestOverriddenField", "./"+filepath.ToSlash(dir)).CombinedOutput()
+	out, err := exec.Command("go", "test", "-v", "-run", "TestOverriddenField", "./"+filepath.ToSlash(dir)).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestOverriddenField") {
 		t.Fatalf("go test: %v\n%s", err, out)
 	}

@@ -1,10 +1,7 @@
 package generator
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,10 +17,6 @@ func TestProviderSDKsOnlyOnRequest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
 	sdks := []string{"github.com/anthropics/anthropic-sdk-go", "github.com/openai/openai-go/v3"}
 	cases := []struct {
 		pkg   string
@@ -35,7 +28,7 @@ func TestProviderSDKsOnlyOnRequest(t *testing.T) {
 		{"../cmd/mcpgen", false, false},
 	}
 	for _, c := range cases {
-		out, err := exec.Command(goBin, "list", "-deps", c.pkg).CombinedOutput()
+		out, err := exec.Command("go", "list", "-deps", c.pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v\n%s", c.pkg, err, out)
 		}

@@ -111,16 +111,6 @@ func readErr(t *testing.T, c Conn) error {
 	return err
 }
 
-// expectNothing checks that no message arrives within d.
-func expectNothing(t *testing.T, c Conn, d time.Duration) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	if b, err := c.Read(ctx); err == nil {
-		t.Fatalf("unexpected message %s", b)
-	}
-}
-
 func rpcReq(id int, method string, version string) *OutMessage {
 	return &OutMessage{
 		Data:            []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{}}`, id, method)),

@@ -3,14 +3,14 @@
 package toolname
 
 import (
-	"unicode"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/mcpgen/mcpgen/runtime"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Rules describe the names a provider accepts.

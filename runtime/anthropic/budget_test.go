@@ -83,9 +83,7 @@ func TestDeferredBudgetMS365(t *testing.T) {
 		}
 	}
 	contextFirst := toolsBytes(t, inContext)
-	for _, u := range ownAfter[len(ms365Pinned)+1:] {
-		inContext = append(inContext, u)
-	}
+	inContext = append(inContext, ownAfter[len(ms365Pinned)+1:]...)
 	contextBytes := toolsBytes(t, inContext)
 
 	// Every request follows the API's rules for custom tools, the search

@@ -274,12 +274,3 @@ func canonicalResource(u *url.URL) string {
 	}
 	return s
 }
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}

@@ -272,7 +272,7 @@ func (rs *jwtRS) check(r *http.Request, scheme, tok string) error {
 	if tok == "" {
 		return fmt.Errorf("no access token")
 	}
-	jws, err := jose.ParseSigned(tok, []jose.SignatureAlgorithm{jose.ES256, jose.RS256, jose.PS256})
+	jws, err := jose.ParseSignedCompact(tok, []jose.SignatureAlgorithm{jose.ES256, jose.RS256, jose.PS256})
 	if err != nil {
 		return fmt.Errorf("not a JWT: %v", err)
 	}
@@ -324,7 +324,7 @@ func (rs *jwtRS) check(r *http.Request, scheme, tok string) error {
 // the key whose thumbprint is jkt (RFC 9449 sections 4.3 and 7.1), and
 // returns its nonce.
 func checkProof(r *http.Request, tok, jkt string) (string, error) {
-	proof, err := jose.ParseSigned(r.Header.Get("DPoP"), []jose.SignatureAlgorithm{jose.ES256})
+	proof, err := jose.ParseSignedCompact(r.Header.Get("DPoP"), []jose.SignatureAlgorithm{jose.ES256})
 	if err != nil {
 		return "", fmt.Errorf("no DPoP proof: %v", err)
 	}

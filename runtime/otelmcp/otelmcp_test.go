@@ -81,12 +81,12 @@ func wantAttrs(t *testing.T, s tracetest.SpanStub, want map[string]string) {
 		g, ok := got[attribute.Key(k)]
 		switch {
 		case v == "-" && ok:
-			t.Errorf("span %q has %s = %s, want none", s.Name, k, g.Emit())
+			t.Errorf("span %q has %s = %s, want none", s.Name, k, g.String())
 		case v == "-":
 		case !ok:
 			t.Errorf("span %q has no %s", s.Name, k)
-		case v != "*" && g.Emit() != v:
-			t.Errorf("span %q: %s = %s, want %s", s.Name, k, g.Emit(), v)
+		case v != "*" && g.String() != v:
+			t.Errorf("span %q: %s = %s, want %s", s.Name, k, g.String(), v)
 		}
 	}
 }

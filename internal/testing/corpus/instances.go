@@ -45,13 +45,11 @@ func Instances(doc []byte) ([]json.RawMessage, error) {
 		seen[string(b)] = true
 		out = append(out, b)
 	}
-	var bases []any
 	var muts []mutation
 	for variant := 0; variant < maxVariants; variant++ {
 		for _, minimal := range []bool{false, true} {
 			g := newGen(root, variant, minimal)
 			v := g.value(root, nil, 0)
-			bases = append(bases, v)
 			add(v)
 			for _, m := range g.muts {
 				m.base = v

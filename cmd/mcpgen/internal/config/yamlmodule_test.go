@@ -2,8 +2,6 @@ package config
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -16,9 +14,8 @@ func TestYAMLParserModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	pkgs := []string{"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/config", "github.com/mcpgen/mcpgen/runtime", "github.com/mcpgen/mcpgen/cmd/mcpgen"}
-	out, err := exec.Command(goBin, append([]string{"list", "-deps"}, pkgs...)...).CombinedOutput()
+	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)
 	}

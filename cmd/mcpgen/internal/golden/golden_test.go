@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -116,10 +115,6 @@ func TestCompile(t *testing.T) {
 		t.Skip("runs go vet")
 	}
 	t.Chdir(testenv.RepoRoot())
-	goBin := filepath.Join(goruntime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
 	// The packages must be inside the module to import its runtime; the go
 	// command skips testdata directories in ./... patterns.
 	parent := filepath.FromSlash("cmd/mcpgen/internal/golden/testdata")
@@ -140,7 +135,7 @@ func TestCompile(t *testing.T) {
 		c.generate(t, root)
 		pkgs = append(pkgs, "./"+filepath.ToSlash(filepath.Join(root, c.name)))
 	}
-	cmd := exec.Command(goBin, append([]string{"vet"}, pkgs...)...)
+	cmd := exec.Command("go", append([]string{"vet"}, pkgs...)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet %s: %v\n%s", strings.Join(pkgs, " "), err, out)
 	}
