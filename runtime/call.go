@@ -218,11 +218,9 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 		b = members(b)
 	}
 	b = s.appendMeta(b, st, len(b) > n, r.progress != nil, id, r.meta)
-	// The newline past Data lets a line-framed connection write the
-	// message with one call.
-	b = append(b, '}', '}', '\n')
+	b = withNewline(append(b, '}', '}'))
 	*bp = b
-	data := b[:len(b)-1]
+	data := b
 	if !s.cc.ReleasesData {
 		// The connection may use Data after Write returns (an HTTP client
 		// may still be sending the body): it gets a copy of its own, of
@@ -464,6 +462,12 @@ func (s *Session) notify(ctx context.Context, st *negotiated, method string, dat
 func withNewline(data []byte) []byte {
 	data = append(data, '\n')
 	return data[:len(data)-1]
+}
+
+// newlinePast reports whether withNewline left a newline just past the end
+// of data.
+func newlinePast(data []byte) bool {
+	return cap(data) > len(data) && data[:len(data)+1][len(data)] == '\n'
 }
 
 // write sends m, and when a Streamable HTTP session has expired, runs the

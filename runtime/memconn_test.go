@@ -62,7 +62,7 @@ func (c *memConn) Write(ctx context.Context, m *OutMessage) error {
 		return fmt.Errorf("memConn: the Session wrote invalid JSON %s: %v", m.Data, err)
 	}
 	msg.Version, msg.Name, msg.Raw = m.ProtocolVersion, m.Name, string(m.Data)
-	msg.Line = cap(m.Data) > len(m.Data) && m.Data[:len(m.Data)+1][len(m.Data)] == '\n'
+	msg.Line = newlinePast(m.Data)
 
 	c.mu.Lock()
 	c.seen = append(c.seen, msg)

@@ -320,7 +320,7 @@ func (c *stdioConn) writeWithin(ctx context.Context, m *OutMessage, d time.Durat
 	var err error
 	// The Session leaves the newline just past the message: then the line
 	// goes out in one write, and nearly always at once, with no deadline.
-	line := cap(data) > len(data) && data[:len(data)+1][len(data)] == '\n'
+	line := newlinePast(data)
 	if err := ctx.Err(); err != nil {
 		<-c.wsem
 		return err

@@ -106,6 +106,15 @@ func firstMain(args []string) error {
 	return json.NewEncoder(os.Stdout).Encode(firstResult{Client: *name, Transport: *transport, Ns: float64(d), Bytes: float64(m1.TotalAlloc - m0.TotalAlloc)})
 }
 
+// splitFirstClient splits the name of a first-connect client into the
+// client it runs and whether it is pinned to the legacy era or probes.
+func splitFirstClient(name string) (base string, legacy, probe bool) {
+	base, legacy = cutSuffix(name, legacySuffix)
+	base, _ = cutSuffix(base, modernSuffix)
+	base, probe = cutSuffix(base, probeSuffix)
+	return base, legacy, probe
+}
+
 func cutSuffix(s, suffix string) (string, bool) {
 	if len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix {
 		return s[:len(s)-len(suffix)], true
@@ -129,9 +138,7 @@ func benchFirst(cfg config, server string, urls map[string]string) ([]*firstResu
 	for _, tr := range idleTransports {
 		var names []string
 		for _, name := range firstClients {
-			base, legacy := cutSuffix(name, legacySuffix)
-			base, _ = cutSuffix(base, modernSuffix)
-			base, probe := cutSuffix(base, probeSuffix)
+			base, legacy, probe := splitFirstClient(name)
 			if !isPicked(cfg.clientsOf, base) || (probe && tr != idleStdio) {
 				continue
 			}
@@ -178,16 +185,14 @@ func printFirst(w io.Writer, rs []*firstResult, clients map[string]*clientResult
 			ratio, against = fmt.Sprintf("%.2f×", r.Ns/floor.Ns), floor.Client
 		}
 		inproc := "–"
-		base, legacy := cutSuffix(r.Client, legacySuffix)
-		base, _ = cutSuffix(base, modernSuffix)
-		if _, probe := cutSuffix(base, probeSuffix); probe {
-			base = ""
-		}
+		base, legacy, probe := splitFirstClient(r.Client)
 		tr := transportStdio
 		if r.Transport != idleStdio {
 			tr = transportHTTP
 		}
-		if c := clients[base+"/"+tr]; c != nil && r.Transport != idleStateful {
+		// The in-process median is measured for no probing client, and for
+		// no client of the stateful server.
+		if c := clients[base+"/"+tr]; c != nil && !probe && r.Transport != idleStateful {
 			v := c.ConnectNs
 			if legacy {
 				v = c.ConnectLegacyNs
