@@ -267,16 +267,18 @@ Why the first connect of a fresh process and the in-process median disagree:
   listing or a ping does not wait.
 - **Stdio.** Most of a stdio first connect is the server's own start, which
   every client waits for. The server/discover probe, the server's first request
-  of its life, costs the floor (probe) 6–8% over the floor; mcpgen pinned to
+  of its life, costs the floor (probe) 5–8% over the floor; mcpgen pinned to
   2026-07-28 makes it too, and is compared with the floor (probe). Beyond the
-  probe, mcpgen pays 2–6% over a floor doing the same work, in either era, about
-  a millisecond (a program timing the phases of each, 25 fresh processes each,
-  alternated): some 0.4 ms of starting the server, for a pipe of its standard
-  error read by a goroutine of its own, so that the server's last lines reach
-  the log and a crash's error, and a process group of its own, so that Close
-  also stops what the server started (a floor given the same two starts its
-  server as slowly); and some 0.3 ms of the listing, the first run of the
-  session's code, as over HTTP.
+  probe, mcpgen pays 2–9% over a floor doing the same work, in either era,
+  1–1.5 ms. Timed in phases (41 fresh processes each, alternated), it is CPU
+  that the client spends while the server starts: 3.5–4 ms from the start of
+  Connect to the first answer, against the floor's 2 ms, on a 2-core machine
+  where the server's start needs the same cores. A profile of those windows
+  finds it in code and tables run for the first time in the process: page
+  faults, the first stacks of the goroutines that read the server's standard
+  error and read while the session is idle, the threads woken for them.
+  Neither the process group nor the pipe of standard error changes the time
+  (docs/performance.md, "The first connect, fifth round").
 `
 
 // floorOf returns the floor's result of r's transport and era that r is
