@@ -267,7 +267,7 @@ Why the first connect of a fresh process and the in-process median disagree:
   listing or a ping does not wait.
 - **Stdio.** Most of a stdio first connect is the server's own start, which
   every client waits for. The server/discover probe, the server's first request
-  of its life, costs the floor (probe) 5–8% over the floor; mcpgen pinned to
+  of its life, costs the floor (probe) 3–8% over the floor; mcpgen pinned to
   2026-07-28 makes it too, and is compared with the floor (probe). Beyond the
   probe, mcpgen pays 2–9% over a floor doing the same work, in either era,
   1–1.5 ms. Timed in phases (41 fresh processes each, alternated), it is CPU
