@@ -23,6 +23,9 @@ type Session struct {
 	// response from one goroutine to another; readMu is the turn to read.
 	cc     ConnCapabilities
 	readMu sync.Mutex
+	// idleTimer wakes idleReader: armed when the turn to read is freed,
+	// so that no timer runs while a call holds the turn.
+	idleTimer *time.Timer
 
 	// canceler is cc.CancelRequest: set when conn ends requests by their
 	// id.
@@ -202,6 +205,7 @@ func newSession(conn Conn, opts *Options) *Session {
 		s.cc.SetReadDeadline = nil
 	}
 	if s.cc.SetReadDeadline != nil {
+		s.idleTimer = time.NewTimer(idleReadDelay)
 		go s.idleReader()
 	} else {
 		go s.readLoop()

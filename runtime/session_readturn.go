@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,7 +26,9 @@ import (
 //   - idleReader takes a free turn once the Session has made no request for
 //     a while, so that server requests, notifications and the server's exit
 //     are seen while no call is waiting; it gives the turn up as soon as a
-//     request is made.
+//     request is made. Its timer is armed when the turn is freed, not
+//     while a call holds it: a call that waits a minute for its response
+//     wakes no other goroutine meanwhile.
 //
 // A holder's own timeout is its read deadline; its context ending sets the
 // deadline to the past. A deadline that interrupts another holder late is
@@ -35,6 +38,10 @@ import (
 // idleReadDelay is how long the Session must have made no request before
 // idleReader reads.
 const idleReadDelay = 10 * time.Millisecond
+
+// testHookIdleWake, when set by a test, is called each time idleReader
+// wakes.
+var testHookIdleWake atomic.Pointer[func(*Session)]
 
 // readFor reads the connection for c, which holds the turn to read, until
 // c's response arrives, c's timeout passes or ctx ends; then it passes the
@@ -100,15 +107,19 @@ func (s *Session) passRead(self *call) {
 		}
 	}
 	s.readMu.Unlock()
+	if s.idleTimer != nil {
+		s.idleTimer.Reset(idleReadDelay)
+	}
 	s.mu.Unlock()
 }
 
 // idleReader reads while the Session is idle, and closes readerDone once
-// the connection has failed.
+// the connection has failed. It takes the turn to read when idleTimer fires
+// and no request has been made for idleReadDelay; when a call holds the
+// turn, it waits for passRead to free the turn and arm the timer again.
 func (s *Session) idleReader() {
 	defer close(s.readerDone)
-	t := time.NewTimer(idleReadDelay)
-	defer t.Stop()
+	defer s.idleTimer.Stop()
 	closing := s.ctx.Done()
 	seen := s.nextID.Load()
 	for {
@@ -119,16 +130,21 @@ func (s *Session) idleReader() {
 			// Close has closed the connection: a Read fails at once and
 			// fails the calls still pending.
 			closing = nil
-		case <-t.C:
+		case <-s.idleTimer.C:
 		}
-		n := s.nextID.Load()
-		if (n == seen || s.ctx.Err() != nil) && s.readMu.TryLock() {
-			if !s.readIdle() {
-				return
-			}
+		if hook := testHookIdleWake.Load(); hook != nil {
+			(*hook)(s)
+		}
+		if n := s.nextID.Load(); n != seen && s.ctx.Err() == nil {
+			// A request went out since the last look.
+			seen = n
+			s.idleTimer.Reset(idleReadDelay)
+			continue
+		}
+		if s.readMu.TryLock() && !s.readIdle() {
+			return
 		}
 		seen = s.nextID.Load()
-		t.Reset(idleReadDelay)
 	}
 }
 

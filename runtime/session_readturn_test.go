@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,6 +30,31 @@ func TestIdleSessionServesServer(t *testing.T) {
 				t.Fatal("the idle Session answered no ping or delivered no notification")
 			}
 		})
+	}
+}
+
+// TestLongCallWakesNoIdleReader checks that while a call holds the turn to
+// read, waiting for a response that takes 300 ms, idleReader is not woken
+// every idleReadDelay: it looks at most twice after the request goes out,
+// and then waits for the turn to be freed.
+func TestLongCallWakesNoIdleReader(t *testing.T) {
+	s := connectFake(t, "legacy", nil)
+	callText(t, s, "echo", map[string]string{"message": "warm"})
+	var wakes atomic.Int64
+	count := func(hs *Session) {
+		if hs == s {
+			wakes.Add(1)
+		}
+	}
+	testHookIdleWake.Store(&count)
+	t.Cleanup(func() { testHookIdleWake.Store(nil) })
+	if got := callText(t, s, "slow", map[string]int{"ms": 300}); got != "done" {
+		t.Fatalf("slow: %q", got)
+	}
+	// Up to two looks for the call, and one for the turn freed by the
+	// echo before it, if the timer armed then fired before the call.
+	if n := wakes.Load(); n > 3 {
+		t.Errorf("idleReader woke %d times during a 300 ms call; want at most 3", n)
 	}
 }
 
