@@ -36,27 +36,47 @@ func TestIdleSessionServesServer(t *testing.T) {
 // TestLongCallWakesNoIdleReader checks that while a call holds the turn to
 // read, waiting for a response that takes 300 ms, idleReader is not woken
 // every idleReadDelay: it looks at most twice after the request goes out,
-// and then waits for the turn to be freed.
+// and then waits for the turn to be freed. The servers are the fake one and
+// the go-sdk server, in both eras.
 func TestLongCallWakesNoIdleReader(t *testing.T) {
-	s := connectFake(t, "legacy", nil)
-	callText(t, s, "echo", map[string]string{"message": "warm"})
-	var wakes atomic.Int64
-	count := func(hs *Session) {
-		if hs == s {
-			wakes.Add(1)
-		}
-	}
-	testHookIdleWake.Store(&count)
-	t.Cleanup(func() { testHookIdleWake.Store(nil) })
-	if got := callText(t, s, "slow", map[string]int{"ms": 300}); got != "done" {
-		t.Fatalf("slow: %q", got)
-	}
-	// Up to two looks for the call, and one for the turn freed by the
-	// echo before it, if the timer armed then fired before the call.
-	n := wakes.Load()
-	t.Logf("idleReader woke %d times during the call", n)
-	if n > 3 {
-		t.Errorf("idleReader woke %d times during a 300 ms call; want at most 3", n)
+	for _, tc := range []struct {
+		name, pin, slept string
+		tr               func(t *testing.T) Transport
+	}{
+		{"fake", "", "done", func(t *testing.T) Transport { return fakeTransport(t, "legacy") }},
+		{"go-sdk", "", "slept", func(t *testing.T) Transport { return NewCommandTransport(testenv.SDKServer(t)) }},
+		{"go-sdk pinned", "2025-11-25", "slept", func(t *testing.T) Transport { return NewCommandTransport(testenv.SDKServer(t)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name != "fake" && testing.Short() {
+				t.Skip("starts a real server")
+			}
+			s, err := Connect(testenv.Context(t), tc.tr(t), &Options{ProtocolVersion: tc.pin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { closeAndCheckReaped(t, s) })
+			callText(t, s, "echo", map[string]string{"message": "warm"})
+			var wakes atomic.Int64
+			count := func(hs *Session) {
+				if hs == s {
+					wakes.Add(1)
+				}
+			}
+			testHookIdleWake.Store(&count)
+			defer testHookIdleWake.Store(nil)
+			if got := callText(t, s, "slow", map[string]int{"ms": 300}); got != tc.slept {
+				t.Fatalf("slow: %q, want %q", got, tc.slept)
+			}
+			// Up to two looks for the call, and one for the turn freed by
+			// the echo before it, if the timer armed then fired before the
+			// call.
+			n := wakes.Load()
+			t.Logf("idleReader woke %d times during the call", n)
+			if n > 3 {
+				t.Errorf("idleReader woke %d times during a 300 ms call; want at most 3", n)
+			}
+		})
 	}
 }
 
