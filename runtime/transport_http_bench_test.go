@@ -69,9 +69,10 @@ func benchmarkSession(b *testing.B, useSSE bool) {
 	}
 }
 
-// BenchmarkStreamableCall measures a tools/call through the Session over
-// Streamable HTTP; BenchmarkMinimalHTTPCall is the same exchange written by
-// hand with net/http and encoding/json, the yardstick.
+// BenchmarkStreamableCallJSON and BenchmarkStreamableCallSSE measure a
+// tools/call through the Session over Streamable HTTP, answered as JSON and
+// as an event stream; BenchmarkMinimalHTTPCall is the same exchange written
+// by hand with net/http and encoding/json, the yardstick.
 func BenchmarkStreamableCallJSON(b *testing.B) { benchmarkSession(b, false) }
 func BenchmarkStreamableCallSSE(b *testing.B)  { benchmarkSession(b, true) }
 
