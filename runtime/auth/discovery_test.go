@@ -339,6 +339,7 @@ func TestDecodeServerMetadataEndpoints(t *testing.T) {
 		{`{"issuer":"` + iss + `"}`, "no token_endpoint", ""},
 		{`{"issuer":"` + iss + `","token_endpoint":"ftp://as.example/token"}`, "not an http(s) URL", ""},
 		{`{"issuer":"` + iss + `","token_endpoint":"/token#x"}`, "fragment", ""},
+		{`{"issuer":"` + iss + `","token_endpoint":"//::/"}`, `token_endpoint "//::/" is not a URL`, ""},
 		{`{"issuer":"` + iss + `","token_endpoint":"/token","authorization_endpoint":"javascript:alert(1)"}`, "not an http(s) URL", ""},
 		{`{"issuer":"` + iss + `/","token_endpoint":"/token"}`, "RFC 8414", ""},
 		{`{"issuer":3}`, "decoding", ""},

@@ -238,7 +238,15 @@ func checkServerMetadata(m *ServerMetadata, issuer, metadataURL string, allowMis
 		if err := checkEndpoint("authorization server metadata: "+e.name, u); err != nil {
 			return err
 		}
-		*e.v = u.String()
+		// A host that url.Parse lets through only in a reference, such
+		// as "//::/", resolves to a URL that does not parse back: a
+		// request to it would fail later, far from the document that
+		// named it.
+		abs := u.String()
+		if v, err := url.Parse(abs); err != nil || v.String() != abs {
+			return fmt.Errorf("authorization server metadata: %s %s is not a URL", e.name, excerpt(*e.v))
+		}
+		*e.v = abs
 	}
 	if m.TokenEndpoint == "" {
 		return fmt.Errorf("authorization server metadata at %s has no token_endpoint", metadataURL)
