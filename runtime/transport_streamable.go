@@ -115,10 +115,13 @@ type streamableConn struct {
 	// awaitGetStream).
 	getPending    chan struct{}
 	getPendingEnd time.Time
-	// getGo, while set, holds back the GET until the first request after
-	// the handshake has been answered, or until a request that needs the
-	// stream is sent (see HandshakeDone); Write closes it.
-	getGo chan struct{}
+	// getGo, while set, starts the goroutine that sends the GET held back
+	// until the first request after the handshake has been answered, or
+	// until a request that needs the stream is sent (see HandshakeDone);
+	// releaseGet calls it once, when one of those happens or getTimer
+	// fires. Until then the held GET costs a timer, not a goroutine.
+	getGo    func()
+	getTimer *time.Timer
 	// getReader is the reader of the GET stream while it is open; for
 	// tests, which see through it whether the stream waits without a
 	// buffer.
@@ -383,14 +386,21 @@ func (c *streamableConn) setSession(id string) {
 	c.mu.Unlock()
 }
 
-// releaseGet lets a GET held back by getGo go out.
+// releaseGet lets a GET held back by getGo go out. It starts the GET's
+// goroutine under c.mu, and only while the connection's context is alive,
+// so that Close, which cancels that context under c.mu before it waits for
+// the connection's goroutines, waits for this one too.
 func (c *streamableConn) releaseGet() {
 	c.mu.Lock()
-	ch := c.getGo
+	defer c.mu.Unlock()
+	start := c.getGo
 	c.getGo = nil
-	c.mu.Unlock()
-	if ch != nil {
-		close(ch)
+	if c.getTimer != nil {
+		c.getTimer.Stop()
+		c.getTimer = nil
+	}
+	if start != nil && c.ctx.Err() == nil {
+		start()
 	}
 }
 
@@ -454,16 +464,20 @@ func (c *streamableConn) HandshakeDone(version string) {
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.stopGet = cancel
-	c.wg.Add(1)
 	opened := make(chan struct{})
 	c.getAnswered = opened
-	wait := make(chan struct{})
-	c.getGo = wait
+	c.getGo = func() {
+		c.wg.Add(1)
+		go c.listen(ctx, version, opened)
+	}
+	if c.getTimer != nil {
+		c.getTimer.Stop()
+	}
+	c.getTimer = time.AfterFunc(getDeferMax, c.releaseGet)
 	c.getPending = nil
 	if c.sessionID != "" {
 		c.getPending, c.getPendingEnd = opened, time.Now().Add(getDeferMax+getOpenWait)
 	}
-	go c.listen(ctx, version, opened, wait)
 	c.mu.Unlock()
 }
 
@@ -543,6 +557,11 @@ func (c *streamableConn) Close() error {
 	answered, held := c.getAnswered, c.getGo
 	if held != nil && !c.getArmed {
 		answered = nil // the GET was never sent, and nothing will send it
+		c.getGo = nil
+		if c.getTimer != nil {
+			c.getTimer.Stop()
+			c.getTimer = nil
+		}
 	}
 	c.mu.Unlock()
 	if answered != nil {
@@ -558,7 +577,11 @@ func (c *streamableConn) Close() error {
 		}
 		t.Stop()
 	}
+	// Under c.mu, so that releaseGet starts no goroutine once Wait below
+	// may have begun.
+	c.mu.Lock()
 	c.cancel()
+	c.mu.Unlock()
 	if c.ownsIn {
 		c.in.close()
 	}
@@ -849,25 +872,14 @@ func isResponseTo(data []byte, id string) bool {
 
 // listen keeps the GET stream of a legacy session open: it queues what the
 // server sends on it and reopens it when it ends, after the server's retry
-// interval, until ctx ends or attempts keep failing.
-//
-// With wait, it sends the first GET once wait is closed, or after
-// getDeferMax.
-func (c *streamableConn) listen(ctx context.Context, version string, opened, wait chan struct{}) {
+// interval, until ctx ends or attempts keep failing. It closes opened once
+// the server has answered the first GET, or that GET failed.
+func (c *streamableConn) listen(ctx context.Context, version string, opened chan struct{}) {
 	defer c.wg.Done()
 	once := sync.OnceFunc(func() { close(opened) })
 	defer once()
-	if wait != nil {
-		t := time.NewTimer(getDeferMax)
-		select {
-		case <-wait:
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		t.Stop()
-		if ctx.Err() != nil {
-			return
-		}
+	if ctx.Err() != nil {
+		return
 	}
 	var r *sse.Reader
 	defer func() {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -759,6 +760,55 @@ func TestLegacyGetFollowsFirstAnswer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A GET held back until the first answer costs a timer, not a goroutine:
+// after the handshake no goroutine of the GET stream runs yet, and the
+// first listing's answer starts the one that sends the GET.
+func TestHeldGetStartsNoGoroutine(t *testing.T) {
+	gotGet := make(chan struct{})
+	var once sync.Once
+	srv := newLegacyListServer(t, true, func(w http.ResponseWriter, _ *http.Request) {
+		once.Do(func() { close(gotGet) })
+		w.WriteHeader(http.StatusMethodNotAllowed)
+	}, func(answer func()) { answer() })
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := goroutinesIn("runtime.(*streamableConn).listen("); n != 0 {
+		t.Errorf("%d goroutines of the GET stream run before the first request; want none", n)
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-gotGet:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("no GET stream was requested after the first listing")
+	}
+}
+
+// goroutinesIn counts the goroutines whose stack holds fn.
+func goroutinesIn(fn string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := goruntime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, fn) {
+			count++
+		}
+	}
+	return count
 }
 
 // A stateful legacy server drops what it sends on a GET stream that is
