@@ -393,15 +393,21 @@ func (c *streamableConn) setSession(id string) {
 func (c *streamableConn) releaseGet() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if start := c.takeHeldGet(); start != nil && c.ctx.Err() == nil {
+		start()
+	}
+}
+
+// takeHeldGet returns the starter of the held GET, if any, and forgets it
+// and stops its timer. c.mu must be held.
+func (c *streamableConn) takeHeldGet() func() {
 	start := c.getGo
 	c.getGo = nil
 	if c.getTimer != nil {
 		c.getTimer.Stop()
 		c.getTimer = nil
 	}
-	if start != nil && c.ctx.Err() == nil {
-		start()
-	}
+	return start
 }
 
 // expire forgets the session id sid after the server answered 404 to it, and
@@ -466,12 +472,10 @@ func (c *streamableConn) HandshakeDone(version string) {
 	c.stopGet = cancel
 	opened := make(chan struct{})
 	c.getAnswered = opened
+	c.takeHeldGet() // an earlier handshake's
 	c.getGo = func() {
 		c.wg.Add(1)
 		go c.listen(ctx, version, opened)
-	}
-	if c.getTimer != nil {
-		c.getTimer.Stop()
 	}
 	c.getTimer = time.AfterFunc(getDeferMax, c.releaseGet)
 	c.getPending = nil
@@ -557,11 +561,7 @@ func (c *streamableConn) Close() error {
 	answered, held := c.getAnswered, c.getGo
 	if held != nil && !c.getArmed {
 		answered = nil // the GET was never sent, and nothing will send it
-		c.getGo = nil
-		if c.getTimer != nil {
-			c.getTimer.Stop()
-			c.getTimer = nil
-		}
+		c.takeHeldGet()
 	}
 	c.mu.Unlock()
 	if answered != nil {

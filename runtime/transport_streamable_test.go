@@ -764,35 +764,57 @@ func TestLegacyGetFollowsFirstAnswer(t *testing.T) {
 
 // A GET held back until the first answer costs a timer, not a goroutine:
 // after the handshake no goroutine of the GET stream runs yet, and the
-// first listing's answer starts the one that sends the GET.
+// first listing's answer starts the one that sends the GET. The servers
+// are a stateful fake that answers the GET with 405 and the stateful go-sdk
+// server, which opens the stream.
 func TestHeldGetStartsNoGoroutine(t *testing.T) {
-	gotGet := make(chan struct{})
-	var once sync.Once
-	srv := newLegacyListServer(t, true, func(w http.ResponseWriter, _ *http.Request) {
-		once.Do(func() { close(gotGet) })
-		w.WriteHeader(http.StatusMethodNotAllowed)
-	}, func(answer func()) { answer() })
-	ctx := testenv.Context(t)
-	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if n := goroutinesIn("runtime.(*streamableConn).listen("); n != 0 {
-		t.Errorf("%d goroutines of the GET stream run before the first request; want none", n)
-	}
-	if _, err := s.ListTools(ctx); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-gotGet:
-	case <-time.After(testenv.WaitLimit(t)):
-		t.Fatal("no GET stream was requested after the first listing")
+	for _, tc := range []struct {
+		name string
+		// serve returns the endpoint's URL and reports whether the GET
+		// has been sent.
+		serve func(t *testing.T) (string, func(*Session) bool)
+	}{
+		{"fake", func(t *testing.T) (string, func(*Session) bool) {
+			var got atomic.Bool
+			srv := newLegacyListServer(t, true, func(w http.ResponseWriter, _ *http.Request) {
+				got.Store(true)
+				w.WriteHeader(http.StatusMethodNotAllowed)
+			}, func(answer func()) { answer() })
+			return srv.URL + "/mcp", func(*Session) bool { return got.Load() }
+		}},
+		{"go-sdk", func(t *testing.T) (string, func(*Session) bool) {
+			if testing.Short() {
+				t.Skip("starts a real server")
+			}
+			return testenv.ServeSDKArgs(t, "-stateful"), func(s *Session) bool {
+				return s.conn.(*streamableConn).getReader.Load() != nil
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url, sent := tc.serve(t)
+			ctx := testenv.Context(t)
+			s, err := Connect(ctx, StreamableHTTP(url, testHTTPOptions(t)), &Options{ProtocolVersion: LatestLegacyProtocolVersion})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			// A goroutine not yet run shows only its wrapper, named after
+			// the function that started it.
+			if n := goroutinesIn("runtime.(*streamableConn).listen(", "runtime.(*streamableConn).HandshakeDone"); n != 0 {
+				t.Errorf("%d goroutines of the GET stream run before the first request; want none", n)
+			}
+			if _, err := s.ListTools(ctx); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the GET stream requested after the first listing", func() bool { return sent(s) })
+		})
 	}
 }
 
-// goroutinesIn counts the goroutines whose stack holds fn.
-func goroutinesIn(fn string) int {
+// goroutinesIn counts the goroutines whose stack, or the line naming what
+// created them, holds one of fns.
+func goroutinesIn(fns ...string) int {
 	buf := make([]byte, 1<<20)
 	for {
 		n := goruntime.Stack(buf, true)
@@ -804,8 +826,11 @@ func goroutinesIn(fn string) int {
 	}
 	count := 0
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, fn) {
-			count++
+		for _, fn := range fns {
+			if strings.Contains(g, fn) {
+				count++
+				break
+			}
 		}
 	}
 	return count
