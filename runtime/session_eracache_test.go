@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -248,6 +249,16 @@ func TestWrongCachedEraCallFirst(t *testing.T) {
 	}
 	if v := s.ProtocolVersion(); v != "2025-06-18" {
 		t.Errorf("ProtocolVersion = %q, want the legacy server's 2025-06-18", v)
+	}
+}
+
+// Every server that testenv starts for these tests begins with nothing
+// remembered of its origin.
+func init() {
+	testenv.OnServe = func(endpoint string) {
+		if u, err := url.Parse(endpoint); err == nil {
+			forgetErasOf(u.Scheme + "://" + u.Host)
+		}
 	}
 }
 

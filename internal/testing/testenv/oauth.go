@@ -32,5 +32,5 @@ func ServeOAuthExample(t testing.TB, strict bool) string {
 		cmd.Env = append(Env(t), fmt.Sprintf("MCP_PORT=%d", ports[0]), fmt.Sprintf("MCP_AUTH_PORT=%d", ports[1]))
 		return cmd
 	})
-	return fmt.Sprintf("http://localhost:%d/mcp", ports[0])
+	return served(fmt.Sprintf("http://localhost:%d/mcp", ports[0]))
 }

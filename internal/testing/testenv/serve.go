@@ -8,6 +8,21 @@ import (
 	"testing"
 )
 
+// OnServe, when set, is called with the endpoint URL of each server the
+// Serve functions start, before they return it. The kernel hands a closed
+// server's port to a later one, so a test package whose code remembers
+// endpoints (the runtime's era and GET-stream memory) sets it to forget what
+// an earlier server on the same port left behind.
+var OnServe func(url string)
+
+// served passes url to OnServe and returns it.
+func served(url string) string {
+	if OnServe != nil {
+		OnServe(url)
+	}
+	return url
+}
+
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
 func FreePort(t testing.TB) int {
 	t.Helper()
@@ -36,7 +51,7 @@ func ServeEverything(t testing.TB, mode string) string {
 	if mode == "sse" {
 		path = "/sse"
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d%s", ports[0], path)
+	return served(fmt.Sprintf("http://127.0.0.1:%d%s", ports[0], path))
 }
 
 // ServeSDK starts internal/testing/sdkserver over Streamable HTTP (stateless, or with
@@ -58,5 +73,5 @@ func ServeSDKArgs(t testing.TB, flags ...string) string {
 	t.Helper()
 	args := append([]string{"-http", "127.0.0.1:0"}, flags...)
 	_, url := startForURL(t, "sdkserver", exec.CommandContext(context.Background(), SDKServer(t), args...))
-	return url
+	return served(url)
 }

@@ -27,5 +27,5 @@ func ServeSDKExample(t testing.TB, name string) string {
 		cmd.Env = append(Env(t), fmt.Sprintf("MCP_PORT=%d", ports[0]), fmt.Sprintf("PORT=%d", ports[0]))
 		return cmd
 	})
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", ports[0])
+	return served(fmt.Sprintf("http://127.0.0.1:%d/mcp", ports[0]))
 }

@@ -37,5 +37,5 @@ func TSV2Server(t testing.TB) []string {
 func ServeTSV2(t testing.TB) string {
 	t.Helper()
 	_, url := startForURL(t, "tsv2server", exec.Command(Node(t), tsv2Script(t), "http"))
-	return url
+	return served(url)
 }
