@@ -255,18 +255,18 @@ func TestWrongCachedEraCallFirst(t *testing.T) {
 // Every server that testenv starts for these tests begins with nothing
 // remembered of its origin.
 func init() {
-	testenv.OnServe = func(endpoint string) {
-		if u, err := url.Parse(endpoint); err == nil {
-			forgetErasOf(u.Scheme + "://" + u.Host)
-		}
-	}
+	testenv.OnServe = forgetErasOf
 }
 
-// forgetErasOf removes what the era cache remembers of the endpoints of
-// the server at serverURL. A test server may get the port of one an earlier
-// test closed, whose era would otherwise apply to it.
+// forgetErasOf removes what the process remembers of every endpoint of the
+// server at serverURL, whatever its path. A test server may get the port
+// of one an earlier test closed, whose era would otherwise apply to it.
 func forgetErasOf(serverURL string) {
-	origin := endpointKey(serverURL)
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return
+	}
+	origin := endpointKey(u.Scheme + "://" + u.Host)
 	forgetUnder(eras, origin)
 	forgetUnder(noGetStream, origin)
 	forgetUnder(getStreamOffered, origin)

@@ -578,9 +578,11 @@ func (c *streamableConn) Close() error {
 		t.Stop()
 	}
 	// Under c.mu, so that releaseGet starts no goroutine once Wait below
-	// may have begun.
+	// may have begun; a GET still held (one a stream's end was to release)
+	// is dropped with its timer.
 	c.mu.Lock()
 	c.cancel()
+	c.takeHeldGet()
 	c.mu.Unlock()
 	if c.ownsIn {
 		c.in.close()
