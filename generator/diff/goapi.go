@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
@@ -293,10 +294,14 @@ func buildSurface(build ir.Options, tools []runtime.Tool) (surface, bool, error)
 	}
 	needs := map[*ir.Type]bool{}
 	for _, t := range pkg.Tools {
+		// The tool a method calls is part of its meaning: a method that
+		// comes to call another tool (one spelled exactly as its name,
+		// added) is as much a change as one that disappears.
 		sig := t.Args.Name
 		if t.Result != nil {
 			sig += ", " + t.Result.Name
 		}
+		sig += " calling " + strconv.Quote(t.Name)
 		s.add("method "+t.GoName, sig, apiLoc{tool: t.Name})
 		w := &surfaceWalker{s: s, seen: map[*ir.Type]bool{}, roots: roots, needs: needs}
 		w.walk(t.Args, apiLoc{tool: t.Name, section: SectionInput})
@@ -371,8 +376,11 @@ func (w *surfaceWalker) walk(t *ir.Type, loc apiLoc) {
 			w.walk(t.Extra, at("additionalProperties"))
 		}
 	case ir.Enum:
+		// A constant's value is part of its meaning: one that comes to
+		// stand for another value (spelled exactly as its name, added)
+		// sends that value from code that still compiles.
 		for _, v := range t.Values {
-			w.s.add("constant "+v.GoName, t.Name, loc)
+			w.s.add("constant "+v.GoName, t.Name+" = "+jsontree.Canonical(v.Value), loc)
 		}
 	case ir.Union:
 		kw := "anyOf"
