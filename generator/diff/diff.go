@@ -148,6 +148,12 @@ type Options struct {
 	// overrides and limits apply to both versions; an override of a
 	// property only one version has is not an error.
 	Generate ir.Options
+	// Tools selects the tools the package declares, as generate's tool
+	// filter does; the zero value keeps every tool. The changes of every
+	// tool are reported, but only the selected tools make up the Go API:
+	// the others neither have identifiers of their own nor take part in
+	// the naming and sharing of the selected tools' types.
+	Tools runtime.ToolFilter
 }
 
 // ToolsOptions is ToolsContext for packages generated with opts.
@@ -235,7 +241,21 @@ func ToolsOptions(ctx context.Context, oldTools, newTools []runtime.Tool, opts O
 	}
 	build := opts.Generate
 	build.Context, build.KeepUnusedOverrides = ctx, true
-	return refineGoAPI(build, oldTools, newTools, out, walkers)
+	return refineGoAPI(build, selected(oldTools, opts.Tools), selected(newTools, opts.Tools), out, walkers)
+}
+
+// selected returns the tools f keeps.
+func selected(tools []runtime.Tool, f runtime.ToolFilter) []runtime.Tool {
+	if f.IsZero() {
+		return tools
+	}
+	var out []runtime.Tool
+	for _, t := range tools {
+		if f.Keep(t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // parsedTool is a tool with its schemas decoded.

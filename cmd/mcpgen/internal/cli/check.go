@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/generator/diff"
 )
 
@@ -65,7 +64,7 @@ func runCheck(e *env, args []string) error {
 	}
 	ctx, cancel := sf.context()
 	defer cancel()
-	r, err := checkServer(ctx, e, &sf, *snapPath, generator.Options{})
+	r, err := checkServer(ctx, e, &sf, *snapPath, diff.Options{})
 	if err != nil {
 		return err
 	}
@@ -75,7 +74,7 @@ func runCheck(e *env, args []string) error {
 // checkServer compares the server sf describes with the snapshot at spec,
 // naming the Go identifiers as generate does with gen. Its errors are
 // *usageError or *exitError with status 2: the check could not be made.
-func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen generator.Options) (*diff.Report, error) {
+func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen diff.Options) (*diff.Report, error) {
 	want, err := loadSnapshot(ctx, e, spec)
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: err.Error()}
@@ -121,7 +120,7 @@ func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format,
 			}
 			ctx, cancel := flags[i].context()
 			defer cancel()
-			return checkServer(ctx, e, flags[i], s.Snapshot, serverOptions(s))
+			return checkServer(ctx, e, flags[i], s.Snapshot, serverDiffOptions(s))
 		}()
 		if err != nil {
 			failed++

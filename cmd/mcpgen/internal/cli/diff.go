@@ -30,8 +30,8 @@ OLD and NEW are snapshot files, REV:path to read a snapshot from git as
 for standard input (one side only), such as the output of mcpgen snapshot.
 
 The GO_API marker names the identifiers generate writes. With --config,
-they are those of the server's entry, its overrides included; --server
-picks the entry when the file has several.
+they are those of the server's entry, its overrides and its tools
+selection included; --server picks the entry when the file has several.
 
 Exit status: 0 when no change reaches the --fail-on severity, 1 when one
 does, 2 when the arguments or the snapshots cannot be used.`
@@ -65,7 +65,7 @@ func runDiff(e *env, args []string) error {
 	var rf reportFlags
 	rf.register(fs)
 	timeout := fs.Duration("timeout", defaultTimeout, "how long the comparison may take; 0 for no limit")
-	configFile := fs.String("config", "", "an mcpgen.yaml `file`: name the Go identifiers as generate does for its server, overrides included")
+	configFile := fs.String("config", "", "an mcpgen.yaml `file`: name the Go identifiers as generate does for its server, overrides and tools selection included")
 	server := fs.String("server", "", "with --config, the `name` of the server whose entry applies (needed when the file has several)")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
@@ -167,17 +167,18 @@ func loadSnapshot(ctx context.Context, e *env, spec string) (*snapshot.Snapshot,
 }
 
 // diffConfig returns the options generate writes the package of the
-// server named in the config file with; both empty give the defaults.
-func diffConfig(file, server string) (generator.Options, error) {
+// server named in the config file with, its tools selection included; both
+// empty give the defaults.
+func diffConfig(file, server string) (diff.Options, error) {
 	if file == "" {
 		if server != "" {
-			return generator.Options{}, usagef("diff: --server picks a server of a --config file")
+			return diff.Options{}, usagef("diff: --server picks a server of a --config file")
 		}
-		return generator.Options{}, nil
+		return diff.Options{}, nil
 	}
 	f, err := config.Load(file)
 	if err != nil {
-		return generator.Options{}, &exitError{code: exitUsage, msg: err.Error()}
+		return diff.Options{}, &exitError{code: exitUsage, msg: err.Error()}
 	}
 	var names []string
 	if server != "" {
@@ -185,12 +186,12 @@ func diffConfig(file, server string) (generator.Options, error) {
 	}
 	servers, err := f.Select(names)
 	if err != nil {
-		return generator.Options{}, usagef("%v", err)
+		return diff.Options{}, usagef("%v", err)
 	}
 	if len(servers) != 1 {
-		return generator.Options{}, usagef("diff: %s has %d servers: pick one with --server", file, len(servers))
+		return diff.Options{}, usagef("diff: %s has %d servers: pick one with --server", file, len(servers))
 	}
-	return serverOptions(servers[0]), nil
+	return serverDiffOptions(servers[0]), nil
 }
 
 // serverOptions are the options generate writes the package of the config
@@ -210,11 +211,18 @@ func serverOptions(s *config.Server) generator.Options {
 	return opts
 }
 
+// serverDiffOptions say how generate writes the package of the config
+// entry s, as far as they decide its Go API: its options and its tools
+// selection.
+func serverDiffOptions(s *config.Server) diff.Options {
+	return diff.Options{Generate: serverOptions(s), Tools: s.Tools.Filter()}
+}
+
 // compareSnapshots classifies the changes from oldSnap to newSnap, its
 // tools and then its prompts and resource templates, naming
 // the Go identifiers as generate does with gen; it stops once ctx is done.
-func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot, gen generator.Options) (*diff.Report, error) {
-	changes, err := diff.ToolsOptions(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools(), diff.Options{Generate: gen})
+func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, newSnap *snapshot.Snapshot, gen diff.Options) (*diff.Report, error) {
+	changes, err := diff.ToolsOptions(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools(), gen)
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/generator"
+	"github.com/mcpgen/mcpgen/generator/diff"
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 )
 
@@ -84,7 +84,7 @@ func TestTimeoutBoundsCheckComparison(t *testing.T) {
 	ctx, cancel := sf.context()
 	defer cancel()
 	<-ctx.Done()
-	_, err := compareSnapshots(ctx, "old", "live", read("string"), read("integer"), generator.Options{})
+	_, err := compareSnapshots(ctx, "old", "live", read("string"), read("integer"), diff.Options{})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("compareSnapshots after the deadline: %v", err)
 	}
