@@ -9,7 +9,8 @@ type ServerTools struct {
 
 // CombineTools names the tools of several servers for one model the way a
 // Multi names them: a tool keeps its own name unless another server has a
-// tool of the same name, and is then "<server>__<tool>". So the packages
+// tool of the same name, or another tool is exposed under that name, and is
+// then "<server>__<tool>". So the packages
 // generated for different servers can make one toolset, with a Multi over
 // the same servers as its Caller (see ExposedTools). A Multi reaches a
 // prefixed name on its server even when its own listing finds no clash; a
@@ -32,7 +33,27 @@ func CombineTools(servers ...ServerTools) []MultiTool {
 			all = append(all, mt)
 		}
 	}
-	return all
+	// A prefixed name may be another tool's own name ("b__x" beside
+	// server b's clashing x): that tool is prefixed too. Prefixed names
+	// never clash with one another, since no server name holds the
+	// separator, so each round prefixes at least one more tool until no
+	// name is exposed twice.
+	for {
+		exposed := make(map[string]int, len(all))
+		for i := range all {
+			exposed[all[i].Exposed]++
+		}
+		changed := false
+		for i := range all {
+			if mt := &all[i]; mt.Exposed == mt.Name && exposed[mt.Exposed] > 1 {
+				mt.Exposed = mt.Server + MultiSeparator + mt.Name
+				changed = true
+			}
+		}
+		if !changed {
+			return all
+		}
+	}
 }
 
 // ExposedTools returns the tools under the names a Multi calls them by

@@ -1,0 +1,59 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/server"
+)
+
+// textTool is a tool of the in-memory server that answers every call with
+// text.
+func textTool(name, text string) server.Tool {
+	return server.Tool{
+		Tool: runtime.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Handle: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: text}}}, nil
+		},
+	}
+}
+
+// TestMultiPrefixedNameClashesWithAToolName checks that a tool whose own
+// name is another server's prefixed name ("b__x", beside server b's tool x,
+// which clashes with a's x) gets an exposed name of its own, and that every
+// exposed name reaches the tool Tools lists under it.
+func TestMultiPrefixedNameClashesWithAToolName(t *testing.T) {
+	ctx := context.Background()
+	a, err := server.New([]server.Tool{textTool("x", "a's x"), textTool("b__x", "a's b__x")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := server.New([]server.Tool{textTool("x", "b's x")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := runtime.ConnectMulti(ctx, []runtime.Server{{Name: "a", Transport: a.Transport()}, {Name: "b", Transport: b.Transport()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	seen := map[string]runtime.MultiTool{}
+	for _, mt := range m.Tools() {
+		if prev, ok := seen[mt.Exposed]; ok {
+			t.Errorf("exposed name %q names both %s's %s and %s's %s", mt.Exposed, prev.Server, prev.Name, mt.Server, mt.Name)
+		}
+		seen[mt.Exposed] = mt
+	}
+	for _, mt := range m.Tools() {
+		res, err := m.CallTool(ctx, mt.Exposed, nil)
+		if err != nil {
+			t.Errorf("%s: %v", mt.Exposed, err)
+			continue
+		}
+		if want := mt.Server + "'s " + mt.Name; res.Text() != want {
+			t.Errorf("calling %s (%s's %s) reached %q", mt.Exposed, mt.Server, mt.Name, res.Text())
+		}
+	}
+}
