@@ -18,13 +18,41 @@ func (c *Content) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON encodes the block as the server sent it: a block of unknown
-// type is written from Raw.
+// type is written from Raw. A text block's text is written even when empty,
+// as the protocol requires it.
 func (c Content) MarshalJSON() ([]byte, error) {
 	if len(c.Raw) > 0 && !knownContentType(c.Type) {
 		return c.Raw, nil
 	}
 	type plain Content
+	if c.Type == ContentText && c.Text == "" {
+		// The outer Text hides the one of plain, whose omitempty would
+		// leave it out.
+		return json.Marshal(struct {
+			plain
+			Text string `json:"text"`
+		}{plain(c), c.Text})
+	}
 	return json.Marshal(plain(c))
+}
+
+// MarshalJSON encodes the contents with their text, or with their blob when
+// IsBlob reports true, even when empty: the protocol requires one of them,
+// and an empty blob stays a blob.
+func (r ResourceContents) MarshalJSON() ([]byte, error) {
+	w := struct {
+		URI      string          `json:"uri"`
+		MIMEType string          `json:"mimeType,omitempty"`
+		Text     *string         `json:"text,omitempty"`
+		Blob     *[]byte         `json:"blob,omitempty"`
+		Meta     json.RawMessage `json:"_meta,omitempty"`
+	}{URI: r.URI, MIMEType: r.MIMEType, Meta: r.Meta}
+	if r.IsBlob() {
+		w.Blob = &r.Blob
+	} else {
+		w.Text = &r.Text
+	}
+	return json.Marshal(w)
 }
 
 func knownContentType(t string) bool {
