@@ -30,6 +30,11 @@ type Restarting struct {
 	started  time.Time
 	failures int // consecutive sessions that ended early, or connects that failed
 	closed   bool
+
+	// closing ends with Close, and with it a restart in progress, which
+	// Close would otherwise wait for.
+	closing context.Context
+	stop    context.CancelFunc
 }
 
 // Restart back-off bounds.
@@ -56,6 +61,7 @@ func ConnectRestarting(ctx context.Context, t Transport, opts *Options) (*Restar
 	if err != nil {
 		return nil, err
 	}
+	r.closing, r.stop = context.WithCancel(context.Background())
 	r.cur, r.started = s, time.Now()
 	return r, nil
 }
@@ -77,6 +83,8 @@ func (r *Restarting) Session(ctx context.Context) (*Session, error) {
 	case r.sem <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-r.closing.Done():
+		return nil, ErrClosed
 	}
 	defer func() { <-r.sem }()
 	if r.closed {
@@ -96,16 +104,26 @@ func (r *Restarting) Session(ctx context.Context) (*Session, error) {
 		r.cur.Close()
 		r.cur = nil
 	}
+	// Close ends the restart.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(r.closing, cancel)()
 	if d := restartDelay(r.failures); d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-ctx.Done():
+			if r.closing.Err() != nil {
+				return nil, ErrClosed
+			}
 			return nil, fmt.Errorf("restarting the server after %d quick failures: %w", r.failures, ctx.Err())
 		}
 	}
 	s, err := Connect(ctx, r.t, &r.opts)
+	if err != nil && r.closing.Err() != nil {
+		return nil, ErrClosed
+	}
 	if err != nil {
 		r.failures++
 		if ended != nil {
@@ -133,8 +151,10 @@ func restartDelay(n int) time.Duration {
 	return min(d, MaxRestartBackoff)
 }
 
-// Close closes the current Session; later calls fail with ErrClosed.
+// Close closes the current Session; later calls fail with ErrClosed, and so
+// does a call connecting again meanwhile, which Close does not wait for.
 func (r *Restarting) Close() error {
+	r.stop()
 	r.sem <- struct{}{}
 	defer func() { <-r.sem }()
 	r.closed = true
