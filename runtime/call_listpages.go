@@ -10,13 +10,22 @@ import (
 
 // listPages lists every item of the paginated list method, whose result
 // holds the items in the array member key, and passes each item's bytes to
-// add. It follows the cursors under the bounds of pages.
+// add. It follows the cursors under the bounds of pages, and takes at most
+// Options.MaxTools items, as ListTools does.
 func (s *Session) listPages(ctx context.Context, method, key string, add func(raw []byte) error) error {
 	st, err := s.current(ctx)
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	pg := pages{method: method}
+	n := 0
+	count := func(raw []byte) error {
+		if n == s.opts.MaxTools {
+			return fmt.Errorf("the server lists more than %d items (Options.MaxTools)", s.opts.MaxTools)
+		}
+		n++
+		return add(raw)
+	}
 	for {
 		members, err := pg.params()
 		if err != nil {
@@ -26,7 +35,7 @@ func (s *Session) listPages(ctx context.Context, method, key string, add func(ra
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}
-		next, err := decodeListPage(res, key, add)
+		next, err := decodeListPage(res, key, count)
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}

@@ -303,6 +303,63 @@ func TestListToolsLimit(t *testing.T) {
 	}
 }
 
+// TestListingsLimit lists prompts, resource templates and skills from a
+// server whose pages never end, ten items a page: each listing stops at
+// Options.MaxTools items, long before the bound on pages.
+func TestListingsLimit(t *testing.T) {
+	checkLeaks(t)
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
+		json.Unmarshal(m.Params, &p)
+		start := 0
+		fmt.Sscan(p.Cursor, &start)
+		page := func(key, item string) {
+			var b strings.Builder
+			fmt.Fprintf(&b, `{"resultType":"complete",%q:[`, key)
+			for i := start; i < start+10; i++ {
+				if i > start {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, item, i)
+			}
+			fmt.Fprintf(&b, `],"nextCursor":"%d"}`, start+10)
+			c.reply(m, b.String())
+		}
+		switch m.Method {
+		case "server/discover":
+			c.reply(m, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":`+skillsCaps+`,"ttlMs":0,"cacheScope":"public"}`)
+		case "prompts/list":
+			page("prompts", `{"name":"p%d"}`)
+		case "resources/templates/list":
+			page("resourceTemplates", `{"uriTemplate":"demo://%d/{id}","name":"t"}`)
+		case "skills/list":
+			page("skills", `{"uri":"skill://s%d/SKILL.md","frontmatter":{"name":"s","description":"d"},"resources":"dynamic"}`)
+		}
+		return nil
+	})
+	s, err := Connect(context.Background(), conn, &Options{MaxTools: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		method string
+		list   func() (int, error)
+	}{
+		{"prompts/list", func() (int, error) { l, err := s.ListPrompts(ctx); return len(l), err }},
+		{"resources/templates/list", func() (int, error) { l, err := s.ListResourceTemplates(ctx); return len(l), err }},
+		{"skills/list", func() (int, error) { l, err := s.ListSkills(ctx); return len(l), err }},
+	} {
+		n, err := c.list()
+		if err == nil || !strings.HasPrefix(err.Error(), c.method+": ") || !strings.Contains(err.Error(), "more than 25") {
+			t.Errorf("%s of endless pages: %d items, error %v, want one naming the method and the limit of 25", c.method, n, err)
+		}
+	}
+}
+
 // TestHostileServersThatStopReading calls a stdio server that reads no more
 // input, with arguments larger than the pipe holds, and an HTTP+SSE server
 // that never answers the POST of a call. Both calls fail at their timeout

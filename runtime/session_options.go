@@ -83,7 +83,9 @@ type Options struct {
 	CallTimeout time.Duration
 
 	// MaxTools bounds the tools ListTools accepts from one server, across
-	// all pages; DefaultMaxTools when zero. A longer list is an error.
+	// all pages; DefaultMaxTools when zero. A longer list is an error. It
+	// bounds the prompts, resource templates and skills of the other
+	// listings alike.
 	MaxTools int
 
 	// TaskTimeout bounds the wait for a tool call the server runs as a

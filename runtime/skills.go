@@ -114,6 +114,9 @@ func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
 		if err != nil {
 			return nil, fmt.Errorf("skills/list: %w", err)
 		}
+		if len(skills) > s.opts.MaxTools {
+			return nil, fmt.Errorf("skills/list: the server lists more than %d skills (Options.MaxTools)", s.opts.MaxTools)
+		}
 		more, err := pg.advance(next)
 		if err != nil {
 			return nil, err
