@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/genai"
@@ -87,7 +88,7 @@ type chatModel Chat
 
 func (m *chatModel) Request(ctx context.Context) ([]*genai.FunctionCall, error) {
 	c := (*Chat)(m)
-	resp, err := c.Client.Models.GenerateContent(ctx, c.Model, c.History, c.config())
+	resp, err := generate(ctx, c.Client.Models, c.Model, c.History, c.config())
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +156,14 @@ func modelTurn(resp *genai.GenerateContentResponse) (*genai.Content, error) {
 		return nil, errors.New("the model returned no candidate")
 	}
 	cand := resp.Candidates[0]
+	if cand == nil {
+		return nil, errors.New("the model returned a null candidate")
+	}
+	if cand.Content != nil && slices.Contains(cand.Content.Parts, nil) {
+		// A null part carries nothing, and kept in the history it would
+		// make the SDK fail every later request.
+		cand.Content.Parts = slices.DeleteFunc(cand.Content.Parts, func(p *genai.Part) bool { return p == nil })
+	}
 	if cand.Content == nil || len(cand.Content.Parts) == 0 {
 		reason := string(cand.FinishReason)
 		if cand.FinishMessage != "" {

@@ -256,3 +256,46 @@ func TestChatErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMalformedResponses sends a Chat and a Sampler, through the real genai
+// client, responses the SDK cannot read or that hold null parts. A null
+// candidate panics inside the SDK's conversion: it is an error, and the
+// chat still works for the next response. A null part is dropped from the
+// model's turn, so that the history stays one the SDK can send again.
+func TestMalformedResponses(t *testing.T) {
+	ctx := context.Background()
+	user := func(text string) *genai.Content { return genai.NewContentFromText(text, genai.RoleUser) }
+	answer := `{"candidates":[{"content":{"role":"model","parts":[{"text":"fine"}]}}]}`
+
+	_, client := newFakeGemini(t, `{"candidates":[null]}`, answer)
+	c := &Chat{Client: client, Model: "m", History: []*genai.Content{user("hi")}}
+	if _, err := c.Run(ctx); err == nil || !strings.Contains(err.Error(), "genai SDK panicked") {
+		t.Errorf("a null candidate: error %v, want the SDK's panic as an error", err)
+	}
+	if got, err := c.Run(ctx); err != nil || got != "fine" {
+		t.Errorf("the next response: %q, %v", got, err)
+	}
+
+	_, client = newFakeGemini(t, `{"candidates":[{"content":{"role":"model","parts":[{"text":"a"},null]}}]}`, answer)
+	c = &Chat{Client: client, Model: "m", History: []*genai.Content{user("hi")}}
+	if got, err := c.Run(ctx); err != nil || got != "a" {
+		t.Errorf("a turn with a null part: %q, %v", got, err)
+	}
+	if n := len(c.History[1].Parts); n != 1 {
+		t.Errorf("the model's turn kept %d parts, want the 1 that is not null", n)
+	}
+	c.History = append(c.History, user("again"))
+	if got, err := c.Run(ctx); err != nil || got != "fine" {
+		t.Errorf("the request after a null part: %q, %v", got, err)
+	}
+
+	_, client = newFakeGemini(t, `{"candidates":[null]}`)
+	msg := []runtime.SamplingMessage{{Role: "user", Content: []runtime.Content{{Type: runtime.ContentText, Text: "hi"}}}}
+	if _, err := (&Sampler{Models: client.Models, Model: "m"}).Handle(ctx, &runtime.SamplingRequest{Messages: msg}); err == nil || !strings.Contains(err.Error(), "genai SDK panicked") {
+		t.Errorf("sampling, a null candidate: error %v", err)
+	}
+	f := &fakeModels{reply: &genai.GenerateContentResponse{Candidates: []*genai.Candidate{nil}}}
+	if _, err := (&Sampler{Models: f, Model: "m"}).Handle(ctx, &runtime.SamplingRequest{Messages: msg}); err == nil || err.Error() != "gemini: the model returned a null candidate" {
+		t.Errorf("sampling, a nil candidate from Models: error %v", err)
+	}
+}

@@ -335,7 +335,7 @@ func (l *Live) Run(ctx context.Context, handle func(*genai.LiveServerMessage) er
 	defer stop()
 	var cause error
 	for {
-		msg, err := l.conn.Receive()
+		msg, err := receive(l.conn)
 		if err != nil {
 			cause = l.endCause(ctx, err)
 			break

@@ -300,3 +300,28 @@ func TestLiveUpdate(t *testing.T) {
 		t.Errorf("response %+v, want the new toolset's", r)
 	}
 }
+
+// panickingReceiveConn panics in Receive, as the genai SDK's conversion of
+// a Vertex AI message does on a null where it expects an object.
+type panickingReceiveConn struct{ *memLiveConn }
+
+func (c *panickingReceiveConn) Receive() (*genai.LiveServerMessage, error) {
+	var m map[string]any
+	_ = m["serverContent"].(map[string]any)
+	return nil, nil
+}
+
+// TestLiveReceivePanicEndsRun: a panic while the SDK reads a message ends
+// Run with an error that says so, instead of crashing the program.
+func TestLiveReceivePanicEndsRun(t *testing.T) {
+	conn := &panickingReceiveConn{newMemLiveConn()}
+	t.Cleanup(func() { conn.Close() })
+	ts, _ := NewToolset(callerFunc(func(context.Context, string, any) (*runtime.Result, error) { return &runtime.Result{}, nil }), loopTools, nil)
+	live, err := newLive(conn, ts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := live.Run(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "reading a Live message: the genai SDK panicked") {
+		t.Errorf("Run = %v", err)
+	}
+}

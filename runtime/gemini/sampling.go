@@ -45,7 +45,7 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 		if err != nil {
 			return provider.Answer{}, err
 		}
-		resp, err := s.Models.GenerateContent(ctx, s.Model, contents, s.config(req))
+		resp, err := generate(ctx, s.Models, s.Model, contents, s.config(req))
 		if err != nil {
 			return provider.Answer{}, fmt.Errorf("gemini: %w", err)
 		}
