@@ -24,6 +24,10 @@ const DefaultMaxTokens = 4096
 // the last allowed step. It is the same error as runtime/gemini's.
 var ErrMaxSteps = agent.ErrMaxSteps
 
+// errNullResponse is the error of a response whose body is JSON null, which
+// the SDK decodes as no value and no error.
+var errNullResponse = errors.New("the response is null")
+
 // Chat is a conversation with a Claude model, through the Messages API, that
 // can call the tools of a Toolset. Its zero value is not usable: set Client,
 // Model and Toolset.
@@ -102,6 +106,9 @@ func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, erro
 	msg, err := c.Client.Messages.New(ctx, c.params())
 	if err != nil {
 		return nil, err
+	}
+	if msg == nil {
+		return nil, errNullResponse
 	}
 	if len(msg.Content) == 0 {
 		return nil, fmt.Errorf("the model returned an empty message (%s)", orNone(string(msg.StopReason)))

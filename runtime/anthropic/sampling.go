@@ -46,6 +46,9 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 		if err != nil {
 			return provider.Answer{}, fmt.Errorf("anthropic: %w", err)
 		}
+		if msg == nil {
+			return provider.Answer{}, fmt.Errorf("anthropic: %w", errNullResponse)
+		}
 		var b strings.Builder
 		for _, block := range msg.Content {
 			if block.Type == "text" {

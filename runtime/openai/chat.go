@@ -19,6 +19,10 @@ const DefaultMaxSteps = agent.DefaultMaxSteps
 // the last allowed step. It is the same error as runtime/gemini's.
 var ErrMaxSteps = agent.ErrMaxSteps
 
+// errNullResponse is the error of a response whose body is JSON null, which
+// the SDK decodes as no value and no error.
+var errNullResponse = errors.New("the response is null")
+
 // Chat is a conversation with an OpenAI model, through the Chat Completions
 // API, that can call the tools of a Toolset. Its zero value is not usable:
 // set Client, Model and Toolset.
@@ -99,6 +103,9 @@ func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessage
 	resp, err := c.Client.Chat.Completions.New(ctx, c.params())
 	if err != nil {
 		return nil, err
+	}
+	if resp == nil {
+		return nil, errNullResponse
 	}
 	if len(resp.Choices) == 0 {
 		return nil, errors.New("the model returned no choice")

@@ -96,6 +96,9 @@ func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunct
 	if err != nil {
 		return nil, err
 	}
+	if resp == nil {
+		return nil, errNullResponse
+	}
 	items, err := inputItems(resp.Output)
 	if err != nil {
 		return nil, err

@@ -46,6 +46,9 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 		if err != nil {
 			return provider.Answer{}, fmt.Errorf("openai: %w", err)
 		}
+		if resp == nil {
+			return provider.Answer{}, fmt.Errorf("openai: %w", errNullResponse)
+		}
 		if len(resp.Choices) == 0 {
 			return provider.Answer{}, errors.New("openai: the model returned no choice")
 		}
