@@ -117,7 +117,7 @@ type OAuth struct {
 	mu     sync.Mutex
 	server *discovered
 	grant  *Grant
-	src    oauth2.TokenSource
+	src    *savingSource
 	dpop   *dpopKey
 }
 
@@ -184,8 +184,13 @@ func (o *OAuth) Authorize(req *http.Request) error {
 	if src == nil {
 		return nil
 	}
-	tok, err := src.Token()
+	tok, err := src.Token(req.Context())
 	if err != nil {
+		if cerr := req.Context().Err(); cerr != nil {
+			// The request ended while the token was being refreshed:
+			// the grant is still good for the next request.
+			return cerr
+		}
 		// The refresh failed: send the request without a token, and let
 		// the 401 start a new sign-in.
 		o.log().Debug("refreshing the access token failed", "error", tokenError(err))
@@ -236,7 +241,7 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 	sent := req.Header.Get("Authorization")
 	if o.src != nil && !insufficient {
 		// Another request may have signed in since this one was sent.
-		if tok, err := o.src.Token(); err == nil && !sentToken(sent, tok.AccessToken) {
+		if tok, err := o.src.Token(ctx); err == nil && !sentToken(sent, tok.AccessToken) {
 			return true, nil
 		}
 	}
@@ -307,18 +312,13 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 	o.grant = g
 	flow := o.Flow
 	hc := o.tokenClient("")
-	next := oauth2.ReuseTokenSource(tok, tokenSourceFunc(func() (*oauth2.Token, error) {
-		ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), oauth2.HTTPClient, hc), time.Minute)
+	o.src = newSavingSource(o.store(), g, func(ctx context.Context, _ *oauth2.Token) (*oauth2.Token, error) {
+		ctx, cancel := context.WithTimeout(context.WithValue(ctx, oauth2.HTTPClient, hc), time.Minute)
 		defer cancel()
 		return flow.Token(ctx, t)
-	}))
-	o.src = &savingSource{src: next, store: o.store(), grant: *g, last: tok.AccessToken}
+	})
 	return nil
 }
-
-type tokenSourceFunc func() (*oauth2.Token, error)
-
-func (f tokenSourceFunc) Token() (*oauth2.Token, error) { return f() }
 
 // scopesFor returns the scopes to ask for: the configured ones, else those
 // of the challenge, else those the resource supports; on a step up, with
@@ -513,12 +513,11 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 // use makes g the current grant, refreshed through cfg.
 func (o *OAuth) use(cfg *oauth2.Config, g *Grant) {
 	o.grant = g
-	o.src = &savingSource{
-		src:   cfg.TokenSource(o.tokenContext(context.Background(), g.Resource), g.Token),
-		store: o.store(),
-		grant: *g,
-		last:  g.Token.AccessToken,
-	}
+	hc := o.tokenClient(g.Resource)
+	o.src = newSavingSource(o.store(), g, func(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, error) {
+		ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
+		return cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+	})
 }
 
 // tokenContext returns ctx carrying the HTTP client of the token requests
@@ -757,29 +756,42 @@ func randomString() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// savingSource is a TokenSource that saves every refreshed token in the
-// store.
+// savingSource holds the tokens of the current grant: it refreshes the
+// token once it has expired, within the context of the request that needs
+// it, so that a token endpoint that never answers holds no request beyond
+// its context, and it saves every new token in the store.
 type savingSource struct {
-	src   oauth2.TokenSource
-	store Store
-	mu    sync.Mutex
-	grant Grant
-	last  string
+	refresh func(ctx context.Context, expired *oauth2.Token) (*oauth2.Token, error)
+	store   Store
+	// turn holds the turn to refresh; unlike a mutex, waiting for it can
+	// be given up when a request's context ends.
+	turn  chan struct{}
+	grant Grant // its Token is the current token
 }
 
-func (s *savingSource) Token() (*oauth2.Token, error) {
-	tok, err := s.src.Token()
+func newSavingSource(store Store, g *Grant, refresh func(context.Context, *oauth2.Token) (*oauth2.Token, error)) *savingSource {
+	return &savingSource{refresh: refresh, store: store, turn: make(chan struct{}, 1), grant: *g}
+}
+
+// Token returns the current token, refreshed first when it has expired.
+// A refresh ends when ctx does.
+func (s *savingSource) Token(ctx context.Context) (*oauth2.Token, error) {
+	select {
+	case s.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-s.turn }()
+	if s.grant.Token.Valid() {
+		return s.grant.Token, nil
+	}
+	tok, err := s.refresh(ctx, s.grant.Token)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if tok.AccessToken != s.last {
-		s.last = tok.AccessToken
-		s.grant.Token = tok
-		if err := s.store.SaveGrant(context.Background(), &s.grant); err != nil {
-			return nil, err
-		}
+	s.grant.Token = tok
+	if err := s.store.SaveGrant(context.WithoutCancel(ctx), &s.grant); err != nil {
+		return nil, err
 	}
 	return tok, nil
 }
