@@ -286,8 +286,7 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys ma
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects")
 		}
-		first := via[0].URL
-		if !strings.EqualFold(req.URL.Host, first.Host) || (first.Scheme == "https" && req.URL.Scheme != "https") {
+		if !keepsCredentials(via[0].URL, req.URL) {
 			req.Header.Del("Authorization")
 			req.Header.Del("DPoP")
 			for k := range userKeys {
@@ -299,6 +298,13 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys ma
 		}
 		return nil
 	}
+}
+
+// keepsCredentials reports whether a request to to may carry the
+// credentials of a request to from: it stays on from's host and does not
+// step down from https.
+func keepsCredentials(from, to *url.URL) bool {
+	return strings.EqualFold(to.Host, from.Host) && (from.Scheme != "https" || to.Scheme == "https")
 }
 
 // newRequest returns a request to u carrying the shared headers.

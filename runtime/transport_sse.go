@@ -18,9 +18,12 @@ import (
 //
 // Connect GETs rawURL and waits, at most HTTPOptions.EndpointTimeout, for the
 // endpoint event naming the URL to POST messages to, which must have the
-// stream's origin. Every message is then POSTed there, and every message from
-// the server, responses included, arrives on the stream. The stream ending
-// ends the connection.
+// stream's origin. When the connection carries credentials (a bearer token,
+// headers, an Authorizer), the endpoint must also be on rawURL's host, and
+// over https when rawURL is: a stream redirected elsewhere is refused, as
+// the redirect did not take the credentials there. Every message is then
+// POSTed there, and every message from the server, responses included,
+// arrives on the stream. The stream ending ends the connection.
 func SSE(rawURL string, opts *HTTPOptions) Transport {
 	return &sseTransport{url: rawURL, opts: opts}
 }
@@ -126,6 +129,13 @@ func dialSSE(ctx context.Context, h *httpClient, rawURL string, in *inbox) (*sse
 		resp.Body.Close()
 		r.Release()
 		return fail(fmt.Errorf("GET %s: refusing the endpoint %q: it is not on the stream's origin", c.logURL, redactURL(string(ev.Data))))
+	}
+	if (len(h.header) > 0 || h.auth != nil) && !keepsCredentials(req.URL, ep) {
+		// The stream was redirected where the redirect policy sent no
+		// credentials; the POSTs must not take them there either.
+		resp.Body.Close()
+		r.Release()
+		return fail(fmt.Errorf("GET %s: refusing the endpoint %q: the stream was redirected to another host (or from https), where the credentials are not sent", c.logURL, redactURL(ep.String())))
 	}
 	if !stop() {
 		resp.Body.Close()
