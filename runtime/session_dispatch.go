@@ -132,14 +132,7 @@ func (s *Session) handleOne(data []byte) {
 		}
 		var rep reply
 		if m.Error != nil && !jsonrpc.IsNull(m.Error) {
-			e := decodeRPCError(m.Error)
-			if s.cc.ScrubSecrets != nil {
-				e.Message = s.scrub(e.Message)
-				if len(e.Data) > 0 {
-					e.Data = []byte(s.scrub(string(e.Data)))
-				}
-			}
-			rep.err = e
+			rep.err = s.decodeRPCError(m.Error)
 		} else {
 			rep.result = m.Result
 		}
@@ -195,12 +188,23 @@ func snippet(data []byte) string {
 	return string(data)
 }
 
-func decodeRPCError(raw []byte) *RPCError {
+// decodeRPCError decodes the error member of a response, with the secrets
+// the connection knows scrubbed from its message and data. A malformed one
+// is scrubbed before its start is cut for the message: cut first, a secret
+// the cut ends in the middle of would no longer be matched.
+func (s *Session) decodeRPCError(raw []byte) *RPCError {
 	var e RPCError
 	if err := json.Unmarshal(raw, &e); err != nil {
-		return &RPCError{Code: CodeInternalError, Message: "malformed error response: " + snippet(raw)}
+		return &RPCError{Code: CodeInternalError, Message: "malformed error response: " + snippet([]byte(s.scrub(string(raw))))}
 	}
-	if len(e.Data) > 0 {
+	switch {
+	case s.cc.ScrubSecrets != nil:
+		e.Message = s.scrub(e.Message)
+		if len(e.Data) > 0 {
+			e.Data = json.RawMessage(s.scrub(string(e.Data)))
+		}
+	case len(e.Data) > 0:
+		// A copy of its own, apart from the message it came in.
 		e.Data = append(json.RawMessage(nil), e.Data...)
 	}
 	return &e

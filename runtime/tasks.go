@@ -537,7 +537,7 @@ func (t *Task) inlined(w *wireTask) (*Result, error) {
 	case TaskFailed:
 		te := &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskFailed, Message: w.StatusMessage}
 		if len(w.Error) > 0 && !jsonrpc.IsNull(w.Error) {
-			te.Err = decodeRPCError(w.Error)
+			te.Err = t.s.decodeRPCError(w.Error)
 		}
 		return nil, te
 	default:

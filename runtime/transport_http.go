@@ -433,11 +433,13 @@ func (h *httpClient) scrub(s string) string { return h.red.String(s) }
 // message. A 401 or 403 gets a hint about the bearer token.
 func (h *httpClient) statusError(method, u string, status int, body []byte) error {
 	body = bytes.TrimSpace(body)
+	if len(body) > 0 {
+		// Scrubbed before it is cut: a secret the cut ends in the middle
+		// of would no longer be matched, and its start would show.
+		body = []byte(h.scrub(string(body)))
+	}
 	if len(body) > maxErrorBodyShown {
 		body = body[:maxErrorBodyShown]
-	}
-	if len(body) > 0 {
-		body = []byte(h.scrub(string(body)))
 	}
 	e := &HTTPError{Method: method, URL: redactURL(u), StatusCode: status, Body: body}
 	if status != http.StatusUnauthorized && status != http.StatusForbidden {
