@@ -26,6 +26,10 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"error\",\"data\":%q}}\n\n", "server saw "+echo)
 		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"oops\":%q\n\n", echo)
+		// Notifications the Session logs at debug level with their params.
+		for _, n := range []string{"notifications/cancelled", "notifications/progress", "notifications/subscriptions/acknowledged", "notifications/elicitation/complete"} {
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"method\":%q,\"params\":{\"requestId\":987654,\"echo\":%q}}\n\n", n, echo)
+		}
 		switch m.Params.Name {
 		case "rpcerr":
 			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32000,\"message\":%q,\"data\":{\"sent\":%q}}}\n\n", m.ID, "refused "+echo, echo)
@@ -56,7 +60,7 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 			t.Errorf("the secret %s shows in the logs or the error:\n%s", secret, text)
 		}
 	}
-	for _, want := range []string{"mcp recv", "server saw", "malformed", "refused Bearer [REDACTED] [REDACTED]"} {
+	for _, want := range []string{"mcp recv", "server saw", "malformed", "refused Bearer [REDACTED] [REDACTED]", "the server cancelled a request", "ignored a malformed progress notification", "subscription acknowledged", "ignored a malformed elicitation/complete"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%q not logged: the test proves nothing\n%s", want, text)
 		}

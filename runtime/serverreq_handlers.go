@@ -209,7 +209,7 @@ func (s *Session) elicitationComplete(params []byte) {
 		return nil
 	})
 	if id == "" {
-		s.log.Debug("ignored a malformed elicitation/complete notification", "params", snippet(params))
+		s.log.Debug("ignored a malformed elicitation/complete notification", "params", logParams{s, params})
 		return
 	}
 	if s.opts.OnElicitationComplete != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -179,6 +180,18 @@ func (s *Session) isPending(id int64) bool {
 	return s.pending[id] != nil
 }
 
+// logParams is the start of a message's params in a log record, with the
+// connection's secrets scrubbed before it is cut; the work is done only when
+// a handler writes the record.
+type logParams struct {
+	s      *Session
+	params []byte
+}
+
+func (p logParams) LogValue() slog.Value {
+	return slog.StringValue(snippet([]byte(p.s.scrub(string(p.params)))))
+}
+
 // snippet returns the start of data for a log record.
 func snippet(data []byte) string {
 	const max = 200
@@ -224,7 +237,7 @@ func (s *Session) notification(method string, params []byte) {
 	case "notifications/message":
 		s.serverLog(params)
 	case "notifications/subscriptions/acknowledged":
-		s.log.Debug("subscription acknowledged", "notifications", snippet(params))
+		s.log.Debug("subscription acknowledged", "notifications", logParams{s, params})
 	case "notifications/cancelled":
 		s.serverCancelled(params)
 	case "notifications/elicitation/complete":
@@ -244,7 +257,7 @@ func (s *Session) serverCancelled(params []byte) {
 		if s.cancelServed(params) {
 			return
 		}
-		s.log.Debug("the server cancelled a request", "params", snippet(params))
+		s.log.Debug("the server cancelled a request", "params", logParams{s, params})
 		return
 	}
 	var id int64
@@ -256,7 +269,7 @@ func (s *Session) serverCancelled(params []byte) {
 		return nil
 	})
 	if !ok || !s.isPending(id) {
-		s.log.Debug("the server cancelled a request", "params", snippet(params))
+		s.log.Debug("the server cancelled a request", "params", logParams{s, params})
 		return
 	}
 	s.deliver(id, nil, reply{err: errors.New("the server cancelled the request")})

@@ -68,7 +68,7 @@ func (s *Session) progress(params []byte) {
 		return nil
 	})
 	if err != nil || !ok {
-		s.log.Debug("ignored a malformed progress notification", "params", snippet(params))
+		s.log.Debug("ignored a malformed progress notification", "params", logParams{s, params})
 		return
 	}
 	s.mu.Lock()
