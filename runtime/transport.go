@@ -74,8 +74,11 @@ type HandshakeNotifier interface {
 }
 
 // ErrSessionExpired is returned by a Streamable HTTP connection when the
-// server answers 404 to a request that carried a session id. The Session then
-// runs the handshake again and resends the request.
+// server answers 404 to a request that carried a session id, and for every
+// request but initialize written after that until an initialize answer
+// gives the next session, none of which is sent. The Session then runs the
+// handshake again, unless another request already did, and resends the
+// request.
 var ErrSessionExpired = errors.New("mcp session expired")
 
 // ErrClosed is returned by operations on a closed Session or Conn.

@@ -90,7 +90,8 @@ const (
 	maxResumeAttempts = 5
 	// defaultRetry is the reconnection delay when the server set none.
 	defaultRetry = time.Second
-	// minGetRetry is the least delay before the GET stream is reopened.
+	// minGetRetry is the least delay before the GET stream is reopened,
+	// or a broken response stream resumed.
 	minGetRetry = 100 * time.Millisecond
 	// maxRetry caps a server's retry interval and our backoff.
 	maxRetry = 30 * time.Second

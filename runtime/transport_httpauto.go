@@ -193,7 +193,11 @@ func (c *autoConn) HandshakeDone(version string) {
 	}
 }
 
-func (c *autoConn) Close() error {
+func (c *autoConn) Close() error { return c.closeContext(context.Background()) }
+
+// closeContext is Close with the waits of the connection in use ending
+// when ctx does.
+func (c *autoConn) closeContext(ctx context.Context) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -202,7 +206,12 @@ func (c *autoConn) Close() error {
 	c.closed = true
 	cur := c.cur
 	c.mu.Unlock()
-	err := cur.Close()
+	var err error
+	if cc, ok := cur.(contextCloser); ok {
+		err = cc.closeContext(ctx)
+	} else {
+		err = cur.Close()
+	}
 	c.in.close()
 	return err
 }

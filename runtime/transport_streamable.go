@@ -104,8 +104,13 @@ type streamableConn struct {
 	closed    bool
 	streams   map[string]*stream // requests not yet answered, by id; see cancelRequest
 	sessionID string
-	version   string             // negotiated legacy version, from HandshakeDone
-	stopGet   context.CancelFunc // ends the GET stream
+	// expired is set once the server answered 404 to the session id, until
+	// an initialize answer gives the next one: requests other than
+	// initialize then fail with ErrSessionExpired instead of going out
+	// without a session, which the server would refuse.
+	expired bool
+	version string             // negotiated legacy version, from HandshakeDone
+	stopGet context.CancelFunc // ends the GET stream
 	// getAnswered is closed once the server has answered the GET for
 	// server messages (or it failed); nil while none was sent.
 	getAnswered chan struct{}
@@ -187,6 +192,10 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	}
 	var sid string
 	if !modern && m.Method != "initialize" {
+		if c.expired {
+			c.mu.Unlock()
+			return ErrSessionExpired
+		}
 		sid = c.sessionID
 	}
 	pending, until := c.getPending, c.getPendingEnd
@@ -382,7 +391,7 @@ func (c *streamableConn) setSession(id string) {
 		}
 	}
 	c.mu.Lock()
-	c.sessionID = id
+	c.sessionID, c.expired = id, false
 	c.mu.Unlock()
 }
 
@@ -411,14 +420,15 @@ func (c *streamableConn) takeHeldGet() func() {
 }
 
 // expire forgets the session id sid after the server answered 404 to it, and
-// stops the GET stream that belonged to it.
+// stops the GET stream that belonged to it. Until an initialize answer
+// gives a new session, Write fails other requests with ErrSessionExpired.
 func (c *streamableConn) expire(sid string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sessionID != sid {
 		return
 	}
-	c.sessionID = ""
+	c.sessionID, c.expired = "", true
 	if c.stopGet != nil {
 		c.stopGet()
 		c.stopGet = nil
@@ -550,7 +560,11 @@ func (c *streamableConn) awaitGetStream(ctx context.Context, pending chan struct
 
 // Close ends every stream, ends the session with DELETE when the server gave
 // one, and waits for the connection's goroutines.
-func (c *streamableConn) Close() error {
+func (c *streamableConn) Close() error { return c.closeContext(context.Background()) }
+
+// closeContext is Close with its waits for the server, for the answer to a
+// GET in flight and for the DELETE, ending when ctx does.
+func (c *streamableConn) closeContext(ctx context.Context) error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -574,6 +588,7 @@ func (c *streamableConn) Close() error {
 		select {
 		case <-answered:
 		case <-t.C:
+		case <-ctx.Done():
 		}
 		t.Stop()
 	}
@@ -588,14 +603,16 @@ func (c *streamableConn) Close() error {
 		c.in.close()
 	}
 	if sid != "" {
-		c.deleteSession(sid, version)
+		c.deleteSession(ctx, sid, version)
 	}
 	c.wg.Wait()
 	return nil
 }
 
-func (c *streamableConn) deleteSession(sid, version string) {
-	ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+// deleteSession ends the session sid with DELETE, within deleteTimeout and
+// until ctx ends.
+func (c *streamableConn) deleteSession(ctx context.Context, sid, version string) {
+	ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
 	defer cancel()
 	req, err := c.h.newRequest(ctx, http.MethodDelete, c.url, nil)
 	if err != nil {
@@ -756,7 +773,9 @@ func (c *streamableConn) pump(s *stream, resp *http.Response, id, version string
 				c.failRequest(s.ctx, id, fmt.Errorf("the response stream from %s broke and %d attempts to resume it failed: %w", c.logURL(), failures, err))
 				return
 			}
-			if !sleep(s.ctx, retryDelay(r, failures)) {
+			// A server that ends each resumed stream at once with a
+			// retry of 0 would otherwise have the connection spin.
+			if !sleep(s.ctx, max(retryDelay(r, failures), minGetRetry)) {
 				return
 			}
 			failures++
