@@ -46,7 +46,8 @@ var nameRules = toolname.Rules{
 	Rest: func(c byte) bool {
 		return toolname.IsLetter(c) || toolname.IsDigit(c) || c == '_' || c == '.' || c == ':' || c == '-'
 	},
-	Prefix: "_",
+	Prefix:   "_",
+	Reserved: []string{toolname.SearchFunction},
 }
 
 // ValidName reports whether Gemini accepts name as a function name as it is.

@@ -18,6 +18,9 @@ type Decl struct {
 	Description string
 	// Root is the input schema as Root returns it.
 	Root *jsontree.Node
+	// Union holds the branches of the top-level anyOf and oneOf that Root
+	// removed into the description.
+	Union []*jsontree.Node
 }
 
 // Declare returns one Decl per tool, in the order of tools, and a map from
@@ -37,7 +40,7 @@ func Declare(provider string, tools []runtime.Tool, rules toolname.Rules) ([]Dec
 	decls := make([]Decl, len(tools))
 	reverse := make(map[string]string, len(tools))
 	for i, t := range tools {
-		root, note, err := Root(t.Name, t.InputSchema)
+		root, note, union, err := rootAndUnion(t.Name, t.InputSchema)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -45,7 +48,7 @@ func Declare(provider string, tools []runtime.Tool, rules toolname.Rules) ([]Dec
 		if note != "" {
 			desc += "\n\n" + note
 		}
-		decls[i] = Decl{Name: declared[i], Description: desc, Root: root}
+		decls[i] = Decl{Name: declared[i], Description: desc, Root: root, Union: union}
 		reverse[declared[i]] = t.Name
 	}
 	return decls, reverse, nil

@@ -57,13 +57,8 @@ func (r *nulls) strip(s, v *jsontree.Node, depth int) bool {
 	changed := false
 	for _, key := range []string{"anyOf", "oneOf"} {
 		if u := s.Get(key); u != nil {
-			for _, b := range u.Items {
-				if r.matchesKind(b, v, depth) {
-					changed = r.strip(b, v, depth+1) || changed
-					if key != "allOf" {
-						break
-					}
-				}
+			if b := r.branch(u.Items, v, depth); b != nil {
+				changed = r.strip(b, v, depth+1) || changed
 			}
 		}
 	}
@@ -95,6 +90,65 @@ func (r *nulls) strip(s, v *jsontree.Node, depth int) bool {
 		}
 	}
 	return changed
+}
+
+// branch returns the union branch that describes v, or nil: of the
+// branches whose type fits v, for an object the one whose properties take
+// the most of v's keys and whose const and enum properties v's values
+// match (so a tagged union's tag picks its branch), else the first.
+func (r *nulls) branch(branches []*jsontree.Node, v *jsontree.Node, depth int) *jsontree.Node {
+	var first, best *jsontree.Node
+	bestScore := -1
+	for _, b := range branches {
+		if !r.matchesKind(b, v, depth) {
+			continue
+		}
+		if first == nil {
+			first = b
+		}
+		if v.Kind != jsontree.Object {
+			break
+		}
+		if score := r.fit(b, v, depth); score > bestScore {
+			best, bestScore = b, score
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return first
+}
+
+// fit returns how many of object v's keys the properties of branch b
+// declare, or -1 when a value of v is not one of the values b's const or
+// enum allows for its key.
+func (r *nulls) fit(b, v *jsontree.Node, depth int) int {
+	b, ok := r.view(b, depth)
+	if !ok {
+		return -1
+	}
+	props := b.Get("properties")
+	if props == nil {
+		return 0
+	}
+	score := 0
+	for _, m := range v.Members {
+		ps := props.Get(m.Key)
+		if ps == nil {
+			continue
+		}
+		score++
+		if ps.Kind != jsontree.Object || m.Value.Kind == jsontree.Null {
+			continue
+		}
+		if c := ps.Get("const"); c != nil && c.String() != m.Value.String() {
+			return -1
+		}
+		if e := ps.Get("enum"); e != nil && e.Kind == jsontree.Array && !slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.String() == m.Value.String() }) {
+			return -1
+		}
+	}
+	return score
 }
 
 // matchesKind reports whether a union branch could describe v, judging by

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/internal/schema"
@@ -22,19 +23,26 @@ import (
 // still validates against the server's own schema). An empty schema gives
 // {"type":"object","properties":{}}.
 func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
+	root, note, _, err := rootAndUnion(tool, raw)
+	return root, note, err
+}
+
+// rootAndUnion is Root, which also returns the branches of the top-level
+// anyOf and oneOf it removed.
+func rootAndUnion(tool string, raw []byte) (*jsontree.Node, string, []*jsontree.Node, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = []byte(`{}`)
 	}
 	doc, err := jsontree.ParseUnique(raw)
 	if err != nil {
-		return nil, "", fmt.Errorf("tool %s: reading input schema: %w", tool, err)
+		return nil, "", nil, fmt.Errorf("tool %s: reading input schema: %w", tool, err)
 	}
 	if doc.Kind == jsontree.Bool && doc.Bool {
 		doc = &jsontree.Node{Kind: jsontree.Object}
 	}
 	if doc.Kind != jsontree.Object {
-		return nil, "", fmt.Errorf("tool %s: input schema at (root): schema is a JSON %s, not an object", tool, doc.Kind)
+		return nil, "", nil, fmt.Errorf("tool %s: input schema at (root): schema is a JSON %s, not an object", tool, doc.Kind)
 	}
 	doc = schema.StaticRefs(doc)
 	f := &schema.Flattener{Root: doc, Merge: rootMerge}
@@ -42,21 +50,23 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	var fe *schema.FlattenError
 	switch {
 	case errors.As(err, &fe):
-		return nil, "", fmt.Errorf("tool %s: input schema at %s: %s", tool, pointerText(fe.Pointer), fe.Msg)
+		return nil, "", nil, fmt.Errorf("tool %s: input schema at %s: %s", tool, pointerText(fe.Pointer), fe.Msg)
 	case err != nil:
-		return nil, "", fmt.Errorf("tool %s: input schema: %w", tool, err)
+		return nil, "", nil, fmt.Errorf("tool %s: input schema: %w", tool, err)
 	}
 	root = root.Clone()
 	if t := root.Get("type"); t != nil {
 		if s, ok := t.StringValue(); !ok || s != "object" {
-			return nil, "", fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.String())
+			return nil, "", nil, fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.String())
 		}
 	}
 	var notes []string
+	var branches []*jsontree.Node
 	for _, key := range []string{"anyOf", "oneOf"} {
 		if u := root.Get(key); u != nil {
 			root.Delete(key)
 			notes = append(notes, "The arguments must also match one of these schemas: "+u.String()+".")
+			branches = append(branches, u.Items...)
 		}
 	}
 	root.Delete("not")
@@ -72,7 +82,7 @@ func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 			out.Set(m.Key, m.Value)
 		}
 	}
-	return out, strings.Join(notes, " "), nil
+	return out, strings.Join(notes, " "), branches, nil
 }
 
 // rootMerge adds the keywords of src, found at ptr, to dst, as allOf does
@@ -120,6 +130,29 @@ func Required(n *jsontree.Node) []string {
 	return out
 }
 
+// StrictDecl is Strict for a declaration: it also fails when a branch of
+// the top-level union that Root removed declares keys of its own, which
+// strict mode's closed top-level object would not let the model send.
+func StrictDecl(d Decl) (*jsontree.Node, string) {
+	props := d.Root.Get("properties")
+	for i, b := range d.Union {
+		if b.Kind != jsontree.Object {
+			continue
+		}
+		if b.Has("$ref") || b.Has("allOf") || hasKeySchema(b) {
+			return nil, fmt.Sprintf("(root): branch %d of the top-level union has no strict form", i)
+		}
+		if bp := b.Get("properties"); bp != nil {
+			for _, m := range bp.Members {
+				if props == nil || !props.Has(m.Key) {
+					return nil, fmt.Sprintf("(root): branch %d of the top-level union declares property %q, which the top-level object does not", i, m.Key)
+				}
+			}
+		}
+	}
+	return Strict(d.Root)
+}
+
 // Strict rewrites a Root schema for OpenAI's strict mode: every object gets
 // additionalProperties false and lists all its properties as required, an
 // optional property becomes nullable (a "null" type, or an anyOf branch),
@@ -134,6 +167,16 @@ func Strict(root *jsontree.Node) (*jsontree.Node, string) {
 	if s.reason == "" && s.props > maxStrictProperties {
 		s.reason = fmt.Sprintf("(root): %d object properties exceed strict mode's limit of %d", s.props, maxStrictProperties)
 	}
+	if s.reason == "" {
+		n := s.enums(out, "")
+		switch {
+		case s.reason != "":
+		case n > maxStrictEnumValues:
+			s.reason = fmt.Sprintf("(root): %d enum values exceed strict mode's limit of %d", n, maxStrictEnumValues)
+		case s.chars > maxStrictChars:
+			s.reason = fmt.Sprintf("(root): property names, definition names, enum values and const values take %d characters, more than strict mode's limit of %d", s.chars, maxStrictChars)
+		}
+	}
 	return out, s.reason
 }
 
@@ -141,11 +184,65 @@ func Strict(root *jsontree.Node) (*jsontree.Node, string) {
 const (
 	maxStrictProperties = 5000
 	maxStrictNesting    = 10
+	// maxStrictEnumValues bounds the enum values of one schema, counted
+	// over all its enums.
+	maxStrictEnumValues = 1000
+	// maxStrictEnumChars bounds the total length of the string values of
+	// one enum of more than maxStrictLargeEnum values.
+	maxStrictEnumChars = 15000
+	maxStrictLargeEnum = 250
+	// maxStrictChars bounds the total length of a schema's property
+	// names, definition names, enum values and const values.
+	maxStrictChars = 120000
 )
+
+// enums returns the number of enum values in a strict schema n, found at
+// ptr, adds the length of its property names, definition names and string
+// enum and const values to s.chars, and fails when one enum's string values
+// are longer than strict mode allows.
+func (s *strict) enums(n *jsontree.Node, ptr string) int {
+	if n == nil || n.Kind != jsontree.Object {
+		return 0
+	}
+	count := 0
+	if e := n.Get("enum"); e != nil && e.Kind == jsontree.Array {
+		count += len(e.Items)
+		chars := 0
+		for _, v := range e.Items {
+			if str, ok := v.StringValue(); ok {
+				chars += utf8.RuneCountInString(str)
+			}
+		}
+		s.chars += chars
+		if len(e.Items) > maxStrictLargeEnum && chars > maxStrictEnumChars {
+			s.fail(ptr, "the %d values of the enum take %d characters, more than strict mode's limit of %d for an enum of more than %d values",
+				len(e.Items), chars, maxStrictEnumChars, maxStrictLargeEnum)
+		}
+	}
+	if str, ok := n.Get("const").StringValue(); ok {
+		s.chars += utf8.RuneCountInString(str)
+	}
+	for _, key := range []string{"properties", "$defs", "definitions"} {
+		if m := n.Get(key); m != nil && m.Kind == jsontree.Object {
+			for _, p := range m.Members {
+				s.chars += utf8.RuneCountInString(p.Key)
+				count += s.enums(p.Value, ptr+"/"+key+"/"+jsontree.EscapeToken(p.Key))
+			}
+		}
+	}
+	if a := n.Get("anyOf"); a != nil && a.Kind == jsontree.Array {
+		for i, b := range a.Items {
+			count += s.enums(b, fmt.Sprintf("%s/anyOf/%d", ptr, i))
+		}
+	}
+	count += s.enums(n.Get("items"), ptr+"/items")
+	return count
+}
 
 type strict struct {
 	reason string
 	props  int // object properties seen
+	chars  int // characters of names, enum values and const values (see enums)
 	depth  int // objects around the current schema
 }
 
@@ -279,7 +376,10 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		}
 		props := out.Get("properties")
 		if props == nil || props.Kind != jsontree.Object || len(props.Members) == 0 {
-			if !root {
+			// At the top level such an object is a tool without
+			// arguments, unless it has a schema for its keys: a map,
+			// which strict mode would leave the model no key to send.
+			if !root || hasKeySchema(n) {
 				s.fail(ptr, "an object without declared properties has no strict form")
 			}
 			props = &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
@@ -305,6 +405,17 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 	return out
 }
 
+// hasKeySchema reports whether an object schema has a schema for keys it
+// does not declare: a non-empty additionalProperties schema, or
+// patternProperties.
+func hasKeySchema(n *jsontree.Node) bool {
+	if ap := n.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 {
+		return true
+	}
+	pp := n.Get("patternProperties")
+	return pp != nil && pp.Kind == jsontree.Object && len(pp.Members) > 0
+}
+
 func isDefsRef(r string) bool {
 	for _, p := range []string{"#/$defs/", "#/definitions/"} {
 		if rest, ok := strings.CutPrefix(r, p); ok && rest != "" && !strings.Contains(rest, "/") {
@@ -325,10 +436,14 @@ func nullable(n *jsontree.Node) *jsontree.Node {
 		for _, x := range types {
 			arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: x})
 		}
-		arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: "null"})
+		// A type list holds each type once: "null" may be there already,
+		// beside an enum without null.
+		if !slices.Contains(types, "null") {
+			arr.Items = append(arr.Items, &jsontree.Node{Kind: jsontree.String, Str: "null"})
+		}
 		out := n.Clone()
 		out.Set("type", arr)
-		if e := out.Get("enum"); e != nil && e.Kind == jsontree.Array {
+		if e := out.Get("enum"); e != nil && e.Kind == jsontree.Array && !slices.ContainsFunc(e.Items, isNull) {
 			e.Items = append(e.Items, &jsontree.Node{Kind: jsontree.Null})
 		}
 		return out
@@ -346,6 +461,8 @@ func nullable(n *jsontree.Node) *jsontree.Node {
 	wrap.Set("anyOf", &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{n, nullType()}})
 	return wrap
 }
+
+func isNull(n *jsontree.Node) bool { return n.Kind == jsontree.Null }
 
 func nullType() *jsontree.Node {
 	return &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "type", Value: &jsontree.Node{Kind: jsontree.String, Str: "null"}}}}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -24,6 +25,10 @@ type Rules struct {
 	// Prefix is put in front of a name whose first character is not allowed.
 	// It must itself be a valid name start.
 	Prefix string
+	// Reserved are names a toolset may declare for itself (its search
+	// function): a rewritten name never takes one. A tool that has one as
+	// its own name keeps it.
+	Reserved []string
 }
 
 // Valid reports whether name follows the rules.
@@ -44,7 +49,7 @@ func (r Rules) Valid(name string) bool {
 // A name the provider accepts is kept as it is. Any other name has each
 // disallowed character replaced by '_', gets Prefix when it starts with a
 // disallowed character, and is cut to MaxLen. When that name is taken (by a
-// kept name or by another rewritten one), or had to be cut, it ends in '_'
+// kept name, by another rewritten one or by a Reserved name), or had to be cut, it ends in '_'
 // and six hex digits of a hash of the MCP name instead. So a valid name never
 // changes, and each rewritten name depends only on its own MCP name and on
 // the names it collides with. Names listed twice are an error.
@@ -80,7 +85,7 @@ func Assign(names []string, r Rules) ([]string, error) {
 		if taken[n] && out[i] == n {
 			continue
 		}
-		if !cut[i] && count[out[i]] == 1 && !taken[out[i]] {
+		if !cut[i] && count[out[i]] == 1 && !taken[out[i]] && !slices.Contains(r.Reserved, out[i]) {
 			continue
 		}
 		base := out[i]

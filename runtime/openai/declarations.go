@@ -25,8 +25,10 @@ type Options struct {
 	// properties required, optional properties made nullable, oneOf turned
 	// into anyOf, and keywords strict mode rejects moved into descriptions.
 	// A tool whose schema strict mode cannot express (a free-form object, a
-	// value of any type, allOf below the top level, a tuple) is declared
-	// with Strict set to false instead. The handler removes the nulls a
+	// value of any type, allOf below the top level, a tuple, a top-level
+	// union whose branches declare properties of their own, enums beyond
+	// strict mode's documented size limits) is declared with Strict set
+	// to false instead. The handler removes the nulls a
 	// strict model sends for properties it leaves out.
 	Strict bool
 	// Search, when set, puts a Toolset in deferred mode (see
@@ -66,7 +68,7 @@ func definitions(tools []runtime.Tool, opts *Options) ([]shared.FunctionDefiniti
 		d := shared.FunctionDefinitionParam{Name: decl.Name, Description: openai.String(decl.Description)}
 		params := decl.Root
 		if opts.Strict {
-			if s, reason := provschema.Strict(decl.Root); reason == "" {
+			if s, reason := provschema.StrictDecl(decl); reason == "" {
 				params, strict[i] = s, true
 				d.Strict = openai.Bool(true)
 			} else {

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/toolname"
 )
 
 // SearchFunction is the name under which a toolset in deferred mode
-// declares its own search function.
-const SearchFunction = "search_tools"
+// declares its own search function. No rewritten tool name takes it (see
+// toolname.Rules.Reserved).
+const SearchFunction = toolname.SearchFunction
 
 // SearchDescription is the search function's description.
 const SearchDescription = "Search the tools that are not declared yet. Call it when none of the declared tools fits the task. " +
