@@ -837,7 +837,7 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	c.structs, c.owners = append(c.structs, base), append(c.owners, owner)
 	defer func() { c.structs, c.owners = c.structs[:len(c.structs)-1], c.owners[:len(c.owners)-1] }()
 	fieldNames := newScope(reservedFields...)
-	if addl != nil && !isTrivial(addl) && !(addl.Kind == jsontree.Bool) {
+	if pattern != nil || addl != nil && !isTrivial(addl) && !(addl.Kind == jsontree.Bool) {
 		fieldNames.reserve("Extra")
 	}
 	if pattern != nil {
@@ -922,6 +922,12 @@ func (c *converter) object(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	}
 	fieldNames.resolve()
 	switch {
+	case pattern != nil:
+		// The members patternProperties describes are no fields: Extra
+		// keeps them, and any other member, as JSON for the tool's own
+		// schema to check (patternProperties is a raw check). Closed, the
+		// struct would refuse them; open, it would drop them unchecked.
+		t.Extra = &Type{Kind: Raw, Pointer: ptr}
 	case addl == nil:
 	case addl.Kind == jsontree.Bool:
 		t.Closed = !addl.Bool

@@ -19,7 +19,8 @@
 // $ref, $defs and definitions become named types, recursion going through
 // pointers. additionalProperties with a schema becomes a map, or an Extra map
 // beside the fields of a struct; patternProperties with a single pattern
-// becomes a map whose keys are checked. The empty schema, true, and a
+// becomes a map whose keys are checked, and beside properties an Extra map
+// of JSON values, which the tool's own schema checks. The empty schema, true, and a
 // property without a type become json.RawMessage.
 //
 // # What Validate leaves to the server's own schema
@@ -35,7 +36,12 @@
 // generated type keeps the base shape, and a tool that uses any of them has
 // RawChecks set: its generated Validate then also checks the encoded value
 // against the tool's own schema with the runtime's JSON Schema validator, so
-// that the two validators always agree. RawChecks names the keywords
+// that the two validators agree on every value the struct can hold. The
+// raw check sees the value as the struct encodes it: an open object without
+// an Extra map drops the members it does not describe, and a number is a
+// float64, so a keyword about undescribed members (propertyNames,
+// minProperties, dependentRequired naming one) or a bound a float64 cannot
+// tell apart judges the value without them. RawChecks names the keywords
 // involved.
 package ir
 

@@ -42,7 +42,7 @@ var parentCheckedTypes sync.Map // reflect.Type → bool
 // UnmarshalJSON of the generated object types in it would: required
 // members present, null only where allowed. Anything encoding/json will
 // refuse anyway is left to it, and to decodeError to locate.
-func checkValue(data []byte, t reflect.Type) error {
+func checkValue(data []byte, t reflect.Type, folded *bool) error {
 	if !parentChecked(t) {
 		return nil
 	}
@@ -52,14 +52,14 @@ func checkValue(data []byte, t reflect.Type) error {
 		if k == KindNull {
 			return nil
 		}
-		return checkValue(data, t.Elem())
+		return checkValue(data, t.Elem(), folded)
 	case reflect.Slice, reflect.Array:
 		var items []json.RawMessage
 		if k != KindArray || json.Unmarshal(data, &items) != nil {
 			return nil
 		}
 		for i, it := range items {
-			if err := checkValue(it, t.Elem()); err != nil {
+			if err := checkValue(it, t.Elem(), folded); err != nil {
 				return Within(err, i)
 			}
 		}
@@ -69,7 +69,7 @@ func checkValue(data []byte, t reflect.Type) error {
 			return nil
 		}
 		for _, name := range sortedKeys(members) {
-			if err := checkValue(members[name], t.Elem()); err != nil {
+			if err := checkValue(members[name], t.Elem(), folded); err != nil {
 				return Within(err, name)
 			}
 		}
@@ -78,18 +78,18 @@ func checkValue(data []byte, t reflect.Type) error {
 		if s.err != nil {
 			return s.err
 		}
-		members, err := checkMembers(data, s, false)
+		members, err := checkMembers(data, s, false, folded)
 		if err != nil {
 			return err
 		}
-		return s.checkNested(members, t)
+		return s.checkNested(members, t, folded)
 	}
 	return nil
 }
 
 // checkNested checks the members of an object of type t, already checked
 // against its shape s, that hold objects their own types do not check.
-func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.Type) error {
+func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.Type, folded *bool) error {
 	for i := range s.fields {
 		f := &s.fields[i]
 		if !f.nested {
@@ -99,7 +99,7 @@ func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.
 		if !ok {
 			continue
 		}
-		if err := checkValue(raw, t.Field(f.index).Type); err != nil {
+		if err := checkValue(raw, t.Field(f.index).Type, folded); err != nil {
 			return Within(err, f.name)
 		}
 	}
@@ -110,8 +110,13 @@ func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.
 // in it that their types do not check; errors are located as decodeError
 // locates them.
 func decodeChecked(data []byte, v any) error {
-	if err := checkValue(data, reflect.TypeOf(v).Elem()); err != nil {
+	t := reflect.TypeOf(v).Elem()
+	folded := false
+	if err := checkValue(data, t, &folded); err != nil {
 		return err
+	}
+	if folded {
+		data = exactMembers(data, t)
 	}
 	if err := integral.Unmarshal(data, v); err != nil {
 		return decodeError(data, v, err)

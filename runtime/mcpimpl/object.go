@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/integral"
 )
@@ -38,7 +39,8 @@ type objectShape struct {
 // fieldShape is one member of an objectShape.
 type fieldShape struct {
 	name         string
-	index        int // of the field in the struct
+	folded       string // name as foldName folds it
+	index        int    // of the field in the struct
 	required     bool
 	nullable     bool
 	nonNullElems bool
@@ -78,6 +80,7 @@ func newObjectShape(t reflect.Type) *objectShape {
 		flags := "," + f.Tag.Get(TagKey) + ","
 		s.fields = append(s.fields, fieldShape{
 			name:         name,
+			folded:       foldName(name),
 			index:        i,
 			nested:       parentChecked(f.Type),
 			required:     !strings.Contains(","+opts+",", ",omitempty,"),
@@ -117,12 +120,16 @@ func DecodeObject(data []byte, v any, closed bool) error {
 	if s.err != nil {
 		return s.err
 	}
-	members, err := checkMembers(data, s, closed && s.extra < 0)
+	folded := false
+	members, err := checkMembers(data, s, closed && s.extra < 0, &folded)
 	if err != nil {
 		return err
 	}
-	if err := s.checkNested(members, rv.Type().Elem()); err != nil {
+	if err := s.checkNested(members, rv.Type().Elem(), &folded); err != nil {
 		return err
+	}
+	if folded {
+		data = exactMembers(data, rv.Type().Elem())
 	}
 	plain := reflect.NewAt(s.plain, rv.UnsafePointer()).Interface()
 	if err := integral.Unmarshal(data, plain); err != nil {
@@ -135,8 +142,10 @@ func DecodeObject(data []byte, v any, closed bool) error {
 }
 
 // checkMembers checks the members of the JSON object data against s and
-// returns them.
-func checkMembers(data []byte, s *objectShape, closed bool) (map[string]json.RawMessage, error) {
+// returns them. It sets *folded when a member that is no field's name
+// matches one but for case, which encoding/json would decode into that
+// field (see exactMembers).
+func checkMembers(data []byte, s *objectShape, closed bool, folded *bool) (map[string]json.RawMessage, error) {
 	var members map[string]json.RawMessage
 	if k := JSONKind(data); k != KindObject {
 		return nil, Invalid("", "must be an object, not "+kindName(k))
@@ -144,6 +153,7 @@ func checkMembers(data []byte, s *objectShape, closed bool) (map[string]json.Raw
 	if err := json.Unmarshal(data, &members); err != nil {
 		return nil, err
 	}
+	present := 0
 	for i := range s.fields {
 		f := &s.fields[i]
 		v, ok := members[f.name]
@@ -153,6 +163,7 @@ func checkMembers(data []byte, s *objectShape, closed bool) (map[string]json.Raw
 			}
 			continue
 		}
+		present++
 		k := JSONKind(v)
 		if k == KindNull && !f.nullable {
 			return nil, Invalid(Pointer(f.name), "must not be null")
@@ -163,14 +174,103 @@ func checkMembers(data []byte, s *objectShape, closed bool) (map[string]json.Raw
 			}
 		}
 	}
-	if closed && len(members) > 0 {
+	if present < len(members) {
 		for name := range members {
-			if !s.known(name) {
+			if s.known(name) {
+				continue
+			}
+			if closed {
 				return nil, Invalid("", fmt.Sprintf("unknown property %q is not allowed", name))
+			}
+			if s.foldsToField(name) {
+				*folded = true
 			}
 		}
 	}
 	return members, nil
+}
+
+// foldsToField reports whether name, which is no field's name, matches one
+// but for case, as encoding/json matches names.
+func (s *objectShape) foldsToField(name string) bool {
+	folded := foldName(name)
+	for i := range s.fields {
+		if s.fields[i].folded == folded {
+			return true
+		}
+	}
+	return false
+}
+
+// foldName folds the case of name as encoding/json does when it matches
+// a member to a field: each letter is mapped to its lower case, then to
+// the upper case of that, so that "ſ" matches "s" and "İ" matches "i".
+func foldName(name string) string {
+	return strings.Map(func(r rune) rune { return unicode.ToUpper(unicode.ToLower(r)) }, name)
+}
+
+// exactMembers returns data, the JSON of a value of type t, without the
+// members of its objects that are not their struct's fields. encoding/json
+// decodes a member into the field whose name it matches but for case
+// ("Name" into the field of "name") when no member has the field's exact
+// name, or after it; JSON Schema, and the server, take such a member for
+// another property. Dropped here, it goes only to Extra, if the struct has
+// one, as every other member that is no field does.
+func exactMembers(data []byte, t reflect.Type) []byte {
+	switch t.Kind() {
+	case reflect.Pointer:
+		if JSONKind(data) == KindNull || !parentChecked(t.Elem()) {
+			return data
+		}
+		return exactMembers(data, t.Elem())
+	case reflect.Slice, reflect.Array:
+		var items []json.RawMessage
+		if !parentChecked(t.Elem()) || JSONKind(data) != KindArray || json.Unmarshal(data, &items) != nil {
+			return data
+		}
+		for i := range items {
+			items[i] = exactMembers(items[i], t.Elem())
+		}
+		return marshalOr(items, data)
+	case reflect.Map:
+		var members map[string]json.RawMessage
+		if !parentChecked(t.Elem()) || JSONKind(data) != KindObject || json.Unmarshal(data, &members) != nil {
+			return data
+		}
+		for name, raw := range members {
+			members[name] = exactMembers(raw, t.Elem())
+		}
+		return marshalOr(members, data)
+	case reflect.Struct:
+		s := shapeOf(t)
+		var members map[string]json.RawMessage
+		if s.err != nil || JSONKind(data) != KindObject || json.Unmarshal(data, &members) != nil {
+			return data
+		}
+		kept := make(map[string]json.RawMessage, len(members))
+		for i := range s.fields {
+			f := &s.fields[i]
+			raw, ok := members[f.name]
+			if !ok {
+				continue
+			}
+			if f.nested {
+				raw = exactMembers(raw, t.Field(f.index).Type)
+			}
+			kept[f.name] = raw
+		}
+		return marshalOr(kept, data)
+	}
+	return data
+}
+
+// marshalOr returns the JSON encoding of v, or data if v does not encode.
+func marshalOr(v any, data []byte) []byte {
+	out, err := json.Marshal(v)
+	if err != nil {
+		return data
+	}
+	return out
 }
 
 // known reports whether name is a field of s.

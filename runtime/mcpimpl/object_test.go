@@ -98,3 +98,35 @@ func TestTaggedUnion(t *testing.T) {
 		t.Errorf("EncodeUnion of no branch = %s", data)
 	}
 }
+
+type caseInner struct {
+	ID *int64 `json:"id,omitempty"`
+}
+
+type caseOuter struct {
+	Name  *string          `json:"name,omitempty"`
+	Inner []caseInner      `json:"inner,omitempty"`
+	Extra map[string]int64 `json:"-"`
+}
+
+// TestDecodeObjectMatchesMembersExactly checks that a member whose name
+// matches a field's only but for case is not decoded into that field, as
+// encoding/json would: JSON Schema takes it for another property. It goes
+// to Extra, as any other member that is no field does.
+func TestDecodeObjectMatchesMembersExactly(t *testing.T) {
+	var v caseOuter
+	in := `{"name":"a","Name":7,"inner":[{"id":1,"ID":2},{"İd":3}],"NAME":8}`
+	if err := DecodeObject([]byte(in), &v, false); err != nil {
+		t.Fatal(err)
+	}
+	if v.Name == nil || *v.Name != "a" || len(v.Inner) != 2 || v.Inner[0].ID == nil || *v.Inner[0].ID != 1 || v.Inner[1].ID != nil {
+		t.Errorf("decoded %s as name %v, inner %+v", in, v.Name, v.Inner)
+	}
+	if len(v.Extra) != 2 || v.Extra["Name"] != 7 || v.Extra["NAME"] != 8 {
+		t.Errorf("extra: got %v, want Name and NAME", v.Extra)
+	}
+	var w caseOuter
+	if err := DecodeObject([]byte(`{"Name":"x"}`), &w, false); err == nil || w.Name != nil {
+		t.Errorf(`{"Name":"x"}: got name %v, error %v; want no name and Extra refusing a string`, w.Name, err)
+	}
+}

@@ -112,6 +112,9 @@ var newArgs = map[string]func() validator{
 	"t91_ecma_pattern":              func() validator { return new(T91EcmaPatternArgs) },
 	"t92_ecma_pattern_properties":   func() validator { return new(T92EcmaPatternPropertiesArgs) },
 	"t93_format_regex":              func() validator { return new(T93FormatRegexArgs) },
+	"t94_member_case":               func() validator { return new(T94MemberCaseArgs) },
+	"t95_pattern_props_closed":      func() validator { return new(T95PatternPropsClosedArgs) },
+	"t96_pattern_props_open":        func() validator { return new(T96PatternPropsOpenArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -189,7 +192,8 @@ func TestShapes(t *testing.T) {
 
 // TestValidatorsAgree decodes every instance into the tool's Args type and
 // validates it, and checks it with the tool's own schema: both must give
-// the verdict the table expects.
+// the verdict the table expects, and an accepted instance, encoded again
+// from its Args, must satisfy the schema too.
 func TestValidatorsAgree(t *testing.T) {
 	if n := checkAgreement(t, func(string) bool { return true }); n < 150 {
 		t.Errorf("only %d instances checked", n)
@@ -250,6 +254,16 @@ func checkAgreement(t *testing.T, include func(string) bool) int {
 			}
 			if (goErr == nil) != want {
 				t.Errorf("%s %s: decode+Validate says %v, the table says valid=%v", tool.Name, inst, goErr, want)
+			}
+			if goErr == nil {
+				// What the generated path accepts is what a Client sends:
+				// its encoding must satisfy the schema too.
+				enc, err := json.Marshal(a)
+				if err != nil {
+					t.Errorf("%s %s: encoding the decoded arguments: %v", tool.Name, inst, err)
+				} else if err := ValidateArguments(tool.Name, enc); err != nil {
+					t.Errorf("%s %s: decoded and encoded again as %s, which jsonschema refuses: %v", tool.Name, inst, enc, err)
+				}
 			}
 			if goErr != nil {
 				if errors.As(goErr, &ve) && ve.Reason == "" {
@@ -363,6 +377,9 @@ var wantShapes = map[string]string{
 	"t91_ecma_pattern":              "X *string x,omitempty",
 	"t92_ecma_pattern_properties":   "X map[string]int64 x,omitempty",
 	"t93_format_regex":              "X *string x,omitempty",
+	"t94_member_case":               "Name *string name,omitempty; O *T94MemberCaseO{ID *int64 id,omitempty} o,omitempty",
+	"t95_pattern_props_closed":      "Name *string name,omitempty; Extra map[string]json.RawMessage -",
+	"t96_pattern_props_open":        "Name *string name,omitempty; Extra map[string]json.RawMessage -",
 }
 
 // TestDecodeErrorsNameToolAndPointer checks that every decoding error of the

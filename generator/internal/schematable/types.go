@@ -2095,3 +2095,77 @@ type T93FormatRegexArgs struct {
 func (a *T93FormatRegexArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t93_format_regex")
 }
+
+// T94MemberCaseArgs holds the arguments of the tool "t94_member_case".
+//
+// member names that differ from a property's only in case are other properties
+type T94MemberCaseArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	Name *string         `json:"name,omitempty"`
+	O    *T94MemberCaseO `json:"o,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T94MemberCaseArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t94_member_case")
+}
+
+// T94MemberCaseO is an object.
+type T94MemberCaseO struct {
+	_ mcpimpl.DoNotCompare
+
+	ID *int64 `json:"id,omitempty"`
+}
+
+// T95PatternPropsClosedArgs holds the arguments of the tool "t95_pattern_props_closed".
+//
+// patternProperties beside properties, closed
+type T95PatternPropsClosedArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	Name *string `json:"name,omitempty"`
+	// Extra holds the properties that are not fields, which the schema allows (additionalProperties).
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T95PatternPropsClosedArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t95_pattern_props_closed")
+}
+
+// MarshalJSON encodes the fields followed by Extra.
+func (a T95PatternPropsClosedArgs) MarshalJSON() ([]byte, error) {
+	type plain T95PatternPropsClosedArgs
+	data, err := json.Marshal(plain(a))
+	if err != nil {
+		return nil, err
+	}
+	return mcpimpl.EncodeExtra(data, a.Extra)
+}
+
+// T96PatternPropsOpenArgs holds the arguments of the tool "t96_pattern_props_open".
+//
+// patternProperties beside properties, open
+type T96PatternPropsOpenArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	Name *string `json:"name,omitempty"`
+	// Extra holds the properties that are not fields, which the schema allows (additionalProperties).
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T96PatternPropsOpenArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t96_pattern_props_open")
+}
+
+// MarshalJSON encodes the fields followed by Extra.
+func (a T96PatternPropsOpenArgs) MarshalJSON() ([]byte, error) {
+	type plain T96PatternPropsOpenArgs
+	data, err := json.Marshal(plain(a))
+	if err != nil {
+		return nil, err
+	}
+	return mcpimpl.EncodeExtra(data, a.Extra)
+}

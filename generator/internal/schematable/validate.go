@@ -1154,6 +1154,45 @@ func (a *T93FormatRegexArgs) Validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t94_member_case".
+func (a *T94MemberCaseArgs) Validate() error {
+	if a.Name != nil {
+		if utf8.RuneCountInString(*a.Name) > 3 {
+			return mcpimpl.ForTool(mcpimpl.Invalid("/name", "must be at most 3 characters long"), "t94_member_case")
+		}
+	}
+	if a.O != nil {
+		if err := (*a.O).Validate(); err != nil {
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "o"), "t94_member_case")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (a *T94MemberCaseO) Validate() error {
+	if a.ID != nil {
+		if *a.ID > 3 {
+			return mcpimpl.Invalid("/id", "must be <= 3")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t95_pattern_props_closed".
+//
+// The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
+func (a *T95PatternPropsClosedArgs) Validate() error {
+	return mcpimpl.ValidateEncoded(schemas.Input(94), a)
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t96_pattern_props_open".
+//
+// The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
+func (a *T96PatternPropsOpenArgs) Validate() error {
+	return mcpimpl.ValidateEncoded(schemas.Input(95), a)
+}
+
 // The patterns of the schemas, compiled once.
 var (
 	pattern1  = regexp.MustCompile("^a")
