@@ -165,7 +165,9 @@ func (r *nulls) matchesKind(s, v *jsontree.Node, depth int) bool {
 	return slices.Contains(types, v.Kind.String()) || v.Kind == jsontree.Number && slices.Contains(types, "integer")
 }
 
-// acceptsNull reports whether a schema of the server accepts null.
+// acceptsNull reports whether a schema of the server accepts null: every
+// keyword that constrains null (const, enum, anyOf, oneOf, type, and
+// without a type nullable) must let it through.
 func (r *nulls) acceptsNull(s *jsontree.Node, depth int) bool {
 	if s.Kind == jsontree.Bool {
 		return s.Bool
@@ -174,22 +176,21 @@ func (r *nulls) acceptsNull(s *jsontree.Node, depth int) bool {
 	if !ok {
 		return false
 	}
-	if k := s.Get("const"); k != nil {
-		return k.Kind == jsontree.Null
+	if k := s.Get("const"); k != nil && k.Kind != jsontree.Null {
+		return false
 	}
-	if e := s.Get("enum"); e != nil {
-		return slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.Kind == jsontree.Null })
+	if e := s.Get("enum"); e != nil && !slices.ContainsFunc(e.Items, isNull) {
+		return false
 	}
 	for _, key := range []string{"anyOf", "oneOf"} {
-		if u := s.Get(key); u != nil {
-			return slices.ContainsFunc(u.Items, func(b *jsontree.Node) bool { return r.acceptsNull(b, depth+1) })
+		if u := s.Get(key); u != nil && !slices.ContainsFunc(u.Items, func(b *jsontree.Node) bool { return r.acceptsNull(b, depth+1) }) {
+			return false
 		}
 	}
 	if t := s.Get("type"); t != nil {
 		return slices.Contains(schema.Types(t), "null")
 	}
-	if s.Has("nullable") {
-		n := s.Get("nullable")
+	if n := s.Get("nullable"); n != nil {
 		return n.Kind == jsontree.Bool && n.Bool
 	}
 	return true

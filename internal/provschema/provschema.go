@@ -20,8 +20,9 @@ import (
 // a top-level $ref and allOf are merged into it as allOf does (see
 // schema.Flattener), and a top-level anyOf or oneOf
 // is removed and returned as a note for the tool description (the handler
-// still validates against the server's own schema). An empty schema gives
-// {"type":"object","properties":{}}.
+// still validates against the server's own schema). A $ref into what was
+// removed points at a copy of its target in $defs instead. An empty schema
+// gives {"type":"object","properties":{}}.
 func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	root, note, _, err := rootAndUnion(tool, raw)
 	return root, note, err
@@ -82,7 +83,86 @@ func rootAndUnion(tool string, raw []byte) (*jsontree.Node, string, []*jsontree.
 			out.Set(m.Key, m.Value)
 		}
 	}
+	keepRefTargets(doc, out)
 	return out, strings.Join(notes, " "), branches, nil
+}
+
+// keepRefTargets makes each $ref in out, a Root schema made from the
+// server's schema doc, that resolves in doc but no longer in out (it
+// pointed into a top-level anyOf, oneOf or allOf, or at an $anchor there,
+// which Root removed) point at a copy of its target in out's $defs, so that
+// the declared schema holds no reference to nothing. References in a copy
+// are kept the same way; a target referred to twice is copied once.
+func keepRefTargets(doc, out *jsontree.Node) {
+	moved := map[string]string{} // pointer in doc → name in out's $defs
+	var visit func(n *jsontree.Node)
+	visit = func(n *jsontree.Node) {
+		switch n.Kind {
+		case jsontree.Array:
+			for _, it := range n.Items {
+				visit(it)
+			}
+			return
+		case jsontree.Object:
+		default:
+			return
+		}
+		for _, m := range n.Members {
+			if !schema.DataKeywords[m.Key] {
+				visit(m.Value)
+			}
+		}
+		r, ok := n.Get("$ref").StringValue()
+		if !ok {
+			return
+		}
+		if _, _, err := schema.Resolve(out, r); err == nil {
+			return
+		}
+		target, ptr, err := schema.Resolve(doc, r)
+		if err != nil {
+			return
+		}
+		name, ok := moved[ptr]
+		if !ok {
+			defs := out.Get("$defs")
+			if defs == nil || defs.Kind != jsontree.Object {
+				defs = &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
+				out.Set("$defs", defs)
+			}
+			name = defName(defs, ptr)
+			moved[ptr] = name
+			c := target.Clone()
+			defs.Set(name, c)
+			visit(c)
+		}
+		n.Set("$ref", &jsontree.Node{Kind: jsontree.String, Str: "#/$defs/" + jsontree.EscapeToken(name)})
+	}
+	visit(out)
+}
+
+// defName returns a name for the copy of the schema at ptr that no member
+// of defs has: the pointer's tokens joined by '_', letters, digits, '_' and
+// '-' kept and other characters replaced by '_'.
+func defName(defs *jsontree.Node, ptr string) string {
+	var b strings.Builder
+	for _, c := range strings.TrimPrefix(ptr, "/") {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+			b.WriteRune(c)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	base := b.String()
+	if base == "" {
+		base = "root"
+	}
+	name := base
+	for i := 2; defs.Has(name); i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	return name
 }
 
 // rootMerge adds the keywords of src, found at ptr, to dst, as allOf does
