@@ -49,20 +49,12 @@ func TestRequestDuringReinitializeWaitsForNewSession(t *testing.T) {
 	)
 	logged := &signalHandler{match: "session expired", second: make(chan struct{})}
 	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet:
-			http.Error(w, "no", http.StatusMethodNotAllowed)
-			return
-		case http.MethodDelete:
-			w.WriteHeader(http.StatusOK)
+		body, ok := legacyPOST(w, r)
+		if !ok {
 			return
 		}
-		body := readBodyString(r)
 		sid := r.Header.Get("Mcp-Session-Id")
 		switch {
-		case strings.Contains(body, `"method":"server/discover"`):
-			http.Error(w, "Bad Request", http.StatusBadRequest)
-			return
 		case strings.Contains(body, `"method":"initialize"`):
 			if session.Load() > 0 {
 				reinitOnce.Do(func() { close(reinit) })
@@ -140,20 +132,12 @@ func TestSessionRecoversAfterFailedReinitialize(t *testing.T) {
 		sessionles atomic.Int32
 	)
 	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet:
-			http.Error(w, "no", http.StatusMethodNotAllowed)
-			return
-		case http.MethodDelete:
-			w.WriteHeader(http.StatusOK)
+		body, ok := legacyPOST(w, r)
+		if !ok {
 			return
 		}
-		body := readBodyString(r)
 		sid := r.Header.Get("Mcp-Session-Id")
 		switch {
-		case strings.Contains(body, `"method":"server/discover"`):
-			http.Error(w, "Bad Request", http.StatusBadRequest)
-			return
 		case strings.Contains(body, `"method":"initialize"`):
 			if failInit.CompareAndSwap(true, false) {
 				http.Error(w, "starting up", http.StatusServiceUnavailable)
@@ -248,24 +232,16 @@ func TestResumeWithRetryZeroDoesNotSpin(t *testing.T) {
 	var gets atomic.Int32
 	var session atomic.Int32
 	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet:
-			if r.Header.Get("Last-Event-Id") == "" {
-				http.Error(w, "no", http.StatusMethodNotAllowed)
-				return
-			}
+		if r.Method == http.MethodGet && r.Header.Get("Last-Event-Id") != "" {
 			n := gets.Add(1)
 			startSSE(w).event(fmt.Sprintf("id: p%d", n), "retry: 0", "data:")
 			return
-		case http.MethodDelete:
-			w.WriteHeader(http.StatusOK)
+		}
+		body, ok := legacyPOST(w, r)
+		if !ok {
 			return
 		}
-		body := readBodyString(r)
 		switch {
-		case strings.Contains(body, `"method":"server/discover"`):
-			http.Error(w, "Bad Request", http.StatusBadRequest)
-			return
 		case strings.Contains(body, `"method":"initialize"`):
 			w.Header().Set("Mcp-Session-Id", fmt.Sprintf("s%d", session.Add(1)))
 		case strings.Contains(body, `"method":"tools/call"`):
@@ -299,4 +275,25 @@ func TestResumeWithRetryZeroDoesNotSpin(t *testing.T) {
 		t.Errorf("%d GETs resumed the stream in %v, more than %d", n, d, limit)
 	}
 	t.Logf("%d GETs in %v: %v", n, d, err)
+}
+
+// legacyPOST answers what the lifecycle tests' legacy servers answer alike:
+// a GET for server messages with 405, the DELETE that ends a session with
+// 200, and the server/discover probe with 400, so that the client falls
+// back to initialize. For any other POST it returns the body and true.
+func legacyPOST(w http.ResponseWriter, r *http.Request) (string, bool) {
+	switch r.Method {
+	case http.MethodGet:
+		http.Error(w, "no", http.StatusMethodNotAllowed)
+		return "", false
+	case http.MethodDelete:
+		w.WriteHeader(http.StatusOK)
+		return "", false
+	}
+	body := readBodyString(r)
+	if strings.Contains(body, `"method":"server/discover"`) {
+		http.Error(w, "Bad Request", http.StatusBadRequest)
+		return "", false
+	}
+	return body, true
 }
