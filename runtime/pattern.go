@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // Pattern is a compiled JSON Schema pattern. Generated validators and the
@@ -26,13 +28,20 @@ type Pattern interface {
 const PatternMatchTimeout = 100 * time.Millisecond
 
 // CompilePattern compiles p, an ECMA-262 regular expression as JSON Schema
-// defines patterns. Patterns Go's regexp package (RE2) compiles are
-// compiled by it: it runs in linear time. The others, such as those with
-// lookahead or backreferences, are compiled by an ECMAScript-compatible
-// engine, whose matches are bounded by PatternMatchTimeout.
+// defines patterns. Patterns Go's regexp package (RE2) can read with their
+// ECMA-262 meaning are compiled by it, with \s, \S and . spelt out as
+// ECMA-262 defines them (see schema.RE2Pattern): it runs in linear time.
+// The others, such as those with lookahead or backreferences, are compiled
+// by an ECMAScript-compatible engine, whose matches are bounded by
+// PatternMatchTimeout.
 func CompilePattern(p string) (Pattern, error) {
-	if re, err := regexp.Compile(p); err == nil {
-		return re, nil
+	if q, ok := schema.RE2Pattern(p); ok {
+		if re, err := regexp.Compile(q); err == nil {
+			if q == p {
+				return re, nil
+			}
+			return re2Pattern{re, p}, nil
+		}
 	}
 	re, err := regexp2.Compile(p, regexp2.ECMAScript|regexp2.Unicode)
 	if err != nil {
@@ -51,3 +60,14 @@ func (p ecmaPattern) MatchString(s string) bool {
 }
 
 func (p ecmaPattern) String() string { return p.re.String() }
+
+// re2Pattern is a pattern compiled by RE2 from its rewritten text, which
+// keeps its source text.
+type re2Pattern struct {
+	re  *regexp.Regexp
+	src string
+}
+
+func (p re2Pattern) MatchString(s string) bool { return p.re.MatchString(s) }
+
+func (p re2Pattern) String() string { return p.src }

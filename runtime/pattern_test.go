@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,53 @@ func TestECMAPatternMatchIsBounded(t *testing.T) {
 	}
 	if d := time.Since(start); d > 20*PatternMatchTimeout {
 		t.Errorf("the match took %v", d)
+	}
+}
+
+// TestCompilePatternHasECMASemantics checks patterns that RE2 also reads,
+// but with another meaning: \s, \S and . are ECMA-262's (as node's RegExp
+// gives them with the u flag, which Ajv sets), whichever engine compiles
+// the pattern, and the raw layer gives the same verdicts.
+func TestCompilePatternHasECMASemantics(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, s string
+		ok         bool
+	}{
+		{`^\s$`, "\v", true},
+		{`^\s$`, "\u00a0", true},
+		{`^\s$`, "\ufeff", true},
+		{`^\s$`, "\u2028", true},
+		{`^\s$`, " ", true},
+		{`^\s$`, "x", false},
+		{`^[\s]$`, "\u3000", true},
+		{`^[^\s]$`, "\u00a0", false},
+		{`^\S+$`, "a\u00a0b", false},
+		{`^\S+$`, "ab", true},
+		{`^.$`, "\r", false},
+		{`^.$`, "\u2028", false},
+		{`^.$`, "\n", false},
+		{`^.$`, "😀", true},
+		{`^[.]$`, ".", true},
+		{`^a.c$`, "abc", true},
+		{`^\d+$`, "٣", false},
+		{`^\w+$`, "é", false},
+	} {
+		p, err := CompilePattern(tc.pattern)
+		if err != nil {
+			t.Errorf("%s: %v", tc.pattern, err)
+			continue
+		}
+		if got := p.MatchString(tc.s); got != tc.ok {
+			t.Errorf("%s matches %q: %v, ECMA-262 says %v", tc.pattern, tc.s, got, tc.ok)
+		}
+		if p.String() != tc.pattern {
+			t.Errorf("%s: String() = %s", tc.pattern, p.String())
+		}
+		quoted, _ := json.Marshal(tc.pattern)
+		s := NewSchema("p", []byte(`{"type":"string","pattern":`+string(quoted)+`}`))
+		arg, _ := json.Marshal(tc.s)
+		if err := s.Validate(arg); (err == nil) != tc.ok {
+			t.Errorf("schema with pattern %s validates %q: %v, ECMA-262 says valid=%v", tc.pattern, tc.s, err, tc.ok)
+		}
 	}
 }

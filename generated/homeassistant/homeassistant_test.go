@@ -193,8 +193,8 @@ func TestEveryFieldIsOptional(t *testing.T) {
 			default:
 				t.Errorf("%s.%s is a %s, want a pointer, slice or map", name, f.Name, f.Type)
 			}
-			if !strings.HasSuffix(f.Tag.Get("json"), ",omitempty") {
-				t.Errorf("%s.%s has tag %q, want omitempty", name, f.Name, f.Tag)
+			if tag := f.Tag.Get("json"); !strings.HasSuffix(tag, ",omitempty") && !strings.HasSuffix(tag, ",omitzero") {
+				t.Errorf("%s.%s has tag %q, want omitempty or omitzero", name, f.Name, f.Tag)
 			}
 		}
 		if err := reflect.New(typ).Interface().(interface{ Validate() error }).Validate(); err != nil {

@@ -39,7 +39,7 @@ type HassLightSetArgs struct {
 	Name        *string              `json:"name,omitempty"`
 	Area        *string              `json:"area,omitempty"`
 	Floor       *string              `json:"floor,omitempty"`
-	Domain      []HassLightSetDomain `json:"domain,omitempty" mcpgen:"nonnullelems"`
+	Domain      []HassLightSetDomain `json:"domain,omitzero" mcpgen:"nonnullelems"`
 	Color       *string              `json:"color,omitempty"`
 	Temperature *int64               `json:"temperature,omitempty"`
 	// The brightness percentage of the light between 0 and 100, where 0 is off and 100 is fully lit
@@ -102,8 +102,8 @@ type HassMediaNextArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain      `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -176,8 +176,8 @@ type HassMediaPauseArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain      `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -194,8 +194,8 @@ type HassMediaPlayerMuteArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain      `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -212,8 +212,8 @@ type HassMediaPreviousArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain      `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -230,8 +230,8 @@ type HassMediaSearchAndPlayArgs struct {
 	Name        *string                           `json:"name,omitempty"`
 	Area        *string                           `json:"area,omitempty"`
 	Floor       *string                           `json:"floor,omitempty"`
-	Domain      []Domain                          `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass                     `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain                          `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass                     `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 	SearchQuery *string                           `json:"search_query,omitempty"`
 	MediaClass  *HassMediaSearchAndPlayMediaClass `json:"media_class,omitempty"`
 }
@@ -296,8 +296,8 @@ type HassMediaUnpauseArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain      `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -314,8 +314,8 @@ type HassSetVolumeArgs struct {
 	Name        *string       `json:"name,omitempty"`
 	Area        *string       `json:"area,omitempty"`
 	Floor       *string       `json:"floor,omitempty"`
-	Domain      []Domain      `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain      `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 	// The volume percentage of the media player
 	VolumeLevel *int64 `json:"volume_level,omitempty"`
 }
@@ -334,8 +334,8 @@ type HassSetVolumeRelativeArgs struct {
 	Name        *string                          `json:"name,omitempty"`
 	Area        *string                          `json:"area,omitempty"`
 	Floor       *string                          `json:"floor,omitempty"`
-	Domain      []Domain                         `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass                    `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []Domain                         `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass                    `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 	VolumeStep  *HassSetVolumeRelativeVolumeStep `json:"volume_step,omitempty"`
 }
 
@@ -407,8 +407,8 @@ type HassTurnOffArgs struct {
 	Name        *string            `json:"name,omitempty"`
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
-	Domain      []string           `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []string           `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -471,8 +471,8 @@ type HassTurnOnArgs struct {
 	Name        *string            `json:"name,omitempty"`
 	Area        *string            `json:"area,omitempty"`
 	Floor       *string            `json:"floor,omitempty"`
-	Domain      []string           `json:"domain,omitempty" mcpgen:"nonnullelems"`
-	DeviceClass []DeviceClass_03c9 `json:"device_class,omitempty" mcpgen:"nonnullelems"`
+	Domain      []string           `json:"domain,omitzero" mcpgen:"nonnullelems"`
+	DeviceClass []DeviceClass_03c9 `json:"device_class,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.

@@ -80,6 +80,12 @@ func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string) error {
 // found at ptr, to dst, as allOf does (see schema.MergeKeyword). Values
 // taken from src are never modified.
 func (c *converter) mergeKeywords(dst, src *jsontree.Node, ptr string) error {
+	if limitsOthers(dst, src) || limitsOthers(src, dst) {
+		// One part's additionalProperties applies to the properties the
+		// other part names and it does not, which the merged struct makes
+		// fields: the tool's own schema checks them.
+		c.needRaw("additionalProperties")
+	}
 	for _, m := range src.Members {
 		k, val := m.Key, m.Value
 		old := dst.Get(k)
@@ -124,6 +130,28 @@ func (c *converter) mergeKeywords(dst, src *jsontree.Node, ptr string) error {
 		}
 	}
 	return nil
+}
+
+// limitsOthers reports whether the additionalProperties (or
+// patternProperties) of a, one part of an allOf, constrain a property that
+// b, another part, names and a does not. Merged into one struct, such a
+// property would be a field checked by b's schema alone.
+func limitsOthers(a, b *jsontree.Node) bool {
+	addl := a.Get("additionalProperties")
+	if (addl == nil || isTrivial(addl)) && a.Get("patternProperties") == nil {
+		return false
+	}
+	names := b.Get("properties")
+	if names == nil || names.Kind != jsontree.Object {
+		return false
+	}
+	own := a.Get("properties")
+	for _, m := range names.Members {
+		if own == nil || own.Kind != jsontree.Object || own.Get(m.Key) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func typeSet(v *jsontree.Node) []string { return schema.Types(v) }

@@ -13,8 +13,8 @@ import (
 
 // A generated struct describes its members with struct tags, which
 // DecodeObject reads once per type: the json tag names a member, and a
-// member without omitempty is required. The mcpgen tag adds what the json
-// tag cannot say:
+// member without omitempty or omitzero is required. The mcpgen tag adds
+// what the json tag cannot say:
 //
 //	mcpgen:"nullable"      the member may be null
 //	mcpgen:"nonnullelems"  the member is an array or object whose elements must not be null
@@ -83,7 +83,7 @@ func newObjectShape(t reflect.Type) *objectShape {
 			folded:       foldName(name),
 			index:        i,
 			nested:       parentChecked(f.Type),
-			required:     !strings.Contains(","+opts+",", ",omitempty,"),
+			required:     !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,"),
 			nullable:     strings.Contains(flags, ",nullable,"),
 			nonNullElems: strings.Contains(flags, ",nonnullelems,"),
 		})

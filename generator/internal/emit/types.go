@@ -74,8 +74,20 @@ func (w *typesWriter) fieldType(f *ir.Field) string {
 	return w.goType(f.Type)
 }
 
-// omitEmpty reports whether a field is left out of the JSON when nil.
-func omitEmpty(f *ir.Field) bool { return !f.Required }
+// omitOption returns the option of a field's json tag that leaves it out of
+// the JSON when nil, or "" for a required field. An optional slice or map
+// has omitzero rather than omitempty: decoded from [] or {}, it is empty but
+// not nil, and is sent as it came, not left out, since JSON Schema and the
+// server take an empty array or object for a value.
+func omitOption(f *ir.Field) string {
+	switch {
+	case f.Required:
+		return ""
+	case f.Type.Underlying().Kind == ir.Slice || f.Type.Underlying().Kind == ir.Map:
+		return ",omitzero"
+	}
+	return ",omitempty"
+}
 
 // typesFile writes types.go, and lists what it declares.
 func (g *gen) typesFile() ([]byte, []string) {
@@ -356,9 +368,7 @@ func (w *typesWriter) structDecl(t *ir.Type) {
 		// An optional nullable member says so in its mcpgen:"nullable"
 		// tag alone: nil leaves it out, and null is read as nil.
 		tags := map[string]string{"json": fl.JSONName}
-		if omitEmpty(fl) {
-			tags["json"] += ",omitempty"
-		}
+		tags["json"] += omitOption(fl)
 		if flags := shapeFlags(fl); flags != "" {
 			tags[tagKey] = flags
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/internal/schema"
 )
 
 // A path is the JSON pointer of the value being checked, relative to the
@@ -344,8 +345,11 @@ func (g *gen) validateFile() ([]byte, []string) {
 		for _, p := range g.patOrder {
 			v := g.patterns[p]
 			compile := "regexp.MustCompile("
-			if _, err := regexp.Compile(p); err != nil {
-				// Only the ECMAScript engine reads it (see runtime.CompilePattern).
+			if q, ok := schema.RE2Pattern(p); !ok || q != p {
+				// RE2 reads it only rewritten, or only the ECMAScript
+				// engine reads it (see runtime.CompilePattern).
+				compile = "mcpimpl.MustCompilePattern("
+			} else if _, err := regexp.Compile(p); err != nil {
 				compile = "mcpimpl.MustCompilePattern("
 			} else {
 				usesRegexp = true

@@ -80,7 +80,7 @@ type SearchArgs struct {
 
 	// Required.
 	Query   string            `json:"query"`
-	Filters map[string]string `json:"filters,omitempty" mcpgen:"nonnullelems"`
+	Filters map[string]string `json:"filters,omitzero" mcpgen:"nonnullelems"`
 	// Default: 10
 	Limit *int64      `json:"limit,omitempty"`
 	Sort  *SearchSort `json:"sort,omitempty" mcpgen:"nullable"`

@@ -129,7 +129,7 @@ func (a *AllOfObjectsArgs) UnmarshalJSON(data []byte) error {
 type ArrayWithoutItemsArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	List []json.RawMessage `json:"list,omitempty"`
+	List []json.RawMessage `json:"list,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -604,7 +604,7 @@ func (a *MixedEnumArgs) UnmarshalJSON(data []byte) error {
 type NestedFreeFormMapArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	Labels map[string]string `json:"labels,omitempty" mcpgen:"nonnullelems"`
+	Labels map[string]string `json:"labels,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -807,7 +807,7 @@ type RecursiveDefsNode struct {
 
 	// Required.
 	Name     string              `json:"name"`
-	Children []RecursiveDefsNode `json:"children,omitempty" mcpgen:"nonnullelems"`
+	Children []RecursiveDefsNode `json:"children,omitzero" mcpgen:"nonnullelems"`
 }
 
 // RefIntoPropertiesArgs holds the arguments of the tool "ref_into_properties".
@@ -951,7 +951,7 @@ func (a *TopRefArgs) UnmarshalJSON(data []byte) error {
 type TupleArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	Pair []json.RawMessage `json:"pair,omitempty"`
+	Pair []json.RawMessage `json:"pair,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.

@@ -134,6 +134,37 @@ func (a *T09IntegerExclusiveArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t09_integer_exclusive")
 }
 
+// T100EmptyMapMinPropertiesArgs holds the arguments of the tool "t100_empty_map_min_properties".
+//
+// an empty optional map is a value: it counts for minProperties (raw check)
+type T100EmptyMapMinPropertiesArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	M map[string]string `json:"m,omitzero" mcpgen:"nonnullelems"`
+	L []int64           `json:"l,omitzero" mcpgen:"nonnullelems"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T100EmptyMapMinPropertiesArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t100_empty_map_min_properties")
+}
+
+// T101EcmaSpaceAndDotArgs holds the arguments of the tool "t101_ecma_space_and_dot".
+//
+// \s, \S and . as ECMA-262 reads them, in patterns RE2 also reads
+type T101EcmaSpaceAndDotArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	X *string `json:"x,omitempty"`
+	Y *string `json:"y,omitempty"`
+	Z *string `json:"z,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T101EcmaSpaceAndDotArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t101_ecma_space_and_dot")
+}
+
 // T10NumberRangeArgs holds the arguments of the tool "t10_number_range".
 //
 // number bounds with fractions
@@ -1063,7 +1094,7 @@ type T40RefRecursiveNode struct {
 
 	// Required.
 	Name     string                `json:"name"`
-	Children []T40RefRecursiveNode `json:"children,omitempty" mcpgen:"nonnullelems"`
+	Children []T40RefRecursiveNode `json:"children,omitzero" mcpgen:"nonnullelems"`
 }
 
 // T41RefRootRecursiveArgs holds the arguments of the tool "t41_ref_root_recursive".
@@ -1187,7 +1218,7 @@ func (a *T46OpenObjectArgs) UnmarshalJSON(data []byte) error {
 type T47MapOfSchemaArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X map[string]int64 `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1227,7 +1258,7 @@ func (a T48StructWithExtraArgs) MarshalJSON() ([]byte, error) {
 type T49FreeObjectArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X map[string]json.RawMessage `json:"x,omitempty"`
+	X map[string]json.RawMessage `json:"x,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1241,7 +1272,7 @@ func (a *T49FreeObjectArgs) UnmarshalJSON(data []byte) error {
 type T50PatternPropertiesArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X map[string]int64 `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1255,7 +1286,7 @@ func (a *T50PatternPropertiesArgs) UnmarshalJSON(data []byte) error {
 type T51PatternPropertiesOpenArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X map[string]json.RawMessage `json:"x,omitempty"`
+	X map[string]json.RawMessage `json:"x,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1269,7 +1300,7 @@ func (a *T51PatternPropertiesOpenArgs) UnmarshalJSON(data []byte) error {
 type T52ArrayOfObjectsArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X []T52ArrayOfObjectsXItem `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X []T52ArrayOfObjectsXItem `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1291,7 +1322,7 @@ type T52ArrayOfObjectsXItem struct {
 type T53ArrayLimitsArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X []string `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X []string `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1305,7 +1336,7 @@ func (a *T53ArrayLimitsArgs) UnmarshalJSON(data []byte) error {
 type T54ArrayOfArraysArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X [][]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X [][]int64 `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1319,7 +1350,7 @@ func (a *T54ArrayOfArraysArgs) UnmarshalJSON(data []byte) error {
 type T55ArrayOfNullableArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X []*string `json:"x,omitempty"`
+	X []*string `json:"x,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1333,7 +1364,7 @@ func (a *T55ArrayOfNullableArgs) UnmarshalJSON(data []byte) error {
 type T56ArrayNoItemsArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X []json.RawMessage `json:"x,omitempty"`
+	X []json.RawMessage `json:"x,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1347,7 +1378,7 @@ func (a *T56ArrayNoItemsArgs) UnmarshalJSON(data []byte) error {
 type T57PrefixItemsArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X []json.RawMessage `json:"x,omitempty"`
+	X []json.RawMessage `json:"x,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1361,7 +1392,7 @@ func (a *T57PrefixItemsArgs) UnmarshalJSON(data []byte) error {
 type T58UniqueItemsArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X []int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X []int64 `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1535,7 +1566,7 @@ func (a *T68NotArgs) UnmarshalJSON(data []byte) error {
 type T69PropertyNamesArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X map[string]string `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X map[string]string `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -1602,7 +1633,7 @@ type T73OddPropertyNamesArgs struct {
 	Default       *bool                          `json:"(default),omitempty"`
 	X5m           *string                        `json:"5m,omitempty"`
 	Validate_7a98 *string                        `json:"Validate,omitempty"`
-	Properties    map[string]json.RawMessage     `json:"properties,omitempty"`
+	Properties    map[string]json.RawMessage     `json:"properties,omitzero"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -2074,7 +2105,7 @@ func (a *T91EcmaPatternArgs) UnmarshalJSON(data []byte) error {
 type T92EcmaPatternPropertiesArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	X map[string]int64 `json:"x,omitempty" mcpgen:"nonnullelems"`
+	X map[string]int64 `json:"x,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -2168,4 +2199,61 @@ func (a T96PatternPropsOpenArgs) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return mcpimpl.EncodeExtra(data, a.Extra)
+}
+
+// T97AllofClosedPartArgs holds the arguments of the tool "t97_allof_closed_part".
+//
+// allOf whose closed part does not name a property another part names (raw check)
+type T97AllofClosedPartArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	A *string `json:"a,omitempty"`
+	B *string `json:"b,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T97AllofClosedPartArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "t97_allof_closed_part")
+}
+
+// T98AllofExtraPartArgs holds the arguments of the tool "t98_allof_extra_part".
+//
+// allOf whose additionalProperties schema applies to a property another part names (raw check)
+type T98AllofExtraPartArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	A *string `json:"a,omitempty"`
+	B *int64  `json:"b,omitempty"`
+	// Extra holds the properties that are not fields, which the schema allows (additionalProperties).
+	Extra map[string]string `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T98AllofExtraPartArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t98_allof_extra_part")
+}
+
+// MarshalJSON encodes the fields followed by Extra.
+func (a T98AllofExtraPartArgs) MarshalJSON() ([]byte, error) {
+	type plain T98AllofExtraPartArgs
+	data, err := json.Marshal(plain(a))
+	if err != nil {
+		return nil, err
+	}
+	return mcpimpl.EncodeExtra(data, a.Extra)
+}
+
+// T99EmptyArrayDependentArgs holds the arguments of the tool "t99_empty_array_dependent".
+//
+// an empty optional array is a value: dependentRequired applies to it (raw check)
+type T99EmptyArrayDependentArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	X []string `json:"x,omitzero" mcpgen:"nonnullelems"`
+	Y *string  `json:"y,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T99EmptyArrayDependentArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t99_empty_array_dependent")
 }

@@ -103,6 +103,33 @@ func (a *T09IntegerExclusiveArgs) Validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t100_empty_map_min_properties".
+//
+// The schema uses keywords without a Go counterpart (minProperties), so Validate also checks the encoded value against the schema itself.
+func (a *T100EmptyMapMinPropertiesArgs) Validate() error {
+	return mcpimpl.ValidateEncoded(schemas.Input(9), a)
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t101_ecma_space_and_dot".
+func (a *T101EcmaSpaceAndDotArgs) Validate() error {
+	if a.X != nil {
+		if !mcpimpl.Match(pattern5, *a.X) {
+			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern ^\\S+$"), "t101_ecma_space_and_dot")
+		}
+	}
+	if a.Y != nil {
+		if !mcpimpl.Match(pattern6, *a.Y) {
+			return mcpimpl.ForTool(mcpimpl.Invalid("/y", "must match the pattern ^.$"), "t101_ecma_space_and_dot")
+		}
+	}
+	if a.Z != nil {
+		if !mcpimpl.Match(pattern7, *a.Z) {
+			return mcpimpl.ForTool(mcpimpl.Invalid("/z", "must match the pattern ^[\\s]*$"), "t101_ecma_space_and_dot")
+		}
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t10_number_range".
 func (a *T10NumberRangeArgs) Validate() error {
 	if a.X != nil {
@@ -140,7 +167,7 @@ func (a *T12IntegerMultipleArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T13NumberMultipleArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(12), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(14), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t14_boolean".
@@ -253,14 +280,14 @@ func (a *T23EnumWithNullArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T24EnumMixedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(23), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(25), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t25_enum_empty".
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T25EnumEmptyArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(24), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(26), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t26_const_string".
@@ -589,7 +616,7 @@ func (a *T37AllofTwoPatternsArgs) Validate() error {
 		if !mcpimpl.Match(pattern1, *a.X) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern ^a"), "t37_allof_two_patterns")
 		}
-		if !mcpimpl.Match(pattern5, *a.X) {
+		if !mcpimpl.Match(pattern8, *a.X) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern z$"), "t37_allof_two_patterns")
 		}
 	}
@@ -665,7 +692,7 @@ func (a *T42RefIntoPropertiesArgs) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t43_ref_with_description".
 func (a *T43RefWithDescriptionArgs) Validate() error {
 	if a.ID != nil {
-		if !mcpimpl.Match(pattern6, *a.ID) {
+		if !mcpimpl.Match(pattern9, *a.ID) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/id", "must match the pattern ^[0-9]+$"), "t43_ref_with_description")
 		}
 	}
@@ -721,7 +748,7 @@ func (a *T49FreeObjectArgs) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t50_pattern_properties".
 func (a *T50PatternPropertiesArgs) Validate() error {
 	for k0, _ := range a.X {
-		if !mcpimpl.Match(pattern7, k0) {
+		if !mcpimpl.Match(pattern10, k0) {
 			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^[a-z]+$"), "t50_pattern_properties")
 		}
 	}
@@ -732,7 +759,7 @@ func (a *T50PatternPropertiesArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T51PatternPropertiesOpenArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(50), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(52), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t52_array_of_objects".
@@ -779,14 +806,14 @@ func (a *T56ArrayNoItemsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (prefixItems), so Validate also checks the encoded value against the schema itself.
 func (a *T57PrefixItemsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(56), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(58), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t58_unique_items".
 //
 // The schema uses keywords without a Go counterpart (uniqueItems), so Validate also checks the encoded value against the schema itself.
 func (a *T58UniqueItemsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(57), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(59), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t59_true_schema".
@@ -808,14 +835,14 @@ func (a *T61NoTypeArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (keywords without type), so Validate also checks the encoded value against the schema itself.
 func (a *T62NoTypeConstraintsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(61), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(63), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t63_false_schema".
 //
 // The schema uses keywords without a Go counterpart (false schema), so Validate also checks the encoded value against the schema itself.
 func (a *T63FalseSchemaArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(62), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(64), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t64_required_fields".
@@ -853,35 +880,35 @@ func (a *T66DefaultsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (else, if, then), so Validate also checks the encoded value against the schema itself.
 func (a *T67IfThenElseArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(66), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t68_not".
 //
 // The schema uses keywords without a Go counterpart (not), so Validate also checks the encoded value against the schema itself.
 func (a *T68NotArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(67), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(69), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t69_property_names".
 //
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
 func (a *T69PropertyNamesArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(70), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t70_dependent_required".
 //
 // The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
 func (a *T70DependentRequiredArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(69), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(71), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t71_min_properties_struct".
 //
 // The schema uses keywords without a Go counterpart (minProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T71MinPropertiesStructArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(70), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(72), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t72_draft04_exclusive".
@@ -918,7 +945,7 @@ func (a *T75EmptyRootArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (anyOf of required), so Validate also checks the encoded value against the schema itself.
 func (a *T76AnyofRequiredArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(75), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(77), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t77_anyof_nullable_branch".
@@ -1044,7 +1071,7 @@ func checkT81IntOrNumberX_1(v *float64) error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t82_pattern_and_format".
 func (a *T82PatternAndFormatArgs) Validate() error {
 	if a.X != nil {
-		if !mcpimpl.Match(pattern8, *a.X) {
+		if !mcpimpl.Match(pattern11, *a.X) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern @example\\.com$"), "t82_pattern_and_format")
 		}
 		if !mcpimpl.CheckFormat("email", *a.X) {
@@ -1088,7 +1115,7 @@ func (a *T86BigEnumNoTypeArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T87BigNumberEnumArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(86), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(88), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t88_big_integer_range".
@@ -1121,13 +1148,13 @@ func (a *T89BigIntegerExclusiveArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T90IntegerMultipleRoundedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(89), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(91), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t91_ecma_pattern".
 func (a *T91EcmaPatternArgs) Validate() error {
 	if a.X != nil {
-		if !mcpimpl.Match(pattern9, *a.X) {
+		if !mcpimpl.Match(pattern12, *a.X) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must match the pattern ^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated…"), "t91_ecma_pattern")
 		}
 	}
@@ -1137,7 +1164,7 @@ func (a *T91EcmaPatternArgs) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t92_ecma_pattern_properties".
 func (a *T92EcmaPatternPropertiesArgs) Validate() error {
 	for k0, _ := range a.X {
-		if !mcpimpl.Match(pattern10, k0) {
+		if !mcpimpl.Match(pattern13, k0) {
 			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer("x", k0), "property name must match the pattern ^(?!tmp_)[a-z_]+$"), "t92_ecma_pattern_properties")
 		}
 	}
@@ -1183,14 +1210,35 @@ func (a *T94MemberCaseO) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T95PatternPropsClosedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(94), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(96), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t96_pattern_props_open".
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T96PatternPropsOpenArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(95), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(97), a)
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t97_allof_closed_part".
+//
+// The schema uses keywords without a Go counterpart (additionalProperties), so Validate also checks the encoded value against the schema itself.
+func (a *T97AllofClosedPartArgs) Validate() error {
+	return mcpimpl.ValidateEncoded(schemas.Input(98), a)
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t98_allof_extra_part".
+//
+// The schema uses keywords without a Go counterpart (additionalProperties), so Validate also checks the encoded value against the schema itself.
+func (a *T98AllofExtraPartArgs) Validate() error {
+	return mcpimpl.ValidateEncoded(schemas.Input(99), a)
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t99_empty_array_dependent".
+//
+// The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
+func (a *T99EmptyArrayDependentArgs) Validate() error {
+	return mcpimpl.ValidateEncoded(schemas.Input(100), a)
 }
 
 // The patterns of the schemas, compiled once.
@@ -1199,10 +1247,13 @@ var (
 	pattern2  = regexp.MustCompile("^b")
 	pattern3  = regexp.MustCompile("^[a-z]+-[0-9]+$")
 	pattern4  = regexp.MustCompile("[0-9]")
-	pattern5  = regexp.MustCompile("z$")
-	pattern6  = regexp.MustCompile("^[0-9]+$")
-	pattern7  = regexp.MustCompile("^[a-z]+$")
-	pattern8  = regexp.MustCompile("@example\\.com$")
-	pattern9  = mcpimpl.MustCompilePattern("^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$")
-	pattern10 = mcpimpl.MustCompilePattern("^(?!tmp_)[a-z_]+$")
+	pattern5  = mcpimpl.MustCompilePattern("^\\S+$")
+	pattern6  = mcpimpl.MustCompilePattern("^.$")
+	pattern7  = mcpimpl.MustCompilePattern("^[\\s]*$")
+	pattern8  = regexp.MustCompile("z$")
+	pattern9  = regexp.MustCompile("^[0-9]+$")
+	pattern10 = regexp.MustCompile("^[a-z]+$")
+	pattern11 = regexp.MustCompile("@example\\.com$")
+	pattern12 = mcpimpl.MustCompilePattern("^(?!.*(?:^|,)(team|scim|mocks:deactivated),(?:.*,)?\\1(?:$|,))(team|scim|mocks:deactivated)(,(team|scim|mocks:deactivated))*$")
+	pattern13 = mcpimpl.MustCompilePattern("^(?!tmp_)[a-z_]+$")
 )
