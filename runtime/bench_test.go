@@ -143,7 +143,7 @@ func BenchmarkDecodeToolsPage(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
 	for b.Loop() {
-		tools, _, err := decodeToolsPage(nil, page, &pageCaching{})
+		tools, _, err := decodeToolsPage(nil, page, DefaultMaxTools, &pageCaching{})
 		if err != nil || len(tools) != 353 {
 			b.Fatalf("%d tools, %v", len(tools), err)
 		}

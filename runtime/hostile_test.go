@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -300,6 +301,43 @@ func TestListToolsLimit(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%d tools in pages of %d, limit %d: error = %v, want %q", c.total, c.per, c.max, err, c.want)
 		}
+	}
+}
+
+// TestListToolsLimitWithinPage: a single tools/list page of 200,000 tools
+// (2.6 MB), from a Session allowing 10, is refused once the 11th tool is
+// read, not after decoding the whole page: it used to allocate over 300 MB
+// (a 16 MiB page, 2 GB and 8 s of CPU) before the limit applied.
+func TestListToolsLimitWithinPage(t *testing.T) {
+	checkLeaks(t)
+	page := `{"tools":[` + strings.Repeat(`{"name":"t"},`, 200_000-1) + `{"name":"t"}]}`
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		switch m.Method {
+		case "server/discover":
+			c.reply(m, modernDiscover)
+		case "tools/list":
+			c.reply(m, page)
+		}
+		return nil
+	})
+	s, err := Connect(context.Background(), conn, &Options{MaxTools: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var before, after goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	_, err = s.ListTools(context.Background())
+	goruntime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "tools/list: the server lists more than 10 tools (Options.MaxTools)") {
+		t.Errorf("ListTools = %v, want the limit of 10 tools", err)
+	}
+	// The page itself is copied a few times on its way (the fake server's
+	// reply among them); the tools decoded beyond the limit must not add
+	// to that.
+	if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+		t.Errorf("refusing the page allocated %d MiB, want at most 32 MiB for a page of %d KiB", n>>20, len(page)>>10)
 	}
 }
 

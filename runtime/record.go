@@ -113,7 +113,7 @@ func (r *Recorder) Connect(ctx context.Context) (Conn, error) {
 		}
 	}
 	r.mu.Lock()
-	r.header()
+	r.header(c.cc.ScrubSecrets)
 	r.mu.Unlock()
 	return c, nil
 }
@@ -233,8 +233,9 @@ func (r *Recorder) server(data []byte, scrub func(string) string) {
 	}
 }
 
-// header writes the recording's comment, once. r.mu is held.
-func (r *Recorder) header() {
+// header writes the recording's comment, once, with the credentials scrub
+// and r's secrets name replaced. r.mu is held.
+func (r *Recorder) header(scrub func(string) string) {
 	if r.started || r.err != nil {
 		return
 	}
@@ -243,15 +244,19 @@ func (r *Recorder) header() {
 	b.WriteString(recordingHeader + "\n")
 	if r.source != "" {
 		src := strings.ReplaceAll(r.source, "\n", " ")
+		if scrub != nil {
+			src = scrub(src)
+		}
 		fmt.Fprintf(&b, "server: %s\n", r.red.String(src))
 	}
 	_, r.err = io.WriteString(r.w, b.String())
 }
 
-// add writes one message to the recording, its credentials replaced.
-// r.mu is held.
+// add writes one message to the recording, its credentials replaced, in
+// its name too: a server chooses the method of its requests and
+// notifications. r.mu is held.
 func (r *Recorder) add(from, kind, method string, msg []byte, scrub func(string) string) {
-	r.header()
+	r.header(scrub)
 	if r.err != nil {
 		return
 	}
@@ -259,6 +264,7 @@ func (r *Recorder) add(from, kind, method string, msg []byte, scrub func(string)
 	text := string(msg)
 	if scrub != nil {
 		text = scrub(text)
+		method = scrub(method)
 	}
 	text = r.red.String(text)
 	var b bytes.Buffer

@@ -588,3 +588,49 @@ func TestRecordInvalidMessages(t *testing.T) {
 		t.Errorf("replayed %q, want the invalid message as it came", read)
 	}
 }
+
+// scrubbingConn is a memConn that knows a credential, as an HTTP
+// transport knows its bearer token, and declares ScrubSecrets for it.
+type scrubbingConn struct {
+	*memConn
+	secret string
+}
+
+func (c *scrubbingConn) Connect(context.Context) (Conn, error) { return c, nil }
+
+func (c *scrubbingConn) ConnCapabilities() ConnCapabilities {
+	return ConnCapabilities{ScrubSecrets: func(s string) string { return strings.ReplaceAll(s, c.secret, "[REDACTED]") }}
+}
+
+// TestRecordRedactsConnectionSecretsEverywhere: the credentials the
+// wrapped transport's connection knows, and no RecordOptions.Secrets name,
+// stay out of the whole recording: out of the header's source, and out of
+// the file names, where a server's notification or request puts its method
+// (a server that echoes the token as a method name).
+func TestRecordRedactsConnectionSecretsEverywhere(t *testing.T) {
+	const token = "tok0123456789abcdef"
+	conn := &scrubbingConn{secret: token, memConn: newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		if m.Method == "tools/list" {
+			c.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/` + token + `","params":{}}`)
+			c.reply(m, `{"tools":[]}`)
+		}
+		return nil
+	}))}
+	var buf bytes.Buffer
+	rec := Record(conn, &buf, &RecordOptions{Source: "https://example.com/mcp?key=" + token})
+	ctx := context.Background()
+	s, err := Connect(ctx, rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); strings.Contains(out, token) {
+		t.Errorf("the recording holds the connection's credential:\n%s", out)
+	}
+	if _, err := Replay("redacted", buf.Bytes()); err != nil {
+		t.Errorf("the redacted recording does not replay: %v", err)
+	}
+}

@@ -43,8 +43,9 @@ type Session struct {
 	toolsGen   atomic.Uint64
 
 	// taskSupport holds the taskSupport of the tools last listed that allow
-	// tasks (2025-11-25); taskProgress the progress functions of running
-	// tasks, by the progress token of the call that created them.
+	// tasks (2025-11-25), nil until a listing and again once the server
+	// says its tools changed; taskProgress the progress functions of
+	// running tasks, by the progress token of the call that created them.
 	taskSupport  atomic.Pointer[map[string]string]
 	taskProgress sync.Map
 

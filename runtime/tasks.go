@@ -580,7 +580,13 @@ func (t *Task) Wait(ctx context.Context) (*Result, error) {
 		case t.legacy && (st.Terminal() || st.Status == TaskInputRequired):
 			// tasks/result waits for the end, and carries the requests
 			// the server makes of the client meanwhile.
-			return t.finish(t.result(ctx, st))
+			res, err := t.result(ctx, st)
+			if err != nil && ctx.Err() != nil {
+				// The wait ended, not the task: it goes on, and
+				// Cancel can still stop it.
+				return nil, err
+			}
+			return t.finish(res, err)
 		case st.Status == TaskInputRequired && len(st.InputRequests) > 0 && !jsonrpc.IsNull(st.InputRequests):
 			// The answers reach the task with tasks/update; the next
 			// tasks/get shows what it does with them.

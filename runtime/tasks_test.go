@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // legacyTasksInit is a 2025-11-25 initialize result declaring task-run
@@ -583,5 +585,121 @@ func TestTaskCancelledWhileCreated(t *testing.T) {
 	cancels := conn.paramsOf("tasks/cancel")
 	if len(cancels) != 1 || !strings.Contains(string(cancels[0]), `"taskId":"t-1"`) {
 		t.Errorf("tasks/cancel %s, want one for t-1; methods %v", cancels, conn.methods())
+	}
+}
+
+// TestTaskCancelledDuringResult: a 2025-11-25 task waiting for input is
+// waited on with tasks/result, which blocks until the task ends. A context
+// that ends during that wait ends the wait, not the task: CallTool cancels
+// the task with tasks/cancel, and a Task that StartToolTask returned can
+// still be cancelled, or waited on again.
+func TestTaskCancelledDuringResult(t *testing.T) {
+	serve := func(asked chan<- struct{}) func(c *memConn, ctx context.Context, m memMsg) error {
+		srv := &legacyTasksMem{status: func(int) string { return TaskInputRequired }}
+		var once sync.Once
+		return func(c *memConn, ctx context.Context, m memMsg) error {
+			if m.Method == "tasks/result" {
+				once.Do(func() { close(asked) })
+				return nil // the task waits for input that never comes
+			}
+			return srv.serve(c, ctx, m)
+		}
+	}
+	t.Run("CallTool", func(t *testing.T) {
+		asked := make(chan struct{})
+		conn := newMemConn(serve(asked))
+		s, err := Connect(context.Background(), conn, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			<-asked
+			cancel()
+		}()
+		_, err = s.CallTool(ctx, "delay", nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("CallTool = %v, want the cancellation", err)
+		}
+		cancels := conn.paramsOf("tasks/cancel")
+		if len(cancels) != 1 || !strings.Contains(string(cancels[0]), `"taskId":"t-1"`) {
+			t.Errorf("tasks/cancel %s, want one for t-1; methods %v", cancels, conn.methods())
+		}
+	})
+	t.Run("StartToolTask", func(t *testing.T) {
+		asked := make(chan struct{})
+		conn := newMemConn(serve(asked))
+		s, err := Connect(context.Background(), conn, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		task, err := s.StartToolTask(context.Background(), "delay", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-asked
+			cancel()
+		}()
+		if _, err := task.Wait(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("Wait = %v, want the cancellation", err)
+		}
+		if err := task.Cancel(context.Background()); err != nil {
+			t.Errorf("Cancel = %v", err)
+		}
+		if n := len(conn.paramsOf("tasks/cancel")); n != 1 {
+			t.Errorf("%d tasks/cancel after Wait was cancelled and Cancel called, want 1; methods %v", n, conn.methods())
+		}
+	})
+}
+
+// TestTaskSupportRelearnedAfterListChanged: what a 2025-11-25 server's
+// listing said of each tool's taskSupport holds until the server says its
+// tools changed. A tool it then adds with taskSupport required is called as
+// a task, as the server demands, not sent as an ordinary call because the
+// Session still goes by the listing from before the change.
+func TestTaskSupportRelearnedAfterListChanged(t *testing.T) {
+	srv := &legacyTasksMem{status: doneAfter(1)}
+	var added atomic.Bool
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method == "tools/list" && added.Load() {
+			c.reply(m, `{"tools":[{"name":"plain","inputSchema":{"type":"object"}},`+
+				`{"name":"later","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}`)
+			return nil
+		}
+		if m.Method == "tools/call" && strings.Contains(string(m.Params), `"name":"later"`) && !strings.Contains(string(m.Params), `"task"`) {
+			c.replyError(m, CodeMethodNotFound, `"Tool later requires task augmentation (taskSupport: 'required')"`)
+			return nil
+		}
+		return srv.serve(c, ctx, m)
+	})
+	changed := make(chan struct{}, 1)
+	s, err := Connect(context.Background(), conn, &Options{OnToolsChanged: func() { changed <- struct{}{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// The first call learns which tools need tasks.
+	if _, err := s.CallTool(context.Background(), "plain", nil); err != nil {
+		t.Fatalf("CallTool(plain) = %v", err)
+	}
+	added.Store(true)
+	conn.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	select {
+	case <-changed:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("the list change was not seen")
+	}
+	res, err := s.CallTool(context.Background(), "later", nil)
+	if err != nil || res.Text() != "Completed 100ms delay" {
+		t.Fatalf("CallTool(later) = %v, %v; want the task's result", res, err)
+	}
+	calls := conn.paramsOf("tools/call")
+	if last := calls[len(calls)-1]; !strings.Contains(string(last), `"task":{}`) {
+		t.Errorf("tools/call params %s, want a task-augmented call", last)
 	}
 }

@@ -125,7 +125,7 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 		received := time.Now()
 		var next *string
 		var pc pageCaching
-		tools, next, err = decodeToolsPage(tools, res, &pc)
+		tools, next, err = decodeToolsPage(tools, res, s.opts.MaxTools, &pc)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
@@ -135,9 +135,6 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 			expires = e
 		}
 		private = private || !pc.public
-		if len(tools) > s.opts.MaxTools {
-			return nil, fmt.Errorf("tools/list: the server lists more than %d tools (Options.MaxTools)", s.opts.MaxTools)
-		}
 		more, err := pg.advance(next)
 		if err != nil {
 			return nil, err
@@ -155,7 +152,8 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 	}
 	if st := s.state.Load(); s.usesParamHeaders(st) {
 		tools = s.learnParamHeaders(tools)
-	} else if st.legacy && st.caps.ToolTasks {
+	} else if st.legacy && st.caps.ToolTasks && s.toolsGen.Load() == gen {
+		// A listing that a change overtook is not learnt from.
 		s.learnTaskSupport(tools)
 	}
 	if err := s.checkDrift(tools); err != nil {
@@ -169,8 +167,9 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 
 // decodeToolsPage appends the tools of one tools/list result to tools and
 // returns the next cursor, nil at the end. An empty cursor is a cursor. It
-// records what the result says of caching in pc.
-func decodeToolsPage(tools []Tool, res []byte, pc *pageCaching) ([]Tool, *string, error) {
+// records what the result says of caching in pc. A tool beyond limit in all
+// is an error, found before the rest of the page is decoded.
+func decodeToolsPage(tools []Tool, res []byte, limit int, pc *pageCaching) ([]Tool, *string, error) {
 	var next *string
 	var sawTools bool
 	err := jsonrpc.ObjectEach(res, func(key []byte, escaped bool, v []byte) error {
@@ -181,6 +180,9 @@ func decodeToolsPage(tools []Tool, res []byte, pc *pageCaching) ([]Tool, *string
 				return nil
 			}
 			return jsonrpc.ArrayEach(v, func(raw []byte) error {
+				if len(tools) == limit {
+					return fmt.Errorf("the server lists more than %d tools (Options.MaxTools)", limit)
+				}
 				t, err := ParseTool(raw)
 				if err != nil {
 					return fmt.Errorf("tool %d: %w", len(tools), err)

@@ -48,7 +48,7 @@ func TestDuplicateJSONKeys(t *testing.T) {
 // while the snapshot reader and the JSON Schema validator match keys
 // exactly; ListTools matches them exactly too.
 func TestToolMembersMatchedExactly(t *testing.T) {
-	tools, _, err := decodeToolsPage(nil, []byte(`{"tools":[{"name":"a","Name":"b","inputSchema":{"type":"object"},"InputSchema":{"type":"string"},"title":null,"description":"d\u00e9"}]}`), &pageCaching{})
+	tools, _, err := decodeToolsPage(nil, []byte(`{"tools":[{"name":"a","Name":"b","inputSchema":{"type":"object"},"InputSchema":{"type":"string"},"title":null,"description":"d\u00e9"}]}`), DefaultMaxTools, &pageCaching{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestToolMembersMatchedExactly(t *testing.T) {
 		t.Errorf("tool = %+v", got)
 	}
 	for _, page := range []string{`{"tools":[{"name":1}]}`, `{"tools":[[]]}`} {
-		if _, _, err := decodeToolsPage(nil, []byte(page), &pageCaching{}); err == nil {
+		if _, _, err := decodeToolsPage(nil, []byte(page), DefaultMaxTools, &pageCaching{}); err == nil {
 			t.Errorf("decodeToolsPage(%s) accepted it", page)
 		}
 	}

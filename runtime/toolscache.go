@@ -82,8 +82,10 @@ func (s *Session) cachedTools() ([]Tool, bool) {
 }
 
 // invalidateTools makes the cached listing stale, and any listing under way
-// uncacheable.
+// uncacheable. It also forgets which tools must run as tasks, which the next
+// call that needs to know learns from a new listing.
 func (s *Session) invalidateTools() {
 	s.toolsGen.Add(1)
 	s.toolsCache.Store(nil)
+	s.taskSupport.Store(nil)
 }
