@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"crypto/sha256"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -12,12 +13,13 @@ const maxPages = 10000
 
 // pages walks the pages of a paginated list method (tools/list,
 // skills/list): the cursor each request sends, the bound on pages, and the
-// check that the server's cursors do not loop.
+// check that the server's cursors do not loop. It keeps a digest of each
+// cursor, not the cursor: a server chooses their size.
 type pages struct {
 	method string
 	n      int
 	cursor *string
-	seen   map[string]bool
+	seen   map[[sha256.Size]byte]struct{}
 }
 
 // params returns the members of the next page's request: none for the
@@ -44,12 +46,23 @@ func (p *pages) advance(next *string) (bool, error) {
 		return false, nil
 	}
 	if p.seen == nil {
-		p.seen = map[string]bool{}
+		p.seen = map[[sha256.Size]byte]struct{}{}
 	}
-	if p.seen[*next] {
-		return false, fmt.Errorf("%s: the server sent cursor %q twice; its pagination loops", p.method, *next)
+	sum := sha256.Sum256([]byte(*next))
+	if _, ok := p.seen[sum]; ok {
+		return false, fmt.Errorf("%s: the server sent cursor %s twice; its pagination loops", p.method, quoteCursor(*next))
 	}
-	p.seen[*next] = true
+	p.seen[sum] = struct{}{}
 	p.cursor = next
 	return true, nil
+}
+
+// quoteCursor quotes a cursor for an error message, its first 64 bytes
+// when it is longer.
+func quoteCursor(c string) string {
+	const max = 64
+	if len(c) <= max {
+		return fmt.Sprintf("%q", c)
+	}
+	return fmt.Sprintf("%q... (%d bytes)", c[:max], len(c))
 }

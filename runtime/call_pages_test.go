@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	goruntime "runtime"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,32 @@ func TestPagesBound(t *testing.T) {
 	pg := pages{method: "x/list", n: maxPages}
 	if _, err := pg.params(); err == nil || !strings.Contains(err.Error(), "more than 10000 pages") {
 		t.Errorf("past the bound: %v", err)
+	}
+}
+
+// TestPagesHoldNoCursors follows 64 pages whose cursors are 1 MiB each, as
+// a hostile server may send: the walk keeps no more than the cursor it
+// sends next, and an error quotes a repeated one only in part.
+func TestPagesHoldNoCursors(t *testing.T) {
+	pg := pages{method: "x/list"}
+	var before, after goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&before)
+	for i := range 64 {
+		c := strings.Repeat(string(rune('A'+i%26)), 1<<20) + string(rune('0'+i/26))
+		if more, err := pg.advance(&c); !more || err != nil {
+			t.Fatalf("page %d: %v, %v", i, more, err)
+		}
+	}
+	goruntime.GC()
+	goruntime.ReadMemStats(&after)
+	goruntime.KeepAlive(&pg)
+	if held := int64(after.HeapAlloc) - int64(before.HeapAlloc); held > 8<<20 {
+		t.Errorf("after 64 cursors of 1 MiB, the walk holds %d MiB", held>>20)
+	}
+	again := strings.Repeat("A", 1<<20) + "0"
+	_, err := pg.advance(&again)
+	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), "(1048577 bytes) twice") {
+		t.Errorf("a repeated 1 MiB cursor: %.300v", err)
 	}
 }

@@ -13,6 +13,10 @@ import (
 // A Server is one server of a Multi: its name, which prefixes its tools when
 // their names clash with another server's, and how to reach it.
 type Server struct {
+	// Name is the server's name in the Multi, and the prefix of its tools'
+	// names where they clash. It must not contain MultiSeparator or end in
+	// "_", so that a prefixed name tells its server: "db" + "__" + "_x"
+	// would be "db_" + "__" + "x".
 	Name      string
 	Transport Transport
 	// Options configure the server's Session; nil means the zero Options.
@@ -65,6 +69,8 @@ func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
 			return nil, errors.New("connecting to several servers: a server has no name")
 		case strings.Contains(srv.Name, MultiSeparator):
 			return nil, fmt.Errorf("connecting to several servers: server name %q contains %q", srv.Name, MultiSeparator)
+		case strings.HasSuffix(srv.Name, "_"):
+			return nil, fmt.Errorf("connecting to several servers: server name %q ends with %q, which makes its prefixed tool names ambiguous", srv.Name, "_")
 		case slices.Contains(m.names, srv.Name):
 			return nil, fmt.Errorf("connecting to several servers: two servers are named %q", srv.Name)
 		case srv.Transport == nil:

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -55,5 +56,37 @@ func TestMultiPrefixedNameClashesWithAToolName(t *testing.T) {
 		if want := mt.Server + "'s " + mt.Name; res.Text() != want {
 			t.Errorf("calling %s (%s's %s) reached %q", mt.Exposed, mt.Server, mt.Name, res.Text())
 		}
+	}
+}
+
+// TestMultiServerNameEndingInUnderscore checks that a server name ending in
+// "_" is refused: "db" + "__" + "_x" and "db_" + "__" + "x" are one prefixed
+// name, so two tools would be exposed under it and calls of one would reach
+// the other.
+func TestMultiServerNameEndingInUnderscore(t *testing.T) {
+	ctx := context.Background()
+	tools := []server.Tool{textTool("x", "x"), textTool("_x", "_x")}
+	db, err := server.New(tools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db2, err := server.New(tools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := runtime.ConnectMulti(ctx, []runtime.Server{{Name: "db", Transport: db.Transport()}, {Name: "db_", Transport: db2.Transport()}})
+	if err == nil {
+		defer m.Close()
+		seen := map[string]runtime.MultiTool{}
+		for _, mt := range m.Tools() {
+			if prev, ok := seen[mt.Exposed]; ok {
+				t.Errorf("exposed name %q names both %s's %s and %s's %s", mt.Exposed, prev.Server, prev.Name, mt.Server, mt.Name)
+			}
+			seen[mt.Exposed] = mt
+		}
+		t.Fatal(`ConnectMulti accepted the server names "db" and "db_"`)
+	}
+	if want := `server name "db_" ends with "_"`; !strings.Contains(err.Error(), want) {
+		t.Errorf("ConnectMulti = %v, want %s", err, want)
 	}
 }

@@ -16,6 +16,7 @@ type ServerTools struct {
 // prefixed name on its server even when its own listing finds no clash; a
 // name left unprefixed reaches its tool as long as no other server lists a
 // tool of that name, which holds while the snapshots match the servers.
+// The server names follow the rules of Server.Name.
 func CombineTools(servers ...ServerTools) []MultiTool {
 	count := make(map[string]int)
 	for _, s := range servers {
@@ -36,8 +37,8 @@ func CombineTools(servers ...ServerTools) []MultiTool {
 	// A prefixed name may be another tool's own name ("b__x" beside
 	// server b's clashing x): that tool is prefixed too. Prefixed names
 	// never clash with one another, since no server name holds the
-	// separator, so each round prefixes at least one more tool until no
-	// name is exposed twice.
+	// separator or ends in "_" (ConnectMulti refuses them), so each round
+	// prefixes at least one more tool until no name is exposed twice.
 	for {
 		exposed := make(map[string]int, len(all))
 		for i := range all {
