@@ -11,7 +11,6 @@ require (
 	github.com/openai/openai-go/v3 v3.95.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/std-uritemplate/std-uritemplate/go/v2 v2.0.3
-	github.com/yosida95/uritemplate/v3 v3.0.2
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0

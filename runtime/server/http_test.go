@@ -3,9 +3,11 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -124,5 +126,35 @@ func TestServeHTTPParamHeaders(t *testing.T) {
 		if resp.StatusCode != tc.status || (tc.status == 400 && !strings.Contains(string(got), `"code":-32020`)) {
 			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, got)
 		}
+	}
+}
+
+// Matching a URI against a template takes memory, and time, in proportion
+// to the URI: a hostile client's URI of a few thousand segments must not
+// cost a quadratic amount of either.
+func TestReadLongURIStaysLinear(t *testing.T) {
+	s, err := server.New(nil, &server.Options{ResourceTemplates: []server.ResourceTemplate{{
+		Template: runtime.ResourceTemplate{Name: "tags", URITemplate: "tags://all{/tag*}{?q}"},
+		Handle: func(_ context.Context, uri string, vars map[string]any) (*runtime.ReadResourceResult, error) {
+			return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{URI: "tags://all", Text: fmt.Sprint(len(vars["tag"].([]string)))}}}, nil
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4000
+	body := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"tags://all` + strings.Repeat("/a", n) + `"}}`
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("POST", "/", strings.NewReader(body)))
+	goruntime.ReadMemStats(&after)
+	if !strings.Contains(w.Body.String(), `"text":"4000"`) {
+		t.Fatalf("got %d %s", w.Code, w.Body)
+	}
+	// Reading, decoding and answering the request take a few copies of
+	// it; 256 bytes a byte of the URI leaves room for those alone.
+	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(256*len(body)); got > limit {
+		t.Errorf("reading a URI of %d bytes allocated %d bytes, more than %d", len(body), got, limit)
 	}
 }

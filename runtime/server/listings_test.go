@@ -2,12 +2,14 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
@@ -89,5 +91,89 @@ func TestPromptsAndTemplatesInBothEras(t *testing.T) {
 				t.Errorf("resources/read of an unknown URI: %v", err)
 			}
 		})
+	}
+}
+
+// varsServer offers templates whose handler answers with the variables it
+// got, as JSON, so that a string and a one-item list tell apart.
+func varsServer(t *testing.T, templates ...string) *server.Server {
+	t.Helper()
+	var rts []server.ResourceTemplate
+	for i, tmpl := range templates {
+		rts = append(rts, server.ResourceTemplate{
+			Template: runtime.ResourceTemplate{Name: fmt.Sprint("t", i), URITemplate: tmpl},
+			Handle: func(_ context.Context, uri string, vars map[string]any) (*runtime.ReadResourceResult, error) {
+				b, err := json.Marshal(vars)
+				return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{URI: uri, Text: string(b)}}}, err
+			},
+		})
+	}
+	s, err := server.New(nil, &server.Options{ResourceTemplates: rts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A URI the runtime expands from a template's variables (as a generated
+// Client does) is read by the template's handler with those variables: a
+// variable the template explodes as a list, however many items it has,
+// any other as a string, and the variables an expression left out absent.
+func TestTemplateVariablesRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		tmpl string
+		vars []mcpimpl.URIVar
+		want string
+	}{
+		{"tags://all{/tag*}", []mcpimpl.URIVar{{Name: "tag", IsList: true, List: []string{"a"}}}, `{"tag":["a"]}`},
+		{"tags://all{/tag*}", []mcpimpl.URIVar{{Name: "tag", IsList: true, List: []string{"a", "b c"}}}, `{"tag":["a","b c"]}`},
+		{"x://h{?q*}", []mcpimpl.URIVar{{Name: "q", IsList: true, List: []string{"a"}}}, `{"q":["a"]}`},
+		{"x://h{?q*}", []mcpimpl.URIVar{{Name: "q", IsList: true}}, `{}`},
+		{"search://q{?query,page}", []mcpimpl.URIVar{{Name: "query"}, {Name: "page"}}, `{}`},
+		{"search://q{?query,page}", []mcpimpl.URIVar{{Name: "query"}, {Name: "page", Value: "2"}}, `{"page":"2"}`},
+		{"search://q{?query,page}", []mcpimpl.URIVar{{Name: "query", Value: "a&b=c"}, {Name: "page", Value: "2"}}, `{"page":"2","query":"a\u0026b=c"}`},
+		{"search://q{?query}{&page}", []mcpimpl.URIVar{{Name: "query", Value: "x"}, {Name: "page", Value: "2"}}, `{"page":"2","query":"x"}`},
+		{"doc://{id}", []mcpimpl.URIVar{{Name: "id", Value: "a,b/é", Required: true}}, `{"id":"a,b/é"}`},
+		{"file:///{+path}", []mcpimpl.URIVar{{Name: "path", Value: "a/b c", Required: true, Reserved: true}}, `{"path":"a/b c"}`},
+		{"x://h{;p}", []mcpimpl.URIVar{{Name: "p"}}, `{}`},
+		{"x://h{;p,q}", []mcpimpl.URIVar{{Name: "p", Value: "1"}, {Name: "q", Value: "2"}}, `{"p":"1","q":"2"}`},
+		{"x://host{/seg*}{.ext}", []mcpimpl.URIVar{{Name: "seg", IsList: true, List: []string{"a", "b"}, Required: true}, {Name: "ext", Value: "json", Required: true}}, `{"ext":"json","seg":["a","b"]}`},
+	} {
+		uri, err := mcpimpl.ExpandURI("t", tc.tmpl, tc.vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(uri, func(t *testing.T) {
+			sess, err := varsServer(t, tc.tmpl).Connect(ctx, &runtime.Options{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.Close()
+			rr, err := sess.ReadResource(ctx, uri)
+			if err != nil || rr.Text() != tc.want {
+				t.Errorf("reading %s of %s: %v; got %s, want %s", uri, tc.tmpl, err, rr.Text(), tc.want)
+			}
+		})
+	}
+}
+
+// A variable the template does not explode is a string, whatever the URI
+// holds: "a,b" is not a list.
+func TestTemplateVariableNotExplodedIsAString(t *testing.T) {
+	ctx := context.Background()
+	sess, err := varsServer(t, "doc://{id}{?q}").Connect(ctx, &runtime.Options{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	for uri, want := range map[string]string{
+		"doc://a,b":       `{"id":"a,b"}`,
+		"doc://a?q=x,y,z": `{"id":"a","q":"x,y,z"}`,
+	} {
+		rr, err := sess.ReadResource(ctx, uri)
+		if err != nil || rr.Text() != want {
+			t.Errorf("reading %s: %v; got %s, want %s", uri, err, rr.Text(), want)
+		}
 	}
 }

@@ -38,17 +38,28 @@ func (s *Server) Transport() *runtime.MemoryTransport {
 
 // Serve serves one connection over stdio: it reads newline-delimited
 // JSON-RPC messages from r and writes its answers to w, one line each. It
-// returns nil when r ends, once the calls in flight have been answered, and
-// the error of ctx when ctx ends first, after cancelling them; a read of r
-// that blocks then goes on in the background until r returns. A line longer
-// than Options.MaxMessageSize is answered with an error and skipped.
+// returns nil when r ends, once the calls in flight have been answered and
+// their answers written, and the error of ctx when ctx ends first, after
+// cancelling them; a read of r or a write to w that blocks then goes on in
+// the background until it returns. A line longer than
+// Options.MaxMessageSize is answered with an error and skipped.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	lines := &lineStream{w: w, lines: make(chan lineRead, 1), done: make(chan struct{})}
+	lines := &lineStream{lines: make(chan lineRead, 1), out: make(chan []byte), done: make(chan struct{})}
 	defer close(lines.done)
 	go lines.readAll(bufio.NewReaderSize(r, 64<<10), s.opts.MaxMessageSize)
+	written := make(chan struct{})
+	go lines.writeAll(w, written)
 	err := s.serveStream(ctx, lines)
 	if errors.Is(err, io.EOF) {
-		return nil
+		// Every answer has been handed to writeAll: wait for it to
+		// write them, as long as ctx allows.
+		close(lines.out)
+		select {
+		case <-written:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	return err
 }
@@ -144,15 +155,13 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 	}
 }
 
-// lineStream is the stream of Serve: lines read by a goroutine of their
-// own, so that a Read ends with its context, and lines written under a
-// lock.
+// lineStream is the stream of Serve: lines read, and lines written, by
+// goroutines of their own, so that a Read or a Write ends with its context
+// even when the client stops writing or reading.
 type lineStream struct {
 	lines chan lineRead
+	out   chan []byte
 	done  chan struct{}
-
-	mu sync.Mutex
-	w  io.Writer
 }
 
 type lineRead struct {
@@ -209,13 +218,38 @@ func (s *lineStream) Read(ctx context.Context) ([]byte, error) {
 	}
 }
 
-func (s *lineStream) Write(_ context.Context, msg []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.w.Write(append(msg, '\n')); err != nil {
-		return err
+// Write hands msg to writeAll, unless ctx ends or Serve returns first.
+func (s *lineStream) Write(ctx context.Context, msg []byte) error {
+	select {
+	case s.out <- append(msg, '\n'):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.done:
+		return io.ErrClosedPipe
 	}
-	return nil
+}
+
+// writeAll writes the lines Write hands it to w, one at a time, until Serve
+// closes s.out or returns, then closes written. After a write fails it
+// takes the lines without writing them, as the client is gone.
+func (s *lineStream) writeAll(w io.Writer, written chan<- struct{}) {
+	defer close(written)
+	var failed bool
+	for {
+		select {
+		case line, ok := <-s.out:
+			if !ok {
+				return
+			}
+			if !failed {
+				_, err := w.Write(line)
+				failed = err != nil
+			}
+		case <-s.done:
+			return
+		}
+	}
 }
 
 // inflightCount returns how many requests are in flight on c, running or

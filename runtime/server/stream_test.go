@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
@@ -126,4 +129,48 @@ func FuzzServe(f *testing.F) {
 			}
 		}
 	})
+}
+
+// stuckWriter is the output of a client that stopped reading the server's
+// answers: its Write blocks until release is closed, and says on writing
+// when one has started.
+type stuckWriter struct{ writing, release chan struct{} }
+
+func (w *stuckWriter) Write([]byte) (int, error) {
+	select {
+	case w.writing <- struct{}{}:
+	default:
+	}
+	<-w.release
+	return 0, io.ErrClosedPipe
+}
+
+// Serve returns when its context ends even though the client stopped
+// reading its answers: the write that blocks goes on in the background, as
+// a blocked read does.
+func TestServeReturnsWhenClientStopsReading(t *testing.T) {
+	s, err := testServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &stuckWriter{writing: make(chan struct{}, 1), release: make(chan struct{})}
+	defer close(w.release)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, inR, w) }()
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-w.writing
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve = %v, want context.Canceled", err)
+		}
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("Serve did not return after its context ended, while a write of an answer blocked")
+	}
 }

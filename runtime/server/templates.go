@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/yosida95/uritemplate/v3"
-
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -41,7 +39,7 @@ type template struct {
 	def    runtime.ResourceTemplate
 	handle ResourceHandler
 	listed json.RawMessage
-	parsed *uritemplate.Template
+	parsed *uriMatcher
 }
 
 // addTemplates checks and keeps the resource templates of a new Server.
@@ -58,7 +56,7 @@ func (s *Server) addTemplates(templates []ResourceTemplate) error {
 			return fmt.Errorf("server: resource template %s is listed twice", name)
 		}
 		seen[name] = true
-		parsed, err := uritemplate.New(t.Template.URITemplate)
+		parsed, err := newURIMatcher(t.Template.URITemplate)
 		if err != nil {
 			return fmt.Errorf("server: resource template %s: uriTemplate %q: %w", name, t.Template.URITemplate, err)
 		}
@@ -108,18 +106,9 @@ func (s *Server) readResource(ctx context.Context, req *request) (json.RawMessag
 		return nil, rpcError(runtime.CodeInvalidParams, "resources/read: params have no uri")
 	}
 	for _, t := range s.templates {
-		values := t.parsed.Match(uri)
-		if values == nil {
+		vars := t.parsed.match(uri)
+		if vars == nil {
 			continue
-		}
-		vars := make(map[string]any, len(values))
-		for name, v := range values {
-			switch v.T {
-			case uritemplate.ValueTypeList:
-				vars[name] = v.List()
-			case uritemplate.ValueTypeString:
-				vars[name] = v.String()
-			}
 		}
 		res, err := runTemplate(ctx, t, uri, vars)
 		var rpc *runtime.RPCError

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/server"
@@ -21,7 +22,7 @@ type Served[H any] struct {
 	tool         string
 	makeTool     func(h H) server.ToolHandler
 	prompt       string
-	makePrompt   func(h H) server.PromptHandler
+	makePrompt   func(h H, p runtime.Prompt) (server.PromptHandler, error)
 	template     string
 	makeTemplate func(h H) server.ResourceHandler
 }
@@ -48,7 +49,11 @@ func NewServer[H any](h H, tools []runtime.Tool, opts *server.Options, served ..
 			if err != nil {
 				return nil, fmt.Errorf("decoding prompt %s: %w", s.prompt, err)
 			}
-			o.Prompts = append(o.Prompts, server.Prompt{Prompt: p, Handle: s.makePrompt(h)})
+			handle, err := s.makePrompt(h, p)
+			if err != nil {
+				return nil, fmt.Errorf("prompt %s: %w", p.Name, err)
+			}
+			o.Prompts = append(o.Prompts, server.Prompt{Prompt: p, Handle: handle})
 		case s.makeTemplate != nil:
 			t, err := runtime.ParseResourceTemplate([]byte(s.template))
 			if err != nil {
@@ -114,17 +119,47 @@ func ServeToolInto[H, A, R any](tool string, method func(H, context.Context, A) 
 
 // ServePrompt serves the prompt that prompt, its JSON as prompts/list lists
 // it, describes: method gets the arguments in the prompt's arguments
-// struct.
+// struct, A, whose exported fields are the prompt's arguments in their
+// order, each a string.
 func ServePrompt[H, A any](prompt string, method func(H, context.Context, A) (*runtime.GetPromptResult, error)) Served[H] {
-	return Served[H]{prompt: prompt, makePrompt: func(h H) server.PromptHandler {
+	return Served[H]{prompt: prompt, makePrompt: func(h H, p runtime.Prompt) (server.PromptHandler, error) {
+		fields, err := argFields(reflect.TypeFor[A](), p)
+		if err != nil {
+			return nil, err
+		}
 		return func(ctx context.Context, raw map[string]string) (*runtime.GetPromptResult, error) {
 			var args A
-			if err := remarshal(raw, &args); err != nil {
-				return nil, fmt.Errorf("decoding the arguments: %w", err)
+			v := reflect.ValueOf(&args).Elem()
+			for i, a := range p.Arguments {
+				v.Field(fields[i]).SetString(raw[a.Name])
 			}
 			return method(h, ctx, args)
-		}
+		}, nil
 	}}
+}
+
+// argFields returns the indices of the fields of t, a prompt's arguments
+// struct, that hold the prompt's arguments, in their order. The arguments
+// are matched to fields by position, not by their JSON names: the field
+// of an argument whose name a struct tag cannot hold is left out of the
+// struct's JSON.
+func argFields(t reflect.Type, p runtime.Prompt) ([]int, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("the arguments type %s is not a struct", t)
+	}
+	var fields []int
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() {
+			if f.Type.Kind() != reflect.String {
+				return nil, fmt.Errorf("field %s of the arguments type %s is not a string", f.Name, t)
+			}
+			fields = append(fields, i)
+		}
+	}
+	if len(fields) != len(p.Arguments) {
+		return nil, fmt.Errorf("the arguments type %s has %d fields for %d arguments: regenerate the package", t, len(fields), len(p.Arguments))
+	}
+	return fields, nil
 }
 
 // ServeTemplate serves the resource template that template, its JSON as

@@ -1,0 +1,86 @@
+package fakeimpl_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
+	"github.com/mcpgen/mcpgen/runtime/mcpimpl/fakeimpl"
+)
+
+// tagsParams is the parameter struct a generated package declares for the
+// template tags://all{/tag*}.
+type tagsParams struct {
+	Tag []string `json:"tag"`
+}
+
+func (p *tagsParams) URI() (string, error) {
+	return mcpimpl.ExpandURI("tags", "tags://all{/tag*}", []mcpimpl.URIVar{{Name: "tag", List: p.Tag, IsList: true, Required: true}})
+}
+
+type tagsHandler struct{}
+
+func (tagsHandler) ReadTags(_ context.Context, p tagsParams) (*runtime.ReadResourceResult, error) {
+	return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{Text: strings.Join(p.Tag, "|")}}}, nil
+}
+
+// A generated fake reads the resource of an exploded variable with the
+// items the generated Client expanded, one item as well as several.
+func TestServeTemplateExplodedVariable(t *testing.T) {
+	ctx := context.Background()
+	s, err := fakeimpl.NewServer(tagsHandler{}, nil, nil,
+		fakeimpl.ServeTemplate(`{"name":"tags","uriTemplate":"tags://all{/tag*}"}`, tagsHandler.ReadTags))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Connect(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	for _, tags := range [][]string{{"a"}, {"a", "b"}} {
+		p := tagsParams{Tag: tags}
+		rr, err := mcpimpl.ReadTemplate(ctx, sess, "tags", &p)
+		if want := strings.Join(tags, "|"); err != nil || rr.Text() != want {
+			t.Errorf("reading tags %q: %v; got %q, want %q", tags, err, rr.Text(), want)
+		}
+	}
+}
+
+// hostileArgs is the arguments struct a generated package declares for a
+// prompt whose argument names a struct tag cannot hold: their fields are
+// left out of its JSON.
+type hostileArgs struct {
+	_           mcpimpl.DoNotCompare
+	Name        string `json:"name"`
+	AB          string `json:"-"`
+	EFOmitempty string `json:"-"`
+}
+
+type hostileHandler struct{}
+
+func (hostileHandler) HostilePrompt(_ context.Context, a hostileArgs) (*runtime.GetPromptResult, error) {
+	return &runtime.GetPromptResult{Messages: []runtime.PromptMessage{{Role: "user", Content: runtime.Content{Type: runtime.ContentText, Text: a.Name + "|" + a.AB + "|" + a.EFOmitempty}}}}, nil
+}
+
+// A generated fake hands its prompt handler every argument the client
+// sent, those whose names a struct tag cannot hold included.
+func TestServePromptUntaggedArguments(t *testing.T) {
+	ctx := context.Background()
+	s, err := fakeimpl.NewServer(hostileHandler{}, nil, nil,
+		fakeimpl.ServePrompt(`{"name":"hostile","arguments":[{"name":"name"},{"name":"a\"b","required":true},{"name":"e f,omitempty"}]}`, hostileHandler.HostilePrompt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Connect(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	res, err := sess.GetPrompt(ctx, "hostile", map[string]string{"name": "n", `a"b`: "ab", "e f,omitempty": "ef"})
+	if want := "n|ab|ef"; err != nil || res.Text() != want {
+		t.Errorf("prompts/get: %v; got %q, want %q", err, res.Text(), want)
+	}
+}
