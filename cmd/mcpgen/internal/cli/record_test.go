@@ -207,7 +207,10 @@ func TestRecordEverythingStdio(t *testing.T) {
 			order = append(order, strings.SplitN(f.Name, "-client-request-", 2)[1])
 		}
 	}
-	want := "server.discover.json initialize.json tools.list.json prompts.list.json resources.list.json resources.templates.list.json tools.call.json resources.read.json prompts.get.json tools.call.json"
+	// server-everything says its tools changed while the first listing
+	// runs, so the first call, which must know whether its tool runs as a
+	// task, lists them again.
+	want := "server.discover.json initialize.json tools.list.json prompts.list.json resources.list.json resources.templates.list.json tools.list.json tools.call.json resources.read.json prompts.get.json tools.call.json"
 	if got := strings.Join(order, " "); got != want {
 		t.Errorf("requests\n%s\nwant\n%s", got, want)
 	}
