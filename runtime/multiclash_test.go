@@ -40,13 +40,7 @@ func TestMultiPrefixedNameClashesWithAToolName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	seen := map[string]runtime.MultiTool{}
-	for _, mt := range m.Tools() {
-		if prev, ok := seen[mt.Exposed]; ok {
-			t.Errorf("exposed name %q names both %s's %s and %s's %s", mt.Exposed, prev.Server, prev.Name, mt.Server, mt.Name)
-		}
-		seen[mt.Exposed] = mt
-	}
+	checkExposedOnce(t, m.Tools())
 	for _, mt := range m.Tools() {
 		res, err := m.CallTool(ctx, mt.Exposed, nil)
 		if err != nil {
@@ -77,16 +71,22 @@ func TestMultiServerNameEndingInUnderscore(t *testing.T) {
 	m, err := runtime.ConnectMulti(ctx, []runtime.Server{{Name: "db", Transport: db.Transport()}, {Name: "db_", Transport: db2.Transport()}})
 	if err == nil {
 		defer m.Close()
-		seen := map[string]runtime.MultiTool{}
-		for _, mt := range m.Tools() {
-			if prev, ok := seen[mt.Exposed]; ok {
-				t.Errorf("exposed name %q names both %s's %s and %s's %s", mt.Exposed, prev.Server, prev.Name, mt.Server, mt.Name)
-			}
-			seen[mt.Exposed] = mt
-		}
+		checkExposedOnce(t, m.Tools())
 		t.Fatal(`ConnectMulti accepted the server names "db" and "db_"`)
 	}
 	if want := `server name "db_" ends with "_"`; !strings.Contains(err.Error(), want) {
 		t.Errorf("ConnectMulti = %v, want %s", err, want)
+	}
+}
+
+// checkExposedOnce reports each name that tools expose more than once.
+func checkExposedOnce(t *testing.T, tools []runtime.MultiTool) {
+	t.Helper()
+	seen := map[string]runtime.MultiTool{}
+	for _, mt := range tools {
+		if prev, ok := seen[mt.Exposed]; ok {
+			t.Errorf("exposed name %q names both %s's %s and %s's %s", mt.Exposed, prev.Server, prev.Name, mt.Server, mt.Name)
+		}
+		seen[mt.Exposed] = mt
 	}
 }

@@ -605,21 +605,27 @@ func TestTaskCancelledDuringResult(t *testing.T) {
 			return srv.serve(c, ctx, m)
 		}
 	}
-	t.Run("CallTool", func(t *testing.T) {
+	// start connects a Session to a server that closes asked when the
+	// Session sends tasks/result.
+	start := func(t *testing.T) (chan struct{}, *memConn, *Session) {
 		asked := make(chan struct{})
 		conn := newMemConn(serve(asked))
 		s, err := Connect(context.Background(), conn, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer s.Close()
+		t.Cleanup(func() { s.Close() })
+		return asked, conn, s
+	}
+	t.Run("CallTool", func(t *testing.T) {
+		asked, conn, s := start(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		go func() {
 			<-asked
 			cancel()
 		}()
-		_, err = s.CallTool(ctx, "delay", nil)
+		_, err := s.CallTool(ctx, "delay", nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("CallTool = %v, want the cancellation", err)
 		}
@@ -629,13 +635,7 @@ func TestTaskCancelledDuringResult(t *testing.T) {
 		}
 	})
 	t.Run("StartToolTask", func(t *testing.T) {
-		asked := make(chan struct{})
-		conn := newMemConn(serve(asked))
-		s, err := Connect(context.Background(), conn, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		asked, conn, s := start(t)
 		task, err := s.StartToolTask(context.Background(), "delay", nil)
 		if err != nil {
 			t.Fatal(err)

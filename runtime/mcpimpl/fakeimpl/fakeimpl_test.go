@@ -30,16 +30,7 @@ func (tagsHandler) ReadTags(_ context.Context, p tagsParams) (*runtime.ReadResou
 // items the generated Client expanded, one item as well as several.
 func TestServeTemplateExplodedVariable(t *testing.T) {
 	ctx := context.Background()
-	s, err := fakeimpl.NewServer(tagsHandler{}, nil, nil,
-		fakeimpl.ServeTemplate(`{"name":"tags","uriTemplate":"tags://all{/tag*}"}`, tagsHandler.ReadTags))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := s.Connect(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	sess := connect(t, tagsHandler{}, fakeimpl.ServeTemplate(`{"name":"tags","uriTemplate":"tags://all{/tag*}"}`, tagsHandler.ReadTags))
 	for _, tags := range [][]string{{"a"}, {"a", "b"}} {
 		p := tagsParams{Tag: tags}
 		rr, err := mcpimpl.ReadTemplate(ctx, sess, "tags", &p)
@@ -69,18 +60,25 @@ func (hostileHandler) HostilePrompt(_ context.Context, a hostileArgs) (*runtime.
 // sent, those whose names a struct tag cannot hold included.
 func TestServePromptUntaggedArguments(t *testing.T) {
 	ctx := context.Background()
-	s, err := fakeimpl.NewServer(hostileHandler{}, nil, nil,
-		fakeimpl.ServePrompt(`{"name":"hostile","arguments":[{"name":"name"},{"name":"a\"b","required":true},{"name":"e f,omitempty"}]}`, hostileHandler.HostilePrompt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := s.Connect(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	sess := connect(t, hostileHandler{}, fakeimpl.ServePrompt(`{"name":"hostile","arguments":[{"name":"name"},{"name":"a\"b","required":true},{"name":"e f,omitempty"}]}`, hostileHandler.HostilePrompt))
 	res, err := sess.GetPrompt(ctx, "hostile", map[string]string{"name": "n", `a"b`: "ab", "e f,omitempty": "ef"})
 	if want := "n|ab|ef"; err != nil || res.Text() != want {
 		t.Errorf("prompts/get: %v; got %q, want %q", err, res.Text(), want)
 	}
+}
+
+// connect starts a fake server of h that serves what served does, and
+// connects a Session to it, closed when the test ends.
+func connect[H any](t *testing.T, h H, served ...fakeimpl.Served[H]) *runtime.Session {
+	t.Helper()
+	s, err := fakeimpl.NewServer(h, nil, nil, served...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Connect(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	return sess
 }
