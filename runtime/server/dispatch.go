@@ -59,12 +59,14 @@ type conn struct {
 	mu       sync.Mutex
 	version  string
 	inflight map[string]*flight
+	held     int // the bytes of the messages of the requests in inflight
 }
 
 // flight is a request in flight on a conn.
 type flight struct {
 	cancel    context.CancelFunc
 	cancelled bool
+	size      int // the bytes of its message
 }
 
 // parse decodes one message, refusing batches and anything that is not a
@@ -76,13 +78,24 @@ func parse(data []byte) (*message, *runtime.RPCError) {
 	}
 	var m message
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, rpcError(runtime.CodeParseError, "parse error: "+err.Error())
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, rpcError(runtime.CodeParseError, "parse error: "+err.Error())
+		}
+		// Valid JSON that is not a request object, or whose members
+		// have the wrong types.
+		return nil, rpcError(runtime.CodeInvalidRequest, "invalid request: "+err.Error())
 	}
 	if m.JSONRPC != "2.0" {
 		return nil, rpcError(runtime.CodeInvalidRequest, `the message is not JSON-RPC 2.0 (want "jsonrpc":"2.0")`)
 	}
 	if bytes.Equal(m.ID, []byte("null")) {
 		return nil, rpcError(runtime.CodeInvalidRequest, "the request id is null")
+	}
+	if len(m.ID) > 0 && m.ID[0] != '"' && m.ID[0] != '-' && (m.ID[0] < '0' || m.ID[0] > '9') {
+		// JSON-RPC ids are strings or numbers; an object or an array
+		// is not echoed back.
+		return nil, rpcError(runtime.CodeInvalidRequest, "the request id is not a string or a number")
 	}
 	return &m, nil
 }

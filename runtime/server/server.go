@@ -55,11 +55,13 @@ type Options struct {
 }
 
 // maxInFlight is how many requests one stdio or in-memory connection runs
-// at once, and maxQueued how many it holds, running or waiting: beyond
-// that, a request is refused with an internal error.
+// at once, and maxQueued how many it holds, running or waiting, and
+// maxQueuedBytes the size of their messages in all: beyond that, a request
+// is refused with an internal error.
 const (
-	maxInFlight = 16
-	maxQueued   = 1024
+	maxInFlight    = 16
+	maxQueued      = 1024
+	maxQueuedBytes = 64 << 20
 )
 
 // Server answers MCP requests for a table of tools. It is safe for

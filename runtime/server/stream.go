@@ -66,7 +66,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 
 // serveStream answers the messages of one connection until it ends. Each
 // request runs in a goroutine of its own, at most maxInFlight at once; the
-// others wait for their turn, up to maxQueued in all, while the loop goes on
+// others wait for their turn, up to maxQueued requests or maxQueuedBytes in
+// all, while the loop goes on
 // reading. notifications/cancelled cancels the request it names, running or
 // waiting, whose response is then not sent. It returns the error that ended the reading, after the requests
 // in flight have ended.
@@ -109,24 +110,10 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 		}
 		key := idKey(m.ID)
 		rctx, cancel := context.WithCancel(ctx)
-		f := &flight{cancel: cancel}
-		c.mu.Lock()
-		dup := c.inflight[key] != nil
-		if !dup {
-			c.inflight[key] = f
-		}
-		c.mu.Unlock()
-		if dup {
+		f := &flight{cancel: cancel, size: len(data)}
+		if err := c.admit(key, f); err != nil {
 			cancel()
-			reply(response(m.ID, nil, rpcError(runtime.CodeInvalidRequest, "request id "+key+" is already in flight")))
-			continue
-		}
-		if c.inflightCount() > maxQueued {
-			c.mu.Lock()
-			delete(c.inflight, key)
-			c.mu.Unlock()
-			cancel()
-			reply(response(m.ID, nil, rpcError(runtime.CodeInternalError, fmt.Sprintf("the server has %d requests in flight on this connection; try again later", maxQueued))))
+			reply(response(m.ID, nil, err))
 			continue
 		}
 		// The request waits for a slot in a goroutine of its own, so that
@@ -145,6 +132,7 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			}
 			c.mu.Lock()
 			delete(c.inflight, key)
+			c.held -= f.size
 			cancelled := f.cancelled
 			c.mu.Unlock()
 			cancel()
@@ -252,10 +240,21 @@ func (s *lineStream) writeAll(w io.Writer, written chan<- struct{}) {
 	}
 }
 
-// inflightCount returns how many requests are in flight on c, running or
-// waiting for a slot.
-func (c *conn) inflightCount() int {
+// admit records f as the request key in flight on c. It refuses a key
+// already in flight, and a request beyond maxQueued of them or beyond
+// maxQueuedBytes of messages held, so that a client that sends faster than
+// the handlers answer holds bounded memory; a request alone is always
+// admitted.
+func (c *conn) admit(key string, f *flight) *runtime.RPCError {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.inflight)
+	if c.inflight[key] != nil {
+		return rpcError(runtime.CodeInvalidRequest, "request id "+key+" is already in flight")
+	}
+	if len(c.inflight) >= maxQueued || len(c.inflight) > 0 && c.held+f.size > maxQueuedBytes {
+		return rpcError(runtime.CodeInternalError, fmt.Sprintf("the server holds %d requests of %d bytes in all on this connection, at most %d or %d bytes; try again later", len(c.inflight), c.held, maxQueued, maxQueuedBytes))
+	}
+	c.inflight[key] = f
+	c.held += f.size
+	return nil
 }

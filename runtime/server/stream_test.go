@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -67,6 +68,11 @@ func TestServeAnswersBadInputWithErrors(t *testing.T) {
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, `"code":-32600,"message":"batches are not supported"`},
 		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, `"code":-32600`},
 		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, `"message":"the request id is null"`},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the request id is not a string or a number"}}`},
+		{`{"jsonrpc":"2.0","id":[1],"method":"ping"}`, `"id":null,"error":{"code":-32600,`},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, `"id":null,"error":{"code":-32600,`},
+		{`{"jsonrpc":"2.0","id":1,"method":5}`, `"id":null,"error":{"code":-32600,"message":"invalid request: `},
+		{`7`, `"id":null,"error":{"code":-32600,`},
 		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}`, `"id":1,"error":{"code":-32602,"message":"ping: params are not an object"}`},
 		{`{"jsonrpc":"2.0","id":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":2,"result":{}}`},
 		{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, `"message":"tools/list: the connection is not initialized (send initialize first)"`},
@@ -98,6 +104,68 @@ func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 	}
 	if got := c.ask(`{"jsonrpc":"2.0","id":3,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":3,"result":{}}` {
 		t.Fatalf("after the cancellation: %s", got)
+	}
+}
+
+// A client that sends calls faster than the server answers them makes the
+// connection hold their messages: beyond maxQueuedBytes (64 MiB) of them, a
+// call is refused at once rather than held.
+func TestServeBoundsTheBytesItHolds(t *testing.T) {
+	s, err := testServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, inR, outW) }()
+	wrote := make(chan error, 1)
+	go func() {
+		pad := strings.Repeat("x", 4<<20)
+		_, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`+"\n")
+		for i := 2; i < 22 && err == nil; i++ {
+			_, err = fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait","arguments":{"pad":%q}}}`+"\n", i, pad)
+		}
+		wrote <- err
+	}()
+	answers, read := make(chan string), make(chan struct{})
+	defer func() {
+		cancel()
+		inW.Close()
+		outR.Close()
+		<-served
+		<-wrote
+		<-read
+	}()
+	go func() {
+		defer close(read)
+		out := bufio.NewScanner(outR)
+		out.Buffer(nil, 1<<20)
+		for out.Scan() {
+			select {
+			case answers <- out.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	next := func() string {
+		select {
+		case a := <-answers:
+			return a
+		case <-time.After(time.Minute):
+			t.Fatal("no answer within a minute: the server holds every call")
+			return ""
+		}
+	}
+	if a := next(); !strings.Contains(a, `"id":1,"result"`) {
+		t.Fatalf("initialize: %s", a)
+	}
+	// Each call is a little over 4 MiB: the 16th would take the held bytes
+	// past 64 MiB.
+	if a, want := next(), `{"jsonrpc":"2.0","id":17,"error":{"code":-32603,"message":"the server holds 15 requests of `; !strings.HasPrefix(a, want) {
+		t.Fatalf("the 16th call: got %.200s, want %s...", a, want)
 	}
 }
 
