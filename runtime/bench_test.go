@@ -219,3 +219,29 @@ func BenchmarkMinimalStdioCall(b *testing.B) {
 	}
 	reportCPU(b, start)
 }
+
+// BenchmarkReplayIndexPending indexes a recording whose 30,000 requests all
+// await their responses while 30,000 progress notifications name the first
+// one's token: the work per message must not grow with the requests
+// pending.
+func BenchmarkReplayIndexPending(b *testing.B) {
+	const n = 30000
+	for _, order := range []struct {
+		name    string
+		respond func(i int) int
+	}{
+		{"answered in order", func(i int) int { return i }},
+		{"answered last first", func(i int) int { return n - 1 - i }},
+	} {
+		rec := progressRecording(n, order.respond)
+		b.Run(order.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Replay("pending.txtar", rec); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(3*n), "ns/message")
+		})
+	}
+}

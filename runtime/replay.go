@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -133,22 +134,10 @@ func Replay(name string, data []byte) (*ReplayTransport, error) {
 func (t *ReplayTransport) index(files []recordingFile) error {
 	var (
 		last    *exchange
-		pending = map[string]*exchange{} // client requests awaiting their response, by id
-		order   []*exchange              // the same, in the order they were sent
+		pending = newPendingRequests()   // client requests awaiting their response
 		asked   = map[string]*exchange{} // the client request each server request came during, by id
 		prev    int
 	)
-	unpend := func(id string) *exchange {
-		ex := pending[id]
-		delete(pending, id)
-		for i, p := range order {
-			if p == ex {
-				order = append(order[:i], order[i+1:]...)
-				break
-			}
-		}
-		return ex
-	}
 	for _, f := range files {
 		seq, from, kind, err := parseRecordingName(f.name)
 		if err != nil {
@@ -167,7 +156,7 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 			if err := json.Unmarshal(b.Bytes(), &he); err != nil {
 				return fmt.Errorf("section %q: %v", f.name, err)
 			}
-			ex := unpend(string(he.ID))
+			ex := pending.remove(string(he.ID))
 			if ex == nil || from != fromServer {
 				return fmt.Errorf("section %q: an HTTP error for request id %s, which no request before it holds", f.name, he.ID)
 			}
@@ -205,9 +194,7 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 				t.methods[rm.msg.Method]++
 				// A request sent again (after an expired session) takes
 				// the response from the one before.
-				unpend(id)
-				pending[id] = ex
-				order = append(order, ex)
+				pending.add(id, ex)
 			case kindNotification:
 				t.notifications[rm.msg.Method] = append(t.notifications[rm.msg.Method], ex)
 			case kindResponse:
@@ -223,16 +210,16 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 		var to *exchange
 		switch {
 		case kind == kindResponse:
-			rm.owner = unpend(id)
+			rm.owner = pending.remove(id)
 			if rm.owner == nil {
 				return fmt.Errorf("section %q: a response to id %s, which no request before it holds", f.name, id)
 			}
 			to = rm.owner.current()
-		case rm.msg.Method == "notifications/progress" && forRequest(order, rm.msg.Params) != nil:
-			rm.owner = forRequest(order, rm.msg.Params)
+		case rm.msg.Method == "notifications/progress" && pending.forProgress(rm.msg.Params) != nil:
+			rm.owner = pending.forProgress(rm.msg.Params)
 			to = rm.owner.current()
-		case len(order) > 0:
-			during := order[len(order)-1]
+		case pending.last() != nil:
+			during := pending.last()
 			if kind == kindRequest {
 				asked[id] = during
 			}
@@ -249,21 +236,83 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 	return nil
 }
 
-// forRequest returns the request of order whose progress token the progress
-// notification with params names, or nil.
-func forRequest(order []*exchange, params []byte) *exchange {
-	var p struct {
-		Token json.RawMessage `json:"progressToken"`
+// pendingRequests are the client requests of a recording that await their
+// response while it is indexed: by id, in the order they were sent, and by
+// progress token, each found without a walk over the others, so that
+// indexing stays linear in the recording's length.
+type pendingRequests struct {
+	byID    map[string]*exchange
+	order   []*exchange // in the order sent; nil where one was answered, up to the last pending one
+	at      map[*exchange]int
+	byToken map[string][]*exchange
+}
+
+func newPendingRequests() *pendingRequests {
+	return &pendingRequests{byID: map[string]*exchange{}, at: map[*exchange]int{}, byToken: map[string][]*exchange{}}
+}
+
+// add records ex, the request id, as pending. A request sent again (after
+// an expired session) takes the response from the one before.
+func (p *pendingRequests) add(id string, ex *exchange) {
+	p.remove(id)
+	p.byID[id] = ex
+	p.at[ex] = len(p.order)
+	p.order = append(p.order, ex)
+	if ex.progressToken != nil {
+		k := string(ex.progressToken)
+		p.byToken[k] = append(p.byToken[k], ex)
 	}
-	if json.Unmarshal(params, &p) != nil || p.Token == nil {
+}
+
+// remove returns the pending request id, no longer pending, or nil.
+func (p *pendingRequests) remove(id string) *exchange {
+	ex := p.byID[id]
+	if ex == nil {
 		return nil
 	}
-	for i := len(order) - 1; i >= 0; i-- {
-		if order[i].progressToken != nil && bytes.Equal(order[i].progressToken, p.Token) {
-			return order[i]
+	delete(p.byID, id)
+	p.order[p.at[ex]] = nil
+	delete(p.at, ex)
+	for len(p.order) > 0 && p.order[len(p.order)-1] == nil {
+		p.order = p.order[:len(p.order)-1]
+	}
+	if ex.progressToken != nil {
+		k := string(ex.progressToken)
+		same := p.byToken[k]
+		if i := slices.Index(same, ex); i >= 0 {
+			same = slices.Delete(same, i, i+1)
+		}
+		if len(same) == 0 {
+			delete(p.byToken, k)
+		} else {
+			p.byToken[k] = same
 		}
 	}
-	return nil
+	return ex
+}
+
+// last returns the pending request sent last, or nil.
+func (p *pendingRequests) last() *exchange {
+	if len(p.order) == 0 {
+		return nil
+	}
+	return p.order[len(p.order)-1]
+}
+
+// forProgress returns the pending request, the last sent, whose progress
+// token the progress notification with params names, or nil.
+func (p *pendingRequests) forProgress(params []byte) *exchange {
+	var n struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	if json.Unmarshal(params, &n) != nil || n.Token == nil {
+		return nil
+	}
+	same := p.byToken[string(n.Token)]
+	if len(same) == 0 {
+		return nil
+	}
+	return same[len(same)-1]
 }
 
 // progressTokenOf returns the progress token in the _meta of a request's

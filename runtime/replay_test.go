@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -632,5 +633,81 @@ func TestRecordRedactsConnectionSecretsEverywhere(t *testing.T) {
 	}
 	if _, err := Replay("redacted", buf.Bytes()); err != nil {
 		t.Errorf("the redacted recording does not replay: %v", err)
+	}
+}
+
+// progressRecording is a recording of n requests, each with a progress
+// token of its own, a progress notification naming the first request's token for each,
+// and their responses, in the order given by respond(i), the i-th answered.
+func progressRecording(n int, respond func(i int) int) []byte {
+	var b strings.Builder
+	b.WriteString(recordingHeader + "\n")
+	seq := 1
+	section := func(name, format string, args ...any) {
+		fmt.Fprintf(&b, "-- %06d-%s.json --\n"+format+"\n", append([]any{seq, name}, args...)...)
+		seq++
+	}
+	for i := range n {
+		section("client-request-run", `{"jsonrpc":"2.0","id":%d,"method":"run","params":{"_meta":{"progressToken":%d}}}`, i, i)
+	}
+	for range n {
+		section("server-notification-notifications.progress", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":0,"progress":1}}`)
+	}
+	for i := range n {
+		section("server-response-run", `{"jsonrpc":"2.0","id":%d,"result":{}}`, respond(i))
+	}
+	return []byte(b.String())
+}
+
+// A progress notification belongs to the last request still awaiting its
+// response that carries its token, and server messages without a request of
+// their own to the last request awaiting its response.
+func TestReplayIndexesPendingRequests(t *testing.T) {
+	rec := []byte(recordingHeader + `
+-- 0001-client-request-run.json --
+{"jsonrpc":"2.0","id":1,"method":"run","params":{"i":1,"_meta":{"progressToken":"a"}}}
+-- 0002-client-request-run.json --
+{"jsonrpc":"2.0","id":2,"method":"run","params":{"i":2,"_meta":{"progressToken":"a"}}}
+-- 0003-client-request-run.json --
+{"jsonrpc":"2.0","id":3,"method":"run","params":{"i":3}}
+-- 0004-server-notification-notifications.progress.json --
+{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"a","progress":1}}
+-- 0005-server-notification-notifications.message.json --
+{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"m1"}}
+-- 0006-server-response-run.json --
+{"jsonrpc":"2.0","id":3,"result":{}}
+-- 0007-server-response-run.json --
+{"jsonrpc":"2.0","id":2,"result":{}}
+-- 0008-server-notification-notifications.progress.json --
+{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"a","progress":2}}
+-- 0009-server-notification-notifications.message.json --
+{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"m2"}}
+-- 0010-server-response-run.json --
+{"jsonrpc":"2.0","id":1,"result":{}}
+`)
+	rt, err := Replay("pending.txtar", rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each request's replies, one line each: the requests differ in their
+	// params, so each is an exchange of its own.
+	var got []string
+	for _, exs := range rt.requests {
+		for _, ex := range exs {
+			var said []string
+			for _, r := range ex.replies {
+				said = append(said, string(r.data))
+			}
+			got = append(got, strings.Join(said, " "))
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"m1"}} {"jsonrpc":"2.0","id":3,"result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"a","progress":1}} {"jsonrpc":"2.0","id":2,"result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"a","progress":2}} {"jsonrpc":"2.0","method":"notifications/message","params":{"data":"m2"}} {"jsonrpc":"2.0","id":1,"result":{}}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("replies by request:\ngot  %q\nwant %q", got, want)
 	}
 }
