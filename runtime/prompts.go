@@ -106,8 +106,8 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	r := &request{method: "prompts/get", name: name}
-	data, err := s.do(ctx, st, r, func(b []byte) []byte {
+	var res *GetPromptResult
+	err = s.doInputRounds(ctx, st, "prompts/get", name, func(b []byte) []byte {
 		b = append(b, `"name":`...)
 		b = jsonrpc.AppendString(b, name)
 		if len(keys) == 0 {
@@ -123,16 +123,15 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 			b = jsonrpc.AppendString(b, args[k])
 		}
 		return append(b, '}')
+	}, func(data []byte) (more *inputRequired, err error) {
+		res, more, err = decodePromptResult(data)
+		return more, err
 	})
 	if err != nil {
 		var rpc *RPCError
 		if errors.As(err, &rpc) && rpc.Code == CodeMethodNotFound && !st.caps.Prompts {
 			return nil, fmt.Errorf("getting prompt %q: the server does not serve prompts (it declares no prompts capability): %w", name, err)
 		}
-		return nil, fmt.Errorf("getting prompt %q: %w", name, err)
-	}
-	res, err := decodePromptResult(data)
-	if err != nil {
 		return nil, fmt.Errorf("getting prompt %q: %w", name, err)
 	}
 	return res, nil
@@ -225,10 +224,12 @@ func parsePromptArgument(raw []byte) (PromptArgument, error) {
 }
 
 // decodePromptResult decodes a prompts/get result. Its members alias data,
-// which the caller owns.
-func decodePromptResult(data []byte) (*GetPromptResult, error) {
+// which the caller owns. It returns a non-nil *inputRequired instead of a
+// result when the server asks for input first (2026-07-28).
+func decodePromptResult(data []byte) (*GetPromptResult, *inputRequired, error) {
 	res := &GetPromptResult{Raw: json.RawMessage(data)}
 	var sawMessages bool
+	var input inputMembers
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "messages"):
@@ -255,18 +256,21 @@ func decodePromptResult(data []byte) (*GetPromptResult, error) {
 			res.Description = d
 		case jsonrpc.KeyIs(key, escaped, "_meta"):
 			res.Meta = json.RawMessage(v)
-		case jsonrpc.KeyIs(key, escaped, "resultType"):
-			return checkResultType(v)
+		default:
+			return input.read(key, escaped, v)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("malformed result: %w", err)
+		return nil, nil, fmt.Errorf("malformed result: %w", err)
+	}
+	if more, err := input.result(); more != nil || err != nil {
+		return nil, more, wrapMalformed(err)
 	}
 	if !sawMessages {
-		return nil, errors.New("malformed result: it has no messages array")
+		return nil, nil, errors.New("malformed result: it has no messages array")
 	}
-	return res, nil
+	return res, nil, nil
 }
 
 func decodePromptMessage(raw []byte) (PromptMessage, error) {

@@ -62,20 +62,19 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", uri, err)
 	}
-	r := &request{method: "resources/read", name: uri}
-	data, err := s.do(ctx, st, r, func(b []byte) []byte {
+	var res *ReadResourceResult
+	err = s.doInputRounds(ctx, st, "resources/read", uri, func(b []byte) []byte {
 		b = append(b, `"uri":`...)
 		return jsonrpc.AppendString(b, uri)
+	}, func(data []byte) (more *inputRequired, err error) {
+		res, more, err = decodeReadResult(data)
+		return more, err
 	})
 	if err != nil {
 		var rpc *RPCError
 		if errors.As(err, &rpc) && rpc.Code == CodeMethodNotFound && !st.caps.Resources {
 			return nil, fmt.Errorf("reading %s: the server does not serve resources (it declares no resources capability): %w", uri, err)
 		}
-		return nil, fmt.Errorf("reading %s: %w", uri, err)
-	}
-	res, err := decodeReadResult(data)
-	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", uri, err)
 	}
 	return res, nil
@@ -117,10 +116,12 @@ func IsResourceNotFound(err error) bool {
 }
 
 // decodeReadResult decodes a resources/read result. Its members alias data,
-// which the caller owns.
-func decodeReadResult(data []byte) (*ReadResourceResult, error) {
+// which the caller owns. It returns a non-nil *inputRequired instead of a
+// result when the server asks for input first (2026-07-28).
+func decodeReadResult(data []byte) (*ReadResourceResult, *inputRequired, error) {
 	res := &ReadResourceResult{Raw: json.RawMessage(data)}
 	var sawContents bool
+	var input inputMembers
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "contents"):
@@ -138,26 +139,19 @@ func decodeReadResult(data []byte) (*ReadResourceResult, error) {
 			})
 		case jsonrpc.KeyIs(key, escaped, "_meta"):
 			res.Meta = json.RawMessage(v)
-		case jsonrpc.KeyIs(key, escaped, "resultType"):
-			rt, err := jsonrpc.String(v)
-			if err != nil {
-				return fmt.Errorf("resultType: %w", err)
-			}
-			switch rt {
-			case "complete":
-			case "input_required":
-				return errors.New("the server asks the client for input (elicitation or sampling) before it gives the resource, which this client does not provide")
-			default:
-				return fmt.Errorf("unsupported resultType %q", rt)
-			}
+		default:
+			return input.read(key, escaped, v)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("malformed result: %w", err)
+		return nil, nil, fmt.Errorf("malformed result: %w", err)
+	}
+	if more, err := input.result(); more != nil || err != nil {
+		return nil, more, wrapMalformed(err)
 	}
 	if !sawContents {
-		return nil, errors.New("malformed result: it has no contents array")
+		return nil, nil, errors.New("malformed result: it has no contents array")
 	}
-	return res, nil
+	return res, nil, nil
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,18 +12,120 @@ import (
 // InputRoundsError reports a call that the server kept answering with
 // input_required: after Rounds requests (the first and its retries) the
 // client gives up rather than loop forever. For a 2026-07-28 task, TaskID is
-// set and Rounds counts the tasks/update that answered it.
+// set and Rounds counts the tasks/update that answered it. For a
+// prompts/get or resources/read request, Tool is empty, and Method and Name
+// say which request it was (the prompt's name or the resource's URI).
 type InputRoundsError struct {
 	Tool   string
 	TaskID string
 	Rounds int
+	Method string
+	Name   string
 }
 
 func (e *InputRoundsError) Error() string {
+	if e.Method != "" {
+		return fmt.Sprintf("%s %q: the server still asked for input after %d rounds (the limit of input_required rounds per request)", e.Method, e.Name, e.Rounds)
+	}
 	if e.TaskID != "" {
 		return fmt.Sprintf("task %q of tool %s: the server still asked for input after %d rounds of tasks/update (the limit of input rounds per task)", e.TaskID, e.Tool, e.Rounds)
 	}
 	return fmt.Sprintf("calling %s: the server still asked for input after %d rounds (the limit of input_required rounds per call)", e.Tool, e.Rounds)
+}
+
+// inputMembers collects the members of a 2026-07-28 result that say
+// whether it asks for input: resultType, inputRequests and requestState.
+type inputMembers struct {
+	resultType    string
+	inputRequests []byte
+	requestState  []byte
+}
+
+// read takes the member key, with value v, if it is one of those, and
+// leaves any other.
+func (m *inputMembers) read(key []byte, escaped bool, v []byte) error {
+	switch {
+	case jsonrpc.KeyIs(key, escaped, "resultType"):
+		rt, err := jsonrpc.String(v)
+		if err != nil {
+			return fmt.Errorf("resultType: %w", err)
+		}
+		m.resultType = rt
+	case jsonrpc.KeyIs(key, escaped, "inputRequests"):
+		if !jsonrpc.IsNull(v) {
+			m.inputRequests = v
+		}
+	case jsonrpc.KeyIs(key, escaped, "requestState"):
+		m.requestState = v
+	}
+	return nil
+}
+
+// result returns what the result asks for, copied out of the message, or
+// nil when it is complete. A resultType other than complete and
+// input_required is an error.
+func (m *inputMembers) result() (*inputRequired, error) {
+	switch m.resultType {
+	case "", "complete":
+		return nil, nil
+	case "input_required":
+		return &inputRequired{inputRequests: bytes.Clone(m.inputRequests), requestState: bytes.Clone(m.requestState)}, nil
+	}
+	return nil, fmt.Errorf("unsupported resultType %q", m.resultType)
+}
+
+// wrapMalformed says that err, if any, is about a malformed result.
+func wrapMalformed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("malformed result: %w", err)
+}
+
+// doInputRounds sends a prompts/get or resources/read request about name,
+// whose params members writes, as CallTool sends tools/call: while the
+// server answers with a 2026-07-28 result of type input_required, it runs
+// the handlers of the inputRequests and sends the request again under a
+// new id, with the inputResponses and the requestState exactly as the
+// server sent it, at most maxInputRounds requests in all. decode decodes
+// each result, and returns what one that asks for input asks for.
+func (s *Session) doInputRounds(ctx context.Context, st *negotiated, method, name string, members func(b []byte) []byte, decode func(data []byte) (*inputRequired, error)) error {
+	var state, responses []byte
+	for round := 0; ; round++ {
+		r := &request{method: method, name: name}
+		data, err := s.do(ctx, st, r, func(b []byte) []byte {
+			return appendInputAnswers(members(b), responses, state)
+		})
+		if err != nil {
+			return err
+		}
+		more, err := decode(data)
+		if err != nil || more == nil {
+			return err
+		}
+		if round+1 >= maxInputRounds {
+			return &InputRoundsError{Method: method, Name: name, Rounds: maxInputRounds}
+		}
+		// The responses and state go with this request's next round only.
+		if responses, err = s.fulfilInputRequests(r.causeContext(ctx), more.inputRequests); err != nil {
+			return err
+		}
+		state = more.requestState
+	}
+}
+
+// appendInputAnswers appends the members of a request's retry after
+// input_required: the inputResponses and the requestState, each when set.
+func appendInputAnswers(b, responses, state []byte) []byte {
+	if responses != nil {
+		b = append(b, `,"inputResponses":`...)
+		b = append(b, responses...)
+	}
+	if state != nil {
+		b = append(b, `,"requestState":`...)
+		b = append(b, state...)
+	}
+	return b
 }
 
 // inputRequest is one member of an inputRequests object.

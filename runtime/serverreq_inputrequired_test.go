@@ -99,12 +99,17 @@ func TestInputRequiredRunsHandlers(t *testing.T) {
 }
 
 // TestInputRequiredForever: a server that answers input_required to every
-// round is given up on after maxInputRounds requests.
+// round of tools/call, prompts/get or resources/read is given up on after
+// maxInputRounds requests.
 func TestInputRequiredForever(t *testing.T) {
-	var n int
+	var mu sync.Mutex
+	n := map[string]int{}
 	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
-		if m.Method == "tools/call" {
-			n++
+		switch m.Method {
+		case "tools/call", "prompts/get", "resources/read":
+			mu.Lock()
+			n[m.Method]++
+			mu.Unlock()
 			c.reply(m, `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"again"}}},"requestState":"s"}`)
 		}
 		return nil
@@ -116,13 +121,26 @@ func TestInputRequiredForever(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	_, err = s.CallTool(context.Background(), "loop", nil)
-	var re *InputRoundsError
-	if !errors.As(err, &re) || re.Rounds != maxInputRounds || !strings.Contains(err.Error(), "after 10 rounds") {
-		t.Fatalf("err = %v", err)
-	}
-	if n != maxInputRounds {
-		t.Errorf("%d requests, want %d", n, maxInputRounds)
+	ctx := context.Background()
+	_, callErr := s.CallTool(ctx, "loop", nil)
+	_, promptErr := s.GetPrompt(ctx, "loop", nil)
+	_, readErr := s.ReadResource(ctx, "loop://x")
+	for _, c := range []struct {
+		method string
+		err    error
+		want   string
+	}{
+		{"tools/call", callErr, "calling loop: the server still asked for input after 10 rounds"},
+		{"prompts/get", promptErr, `getting prompt "loop": prompts/get "loop": the server still asked for input after 10 rounds`},
+		{"resources/read", readErr, `reading loop://x: resources/read "loop://x": the server still asked for input after 10 rounds`},
+	} {
+		var re *InputRoundsError
+		if !errors.As(c.err, &re) || re.Rounds != maxInputRounds || !strings.HasPrefix(c.err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %s...", c.method, c.err, c.want)
+		}
+		if n[c.method] != maxInputRounds {
+			t.Errorf("%s: %d requests, want %d", c.method, n[c.method], maxInputRounds)
+		}
 	}
 }
 

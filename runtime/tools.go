@@ -335,15 +335,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 				b = append(b, `,"arguments":`...)
 				b = append(b, raw...)
 			}
-			if responses != nil {
-				b = append(b, `,"inputResponses":`...)
-				b = append(b, responses...)
-			}
-			if state != nil {
-				b = append(b, `,"requestState":`...)
-				b = append(b, state...)
-			}
-			return b
+			return appendInputAnswers(b, responses, state)
 		})
 		if headers && err != nil && isHeaderMismatch(err) {
 			// The tool's annotations may have changed: learn them again
@@ -437,9 +429,7 @@ type inputRequired struct {
 // *inputRequired instead of a result when the server asks for a retry.
 func decodeResult(data []byte) (*Result, *inputRequired, error) {
 	res := &Result{}
-	var more *inputRequired
-	var state []byte
-	var inputs []byte
+	var input inputMembers
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
 		k, err := jsonrpc.Key(key, escaped)
 		if err != nil {
@@ -470,35 +460,22 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 		case "_meta":
 			res.Meta = json.RawMessage(v)
 		case "resultType":
-			rt, err := jsonrpc.String(v)
-			if err != nil {
-				return fmt.Errorf("resultType: %w", err)
+			if err := input.read(key, escaped, v); err != nil {
+				return err
 			}
-			switch rt {
-			case "complete":
-			case "input_required":
-				more = &inputRequired{}
-			case "task":
+			if input.resultType == "task" {
 				return errTaskResult
-			default:
-				return fmt.Errorf("unsupported resultType %q", rt)
 			}
-		case "inputRequests":
-			if !jsonrpc.IsNull(v) {
-				inputs = v
-			}
-		case "requestState":
-			state = v
+		case "inputRequests", "requestState":
+			return input.read(key, escaped, v)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("malformed result: %w", err)
 	}
-	if more != nil {
-		more.inputRequests = bytes.Clone(inputs)
-		more.requestState = bytes.Clone(state)
-		return nil, more, nil
+	if more, err := input.result(); more != nil || err != nil {
+		return nil, more, wrapMalformed(err)
 	}
 	return res, nil, nil
 }

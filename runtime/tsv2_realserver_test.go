@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +18,8 @@ import (
 // form elicitation and a requestState (accepted and declined), a tool run
 // as a task of the tasks extension (awaited, started and cancelled), a task
 // that asks for input in status input_required and goes on after
-// tasks/update, and a task id the server never made.
+// tasks/update, a prompt and a resource that answer input_required, and a
+// task id the server never made.
 func TestTSV2Server(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
@@ -43,6 +45,9 @@ func TestTSV2Server(t *testing.T) {
 					mu.Unlock()
 					if strings.Contains(r.Message, "billing") {
 						return &ElicitResult{Action: ElicitDecline}, nil
+					}
+					if r.Message == "Your name?" {
+						return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
 					}
 					return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"confirm": true}}, nil
 				},
@@ -82,6 +87,26 @@ func TestTSV2Server(t *testing.T) {
 				}
 				mu.Unlock()
 			}
+
+			// prompts/get and resources/read answer input_required too: the
+			// Session asks the handler and sends the request again with its
+			// answer and the server's requestState.
+			mu.Lock()
+			asked = nil
+			mu.Unlock()
+			pr, err := s.GetPrompt(ctx, "greet", map[string]string{"tone": "warm"})
+			if err != nil || pr.Text() != `warm hello, Ada (state "greet:warm")` {
+				t.Errorf("GetPrompt(greet) = %+v, %v", pr, err)
+			}
+			rr, err := s.ReadResource(ctx, "secret://vault")
+			if err != nil || rr.Text() != `opened (state "vault")` {
+				t.Errorf("ReadResource(secret://vault) = %+v, %v", rr, err)
+			}
+			mu.Lock()
+			if want := []string{"Your name?", "Unlock the vault?"}; !slices.Equal(asked, want) {
+				t.Errorf("the prompt and the resource asked %q, want %q", asked, want)
+			}
+			mu.Unlock()
 
 			// A task started and awaited: its structured result is inlined
 			// by the tasks/get that sees it complete.

@@ -10,7 +10,10 @@
 //     extension when the client declares it (tasks/get until it completes,
 //     tasks/cancel to stop it), answered at once otherwise;
 //   - approve: a task that stops in status input_required with an
-//     elicitation in inputRequests, and goes on once tasks/update answers it.
+//     elicitation in inputRequests, and goes on once tasks/update answers it;
+//   - the prompt greet and the resource secret://vault, which answer
+//     input_required as deploy does (prompts/get and resources/read are the
+//     other two requests of the revision that may).
 //
 // The SDK leaves the tasks extension to the server: tools/call answers
 // resultType "task", and tasks/get, tasks/update and tasks/cancel are
@@ -165,6 +168,36 @@ function build() {
             return { resultType: 'task', content: [], ...wireTask(t) };
         }
     );
+
+    const nameSchema = z.object({ name: z.string() });
+    server.registerPrompt(
+        'greet',
+        { description: 'Greets the user, whose name it asks for.', argsSchema: z.object({ tone: z.string() }) },
+        async ({ tone }, ctx) => {
+            const state = ctx.mcpReq.requestState();
+            const content = acceptedContent(ctx.mcpReq.inputResponses, 'who', nameSchema);
+            if (!content) {
+                return inputRequired({
+                    inputRequests: { who: inputRequired.elicit({ message: 'Your name?', requestedSchema: nameSchema }) },
+                    requestState: `greet:${tone}`
+                });
+            }
+            const text = `${tone} hello, ${content.name} (state ${JSON.stringify(state)})`;
+            return { messages: [{ role: 'user', content: { type: 'text', text } }] };
+        }
+    );
+    server.registerResource('vault', 'secret://vault', { mimeType: 'text/plain' }, async (uri, ctx) => {
+        const state = ctx.mcpReq.requestState();
+        const answer = inputResponse(ctx.mcpReq.inputResponses, 'unlock');
+        if (answer.kind === 'missing') {
+            return inputRequired({
+                inputRequests: { unlock: inputRequired.elicit({ message: 'Unlock the vault?', requestedSchema: confirmSchema }) },
+                requestState: 'vault'
+            });
+        }
+        const ok = acceptedContent(ctx.mcpReq.inputResponses, 'unlock', confirmSchema)?.confirm === true;
+        return { contents: [{ uri: uri.href, text: ok ? `opened (state ${JSON.stringify(state)})` : 'still locked' }] };
+    });
 
     const taskParams = z.looseObject({ taskId: z.string() });
     server.server.setRequestHandler('tasks/get', { params: taskParams }, async (params) => wireTask(taskOf(params)));
