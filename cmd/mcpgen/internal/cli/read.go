@@ -16,7 +16,7 @@ var readCommand = &command{
 	run:     runRead,
 }
 
-const readHelp = `[--json] [--out FILE] URI ` + serverUsage + `
+const readHelp = `[--json] [--out FILE] [--no-input] URI ` + serverUsage + `
 
 Reads the resource URI (resources/read), such as one a tool returned as a
 resource_link, and prints its contents: text as it is, binary (blob)
@@ -25,6 +25,10 @@ writes the contents to FILE instead, text or binary, byte for byte but
 for the credentials sent to the server, replaced as everywhere (the server
 must return exactly one item). --json prints the result as the server
 sent it, indented, binary contents in base64.
+
+A 2026-07-28 server may ask for input before it gives the resource
+(elicitation): the question is asked on the terminal, as mcpgen call asks
+it. Without a terminal, or with --no-input, it is declined.
 
 Exit status: 0 for the contents, 1 when the read fails (the server has no
 such resource, say), 2 for usage errors.
@@ -37,6 +41,7 @@ func runRead(e *env, args []string) error {
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the raw result as JSON")
 	out := fs.String("out", "", "write the contents to `FILE` instead of standard output")
+	noInput := fs.Bool("no-input", false, "decline the server's requests for input instead of asking on the terminal")
 	pos, err := sf.parse(e, fs, args)
 	if err != nil {
 		return err
@@ -52,6 +57,7 @@ func runRead(e *env, args []string) error {
 	}
 	uri := pos[0]
 
+	sf.elicit = (&elicitor{noInput: *noInput, stderr: e.stderr, secrets: e.secrets}).handle
 	ctx, cancel := sf.context()
 	defer cancel()
 	s, err := sf.connect(ctx, e, sf.command)

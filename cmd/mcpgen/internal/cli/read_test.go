@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -153,5 +154,46 @@ func TestReadEverything(t *testing.T) {
 	}
 	if data, err := os.ReadFile(file); err != nil || !strings.HasPrefix(string(data), "Resource 1: This is a base64 blob") {
 		t.Errorf("the file holds %q, %v", data, err)
+	}
+}
+
+// TestReadAsksForInput reads a resource of the TypeScript SDK's v2 server
+// that asks, with input_required, whether to unlock it: the question is
+// asked on the terminal as mcpgen call asks it, and declined with
+// --no-input.
+func TestReadAsksForInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	argv := testenv.TSV2Server(t)
+	ptmx, path := testenv.OpenPTY(t)
+	screen := testenv.Watch(ptmx)
+	defer func(old string) { ttyPath = old }(ttyPath)
+	ttyPath = path
+	type outcome struct {
+		code        int
+		out, errOut string
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		code, out, errOut := run(t, "", append([]string{"read", "secret://vault", "--"}, argv...)...)
+		done <- outcome{code, out, errOut}
+	}()
+	for _, step := range [][2]string{
+		{"Unlock the vault?", ""},
+		{"Answer? [Y/n] ", "\n"},
+		{"confirm * [y/n]: ", "y\n"},
+	} {
+		screen.WaitFor(t, step[0])
+		io.WriteString(ptmx, step[1])
+	}
+	o := <-done
+	if o.code != 0 || o.out != `opened (state "vault")`+"\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q\nterminal: %s", o.code, o.out, o.errOut, screen.Seen())
+	}
+
+	code, out, errOut := run(t, "", append([]string{"read", "--no-input", "secret://vault", "--"}, argv...)...)
+	if code != 0 || out != "still locked\n" || !strings.Contains(errOut, "mcpgen: declined ") {
+		t.Errorf("--no-input: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
