@@ -372,6 +372,8 @@ func TestListingsLimit(t *testing.T) {
 			page("prompts", `{"name":"p%d"}`)
 		case "resources/templates/list":
 			page("resourceTemplates", `{"uriTemplate":"demo://%d/{id}","name":"t"}`)
+		case "resources/list":
+			page("resources", `{"uri":"demo://%d","name":"r"}`)
 		case "skills/list":
 			page("skills", `{"uri":"skill://s%d/SKILL.md","frontmatter":{"name":"s","description":"d"},"resources":"dynamic"}`)
 		}
@@ -389,6 +391,7 @@ func TestListingsLimit(t *testing.T) {
 	}{
 		{"prompts/list", func() (int, error) { l, err := s.ListPrompts(ctx); return len(l), err }},
 		{"resources/templates/list", func() (int, error) { l, err := s.ListResourceTemplates(ctx); return len(l), err }},
+		{"resources/list", func() (int, error) { l, err := s.ListResources(ctx); return len(l), err }},
 		{"skills/list", func() (int, error) { l, err := s.ListSkills(ctx); return len(l), err }},
 	} {
 		n, err := c.list()

@@ -97,3 +97,39 @@ func TestResourcesEverything(t *testing.T) {
 		t.Errorf("links %+v: want a text and a blob resource", links)
 	}
 }
+
+// TestListResourcesEverything lists the resources of
+// @modelcontextprotocol/server-everything over stdio and reads each one it
+// lists.
+func TestListResourcesEverything(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	cmd := testenv.Everything(t, "stdio")
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, NewCommandTransport(cmd[0], cmd[1:]...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	resources, err := s.ListResources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resources) == 0 {
+		t.Fatal("server-everything lists no resources")
+	}
+	for _, r := range resources {
+		if r.Name == "" || r.MIMEType == "" || !strings.HasPrefix(r.URI, "demo://resource/") || len(r.Raw) == 0 {
+			t.Errorf("resource %+v: want a name, a MIME type and a demo:// URI", r)
+		}
+		got, err := s.ReadResource(ctx, r.URI)
+		if err != nil {
+			t.Errorf("ReadResource(%s): %v", r.URI, err)
+			continue
+		}
+		if len(got.Contents) == 0 || got.Contents[0].URI != r.URI || got.Text() == "" {
+			t.Errorf("ReadResource(%s) = %+v", r.URI, got.Contents)
+		}
+	}
+}
