@@ -97,14 +97,18 @@ func HandleProgress(_ context.Context, req *mcp.ProgressNotificationClientReques
 	}
 }
 
-// ListTools returns every tool the session lists. Each Tool's Raw holds the
-// SDK's encoding of the tool, which may order keys differently from the
-// server's own bytes.
+// ListTools returns every tool the session lists, at most
+// runtime.DefaultMaxTools, as a runtime.Session lists them by default: a
+// longer list is an error. Each Tool's Raw holds the SDK's encoding of the
+// tool, which may order keys differently from the server's own bytes.
 func (c *Caller) ListTools(ctx context.Context) ([]runtime.Tool, error) {
 	var tools []runtime.Tool
 	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", convertError(err))
+		}
+		if len(tools) == runtime.DefaultMaxTools {
+			return nil, fmt.Errorf("tools/list: the server lists more than %d tools (runtime.DefaultMaxTools)", runtime.DefaultMaxTools)
 		}
 		raw, err := json.Marshal(t)
 		if err != nil {

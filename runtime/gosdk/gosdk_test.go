@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -153,5 +155,34 @@ func TestProgress(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 2 || got[1] != (runtime.Progress{Progress: 2, Total: 2, Message: "step"}) {
 		t.Errorf("progress = %+v", got)
+	}
+}
+
+// A server whose pages never end is listed up to runtime.DefaultMaxTools
+// tools, as a runtime.Session lists it, and no further.
+func TestListToolsBounded(t *testing.T) {
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ServerOptions{PageSize: 1000})
+	for i := range runtime.DefaultMaxTools + 1 {
+		server.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%05d", i), InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cs.Close()
+		ss.Wait()
+	}()
+	tools, err := New(cs).ListTools(ctx)
+	if err == nil || !strings.Contains(err.Error(), "more than 10000 tools") {
+		t.Fatalf("ListTools of %d tools = %d tools, %v; want an error naming the limit", runtime.DefaultMaxTools+1, len(tools), err)
 	}
 }
