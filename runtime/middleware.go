@@ -77,6 +77,13 @@ func (r *Request) RedactedParams() string {
 	return r.session.scrub(redactJSON(r.Params()))
 }
 
+// RedactedName returns Name with the connection's credentials removed, as
+// the traffic log writes it: a tool name or a resource URI comes from the
+// server, which may have put there a credential it received.
+func (r *Request) RedactedName() string {
+	return r.session.scrub(r.Name)
+}
+
 // SetMeta adds the member key with the string value to the request's
 // params._meta, in either protocol era, replacing nothing the Session
 // sends. It has no effect on a request from the server.

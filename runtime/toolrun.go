@@ -26,16 +26,36 @@ type ToolRunOutcome struct {
 
 // ToolRunHookOf returns the Options.ToolRunHook of the Session c is, or the
 // first one among the sessions of the Multi c is; nil for any other Caller.
+// The hook it returns sees tool names with the connections' credentials
+// removed: a server may name a tool after a credential it received.
 func ToolRunHookOf(c Caller) ToolRunHook {
 	switch c := c.(type) {
 	case *Session:
-		return c.opts.ToolRunHook
+		return scrubbedHook(c.opts.ToolRunHook, []*Session{c})
 	case *Multi:
 		for _, name := range c.names {
 			if h := c.sessions[name].opts.ToolRunHook; h != nil {
-				return h
+				all := make([]*Session, 0, len(c.names))
+				for _, name := range c.names {
+					all = append(all, c.sessions[name])
+				}
+				return scrubbedHook(h, all)
 			}
 		}
 	}
 	return nil
+}
+
+// scrubbedHook returns h, with the credentials of sessions removed from the
+// tool names it sees; nil when h is.
+func scrubbedHook(h ToolRunHook, sessions []*Session) ToolRunHook {
+	if h == nil {
+		return nil
+	}
+	return func(ctx context.Context, tool string) (context.Context, func(ToolRunOutcome)) {
+		for _, s := range sessions {
+			tool = s.scrub(tool)
+		}
+		return h(ctx, tool)
+	}
 }

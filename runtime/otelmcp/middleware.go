@@ -49,10 +49,11 @@ func (c *Client) Middleware(next runtime.Handler) runtime.Handler {
 
 // send traces one request the Session sends.
 func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Handler) (*runtime.Response, error) {
-	attrs := c.attributes(req)
+	target := req.RedactedName()
+	attrs := c.attributes(req, target)
 	name := req.Method
-	if req.Method == "tools/call" && req.Name != "" {
-		name += " " + req.Name
+	if req.Method == "tools/call" && target != "" {
+		name += " " + target
 	}
 	if parent, ok := c.tasks.parent(req); ok {
 		ctx = trace.ContextWithSpanContext(ctx, parent)
@@ -66,7 +67,7 @@ func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Ha
 	start := time.Now()
 	res, err := next(ctx, req)
 	elapsed := time.Since(start).Seconds()
-	metricAttrs := metricAttributes(req)
+	metricAttrs := metricAttributes(req, target)
 	if errType := c.record(span, res, err); errType != "" {
 		metricAttrs = append(metricAttrs, keyErrorType.String(errType))
 	}
@@ -83,7 +84,7 @@ func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Ha
 // serve traces one request of the server, as a child of the span in ctx:
 // the call the request came with.
 func (c *Client) serve(ctx context.Context, req *runtime.Request, next runtime.Handler) (*runtime.Response, error) {
-	ctx, span := c.tracer.Start(ctx, req.Method, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(c.attributes(req)...))
+	ctx, span := c.tracer.Start(ctx, req.Method, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(c.attributes(req, req.RedactedName())...))
 	defer span.End()
 	res, err := next(ctx, req)
 	c.record(span, res, err)
@@ -125,9 +126,10 @@ func errorType(err error) string {
 	return "_OTHER"
 }
 
-// attributes returns the span attributes known when req starts.
-func (c *Client) attributes(req *runtime.Request) []attribute.KeyValue {
-	attrs := metricAttributes(req)
+// attributes returns the span attributes known when req starts; target is
+// req's Name, redacted.
+func (c *Client) attributes(req *runtime.Request, target string) []attribute.KeyValue {
+	attrs := metricAttributes(req, target)
 	if req.ID != "" {
 		attrs = append(attrs, keyRequestID.String(req.ID))
 	}
@@ -138,23 +140,24 @@ func (c *Client) attributes(req *runtime.Request) []attribute.KeyValue {
 	}
 	switch req.Method {
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		if req.Name != "" {
-			attrs = append(attrs, keyResourceURI.String(req.Name))
+		if target != "" {
+			attrs = append(attrs, keyResourceURI.String(target))
 		}
 	}
 	return attrs
 }
 
 // metricAttributes returns the attributes of req that the operation
-// duration carries too: none of high cardinality.
-func metricAttributes(req *runtime.Request) []attribute.KeyValue {
+// duration carries too: none of high cardinality. target is req's Name,
+// redacted.
+func metricAttributes(req *runtime.Request, target string) []attribute.KeyValue {
 	attrs := make([]attribute.KeyValue, 0, 12)
 	attrs = append(attrs, keyMethod.String(req.Method))
 	if req.ProtocolVersion != "" {
 		attrs = append(attrs, keyProtocolVersion.String(req.ProtocolVersion))
 	}
-	if req.Method == "tools/call" && req.Name != "" {
-		attrs = append(attrs, keyToolName.String(req.Name), keyOperationName.String(executeTool))
+	if req.Method == "tools/call" && target != "" {
+		attrs = append(attrs, keyToolName.String(target), keyOperationName.String(executeTool))
 	}
 	return append(attrs, sessionAttributes(req.Session)...)
 }
@@ -178,7 +181,7 @@ func sessionAttributes(info *runtime.SessionInfo) []attribute.KeyValue {
 }
 
 // watchSession arranges, once per Session, for its duration to be recorded
-// when it ends.
+// and its tasks forgotten when it ends.
 func (c *Client) watchSession(info *runtime.SessionInfo) {
 	if info == nil {
 		return
@@ -188,6 +191,7 @@ func (c *Client) watchSession(info *runtime.SessionInfo) {
 	}
 	info.AfterClose(func() {
 		c.sessions.Delete(info)
+		c.tasks.forget(info)
 		c.sessionDuration.Record(context.Background(), time.Since(info.Started).Seconds(), metric.WithAttributes(sessionAttributes(info)...))
 	})
 }

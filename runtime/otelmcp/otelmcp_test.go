@@ -30,6 +30,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp"
+	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
 // recorder is a tracer provider whose spans a test reads.
@@ -225,6 +226,9 @@ type metaServer struct {
 	metas []map[string]any
 	// keepNoMeta stops keeping the _meta of requests, for benchmarks.
 	keepNoMeta bool
+	// uniqueTasks gives each task of the slow tool an id of its own.
+	uniqueTasks bool
+	tasks       int
 }
 
 func newMetaServer(modern bool) *metaServer {
@@ -269,7 +273,12 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 	case msg.Method == "tools/call" && msg.Params.Name == "ask" && msg.Params.InputResponses == nil:
 		result = `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Proceed?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}},"requestState":"s"}`
 	case msg.Method == "tools/call" && msg.Params.Name == "slow":
-		result = `{"resultType":"task","taskId":"task-1","status":"working","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:00Z","ttlMs":60000,"pollIntervalMs":1}`
+		id := "task-1"
+		if m.uniqueTasks {
+			m.tasks++
+			id = "unique-" + strconv.Itoa(m.tasks)
+		}
+		result = `{"resultType":"task","taskId":"` + id + `","status":"working","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:00Z","ttlMs":60000,"pollIntervalMs":1}`
 	case msg.Method == "tasks/get":
 		result = `{"resultType":"complete","taskId":"` + msg.Params.TaskID + `","status":"completed","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"result":{"content":[{"type":"text","text":"slow done"}]}}`
 	case msg.Method == "tools/list":
@@ -752,4 +761,171 @@ func TestSignInSpan(t *testing.T) {
 		t.Errorf("the Authorizer's Refused did not run in the sign-in span")
 	}
 	noSecret(t, rec, "good-token-7c2e9a41")
+}
+
+// TestTaskSpansPerSession runs two Sessions, with one Client, whose servers
+// both name their task "task-1": the poll of each task is a child of the
+// tools/call of its own Session, not of the other's.
+func TestTaskSpansPerSession(t *testing.T) {
+	rec := newRecorder(t)
+	tel, err := otelmcp.New(&otelmcp.Options{TracerProvider: rec.tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var tasks []*runtime.Task
+	var calls []trace.SpanContext
+	for i := 0; i < 2; i++ {
+		opts := &runtime.Options{}
+		tel.Install(opts)
+		s, err := runtime.Connect(ctx, newMetaServer(true), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		rec.exp.Reset()
+		task, err := s.StartToolTask(ctx, "slow", json.RawMessage(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if task.ID != "task-1" {
+			t.Fatalf("task id %q, want task-1", task.ID)
+		}
+		tasks = append(tasks, task)
+		calls = append(calls, rec.span(t, "tools/call slow").SpanContext)
+	}
+	for i, task := range tasks {
+		rec.exp.Reset()
+		if _, err := task.Get(ctx); err != nil {
+			t.Fatal(err)
+		}
+		get := rec.span(t, "tasks/get")
+		if get.Parent.SpanID() != calls[i].SpanID() {
+			t.Errorf("session %d: tasks/get has parent %v, want its own tools/call %v (the other session's is %v)", i, get.Parent.SpanID(), calls[i].SpanID(), calls[1-i].SpanID())
+		}
+	}
+}
+
+// TestTaskSpansForgottenWithSession leaves more tasks unfinished than a
+// Client remembers in a Session that then ends: the task of a later Session
+// is still a child of the tools/call that created it.
+func TestTaskSpansForgottenWithSession(t *testing.T) {
+	rec := newRecorder(t)
+	reader := sdkmetric.NewManualReader()
+	tel, err := otelmcp.New(&otelmcp.Options{TracerProvider: rec.tp, MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	opts := &runtime.Options{}
+	tel.Install(opts)
+	srv := newMetaServer(true)
+	srv.uniqueTasks, srv.keepNoMeta = true, true
+	s, err := runtime.Connect(ctx, srv, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5000; i++ {
+		if _, err := s.StartToolTask(ctx, "slow", json.RawMessage(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	// The session's duration is recorded once its end has been handled.
+	for {
+		var rm metricdata.ResourceMetrics
+		if err := reader.Collect(ctx, &rm); err != nil {
+			t.Fatal(err)
+		}
+		if find(rm, "mcp.client.session.duration") != nil {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+
+	opts = &runtime.Options{}
+	tel.Install(opts)
+	s, err = runtime.Connect(ctx, newMetaServer(true), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec.exp.Reset()
+	task, err := s.StartToolTask(ctx, "slow", json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := rec.span(t, "tools/call slow")
+	rec.exp.Reset()
+	if _, err := task.Get(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if get := rec.span(t, "tasks/get"); get.Parent.SpanID() != call.SpanContext.SpanID() {
+		t.Errorf("tasks/get has parent %v, want the tools/call that created the task %v", get.Parent.SpanID(), call.SpanContext.SpanID())
+	}
+}
+
+// TestEchoedSecretsNotInNames connects over HTTP with a bearer token to a
+// server that names a tool and lists a resource after it: the spans'
+// names and attributes (of the tools/call and of the execute_tool span of a
+// model's run of the tool), and the operation duration's attributes, carry
+// [REDACTED] instead.
+func TestEchoedSecretsNotInNames(t *testing.T) {
+	const bearer = "bearer-token-0d2f7c1e9b"
+	tool, err := runtime.ParseTool([]byte(`{"name":"` + bearer + `","inputSchema":{"type":"object"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New([]server.Tool{{Tool: tool, Handle: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done"}}}, nil
+	}}}, &server.Options{ResourceTemplates: []server.ResourceTemplate{{
+		Template: runtime.ResourceTemplate{Name: "files", URITemplate: "file:///{name}"},
+		Handle: func(_ context.Context, uri string, _ map[string]any) (*runtime.ReadResourceResult, error) {
+			return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{URI: uri, Text: "contents"}}}, nil
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	rec := newRecorder(t)
+	reader := sdkmetric.NewManualReader()
+	tel, err := otelmcp.New(&otelmcp.Options{TracerProvider: rec.tp, MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	opts := &runtime.Options{}
+	tel.Install(opts)
+	s, err := runtime.Connect(ctx, runtime.HTTP(hs.URL, &runtime.HTTPOptions{Header: http.Header{"Authorization": {"Bearer " + bearer}}}), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CallTool(ctx, bearer, json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReadResource(ctx, "file:///"+bearer); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := s.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := provider.NewTools(s, tools, map[string]string{"echoed": bearer})
+	e, _ := ts.Lookup("echoed")
+	if out := ts.Run(ctx, e, []byte(`{}`), nil); out.Error != "" {
+		t.Fatal(out.Error)
+	}
+	noSecret(t, rec, bearer)
+	rec.span(t, "execute_tool [REDACTED]")
+	wantAttrs(t, rec.span(t, "resources/read"), map[string]string{"mcp.resource.uri": "file:///[REDACTED]"})
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(ctx, &rm); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(find(rm, "mcp.client.operation.duration")); strings.Contains(string(b), bearer) {
+		t.Errorf("the operation duration carries the token: %s", b)
+	}
 }

@@ -15,11 +15,18 @@ import (
 // past it, the requests of new tasks are children of their own context.
 const maxTrackedTasks = 4096
 
-// taskSpans remembers, by task id, the span of the tools/call that created
-// each task, so that the task's requests become its children.
+// taskSpans remembers, by Session and task id, the span of the tools/call
+// that created each task, so that the task's requests become its children.
+// Task ids are the server's, and two servers may well use the same.
 type taskSpans struct {
 	mu    sync.Mutex
-	spans map[string]trace.SpanContext
+	spans map[taskKey]trace.SpanContext
+}
+
+// taskKey names a task of a Session.
+type taskKey struct {
+	session *runtime.SessionInfo
+	id      string
 }
 
 // track remembers the task a tools/call result created, and forgets a task
@@ -45,17 +52,28 @@ func (t *taskSpans) track(req *runtime.Request, res *runtime.Response, sc trace.
 		}
 		t.mu.Lock()
 		if t.spans == nil {
-			t.spans = make(map[string]trace.SpanContext)
+			t.spans = make(map[taskKey]trace.SpanContext)
 		}
 		if len(t.spans) < maxTrackedTasks {
-			t.spans[id] = sc
+			t.spans[taskKey{req.Session, id}] = sc
 		}
 		t.mu.Unlock()
 	case req.Method == "tasks/result" || req.Method == "tasks/cancel" || (req.Method == "tasks/get" && terminal(res.Result)):
 		t.mu.Lock()
-		delete(t.spans, req.Name)
+		delete(t.spans, taskKey{req.Session, req.Name})
 		t.mu.Unlock()
 	}
+}
+
+// forget forgets the tasks of a Session that ended.
+func (t *taskSpans) forget(info *runtime.SessionInfo) {
+	t.mu.Lock()
+	for k := range t.spans {
+		if k.session == info {
+			delete(t.spans, k)
+		}
+	}
+	t.mu.Unlock()
 }
 
 // terminal reports whether a task's state is final.
@@ -74,7 +92,7 @@ func (t *taskSpans) parent(req *runtime.Request) (trace.SpanContext, bool) {
 		return trace.SpanContext{}, false
 	}
 	t.mu.Lock()
-	sc, ok := t.spans[req.Name]
+	sc, ok := t.spans[taskKey{req.Session, req.Name}]
 	t.mu.Unlock()
 	return sc, ok
 }
