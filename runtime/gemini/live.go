@@ -427,8 +427,9 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 		l.mu.Lock()
 		switch {
 		case len(l.inflight) >= l.policy.maxCalls:
+			n := len(l.inflight)
 			l.mu.Unlock()
-			l.send(errorResponse(fc, toolcall.NotRun(fc.Name, fmt.Sprintf("%d calls are running already; try again when one has answered", len(l.inflight)))))
+			l.send(errorResponse(fc, toolcall.NotRun(fc.Name, fmt.Sprintf("%d calls are running already; try again when one has answered", n))))
 			continue
 		case fc.ID != "" && l.inflight[fc.ID] != nil:
 			l.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -323,5 +324,28 @@ func TestLiveReceivePanicEndsRun(t *testing.T) {
 	}
 	if err := live.Run(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "reading a Live message: the genai SDK panicked") {
 		t.Errorf("Run = %v", err)
+	}
+}
+
+// TestLiveLimitRejectionRace: the response that turns a call away at
+// MaxCalls counts the calls in flight under the lock that guards them, so
+// a call that ends at the same time is no data race (run with -race).
+func TestLiveLimitRejectionRace(t *testing.T) {
+	conn := newMemLiveConn()
+	runMem(t, conn, callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "on"}}}, nil
+	}), &LiveOptions{MaxCalls: 1}, nil)
+	for i := range 100 {
+		a, b := fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)
+		conn.in <- toolCall(
+			&genai.FunctionCall{ID: a, Name: "switch_on", Args: map[string]any{"device": "lamp"}},
+			&genai.FunctionCall{ID: b, Name: "switch_on", Args: map[string]any{"device": "lamp"}})
+		got := map[string]bool{}
+		for range 2 {
+			got[conn.next(t).ID] = true
+		}
+		if !got[a] || !got[b] {
+			t.Fatalf("responses for %v, want %s and %s", got, a, b)
+		}
 	}
 }
