@@ -129,10 +129,12 @@ type SessionInfo struct {
 }
 
 // SessionID returns the Mcp-Session-Id of a Streamable HTTP session, empty
-// when there is none.
+// when there is none, with the connection's credentials removed as from
+// everything else the server chose: a server may make the id of a
+// credential it received.
 func (i *SessionInfo) SessionID() string {
 	if sc, ok := i.s.conn.(interface{ currentSessionID() string }); ok {
-		return sc.currentSessionID()
+		return i.s.scrub(sc.currentSessionID())
 	}
 	return ""
 }

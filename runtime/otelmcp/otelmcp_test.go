@@ -929,3 +929,49 @@ func TestEchoedSecretsNotInNames(t *testing.T) {
 		t.Errorf("the operation duration carries the token: %s", b)
 	}
 }
+
+// TestEchoedSecretNotInSessionID: a 2025-11-25 server that makes its
+// Mcp-Session-Id of the bearer token it received does not get the token
+// into mcp.session.id.
+func TestEchoedSecretNotInSessionID(t *testing.T) {
+	const bearer = "bearer-token-5be81d0c77"
+	srv, err := server.New([]server.Tool{{Tool: runtime.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Handle: func(context.Context, json.RawMessage) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done"}}}, nil
+		}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Mcp-Session-Id", "s-"+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+		srv.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	rec := newRecorder(t)
+	tel, err := otelmcp.New(&otelmcp.Options{TracerProvider: rec.tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	opts := &runtime.Options{ProtocolVersion: "2025-11-25"}
+	tel.Install(opts)
+	s, err := runtime.Connect(ctx, runtime.HTTP(hs.URL, &runtime.HTTPOptions{Header: http.Header{"Authorization": {"Bearer " + bearer}}}), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CallTool(ctx, "echo", json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	call := rec.span(t, "tools/call echo")
+	var id string
+	for _, a := range call.Attributes {
+		if a.Key == "mcp.session.id" {
+			id = a.Value.AsString()
+		}
+	}
+	if id != "s-[REDACTED]" {
+		t.Errorf("mcp.session.id = %q, want s-[REDACTED]", id)
+	}
+	noSecret(t, rec, bearer)
+}
