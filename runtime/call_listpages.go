@@ -8,6 +8,25 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
+// listItems lists every item of the paginated list method, whose result
+// holds the items in the array member key, each decoded by parse; noun names
+// an item in errors. It is listPages with the decoding.
+func listItems[T any](ctx context.Context, s *Session, method, key, noun string, parse func(raw []byte) (T, error)) ([]T, error) {
+	var items []T
+	err := s.listPages(ctx, method, key, func(raw []byte) error {
+		item, err := parse(raw)
+		if err != nil {
+			return fmt.Errorf("%s %d: %w", noun, len(items), err)
+		}
+		items = append(items, item)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 // listPages lists every item of the paginated list method, whose result
 // holds the items in the array member key, and passes each item's bytes to
 // add. It follows the cursors under the bounds of pages, and takes at most

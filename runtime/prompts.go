@@ -75,19 +75,7 @@ func (r *GetPromptResult) Text() string {
 // cursor under the same bounds as ListTools. A server that declares no
 // prompts capability is asked all the same; its error says so.
 func (s *Session) ListPrompts(ctx context.Context) ([]Prompt, error) {
-	var prompts []Prompt
-	err := s.listPages(ctx, "prompts/list", "prompts", func(raw []byte) error {
-		p, err := parsePrompt(raw)
-		if err != nil {
-			return fmt.Errorf("prompt %d: %w", len(prompts), err)
-		}
-		prompts = append(prompts, p)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return prompts, nil
+	return listItems(ctx, s, "prompts/list", "prompts", "prompt", parsePrompt)
 }
 
 // GetPrompt gets the prompt name with prompts/get, sending args as its
@@ -265,7 +253,7 @@ func decodePromptResult(data []byte) (*GetPromptResult, *inputRequired, error) {
 		return nil, nil, fmt.Errorf("malformed result: %w", err)
 	}
 	if more, err := input.result(); more != nil || err != nil {
-		return nil, more, wrapMalformed(err)
+		return nil, more, err
 	}
 	if !sawMessages {
 		return nil, nil, errors.New("malformed result: it has no messages array")

@@ -30,19 +30,7 @@ type Resource struct {
 // may be long and change while it runs (notifications/resources/list_changed),
 // so it is not cached: each call lists again.
 func (s *Session) ListResources(ctx context.Context) ([]Resource, error) {
-	var resources []Resource
-	err := s.listPages(ctx, "resources/list", "resources", func(raw []byte) error {
-		r, err := ParseResource(raw)
-		if err != nil {
-			return fmt.Errorf("resource %d: %w", len(resources), err)
-		}
-		resources = append(resources, r)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return resources, nil
+	return listItems(ctx, s, "resources/list", "resources", "resource", ParseResource)
 }
 
 // ParseResource decodes one resource as a server lists it in a
@@ -55,32 +43,28 @@ func ParseResource(raw []byte) (Resource, error) {
 		if err != nil {
 			return err
 		}
-		var text *string
+		if jsonrpc.IsNull(v) {
+			return nil
+		}
 		switch string(k) {
 		case "uri":
-			text = &r.URI
+			r.URI, err = jsonrpc.String(v)
 		case "name":
-			text = &r.Name
+			r.Name, err = jsonrpc.String(v)
 		case "title":
-			text = &r.Title
+			r.Title, err = jsonrpc.String(v)
 		case "description":
-			text = &r.Description
+			r.Description, err = jsonrpc.String(v)
 		case "mimeType":
-			text = &r.MIMEType
+			r.MIMEType, err = jsonrpc.String(v)
 		case "size":
-			if jsonrpc.IsNull(v) {
-				return nil
-			}
 			var size float64
-			if err := json.Unmarshal(v, &size); err != nil || size < 0 || size >= 1<<62 || size != float64(int64(size)) {
+			if json.Unmarshal(v, &size) != nil || size < 0 || size >= 1<<62 || size != float64(int64(size)) {
 				return fmt.Errorf("size %s is not a whole number of bytes", snippet(v))
 			}
 			r.Size = int64(size)
 		}
-		if text == nil || jsonrpc.IsNull(v) {
-			return nil
-		}
-		if *text, err = jsonrpc.String(v); err != nil {
+		if err != nil {
 			return fmt.Errorf("%s: %w", k, err)
 		}
 		return nil

@@ -148,7 +148,7 @@ func decodeReadResult(data []byte) (*ReadResourceResult, *inputRequired, error) 
 		return nil, nil, fmt.Errorf("malformed result: %w", err)
 	}
 	if more, err := input.result(); more != nil || err != nil {
-		return nil, more, wrapMalformed(err)
+		return nil, more, err
 	}
 	if !sawContents {
 		return nil, nil, errors.New("malformed result: it has no contents array")

@@ -55,13 +55,8 @@ func TestResourcesEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
 	}
-	cmd := testenv.Everything(t, "stdio")
 	ctx := testenv.Context(t)
-	s, err := Connect(ctx, NewCommandTransport(cmd[0], cmd[1:]...), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := connectEverything(t)
 	res, err := s.CallTool(ctx, "get-resource-links", map[string]any{"count": 2})
 	if err != nil {
 		t.Fatal(err)
@@ -105,13 +100,8 @@ func TestListResourcesEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real server")
 	}
-	cmd := testenv.Everything(t, "stdio")
 	ctx := testenv.Context(t)
-	s, err := Connect(ctx, NewCommandTransport(cmd[0], cmd[1:]...), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := connectEverything(t)
 	resources, err := s.ListResources(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -132,4 +122,17 @@ func TestListResourcesEverything(t *testing.T) {
 			t.Errorf("ReadResource(%s) = %+v", r.URI, got.Contents)
 		}
 	}
+}
+
+// connectEverything connects to @modelcontextprotocol/server-everything
+// over stdio, for the length of the test.
+func connectEverything(t *testing.T) *Session {
+	t.Helper()
+	cmd := testenv.Everything(t, "stdio")
+	s, err := Connect(testenv.Context(t), NewCommandTransport(cmd[0], cmd[1:]...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }

@@ -27,19 +27,7 @@ type ResourceTemplate struct {
 // ListResourceTemplates returns every resource template the server lists,
 // following each page's cursor under the same bounds as ListTools.
 func (s *Session) ListResourceTemplates(ctx context.Context) ([]ResourceTemplate, error) {
-	var templates []ResourceTemplate
-	err := s.listPages(ctx, "resources/templates/list", "resourceTemplates", func(raw []byte) error {
-		t, err := ParseResourceTemplate(raw)
-		if err != nil {
-			return fmt.Errorf("resource template %d: %w", len(templates), err)
-		}
-		templates = append(templates, t)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return templates, nil
+	return listItems(ctx, s, "resources/templates/list", "resourceTemplates", "resource template", ParseResourceTemplate)
 }
 
 // ParseResourceTemplate decodes one resource template as a server lists it

@@ -63,7 +63,7 @@ func (m *inputMembers) read(key []byte, escaped bool, v []byte) error {
 
 // result returns what the result asks for, copied out of the message, or
 // nil when it is complete. A resultType other than complete and
-// input_required is an error.
+// input_required is an error about a malformed result.
 func (m *inputMembers) result() (*inputRequired, error) {
 	switch m.resultType {
 	case "", "complete":
@@ -71,15 +71,7 @@ func (m *inputMembers) result() (*inputRequired, error) {
 	case "input_required":
 		return &inputRequired{inputRequests: bytes.Clone(m.inputRequests), requestState: bytes.Clone(m.requestState)}, nil
 	}
-	return nil, fmt.Errorf("unsupported resultType %q", m.resultType)
-}
-
-// wrapMalformed says that err, if any, is about a malformed result.
-func wrapMalformed(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("malformed result: %w", err)
+	return nil, fmt.Errorf("malformed result: unsupported resultType %q", m.resultType)
 }
 
 // doInputRounds sends a prompts/get or resources/read request about name,

@@ -475,7 +475,7 @@ func decodeResult(data []byte) (*Result, *inputRequired, error) {
 		return nil, nil, fmt.Errorf("malformed result: %w", err)
 	}
 	if more, err := input.result(); more != nil || err != nil {
-		return nil, more, wrapMalformed(err)
+		return nil, more, err
 	}
 	return res, nil, nil
 }

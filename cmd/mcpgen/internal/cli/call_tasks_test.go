@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -59,36 +58,20 @@ func TestCallTaskAsksForInput(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	url := testenv.ServeSDKExample(t, "simpleStreamableHttp")
-	ptmx, path := testenv.OpenPTY(t)
-	screen := testenv.Watch(ptmx)
-	defer func(old string) { ttyPath = old }(ttyPath)
-	ttyPath = path
-	type outcome struct {
-		code        int
-		out, errOut string
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		code, out, errOut := run(t, "", "call", "collect-user-info-task", `{"infoType":"contact"}`, "--url", url)
-		done <- outcome{code, out, errOut}
-	}()
-	for _, step := range [][2]string{
+	o := runOnTerminal(t, [][2]string{
 		{"asks: Please provide your contact information", ""},
 		{"Answer? [Y/n] ", "\n"},
 		{"Full Name (Your full name) *: ", "Ada Lovelace\n"},
 		{"Email (Your email address) *: ", "ada@example.com\n"},
-	} {
-		screen.WaitFor(t, step[0])
-		io.WriteString(ptmx, step[1])
-	}
-	o := <-done
+	}, "call", "collect-user-info-task", `{"infoType":"contact"}`, "--url", url)
 	got := strings.Join(strings.Fields(o.out), " ")
 	want := `Collected contact info: { "email": "ada@example.com", "name": "Ada Lovelace" }`
 	if o.code != 0 || !strings.Contains(got, want) {
-		t.Errorf("exit %d, stdout %q, want it to contain %q\nstderr: %s\nterminal: %s", o.code, got, want, o.errOut, screen.Seen())
+		t.Errorf("exit %d, stdout %q, want it to contain %q\nstderr: %s\nterminal: %s", o.code, got, want, o.errOut, o.seen)
 	}
 
 	// Without a terminal the request is declined and the task ends so.
+	defer func(old string) { ttyPath = old }(ttyPath)
 	ttyPath = "/nonexistent/tty"
 	code, out, errOut := run(t, "", "call", "collect-user-info-task", `{"infoType":"contact"}`, "--url", url)
 	if code != 0 || strings.TrimSpace(out) != "User declined to provide contact information" || !strings.Contains(errOut, "there is no terminal to ask on") {

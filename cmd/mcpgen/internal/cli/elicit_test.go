@@ -47,30 +47,44 @@ func TestCallPromptsForElicitation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.infoType, func(t *testing.T) {
-			ptmx, path := testenv.OpenPTY(t)
-			screen := testenv.Watch(ptmx)
-			defer func(old string) { ttyPath = old }(ttyPath)
-			ttyPath = path
-			type outcome struct {
-				code        int
-				out, errOut string
-			}
-			done := make(chan outcome, 1)
-			go func() {
-				code, out, errOut := run(t, "", "call", "collect-user-info", `{"infoType":"`+tt.infoType+`"}`, "--url", url)
-				done <- outcome{code, out, errOut}
-			}()
-			for _, step := range tt.steps {
-				screen.WaitFor(t, step[0])
-				io.WriteString(ptmx, step[1])
-			}
-			o := <-done
+			o := runOnTerminal(t, tt.steps, "call", "collect-user-info", `{"infoType":"`+tt.infoType+`"}`, "--url", url)
 			got := strings.Join(strings.Fields(o.out), " ")
 			if o.code != 0 || !strings.Contains(got, tt.want) {
-				t.Errorf("exit %d, stdout %q, want it to contain %q\nstderr: %s\nterminal: %s", o.code, got, tt.want, o.errOut, screen.Seen())
+				t.Errorf("exit %d, stdout %q, want it to contain %q\nstderr: %s\nterminal: %s", o.code, got, tt.want, o.errOut, o.seen)
 			}
 		})
 	}
+}
+
+// terminalOutcome is how an mcpgen command run by runOnTerminal ended, and
+// what its terminal showed.
+type terminalOutcome struct {
+	code        int
+	out, errOut string
+	seen        string
+}
+
+// runOnTerminal runs mcpgen with args on a pseudo-terminal and answers it:
+// each step waits until the terminal shows its first string, then types its
+// second.
+func runOnTerminal(t *testing.T, steps [][2]string, args ...string) terminalOutcome {
+	t.Helper()
+	ptmx, path := testenv.OpenPTY(t)
+	screen := testenv.Watch(ptmx)
+	defer func(old string) { ttyPath = old }(ttyPath)
+	ttyPath = path
+	done := make(chan terminalOutcome, 1)
+	go func() {
+		code, out, errOut := run(t, "", args...)
+		done <- terminalOutcome{code: code, out: out, errOut: errOut}
+	}()
+	for _, step := range steps {
+		screen.WaitFor(t, step[0])
+		io.WriteString(ptmx, step[1])
+	}
+	o := <-done
+	o.seen = screen.Seen()
+	return o
 }
 
 // TestCallDeclinesWithoutTerminal: without a terminal, or with --no-input,

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -166,30 +165,13 @@ func TestReadAsksForInput(t *testing.T) {
 		t.Skip("starts a real server")
 	}
 	argv := testenv.TSV2Server(t)
-	ptmx, path := testenv.OpenPTY(t)
-	screen := testenv.Watch(ptmx)
-	defer func(old string) { ttyPath = old }(ttyPath)
-	ttyPath = path
-	type outcome struct {
-		code        int
-		out, errOut string
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		code, out, errOut := run(t, "", append([]string{"read", "secret://vault", "--"}, argv...)...)
-		done <- outcome{code, out, errOut}
-	}()
-	for _, step := range [][2]string{
+	o := runOnTerminal(t, [][2]string{
 		{"Unlock the vault?", ""},
 		{"Answer? [Y/n] ", "\n"},
 		{"confirm * [y/n]: ", "y\n"},
-	} {
-		screen.WaitFor(t, step[0])
-		io.WriteString(ptmx, step[1])
-	}
-	o := <-done
+	}, append([]string{"read", "secret://vault", "--"}, argv...)...)
 	if o.code != 0 || o.out != `opened (state "vault")`+"\n" {
-		t.Errorf("exit %d, stdout %q, stderr %q\nterminal: %s", o.code, o.out, o.errOut, screen.Seen())
+		t.Errorf("exit %d, stdout %q, stderr %q\nterminal: %s", o.code, o.out, o.errOut, o.seen)
 	}
 
 	code, out, errOut := run(t, "", append([]string{"read", "--no-input", "secret://vault", "--"}, argv...)...)
