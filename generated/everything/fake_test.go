@@ -2,7 +2,9 @@ package everything
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,6 +92,58 @@ func TestFakePromptsAndTemplates(t *testing.T) {
 				if err := read(); !errors.As(err, &rpc) || rpc.Code != notFound || !strings.Contains(rpc.Message, "not found") {
 					t.Errorf("a resource that does not exist: %v", err)
 				}
+			}
+		})
+	}
+}
+
+// confirming asks the user before it adds.
+type confirming struct {
+	UnimplementedHandler
+}
+
+func (confirming) GetSum(ctx context.Context, args GetSumArgs) (*runtime.Result, error) {
+	answer, err := server.Elicit(ctx, &runtime.ElicitRequest{
+		Message:         "Add them?",
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"sure":{"type":"boolean"}},"required":["sure"]}`),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if answer.Action != runtime.ElicitAccept || answer.Content["sure"] != true {
+		return nil, errors.New("the user did not confirm")
+	}
+	return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: fmt.Sprint(args.A + args.B)}}}, nil
+}
+
+// A handler of the generated fake asks the user through the agent's
+// elicitation handler, in both eras, and a decline reaches it too.
+func TestFakeHandlerAsksTheUser(t *testing.T) {
+	ctx := context.Background()
+	for _, pin := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(pin, func(t *testing.T) {
+			sure := true
+			sess, err := NewFake(confirming{}, &runtime.Options{
+				ProtocolVersion: pin,
+				Elicitation: func(_ context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+					if req.Message != "Add them?" {
+						return nil, fmt.Errorf("unexpected request %+v", req)
+					}
+					return &runtime.ElicitResult{Action: runtime.ElicitAccept, Content: map[string]any{"sure": sure}}, nil
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.Close()
+			c := NewClient(sess)
+			if res, err := c.GetSum(ctx, GetSumArgs{A: 2, B: 3}); err != nil || res.Text() != "5" {
+				t.Fatalf("GetSum = %+v, %v", res, err)
+			}
+			sure = false
+			var te *runtime.ToolError
+			if _, err := c.GetSum(ctx, GetSumArgs{A: 2, B: 3}); !errors.As(err, &te) || !strings.Contains(err.Error(), "the user did not confirm") {
+				t.Fatalf("GetSum declined = %v", err)
 			}
 		})
 	}

@@ -29,6 +29,10 @@ type message struct {
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params"`
+	// Result and Error are those of a response to a request the server
+	// sent.
+	Result json.RawMessage   `json:"result"`
+	Error  *runtime.RPCError `json:"error"`
 }
 
 // params are the members of a request's or notification's params that the
@@ -41,6 +45,11 @@ type params struct {
 	ProtocolVersion string                     `json:"protocolVersion"`
 	RequestID       json.RawMessage            `json:"requestId"`
 	URI             string                     `json:"uri"`
+	Capabilities    json.RawMessage            `json:"capabilities"`
+	// InputResponses and RequestState are those of the retry of a
+	// 2026-07-28 request answered with input_required.
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	RequestState   *string                    `json:"requestState"`
 }
 
 // request is a request with the protocol version it is answered under.
@@ -52,14 +61,17 @@ type request struct {
 	modern  bool
 }
 
-// conn is the state of one stdio or in-memory connection: the version the
-// legacy handshake settled, and the requests in flight. HTTP requests have
-// none.
+// conn is the state of one stdio or in-memory connection: the version and
+// the client's capabilities the legacy handshake settled, the requests in
+// flight, and the requests the server sent that await their answers. HTTP
+// requests have none.
 type conn struct {
 	mu       sync.Mutex
 	version  string
+	caps     json.RawMessage
 	inflight map[string]*flight
 	held     int // the bytes of the messages of the requests in inflight
+	asks     awaiting
 }
 
 // flight is a request in flight on a conn.
@@ -208,18 +220,28 @@ func (s *Server) answer(ctx context.Context, req *request, c *conn) (json.RawMes
 	case "tools/list":
 		return s.listTools(req)
 	case "tools/call":
-		return s.callTool(ctx, req)
+		return s.withInput(ctx, req, s.callTool)
 	case "prompts/list":
 		return s.listPrompts(req)
 	case "prompts/get":
-		return s.getPrompt(ctx, req)
+		return s.withInput(ctx, req, s.getPrompt)
 	case "resources/list":
 		return s.listing(req, "resources", nil)
 	case "resources/templates/list":
 		return s.listTemplates(req)
 	default: // resources/read
-		return s.readResource(ctx, req)
+		return s.withInput(ctx, req, s.readResource)
 	}
+}
+
+// withInput runs a request whose handler may ask the client for input: in
+// rounds in the 2026-07-28 era, and through the transport's asker, which
+// ctx carries, in the legacy era.
+func (s *Server) withInput(ctx context.Context, req *request, run func(context.Context, *request) (json.RawMessage, *runtime.RPCError)) (json.RawMessage, *runtime.RPCError) {
+	if req.modern {
+		return s.answerInRounds(ctx, req, run)
+	}
+	return run(ctx, req)
 }
 
 // initialize answers the legacy handshake with the version the client asked
@@ -238,6 +260,7 @@ func (s *Server) initialize(req *request, c *conn) (json.RawMessage, *runtime.RP
 	if c != nil {
 		c.mu.Lock()
 		c.version = version
+		c.caps = req.p.Capabilities
 		c.mu.Unlock()
 	}
 	out, err := json.Marshal(struct {

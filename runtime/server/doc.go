@@ -19,8 +19,10 @@
 //
 // Besides tools, a Server offers prompts (prompts/list, prompts/get) and
 // resource templates (resources/templates/list, and resources/read of the
-// URIs they match), each with a handler. It keeps no state between HTTP
-// requests, offers no static resources or subscriptions, and never sends
-// requests to the client. For a production server with the whole protocol,
-// use the MCP go-sdk.
+// URIs they match), each with a handler. A handler can ask the client for
+// input (Elicit, Sample, ListRoots): in the legacy era with a request to
+// the client, and in the 2026-07-28 era with an input_required result and
+// a run of the handler again once the client answers. It keeps no state
+// between HTTP requests, and offers no static resources or subscriptions.
+// For a production server with the whole protocol, use the MCP go-sdk.
 package server

@@ -1,22 +1,28 @@
 package server
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // ServeHTTP serves the Streamable HTTP transport: each POST carries one
 // message, and each request gets its response as the body of the POST's
-// response, as JSON. The server keeps no session: a legacy request is
-// answered under the version of its MCP-Protocol-Version header, and a
-// 2026-07-28 request's headers must agree with its body (-32020 otherwise).
+// response, as JSON; or, when its handler sends the client a request (see
+// Elicit), as an event stream that carries the handler's requests and then
+// the response, whose answers the client posts. The server keeps no
+// session: a legacy request is answered under the version of its
+// MCP-Protocol-Version header, and a 2026-07-28 request's headers must
+// agree with its body (-32020 otherwise).
 // There is no GET stream: GET and DELETE are answered 405. A request whose
 // Origin header names another host is refused with 403, against DNS
 // rebinding. A cancelled call is one whose HTTP request the client
@@ -50,7 +56,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if m.Method == "" || len(m.ID) == 0 {
 		// Notifications and responses need no answer: calls end with
-		// their HTTP requests.
+		// their HTTP requests. A response goes to the handler whose
+		// request it answers.
+		if m.Method == "" {
+			s.asks.deliver(m)
+		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -59,8 +69,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rerr = s.checkHeaders(req, r.Header)
 	}
 	var res []byte
+	events := &eventStream{w: w}
 	if rerr == nil {
-		res, rerr = s.answer(r.Context(), req, nil)
+		res, rerr = s.answer(withAsker(r.Context(), &httpAsker{s: s, events: events}), req, nil)
 	}
 	status := http.StatusOK
 	switch {
@@ -72,7 +83,83 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case req.modern, rerr.Code == runtime.CodeInvalidRequest:
 		status = http.StatusBadRequest
 	}
-	writeJSON(w, status, response(m.ID, res, rerr))
+	events.end(status, response(m.ID, res, rerr))
+}
+
+// eventStream is the body of a POST's response once a handler has sent the
+// client a request: an event stream that carries the requests, and then the
+// response.
+type eventStream struct {
+	w       http.ResponseWriter
+	mu      sync.Mutex
+	started bool
+	ended   bool
+}
+
+// errStreamEnded is eventStream.send's error once the response has been
+// sent.
+var errStreamEnded = errors.New("the response has been sent")
+
+// start makes the response an event stream, when it is not one yet.
+func (e *eventStream) start() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.started && !e.ended {
+		e.started = true
+		e.w.Header().Set("Content-Type", "text/event-stream")
+		e.w.Header().Set("Cache-Control", "no-cache")
+		e.w.WriteHeader(http.StatusOK)
+	}
+}
+
+// send writes msg as an event of the stream.
+func (e *eventStream) send(msg []byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ended {
+		return errStreamEnded
+	}
+	return e.write(msg)
+}
+
+// write writes msg as an event and flushes it.
+func (e *eventStream) write(msg []byte) error {
+	b := append([]byte("event: message\ndata: "), msg...)
+	b = append(b, "\n\n"...)
+	if _, err := e.w.Write(b); err != nil {
+		return err
+	}
+	return http.NewResponseController(e.w).Flush()
+}
+
+// end sends the response, as the last event of the stream or, when the
+// handler sent no request, as JSON with status. No request a goroutine of
+// the handler sends later goes out.
+func (e *eventStream) end(status int, msg []byte) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ended = true
+	if e.started {
+		_ = e.write(msg)
+		return
+	}
+	writeJSON(e.w, status, msg)
+}
+
+// httpAsker is the asker of a legacy request over HTTP: it sends its
+// request on the event stream of the POST's response, and the answer comes
+// in a POST of its own. The Server keeps no session, so it cannot tell
+// which capabilities the client declared.
+type httpAsker struct {
+	s      *Server
+	events *eventStream
+}
+
+func (a *httpAsker) offers(string, string) (bool, bool) { return false, false }
+
+func (a *httpAsker) ask(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
+	a.events.start()
+	return await(ctx, &a.s.asks, a.events.send, method, params)
 }
 
 // checkHeaders checks the headers a 2026-07-28 request carries against its

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,6 +78,11 @@ type Server struct {
 	prompts     map[string]*prompt
 	promptOrder []*prompt
 	templates   []*template
+
+	// stateKey signs the requestState of the 2026-07-28 input rounds.
+	stateKey [32]byte
+	// asks are the requests sent on the event streams of HTTP responses.
+	asks awaiting
 }
 
 // tool is a Tool with its listing and its compiled schemas.
@@ -97,6 +103,7 @@ type tool struct {
 // not speak, with an error naming the tool, prompt, template or version.
 func New(tools []Tool, opts *Options) (*Server, error) {
 	s := &Server{tools: make(map[string]*tool, len(tools))}
+	rand.Read(s.stateKey[:])
 	if opts != nil {
 		s.opts = *opts
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +25,9 @@ const stdioEnv = "MCPGEN_SERVER_STDIO"
 func TestMain(m *testing.M) {
 	if v := os.Getenv(stdioEnv); v != "" {
 		s, err := testServer(nil)
+		if v == "input" {
+			s, err = newInputServer(new(atomic.Int32))
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)

@@ -67,15 +67,18 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 // serveStream answers the messages of one connection until it ends. Each
 // request runs in a goroutine of its own, at most maxInFlight at once; the
 // others wait for their turn, up to maxQueued requests or maxQueuedBytes in
-// all, while the loop goes on
-// reading. notifications/cancelled cancels the request it names, running or
-// waiting, whose response is then not sent. It returns the error that ended the reading, after the requests
-// in flight have ended.
+// all, while the loop goes on reading. notifications/cancelled cancels the
+// request it names, running or waiting, whose response is then not sent; a
+// response goes to the handler whose request it answers. It returns the
+// error that ended the reading, after the requests in flight have ended.
 func (s *Server) serveStream(ctx context.Context, st stream) error {
 	c := &conn{inflight: map[string]*flight{}}
 	slots := make(chan struct{}, maxInFlight)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	// No answer to a request a handler sent can come once the reading
+	// ends.
+	defer c.asks.end()
 	reply := func(b []byte) {
 		// A write fails only when the connection is gone, and then
 		// nobody waits for the answer.
@@ -96,7 +99,8 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			continue
 		}
 		if m.Method == "" {
-			// A response: this server sends no requests.
+			// A response to a request a handler sent.
+			c.asks.deliver(m)
 			continue
 		}
 		if len(m.ID) == 0 {
@@ -109,7 +113,7 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			continue
 		}
 		key := idKey(m.ID)
-		rctx, cancel := context.WithCancel(ctx)
+		rctx, cancel := context.WithCancel(withAsker(ctx, &streamAsker{c: c, st: st, ctx: ctx}))
 		f := &flight{cancel: cancel, size: len(data)}
 		if err := c.admit(key, f); err != nil {
 			cancel()
@@ -141,6 +145,26 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			}
 		}()
 	}
+}
+
+// streamAsker is the asker of a legacy request on a stdio or in-memory
+// connection: it sends its request on the connection, and the loop of
+// serveStream hands it the answer.
+type streamAsker struct {
+	c   *conn
+	st  stream
+	ctx context.Context // the connection's
+}
+
+func (a *streamAsker) offers(method, mode string) (bool, bool) {
+	a.c.mu.Lock()
+	defer a.c.mu.Unlock()
+	return offers(a.c.caps, method, mode), true
+}
+
+func (a *streamAsker) ask(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
+	send := func(msg []byte) error { return a.st.Write(a.ctx, msg) }
+	return await(ctx, &a.c.asks, send, method, params)
 }
 
 // lineStream is the stream of Serve: lines read, and lines written, by

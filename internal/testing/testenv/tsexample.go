@@ -29,3 +29,19 @@ func ServeSDKExample(t testing.TB, name string) string {
 	})
 	return served(fmt.Sprintf("http://127.0.0.1:%d/mcp", ports[0]))
 }
+
+// TSV1Client returns the command line that runs the TypeScript SDK v1 test
+// client (internal/testing/testenv/tsv1client.mjs) with args: "stdio" and
+// a server's command line, or "http" and an endpoint URL. The client
+// answers the server's requests for input, calls the tool ask, gets the
+// prompt greet and reads vault://k, and prints what it got as one JSON
+// line.
+func TSV1Client(t testing.TB, args ...string) []string {
+	t.Helper()
+	pkg := filepath.Join(RepoRoot(), "node_modules", "@modelcontextprotocol", "sdk", "package.json")
+	if _, err := os.Stat(pkg); err != nil {
+		t.Fatalf("@modelcontextprotocol/sdk is not installed (%v): run make deps (npm ci) first", err)
+	}
+	script := filepath.Join(RepoRoot(), "internal", "testing", "testenv", "tsv1client.mjs")
+	return append([]string{Node(t), script}, args...)
+}
