@@ -289,11 +289,13 @@ func TestConnectionEndsWhileAHandlerAsks(t *testing.T) {
 	}
 }
 
-// TestTypeScriptClientAnswersHandlers runs the TypeScript SDK's v1 client,
-// which speaks the legacy era, against the server over stdio and over
-// Streamable HTTP: the server's elicitation, sampling and roots requests
-// reach a client mcpgen did not write, and its answers reach the handlers.
-func TestTypeScriptClientAnswersHandlers(t *testing.T) {
+// TestTypeScriptClientsAnswerHandlers runs the TypeScript SDK's clients
+// against the server over stdio and over Streamable HTTP: the v1 line in
+// the legacy era, where the server sends its elicitation, sampling and
+// roots requests, and the v2 line pinned to 2026-07-28, where they come as
+// input_required results. Either way the requests reach a client mcpgen
+// did not write, and its answers reach the handlers.
+func TestTypeScriptClientsAnswerHandlers(t *testing.T) {
 	var runs atomic.Int32
 	hs := httptest.NewServer(inputServer(t, &runs))
 	t.Cleanup(hs.Close)
@@ -301,36 +303,46 @@ func TestTypeScriptClientAnswersHandlers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, args := range map[string][]string{
-		"stdio": {"stdio", exe, "-test.run=^$"},
-		"http":  {"http", hs.URL},
+	for _, client := range []struct {
+		name    string
+		argv    func(testing.TB, ...string) []string
+		version string
+	}{
+		{"v1", testenv.TSV1Client, ""},
+		{"v2", testenv.TSV2Client, "2026-07-28"},
 	} {
-		t.Run(name, func(t *testing.T) {
-			argv := testenv.TSV1Client(t, args...)
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Env = append(os.Environ(), stdioEnv+"=input")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("the client failed: %v\n%s", err, stderr.String())
-			}
-			var got struct {
-				Tool, Prompt, Resource string
-				IsError                bool
-				Asked                  []string
-			}
-			if err := json.Unmarshal(out, &got); err != nil {
-				t.Fatalf("the client printed %q: %v", out, err)
-			}
-			want := `Ada asked {"q":"x"}; m1 said Paris; roots [{file:///work work}]`
-			if got.Tool != want || got.IsError || got.Prompt != "Say hello to Ada" || got.Resource != "opened for Ada" {
-				t.Errorf("the client got %+v, want the tool to say %q", got, want)
-			}
-			asked := strings.Join(got.Asked, ", ")
-			if wantAsked := "elicitation/create: Your name?, sampling/createMessage: The capital of France?, roots/list, elicitation/create: Your name?, elicitation/create: Your name?"; asked != wantAsked {
-				t.Errorf("the server asked %s, want %s", asked, wantAsked)
-			}
-		})
+		for name, args := range map[string][]string{
+			"stdio": {"stdio", exe, "-test.run=^$"},
+			"http":  {"http", hs.URL},
+		} {
+			t.Run(client.name+"/"+name, func(t *testing.T) {
+				argv := client.argv(t, args...)
+				cmd := exec.Command(argv[0], argv[1:]...)
+				cmd.Env = append(os.Environ(), stdioEnv+"=input")
+				var stderr strings.Builder
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("the client failed: %v\n%s", err, stderr.String())
+				}
+				var got struct {
+					Version                string
+					Tool, Prompt, Resource string
+					IsError                bool
+					Asked                  []string
+				}
+				if err := json.Unmarshal(out, &got); err != nil {
+					t.Fatalf("the client printed %q: %v", out, err)
+				}
+				want := `Ada asked {"q":"x"}; m1 said Paris; roots [{file:///work work}]`
+				if got.Tool != want || got.IsError || got.Prompt != "Say hello to Ada" || got.Resource != "opened for Ada" || got.Version != client.version {
+					t.Errorf("the client got %+v, want the tool to say %q", got, want)
+				}
+				asked := strings.Join(got.Asked, ", ")
+				if wantAsked := "elicitation/create: Your name?, sampling/createMessage: The capital of France?, roots/list, elicitation/create: Your name?, elicitation/create: Your name?"; asked != wantAsked {
+					t.Errorf("the server asked %s, want %s", asked, wantAsked)
+				}
+			})
+		}
 	}
 }

@@ -52,7 +52,6 @@ try {
     const prompt = await client.getPrompt({ name: 'greet' });
     const resource = await client.readResource({ uri: 'vault://k' });
     console.log(JSON.stringify({
-        version: transport.protocolVersion ?? null,
         tool: tool.content[0].text,
         isError: tool.isError ?? false,
         prompt: prompt.messages[0].content.text,

@@ -39,3 +39,16 @@ func ServeTSV2(t testing.TB) string {
 	_, url := startForURL(t, "tsv2server", exec.Command(Node(t), tsv2Script(t), "http"))
 	return served(url)
 }
+
+// TSV2Client returns the command line that runs the TypeScript SDK v2 test
+// client (internal/testing/testenv/tsv2client.mjs, pinned to 2026-07-28)
+// with args, as TSV1Client does for the v1 line.
+func TSV2Client(t testing.TB, args ...string) []string {
+	t.Helper()
+	pkg := filepath.Join(RepoRoot(), "node_modules", "@modelcontextprotocol", "client", "package.json")
+	if _, err := os.Stat(pkg); err != nil {
+		t.Fatalf("@modelcontextprotocol/client is not installed (%v): run make deps (npm ci) first", err)
+	}
+	script := filepath.Join(RepoRoot(), "internal", "testing", "testenv", "tsv2client.mjs")
+	return append([]string{Node(t), script}, args...)
+}
