@@ -48,15 +48,16 @@ const (
 
 // TaskSupport returns the tool's execution.taskSupport: TaskSupportRequired,
 // TaskSupportOptional, or TaskSupportForbidden when the tool says nothing
-// (or something this client does not know).
+// (or something this client does not know). The members are matched by
+// their exact names, as the tool's other members are: "TaskSupport" is
+// another member, which encoding/json would have taken for taskSupport.
 func (t *Tool) TaskSupport() string {
-	var v struct {
-		Execution struct {
-			TaskSupport string `json:"taskSupport"`
-		} `json:"execution"`
+	var tool, execution map[string]json.RawMessage
+	var ts string
+	if json.Unmarshal(t.Raw, &tool) != nil || json.Unmarshal(tool["execution"], &execution) != nil || json.Unmarshal(execution["taskSupport"], &ts) != nil {
+		return TaskSupportForbidden
 	}
-	_ = json.Unmarshal(t.Raw, &v)
-	switch ts := v.Execution.TaskSupport; ts {
+	switch ts {
 	case TaskSupportRequired, TaskSupportOptional:
 		return ts
 	}

@@ -536,6 +536,12 @@ func TestTaskSupport(t *testing.T) {
 		`{"name":"a","execution":{"taskSupport":"optional"}}`:  TaskSupportOptional,
 		`{"name":"a","execution":{"taskSupport":"sometimes"}}`: TaskSupportForbidden,
 		`{"name":"a","execution":null}`:                        TaskSupportForbidden,
+		// Members match by their exact names, as ListTools matches a
+		// tool's; encoding/json would have taken these for taskSupport
+		// and execution, the later spelling winning.
+		`{"name":"a","execution":{"TaskSupport":"required"}}`:                           TaskSupportForbidden,
+		`{"name":"a","Execution":{"taskSupport":"required"}}`:                           TaskSupportForbidden,
+		`{"name":"a","execution":{"taskSupport":"optional","TaskSupport":"forbidden"}}`: TaskSupportOptional,
 	} {
 		tool := Tool{Raw: json.RawMessage(raw)}
 		if got := tool.TaskSupport(); got != want {
