@@ -236,3 +236,28 @@ func TestDeferConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A server's title, like its description, reaches a search's result as one
+// line of bounded length: the result is for choosing a tool, and every
+// search that finds the tool puts it into the model's history.
+func TestSearchResultBoundsTheTitle(t *testing.T) {
+	title := "Plotter\n\n" + strings.Repeat("very long title ", 1<<14)
+	ts := NewTools(&echoCaller{}, []runtime.Tool{{Name: "plotter", Title: title, Description: "Draws plots."}}, map[string]string{"plotter": "plotter"})
+	if err := ts.Defer(&runtime.ToolSearch{}, OwnSearch); err != nil {
+		t.Fatal(err)
+	}
+	text, err := ts.HandleSearch([]byte(`{"query":"plotter"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r searchResult
+	if err := json.Unmarshal([]byte(text), &r); err != nil || len(r.Tools) != 1 {
+		t.Fatalf("result %q: %v", text, err)
+	}
+	if got := r.Tools[0].Title; len(got) > maxResultTitle+len("…") || !strings.HasPrefix(got, "Plotter very long title") || strings.Contains(got, "\n") {
+		t.Errorf("the result's title is %d bytes: %.80q…", len(got), got)
+	}
+	if len(text) > 1024 {
+		t.Errorf("the result is %d bytes", len(text))
+	}
+}

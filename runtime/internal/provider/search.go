@@ -31,9 +31,12 @@ var SearchParameters = json.RawMessage(`{"type":"object","properties":{"query":{
 // maxQueryBytes bounds the query a search reads; the rest is ignored.
 const maxQueryBytes = 1024
 
-// maxResultDescription bounds the description of each tool in a search's
-// result, in bytes.
-const maxResultDescription = 200
+// maxResultDescription and maxResultTitle bound the description and the
+// title of each tool in a search's result, in bytes.
+const (
+	maxResultDescription = 200
+	maxResultTitle       = 100
+)
 
 // searchHit is one tool in a search's result.
 type searchHit struct {
@@ -94,7 +97,7 @@ func (ts *Tools) SearchText(query string) string {
 	entries := ts.Search(query)
 	r := searchResult{Query: query, Tools: make([]searchHit, len(entries))}
 	for i, e := range entries {
-		r.Tools[i] = searchHit{Name: e.Name, Title: e.Tool.Title, Description: oneLine(e.Tool.Description, maxResultDescription)}
+		r.Tools[i] = searchHit{Name: e.Name, Title: oneLine(e.Tool.Title, maxResultTitle), Description: oneLine(e.Tool.Description, maxResultDescription)}
 	}
 	if len(entries) == 0 {
 		r.Message = "No tool matches this query. Try other words, or fewer of them."
