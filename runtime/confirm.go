@@ -19,11 +19,25 @@ type ToolAnnotations struct {
 
 // ParseAnnotations decodes a tool's annotations. Annotations that are
 // absent or do not decode give the zero value, whose defaults are the
-// cautious ones: not read-only, and destructive.
+// cautious ones: not read-only, and destructive. Members are matched by
+// their exact names, as the protocol spells them: a "DestructiveHint" is
+// no destructiveHint, as it is none to every other reader of the listing.
 func ParseAnnotations(raw json.RawMessage) ToolAnnotations {
-	var a ToolAnnotations
-	if len(raw) > 0 && json.Unmarshal(raw, &a) != nil {
+	var members map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &members) != nil {
 		return ToolAnnotations{}
+	}
+	var a ToolAnnotations
+	for name, field := range map[string]any{
+		"title":           &a.Title,
+		"readOnlyHint":    &a.ReadOnlyHint,
+		"destructiveHint": &a.DestructiveHint,
+		"idempotentHint":  &a.IdempotentHint,
+		"openWorldHint":   &a.OpenWorldHint,
+	} {
+		if v, ok := members[name]; ok && json.Unmarshal(v, field) != nil {
+			return ToolAnnotations{}
+		}
 	}
 	return a
 }

@@ -517,15 +517,27 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 	case "string":
 		s.Type = TypeString
 		if vals != nil {
-			strs := []string{}
+			// Gemini refuses "" as an enum value, failing the whole
+			// request: the description says it instead.
+			strs, empty := []string{}, false
 			for _, v := range vals {
-				if v.Kind == jsontree.String {
+				switch {
+				case v.Kind != jsontree.String:
+				case v.Str == "":
+					empty = true
+				default:
 					strs = append(strs, v.Str)
 				}
 			}
-			if len(strs) > 0 {
+			switch {
+			case len(strs) > 0:
 				s.Enum = strs
-			} else {
+				if empty {
+					notes = append(notes, `May also be the empty string "".`)
+				}
+			case empty:
+				notes = append(notes, `Must be the empty string "".`)
+			default:
 				notes = append(notes, "No string value is allowed here.")
 			}
 		}

@@ -3,6 +3,7 @@ package gemini
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -243,5 +244,41 @@ func TestChatWithoutToolsetAnswersCalls(t *testing.T) {
 	last := chat.History[len(chat.History)-1]
 	if len(last.Parts) != 1 || last.Parts[0].FunctionResponse == nil || last.Parts[0].FunctionResponse.Response["error"] != "the call to switch_on was not run: the chat has no toolset" {
 		t.Errorf("the history ends with %+v", last)
+	}
+}
+
+// TestConfirmAnnotationsMatchedExactly checks that the annotations deciding
+// whether a call is asked about are read by their exact names, as the
+// protocol spells them and as every other reader of the listing reads them:
+// "DestructiveHint": false, beside or instead of destructiveHint, used to
+// count as destructiveHint false (encoding/json matches member names
+// ignoring case, the last one winning), so that a tool every other reader
+// sees as destructive ran without the user being asked.
+func TestConfirmAnnotationsMatchedExactly(t *testing.T) {
+	for _, ann := range []string{
+		`{"destructiveHint":true,"DestructiveHint":false}`,
+		`{"DestructiveHint":false}`,
+		`{"ReadOnlyHint":true}`,
+		`{"readOnlyHint":false,"READONLYHINT":true}`,
+	} {
+		caller := &fakeCaller{answer: func(string, json.RawMessage) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{{Type: "text", Text: "deleted"}}}, nil
+		}}
+		tools := []runtime.Tool{{Name: "delete_all", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: json.RawMessage(ann)}}
+		ts, err := NewToolset(caller, tools, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := 0
+		if err := ts.SetConfirmation(&runtime.Confirmation{Ask: func(context.Context, runtime.ProposedCall) (bool, error) {
+			asked++
+			return false, nil
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		resp := ts.Handle(context.Background(), &genai.FunctionCall{ID: "c", Name: "delete_all"})
+		if asked != 1 || len(caller.recorded()) != 0 {
+			t.Errorf("annotations %s: asked %d times, the server got %v; want one question and no call (response %v)", ann, asked, caller.recorded(), resp.Response)
+		}
 	}
 }

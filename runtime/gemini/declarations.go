@@ -43,7 +43,8 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 // merged; oneOf becomes anyOf; a type list with "null" becomes the type plus
 // Nullable, and several types become anyOf with one branch per type; enums
 // are string-only, so the allowed values of a number or boolean move to the
-// description; const becomes a one-value enum (strings) or a description
+// description, as does the empty string, which Gemini refuses as an enum
+// value; const becomes a one-value enum (strings) or a description
 // note; exclusive bounds, multipleOf, pattern, uniqueItems, default and
 // formats other than date-time also move to the description; an array
 // without items gets string items, and a schema that accepts any value is

@@ -310,3 +310,32 @@ func TestDeclarationsOfManyToolsInOrder(t *testing.T) {
 		t.Errorf("Declarations with two bad tools: got %v, want the error of %s", err, tools[n/2].Name)
 	}
 }
+
+// TestDeclarationEnumsHoldNoEmptyString checks that the typed form never
+// declares "" as an enum value: the Gemini API refuses the whole request
+// ("parameters.properties[mode].enum[0]: cannot be empty"), which fails
+// every request of a chat that declares the tool. The empty string moves to
+// the description, as the other values the typed form cannot hold do.
+func TestDeclarationEnumsHoldNoEmptyString(t *testing.T) {
+	for _, c := range []struct{ name, schema, want string }{
+		{"enum", `{"type":"object","properties":{"mode":{"type":"string","enum":["","fast","slow"]}}}`,
+			`{"properties":{"mode":{"description":"May also be the empty string \"\".","enum":["fast","slow"],"type":"STRING"}},"propertyOrdering":["mode"],"type":"OBJECT"}`},
+		{"const", `{"type":"object","properties":{"mode":{"const":""}}}`,
+			`{"properties":{"mode":{"description":"Must be the empty string \"\".","type":"STRING"}},"propertyOrdering":["mode"],"type":"OBJECT"}`},
+		{"nullable enum", `{"type":"object","properties":{"mode":{"type":["string","null"],"enum":["a","",null],"description":"The mode."}}}`,
+			`{"properties":{"mode":{"description":"The mode. May also be the empty string \"\".","enum":["a"],"nullable":true,"type":"STRING"}},"propertyOrdering":["mode"],"type":"OBJECT"}`},
+		{"union branch", `{"type":"object","properties":{"mode":{"anyOf":[{"type":"string","enum":[""]},{"type":"integer"}]}}}`,
+			`{"properties":{"mode":{"anyOf":[{"description":"Must be the empty string \"\".","type":"STRING"},{"type":"INTEGER"}]}},"propertyOrdering":["mode"],"type":"OBJECT"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			decls, _, err := Declarations([]runtime.Tool{{Name: "t", InputSchema: json.RawMessage(c.schema)}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGemini(t, decls)
+			if got := paramsJSON(t, decls[0]); got != c.want {
+				t.Errorf("parameters:\n got %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}

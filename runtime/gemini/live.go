@@ -598,8 +598,9 @@ func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
 // Call it when the server's tool list changed: from
 // runtime.Options.OnToolsChanged, with a Toolset built from the new
 // listing, or after listing the tools again once a cached listing expired.
-// Set ts's confirmation before. When both toolsets are in deferred mode, ts
-// takes over the tools found so far that it has (see
+// Set ts's confirmation before: its questions are asked in turn with those
+// of the calls still running, one at a time. When both toolsets are in
+// deferred mode, ts takes over the tools found so far that it has (see
 // DeclarationOptions.Search); the others are no longer declared.
 //
 // In deferred mode the Live also sends the declarations itself, with a
@@ -611,6 +612,7 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	}
 	if old := l.cur.Load(); old != nil && old.ts != ts {
 		ts.tools.KeepFound(old.ts.tools)
+		ts.tools.ShareConfirmTurn(old.ts.tools)
 	}
 	lt := l.policy.apply(ts)
 	tools := lt.tools()

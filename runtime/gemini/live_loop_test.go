@@ -349,3 +349,71 @@ func TestLiveLimitRejectionRace(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveUpdateAsksOneAtATime checks that the Live asks its confirmation
+// questions one at a time across Update: a call of the new toolset waits
+// while a call of the old one is being asked about. They used to be asked
+// at once, each toolset taking its own turn, so that two questions were on
+// the user's terminal together and an answer meant for one could go to the
+// other.
+func TestLiveUpdateAsksOneAtATime(t *testing.T) {
+	conn := newMemLiveConn()
+	caller := callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done"}}}, nil
+	})
+	var asking atomic.Int32
+	asked := make(chan string, 2)
+	release := make(chan struct{})
+	conf := &runtime.Confirmation{Policy: runtime.ConfirmEvery, Ask: func(ctx context.Context, call runtime.ProposedCall) (bool, error) {
+		n := asking.Add(1)
+		defer asking.Add(-1)
+		asked <- fmt.Sprintf("%s (%d asked at once)", call.Tool.Name, n)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return true, nil
+	}}
+	newSet := func(tools []runtime.Tool) *Toolset {
+		ts, err := NewToolset(caller, tools, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ts.SetConfirmation(conf); err != nil {
+			t.Fatal(err)
+		}
+		return ts
+	}
+	live, err := newLive(conn, newSet(loopTools), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- live.Run(context.Background(), nil) }()
+	t.Cleanup(func() {
+		conn.Close()
+		<-done
+	})
+
+	conn.in <- toolCall(&genai.FunctionCall{ID: "a", Name: "switch_on", Args: map[string]any{"device": "heater"}})
+	if q := <-asked; q != "switch_on (1 asked at once)" {
+		t.Fatalf("first question: %s", q)
+	}
+	if _, err := live.Update(newSet(append(slices.Clone(loopTools), runtime.Tool{Name: "extra", Description: "An extra tool."}))); err != nil {
+		t.Fatal(err)
+	}
+	conn.in <- toolCall(&genai.FunctionCall{ID: "b", Name: "extra"})
+	// The fixed Live asks nothing more until the first answer; the wait
+	// only gives the old code the time to ask the second question at once.
+	select {
+	case q := <-asked:
+		t.Errorf("asked %s while the first question was unanswered", q)
+	case <-time.After(500 * time.Millisecond):
+	}
+	close(release)
+	for range 2 {
+		if r := conn.next(t); r.Response["output"] != "done" {
+			t.Errorf("response %s: %v", r.ID, r.Response)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"google.golang.org/genai"
 
@@ -145,7 +144,8 @@ func (ts *Toolset) DeclaredName(mcpName string) (string, bool) {
 //   - Arguments that break the tool's input schema get an error naming the
 //     JSON pointer and the reason, and the tool is not called.
 //   - A tool result's text blocks are joined into "output"; structured
-//     content, when present, is the "output" instead. Images are attached
+//     content, when present, is the "output" instead. Images of the types
+//     Gemini takes in a function response (PNG, JPEG, WebP) are attached
 //     as FunctionResponse parts, and described in the text with a short
 //     placeholder, like every other kind of content.
 //   - A result with isError set, and an error from the caller, go into
@@ -223,6 +223,16 @@ func (ts *Toolset) HandleAll(ctx context.Context, calls []*genai.FunctionCall) [
 	return provider.HandleAll(ctx, calls, ts.Handle)
 }
 
-// isImage reports whether a MIME type is an image type, which Gemini takes
-// as a function response part.
-func isImage(mimeType string) bool { return strings.HasPrefix(mimeType, "image/") }
+// isImage reports whether a MIME type is an image type Gemini takes as a
+// function response part: PNG, JPEG or WebP
+// (https://ai.google.dev/gemini-api/docs/function-calling#multimodal). The
+// API refuses a request that holds an image of any other type, such as
+// image/gif or image/svg+xml, and a chat whose history held one could not
+// send it again; such images are described in the text instead.
+func isImage(mimeType string) bool {
+	switch mimeType {
+	case "image/png", "image/jpeg", "image/webp":
+		return true
+	}
+	return false
+}

@@ -216,3 +216,92 @@ func TestToolsetNames(t *testing.T) {
 		t.Errorf("empty toolset: %v, %v", empty.Tools(), err)
 	}
 }
+
+// TestHandleAttachesOnlyImageTypesGeminiTakes checks that an image is
+// attached to the function response only when its MIME type is one Gemini
+// takes there (image/png, image/jpeg, image/webp). The API refuses a
+// request holding another (image/gif: "MIME type must be image/png,
+// image/jpeg, ..."; image/jpg: "Unsupported MIME type"), and, kept in the
+// history, such a part would fail every later request of the chat too.
+func TestHandleAttachesOnlyImageTypesGeminiTakes(t *testing.T) {
+	data := []byte{1, 2, 3}
+	for _, c := range []struct {
+		mime   string
+		attach bool
+	}{
+		{"image/png", true},
+		{"image/jpeg", true},
+		{"image/webp", true},
+		{"image/heic", false},
+		{"image/gif", false},
+		{"image/svg+xml", false},
+		{"image/jpg", false},
+		{"image/bmp", false},
+		{"image/", false},
+	} {
+		t.Run(c.mime, func(t *testing.T) {
+			caller := &fakeCaller{answer: func(string, json.RawMessage) (*runtime.Result, error) {
+				return &runtime.Result{Content: []runtime.Content{{Type: "image", MIMEType: c.mime, Data: data}}}, nil
+			}}
+			ts, err := NewToolset(caller, testTools, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp := ts.Handle(context.Background(), &genai.FunctionCall{ID: "c", Name: "status"})
+			want := map[string]any{"output": "[image: " + c.mime + ", 3 bytes, not shown]"}
+			var parts []*genai.FunctionResponsePart
+			if c.attach {
+				want = map[string]any{"output": "[image 1: " + c.mime + ", attached]"}
+				parts = []*genai.FunctionResponsePart{{InlineData: &genai.FunctionResponseBlob{MIMEType: c.mime, Data: data}}}
+			}
+			if !reflect.DeepEqual(resp.Response, want) {
+				t.Errorf("response = %#v, want %#v", resp.Response, want)
+			}
+			if !reflect.DeepEqual(resp.Parts, parts) {
+				t.Errorf("parts = %v, want %v", resp.Parts, parts)
+			}
+		})
+	}
+}
+
+// TestHandleNullStructuredContentKeepsText checks that a result whose
+// structuredContent is JSON null, which is no structured result, still
+// gives the model its text: the null used to take the place of the text,
+// and the model read {"output": null}.
+func TestHandleNullStructuredContentKeepsText(t *testing.T) {
+	for _, sc := range []string{"null", " null "} {
+		caller := &fakeCaller{answer: func(string, json.RawMessage) (*runtime.Result, error) {
+			return &runtime.Result{Content: []runtime.Content{{Type: "text", Text: "the answer is 42"}}, StructuredContent: json.RawMessage(sc)}, nil
+		}}
+		ts, err := NewToolset(caller, testTools, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp := ts.Handle(context.Background(), &genai.FunctionCall{ID: "c", Name: "status"})
+		if want := map[string]any{"output": "the answer is 42"}; !reflect.DeepEqual(resp.Response, want) {
+			t.Errorf("structuredContent %q: response = %#v, want %#v", sc, resp.Response, want)
+		}
+	}
+}
+
+// TestHandleToolErrorClaimsNoImage checks that the error of a result with
+// isError set, which carries no parts, does not tell the model that the
+// result's image is attached: it used to say "[image 1: image/png,
+// attached]" of an image the model never received.
+func TestHandleToolErrorClaimsNoImage(t *testing.T) {
+	caller := &fakeCaller{answer: func(string, json.RawMessage) (*runtime.Result, error) {
+		return &runtime.Result{IsError: true, Content: []runtime.Content{
+			{Type: "text", Text: "the page failed to load; screenshot:"},
+			{Type: "image", MIMEType: "image/png", Data: []byte{1, 2, 3}},
+		}}, nil
+	}}
+	ts, err := NewToolset(caller, testTools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := ts.Handle(context.Background(), &genai.FunctionCall{ID: "c", Name: "status"})
+	want := map[string]any{"error": "the page failed to load; screenshot:\n[image: image/png, 3 bytes, not shown]"}
+	if !reflect.DeepEqual(resp.Response, want) || len(resp.Parts) != 0 {
+		t.Errorf("response = %#v with %d parts, want %#v and none", resp.Response, len(resp.Parts), want)
+	}
+}

@@ -35,8 +35,8 @@ var geminiFields = map[genai.Type][]string{
 // CheckGemini reports every way in which decls break the Gemini API's rules
 // for function declarations: names, non-empty descriptions, one parameters
 // form at most, and in the typed form the fields allowed per type,
-// string-only enums, typed anyOf branches, arrays with items and objects
-// with properties. It returns nil when all is well.
+// string-only enums without empty values, typed anyOf branches, arrays
+// with items and objects with properties. It returns nil when all is well.
 func CheckGemini(decls []*genai.FunctionDeclaration) []error {
 	var errs []error
 	seen := map[string]bool{}
@@ -124,6 +124,11 @@ func checkGeminiSchema(at string, s *genai.Schema) []error {
 	}
 	if s.Format != "" && s.Format != "date-time" && s.Format != "enum" {
 		fail("format %q is not allowed", s.Format)
+	}
+	for i, v := range s.Enum {
+		if v == "" {
+			fail("enum value %d is empty", i)
+		}
 	}
 	switch s.Type {
 	case genai.TypeArray:

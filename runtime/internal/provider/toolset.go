@@ -116,6 +116,17 @@ func (ts *Tools) Confirm(c *runtime.Confirmation) error {
 	return nil
 }
 
+// ShareConfirmTurn makes ts ask its confirmation questions in turn with
+// from's, one at a time across both toolsets: a toolset that takes over
+// from another while a question of the other waits for the user does not
+// ask a second one beside it. It does nothing unless both have a
+// confirmation. Call it after Confirm and before ts is used.
+func (ts *Tools) ShareConfirmTurn(from *Tools) {
+	if from != nil {
+		ts.confirm.ShareTurn(from.confirm)
+	}
+}
+
 // Run runs a call of e with args (see toolcall.Run), asking for the user's
 // confirmation when the call needs it. Images whose MIME type attach
 // accepts are returned in the outcome. The caller's ToolRunHook, if any,

@@ -57,6 +57,15 @@ func NewConfirmer(c *runtime.Confirmation, tools []string) (*Confirmer, error) {
 	return cf, nil
 }
 
+// ShareTurn makes cf ask its questions in turn with those of other, one at
+// a time across both, as it does across its own calls. It does nothing
+// when either is nil. Call it before cf is used.
+func (cf *Confirmer) ShareTurn(other *Confirmer) {
+	if cf != nil && other != nil {
+		cf.turn = other.turn
+	}
+}
+
 // Gate returns the gate for calls of tool: nil when its calls need no
 // consent.
 func (cf *Confirmer) Gate(tool runtime.Tool) Gate {

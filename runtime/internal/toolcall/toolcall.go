@@ -5,6 +5,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,7 +31,8 @@ type Outcome struct {
 	// Text joins the result's text blocks and a short placeholder for every
 	// other block, in order. On a failed tool run (isError), Error holds it.
 	Text string
-	// Structured is the result's structuredContent, nil when there is none.
+	// Structured is the result's structuredContent, nil when there is none
+	// or it is null.
 	Structured json.RawMessage
 	// Images are the result's image blocks when attaching them was asked
 	// for; Text then says where each one goes.
@@ -91,16 +93,20 @@ func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtim
 	if res == nil {
 		res = &runtime.Result{}
 	}
-	text, images := Describe(res, attach)
 	if res.IsError {
+		// An error carries no images, so its text must not say that they
+		// are attached.
+		text, _ := Describe(res, nil)
 		if strings.TrimSpace(text) == "" {
 			text = "the tool reported an error without a message"
 		}
 		out.Error, out.ToolError = text, true
 		return out
 	}
-	out.Text, out.Images = text, images
-	if len(res.StructuredContent) > 0 && json.Valid(res.StructuredContent) {
+	out.Text, out.Images = Describe(res, attach)
+	// A structuredContent of null is no structured result: the text stays
+	// what the model reads.
+	if sc := bytes.TrimSpace(res.StructuredContent); len(sc) > 0 && !bytes.Equal(sc, []byte("null")) && json.Valid(sc) {
 		out.Structured = res.StructuredContent
 	}
 	return out
