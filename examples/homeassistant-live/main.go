@@ -185,7 +185,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return fail(fmt.Errorf("opening the Live session: %w", err))
 	}
-	live, err := gemini.NewLive(ls, toolset, nil)
+	live, err := gemini.NewLive(ls, toolset, &gemini.LiveOptions{Model: *model})
 	if err != nil {
 		ls.Close()
 		return fail(err)

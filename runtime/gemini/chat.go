@@ -114,7 +114,7 @@ func (m *chatModel) Request(ctx context.Context) ([]*genai.FunctionCall, error) 
 }
 
 func (m *chatModel) Run(ctx context.Context, calls []*genai.FunctionCall) {
-	m.appendResponses(m.Toolset.HandleAll(ctx, calls))
+	m.appendResponses(m.Toolset.HandleAll(withImagesFor(ctx, m.Model), calls))
 }
 
 func (m *chatModel) Skip(calls []*genai.FunctionCall, why string) {

@@ -299,3 +299,75 @@ func TestMalformedResponses(t *testing.T) {
 		t.Errorf("sampling, a nil candidate from Models: error %v", err)
 	}
 }
+
+func TestTakesImages(t *testing.T) {
+	for model, want := range map[string]bool{
+		"gemini-3-flash-preview":                        true,
+		"gemini-3.1-pro":                                true,
+		"models/gemini-3-pro":                           true,
+		"publishers/google/models/gemini-4.0-flash":     true,
+		"gemini-live-3-flash":                           true,
+		"gemini-2.5-flash":                              false,
+		"models/gemini-2.5-pro":                         false,
+		"gemini-2.0-flash-001":                          false,
+		"gemini-1.5-pro":                                false,
+		"gemini-live-2.5-flash-preview":                 false,
+		"gemini-2.5-flash-native-audio-preview-09-2025": false,
+		"gemini-flash-latest":                           false,
+		"gemini-exp-1206":                               false,
+		"gemini-1206":                                   false,
+		"gemini-3x":                                     false,
+		"tunedModels/my-model":                          false,
+		"":                                              false,
+		"m":                                             false,
+	} {
+		if got := TakesImages(model); got != want {
+			t.Errorf("TakesImages(%q) = %v, want %v", model, got, want)
+		}
+	}
+}
+
+// A Chat attaches a result's images to the function response only for a
+// model that takes them: a Gemini 2.x model refuses the request, and the
+// response would stay in the history, failing every later request too.
+func TestChatAttachesImagesOnlyForModelsThatTakeThem(t *testing.T) {
+	call := `{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"id": "s1", "name": "status", "args": {}}}]}}]}`
+	png := []byte{0x89, 'P', 'N', 'G'}
+	for model, attach := range map[string]bool{"gemini-2.5-flash": false, "gemini-3-flash-preview": true} {
+		t.Run(model, func(t *testing.T) {
+			fake, client := newFakeGemini(t, call, textReply)
+			caller := &fakeCaller{answer: func(string, json.RawMessage) (*runtime.Result, error) {
+				return &runtime.Result{Content: []runtime.Content{{Type: "text", Text: "the door:"}, {Type: "image", MIMEType: "image/png", Data: png}}}, nil
+			}}
+			ts, err := NewToolset(caller, testTools, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chat := &Chat{Client: client, Model: model, Toolset: ts}
+			if _, err := chat.Send(context.Background(), "show me the door"); err != nil {
+				t.Fatal(err)
+			}
+			var second struct {
+				Contents []struct {
+					Parts []struct {
+						FunctionResponse *struct {
+							Response map[string]any    `json:"response"`
+							Parts    []json.RawMessage `json:"parts"`
+						} `json:"functionResponse"`
+					} `json:"parts"`
+				} `json:"contents"`
+			}
+			if err := json.Unmarshal(fake.requests()[1], &second); err != nil {
+				t.Fatal(err)
+			}
+			fr := second.Contents[2].Parts[0].FunctionResponse
+			want, parts := "the door:\n[image: image/png, 4 bytes, not shown]", 0
+			if attach {
+				want, parts = "the door:\n[image 1: image/png, attached]", 1
+			}
+			if fr == nil || fr.Response["output"] != want || len(fr.Parts) != parts {
+				t.Errorf("the function response sent is %+v, want the output %q and %d parts", fr, want, parts)
+			}
+		})
+	}
+}

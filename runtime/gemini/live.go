@@ -63,6 +63,13 @@ type LiveOptions struct {
 	// DefaultMaxSteps. The calls of the toolCall past it are not run: their
 	// responses say why.
 	MaxSteps int
+	// Model is the model the session was connected to, such as
+	// "gemini-2.5-flash-native-audio-preview-09-2025". The images of a
+	// tool's result are attached to its response only when the model
+	// takes them (see TakesImages); otherwise, and when Model is empty,
+	// they are described in the text as not shown, since a model that
+	// does not take them refuses the whole response.
+	Model string
 }
 
 // LiveTools returns the tools to put in genai.LiveConnectConfig.Tools: the
@@ -85,6 +92,7 @@ type livePolicy struct {
 	progress    bool
 	maxCalls    int
 	maxSteps    int
+	model       string
 }
 
 func newLivePolicy(ts *Toolset, opts *LiveOptions) (*livePolicy, error) {
@@ -100,6 +108,7 @@ func newLivePolicy(ts *Toolset, opts *LiveOptions) (*livePolicy, error) {
 		progress:    opts.Progress,
 		maxCalls:    opts.MaxCalls,
 		maxSteps:    opts.MaxSteps,
+		model:       opts.Model,
 	}
 	if p.maxCalls <= 0 {
 		p.maxCalls = DefaultMaxLiveCalls
@@ -458,7 +467,7 @@ func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset
 	if nonBlocking && l.policy.progress {
 		ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { l.sendProgress(c, p) })
 	}
-	resp := lt.ts.Handle(ctx, c.call)
+	resp := lt.ts.Handle(withImagesFor(ctx, l.policy.model), c.call)
 	if lt.ts.search != nil {
 		// A search, or a call of a deferred tool not found yet, may
 		// have changed the declarations: the model gets them before

@@ -417,3 +417,28 @@ func TestLiveUpdateAsksOneAtATime(t *testing.T) {
 		}
 	}
 }
+
+// A Live attaches a result's images to the tool response only when
+// LiveOptions.Model names a model that takes them, and describes them
+// otherwise, when no model is given included.
+func TestLiveAttachesImagesOnlyForModelsThatTakeThem(t *testing.T) {
+	png := []byte{0x89, 'P', 'N', 'G'}
+	caller := callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentImage, MIMEType: "image/png", Data: png}}}, nil
+	})
+	for model, attach := range map[string]bool{"": false, "gemini-2.5-flash-native-audio-preview-09-2025": false, "gemini-3-flash-live": true} {
+		t.Run(model, func(t *testing.T) {
+			conn := newMemLiveConn()
+			runMem(t, conn, caller, &LiveOptions{Model: model}, nil)
+			conn.in <- toolCall(&genai.FunctionCall{ID: "c1", Name: "switch_on", Args: map[string]any{"device": "door"}})
+			resp := conn.next(t)
+			want, parts := "[image: image/png, 4 bytes, not shown]", 0
+			if attach {
+				want, parts = "[image 1: image/png, attached]", 1
+			}
+			if resp.Response["output"] != want || len(resp.Parts) != parts {
+				t.Errorf("response = %+v with %d parts, want the output %q and %d parts", resp.Response, len(resp.Parts), want, parts)
+			}
+		})
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"google.golang.org/genai"
 
@@ -147,7 +149,11 @@ func (ts *Toolset) DeclaredName(mcpName string) (string, bool) {
 //     content, when present, is the "output" instead. Images of the types
 //     Gemini takes in a function response (PNG, JPEG, WebP) are attached
 //     as FunctionResponse parts, and described in the text with a short
-//     placeholder, like every other kind of content.
+//     placeholder, like every other kind of content. Gemini documents such
+//     parts for Gemini 3 models, and earlier ones refuse the request that
+//     holds one: Chat and Live have Handle attach images only for a model
+//     of Gemini 3 or later (see TakesImages), and describe them as not
+//     shown otherwise.
 //   - A result with isError set, and an error from the caller, go into
 //     "error".
 //   - A panic in the caller becomes an error.
@@ -180,7 +186,11 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		}
 		args = b
 	}
-	out := ts.tools.Run(ctx, e, args, isImage)
+	attach := isImage
+	if take, ok := ctx.Value(imagesKey{}).(bool); ok && !take {
+		attach = nil
+	}
+	out := ts.tools.Run(ctx, e, args, attach)
 	if out.Error != "" {
 		resp.Response = map[string]any{"error": out.Error}
 		return resp
@@ -235,4 +245,42 @@ func isImage(mimeType string) bool {
 		return true
 	}
 	return false
+}
+
+// imagesKey marks a context whose value says whether Handle attaches
+// images, for the model Chat or Live runs the calls for.
+type imagesKey struct{}
+
+// withImagesFor returns ctx telling Handle whether to attach images: only
+// when model takes them.
+func withImagesFor(ctx context.Context, model string) context.Context {
+	return context.WithValue(ctx, imagesKey{}, TakesImages(model))
+}
+
+// TakesImages reports whether the model named model takes images in a
+// function response: a Gemini model of version 3 or later
+// (https://ai.google.dev/gemini-api/docs/function-calling#multimodal),
+// such as "gemini-3-flash-preview" or "models/gemini-3.1-pro". Gemini 2.x
+// and 1.x models refuse a request that holds one ("function_response.parts
+// is not supported for this model"). A name it cannot read, such as an
+// alias like "gemini-flash-latest" or a tuned model, counts as not taking
+// them.
+func TakesImages(model string) bool {
+	if i := strings.LastIndexByte(model, '/'); i >= 0 {
+		model = model[i+1:]
+	}
+	rest, ok := strings.CutPrefix(model, "gemini-")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, "live-")
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 2 || n < len(rest) && rest[n] != '.' && rest[n] != '-' {
+		return false
+	}
+	major, _ := strconv.Atoi(rest[:n])
+	return major >= 3
 }
