@@ -54,17 +54,23 @@ type Chat struct {
 	// DefaultMaxSteps.
 	MaxSteps int
 	// History is the conversation so far. Run appends every assistant
-	// message as the model sent it and a user message with a tool_result
-	// for each of its tool_use blocks, including those it did not run, so
-	// that the history can always be sent again.
+	// message as the model sent it, less the blank text and null blocks
+	// the API would refuse, and a user message with a tool_result for each
+	// of its tool_use blocks, including those it did not run, so that the
+	// history can always be sent again.
 	History []anthropic.MessageParam
 
 	answer string // the text of the last model turn, set by Request
 }
 
 // Send appends a user message to the history and runs the conversation until
-// the model answers in text, which it returns.
+// the model answers in text, which it returns. A blank text is an error,
+// and the history is left as it was: the API refuses a blank text block,
+// and would refuse every later request with it.
 func (c *Chat) Send(ctx context.Context, text string) (string, error) {
+	if strings.TrimSpace(text) == "" {
+		return "", errors.New("anthropic chat: the message is blank")
+	}
 	c.History = append(c.History, anthropic.NewUserMessage(anthropic.NewTextBlock(text)))
 	return c.Run(ctx)
 }
@@ -77,7 +83,9 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // the model goes on; that request counts as a step. It returns the text of
 // the first message without tool_use blocks; a message without text is an
 // error when the model stopped for a reason other than end_turn or
-// stop_sequence (such as max_tokens or refusal).
+// stop_sequence (such as max_tokens or refusal), and so is a message that
+// max_tokens or the context window cut off in the middle of a tool_use:
+// none of its calls is run, since the input of the last one is incomplete.
 //
 // Stopping runs nothing more. When the model still asks for tools in the
 // answer to the MaxSteps-th request, those calls are not run: Run answers
@@ -113,7 +121,9 @@ func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, erro
 	if len(msg.Content) == 0 {
 		return nil, fmt.Errorf("the model returned an empty message (%s)", orNone(string(msg.StopReason)))
 	}
-	c.History = append(c.History, msg.ToParam())
+	if p := historyMessage(msg); len(p.Content) > 0 {
+		c.History = append(c.History, p)
+	}
 	uses := ToolUses(msg)
 	if len(uses) == 0 && msg.StopReason == anthropic.StopReasonPauseTurn {
 		// A server tool, such as the tool search, paused the turn: sending
@@ -139,11 +149,35 @@ func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, erro
 		c.answer = text
 		return nil, nil
 	}
+	if limit := cutOffAt(msg.StopReason, c.maxTokens()); limit != "" && msg.Content[len(msg.Content)-1].Type == "tool_use" {
+		// A limit cut the last tool_use short: its input may lack members
+		// or end mid-string, and the model did not finish the calls it
+		// meant to make together. None of them is run.
+		m.Skip(uses, "the model's message was cut off at "+limit)
+		return nil, fmt.Errorf("the model's message was cut off at %s in the call to %s", limit, uses[len(uses)-1].Name)
+	}
 	if c.Toolset == nil {
 		m.Skip(uses, "the chat has no toolset")
 		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", uses[0].Name)
 	}
 	return uses, nil
+}
+
+// historyMessage returns msg as the history keeps it: as the model sent it,
+// less its blank text blocks, which Claude may send (beside tool_use
+// blocks, or alone) but the API refuses in a request, and less null
+// blocks, which carry nothing and which the API refuses too.
+func historyMessage(msg *anthropic.Message) anthropic.MessageParam {
+	p := msg.ToParam()
+	blocks := p.Content[:0]
+	for i, b := range p.Content {
+		if msg.Content[i].RawJSON() == "null" || b.OfText != nil && strings.TrimSpace(b.OfText.Text) == "" {
+			continue
+		}
+		blocks = append(blocks, b)
+	}
+	p.Content = blocks
+	return p
 }
 
 // resumeTurn is the call Request returns for a paused turn: it runs
@@ -180,15 +214,32 @@ func (c *Chat) params() anthropic.MessageNewParams {
 		p = *c.Params
 	}
 	p.Model = c.Model
-	p.MaxTokens = c.MaxTokens
-	if p.MaxTokens <= 0 {
-		p.MaxTokens = DefaultMaxTokens
-	}
+	p.MaxTokens = c.maxTokens()
 	p.Messages = c.History
 	if c.Toolset != nil {
 		p.Tools = append(append([]anthropic.ToolUnionParam(nil), p.Tools...), c.Toolset.Tools()...)
 	}
 	return p
+}
+
+// cutOffAt returns the limit that ended a message cut off before the model
+// finished it, given the request's max_tokens, or "" for any other stop.
+func cutOffAt(reason anthropic.StopReason, maxTokens int64) string {
+	switch reason {
+	case anthropic.StopReasonMaxTokens:
+		return fmt.Sprintf("max_tokens (%d)", maxTokens)
+	case anthropic.StopReasonModelContextWindowExceeded:
+		return "the model's context window"
+	}
+	return ""
+}
+
+// maxTokens returns the max_tokens of each request.
+func (c *Chat) maxTokens() int64 {
+	if c.MaxTokens <= 0 {
+		return DefaultMaxTokens
+	}
+	return c.MaxTokens
 }
 
 func orNone(reason string) string {

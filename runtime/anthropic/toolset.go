@@ -103,7 +103,9 @@ func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCP
 // is then not called), a failed call and a result with isError set all give
 // a result with is_error set and a message the model can act on. Text
 // blocks are joined; structured content is sent as JSON text when the
-// result has no text; images Claude accepts are attached.
+// result has no text; images Claude accepts are attached. A result with
+// neither text nor images gives a tool_result without content, since the
+// API refuses an empty text block.
 //
 // A call that needs the user's consent (see SetConfirmation) and does not
 // get it is not run, and its result says the user declined. Once ctx is
@@ -125,7 +127,9 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 	if strings.TrimSpace(text) == "" && out.Structured != nil {
 		text = string(out.Structured)
 	}
-	if text != "" || len(out.Images) == 0 {
+	// The API refuses a blank text block: a result without text has none,
+	// and no content at all when it has no image either.
+	if strings.TrimSpace(text) != "" {
 		res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: text}})
 	}
 	for _, img := range out.Images {

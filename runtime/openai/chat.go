@@ -2,10 +2,13 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/agent"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
@@ -112,7 +115,10 @@ func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessage
 	}
 	choice := resp.Choices[0]
 	msg := choice.Message
-	c.History = append(c.History, msg.ToParam())
+	// A null tool call carries nothing: kept, it would go back as a null
+	// and be answered for the call id "", which the API refuses.
+	msg.ToolCalls = slices.DeleteFunc(msg.ToolCalls, func(call openai.ChatCompletionMessageToolCallUnion) bool { return call.RawJSON() == "null" })
+	c.History = append(c.History, assistantMessage(msg))
 	if len(msg.ToolCalls) == 0 {
 		switch {
 		case msg.Content != "":
@@ -129,6 +135,25 @@ func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessage
 		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", msg.ToolCalls[0].Function.Name)
 	}
 	return msg.ToolCalls, nil
+}
+
+// assistantMessage returns msg as the history keeps it: as ToParam gives
+// it, but with a tool call of a type the SDK does not know kept as the
+// model sent it, where ToParam leaves a null that the API would refuse,
+// and with empty content when it has neither content nor tool calls (a
+// model that stopped at the token limit), since the API refuses an
+// assistant message without both.
+func assistantMessage(msg openai.ChatCompletionMessage) openai.ChatCompletionMessageParamUnion {
+	p := msg.ToParam()
+	if len(p.OfAssistant.ToolCalls) == 0 && !p.OfAssistant.Content.OfString.Valid() && len(p.OfAssistant.Content.OfArrayOfContentParts) == 0 {
+		p.OfAssistant.Content.OfString = openai.String("")
+	}
+	for i, call := range p.OfAssistant.ToolCalls {
+		if call.OfFunction == nil && call.OfCustom == nil {
+			p.OfAssistant.ToolCalls[i] = param.Override[openai.ChatCompletionMessageToolCallUnionParam](json.RawMessage(msg.ToolCalls[i].RawJSON()))
+		}
+	}
+	return p
 }
 
 func (m *chatModel) Run(ctx context.Context, calls []openai.ChatCompletionMessageToolCallUnion) {

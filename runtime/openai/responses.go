@@ -47,9 +47,10 @@ type Responses struct {
 	MaxSteps int
 	// History is the conversation so far, as input items. Run appends
 	// every output item of the model as the API returned it (messages,
-	// reasoning, function calls, tool search calls and their output) and a
-	// function_call_output item for each function call, including those it
-	// did not run, so that the history can always be sent again.
+	// reasoning, function calls, tool search calls and their output), null
+	// ones aside, and a function_call_output item for each function call,
+	// including those it did not run, so that the history can always be
+	// sent again.
 	History []responses.ResponseInputItemUnionParam
 
 	answer string // the text of the last model turn, set by Request
@@ -68,7 +69,8 @@ func (r *Responses) Send(ctx context.Context, text string) (string, error) {
 // to the history, and asks again. It returns the text of the first response
 // without function calls; a response without text is an error when it
 // carries a refusal, failed, or stopped incomplete (such as at
-// max_output_tokens).
+// max_output_tokens), and so is a response that is not finished (queued,
+// as Params.Background asks) or was cancelled.
 //
 // Stopping runs nothing more, as in Chat.Run: the calls of the response to
 // the MaxSteps-th request, of a response that arrives after ctx is
@@ -123,6 +125,11 @@ func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunct
 		switch {
 		case resp.Status == responses.ResponseStatusFailed:
 			return nil, fmt.Errorf("the response failed: %s", responseError(resp))
+		case resp.Status == responses.ResponseStatusQueued || resp.Status == responses.ResponseStatusInProgress:
+			// Params.Background asks for an answer to fetch later.
+			return nil, fmt.Errorf("the response is %s, not finished; a conversation cannot run in the background (Params.Background)", resp.Status)
+		case resp.Status == responses.ResponseStatusCancelled:
+			return nil, errors.New("the response was cancelled")
 		case text != "":
 		case refusal != "":
 			return nil, fmt.Errorf("the model refused: %s", refusal)
@@ -165,15 +172,20 @@ func (r *Responses) params() responses.ResponseNewParams {
 }
 
 // inputItems turns the output items of a response into input items that
-// send them back unchanged, as the API returned them.
+// send them back unchanged, as the API returned them. A null item carries
+// nothing and is dropped: sent back, it would make the API refuse every
+// later request.
 func inputItems(output []responses.ResponseOutputItemUnion) ([]responses.ResponseInputItemUnionParam, error) {
-	items := make([]responses.ResponseInputItemUnionParam, len(output))
+	items := make([]responses.ResponseInputItemUnionParam, 0, len(output))
 	for i, item := range output {
 		raw := item.RawJSON()
+		if raw == "null" {
+			continue
+		}
 		if !json.Valid([]byte(raw)) {
 			return nil, fmt.Errorf("output item %d (%s) of the response is not valid JSON", i, cmp.Or(item.Type, "untyped"))
 		}
-		items[i] = param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw))
+		items = append(items, param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw)))
 	}
 	return items, nil
 }

@@ -45,9 +45,14 @@ func responsesFunction(d shared.FunctionDefinitionParam) responses.ToolUnionPara
 // does for a Chat Completions tool call.
 func (ts *Toolset) HandleFunctionCall(ctx context.Context, call responses.ResponseFunctionToolCall) responses.ResponseInputItemUnionParam {
 	var text string
-	if call.Namespace != "" {
+	switch {
+	case call.Namespace != "":
 		text = fmt.Sprintf("Error: the toolset declares no namespace; %q in namespace %q is not a declared function", call.Name, call.Namespace)
-	} else {
+	case ts.native():
+		// With the API's own search no search_tools is declared: the
+		// name may be a server tool's.
+		text = ts.call(ctx, call.Name, call.Arguments)
+	default:
 		text = ts.run(ctx, call.Name, call.Arguments)
 	}
 	return functionCallOutput(call.CallID, text)

@@ -135,6 +135,11 @@ func (ts *Toolset) run(ctx context.Context, name, arguments string) string {
 		}
 		return text
 	}
+	return ts.call(ctx, name, arguments)
+}
+
+// call runs a call of the server tool declared as name, as run does.
+func (ts *Toolset) call(ctx context.Context, name, arguments string) string {
 	e, ok := ts.tools.Lookup(name)
 	if !ok {
 		return "Error: " + ts.tools.Unknown("function", name)

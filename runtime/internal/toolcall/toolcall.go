@@ -114,7 +114,8 @@ func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtim
 
 // Describe joins the text blocks of a result, with a placeholder for every
 // other block. Image blocks whose MIME type attach accepts are returned, and
-// their placeholder says they are attached.
+// their placeholder says they are attached; an image without data is not,
+// since a provider refuses an empty image.
 func Describe(res *runtime.Result, attach func(mimeType string) bool) (string, []Image) {
 	var texts []string
 	var images []Image
@@ -124,7 +125,7 @@ func Describe(res *runtime.Result, attach func(mimeType string) bool) (string, [
 		case runtime.ContentText:
 			texts = append(texts, c.Text)
 		case runtime.ContentImage:
-			if attach != nil && attach(c.MIMEType) {
+			if attach != nil && len(c.Data) > 0 && attach(c.MIMEType) {
 				images = append(images, Image{MIMEType: c.MIMEType, Data: c.Data})
 				texts = append(texts, fmt.Sprintf("[image %d: %s, attached]", len(images), orUnknown(c.MIMEType)))
 			} else {
