@@ -26,8 +26,9 @@ type ToolRunOutcome struct {
 
 // ToolRunHookOf returns the Options.ToolRunHook of the Session c is, or the
 // first one among the sessions of the Multi c is; nil for any other Caller.
-// The hook it returns sees tool names with the connections' credentials
-// removed: a server may name a tool after a credential it received.
+// The hook it returns sees tool names, and the outcome's Error, with the
+// connections' credentials removed: a server may name a tool after a
+// credential it received, or repeat one in a tool's error.
 func ToolRunHookOf(c Caller) ToolRunHook {
 	switch c := c.(type) {
 	case *Session:
@@ -47,7 +48,7 @@ func ToolRunHookOf(c Caller) ToolRunHook {
 }
 
 // scrubbedHook returns h, with the credentials of sessions removed from the
-// tool names it sees; nil when h is.
+// tool names and the outcomes' errors it sees; nil when h is.
 func scrubbedHook(h ToolRunHook, sessions []*Session) ToolRunHook {
 	if h == nil {
 		return nil
@@ -56,6 +57,12 @@ func scrubbedHook(h ToolRunHook, sessions []*Session) ToolRunHook {
 		for _, s := range sessions {
 			tool = s.scrub(tool)
 		}
-		return h(ctx, tool)
+		ctx, done := h(ctx, tool)
+		return ctx, func(out ToolRunOutcome) {
+			for _, s := range sessions {
+				out.Error = s.scrub(out.Error)
+			}
+			done(out)
+		}
 	}
 }

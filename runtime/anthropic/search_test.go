@@ -145,6 +145,17 @@ func TestDeferredNativeDeclares(t *testing.T) {
 	}
 }
 
+// TestDeferredNativeFoundIsNil: with Claude's tool search, what was found
+// lives in the conversation's history, and Found says nil, as documented,
+// even after a call of a deferred tool.
+func TestDeferredNativeFoundIsNil(t *testing.T) {
+	_, ts := deferredDevices(t, &runtime.ToolSearch{Pinned: []string{"read_state"}, Native: true})
+	ts.Handle(context.Background(), anthropic.ToolUseBlock{ID: "toolu_s", Name: "switch_on", Input: json.RawMessage(`{"device":"lamp"}`)})
+	if got := ts.Found(); got != nil {
+		t.Errorf("Found = %q after a call in native mode, want nil", got)
+	}
+}
+
 func TestDeferredToolsetErrors(t *testing.T) {
 	for _, c := range []struct {
 		search *runtime.ToolSearch

@@ -61,7 +61,7 @@ func NewToolset(caller runtime.Caller, tools []runtime.Tool, opts *Options) (*To
 		ts.native = opts.Search.Native
 		search := provider.OwnSearch
 		if ts.native {
-			search = provider.Searcher{Name: nativeSearchName, What: "Claude's tool search tool"}
+			search = provider.Searcher{Name: nativeSearchName, What: "Claude's tool search tool", Native: true}
 		}
 		if err := ts.tools.Defer(opts.Search, search); err != nil {
 			return nil, fmt.Errorf("anthropic toolset: %w", err)

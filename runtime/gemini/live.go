@@ -610,7 +610,8 @@ func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
 // Set ts's confirmation before: its questions are asked in turn with those
 // of the calls still running, one at a time. When both toolsets are in
 // deferred mode, ts takes over the tools found so far that it has (see
-// DeclarationOptions.Search); the others are no longer declared.
+// DeclarationOptions.Search), and those that calls still running on the
+// previous toolset find; the others are no longer declared.
 //
 // In deferred mode the Live also sends the declarations itself, with a
 // contextUpdate message, whenever a search finds tools the model has not
@@ -619,6 +620,8 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	if ts == nil {
 		return false, errors.New("gemini live: toolset is nil")
 	}
+	l.declMu.Lock()
+	defer l.declMu.Unlock()
 	if old := l.cur.Load(); old != nil && old.ts != ts {
 		ts.tools.KeepFound(old.ts.tools)
 		ts.tools.ShareConfirmTurn(old.ts.tools)
@@ -629,8 +632,6 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("gemini live: encoding the declarations: %w", err)
 	}
-	l.declMu.Lock()
-	defer l.declMu.Unlock()
 	if bytes.Equal(decl, l.lastDcl) {
 		l.cur.Store(lt)
 		return false, nil
@@ -649,21 +650,25 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	return true, nil
 }
 
-// refresh sends the declarations of lt with one contextUpdate message when
-// they differ from those the model has, unless Update has made another
-// toolset current.
+// refresh sends the declarations of the current toolset with one
+// contextUpdate message when they differ from those the model has, after a
+// call run by lt may have found tools. When Update has made another toolset
+// current meanwhile, that one takes over what lt found. The declarations
+// are read under declMu, so that of two refreshes the one sent last is the
+// newer.
 func (l *Live) refresh(lt *liveToolset) error {
-	if l.cur.Load() != lt {
-		return nil
+	l.declMu.Lock()
+	defer l.declMu.Unlock()
+	cur := l.cur.Load()
+	if cur.ts != lt.ts {
+		cur.ts.tools.KeepFound(lt.ts.tools)
 	}
-	tools := lt.tools()
+	tools := cur.tools()
 	decl, err := json.Marshal(tools)
 	if err != nil {
 		return fmt.Errorf("gemini live: encoding the declarations: %w", err)
 	}
-	l.declMu.Lock()
-	defer l.declMu.Unlock()
-	if bytes.Equal(decl, l.lastDcl) || l.cur.Load() != lt {
+	if bytes.Equal(decl, l.lastDcl) {
 		return nil
 	}
 	if tools == nil {

@@ -3,9 +3,12 @@ package gemini
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -169,5 +172,88 @@ func TestLiveUpdateKeepsFoundTools(t *testing.T) {
 	}
 	if got := names(conn.updates[1].Tools.Tools[0].FunctionDeclarations); !slices.Equal(got, []string{"switch_on", "search_tools"}) {
 		t.Fatalf("the update declares %q", got)
+	}
+}
+
+// gatedUpdates is an in-memory Live session whose first context update
+// waits for release, after saying so on held.
+type gatedUpdates struct {
+	*memLiveConn
+	held, release chan struct{}
+	once          sync.Once
+	mu            sync.Mutex
+	sent          [][]string // the names each update declares
+}
+
+func (c *gatedUpdates) SendContextUpdate(u genai.LiveClientContextUpdate) error {
+	c.once.Do(func() {
+		close(c.held)
+		<-c.release
+	})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sent = append(c.sent, names(u.Tools.Tools[0].FunctionDeclarations))
+	return nil
+}
+
+// TestLiveSearchDuringUpdateKeepsFind: a search that runs on the toolset
+// Update is replacing, while Update sends the new declarations, finds a
+// tool the new toolset has too: the new toolset keeps it found, and the
+// model gets it declared before the search's response says it is.
+func TestLiveSearchDuringUpdateKeepsFind(t *testing.T) {
+	conn := &gatedUpdates{memLiveConn: newMemLiveConn(), held: make(chan struct{}), release: make(chan struct{})}
+	search := &DeclarationOptions{Search: &runtime.ToolSearch{Pinned: []string{"switch_on"}}}
+	old, err := NewToolset(memServer{&runtime.Result{}}, loopTools, search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := newLive(conn, old, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- live.Run(context.Background(), nil) }()
+	defer func() {
+		conn.Close()
+		<-done
+	}()
+
+	// The new listing describes switch_on, so Update has declarations to
+	// send; it waits while sending them.
+	relisted := slices.Clone(loopTools)
+	relisted[0].Description = "Switches a device on."
+	next, err := NewToolset(memServer{&runtime.Result{}}, relisted, search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	updated := make(chan error, 1)
+	go func() {
+		_, err := live.Update(next)
+		updated <- err
+	}()
+	<-conn.held
+
+	conn.in <- toolCall(&genai.FunctionCall{ID: "s", Name: "search_tools", Args: map[string]any{"query": "long job"}})
+	for deadline := time.Now().Add(testenv.WaitLimit(t)); !slices.Contains(old.Found(), "long_job"); {
+		if time.Now().After(deadline) {
+			t.Fatal("the search found nothing")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(conn.release)
+	if err := <-updated; err != nil {
+		t.Fatal(err)
+	}
+	if r := conn.next(t); r.ID != "s" || !strings.Contains(fmt.Sprint(r.Response), "long_job") {
+		t.Fatalf("the search's response = %+v", r)
+	}
+	if got := next.Found(); !slices.Equal(got, []string{"long_job"}) {
+		t.Errorf("the new toolset found %q, want long_job", got)
+	}
+	conn.mu.Lock()
+	last := conn.sent[len(conn.sent)-1]
+	conn.mu.Unlock()
+	if !slices.Contains(last, "long_job") {
+		t.Errorf("the model's declarations are %q, without long_job, which the search's response says is declared", last)
 	}
 }

@@ -17,7 +17,7 @@ import (
 func (ts *Toolset) deferTools(s *runtime.ToolSearch) error {
 	search := provider.OwnSearch
 	if s != nil && s.Native {
-		search = provider.Searcher{Name: "tool_search", What: "the Responses API's tool search"}
+		search = provider.Searcher{Name: "tool_search", What: "the Responses API's tool search", Native: true}
 	}
 	if err := ts.tools.Defer(s, search); err != nil {
 		return fmt.Errorf("openai toolset: %w", err)

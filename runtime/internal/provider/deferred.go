@@ -19,6 +19,9 @@ import (
 type Searcher struct {
 	Name string // the name the model calls it by
 	What string // what it is, for errors: "the search function"
+	// Native is set for a provider's search, which keeps what it found in
+	// the conversation: the toolset then marks nothing found.
+	Native bool
 }
 
 // OwnSearch is mcpgen's own search function, which the toolset answers.

@@ -130,10 +130,10 @@ func (ts *Tools) ShareConfirmTurn(from *Tools) {
 // Run runs a call of e with args (see toolcall.Run), asking for the user's
 // confirmation when the call needs it. Images whose MIME type attach
 // accepts are returned in the outcome. The caller's ToolRunHook, if any,
-// sees the run. In deferred mode, a call of a tool not found yet marks it
-// found.
+// sees the run. In deferred mode with the toolset's own search, a call of a
+// tool not found yet marks it found.
 func (ts *Tools) Run(ctx context.Context, e *Entry, args []byte, attach func(mimeType string) bool) toolcall.Outcome {
-	if ts.deferred != nil {
+	if ts.deferred != nil && !ts.deferred.search.Native {
 		ts.deferred.markFound(e.Name)
 	}
 	if ts.hook == nil {
