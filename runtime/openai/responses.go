@@ -22,9 +22,13 @@ import (
 // set Client, Model and Toolset.
 //
 // Every request sends the whole history as its input, so the conversation
-// needs nothing stored by the API and works with Store set to false. A
-// PreviousResponseID set in Params is sent with every request: History then
-// holds what follows that response.
+// needs nothing stored by the API and works with Store set to false. With
+// a reasoning model, Store false also needs "reasoning.encrypted_content"
+// in Params.Include: the reasoning items go back in the next request, and
+// the API finds one that carries neither its encrypted content nor a
+// stored copy nowhere (404). Models without reasoning refuse that include,
+// so it is left to the application. A PreviousResponseID set in Params is
+// sent with every request: History then holds what follows that response.
 //
 // Responses is not safe for concurrent use; use one Responses per
 // conversation.
