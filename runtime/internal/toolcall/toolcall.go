@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -21,6 +22,15 @@ type Image struct {
 	MIMEType string
 	Data     []byte
 }
+
+// MaxOutput bounds, in bytes, the text of a result (or of its error) and
+// its structured content as the model gets them. A result may be as large
+// as a message (16 MiB by default), and what a toolset gives the model
+// stays in the conversation's history and goes out with every later
+// request: a few such results would pass a provider's request or context
+// limit, and every request of the conversation would fail from then on.
+// 256 KiB is about 64,000 tokens.
+const MaxOutput = 256 << 10
 
 // Outcome is what a tool call gives back to the model.
 type Outcome struct {
@@ -100,16 +110,34 @@ func Run(ctx context.Context, caller runtime.Caller, tool string, schema *runtim
 		if strings.TrimSpace(text) == "" {
 			text = "the tool reported an error without a message"
 		}
-		out.Error, out.ToolError = text, true
+		out.Error, out.ToolError = bound(text), true
 		return out
 	}
 	out.Text, out.Images = Describe(res, attach)
+	out.Text = bound(out.Text)
 	// A structuredContent of null is no structured result: the text stays
-	// what the model reads.
-	if sc := bytes.TrimSpace(res.StructuredContent); len(sc) > 0 && !bytes.Equal(sc, []byte("null")) && json.Valid(sc) {
+	// what the model reads. Structured content beyond MaxOutput cannot be
+	// cut and stay JSON: the text, cut, is the output instead.
+	switch sc := bytes.TrimSpace(res.StructuredContent); {
+	case len(sc) == 0 || bytes.Equal(sc, []byte("null")) || !json.Valid(sc):
+	case len(sc) > MaxOutput:
+		out.Text += fmt.Sprintf("\n[the structured content, %d bytes, is more than the %d bytes given to the model: not shown]", len(sc), MaxOutput)
+	default:
 		out.Structured = res.StructuredContent
 	}
 	return out
+}
+
+// bound cuts text to MaxOutput bytes, at a rune's start, and says so.
+func bound(text string) string {
+	if len(text) <= MaxOutput {
+		return text
+	}
+	n := MaxOutput
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n] + fmt.Sprintf("\n[the output was cut here: the first %d of its %d bytes are shown]", n, len(text))
 }
 
 // Describe joins the text blocks of a result, with a placeholder for every

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -71,5 +72,39 @@ func TestUnknownTool(t *testing.T) {
 	}
 	if got := UnknownTool("function", "x", many); !strings.HasSuffix(got, "t39 and 10 more") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A result as large as a message gives the model at most MaxOutput bytes
+// of text, error text or structured content, and says what was cut: what a
+// toolset gives the model stays in the conversation's history.
+func TestRunBoundsWhatTheModelGets(t *testing.T) {
+	huge := strings.Repeat("é", 4<<20) // 8 MiB
+	bigJSON := `{"rows":"` + strings.Repeat("x", 1<<20) + `"}`
+	for name, res := range map[string]*runtime.Result{
+		"text":       {Content: []runtime.Content{{Type: runtime.ContentText, Text: huge}}},
+		"error":      {IsError: true, Content: []runtime.Content{{Type: runtime.ContentText, Text: huge}}},
+		"structured": {Content: []runtime.Content{{Type: runtime.ContentText, Text: "rows follow"}}, StructuredContent: json.RawMessage(bigJSON)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := Run(context.Background(), callerFunc(func(context.Context, string, any) (*runtime.Result, error) { return res, nil }), "t", nil, nil, nil, nil)
+			text := out.Text + out.Error
+			if len(text) > MaxOutput+200 || len(out.Structured) > MaxOutput {
+				t.Fatalf("the model gets %d bytes of text and %d of structured content", len(text), len(out.Structured))
+			}
+			if !utf8.ValidString(text) {
+				t.Errorf("the text was cut inside a rune")
+			}
+			switch name {
+			case "structured":
+				if !strings.HasPrefix(text, "rows follow\n[the structured content, 1048587 bytes, is more than") {
+					t.Errorf("text = %q", text)
+				}
+			default:
+				if !strings.HasSuffix(text, fmt.Sprintf("\n[the output was cut here: the first %d of its %d bytes are shown]", MaxOutput, len(huge))) {
+					t.Errorf("text ends %q", text[len(text)-100:])
+				}
+			}
+		})
 	}
 }
