@@ -143,9 +143,9 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 	return res
 }
 
-// HandleAll runs the tool_use blocks of one model turn concurrently and
-// returns their tool_result blocks in the same order, ready for
-// anthropic.NewUserMessage. Each block is handled as Handle does;
+// HandleAll runs the tool_use blocks of one model turn concurrently, at
+// most 16 at once, and returns their tool_result blocks in the same order,
+// ready for anthropic.NewUserMessage. Each block is handled as Handle does;
 // confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, blocks []anthropic.ToolUseBlock) []anthropic.ContentBlockParamUnion {
 	return provider.HandleAll(ctx, blocks, func(ctx context.Context, b anthropic.ToolUseBlock) anthropic.ContentBlockParamUnion {

@@ -226,9 +226,9 @@ func (ts *Toolset) handleSearch(call *genai.FunctionCall) map[string]any {
 	return map[string]any{"output": v}
 }
 
-// HandleAll runs the function calls of one model turn concurrently and
-// returns their responses in the order of calls. Each call is handled as
-// Handle does; confirmations are asked one at a time.
+// HandleAll runs the function calls of one model turn concurrently, at
+// most 16 at once, and returns their responses in the order of calls. Each
+// call is handled as Handle does; confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, calls []*genai.FunctionCall) []*genai.FunctionResponse {
 	return provider.HandleAll(ctx, calls, ts.Handle)
 }

@@ -158,9 +158,9 @@ func (ts *Toolset) call(ctx context.Context, name, arguments string) string {
 	return out.Text
 }
 
-// HandleAll runs the tool calls of one model turn concurrently and returns
-// their tool messages in the same order. Each call is handled as Handle
-// does; confirmations are asked one at a time.
+// HandleAll runs the tool calls of one model turn concurrently, at most 16
+// at once, and returns their tool messages in the same order. Each call is
+// handled as Handle does; confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, calls []openai.ChatCompletionMessageToolCallUnion) []openai.ChatCompletionMessageParamUnion {
 	return provider.HandleAll(ctx, calls, ts.Handle)
 }
