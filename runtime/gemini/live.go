@@ -214,7 +214,9 @@ type liveConn interface {
 // The calls of a toolCall message run concurrently, each checked, confirmed
 // and called as Toolset.Handle does, and each response goes back in a
 // toolResponse message of its own, with its call's ID, as soon as it is
-// ready. A toolCallCancellation cancels the calls it names: their contexts
+// ready. A call that repeats the ID of one still running is not run, and
+// gets no response of its own. A toolCallCancellation cancels the calls it
+// names: their contexts
 // end, so the MCP request is cancelled (notifications/cancelled, or
 // tasks/cancel for a task), and no response is sent for them. Confirmation
 // questions (Toolset.SetConfirmation) are asked one at a time, but a
@@ -441,8 +443,9 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 			l.send(errorResponse(fc, toolcall.NotRun(fc.Name, fmt.Sprintf("%d calls are running already; try again when one has answered", n))))
 			continue
 		case fc.ID != "" && l.inflight[fc.ID] != nil:
+			// The running call answers this ID, once: a response of
+			// the duplicate's own would pass for that answer.
 			l.mu.Unlock()
-			l.send(errorResponse(fc, toolcall.NotRun(fc.Name, fmt.Sprintf("a call with ID %q is running already", fc.ID))))
 			continue
 		}
 		l.seq++

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -440,5 +441,39 @@ func TestLiveAttachesImagesOnlyForModelsThatTakeThem(t *testing.T) {
 				t.Errorf("response = %+v with %d parts, want the output %q and %d parts", resp.Response, len(resp.Parts), want, parts)
 			}
 		})
+	}
+}
+
+// A toolCall that repeats the ID of a call still running gets no response
+// of its own: the running call answers that ID, once. The duplicate used to
+// be answered at once with an error under the same ID, which the model
+// could take for the running call's answer, before the real one came under
+// that ID too.
+func TestLiveDuplicateCallIDAnsweredOnce(t *testing.T) {
+	conn := newMemLiveConn()
+	release := make(chan struct{})
+	var calls atomic.Int32
+	runMem(t, conn, callerFunc(func(_ context.Context, _ string, args any) (*runtime.Result, error) {
+		calls.Add(1)
+		if strings.Contains(string(args.(json.RawMessage)), "slow") {
+			<-release
+		}
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done " + string(args.(json.RawMessage))}}}, nil
+	}), nil, nil)
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // before runMem's, which waits for the calls
+	conn.in <- toolCall(&genai.FunctionCall{ID: "c1", Name: "switch_on", Args: map[string]any{"device": "slow"}})
+	conn.in <- toolCall(&genai.FunctionCall{ID: "c1", Name: "switch_on", Args: map[string]any{"device": "again"}})
+	conn.in <- toolCall(&genai.FunctionCall{ID: "c2", Name: "switch_on", Args: map[string]any{"device": "fast"}})
+	if r := conn.next(t); r.ID != "c2" {
+		t.Fatalf("the first response is %s %+v, want c2's", r.ID, r.Response)
+	}
+	free()
+	if r := conn.next(t); r.ID != "c1" || r.Response["output"] != `done {"device":"slow"}` {
+		t.Fatalf("c1 was answered with %+v", r.Response)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("the server got %d calls, want 2", n)
 	}
 }
