@@ -421,16 +421,21 @@ func (l *Live) dispatch(ctx context.Context, msg *genai.LiveServerMessage, handl
 // own.
 func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 	l.steps++
+	lt := l.cur.Load()
+	refuse := func(fc *genai.FunctionCall, why string) {
+		resp := errorResponse(fc, toolcall.NotRun(fc.Name, why))
+		l.schedule(lt, resp)
+		l.send(resp)
+	}
 	if l.steps > l.policy.maxSteps {
 		why := fmt.Sprintf("the model turn reached its limit of %d tool call messages first", l.policy.maxSteps)
 		for _, fc := range calls {
 			if fc != nil {
-				l.send(errorResponse(fc, toolcall.NotRun(fc.Name, why)))
+				refuse(fc, why)
 			}
 		}
 		return
 	}
-	lt := l.cur.Load()
 	for _, fc := range calls {
 		if fc == nil {
 			continue
@@ -440,7 +445,7 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 		case len(l.inflight) >= l.policy.maxCalls:
 			n := len(l.inflight)
 			l.mu.Unlock()
-			l.send(errorResponse(fc, toolcall.NotRun(fc.Name, fmt.Sprintf("%d calls are running already; try again when one has answered", n))))
+			refuse(fc, fmt.Sprintf("%d calls are running already; try again when one has answered", n))
 			continue
 		case fc.ID != "" && l.inflight[fc.ID] != nil:
 			// The running call answers this ID, once: a response of
@@ -479,13 +484,7 @@ func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset
 			l.fail(err)
 		}
 	}
-	if nonBlocking {
-		resp.Scheduling = genai.FunctionResponseSchedulingWhenIdle
-		mcpName, _ := lt.ts.tools.MCPName(c.call.Name)
-		if s, ok := l.policy.scheduling[mcpName]; ok {
-			resp.Scheduling = s
-		}
-	}
+	l.schedule(lt, resp)
 	l.mu.Lock()
 	mine := l.inflight[key] == c
 	if mine {
@@ -594,6 +593,20 @@ func (c *liveCall) end() {
 	c.over = true
 	c.mu.Unlock()
 	c.cancel()
+}
+
+// schedule sets the scheduling of resp, the final response of a call, when
+// its tool is NON_BLOCKING: the one LiveOptions.Scheduling gives the tool,
+// WHEN_IDLE by default. A refused call's response carries it too.
+func (l *Live) schedule(lt *liveToolset, resp *genai.FunctionResponse) {
+	if !lt.nonBlocking[resp.Name] {
+		return
+	}
+	resp.Scheduling = genai.FunctionResponseSchedulingWhenIdle
+	mcpName, _ := lt.ts.tools.MCPName(resp.Name)
+	if s, ok := l.policy.scheduling[mcpName]; ok {
+		resp.Scheduling = s
+	}
 }
 
 func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {

@@ -477,3 +477,27 @@ func TestLiveDuplicateCallIDAnsweredOnce(t *testing.T) {
 		t.Errorf("the server got %d calls, want 2", n)
 	}
 }
+
+// The response to a NON_BLOCKING call that a limit turned away carries the
+// tool's scheduling, as the response of a call that ran does; it used to
+// carry none.
+func TestLiveRefusedNonBlockingCallIsScheduled(t *testing.T) {
+	conn := newMemLiveConn()
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	runMem(t, conn, callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+		<-release
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done"}}}, nil
+	}), &LiveOptions{MaxCalls: 1, Scheduling: map[string]genai.FunctionResponseScheduling{"long_job": genai.FunctionResponseSchedulingSilent}}, nil)
+	t.Cleanup(free)
+	conn.in <- toolCall(&genai.FunctionCall{ID: "a", Name: "long_job"})
+	conn.in <- toolCall(&genai.FunctionCall{ID: "b", Name: "long_job"})
+	if r := conn.next(t); r.ID != "b" || r.Response["error"] == nil || r.Scheduling != genai.FunctionResponseSchedulingSilent {
+		t.Errorf("the refused call got %+v, scheduling %q; want an error, SILENT", r.Response, r.Scheduling)
+	}
+	free()
+	if r := conn.next(t); r.ID != "a" || r.Scheduling != genai.FunctionResponseSchedulingSilent {
+		t.Errorf("the call that ran got %+v, scheduling %q", r.Response, r.Scheduling)
+	}
+}
