@@ -33,6 +33,9 @@ type message struct {
 	// sent.
 	Result json.RawMessage   `json:"result"`
 	Error  *runtime.RPCError `json:"error"`
+	// refused, when set, says why the server refused a response to a
+	// request it sent.
+	refused string
 }
 
 // params are the members of a request's or notification's params that the

@@ -43,7 +43,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, response(nil, nil, rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the message exceeds the %d-byte limit", s.opts.MaxMessageSize))))
+			e := rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the message exceeds the %d-byte limit", s.opts.MaxMessageSize))
+			s.asks.refuse(body, e)
+			writeJSON(w, http.StatusRequestEntityTooLarge, response(nil, nil, e))
 			return
 		}
 		http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
@@ -51,6 +53,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	m, perr := parse(body)
 	if perr != nil {
+		s.asks.refuse(body, perr)
 		writeJSON(w, http.StatusBadRequest, response(nil, nil, perr))
 		return
 	}

@@ -33,14 +33,21 @@ var ErrInputRequired = errors.New("server: the client's input is required: retur
 // In the legacy era the Server sends the client an elicitation/create
 // request and waits for its answer, or for ctx to end. In the 2026-07-28
 // era it returns ErrInputRequired until the client has answered (see
-// there). Elicit fails at once when the client has not declared the
-// elicitation capability (the mode's, since 2025-11-25); over HTTP in the
-// legacy era, where the Server keeps no session, it cannot tell and asks
-// anyway. Outside a handler it fails.
+// there). Elicit fails at once when req lacks what its mode needs (URL in
+// url mode, RequestedSchema in form mode), and when the client has not
+// declared the elicitation capability (the mode's, since 2025-11-25); over
+// HTTP in the legacy era, where the Server keeps no session, it cannot tell
+// and asks anyway. Outside a handler it fails.
 func Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
 	mode := req.Mode
 	if mode == "" {
 		mode = runtime.ElicitForm
+	}
+	switch {
+	case mode == runtime.ElicitURL && req.URL == "":
+		return nil, errors.New("server: an elicitation in url mode needs a URL")
+	case mode == runtime.ElicitForm && len(req.RequestedSchema) == 0:
+		return nil, errors.New("server: an elicitation in form mode needs a RequestedSchema")
 	}
 	params, err := json.Marshal(struct {
 		Mode            string          `json:"mode"`
@@ -70,13 +77,19 @@ func Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitRes
 
 // Sample asks the client for a completion of its language model
 // (sampling/createMessage) from within a handler, as Elicit asks for
-// input, with the sampling capability.
+// input, with the sampling capability; a request with Tools or ToolChoice
+// needs its tools capability (sampling.tools) too, as the specification
+// requires since 2025-11-25.
 func Sample(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
 	params, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("server: encoding the sampling request: %w", err)
 	}
-	raw, err := ask(ctx, "sampling/createMessage", "", params)
+	var mode string
+	if isSet(req.Tools) || isSet(req.ToolChoice) {
+		mode = samplingTools
+	}
+	raw, err := ask(ctx, "sampling/createMessage", mode, params)
 	if err != nil {
 		return nil, err
 	}
@@ -88,10 +101,28 @@ func Sample(ctx context.Context, req *runtime.SamplingRequest) (*runtime.Samplin
 	if err := json.Unmarshal(raw, &msg); err == nil {
 		err = json.Unmarshal(raw, &rest)
 	}
+	switch {
+	case err != nil:
+	case msg.Role == "":
+		err = errors.New("no role")
+	case msg.Role != "user" && msg.Role != "assistant":
+		err = fmt.Errorf("role %q is neither user nor assistant", msg.Role)
+	case msg.Content == nil:
+		err = errors.New("no content")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("server: the client's answer to sampling/createMessage is malformed: %w", err)
 	}
 	return &runtime.SamplingResult{Role: msg.Role, Content: msg.Content, Model: rest.Model, StopReason: rest.StopReason}, nil
+}
+
+// samplingTools is the mode ask and offers give a sampling request with
+// tools, which needs the sampling capability's tools member.
+const samplingTools = "tools"
+
+// isSet reports whether a member kept as raw JSON is sent with a value.
+func isSet(raw json.RawMessage) bool {
+	return len(raw) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
 
 // ListRoots asks the client for its roots (roots/list) from within a
@@ -107,6 +138,9 @@ func ListRoots(ctx context.Context) ([]runtime.Root, error) {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, fmt.Errorf("server: the client's answer to roots/list is malformed: %w", err)
 	}
+	if res.Roots == nil {
+		return nil, errors.New("server: the client's answer to roots/list is malformed: no roots")
+	}
 	return res.Roots, nil
 }
 
@@ -115,8 +149,8 @@ func ListRoots(ctx context.Context) ([]runtime.Root, error) {
 type asker interface {
 	ask(ctx context.Context, method string, params []byte) (json.RawMessage, error)
 	// offers reports whether the client declared the capability of
-	// method, and of mode for an elicitation; known is false when the
-	// asker cannot tell.
+	// method, and of mode for an elicitation or a sampling request with
+	// tools; known is false when the asker cannot tell.
 	offers(method, mode string) (ok, known bool)
 }
 
@@ -135,7 +169,10 @@ func ask(ctx context.Context, method, mode string, params []byte) (json.RawMessa
 	}
 	if ok, known := a.offers(method, mode); known && !ok {
 		what := method
-		if mode != "" {
+		switch {
+		case mode == samplingTools:
+			what += " with tools"
+		case mode != "":
 			what += " in " + mode + " mode"
 		}
 		return nil, fmt.Errorf("server: the client does not offer %s", what)
@@ -145,7 +182,9 @@ func ask(ctx context.Context, method, mode string, params []byte) (json.RawMessa
 
 // offers reports whether the capabilities object caps declares the
 // capability of method, and for an elicitation that of mode: an
-// elicitation capability with neither form nor url offers form only.
+// elicitation capability with neither form nor url offers form only. A
+// sampling request with tools needs the sampling capability's tools
+// member.
 func offers(caps json.RawMessage, method, mode string) bool {
 	var c map[string]json.RawMessage
 	if json.Unmarshal(caps, &c) != nil {
@@ -153,8 +192,14 @@ func offers(caps json.RawMessage, method, mode string) bool {
 	}
 	switch method {
 	case "sampling/createMessage":
-		_, ok := c["sampling"]
-		return ok
+		raw, ok := c["sampling"]
+		if !ok || mode != samplingTools {
+			return ok
+		}
+		var sampling map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &sampling)
+		_, tools := sampling["tools"]
+		return tools
 	case "roots/list":
 		_, ok := c["roots"]
 		return ok
@@ -230,6 +275,43 @@ func (a *awaiting) deliver(m *message) {
 	}
 }
 
+// refuse hands the request that data answers, when it is one the server
+// awaits, the error perr that the server refused data with (malformed, or
+// over the size limit and then cut): an answer the server cannot read fails
+// the request rather than leave it awaiting an answer that has come.
+func (a *awaiting) refuse(data []byte, perr *runtime.RPCError) {
+	if id := responseID(data); id != nil {
+		a.deliver(&message{ID: id, refused: perr.Message})
+	}
+}
+
+// responseID returns the id of the response data, read from its members up
+// to the first one that cannot be read, so that a message cut short still
+// gives the id written before its result; nil when data is no object or has
+// a method before its id.
+func responseID(data []byte) json.RawMessage {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var id json.RawMessage
+	for d.More() {
+		t, err := d.Token()
+		key, ok := t.(string)
+		var v json.RawMessage
+		if err != nil || !ok || d.Decode(&v) != nil {
+			break
+		}
+		switch key {
+		case "id":
+			id = v
+		case "method":
+			return nil
+		}
+	}
+	return id
+}
+
 // serverRequest is the message of a request the server sends.
 func serverRequest(id json.RawMessage, method string, params []byte) []byte {
 	b := []byte(`{"jsonrpc":"2.0","id":`)
@@ -249,28 +331,41 @@ func cancelled(id json.RawMessage) []byte {
 
 // await sends a request with send, and waits for its answer from a or for
 // ctx to end; then it tells the client, with send, that the answer is no
-// longer awaited.
+// longer awaited. When ctx has ended already (a goroutine of a handler
+// that has returned asks), it sends nothing.
 func await(ctx context.Context, a *awaiting, send func([]byte) error, method string, params []byte) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	id, ch, ended := a.add()
 	defer a.remove(id)
 	if err := send(serverRequest(id, method, params)); err != nil {
 		return nil, fmt.Errorf("server: sending %s to the client: %w", method, err)
 	}
+	var m *message
 	select {
 	case <-ended:
-		return nil, fmt.Errorf("server: the connection ended before the client answered %s", method)
-	case m := <-ch:
-		if m.Error != nil {
-			return nil, fmt.Errorf("server: the client answered %s with an error: %w", method, m.Error)
+		// An answer read before the connection ended is still taken.
+		select {
+		case m = <-ch:
+		default:
+			return nil, fmt.Errorf("server: the connection ended before the client answered %s", method)
 		}
-		if len(m.Result) == 0 {
-			return nil, fmt.Errorf("server: the client's answer to %s has no result", method)
-		}
-		return m.Result, nil
+	case m = <-ch:
 	case <-ctx.Done():
 		_ = send(cancelled(id))
 		return nil, ctx.Err()
 	}
+	if m.refused != "" {
+		return nil, fmt.Errorf("server: the client's answer to %s was refused: %s", method, m.refused)
+	}
+	if m.Error != nil {
+		return nil, fmt.Errorf("server: the client answered %s with an error: %w", method, m.Error)
+	}
+	if len(m.Result) == 0 {
+		return nil, fmt.Errorf("server: the client's answer to %s has no result", method)
+	}
+	return m.Result, nil
 }
 
 // rounds is the asker of a 2026-07-28 request: it answers from the client's

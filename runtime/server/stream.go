@@ -90,11 +90,14 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			return err
 		}
 		if len(data) > s.opts.MaxMessageSize {
-			reply(response(nil, nil, rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the message exceeds the %d-byte limit", s.opts.MaxMessageSize))))
+			e := rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the message exceeds the %d-byte limit", s.opts.MaxMessageSize))
+			c.asks.refuse(data, e)
+			reply(response(nil, nil, e))
 			continue
 		}
 		m, perr := parse(data)
 		if perr != nil {
+			c.asks.refuse(data, perr)
 			reply(response(nil, nil, perr))
 			continue
 		}

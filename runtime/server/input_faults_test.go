@@ -1,0 +1,443 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/server"
+)
+
+// A sampling request with tools goes only to a client that declared
+// sampling.tools, as the specification requires since 2025-11-25; the
+// runtime's Session declares sampling alone, so the handler's Sample fails
+// and the client's Sampling handler is not asked.
+func TestSampleWithToolsNeedsTheToolsCapability(t *testing.T) {
+	tool, err := runtime.ParseTool([]byte(`{"name":"summarize","inputSchema":{"type":"object"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New([]server.Tool{{
+		Tool: tool,
+		Handle: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+			_, err := server.Sample(ctx, &runtime.SamplingRequest{
+				Messages:  []runtime.SamplingMessage{{Role: "user", Content: []runtime.Content{{Type: runtime.ContentText, Text: "Weather in Paris?"}}}},
+				MaxTokens: 10,
+				Tools:     json.RawMessage(`[{"name":"get_weather","inputSchema":{"type":"object"}}]`),
+			})
+			return nil, err
+		},
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, era := range eras {
+		t.Run(era.pin, func(t *testing.T) {
+			var sampled atomic.Int32
+			sess, err := s.Connect(context.Background(), &runtime.Options{
+				ProtocolVersion: era.pin,
+				Sampling: func(context.Context, *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
+					sampled.Add(1)
+					return &runtime.SamplingResult{Content: []runtime.Content{{Type: runtime.ContentText, Text: "sunny"}}, Model: "m1"}, nil
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.Close()
+			res, err := sess.CallTool(context.Background(), "summarize", nil)
+			if want := "server: the client does not offer sampling/createMessage with tools"; !isError(res, err) || res.Text() != want {
+				t.Errorf("summarize: %+v, %v; want the error %q", res, err, want)
+			}
+			if n := sampled.Load(); n != 0 {
+				t.Errorf("the client's Sampling handler was asked %d times for a request with tools it did not declare", n)
+			}
+		})
+	}
+	// A client that declares sampling.tools is asked.
+	r := httptest.NewRequest("POST", "/", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"summarize","arguments":{},`+
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{"tools":{}}}}}}`))
+	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	r.Header.Set("Mcp-Method", "tools/call")
+	r.Header.Set("Mcp-Name", "summarize")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if got := w.Body.String(); !strings.Contains(got, `"resultType":"input_required"`) || !strings.Contains(got, `"get_weather"`) {
+		t.Errorf("a client that declares sampling.tools got %s, want the sampling request", got)
+	}
+}
+
+// A goroutine of a handler that asks once the call has been answered asks
+// nothing: over stdio, as over HTTP, no elicitation/create reaches the
+// client for a call that is over, and Elicit fails with the call's
+// context.
+func TestAskAfterTheCallEndedSendsNothing(t *testing.T) {
+	asked := make(chan error, 1)
+	tool, err := runtime.ParseTool([]byte(`{"name":"late","inputSchema":{"type":"object"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New([]server.Tool{{
+		Tool: tool,
+		Handle: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+			go func() {
+				<-ctx.Done()
+				_, err := server.Elicit(ctx, &runtime.ElicitRequest{Message: "Still there?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)})
+				asked <- err
+			}()
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done"}}}, nil
+		},
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	lines := make(chan string, 16)
+	go func() {
+		defer close(lines)
+		out := bufio.NewScanner(outR)
+		for out.Scan() {
+			lines <- out.Text()
+		}
+	}()
+	write := func(l string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
+	if l := <-lines; !strings.Contains(l, `"id":1,"result"`) {
+		t.Fatalf("initialize: %s", l)
+	}
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"late","arguments":{}}}`)
+	if l := <-lines; !strings.Contains(l, `"id":2,"result"`) {
+		t.Fatalf("the call: %s", l)
+	}
+	if err := <-asked; !errors.Is(err, context.Canceled) {
+		t.Errorf("Elicit after the call ended: %v, want context.Canceled", err)
+	}
+	inW.Close()
+	for l := range lines {
+		t.Errorf("after the call was answered, the server sent %s", l)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+// elicitServer offers one tool, confirm, whose handler asks the client one
+// question and says the answer's action.
+func elicitServer(t *testing.T, opts *server.Options) *server.Server {
+	t.Helper()
+	tool, err := runtime.ParseTool([]byte(`{"name":"confirm","inputSchema":{"type":"object"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New([]server.Tool{{
+		Tool: tool,
+		Handle: func(ctx context.Context, _ json.RawMessage) (*runtime.Result, error) {
+			e, err := server.Elicit(ctx, &runtime.ElicitRequest{Message: "Sure?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)})
+			if err != nil {
+				return nil, err
+			}
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: e.Action}}}, nil
+		},
+	}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// callText returns the text of the tools/call result that the message line
+// carries.
+func callText(line string) string {
+	var m struct {
+		Result runtime.Result `json:"result"`
+	}
+	if json.Unmarshal([]byte(line), &m) != nil {
+		return ""
+	}
+	return m.Result.Text()
+}
+
+// A client whose answer to the server's request is refused (a member of
+// the wrong type, a wrong jsonrpc, over Options.MaxMessageSize) fails the
+// handler's request with an error that says so, over stdio and over HTTP:
+// the handler waited for an answer that had come, until the client went
+// away.
+func TestRefusedAnswerFailsTheAsk(t *testing.T) {
+	opts := &server.Options{MaxMessageSize: 1000}
+	answers := map[string]struct{ answer, want string }{
+		"error code a string": {`{"jsonrpc":"2.0","id":ID,"error":{"code":"-32603","message":"no"}}`, "invalid request: json: cannot unmarshal string into Go struct field RPCError.error.code of type int"},
+		"jsonrpc 1.0":         {`{"jsonrpc":"1.0","id":ID,"result":{"action":"accept"}}`, `the message is not JSON-RPC 2.0 (want "jsonrpc":"2.0")`},
+		"over the size limit": {`{"jsonrpc":"2.0","id":ID,"result":{"action":"accept","content":{"pad":"` + strings.Repeat("x", 2000) + `"}}}`, "the message exceeds the 1000-byte limit"},
+	}
+	const wantErr = "server: the client's answer to elicitation/create was refused: "
+	for name, tc := range answers {
+		answer := tc.answer
+		t.Run("stdio/"+name, func(t *testing.T) {
+			s := elicitServer(t, opts)
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			served := make(chan error, 1)
+			go func() { served <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+			out := bufio.NewScanner(outR)
+			write := func(l string) {
+				t.Helper()
+				if _, err := io.WriteString(inW, l+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			next := func() string {
+				t.Helper()
+				if !out.Scan() {
+					t.Fatalf("no line: %v", out.Err())
+				}
+				return out.Text()
+			}
+			write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
+			next()
+			write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`)
+			var req struct{ ID json.RawMessage }
+			if l := next(); json.Unmarshal([]byte(l), &req) != nil || len(req.ID) == 0 {
+				t.Fatalf("the server sent %s, want its request", l)
+			}
+			write(strings.Replace(answer, "ID", string(req.ID), 1))
+			// A ping behind the answer; then the client goes away.
+			write(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+			var call string
+			for call == "" {
+				switch l := next(); {
+				case strings.Contains(l, `"id":2`):
+					call = l
+				case strings.Contains(l, `"id":3`):
+					inW.Close()
+				}
+			}
+			if callText(call) != wantErr+tc.want {
+				t.Errorf("the call was answered %s, want an error saying %q", call, wantErr+tc.want)
+			}
+			inW.Close()
+			go io.Copy(io.Discard, outR)
+			if err := <-served; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
+		t.Run("http/"+name, func(t *testing.T) {
+			hs := httptest.NewServer(elicitServer(t, opts))
+			defer hs.Close()
+			post := func(ctx context.Context, body string) (*http.Response, error) {
+				r, err := http.NewRequestWithContext(ctx, "POST", hs.URL, strings.NewReader(body))
+				if err != nil {
+					return nil, err
+				}
+				r.Header.Set("Content-Type", "application/json")
+				r.Header.Set("Accept", "application/json, text/event-stream")
+				r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+				return http.DefaultClient.Do(r)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), testenv.WaitLimit(t))
+			defer cancel()
+			res, err := post(ctx, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			events := bufio.NewScanner(res.Body)
+			next := func() string {
+				t.Helper()
+				for events.Scan() {
+					if data, ok := strings.CutPrefix(events.Text(), "data: "); ok {
+						return data
+					}
+				}
+				t.Fatalf("the event stream ended: %v", events.Err())
+				return ""
+			}
+			var req struct{ ID json.RawMessage }
+			if l := next(); json.Unmarshal([]byte(l), &req) != nil || len(req.ID) == 0 {
+				t.Fatalf("the server sent %s, want its request", l)
+			}
+			ans, err := post(ctx, strings.Replace(answer, "ID", string(req.ID), 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ans.Body.Close()
+			if call := next(); !strings.Contains(call, `"id":2`) || callText(call) != wantErr+tc.want {
+				t.Errorf("the call was answered %s, want an error saying %q", call, wantErr+tc.want)
+			}
+		})
+	}
+}
+
+// An answer to sampling/createMessage without its role or content, or to
+// roots/list without its roots, is an error naming the member, as a
+// malformed elicitation answer is: Sample and ListRoots handed the handler
+// an empty answer as if the client had given one.
+func TestIncompleteAnswersAreErrors(t *testing.T) {
+	tool, err := runtime.ParseTool([]byte(`{"name":"ask","inputSchema":{"type":"object","properties":{"what":{"type":"string"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New([]server.Tool{{
+		Tool: tool,
+		Handle: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var text string
+			if strings.Contains(string(args), "roots") {
+				roots, err := server.ListRoots(ctx)
+				if err != nil {
+					return nil, err
+				}
+				text = fmt.Sprintf("%d roots", len(roots))
+			} else {
+				res, err := server.Sample(ctx, &runtime.SamplingRequest{MaxTokens: 10, Messages: []runtime.SamplingMessage{{Role: "user", Content: []runtime.Content{{Type: runtime.ContentText, Text: "hi"}}}}})
+				if err != nil {
+					return nil, err
+				}
+				text = fmt.Sprintf("role %q, %d content blocks", res.Role, len(res.Content))
+			}
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: text}}}, nil
+		},
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ what, key, answer, want string }{
+		{"sample", "sampling/createMessage#1", `{}`, "server: the client's answer to sampling/createMessage is malformed: no role"},
+		{"sample", "sampling/createMessage#1", `null`, "server: the client's answer to sampling/createMessage is malformed: no role"},
+		{"sample", "sampling/createMessage#1", `{"role":"assistant","model":"m"}`, "server: the client's answer to sampling/createMessage is malformed: no content"},
+		{"sample", "sampling/createMessage#1", `{"role":"robot","content":{"type":"text","text":"x"}}`, `server: the client's answer to sampling/createMessage is malformed: role "robot" is neither user nor assistant`},
+		{"sample", "sampling/createMessage#1", `{"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}`, `role "assistant", 1 content blocks`},
+		{"roots", "roots/list#1", `{}`, "server: the client's answer to roots/list is malformed: no roots"},
+		{"roots", "roots/list#1", `{"roots":[]}`, "0 roots"},
+	} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{"what":"` + tc.what + `"},"inputResponses":{"` + tc.key + `":` + tc.answer + `},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"roots":{}}}}}`
+		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		r.Header.Set("Mcp-Method", "tools/call")
+		r.Header.Set("Mcp-Name", "ask")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if got := callText(w.Body.String()); got != tc.want {
+			t.Errorf("%s answered %s: the tool said %q, want %q", tc.what, tc.answer, got, tc.want)
+		}
+	}
+}
+
+// A client that answers the server's request and then closes its end of
+// stdio gets its answer used: when the end of the input came before the
+// handler took the answer, the answer was dropped at random for "the
+// connection ended before the client answered".
+func TestAnswerBeforeTheEndOfInputIsTaken(t *testing.T) {
+	s := elicitServer(t, nil)
+	for i := range 200 {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		served := make(chan error, 1)
+		go func() { served <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+		out := bufio.NewScanner(outR)
+		write := func(l string) {
+			t.Helper()
+			if _, err := io.WriteString(inW, l+"\n"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		next := func() string {
+			t.Helper()
+			if !out.Scan() {
+				t.Fatalf("no line: %v", out.Err())
+			}
+			return out.Text()
+		}
+		write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
+		next()
+		write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`)
+		var req struct{ ID json.RawMessage }
+		if l := next(); json.Unmarshal([]byte(l), &req) != nil || len(req.ID) == 0 {
+			t.Fatalf("the server sent %s, want its request", l)
+		}
+		write(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"action":"accept","content":{}}}`)
+		inW.Close()
+		call := next()
+		go io.Copy(io.Discard, outR)
+		if err := <-served; err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+		if got := callText(call); got != "accept" {
+			t.Fatalf("run %d: the call was answered %s, want accept", i, call)
+		}
+	}
+}
+
+// An elicitation that lacks what its mode needs (a URL in url mode, a
+// requested schema in form mode) fails at once, naming it: the request
+// went out, and a Session declined a url one without asking its
+// Elicitation handler, so the handler read "decline" as the user's answer.
+func TestElicitNeedsWhatItsModeNeeds(t *testing.T) {
+	tool, err := runtime.ParseTool([]byte(`{"name":"ask","inputSchema":{"type":"object","properties":{"mode":{"type":"string"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New([]server.Tool{{
+		Tool: tool,
+		Handle: func(ctx context.Context, args json.RawMessage) (*runtime.Result, error) {
+			var a struct{ Mode string }
+			if err := json.Unmarshal(args, &a); err != nil {
+				return nil, err
+			}
+			e, err := server.Elicit(ctx, &runtime.ElicitRequest{Mode: a.Mode, Message: "Sign in", ElicitationID: "e1"})
+			if err != nil {
+				return nil, err
+			}
+			return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: e.Action}}}, nil
+		},
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, era := range eras {
+		t.Run(era.pin, func(t *testing.T) {
+			var asked atomic.Int32
+			sess, err := s.Connect(context.Background(), &runtime.Options{
+				ProtocolVersion: era.pin,
+				Elicitation: func(context.Context, *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+					asked.Add(1)
+					return &runtime.ElicitResult{Action: runtime.ElicitAccept}, nil
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.Close()
+			for mode, want := range map[string]string{
+				runtime.ElicitURL:  "server: an elicitation in url mode needs a URL",
+				runtime.ElicitForm: "server: an elicitation in form mode needs a RequestedSchema",
+			} {
+				res, err := sess.CallTool(context.Background(), "ask", map[string]any{"mode": mode})
+				if !isError(res, err) || res.Text() != want {
+					t.Errorf("%s mode: %+v, %v; want the error %q", mode, res, err, want)
+				}
+			}
+			if n := asked.Load(); n != 0 {
+				t.Errorf("the Elicitation handler was asked %d times", n)
+			}
+		})
+	}
+}
