@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -99,7 +100,7 @@ func (c *Content) decode(data []byte, alias bool) error {
 			if jsonrpc.IsNull(v) {
 				return nil
 			}
-			n, ok := jsonrpc.Int(v)
+			n, ok := wholeNumber(v)
 			if !ok {
 				return errors.New("size: expected an integer")
 			}
@@ -149,8 +150,25 @@ func (r *ResourceContents) decode(data []byte, keep func([]byte) json.RawMessage
 		case jsonrpc.KeyIs(key, escaped, "_meta"):
 			r.Meta = keep(v)
 		}
-		return err
+		if err != nil {
+			k, _ := jsonrpc.Key(key, escaped)
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		return nil
 	})
+}
+
+// wholeNumber parses v as a JSON number with no fractional part, however
+// written (12, 12.0, 1.2e1), as JSON Schema's "integer" accepts it.
+func wholeNumber(v []byte) (int64, bool) {
+	if n, ok := jsonrpc.Int(v); ok {
+		return n, true
+	}
+	f, ok := jsonrpc.Float(v)
+	if !ok || f != math.Trunc(f) || math.Abs(f) >= 1<<62 {
+		return 0, false
+	}
+	return int64(f), true
 }
 
 // decodeBase64 decodes a JSON string of standard base64.

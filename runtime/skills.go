@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"sort"
@@ -110,12 +111,9 @@ func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
 			return nil, fmt.Errorf("skills/list: %w", err)
 		}
 		var next *string
-		skills, next, err = decodeSkillsPage(skills, res)
+		skills, next, err = decodeSkillsPage(skills, res, s.opts.MaxTools)
 		if err != nil {
 			return nil, fmt.Errorf("skills/list: %w", err)
-		}
-		if len(skills) > s.opts.MaxTools {
-			return nil, fmt.Errorf("skills/list: the server lists more than %d skills (Options.MaxTools)", s.opts.MaxTools)
 		}
 		more, err := pg.advance(next)
 		if err != nil {
@@ -128,8 +126,9 @@ func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
 }
 
 // decodeSkillsPage appends the skills of one skills/list result to skills
-// and returns the next cursor, nil at the end.
-func decodeSkillsPage(skills []Skill, res []byte) ([]Skill, *string, error) {
+// and returns the next cursor, nil at the end. It refuses the page at the
+// first skill beyond max, before decoding the rest of it.
+func decodeSkillsPage(skills []Skill, res []byte, max int) ([]Skill, *string, error) {
 	var next *string
 	var sawSkills bool
 	err := jsonrpc.ObjectEach(res, func(key []byte, escaped bool, v []byte) error {
@@ -140,6 +139,9 @@ func decodeSkillsPage(skills []Skill, res []byte) ([]Skill, *string, error) {
 				return nil
 			}
 			return jsonrpc.ArrayEach(v, func(raw []byte) error {
+				if len(skills) == max {
+					return fmt.Errorf("the server lists more than %d skills (Options.MaxTools)", max)
+				}
 				sk, err := decodeSkill(raw)
 				if err != nil {
 					return fmt.Errorf("skills[%d]: %w", len(skills), err)
@@ -173,44 +175,83 @@ func decodeSkillsPage(skills []Skill, res []byte) ([]Skill, *string, error) {
 // decodeSkill decodes one skill entry and checks that it can be verified
 // against: a URI ending in /SKILL.md, a frontmatter object with a name and
 // a description, and files with well-formed digests and sizes, SKILL.md
-// among them.
+// among them. Members are matched by their exact names, as the frontmatter
+// is compared with the file's, so that a member spelled in capitals does
+// not stand in for one or override it.
 func decodeSkill(raw []byte) (*Skill, error) {
-	var e struct {
-		URI         string          `json:"uri"`
-		Frontmatter json.RawMessage `json:"frontmatter"`
-		Resources   json.RawMessage `json:"resources"`
-		Meta        json.RawMessage `json:"_meta"`
-	}
-	if err := json.Unmarshal(raw, &e); err != nil {
+	var uri string
+	var frontmatter, resources, meta []byte
+	err := jsonrpc.ObjectEach(raw, func(key []byte, escaped bool, v []byte) error {
+		var err error
+		switch {
+		case jsonrpc.KeyIs(key, escaped, "uri"):
+			if !jsonrpc.IsNull(v) {
+				if uri, err = jsonrpc.String(v); err != nil {
+					return fmt.Errorf("uri: %w", err)
+				}
+			}
+		case jsonrpc.KeyIs(key, escaped, "frontmatter"):
+			frontmatter = v
+		case jsonrpc.KeyIs(key, escaped, "resources"):
+			resources = v
+		case jsonrpc.KeyIs(key, escaped, "_meta"):
+			meta = v
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	if e.URI == "" {
+	if uri == "" {
 		return nil, errors.New("the entry has no uri")
 	}
-	sk := &Skill{URI: e.URI, Frontmatter: bytes.Clone(e.Frontmatter), Meta: bytes.Clone(e.Meta)}
-	if !strings.HasSuffix(e.URI, "/"+skillFileName) {
-		return nil, fmt.Errorf("skill %s: the uri does not end in /%s", e.URI, skillFileName)
+	sk := &Skill{URI: uri, Frontmatter: bytes.Clone(frontmatter), Meta: bytes.Clone(meta)}
+	if !strings.HasSuffix(uri, "/"+skillFileName) {
+		return nil, fmt.Errorf("skill %s: the uri does not end in /%s", uri, skillFileName)
 	}
-	var fm struct {
-		Name        *string `json:"name"`
-		Description *string `json:"description"`
+	var name, description *string
+	if len(frontmatter) == 0 || frontmatter[0] != '{' || jsonrpc.ObjectEach(frontmatter, func(key []byte, escaped bool, v []byte) error {
+		var field **string
+		switch {
+		case jsonrpc.KeyIs(key, escaped, "name"):
+			field = &name
+		case jsonrpc.KeyIs(key, escaped, "description"):
+			field = &description
+		default:
+			return nil
+		}
+		if jsonrpc.IsNull(v) {
+			*field = nil
+			return nil
+		}
+		s, err := jsonrpc.String(v)
+		*field = &s
+		return err
+	}) != nil {
+		return nil, fmt.Errorf("skill %s: the frontmatter is missing or not an object", uri)
 	}
-	if len(e.Frontmatter) == 0 || e.Frontmatter[0] != '{' || json.Unmarshal(e.Frontmatter, &fm) != nil {
-		return nil, fmt.Errorf("skill %s: the frontmatter is missing or not an object", e.URI)
+	if name == nil || *name == "" || description == nil || *description == "" {
+		return nil, fmt.Errorf("skill %s: the frontmatter has no name or no description", uri)
 	}
-	if fm.Name == nil || *fm.Name == "" || fm.Description == nil || *fm.Description == "" {
-		return nil, fmt.Errorf("skill %s: the frontmatter has no name or no description", e.URI)
-	}
-	sk.Name, sk.Description = *fm.Name, *fm.Description
+	sk.Name, sk.Description = *name, *description
 	switch {
-	case string(jsonrpc.TrimSpace(e.Resources)) == `"dynamic"`:
+	case string(jsonrpc.TrimSpace(resources)) == `"dynamic"`:
 		sk.Dynamic = true
 		return sk, nil
-	case len(e.Resources) == 0 || e.Resources[0] != '[':
+	case len(resources) == 0 || resources[0] != '[':
 		return nil, fmt.Errorf("skill %s: resources is neither a list of files nor \"dynamic\"", sk.Name)
 	}
-	if err := json.Unmarshal(e.Resources, &sk.Files); err != nil {
-		return nil, fmt.Errorf("skill %s: resources: %w", sk.Name, err)
+	sk.Files = []SkillFile{}
+	err = jsonrpc.ArrayEach(resources, func(item []byte) error {
+		f, err := decodeSkillFile(item)
+		if err != nil {
+			return fmt.Errorf("[%d]: %w", len(sk.Files), err)
+		}
+		sk.Files = append(sk.Files, f)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("skill %s: resources%w", sk.Name, err)
 	}
 	hasEntry := false
 	for i, f := range sk.Files {
@@ -228,6 +269,36 @@ func decodeSkill(raw []byte) (*Skill, error) {
 		return nil, fmt.Errorf("skill %s: resources does not list its %s (%s)", sk.Name, skillFileName, sk.URI)
 	}
 	return sk, nil
+}
+
+// decodeSkillFile decodes one file of a skill entry's resources, matching
+// its members by their exact names.
+func decodeSkillFile(raw []byte) (SkillFile, error) {
+	var f SkillFile
+	err := jsonrpc.ObjectEach(raw, func(key []byte, escaped bool, v []byte) error {
+		if jsonrpc.IsNull(v) {
+			return nil
+		}
+		var err error
+		switch {
+		case jsonrpc.KeyIs(key, escaped, "uri"):
+			if f.URI, err = jsonrpc.String(v); err != nil {
+				return fmt.Errorf("uri: %w", err)
+			}
+		case jsonrpc.KeyIs(key, escaped, "digest"):
+			if f.Digest, err = jsonrpc.String(v); err != nil {
+				return fmt.Errorf("digest: %w", err)
+			}
+		case jsonrpc.KeyIs(key, escaped, "size"):
+			n, ok := jsonrpc.Int(v)
+			if !ok {
+				return fmt.Errorf("size %s is not a whole number of bytes", snippet(v))
+			}
+			f.Size = n
+		}
+		return nil
+	})
+	return f, err
 }
 
 // validDigest reports whether d is "sha256:" and 64 lowercase hex digits.
@@ -411,8 +482,17 @@ func compareFrontmatter(fmText string, listed json.RawMessage) error {
 	if len(fmText) > maxFrontmatterBytes {
 		return fmt.Errorf("the frontmatter is larger than %d bytes", maxFrontmatterBytes)
 	}
-	var node yaml.Node
-	if err := yaml.Unmarshal([]byte(fmText), &node); err != nil {
+	// A frontmatter is one YAML document: a second one would reach the
+	// model with the file without being compared with the listing.
+	dec := yaml.NewDecoder(strings.NewReader(fmText))
+	var node, next yaml.Node
+	if err := dec.Decode(&node); err != nil && err != io.EOF {
+		return fmt.Errorf("the frontmatter is not valid YAML: %s", excerpt(err.Error(), maxErrorExcerpt))
+	}
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return errors.New("the frontmatter holds more than one YAML document")
+	case err != io.EOF:
 		return fmt.Errorf("the frontmatter is not valid YAML: %s", excerpt(err.Error(), maxErrorExcerpt))
 	}
 	// The frontmatter begins on the line after the file's first ---.
@@ -543,7 +623,8 @@ const maxFrontmatterDepth = 64
 // yamlValue converts a YAML node to the value encoding/json would decode
 // from the same data rendered as JSON: objects, arrays, strings, float64
 // numbers, booleans and nil. Timestamps stay the strings they are written
-// as, and mapping keys are their text.
+// as, and mapping keys are their text; a key given twice in one mapping is
+// an error.
 func yamlValue(n *yaml.Node, depth int) (any, error) {
 	if depth > maxFrontmatterDepth {
 		return nil, fmt.Errorf("nested deeper than %d levels", maxFrontmatterDepth)
@@ -564,6 +645,12 @@ func yamlValue(n *yaml.Node, depth int) (any, error) {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Tag == "!!merge" {
 				return nil, errors.New("merge keys (<<) are not supported")
+			}
+			if _, dup := m[k.Value]; dup {
+				// A YAML mapping holds each key once; comparing only the
+				// last value would pass a file whose reader may take the
+				// first. The frontmatter begins on the file's second line.
+				return nil, fmt.Errorf("line %d: the key %q is given twice", k.Line+1, k.Value)
 			}
 			val, err := yamlValue(v, depth+1)
 			if err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -245,10 +246,11 @@ func recordSession(ctx context.Context, e *env, s *runtime.Session, actions []re
 // maxListPages bounds the pages record reads of one listing.
 const maxListPages = 1000
 
-// listAll requests every page of a listing.
+// listAll requests every page of a listing. It keeps a digest of each
+// cursor to catch a loop, not the cursor: a server chooses their size.
 func listAll(ctx context.Context, s *runtime.Session, method string) error {
 	var cursor *string
-	seen := map[string]bool{}
+	seen := map[[sha256.Size]byte]bool{}
 	for range maxListPages {
 		var params json.RawMessage
 		if cursor != nil {
@@ -264,13 +266,16 @@ func listAll(ctx context.Context, s *runtime.Session, method string) error {
 		if err := json.Unmarshal(res, &page); err != nil {
 			return fmt.Errorf("%s: malformed result: %v", method, err)
 		}
-		if page.NextCursor == nil || *page.NextCursor == "" {
+		// A cursor that is present is followed, empty or not, as the
+		// Session follows it, so that the recording holds its pages.
+		if page.NextCursor == nil {
 			return nil
 		}
-		if seen[*page.NextCursor] {
+		sum := sha256.Sum256([]byte(*page.NextCursor))
+		if seen[sum] {
 			return fmt.Errorf("%s: the server sent a cursor twice; its pagination loops", method)
 		}
-		seen[*page.NextCursor] = true
+		seen[sum] = true
 		cursor = page.NextCursor
 	}
 	return fmt.Errorf("%s: more than %d pages", method, maxListPages)
