@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -101,43 +100,19 @@ func TestAskAfterTheCallEndedSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(context.Background(), inR, outW); outW.Close() }()
-	lines := make(chan string, 16)
-	go func() {
-		defer close(lines)
-		out := bufio.NewScanner(outR)
-		for out.Scan() {
-			lines <- out.Text()
-		}
-	}()
-	write := func(l string) {
-		t.Helper()
-		if _, err := io.WriteString(inW, l+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
-	if l := <-lines; !strings.Contains(l, `"id":1,"result"`) {
-		t.Fatalf("initialize: %s", l)
-	}
-	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"late","arguments":{}}}`)
-	if l := <-lines; !strings.Contains(l, `"id":2,"result"`) {
+	c := serveStdio(t, s)
+	c.write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"late","arguments":{}}}`)
+	if l := c.next(); !strings.Contains(l, `"id":2,"result"`) {
 		t.Fatalf("the call: %s", l)
 	}
 	if err := <-asked; !errors.Is(err, context.Canceled) {
 		t.Errorf("Elicit after the call ended: %v, want context.Canceled", err)
 	}
-	inW.Close()
-	for l := range lines {
-		t.Errorf("after the call was answered, the server sent %s", l)
+	c.in.Close()
+	for c.out.Scan() {
+		t.Errorf("after the call was answered, the server sent %s", c.out.Text())
 	}
-	if err := <-served; err != nil {
-		t.Errorf("Serve: %v", err)
-	}
+	c.wait()
 }
 
 // elicitServer offers one tool, confirm, whose handler asks the client one
@@ -192,52 +167,24 @@ func TestRefusedAnswerFailsTheAsk(t *testing.T) {
 	for name, tc := range answers {
 		answer := tc.answer
 		t.Run("stdio/"+name, func(t *testing.T) {
-			s := elicitServer(t, opts)
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			served := make(chan error, 1)
-			go func() { served <- s.Serve(context.Background(), inR, outW); outW.Close() }()
-			out := bufio.NewScanner(outR)
-			write := func(l string) {
-				t.Helper()
-				if _, err := io.WriteString(inW, l+"\n"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			next := func() string {
-				t.Helper()
-				if !out.Scan() {
-					t.Fatalf("no line: %v", out.Err())
-				}
-				return out.Text()
-			}
-			write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
-			next()
-			write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`)
-			var req struct{ ID json.RawMessage }
-			if l := next(); json.Unmarshal([]byte(l), &req) != nil || len(req.ID) == 0 {
-				t.Fatalf("the server sent %s, want its request", l)
-			}
-			write(strings.Replace(answer, "ID", string(req.ID), 1))
+			c := serveStdio(t, elicitServer(t, opts))
+			id, _ := c.callUntilAsked("confirm")
+			c.write(strings.Replace(answer, "ID", string(id), 1))
 			// A ping behind the answer; then the client goes away.
-			write(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+			c.write(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
 			var call string
 			for call == "" {
-				switch l := next(); {
+				switch l := c.next(); {
 				case strings.Contains(l, `"id":2`):
 					call = l
 				case strings.Contains(l, `"id":3`):
-					inW.Close()
+					c.in.Close()
 				}
 			}
 			if callText(call) != wantErr+tc.want {
 				t.Errorf("the call was answered %s, want an error saying %q", call, wantErr+tc.want)
 			}
-			inW.Close()
-			go io.Copy(io.Discard, outR)
-			if err := <-served; err != nil {
-				t.Errorf("Serve: %v", err)
-			}
+			c.wait()
 		})
 		t.Run("http/"+name, func(t *testing.T) {
 			hs := httptest.NewServer(elicitServer(t, opts))
@@ -348,38 +295,12 @@ func TestIncompleteAnswersAreErrors(t *testing.T) {
 func TestAnswerBeforeTheEndOfInputIsTaken(t *testing.T) {
 	s := elicitServer(t, nil)
 	for i := range 200 {
-		inR, inW := io.Pipe()
-		outR, outW := io.Pipe()
-		served := make(chan error, 1)
-		go func() { served <- s.Serve(context.Background(), inR, outW); outW.Close() }()
-		out := bufio.NewScanner(outR)
-		write := func(l string) {
-			t.Helper()
-			if _, err := io.WriteString(inW, l+"\n"); err != nil {
-				t.Fatal(err)
-			}
-		}
-		next := func() string {
-			t.Helper()
-			if !out.Scan() {
-				t.Fatalf("no line: %v", out.Err())
-			}
-			return out.Text()
-		}
-		write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
-		next()
-		write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`)
-		var req struct{ ID json.RawMessage }
-		if l := next(); json.Unmarshal([]byte(l), &req) != nil || len(req.ID) == 0 {
-			t.Fatalf("the server sent %s, want its request", l)
-		}
-		write(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"action":"accept","content":{}}}`)
-		inW.Close()
-		call := next()
-		go io.Copy(io.Discard, outR)
-		if err := <-served; err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
+		c := serveStdio(t, s)
+		id, _ := c.callUntilAsked("confirm")
+		c.write(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{}}}`)
+		c.in.Close()
+		call := c.next()
+		c.wait()
 		if got := callText(call); got != "accept" {
 			t.Fatalf("run %d: the call was answered %s, want accept", i, call)
 		}

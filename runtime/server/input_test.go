@@ -245,47 +245,85 @@ func TestRequestStateCannotBeForged(t *testing.T) {
 
 func TestConnectionEndsWhileAHandlerAsks(t *testing.T) {
 	var runs atomic.Int32
-	s := inputServer(t, &runs)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
-	out := bufio.NewScanner(outR)
-	write := func(line string) {
-		t.Helper()
-		if _, err := io.WriteString(inW, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	next := func() string {
-		t.Helper()
-		if !out.Scan() {
-			t.Fatalf("no line: %v", out.Err())
-		}
-		return out.Text()
-	}
-	write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
-	next()
-	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
-	var req struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if line := next(); json.Unmarshal([]byte(line), &req) != nil || req.Method != "elicitation/create" {
-		t.Fatalf("the server sent %s, want an elicitation/create request", line)
+	c := serveStdio(t, inputServer(t, &runs))
+	if _, method := c.callUntilAsked("ask"); method != "elicitation/create" {
+		t.Fatalf("the server sent %s, want an elicitation/create request", method)
 	}
 	// A response to no request the server sent is dropped; then the
 	// client goes away without answering. Serve returns, and the call's
 	// answer says why it failed.
-	write(`{"jsonrpc":"2.0","id":"other","result":{"action":"accept"}}`)
-	inW.Close()
-	if line := next(); !strings.Contains(line, `"id":2`) || !strings.Contains(line, "the connection ended before the client answered elicitation/create") {
+	c.write(`{"jsonrpc":"2.0","id":"other","result":{"action":"accept"}}`)
+	c.in.Close()
+	if line := c.next(); !strings.Contains(line, `"id":2`) || !strings.Contains(line, "the connection ended before the client answered elicitation/create") {
 		t.Errorf("the call was answered with %s", line)
 	}
-	go io.Copy(io.Discard, outR)
-	if err := <-done; err != nil {
-		t.Fatalf("Serve: %v", err)
+	c.wait()
+}
+
+// stdioClient is a legacy client of a Server's Serve, written and read line
+// by line through pipes.
+type stdioClient struct {
+	t      *testing.T
+	in     *io.PipeWriter
+	outR   *io.PipeReader
+	out    *bufio.Scanner
+	served chan error
+}
+
+// serveStdio runs s.Serve on pipes and initializes a 2025-11-25 session
+// that declares elicitation.
+func serveStdio(t *testing.T, s *server.Server) *stdioClient {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &stdioClient{t: t, in: inW, outR: outR, out: bufio.NewScanner(outR), served: make(chan error, 1)}
+	go func() { c.served <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	c.write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}`)
+	if l := c.next(); !strings.Contains(l, `"id":1,"result"`) {
+		t.Fatalf("initialize: %s", l)
+	}
+	c.write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+func (c *stdioClient) write(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *stdioClient) next() string {
+	c.t.Helper()
+	if !c.out.Scan() {
+		c.t.Fatalf("no line: %v", c.out.Err())
+	}
+	return c.out.Text()
+}
+
+// callUntilAsked calls tool, with id 2, and returns the request the server
+// sends the client for it.
+func (c *stdioClient) callUntilAsked(tool string) (id json.RawMessage, method string) {
+	c.t.Helper()
+	c.write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}`)
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if l := c.next(); json.Unmarshal([]byte(l), &req) != nil || len(req.ID) == 0 {
+		c.t.Fatalf("the server sent %s, want its request", l)
+	}
+	return req.ID, req.Method
+}
+
+// wait ends the input, reads the rest of the output, and checks that Serve
+// returned nil.
+func (c *stdioClient) wait() {
+	c.t.Helper()
+	c.in.Close()
+	go io.Copy(io.Discard, c.outR)
+	if err := <-c.served; err != nil {
+		c.t.Errorf("Serve: %v", err)
 	}
 }
 
