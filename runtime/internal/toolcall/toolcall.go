@@ -32,6 +32,15 @@ type Image struct {
 // 256 KiB is about 64,000 tokens.
 const MaxOutput = 256 << 10
 
+// MaxImages bounds, in bytes of image data, the images of one result that
+// a toolset attaches for the model; the images past it are described as
+// not shown. They stay in the history as text does and go out, base64
+// encoded, with every later request. 3 MiB encodes to 4 MiB, under
+// Anthropic's 5 MB for one image, and is more than a model's largest
+// input image takes (Claude and Gemini scale an image down to about 1.2
+// megapixels).
+const MaxImages = 3 << 20
+
 // Outcome is what a tool call gives back to the model.
 type Outcome struct {
 	// Error is set when the call failed: invalid arguments (with the JSON
@@ -141,22 +150,28 @@ func bound(text string) string {
 }
 
 // Describe joins the text blocks of a result, with a placeholder for every
-// other block. Image blocks whose MIME type attach accepts are returned, and
-// their placeholder says they are attached; an image without data is not,
-// since a provider refuses an empty image.
+// other block. Image blocks whose MIME type attach accepts are returned, in
+// order while their data comes to at most MaxImages bytes, and their
+// placeholder says they are attached; an image without data is not, since
+// a provider refuses an empty image.
 func Describe(res *runtime.Result, attach func(mimeType string) bool) (string, []Image) {
 	var texts []string
 	var images []Image
+	budget := MaxImages
 	for i := range res.Content {
 		c := &res.Content[i]
 		switch c.Type {
 		case runtime.ContentText:
 			texts = append(texts, c.Text)
 		case runtime.ContentImage:
-			if attach != nil && len(c.Data) > 0 && attach(c.MIMEType) {
+			switch attachable := attach != nil && len(c.Data) > 0 && attach(c.MIMEType); {
+			case attachable && len(c.Data) <= budget:
+				budget -= len(c.Data)
 				images = append(images, Image{MIMEType: c.MIMEType, Data: c.Data})
 				texts = append(texts, fmt.Sprintf("[image %d: %s, attached]", len(images), orUnknown(c.MIMEType)))
-			} else {
+			case attachable:
+				texts = append(texts, fmt.Sprintf("[image: %s, %d bytes, not shown: the images of one result are given to the model up to %d bytes]", orUnknown(c.MIMEType), len(c.Data), MaxImages))
+			default:
 				texts = append(texts, fmt.Sprintf("[image: %s, %d bytes, not shown]", orUnknown(c.MIMEType), len(c.Data)))
 			}
 		case runtime.ContentAudio:

@@ -108,3 +108,32 @@ func TestRunBoundsWhatTheModelGets(t *testing.T) {
 		})
 	}
 }
+
+// The images of one result are attached up to MaxImages bytes, in order;
+// the rest are described: a result as large as a message would otherwise
+// stay in the history as 16 MiB of image data, past what a provider takes
+// in one request.
+func TestRunBoundsTheImagesTheModelGets(t *testing.T) {
+	png := func(n int) runtime.Content {
+		return runtime.Content{Type: runtime.ContentImage, MIMEType: "image/png", Data: make([]byte, n)}
+	}
+	res := &runtime.Result{Content: []runtime.Content{png(2 << 20), png(2 << 20), png(1 << 20), png(8 << 20)}}
+	out := Run(context.Background(), callerFunc(func(context.Context, string, any) (*runtime.Result, error) { return res, nil }), "t", nil, nil,
+		func(string) bool { return true }, nil)
+	total := 0
+	for _, img := range out.Images {
+		total += len(img.Data)
+	}
+	if len(out.Images) != 2 || total > MaxImages {
+		t.Fatalf("attached %d images of %d bytes, want 2 within %d", len(out.Images), total, MaxImages)
+	}
+	want := strings.Join([]string{
+		"[image 1: image/png, attached]",
+		"[image: image/png, 2097152 bytes, not shown: the images of one result are given to the model up to 3145728 bytes]",
+		"[image 2: image/png, attached]",
+		"[image: image/png, 8388608 bytes, not shown: the images of one result are given to the model up to 3145728 bytes]",
+	}, "\n")
+	if out.Text != want {
+		t.Errorf("text = %q\nwant %q", out.Text, want)
+	}
+}
