@@ -51,10 +51,12 @@ type Chat struct {
 	// History is the conversation so far. Run appends every assistant
 	// message as the model sent it and a tool message for each of its tool
 	// calls, including those it did not run, so that the history can
-	// always be sent again.
+	// always be sent again; the calls of the application's own tools are
+	// the application's to answer (see CallsNotRunError).
 	History []openai.ChatCompletionMessageParamUnion
 
-	answer string // the text of the last model turn, set by Request
+	answer string       // the text of the last model turn, set by Request
+	notRun []NotRunCall // the application's calls of the last model message, set by Request
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -84,6 +86,10 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // A toolset in deferred mode declares the tools found so far anew on each
 // request; one that asks for the provider's own search
 // (runtime.ToolSearch.Native) is refused, as Chat Completions has none.
+//
+// Calls of the tools the application declared itself in Params.Tools are
+// not run: Run stops at the message that makes them and returns a
+// *CallsNotRunError, which says how to go on.
 func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Client == nil {
 		return "", errors.New("openai chat: Client is nil")
@@ -91,9 +97,9 @@ func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Toolset != nil && c.Toolset.native() {
 		return "", errors.New("openai chat: the toolset asks for the provider's own tool search (runtime.ToolSearch.Native), which Chat Completions does not have; use openai.Responses, or leave Native false for mcpgen's search function")
 	}
-	c.answer = ""
+	c.answer, c.notRun = "", nil
 	if err := agent.Loop[openai.ChatCompletionMessageToolCallUnion](ctx, c.MaxSteps, (*chatModel)(c)); err != nil {
-		return "", fmt.Errorf("openai chat: %w", err)
+		return "", fmt.Errorf("openai chat: %w", withNotRun(err, c.notRun))
 	}
 	return c.answer, nil
 }
@@ -103,6 +109,11 @@ type chatModel Chat
 
 func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessageToolCallUnion, error) {
 	c := (*Chat)(m)
+	if len(c.notRun) > 0 {
+		// The toolset's calls of that message ran; the application
+		// answers its own before the model is asked again.
+		return nil, &CallsNotRunError{Calls: c.notRun}
+	}
 	resp, err := c.Client.Chat.Completions.New(ctx, c.params())
 	if err != nil {
 		return nil, err
@@ -130,11 +141,42 @@ func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessage
 		c.answer = msg.Content
 		return nil, nil
 	}
-	if c.Toolset == nil {
-		m.Skip(msg.ToolCalls, "the chat has no toolset")
-		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", msg.ToolCalls[0].Function.Name)
+	calls := c.ownCalls(msg.ToolCalls)
+	if len(calls) == 0 {
+		return nil, &CallsNotRunError{Calls: c.notRun}
 	}
-	return msg.ToolCalls, nil
+	if c.Toolset == nil {
+		m.Skip(calls, "the chat has no toolset")
+		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", calls[0].Function.Name)
+	}
+	return calls, nil
+}
+
+// ownCalls returns the calls the chat runs, and keeps in c.notRun those of
+// the tools the application declared itself in Params.Tools: its custom
+// tools and functions.
+func (c *Chat) ownCalls(calls []openai.ChatCompletionMessageToolCallUnion) []openai.ChatCompletionMessageToolCallUnion {
+	if c.Params == nil || len(c.Params.Tools) == 0 {
+		return calls
+	}
+	apps := map[string]bool{}
+	for _, t := range c.Params.Tools {
+		if f := t.OfFunction; f != nil {
+			apps[f.Function.Name] = true
+		}
+	}
+	own := make([]openai.ChatCompletionMessageToolCallUnion, 0, len(calls))
+	for _, call := range calls {
+		switch {
+		case call.Type == "custom":
+			c.notRun = append(c.notRun, NotRunCall{Type: call.Type, Name: call.Custom.Name, CallID: call.ID, Input: call.Custom.Input, Item: json.RawMessage(call.RawJSON())})
+		case (call.Type == "" || call.Type == "function") && apps[call.Function.Name]:
+			c.notRun = append(c.notRun, NotRunCall{Type: "function", Name: call.Function.Name, CallID: call.ID, Input: call.Function.Arguments, Item: json.RawMessage(call.RawJSON())})
+		default:
+			own = append(own, call)
+		}
+	}
+	return own
 }
 
 // assistantMessage returns msg as the history keeps it: as ToParam gives

@@ -54,10 +54,12 @@ type Responses struct {
 	// reasoning, function calls, tool search calls and their output), null
 	// ones aside, and a function_call_output item for each function call,
 	// including those it did not run, so that the history can always be
-	// sent again.
+	// sent again; the calls of the application's own tools are the
+	// application's to answer (see CallsNotRunError).
 	History []responses.ResponseInputItemUnionParam
 
-	answer string // the text of the last model turn, set by Request
+	answer string       // the text of the last model turn, set by Request
+	notRun []NotRunCall // the application's calls of the last model turn, set by Request
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -82,15 +84,28 @@ func (r *Responses) Send(ctx context.Context, text string) (string, error) {
 // answered with an output saying they were not run. Run then returns an
 // error wrapping ErrMaxSteps, or ctx's error, and the history answers every
 // function call, ready for a later Send.
+//
+// Calls of the tools the application declared itself in Params.Tools are
+// not run: Run stops at the turn that makes them and returns a
+// *CallsNotRunError, which says how to go on.
 func (r *Responses) Run(ctx context.Context) (string, error) {
 	if r.Client == nil {
 		return "", errors.New("openai responses: Client is nil")
 	}
-	r.answer = ""
+	r.answer, r.notRun = "", nil
 	if err := agent.Loop[responses.ResponseFunctionToolCall](ctx, r.MaxSteps, (*responsesModel)(r)); err != nil {
-		return "", fmt.Errorf("openai responses: %w", err)
+		return "", fmt.Errorf("openai responses: %w", withNotRun(err, r.notRun))
 	}
 	return r.answer, nil
+}
+
+// withNotRun returns err, joined with the error naming the application's
+// calls left unanswered when err is not already that error.
+func withNotRun(err error, calls []NotRunCall) error {
+	if len(calls) == 0 || errors.As(err, new(*CallsNotRunError)) {
+		return err
+	}
+	return errors.Join(err, &CallsNotRunError{Calls: calls})
 }
 
 // responsesModel is a Responses as agent.Loop sees it.
@@ -98,6 +113,11 @@ type responsesModel Responses
 
 func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunctionToolCall, error) {
 	r := (*Responses)(m)
+	if len(r.notRun) > 0 {
+		// The toolset's calls of that turn ran; the application answers
+		// its own before the model is asked again.
+		return nil, &CallsNotRunError{Calls: r.notRun}
+	}
 	resp, err := r.Client.Responses.New(ctx, r.params())
 	if err != nil {
 		return nil, err
@@ -112,10 +132,23 @@ func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunct
 	r.History = append(r.History, items...)
 	var calls []responses.ResponseFunctionToolCall
 	var refusal string
+	apps := r.appFunctions()
+	answered := answeredCalls(resp.Output)
 	for _, item := range resp.Output {
 		switch item.Type {
 		case "function_call":
-			calls = append(calls, item.AsFunctionCall())
+			if c := item.AsFunctionCall(); apps[c.Name] {
+				r.notRun = append(r.notRun, NotRunCall{Type: item.Type, Name: c.Name, CallID: c.CallID, Input: c.Arguments, Item: json.RawMessage(item.RawJSON())})
+			} else {
+				calls = append(calls, c)
+			}
+		case "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call":
+			// A hosted variant of these brings its own output item.
+			if !answered[item.CallID] {
+				r.notRun = append(r.notRun, NotRunCall{Type: item.Type, Name: item.Name, CallID: item.CallID, Input: item.Input, Item: json.RawMessage(item.RawJSON())})
+			}
+		case "mcp_approval_request":
+			r.notRun = append(r.notRun, NotRunCall{Type: item.Type, Name: item.Name, CallID: item.ID, Item: json.RawMessage(item.RawJSON())})
 		case "message":
 			for _, c := range item.AsMessage().Content {
 				if c.Type == "refusal" {
@@ -123,6 +156,9 @@ func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunct
 				}
 			}
 		}
+	}
+	if len(calls) == 0 && len(r.notRun) > 0 {
+		return nil, &CallsNotRunError{Calls: r.notRun}
 	}
 	if len(calls) == 0 {
 		text := resp.OutputText()
@@ -158,6 +194,39 @@ func (m *responsesModel) Skip(calls []responses.ResponseFunctionToolCall, why st
 	for _, call := range calls {
 		m.History = append(m.History, functionCallOutput(call.CallID, "Error: "+toolcall.NotRun(call.Name, why)))
 	}
+}
+
+// appFunctions returns the names of the functions the application
+// declared itself in Params.Tools.
+func (r *Responses) appFunctions() map[string]bool {
+	if r.Params == nil {
+		return nil
+	}
+	var names map[string]bool
+	for _, t := range r.Params.Tools {
+		if f := t.OfFunction; f != nil {
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[f.Name] = true
+		}
+	}
+	return names
+}
+
+// answeredCalls returns the call IDs that output items of a response
+// already answer, as a hosted tool's call comes with its output.
+func answeredCalls(output []responses.ResponseOutputItemUnion) map[string]bool {
+	var ids map[string]bool
+	for _, item := range output {
+		if strings.HasSuffix(item.Type, "_output") && item.CallID != "" {
+			if ids == nil {
+				ids = map[string]bool{}
+			}
+			ids[item.CallID] = true
+		}
+	}
+	return ids
 }
 
 // params returns the request: r.Params with the conversation's model,

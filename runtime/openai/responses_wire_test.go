@@ -183,6 +183,9 @@ func decodeRequest(body []byte) (fakeRequest, error) {
 		}
 		req.Input = append(req.Input, u)
 	}
+	if err := checkCallsAnswered(req.Input); err != nil {
+		return req, err
+	}
 	if len(req.Tools) != len(raw.Tools) {
 		return req, fmt.Errorf("%d tools, %d decoded", len(raw.Tools), len(req.Tools))
 	}
@@ -199,6 +202,10 @@ func decodeRequest(body []byte) (fakeRequest, error) {
 			}
 			functions = append(functions, tool)
 		case u.OfToolSearch != nil:
+		case u.OfCustom != nil:
+			if u.OfCustom.Name == "" {
+				return req, fmt.Errorf("custom tool %d lacks its name: %s", i, tool)
+			}
 		default:
 			return req, fmt.Errorf("tool %d is of an unexpected type: %s", i, tool)
 		}
@@ -225,6 +232,16 @@ func checkInputItem(u responses.ResponseInputItemUnionParam) error {
 		o := u.OfFunctionCallOutput
 		if !o.CallID.Valid() || o.CallID.Value == "" || !o.Output.OfString.Valid() {
 			return fmt.Errorf("a function call output without its call_id or text output")
+		}
+	case u.OfCustomToolCall != nil:
+		c := u.OfCustomToolCall
+		if c.CallID == "" || c.Name == "" {
+			return fmt.Errorf("a custom tool call without its call_id or name")
+		}
+	case u.OfCustomToolCallOutput != nil:
+		o := u.OfCustomToolCallOutput
+		if o.CallID == "" || !o.Output.OfString.Valid() {
+			return fmt.Errorf("a custom tool call output without its call_id or text output")
 		}
 	case u.OfToolSearchCall != nil:
 		if u.OfToolSearchCall.Arguments == nil {
@@ -265,6 +282,9 @@ func checkResponse(body string) error {
 		case "function_call":
 			c := item.AsFunctionCall()
 			missing = !c.JSON.CallID.Valid() || !c.JSON.Name.Valid() || !c.JSON.Arguments.Valid() || !c.JSON.ID.Valid()
+		case "custom_tool_call":
+			c := item.AsCustomToolCall()
+			missing = !c.JSON.CallID.Valid() || !c.JSON.Name.Valid() || !c.JSON.Input.Valid()
 		case "tool_search_call":
 			c := item.AsToolSearchCall()
 			missing = !c.JSON.ID.Valid() || !c.JSON.CallID.Valid() || !c.JSON.Arguments.Valid() || !c.JSON.Execution.Valid() || !c.JSON.Status.Valid()
@@ -278,6 +298,34 @@ func checkResponse(body string) error {
 		}
 		if missing {
 			return fmt.Errorf("output item %d (%s) lacks a required field", i, item.Type)
+		}
+	}
+	return nil
+}
+
+// checkCallsAnswered checks, as the API does, that the input answers every
+// function and custom tool call it holds with an output item of that call
+// ID after it.
+func checkCallsAnswered(input []responses.ResponseInputItemUnionParam) error {
+	open := map[string]bool{}
+	var order []string
+	for _, u := range input {
+		switch {
+		case u.OfFunctionCall != nil:
+			open[u.OfFunctionCall.CallID] = true
+			order = append(order, u.OfFunctionCall.CallID)
+		case u.OfCustomToolCall != nil:
+			open[u.OfCustomToolCall.CallID] = true
+			order = append(order, u.OfCustomToolCall.CallID)
+		case u.OfFunctionCallOutput != nil:
+			delete(open, u.OfFunctionCallOutput.CallID.Value)
+		case u.OfCustomToolCallOutput != nil:
+			delete(open, u.OfCustomToolCallOutput.CallID)
+		}
+	}
+	for _, id := range order {
+		if open[id] {
+			return fmt.Errorf("no tool output found for the call %s", id)
 		}
 	}
 	return nil
@@ -320,10 +368,13 @@ func outputOf(item responses.ResponseInputItemUnionParam) (callID, text string) 
 // defer_loading, and deferred ones loaded by a tool search output, in the
 // request's input or earlier in the reply.
 func checkCallsDeclared(req fakeRequest, body string) error {
-	loaded := map[string]bool{}
+	loaded, custom := map[string]bool{}, map[string]bool{}
 	for _, t := range req.Tools {
 		if f := t.OfFunction; f != nil && !(f.DeferLoading.Valid() && f.DeferLoading.Value) {
 			loaded[f.Name] = true
+		}
+		if c := t.OfCustom; c != nil {
+			custom[c.Name] = true
 		}
 	}
 	for _, item := range req.Input {
@@ -346,6 +397,10 @@ func checkCallsDeclared(req fakeRequest, body string) error {
 		case "function_call":
 			if name := item.AsFunctionCall().Name; !loaded[name] {
 				return fmt.Errorf("it calls %s, which the model cannot see", name)
+			}
+		case "custom_tool_call":
+			if name := item.AsCustomToolCall().Name; !custom[name] {
+				return fmt.Errorf("it calls the custom tool %s, which the request does not declare", name)
 			}
 		}
 	}
