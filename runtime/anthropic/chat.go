@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -57,7 +58,8 @@ type Chat struct {
 	// message as the model sent it, less the blank text and null blocks
 	// the API would refuse, and a user message with a tool_result for each
 	// of its tool_use blocks, including those it did not run, so that the
-	// history can always be sent again.
+	// history can always be sent again; the calls of the application's own
+	// tools are the application's to answer (see CallsNotRunError).
 	History []anthropic.MessageParam
 
 	answer string // the text of the last model turn, set by Request
@@ -95,6 +97,10 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // same way, as are calls still waiting for the user's confirmation, and Run
 // returns ctx's error. Either way the history ends with a tool_result for
 // every tool_use, ready for a later Send.
+//
+// Calls of the tools the application declared itself in Params.Tools are
+// not run: Run stops at the message that makes them and returns a
+// *CallsNotRunError, which says how to go on.
 func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Client == nil {
 		return "", errors.New("anthropic chat: Client is nil")
@@ -109,27 +115,27 @@ func (c *Chat) Run(ctx context.Context) (string, error) {
 // chatModel is a Chat as agent.Loop sees it.
 type chatModel Chat
 
-func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, error) {
+func (m *chatModel) Request(ctx context.Context) (uses []anthropic.ToolUseBlock, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
 	msg, err := c.Client.Messages.New(ctx, c.params())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if msg == nil {
-		return nil, errNullResponse
+		return nil, nil, errNullResponse
 	}
 	if len(msg.Content) == 0 {
-		return nil, fmt.Errorf("the model returned an empty message (%s)", orNone(string(msg.StopReason)))
+		return nil, nil, fmt.Errorf("the model returned an empty message (%s)", orNone(string(msg.StopReason)))
 	}
 	if p := historyMessage(msg); len(p.Content) > 0 {
 		c.History = append(c.History, p)
 	}
-	uses := ToolUses(msg)
+	uses = ToolUses(msg)
 	if len(uses) == 0 && msg.StopReason == anthropic.StopReasonPauseTurn {
 		// A server tool, such as the tool search, paused the turn: sending
 		// the history as it is lets the model go on. The next request is a
 		// step like any other.
-		return []anthropic.ToolUseBlock{resumeTurn}, nil
+		return []anthropic.ToolUseBlock{resumeTurn}, nil, nil
 	}
 	if len(uses) == 0 {
 		var b strings.Builder
@@ -143,24 +149,48 @@ func (m *chatModel) Request(ctx context.Context) ([]anthropic.ToolUseBlock, erro
 		case anthropic.StopReasonEndTurn, anthropic.StopReasonStopSequence, "":
 		default:
 			if text == "" {
-				return nil, fmt.Errorf("the model stopped without an answer (%s)", msg.StopReason)
+				return nil, nil, fmt.Errorf("the model stopped without an answer (%s)", msg.StopReason)
 			}
 		}
 		c.answer = text
-		return nil, nil
+		return nil, nil, nil
 	}
 	if limit := cutOffAt(msg.StopReason, c.maxTokens()); limit != "" && msg.Content[len(msg.Content)-1].Type == "tool_use" {
 		// A limit cut the last tool_use short: its input may lack members
 		// or end mid-string, and the model did not finish the calls it
 		// meant to make together. None of them is run.
 		m.Skip(uses, "the model's message was cut off at "+limit)
-		return nil, fmt.Errorf("the model's message was cut off at %s in the call to %s", limit, uses[len(uses)-1].Name)
+		return nil, nil, fmt.Errorf("the model's message was cut off at %s in the call to %s", limit, uses[len(uses)-1].Name)
 	}
-	if c.Toolset == nil {
+	uses, notRun = c.ownCalls(uses)
+	if c.Toolset == nil && len(uses) > 0 {
 		m.Skip(uses, "the chat has no toolset")
-		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", uses[0].Name)
+		return nil, notRun, fmt.Errorf("the model called %s, but the chat has no toolset", uses[0].Name)
 	}
-	return uses, nil
+	return uses, notRun, nil
+}
+
+// ownCalls splits the tool_use blocks of a message into those the chat
+// runs and those of the tools the application declared itself in
+// Params.Tools.
+func (c *Chat) ownCalls(uses []anthropic.ToolUseBlock) (own []anthropic.ToolUseBlock, notRun []NotRunCall) {
+	if c.Params == nil || len(c.Params.Tools) == 0 {
+		return uses, nil
+	}
+	apps := map[string]bool{}
+	for _, t := range c.Params.Tools {
+		if name := t.GetName(); name != nil {
+			apps[*name] = true
+		}
+	}
+	for _, u := range uses {
+		if !apps[u.Name] {
+			own = append(own, u)
+			continue
+		}
+		notRun = append(notRun, NotRunCall{Type: "tool_use", Name: u.Name, CallID: u.ID, Input: string(u.Input), Item: json.RawMessage(u.RawJSON())})
+	}
+	return own, notRun
 }
 
 // historyMessage returns msg as the history keeps it: as the model sent it,
@@ -190,7 +220,11 @@ func (m *chatModel) Run(ctx context.Context, uses []anthropic.ToolUseBlock) {
 	if isResume(uses) {
 		return
 	}
-	m.History = append(m.History, anthropic.NewUserMessage(m.Toolset.HandleAll(ctx, uses)...))
+	var results []anthropic.ContentBlockParamUnion
+	if len(uses) > 0 {
+		results = m.Toolset.HandleAll(ctx, uses)
+	}
+	m.History = append(m.History, anthropic.NewUserMessage(results...))
 }
 
 func (m *chatModel) Skip(uses []anthropic.ToolUseBlock, why string) {

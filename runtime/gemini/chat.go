@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,7 +45,9 @@ type Chat struct {
 	// History is the conversation so far. Run appends every model turn as
 	// the model sent it (thought signatures included) and every turn of
 	// function responses, including responses for the calls it did not
-	// run, so that the history can always be sent again.
+	// run, so that the history can always be sent again; the calls of the
+	// application's own functions are the application's to answer (see
+	// CallsNotRunError).
 	History []*genai.Content
 
 	answer string // the text of the last model turn, set by request
@@ -72,6 +75,10 @@ func (c *Chat) Send(ctx context.Context, text string) (string, error) {
 // still waiting for the user's confirmation, and Run returns ctx's error.
 // Either way the history ends with a response for every call, ready for a
 // later Send.
+//
+// Calls of the functions the application declared itself in Config.Tools
+// are not run: Run stops at the turn that makes them and returns a
+// *CallsNotRunError, which says how to go on.
 func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Client == nil || c.Client.Models == nil {
 		return "", errors.New("gemini chat: Client is nil")
@@ -86,34 +93,69 @@ func (c *Chat) Run(ctx context.Context) (string, error) {
 // chatModel is a Chat as agent.Loop sees it.
 type chatModel Chat
 
-func (m *chatModel) Request(ctx context.Context) ([]*genai.FunctionCall, error) {
+func (m *chatModel) Request(ctx context.Context) (calls []*genai.FunctionCall, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
 	resp, err := generate(ctx, c.Client.Models, c.Model, c.History, c.config())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	turn, err := modelTurn(resp)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.History = append(c.History, turn)
-	calls := functionCalls(turn)
+	calls = functionCalls(turn)
 	if len(calls) == 0 {
 		text := turnText(turn)
 		if reason := resp.Candidates[0].FinishReason; text == "" && reason != "" && reason != genai.FinishReasonStop {
-			return nil, fmt.Errorf("the model stopped without an answer (%s)", reason)
+			return nil, nil, fmt.Errorf("the model stopped without an answer (%s)", reason)
 		}
 		c.answer = text
-		return nil, nil
+		return nil, nil, nil
 	}
-	if c.Toolset == nil {
+	calls, notRun = c.ownCalls(calls)
+	if c.Toolset == nil && len(calls) > 0 {
 		m.Skip(calls, "the chat has no toolset")
-		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", calls[0].Name)
+		return nil, notRun, fmt.Errorf("the model called %s, but the chat has no toolset", calls[0].Name)
 	}
-	return calls, nil
+	return calls, notRun, nil
+}
+
+// ownCalls splits the function calls of a turn into those the chat runs
+// and those of the functions the application declared itself in
+// Config.Tools.
+func (c *Chat) ownCalls(calls []*genai.FunctionCall) (own []*genai.FunctionCall, notRun []NotRunCall) {
+	if c.Config == nil || len(c.Config.Tools) == 0 {
+		return calls, nil
+	}
+	apps := map[string]bool{}
+	for _, t := range c.Config.Tools {
+		if t == nil {
+			continue
+		}
+		for _, d := range t.FunctionDeclarations {
+			if d != nil {
+				apps[d.Name] = true
+			}
+		}
+	}
+	for _, call := range calls {
+		if !apps[call.Name] {
+			own = append(own, call)
+			continue
+		}
+		args, _ := json.Marshal(call.Args)
+		item, _ := json.Marshal(call)
+		notRun = append(notRun, NotRunCall{Type: "functionCall", Name: call.Name, CallID: call.ID, Input: string(args), Item: item})
+	}
+	return own, notRun
 }
 
 func (m *chatModel) Run(ctx context.Context, calls []*genai.FunctionCall) {
+	if len(calls) == 0 {
+		m.appendResponses(nil)
+		return
+	}
 	m.appendResponses(m.Toolset.HandleAll(withImagesFor(ctx, m.Model), calls))
 }
 

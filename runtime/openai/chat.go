@@ -55,8 +55,7 @@ type Chat struct {
 	// the application's to answer (see CallsNotRunError).
 	History []openai.ChatCompletionMessageParamUnion
 
-	answer string       // the text of the last model turn, set by Request
-	notRun []NotRunCall // the application's calls of the last model message, set by Request
+	answer string // the text of the last model turn, set by Request
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -97,9 +96,9 @@ func (c *Chat) Run(ctx context.Context) (string, error) {
 	if c.Toolset != nil && c.Toolset.native() {
 		return "", errors.New("openai chat: the toolset asks for the provider's own tool search (runtime.ToolSearch.Native), which Chat Completions does not have; use openai.Responses, or leave Native false for mcpgen's search function")
 	}
-	c.answer, c.notRun = "", nil
+	c.answer = ""
 	if err := agent.Loop[openai.ChatCompletionMessageToolCallUnion](ctx, c.MaxSteps, (*chatModel)(c)); err != nil {
-		return "", fmt.Errorf("openai chat: %w", withNotRun(err, c.notRun))
+		return "", fmt.Errorf("openai chat: %w", err)
 	}
 	return c.answer, nil
 }
@@ -107,22 +106,17 @@ func (c *Chat) Run(ctx context.Context) (string, error) {
 // chatModel is a Chat as agent.Loop sees it.
 type chatModel Chat
 
-func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessageToolCallUnion, error) {
+func (m *chatModel) Request(ctx context.Context) (calls []openai.ChatCompletionMessageToolCallUnion, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
-	if len(c.notRun) > 0 {
-		// The toolset's calls of that message ran; the application
-		// answers its own before the model is asked again.
-		return nil, &CallsNotRunError{Calls: c.notRun}
-	}
 	resp, err := c.Client.Chat.Completions.New(ctx, c.params())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if resp == nil {
-		return nil, errNullResponse
+		return nil, nil, errNullResponse
 	}
 	if len(resp.Choices) == 0 {
-		return nil, errors.New("the model returned no choice")
+		return nil, nil, errors.New("the model returned no choice")
 	}
 	choice := resp.Choices[0]
 	msg := choice.Message
@@ -134,30 +128,27 @@ func (m *chatModel) Request(ctx context.Context) ([]openai.ChatCompletionMessage
 		switch {
 		case msg.Content != "":
 		case msg.Refusal != "":
-			return nil, fmt.Errorf("the model refused: %s", msg.Refusal)
+			return nil, nil, fmt.Errorf("the model refused: %s", msg.Refusal)
 		case choice.FinishReason != "" && choice.FinishReason != "stop":
-			return nil, fmt.Errorf("the model stopped without an answer (%s)", choice.FinishReason)
+			return nil, nil, fmt.Errorf("the model stopped without an answer (%s)", choice.FinishReason)
 		}
 		c.answer = msg.Content
-		return nil, nil
+		return nil, nil, nil
 	}
-	calls := c.ownCalls(msg.ToolCalls)
-	if len(calls) == 0 {
-		return nil, &CallsNotRunError{Calls: c.notRun}
-	}
-	if c.Toolset == nil {
+	calls, notRun = c.ownCalls(msg.ToolCalls)
+	if c.Toolset == nil && len(calls) > 0 {
 		m.Skip(calls, "the chat has no toolset")
-		return nil, fmt.Errorf("the model called %s, but the chat has no toolset", calls[0].Function.Name)
+		return nil, notRun, fmt.Errorf("the model called %s, but the chat has no toolset", calls[0].Function.Name)
 	}
-	return calls, nil
+	return calls, notRun, nil
 }
 
-// ownCalls returns the calls the chat runs, and keeps in c.notRun those of
-// the tools the application declared itself in Params.Tools: its custom
-// tools and functions.
-func (c *Chat) ownCalls(calls []openai.ChatCompletionMessageToolCallUnion) []openai.ChatCompletionMessageToolCallUnion {
+// ownCalls splits the calls of a message into those the chat runs and
+// those of the tools the application declared itself in Params.Tools: its
+// custom tools and functions.
+func (c *Chat) ownCalls(calls []openai.ChatCompletionMessageToolCallUnion) (own []openai.ChatCompletionMessageToolCallUnion, notRun []NotRunCall) {
 	if c.Params == nil || len(c.Params.Tools) == 0 {
-		return calls
+		return calls, nil
 	}
 	apps := map[string]bool{}
 	for _, t := range c.Params.Tools {
@@ -165,18 +156,17 @@ func (c *Chat) ownCalls(calls []openai.ChatCompletionMessageToolCallUnion) []ope
 			apps[f.Function.Name] = true
 		}
 	}
-	own := make([]openai.ChatCompletionMessageToolCallUnion, 0, len(calls))
 	for _, call := range calls {
 		switch {
 		case call.Type == "custom":
-			c.notRun = append(c.notRun, NotRunCall{Type: call.Type, Name: call.Custom.Name, CallID: call.ID, Input: call.Custom.Input, Item: json.RawMessage(call.RawJSON())})
+			notRun = append(notRun, NotRunCall{Type: call.Type, Name: call.Custom.Name, CallID: call.ID, Input: call.Custom.Input, Item: json.RawMessage(call.RawJSON())})
 		case (call.Type == "" || call.Type == "function") && apps[call.Function.Name]:
-			c.notRun = append(c.notRun, NotRunCall{Type: "function", Name: call.Function.Name, CallID: call.ID, Input: call.Function.Arguments, Item: json.RawMessage(call.RawJSON())})
+			notRun = append(notRun, NotRunCall{Type: "function", Name: call.Function.Name, CallID: call.ID, Input: call.Function.Arguments, Item: json.RawMessage(call.RawJSON())})
 		default:
 			own = append(own, call)
 		}
 	}
-	return own
+	return own, notRun
 }
 
 // assistantMessage returns msg as the history keeps it: as ToParam gives
@@ -199,6 +189,9 @@ func assistantMessage(msg openai.ChatCompletionMessage) openai.ChatCompletionMes
 }
 
 func (m *chatModel) Run(ctx context.Context, calls []openai.ChatCompletionMessageToolCallUnion) {
+	if len(calls) == 0 {
+		return
+	}
 	m.History = append(m.History, m.Toolset.HandleAll(ctx, calls)...)
 }
 

@@ -102,9 +102,10 @@ func TestResponsesOnlyApplicationCalls(t *testing.T) {
 	}
 }
 
-// TestResponsesApplicationCallsAtMaxSteps: when the last step's calls are
-// not run, the error still names the application's calls, which the
-// history leaves unanswered.
+// TestResponsesApplicationCallsAtMaxSteps: a turn with the application's
+// calls ends the run without another request, so at the step limit the
+// toolset's calls of that turn still run, and the error is only about the
+// application's calls.
 func TestResponsesApplicationCallsAtMaxSteps(t *testing.T) {
 	_, ts := deviceToolset(t)
 	_, client := newFakeResponses(t, nil, fixed(responseBody("resp_1", "completed",
@@ -113,8 +114,11 @@ func TestResponsesApplicationCallsAtMaxSteps(t *testing.T) {
 	conv := &Responses{Client: client, Model: "gpt-test", Toolset: ts, MaxSteps: 1, Params: &responses.ResponseNewParams{Tools: appResponsesTools()}}
 	_, err := conv.Send(context.Background(), "go")
 	var nr *CallsNotRunError
-	if !errors.Is(err, ErrMaxSteps) || !errors.As(err, &nr) {
-		t.Fatalf("Send = %v; want ErrMaxSteps and a *CallsNotRunError", err)
+	if errors.Is(err, ErrMaxSteps) || !errors.As(err, &nr) {
+		t.Fatalf("Send = %v; want a *CallsNotRunError alone", err)
+	}
+	if id, text := outputOf(conv.History[len(conv.History)-1]); id != "call_r" || text != "done read_state" {
+		t.Errorf("the history ends with the output %s %q, want the toolset's for call_r", id, text)
 	}
 }
 

@@ -58,8 +58,7 @@ type Responses struct {
 	// application's to answer (see CallsNotRunError).
 	History []responses.ResponseInputItemUnionParam
 
-	answer string       // the text of the last model turn, set by Request
-	notRun []NotRunCall // the application's calls of the last model turn, set by Request
+	answer string // the text of the last model turn, set by Request
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -92,45 +91,30 @@ func (r *Responses) Run(ctx context.Context) (string, error) {
 	if r.Client == nil {
 		return "", errors.New("openai responses: Client is nil")
 	}
-	r.answer, r.notRun = "", nil
+	r.answer = ""
 	if err := agent.Loop[responses.ResponseFunctionToolCall](ctx, r.MaxSteps, (*responsesModel)(r)); err != nil {
-		return "", fmt.Errorf("openai responses: %w", withNotRun(err, r.notRun))
+		return "", fmt.Errorf("openai responses: %w", err)
 	}
 	return r.answer, nil
-}
-
-// withNotRun returns err, joined with the error naming the application's
-// calls left unanswered when err is not already that error.
-func withNotRun(err error, calls []NotRunCall) error {
-	if len(calls) == 0 || errors.As(err, new(*CallsNotRunError)) {
-		return err
-	}
-	return errors.Join(err, &CallsNotRunError{Calls: calls})
 }
 
 // responsesModel is a Responses as agent.Loop sees it.
 type responsesModel Responses
 
-func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunctionToolCall, error) {
+func (m *responsesModel) Request(ctx context.Context) (calls []responses.ResponseFunctionToolCall, notRun []NotRunCall, err error) {
 	r := (*Responses)(m)
-	if len(r.notRun) > 0 {
-		// The toolset's calls of that turn ran; the application answers
-		// its own before the model is asked again.
-		return nil, &CallsNotRunError{Calls: r.notRun}
-	}
 	resp, err := r.Client.Responses.New(ctx, r.params())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if resp == nil {
-		return nil, errNullResponse
+		return nil, nil, errNullResponse
 	}
 	items, err := inputItems(resp.Output)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r.History = append(r.History, items...)
-	var calls []responses.ResponseFunctionToolCall
 	var refusal string
 	apps := r.appFunctions()
 	answered := answeredCalls(resp.Output)
@@ -138,17 +122,17 @@ func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunct
 		switch item.Type {
 		case "function_call":
 			if c := item.AsFunctionCall(); apps[c.Name] {
-				r.notRun = append(r.notRun, NotRunCall{Type: item.Type, Name: c.Name, CallID: c.CallID, Input: c.Arguments, Item: json.RawMessage(item.RawJSON())})
+				notRun = append(notRun, NotRunCall{Type: item.Type, Name: c.Name, CallID: c.CallID, Input: c.Arguments, Item: json.RawMessage(item.RawJSON())})
 			} else {
 				calls = append(calls, c)
 			}
 		case "custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call":
 			// A hosted variant of these brings its own output item.
 			if !answered[item.CallID] {
-				r.notRun = append(r.notRun, NotRunCall{Type: item.Type, Name: item.Name, CallID: item.CallID, Input: item.Input, Item: json.RawMessage(item.RawJSON())})
+				notRun = append(notRun, NotRunCall{Type: item.Type, Name: item.Name, CallID: item.CallID, Input: item.Input, Item: json.RawMessage(item.RawJSON())})
 			}
 		case "mcp_approval_request":
-			r.notRun = append(r.notRun, NotRunCall{Type: item.Type, Name: item.Name, CallID: item.ID, Item: json.RawMessage(item.RawJSON())})
+			notRun = append(notRun, NotRunCall{Type: item.Type, Name: item.Name, CallID: item.ID, Item: json.RawMessage(item.RawJSON())})
 		case "message":
 			for _, c := range item.AsMessage().Content {
 				if c.Type == "refusal" {
@@ -157,36 +141,39 @@ func (m *responsesModel) Request(ctx context.Context) ([]responses.ResponseFunct
 			}
 		}
 	}
-	if len(calls) == 0 && len(r.notRun) > 0 {
-		return nil, &CallsNotRunError{Calls: r.notRun}
+	if len(calls) == 0 && len(notRun) > 0 {
+		return nil, notRun, nil
 	}
 	if len(calls) == 0 {
 		text := resp.OutputText()
 		switch {
 		case resp.Status == responses.ResponseStatusFailed:
-			return nil, fmt.Errorf("the response failed: %s", responseError(resp))
+			return nil, nil, fmt.Errorf("the response failed: %s", responseError(resp))
 		case resp.Status == responses.ResponseStatusQueued || resp.Status == responses.ResponseStatusInProgress:
 			// Params.Background asks for an answer to fetch later.
-			return nil, fmt.Errorf("the response is %s, not finished; a conversation cannot run in the background (Params.Background)", resp.Status)
+			return nil, nil, fmt.Errorf("the response is %s, not finished; a conversation cannot run in the background (Params.Background)", resp.Status)
 		case resp.Status == responses.ResponseStatusCancelled:
-			return nil, errors.New("the response was cancelled")
+			return nil, nil, errors.New("the response was cancelled")
 		case text != "":
 		case refusal != "":
-			return nil, fmt.Errorf("the model refused: %s", refusal)
+			return nil, nil, fmt.Errorf("the model refused: %s", refusal)
 		case resp.Status == responses.ResponseStatusIncomplete:
-			return nil, fmt.Errorf("the model stopped without an answer (%s)", cmp.Or(string(resp.IncompleteDetails.Reason), "incomplete"))
+			return nil, nil, fmt.Errorf("the model stopped without an answer (%s)", cmp.Or(string(resp.IncompleteDetails.Reason), "incomplete"))
 		}
 		r.answer = text
-		return nil, nil
+		return nil, nil, nil
 	}
 	if r.Toolset == nil {
 		m.Skip(calls, "the conversation has no toolset")
-		return nil, fmt.Errorf("the model called %s, but the conversation has no toolset", calls[0].Name)
+		return nil, notRun, fmt.Errorf("the model called %s, but the conversation has no toolset", calls[0].Name)
 	}
-	return calls, nil
+	return calls, notRun, nil
 }
 
 func (m *responsesModel) Run(ctx context.Context, calls []responses.ResponseFunctionToolCall) {
+	if len(calls) == 0 {
+		return
+	}
 	m.History = append(m.History, m.Toolset.HandleFunctionCalls(ctx, calls)...)
 }
 

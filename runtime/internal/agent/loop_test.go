@@ -14,19 +14,23 @@ type script struct {
 	ran      []string
 	skipped  []string
 	why      string
-	cancel   func() // called after the first request, when set
+	cancel   func()       // called after the first request, when set
+	apps     []NotRunCall // the application's calls of the first turn
 }
 
-func (s *script) Request(ctx context.Context) ([]string, error) {
+func (s *script) Request(ctx context.Context) ([]string, []NotRunCall, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n := min(s.requests, len(s.calls)-1)
 	s.requests++
 	if s.cancel != nil {
 		s.cancel()
 	}
-	return s.calls[n], nil
+	if n == 0 {
+		return s.calls[n], s.apps, nil
+	}
+	return s.calls[n], nil, nil
 }
 
 func (s *script) Run(ctx context.Context, calls []string) { s.ran = append(s.ran, calls...) }
@@ -68,5 +72,33 @@ func TestLoopAnswer(t *testing.T) {
 	}
 	if s.requests != 2 || len(s.ran) != 1 || len(s.skipped) != 0 {
 		t.Errorf("%d requests, ran %v, skipped %v", s.requests, s.ran, s.skipped)
+	}
+}
+
+// A turn that calls the application's tools ends the loop once its other
+// calls ran: no request follows, whatever the step limit, and the error
+// names the application's calls.
+func TestLoopLeavesTheApplicationsCalls(t *testing.T) {
+	apps := []NotRunCall{{Type: "function", Name: "lookup", CallID: "c1"}}
+	for _, maxSteps := range []int{1, 5} {
+		s := &script{calls: [][]string{{"a", "b"}, {"c"}}, apps: apps}
+		err := Loop(context.Background(), maxSteps, s)
+		var nr *CallsNotRunError
+		if !errors.As(err, &nr) || len(nr.Calls) != 1 || errors.Is(err, ErrMaxSteps) {
+			t.Errorf("max %d: error = %v, want only a *CallsNotRunError", maxSteps, err)
+		}
+		if s.requests != 1 || len(s.ran) != 2 || len(s.skipped) != 0 {
+			t.Errorf("max %d: %d requests, ran %v, skipped %v; want 1 request, a and b run", maxSteps, s.requests, s.ran, s.skipped)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &script{calls: [][]string{{"a"}}, apps: apps, cancel: cancel}
+	err := Loop(ctx, 5, s)
+	var nr *CallsNotRunError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &nr) {
+		t.Errorf("cancelled: error = %v, want context.Canceled and a *CallsNotRunError", err)
+	}
+	if len(s.ran) != 0 || len(s.skipped) != 1 {
+		t.Errorf("cancelled: ran %v, skipped %v", s.ran, s.skipped)
 	}
 }
