@@ -70,6 +70,16 @@ type LiveOptions struct {
 	// they are described in the text as not shown, since a model that
 	// does not take them refuses the whole response.
 	Model string
+	// AppFunctions names the functions the application declared itself in
+	// the session's configuration, beside the toolset's LiveTools. Live
+	// neither runs nor answers their calls: they reach Run's handle in
+	// the message's ToolCall, and so do the IDs of a toolCallCancellation
+	// that are not of a call Live runs; the application answers them
+	// with Live.SendToolResponse. Without AppFunctions a call of a
+	// function the toolset does not have is answered as unknown, so that
+	// the model, which waits for the response of a blocking call, hears
+	// of its mistake.
+	AppFunctions []string
 }
 
 // LiveTools returns the tools to put in genai.LiveConnectConfig.Tools: the
@@ -93,6 +103,7 @@ type livePolicy struct {
 	maxCalls    int
 	maxSteps    int
 	model       string
+	apps        map[string]bool // LiveOptions.AppFunctions
 }
 
 func newLivePolicy(ts *Toolset, opts *LiveOptions) (*livePolicy, error) {
@@ -148,7 +159,26 @@ func newLivePolicy(ts *Toolset, opts *LiveOptions) (*livePolicy, error) {
 		}
 		p.scheduling[n] = s
 	}
+	for _, n := range opts.AppFunctions {
+		if p.apps == nil {
+			p.apps = map[string]bool{}
+		}
+		p.apps[n] = true
+	}
+	if err := p.checkApps(ts); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// checkApps fails when ts declares one of the application's functions.
+func (p *livePolicy) checkApps(ts *Toolset) error {
+	for n := range p.apps {
+		if _, ok := ts.tools.Lookup(n); ok || ts.search != nil && n == ts.search.Name {
+			return fmt.Errorf("gemini live: AppFunctions names %q, which the toolset declares", n)
+		}
+	}
+	return nil
 }
 
 // isNonBlocking reports whether calls of the MCP tool t are NON_BLOCKING.
@@ -316,7 +346,9 @@ func (e *LiveError) Unwrap() error { return e.Err }
 // content (text, audio, transcriptions, turnComplete), usage, goAway and
 // sessionResumptionUpdate. A message that holds a toolCall or a
 // toolCallCancellation reaches handle without them, and only when
-// something else is left.
+// something else is left, but for the calls of the application's own
+// functions and their cancellations (LiveOptions.AppFunctions), which
+// reach it for the application to answer.
 //
 // handle is a callback rather than a channel so that the order of the
 // messages and the pace of reading stay the caller's to see: Run calls it
@@ -338,6 +370,10 @@ func (l *Live) Run(ctx context.Context, handle func(*genai.LiveServerMessage) er
 	}
 	l.running = true
 	l.mu.Unlock()
+	if handle == nil && len(l.policy.apps) > 0 {
+		l.conn.Close()
+		return &LiveError{Err: errors.New("LiveOptions.AppFunctions needs a handle to pass their calls to")}
+	}
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -384,11 +420,26 @@ func (l *Live) dispatch(ctx context.Context, msg *genai.LiveServerMessage, handl
 	if msg == nil {
 		return nil
 	}
+	var appCalls *genai.LiveServerToolCall
+	var appCancel *genai.LiveServerToolCallCancellation
 	if c := msg.ToolCallCancellation; c != nil {
+		if ids := l.notRunning(c.IDs); len(ids) > 0 {
+			appCancel = &genai.LiveServerToolCallCancellation{IDs: ids}
+		}
 		l.cancelCalls(c.IDs)
 	}
 	if c := msg.ToolCall; c != nil {
-		l.start(ctx, c.FunctionCalls)
+		calls := c.FunctionCalls
+		if len(l.policy.apps) > 0 {
+			var apps []*genai.FunctionCall
+			calls, apps = l.policy.splitCalls(calls)
+			if len(apps) > 0 {
+				appCalls = &genai.LiveServerToolCall{FunctionCalls: apps}
+			}
+		}
+		if len(calls) > 0 {
+			l.start(ctx, calls)
+		}
 	}
 	if u := msg.SessionResumptionUpdate; u != nil && u.Resumable && u.NewHandle != "" {
 		l.mu.Lock()
@@ -408,13 +459,43 @@ func (l *Live) dispatch(ctx context.Context, msg *genai.LiveServerMessage, handl
 	}
 	if msg.ToolCall != nil || msg.ToolCallCancellation != nil {
 		rest := *msg
-		rest.ToolCall, rest.ToolCallCancellation = nil, nil
+		rest.ToolCall, rest.ToolCallCancellation = appCalls, appCancel
 		if reflect.ValueOf(rest).IsZero() {
 			return nil
 		}
 		msg = &rest
 	}
 	return handle(msg)
+}
+
+// splitCalls splits the calls of a toolCall message into those Live runs
+// and those of the application's functions.
+func (p *livePolicy) splitCalls(calls []*genai.FunctionCall) (own, apps []*genai.FunctionCall) {
+	for _, fc := range calls {
+		if fc != nil && p.apps[fc.Name] {
+			apps = append(apps, fc)
+		} else {
+			own = append(own, fc)
+		}
+	}
+	return own, apps
+}
+
+// notRunning returns the IDs of a cancellation that are not of a call Live
+// runs, for the application when it has functions of its own.
+func (l *Live) notRunning(ids []string) []string {
+	if len(l.policy.apps) == 0 {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, id := range ids {
+		if l.inflight[id] == nil {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // start runs the calls of one toolCall message, each in a goroutine of its
@@ -627,7 +708,8 @@ func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
 // of the calls still running, one at a time. When both toolsets are in
 // deferred mode, ts takes over the tools found so far that it has (see
 // DeclarationOptions.Search), and those that calls still running on the
-// previous toolset find; the others are no longer declared.
+// previous toolset find; the others are no longer declared. Update fails
+// when ts declares one of LiveOptions.AppFunctions.
 //
 // In deferred mode the Live also sends the declarations itself, with a
 // contextUpdate message, whenever a search finds tools the model has not
@@ -635,6 +717,9 @@ func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
 func (l *Live) Update(ts *Toolset) (bool, error) {
 	if ts == nil {
 		return false, errors.New("gemini live: toolset is nil")
+	}
+	if err := l.policy.checkApps(ts); err != nil {
+		return false, err
 	}
 	l.declMu.Lock()
 	defer l.declMu.Unlock()
@@ -716,6 +801,15 @@ func (l *Live) SendClientContent(in genai.LiveClientContentInput) error {
 	l.writeMu.Lock()
 	defer l.writeMu.Unlock()
 	return l.conn.SendClientContent(in)
+}
+
+// SendToolResponse sends the responses to calls of the application's own
+// functions (LiveOptions.AppFunctions), as genai.Session.SendToolResponse
+// does, taking its turn with the responses Live sends.
+func (l *Live) SendToolResponse(in genai.LiveToolResponseInput) error {
+	l.writeMu.Lock()
+	defer l.writeMu.Unlock()
+	return l.conn.SendToolResponse(in)
 }
 
 // SendRealtimeInput sends audio, video or text input, as
