@@ -36,9 +36,9 @@ type Middleware func(next Handler) Handler
 type Request struct {
 	// Method is the JSON-RPC method.
 	Method string
-	// Name is the tool of a tools/call, the URI of a resources/read or
-	// resources/subscribe, and the task id of a task request; empty
-	// otherwise.
+	// Name is the tool of a tools/call, the prompt of a prompts/get, the
+	// URI of a resources/read or resources/subscribe, and the task id of a
+	// task request; empty otherwise.
 	Name string
 	// ID is the JSON-RPC id: the Session's for its requests, the server's
 	// (as JSON text) for a server's request, and empty for the input

@@ -45,7 +45,10 @@ type SamplingRequest struct {
 	Temperature   *float64          `json:"temperature,omitempty"`
 	StopSequences []string          `json:"stopSequences,omitempty"`
 	// IncludeContext, ModelPreferences, Metadata, Tools and ToolChoice are
-	// kept as the server sent them.
+	// kept as the server sent them. The Session does not declare the
+	// sampling.tools capability, so it refuses a request with Tools or
+	// ToolChoice (which the specification forbids the server to send
+	// since 2025-11-25) and a handler never sees them set.
 	IncludeContext   string          `json:"includeContext,omitempty"`
 	ModelPreferences json.RawMessage `json:"modelPreferences,omitempty"`
 	Metadata         json.RawMessage `json:"metadata,omitempty"`
@@ -167,6 +170,14 @@ func (s *Session) sample(ctx context.Context, params []byte) ([]byte, error) {
 	req := &SamplingRequest{}
 	if err := json.Unmarshal(params, req); err != nil {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: "sampling/createMessage: malformed params: " + err.Error()}
+	}
+	for _, m := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"tools", req.Tools}, {"toolChoice", req.ToolChoice}} {
+		if len(m.raw) > 0 && !bytes.Equal(bytes.TrimSpace(m.raw), []byte("null")) {
+			return nil, &RPCError{Code: CodeInvalidParams, Message: "sampling/createMessage: /" + m.name + " is set, but the client did not declare the sampling.tools capability"}
+		}
 	}
 	if st := s.state.Load(); st != nil {
 		req.Server = st.serverInfo

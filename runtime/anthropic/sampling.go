@@ -88,10 +88,13 @@ func (s *Sampler) params(req *runtime.SamplingRequest) (anthropic.MessageNewPara
 				return p, fmt.Errorf("anthropic sampler: message %d: content of type %q is not supported", i, c.Type)
 			}
 		}
-		if m.Role == "assistant" {
-			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(anthropic.NewTextBlock(m.Text())))
-		} else {
+		switch m.Role {
+		case "user":
 			p.Messages = append(p.Messages, anthropic.NewUserMessage(anthropic.NewTextBlock(m.Text())))
+		case "assistant":
+			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(anthropic.NewTextBlock(m.Text())))
+		default:
+			return p, fmt.Errorf("anthropic sampler: message %d: role %q is neither user nor assistant", i, m.Role)
 		}
 	}
 	return p, nil

@@ -285,8 +285,12 @@ type liveCall struct {
 	seq    uint64
 	cancel context.CancelFunc
 
+	// over is set once the call is answered or cancelled: nothing more
+	// is sent for it. It is set without mu when the call is cancelled,
+	// so that a cancellation never waits for a progress response still
+	// being written.
+	over     atomic.Bool
 	mu       sync.Mutex // held while a progress response goes out
-	over     bool       // answered or cancelled: nothing more is sent
 	progress bool       // a WillContinue response went out
 }
 
@@ -576,7 +580,7 @@ func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset
 		return // cancelled: the model wants no response
 	}
 	c.mu.Lock()
-	c.over = true
+	c.over.Store(true)
 	if c.progress {
 		resp.WillContinue = genai.Ptr(false)
 	}
@@ -591,7 +595,7 @@ func (l *Live) sendProgress(c *liveCall, p runtime.Progress) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.over {
+	if c.over.Load() {
 		return
 	}
 	report := map[string]any{"progress": p.Progress}
@@ -668,11 +672,10 @@ func (l *Live) cancelAll() []*genai.FunctionCall {
 	return out
 }
 
-// end stops c: nothing more is sent for it, and its context ends.
+// end stops c: nothing more is sent for it, and its context ends. It does
+// not wait for a progress response of c being written.
 func (c *liveCall) end() {
-	c.mu.Lock()
-	c.over = true
-	c.mu.Unlock()
+	c.over.Store(true)
 	c.cancel()
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // Models is the part of the Gemini client a Sampler uses; a
@@ -86,20 +87,35 @@ func (s *Sampler) config(req *runtime.SamplingRequest) *genai.GenerateContentCon
 }
 
 // samplingContents converts the messages of a sampling request: text, image
-// and audio blocks; other blocks are an error naming the message.
+// and audio blocks. An image of a type Gemini does not take (see
+// takesImage), or without data, is described in the text as a tool
+// result's is. Other blocks, and a role other than user and assistant,
+// are an error naming the message.
 func samplingContents(msgs []runtime.SamplingMessage) ([]*genai.Content, error) {
 	contents := make([]*genai.Content, 0, len(msgs))
 	for i, m := range msgs {
-		role := genai.Role(genai.RoleUser)
-		if m.Role == "assistant" {
+		var role genai.Role
+		switch m.Role {
+		case "user":
+			role = genai.RoleUser
+		case "assistant":
 			role = genai.RoleModel
+		default:
+			return nil, fmt.Errorf("gemini sampler: message %d: role %q is neither user nor assistant", i, m.Role)
 		}
 		parts := make([]*genai.Part, 0, len(m.Content))
 		for _, c := range m.Content {
 			switch c.Type {
 			case runtime.ContentText:
 				parts = append(parts, genai.NewPartFromText(c.Text))
-			case runtime.ContentImage, runtime.ContentAudio:
+			case runtime.ContentImage:
+				if len(c.Data) == 0 || !takesImage(c.MIMEType) {
+					text, _ := toolcall.Describe(&runtime.Result{Content: []runtime.Content{c}}, nil)
+					parts = append(parts, genai.NewPartFromText(text))
+					break
+				}
+				parts = append(parts, genai.NewPartFromBytes(c.Data, c.MIMEType))
+			case runtime.ContentAudio:
 				parts = append(parts, genai.NewPartFromBytes(c.Data, c.MIMEType))
 			default:
 				return nil, fmt.Errorf("gemini sampler: message %d: content of type %q is not supported", i, c.Type)
@@ -108,6 +124,19 @@ func samplingContents(msgs []runtime.SamplingMessage) ([]*genai.Content, error) 
 		contents = append(contents, genai.NewContentFromParts(parts, role))
 	}
 	return contents, nil
+}
+
+// takesImage reports whether a MIME type is an image type Gemini takes in
+// a message: PNG, JPEG, WebP, HEIC or HEIF
+// (https://ai.google.dev/gemini-api/docs/image-understanding). The API
+// refuses a request that holds an image of any other type, such as
+// image/gif or image/svg+xml.
+func takesImage(mimeType string) bool {
+	switch mimeType {
+	case "image/png", "image/jpeg", "image/webp", "image/heic", "image/heif":
+		return true
+	}
+	return false
 }
 
 var _ Models = (*genai.Models)(nil)

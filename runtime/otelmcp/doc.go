@@ -22,13 +22,15 @@
 // same names) and the GenAI conventions for execute_tool spans:
 //
 //   - A request's span is named "{mcp.method.name} {target}", the target
-//     being the tool of a tools/call ("tools/call get_weather"), and just
+//     being the tool of a tools/call ("tools/call get_weather") or the
+//     prompt of a prompts/get ("prompts/get greet"), and just
 //     "{mcp.method.name}" otherwise. It is of kind CLIENT; the span of a
 //     server's request (sampling/createMessage, elicitation/create,
 //     roots/list) is of kind SERVER, a child of the call it came with.
 //   - Attributes: mcp.method.name, mcp.protocol.version, mcp.session.id
 //     (Streamable HTTP sessions only), jsonrpc.request.id, gen_ai.tool.name
 //     and gen_ai.operation.name=execute_tool on tools/call,
+//     gen_ai.prompt.name on prompts/get,
 //     mcp.resource.uri on resources/read, resources/subscribe and
 //     resources/unsubscribe, network.transport ("pipe" for stdio, "tcp" for
 //     HTTP), server.address and server.port, and on failure error.type:
@@ -37,7 +39,9 @@
 //     "timeout", "cancelled", or "_OTHER".
 //   - Task requests (tasks/get, tasks/result, tasks/cancel, tasks/input)
 //     are children of the tools/call span that created the task.
-//   - Metrics: mcp.client.operation.duration for each request and
+//   - Metrics: mcp.client.operation.duration for each request (with the
+//     span's attributes but jsonrpc.request.id, mcp.session.id and
+//     mcp.resource.uri, of high cardinality) and
 //     mcp.client.session.duration for each Session, histograms in seconds
 //     with the conventions' bucket boundaries.
 //   - An execute_tool span ("execute_tool {gen_ai.tool.name}", kind

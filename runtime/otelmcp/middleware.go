@@ -22,6 +22,7 @@ const (
 	keyResourceURI     = attribute.Key("mcp.resource.uri")
 	keyRequestID       = attribute.Key("jsonrpc.request.id")
 	keyToolName        = attribute.Key("gen_ai.tool.name")
+	keyPromptName      = attribute.Key("gen_ai.prompt.name")
 	keyOperationName   = attribute.Key("gen_ai.operation.name")
 	keyToolArguments   = attribute.Key("gen_ai.tool.call.arguments")
 	keyToolResult      = attribute.Key("gen_ai.tool.call.result")
@@ -52,7 +53,7 @@ func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Ha
 	target := req.RedactedName()
 	attrs := c.attributes(req, target)
 	name := req.Method
-	if req.Method == "tools/call" && target != "" {
+	if (req.Method == "tools/call" || req.Method == "prompts/get") && target != "" {
 		name += " " + target
 	}
 	if parent, ok := c.tasks.parent(req); ok {
@@ -70,6 +71,10 @@ func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Ha
 	metricAttrs := metricAttributes(req, target)
 	if errType := c.record(span, res, err); errType != "" {
 		metricAttrs = append(metricAttrs, keyErrorType.String(errType))
+		var rpc *runtime.RPCError
+		if errors.As(err, &rpc) {
+			metricAttrs = append(metricAttrs, keyRPCStatusCode.String(errType))
+		}
 	}
 	c.opDuration.Record(ctx, elapsed, metric.WithAttributes(metricAttrs...))
 	if err == nil {
@@ -156,8 +161,12 @@ func metricAttributes(req *runtime.Request, target string) []attribute.KeyValue 
 	if req.ProtocolVersion != "" {
 		attrs = append(attrs, keyProtocolVersion.String(req.ProtocolVersion))
 	}
-	if req.Method == "tools/call" && target != "" {
+	switch {
+	case target == "":
+	case req.Method == "tools/call":
 		attrs = append(attrs, keyToolName.String(target), keyOperationName.String(executeTool))
+	case req.Method == "prompts/get":
+		attrs = append(attrs, keyPromptName.String(target))
 	}
 	return append(attrs, sessionAttributes(req.Session)...)
 }
