@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -436,7 +437,11 @@ func (w *walker) compareViews(ptr, path string, ov, nv *view, pos position) {
 
 	w.compareNullable(ptr, subj, ov, nv, pos)
 	w.compareKeyword(ptr, subj, ov, nv, "format", FormatAdded, FormatChanged, FormatRemoved)
-	if !constEnumSwap(ov, nv) {
+	switch co, cn := constInEnum(ov, nv); {
+	case constEnumSwap(ov, nv):
+	case co != nil:
+		w.compareEnum(ptr, path, co, cn)
+	default:
 		w.compareConst(ptr, subj, ov, nv, st)
 		w.compareEnum(ptr, path, ov, nv)
 	}
@@ -605,6 +610,33 @@ func constEnumSwap(ov, nv *view) bool {
 	}
 	o, n := single(ov), single(nv)
 	return o != nil && n != nil && jsontree.Equal(o, n) && (ov.obj.Has("const") != nv.obj.Has("const"))
+}
+
+// constInEnum returns ov and nv with the constant of one side read as a
+// one-value enum, when the other side restricts the value with an enum that
+// holds the constant: a const widened to an enum, or an enum narrowed to
+// one of its values, is then compared value by value, as enums are. It
+// returns nils otherwise.
+func constInEnum(ov, nv *view) (*view, *view) {
+	asEnum := func(v *view) *view {
+		c := v.obj.Get("const")
+		if c == nil || c.Kind == jsontree.Null || v.hasEnum {
+			return nil
+		}
+		e := *v
+		e.hasEnum, e.enum = true, []*jsontree.Node{c}
+		return &e
+	}
+	holds := func(v *view, c *jsontree.Node) bool {
+		return v.hasEnum && !v.obj.Has("const") && slices.ContainsFunc(v.enum, func(x *jsontree.Node) bool { return jsontree.Equal(x, c) })
+	}
+	if e := asEnum(ov); e != nil && holds(nv, e.enum[0]) {
+		return e, nv
+	}
+	if e := asEnum(nv); e != nil && holds(ov, e.enum[0]) {
+		return ov, e
+	}
+	return nil, nil
 }
 
 func (w *walker) compareConst(ptr, subj string, ov, nv *view, st *nodeState) {
@@ -798,7 +830,7 @@ func (w *walker) compareLimits(ptr, subj string, ov, nv *view) {
 			continue
 		}
 		o, n := ov.obj.Get(key), nv.obj.Get(key)
-		if jsontree.Equal(o, n) {
+		if jsontree.Equal(o, n) || (noLimit(key, o) && noLimit(key, n)) {
 			continue
 		}
 		ls := fmt.Sprintf("`%s` of %s", key, subj)
@@ -881,6 +913,21 @@ func limitRule(key string, o, n *jsontree.Node) Rule {
 func isFlag(n *jsontree.Node) bool { return n != nil && n.Kind == jsontree.Bool }
 func flagOn(n *jsontree.Node) bool { return n != nil && n.Kind == jsontree.Bool && n.Bool }
 func isInt(r *big.Rat) bool        { return r.IsInt() }
+
+// noLimit reports whether the limit keyword key, valued n, limits nothing:
+// left out, or written at the value that is its default, such as
+// uniqueItems false or minLength 0.
+func noLimit(key string, n *jsontree.Node) bool {
+	if n == nil || (isFlag(n) && !n.Bool) {
+		return true
+	}
+	switch key {
+	case "minLength", "minItems", "minProperties":
+		r, ok := rat(n)
+		return ok && r.Sign() == 0
+	}
+	return false
+}
 
 // handledKeys are the keywords compared by their own rules.
 var handledKeys = map[string]bool{

@@ -442,10 +442,16 @@ func newWalker(tool, section string, output bool, oldRoot, newRoot *jsontree.Nod
 }
 
 // compareAnnotations compares the behaviour hints and the tool object's
-// other keys, one key at a time.
+// other keys, one key at a time. A hint's change is a warning when the
+// tool stops being read-only or becomes destructive as clients read the
+// hints (runtime.ToolAnnotations), defaults included: a tool that leaves
+// destructiveHint out is destructive unless it is read-only.
 func compareAnnotations(name string, o, n *parsedTool) []Change {
 	var out []Change
 	oa, na := o.annotations, n.annotations
+	oh, nh := runtime.ParseAnnotations(o.tool.Annotations), runtime.ParseAnnotations(n.tool.Annotations)
+	lostReadOnly := oh.ReadOnly() && !nh.ReadOnly()
+	becameDestructive := nh.Destructive() && !oh.Destructive()
 	for _, key := range unionKeys(oa, na) {
 		ov, nv := oa.Get(key), na.Get(key)
 		if jsontree.Equal(ov, nv) {
@@ -455,8 +461,7 @@ func compareAnnotations(name string, o, n *parsedTool) []Change {
 			Rule: ToolAnnotationsChanged, Summary: fmt.Sprintf("annotation %s changed", key),
 			Old: valueText(ov), New: valueText(nv),
 			Why: "Behaviour hints decide whether clients ask users to confirm a call."}
-		if (key == "readOnlyHint" && flagOn(ov) && !flagOn(nv)) ||
-			(key == "destructiveHint" && flagOn(nv) && !flagOn(ov)) {
+		if (key == "readOnlyHint" && lostReadOnly) || (key == "destructiveHint" && becameDestructive) {
 			c.Severity = Warn
 			c.Why = "The tool now says it may change or destroy data: callers that ran it without confirmation should reconsider."
 		}

@@ -257,6 +257,40 @@ func sortedIDs(s surface) []string {
 // lists its identifiers; ok is false when the generator cannot build it.
 // The error is a *StoppedError once the build's context is done.
 func buildSurface(build ir.Options, tools []runtime.Tool) (surface, bool, error) {
+	pkg, ok, err := buildPackage(build, tools)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	s := surface{}
+	roots := map[*ir.Type]bool{}
+	for _, t := range pkg.Tools {
+		roots[t.Args] = true
+		roots[t.Result] = true
+	}
+	needs := map[*ir.Type]bool{}
+	for _, t := range pkg.Tools {
+		// The tool a method calls is part of its meaning: a method that
+		// comes to call another tool (one spelled exactly as its name,
+		// added) is as much a change as one that disappears.
+		sig := t.Args.Name
+		if t.Result != nil {
+			sig += ", " + t.Result.Name
+		}
+		sig += " calling " + strconv.Quote(t.Name)
+		s.add("method "+t.GoName, sig, apiLoc{tool: t.Name})
+		w := &surfaceWalker{s: s, seen: map[*ir.Type]bool{}, roots: roots, needs: needs}
+		w.walk(t.Args, apiLoc{tool: t.Name, section: SectionInput})
+		if t.Result != nil {
+			w.walk(t.Result, apiLoc{tool: t.Name, section: SectionOutput})
+		}
+	}
+	return s, true, nil
+}
+
+// buildPackage builds the IR of tools with the options generate uses; ok
+// is false when the generator cannot build it. The error is a
+// *StoppedError once the build's context is done.
+func buildPackage(build ir.Options, tools []runtime.Tool) (*ir.Package, bool, error) {
 	st := make([]snapshot.Tool, len(tools))
 	for i := range tools {
 		t := &tools[i]
@@ -286,30 +320,7 @@ func buildSurface(build ir.Options, tools []runtime.Tool) (surface, bool, error)
 	if err != nil {
 		return nil, false, nil
 	}
-	s := surface{}
-	roots := map[*ir.Type]bool{}
-	for _, t := range pkg.Tools {
-		roots[t.Args] = true
-		roots[t.Result] = true
-	}
-	needs := map[*ir.Type]bool{}
-	for _, t := range pkg.Tools {
-		// The tool a method calls is part of its meaning: a method that
-		// comes to call another tool (one spelled exactly as its name,
-		// added) is as much a change as one that disappears.
-		sig := t.Args.Name
-		if t.Result != nil {
-			sig += ", " + t.Result.Name
-		}
-		sig += " calling " + strconv.Quote(t.Name)
-		s.add("method "+t.GoName, sig, apiLoc{tool: t.Name})
-		w := &surfaceWalker{s: s, seen: map[*ir.Type]bool{}, roots: roots, needs: needs}
-		w.walk(t.Args, apiLoc{tool: t.Name, section: SectionInput})
-		if t.Result != nil {
-			w.walk(t.Result, apiLoc{tool: t.Name, section: SectionOutput})
-		}
-	}
-	return s, true, nil
+	return pkg, true, nil
 }
 
 // add records an identifier at its first location, and the other tools

@@ -1,12 +1,15 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -257,4 +260,163 @@ func (c *Change) listingWhere() string {
 		kind = "resourceTemplate"
 	}
 	return kind + strings.TrimSuffix(c.Pointer, "/")
+}
+
+// ListingsOptions is Listings with the GO_API markers checked against the
+// packages generate writes with opts from each side's tools, prompts and
+// resource templates. The Go names of prompts, templates, their arguments
+// and variables are given after the tools', so a tool, prompt, argument or
+// variable added can take over an identifier: code that uses it still
+// compiles but gets another prompt or sends another argument, or no longer
+// compiles. Such a change is marked where it happens, or becomes a change
+// of its own when nothing else explains it. When either side cannot be
+// built, the markers of the rules stand.
+func ListingsOptions(ctx context.Context, oldTools, newTools []runtime.Tool, oldPrompts, newPrompts []runtime.Prompt, oldTemplates, newTemplates []runtime.ResourceTemplate, opts Options) ([]Change, []string, error) {
+	changes, warnings, err := Listings(oldPrompts, newPrompts, oldTemplates, newTemplates)
+	if err != nil {
+		return nil, nil, err
+	}
+	// A side that does not record a kind compares none of it.
+	if oldPrompts == nil || newPrompts == nil {
+		oldPrompts, newPrompts = nil, nil
+	}
+	if oldTemplates == nil || newTemplates == nil {
+		oldTemplates, newTemplates = nil, nil
+	}
+	if len(oldPrompts)+len(oldTemplates) == 0 || len(newPrompts)+len(newTemplates) == 0 {
+		return changes, warnings, nil
+	}
+	build := opts.Generate
+	build.Context, build.KeepUnusedOverrides = ctx, true
+	oldAPI, ok, err := listingSurface(build, selected(oldTools, opts.Tools), oldPrompts, oldTemplates)
+	if err != nil || !ok {
+		return changes, warnings, err
+	}
+	newAPI, ok, err := listingSurface(build, selected(newTools, opts.Tools), newPrompts, newTemplates)
+	if err != nil || !ok {
+		return changes, warnings, err
+	}
+	for _, id := range sortedListingIDs(oldAPI) {
+		o := oldAPI[id]
+		n, found := newAPI[id]
+		if found && n.sig == o.sig {
+			continue
+		}
+		why := fmt.Sprintf("The generated identifier %s disappears or is renamed, so code that uses it no longer compiles.", id)
+		if found {
+			why = fmt.Sprintf("The generated identifier %s now stands for another %s (%s instead of %s), so code that uses it still compiles but gets or sends something else.", id, o.kind, n.sig, o.sig)
+		}
+		i := listingExplains(changes, o.loc)
+		if i < 0 && found {
+			i = listingExplains(changes, n.loc)
+		}
+		if i >= 0 {
+			c := &changes[i]
+			if !c.GoAPI {
+				c.GoAPI = true
+				c.Why += " " + why
+			}
+			continue
+		}
+		c := o.loc
+		c.Severity, c.GoAPI, c.Rule = Info, true, GoTypeChanged
+		c.Summary = "generated Go API changes: " + id
+		c.Old = id + " " + o.sig
+		if found {
+			c.New = id + " " + n.sig
+		}
+		c.Why = "The wire format is unchanged, but the generated Go code is not. " + why
+		changes = append(changes, c)
+	}
+	// Changes come prompts first, each prompt's and template's together,
+	// in name order.
+	slices.SortStableFunc(changes, func(a, b Change) int {
+		if (a.Prompt == "") != (b.Prompt == "") {
+			if a.Prompt != "" {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Prompt+a.Template, b.Prompt+b.Template)
+	})
+	return changes, warnings, nil
+}
+
+// listingItem is one identifier that a prompt or a resource template
+// declares in the generated package: what it stands for, and where, as a
+// change to it would be located.
+type listingItem struct {
+	sig  string
+	kind string // "prompt", "argument", "resource template" or "variable"
+	loc  Change // Prompt or Template, and Pointer
+}
+
+// listingSurface builds the package of tools, prompts and templates with
+// the options generate uses, and lists the identifiers of its prompts and
+// templates; ok is false when the generator cannot build it.
+func listingSurface(build ir.Options, tools []runtime.Tool, prompts []runtime.Prompt, templates []runtime.ResourceTemplate) (map[string]listingItem, bool, error) {
+	pkg, ok, err := buildPackage(build, tools)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	sp := make([]snapshot.Prompt, len(prompts))
+	for i, p := range prompts {
+		sp[i] = snapshot.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: p.Arguments}
+	}
+	st := make([]snapshot.ResourceTemplate, len(templates))
+	for i, t := range templates {
+		st[i] = snapshot.ResourceTemplate{Name: t.Name, Title: t.Title, Description: t.Description, URITemplate: t.URITemplate, MIMEType: t.MIMEType}
+	}
+	if err := pkg.AddListings(sp, st); err != nil {
+		return nil, false, nil
+	}
+	s := map[string]listingItem{}
+	for _, p := range pkg.Prompts {
+		s["method "+p.Method] = listingItem{sig: p.ArgsName + " getting prompt " + strconv.Quote(p.Name), kind: "prompt", loc: Change{Prompt: p.Name}}
+		for _, a := range p.Args {
+			s["field "+p.ArgsName+"."+a.GoName] = listingItem{sig: "string for argument " + strconv.Quote(a.Name), kind: "argument",
+				loc: Change{Prompt: p.Name, Pointer: "/arguments/" + jsontree.EscapeToken(a.Name)}}
+		}
+	}
+	for _, t := range pkg.Templates {
+		s["method "+t.Method] = listingItem{sig: t.ParamsName + " reading resource template " + strconv.Quote(t.Name), kind: "resource template", loc: Change{Template: t.Name}}
+		for _, v := range t.Vars {
+			typ := "string"
+			if v.List {
+				typ = "[]string"
+			}
+			s["field "+t.ParamsName+"."+v.GoName] = listingItem{sig: typ + " for variable " + strconv.Quote(v.Name), kind: "variable",
+				loc: Change{Template: t.Name, Pointer: "/uriTemplate/" + jsontree.EscapeToken(v.Name)}}
+		}
+	}
+	return s, true, nil
+}
+
+func sortedListingIDs(s map[string]listingItem) []string {
+	ids := make([]string, 0, len(s))
+	for id := range s {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// listingExplains returns the index of the change of the prompt or
+// template at loc that best accounts for an identifier there: one at loc
+// itself, then one at a parent of loc (a removed prompt, say); -1 when
+// none does.
+func listingExplains(changes []Change, loc Change) int {
+	best := -1
+	for i, c := range changes {
+		if c.Prompt != loc.Prompt || c.Template != loc.Template {
+			continue
+		}
+		switch {
+		case c.Pointer == loc.Pointer:
+			return i
+		case best < 0 && strings.HasPrefix(loc.Pointer, c.Pointer+"/"), best < 0 && c.Pointer == "" && (c.Rule == PromptRemoved || c.Rule == TemplateRemoved):
+			best = i
+		}
+	}
+	return best
 }

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -105,5 +106,60 @@ func TestListingsUnrecorded(t *testing.T) {
 	cs, warnings, err = Listings(prompts, []runtime.Prompt{}, []runtime.ResourceTemplate{{Name: "t", URITemplate: "x://{a}"}}, nil)
 	if err != nil || describe(cs) != "prompt-removed ERR GO_API" || len(warnings) != 1 || !strings.Contains(warnings[0], "the new snapshot records no resource templates") {
 		t.Errorf("new without templates: changes %q, warnings %q, err %v", describe(cs), warnings, err)
+	}
+}
+
+// TestListingsOptionsMarksOnlyRenames checks that checking the listings'
+// Go API against the generator marks an identifier taken over by an
+// addition, and leaves the markers of the rules alone otherwise.
+func TestListingsOptionsMarksOnlyRenames(t *testing.T) {
+	ctx := context.Background()
+	tools := []runtime.Tool{{Name: "t", InputSchema: []byte(`{"type":"object"}`)}}
+	arg := func(name string, required bool) runtime.PromptArgument {
+		return runtime.PromptArgument{Name: name, Required: required}
+	}
+	prompt := func(args ...runtime.PromptArgument) []runtime.Prompt {
+		return []runtime.Prompt{{Name: "p", Arguments: args}}
+	}
+	tmpl := func(uri string) []runtime.ResourceTemplate {
+		return []runtime.ResourceTemplate{{Name: "t", URITemplate: uri}}
+	}
+	for _, tc := range []struct {
+		name       string
+		oldP, newP []runtime.Prompt
+		oldT, newT []runtime.ResourceTemplate
+		want       string
+	}{
+		{"optional argument added", prompt(arg("a", true)), prompt(arg("a", true), arg("b", false)), nil, nil,
+			"prompt-argument-added INFO /arguments/b"},
+		{"argument removed", prompt(arg("a", true), arg("b", false)), prompt(arg("a", true)), nil, nil,
+			"prompt-argument-removed WARN GO_API /arguments/b"},
+		{"argument taken over", prompt(arg("a", true)), prompt(arg("a", true), arg("A", false)), nil, nil,
+			"prompt-argument-added INFO GO_API /arguments/A"},
+		{"prompt taken over", []runtime.Prompt{{Name: "get-x"}}, []runtime.Prompt{{Name: "get-x"}, {Name: "GetX"}}, nil, nil,
+			"prompt-added INFO GO_API"},
+		{"optional variable added", nil, nil, tmpl("x://{id}{?q}"), tmpl("x://{id}{?q,page}"),
+			"resource-template-variable-added INFO /uriTemplate/page"},
+		{"variable taken over", nil, nil, tmpl("x://{id}{?q}"), tmpl("x://{id}{?q,ID}"),
+			"resource-template-variable-added INFO GO_API /uriTemplate/ID"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs, _, err := ListingsOptions(ctx, tools, tools, tc.oldP, tc.newP, tc.oldT, tc.newT, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(cs); got != tc.want {
+				t.Errorf("changes = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// A tool added takes the method of a prompt that did not change.
+	cs, _, err := ListingsOptions(ctx, tools, append(tools, runtime.Tool{Name: "XPrompt", InputSchema: []byte(`{"type":"object"}`)}),
+		[]runtime.Prompt{{Name: "x"}}, []runtime.Prompt{{Name: "x"}}, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describe(cs); got != "go-type-changed INFO GO_API" || !strings.Contains(cs[0].Summary, "method XPrompt") || cs[0].Prompt != "x" {
+		t.Errorf("changes = %q, want one go-type-changed of prompt x naming method XPrompt", got)
 	}
 }

@@ -226,7 +226,8 @@ func compareSnapshots(ctx context.Context, oldName, newName string, oldSnap, new
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
 	}
-	listings, warnings, err := diff.Listings(oldSnap.RuntimePrompts(), newSnap.RuntimePrompts(), oldSnap.RuntimeTemplates(), newSnap.RuntimeTemplates())
+	listings, warnings, err := diff.ListingsOptions(ctx, oldSnap.RuntimeTools(), newSnap.RuntimeTools(),
+		oldSnap.RuntimePrompts(), newSnap.RuntimePrompts(), oldSnap.RuntimeTemplates(), newSnap.RuntimeTemplates(), gen)
 	if err != nil {
 		return nil, fmt.Errorf("comparing %s with %s: %w", oldName, newName, err)
 	}

@@ -259,3 +259,77 @@ func TestDiffWithOverrides(t *testing.T) {
 		t.Errorf("--server without --config: exit %d, %s", code, stderr)
 	}
 }
+
+// TestDiffListingCollisionIsGoAPI checks that an identifier of a prompt or
+// a resource template taken over by something added is a Go API change,
+// as generate names them: code that still compiles would get another
+// prompt or send another argument, or no longer compiles.
+func TestDiffListingCollisionIsGoAPI(t *testing.T) {
+	dir := t.TempDir()
+	snap := func(file, tools, prompts, templates string) string {
+		path := filepath.Join(dir, file)
+		data := `{"server":{"name":"s","version":"1"},"protocolVersion":"2025-06-18","source":"test","tools":[` + tools +
+			`],"prompts":[` + prompts + `],"resourceTemplates":[` + templates + `]}` + "\n"
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tc := range []struct {
+		name                  string
+		oldTools, newTools    string
+		oldPrompts, newPrompt string
+		oldTmpl, newTmpl      string
+		want                  string // the identifier the report names
+	}{
+		{name: "an argument is taken over by a new argument",
+			oldPrompts: `{"name":"weather","arguments":[{"name":"city","required":true}]}`,
+			newPrompt:  `{"name":"weather","arguments":[{"name":"city","required":true},{"name":"City"}]}`,
+			want:       "field WeatherPromptArgs.City"},
+		{name: "a prompt's method is taken over by a new prompt",
+			oldPrompts: `{"name":"get-weather"}`,
+			newPrompt:  `{"name":"get-weather"},{"name":"GetWeather"}`,
+			want:       "method GetWeatherPrompt"},
+		{name: "a prompt's method is taken over by a new tool",
+			oldTools:   toolB,
+			newTools:   toolB + `,{"name":"XPrompt","inputSchema":{"type":"object"}}`,
+			oldPrompts: `{"name":"x"}`,
+			newPrompt:  `{"name":"x"}`,
+			want:       "method XPrompt"},
+		{name: "a variable is taken over by a new variable",
+			oldTmpl: `{"name":"doc","uriTemplate":"doc://{id}{?q}"}`,
+			newTmpl: `{"name":"doc","uriTemplate":"doc://{id}{?q,ID}"}`,
+			want:    "field DocParams.ID"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oldTools, newTools := tc.oldTools, tc.newTools
+			if oldTools == "" {
+				oldTools, newTools = toolB, toolB
+			}
+			old := snap("old.json", oldTools, tc.oldPrompts, tc.oldTmpl)
+			cur := snap("new.json", newTools, tc.newPrompt, tc.newTmpl)
+			code, stdout, stderr := runCLI(t, "diff", "--format", "json", old, cur)
+			if code == 2 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var r struct {
+				Changes []struct {
+					GoAPI    bool   `json:"goAPI"`
+					Summary  string `json:"summary"`
+					Why      string `json:"why"`
+					Prompt   string `json:"prompt"`
+					Template string `json:"resourceTemplate"`
+				} `json:"changes"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range r.Changes {
+				if c.GoAPI && (c.Prompt != "" || c.Template != "") && strings.Contains(c.Summary+c.Why, tc.want) {
+					return
+				}
+			}
+			t.Errorf("no change of a prompt or template is marked GO_API naming %s:\n%s", tc.want, stdout)
+		})
+	}
+}
