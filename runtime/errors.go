@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/redact"
 )
 
 // JSON-RPC and MCP error codes.
@@ -25,7 +27,10 @@ const (
 	CodeUnsupportedProtocolVersion      = -32022
 )
 
-// RPCError is a JSON-RPC error response from the server.
+// RPCError is a JSON-RPC error response from the server. Message holds the
+// server's message whole (with the connection's credentials scrubbed, see
+// ConnCapabilities.ScrubSecrets); Error quotes it escaped and cut, as
+// redact.Quote does.
 type RPCError struct {
 	Code    int             `json:"code"`
 	Message string          `json:"message"`
@@ -33,15 +38,19 @@ type RPCError struct {
 }
 
 func (e *RPCError) Error() string {
-	return fmt.Sprintf("rpc error %d: %s", e.Code, e.Message)
+	return fmt.Sprintf("rpc error %d: %s", e.Code, redact.Quote(e.Message))
 }
 
 // ToolError reports a tool result whose isError flag is set: the tool ran and
 // failed. Result holds the content the tool sent about the failure, which is
-// meant to be shown to the model.
+// meant to be shown to the model, whole. Error quotes its text escaped and
+// cut, as redact.Quote does, with the credentials of the connection that
+// returned it scrubbed.
 type ToolError struct {
 	Tool   string
 	Result *Result
+
+	scrub func(string) string // the Session's, nil for none
 }
 
 func (e *ToolError) Error() string {
@@ -49,7 +58,7 @@ func (e *ToolError) Error() string {
 	if text == "" {
 		return fmt.Sprintf("tool %s failed", e.Tool)
 	}
-	return fmt.Sprintf("tool %s failed: %s", e.Tool, text)
+	return fmt.Sprintf("tool %s failed: %s", e.Tool, quoteScrubbed(e.scrub, text))
 }
 
 // ResultError returns a *ToolError for a result whose IsError flag is set, and

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -74,9 +75,9 @@ func ParseResource(raw []byte) (Resource, error) {
 	}
 	switch {
 	case r.URI == "":
-		return r, fmt.Errorf("resource %q has no uri", r.Name)
+		return r, fmt.Errorf("resource %s has no uri", redact.Quote(r.Name))
 	case r.Name == "":
-		return r, fmt.Errorf("resource %q has no name", snippet([]byte(r.URI)))
+		return r, fmt.Errorf("resource %s has no name", redact.Quote(r.URI))
 	}
 	return r, nil
 }

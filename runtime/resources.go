@@ -60,7 +60,7 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 	}
 	st, err := s.current(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", uri, err)
+		return nil, fmt.Errorf("reading %s: %w", s.quote(uri), err)
 	}
 	var res *ReadResourceResult
 	err = s.doInputRounds(ctx, st, "resources/read", uri, func(b []byte) []byte {
@@ -73,9 +73,9 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 	if err != nil {
 		var rpc *RPCError
 		if errors.As(err, &rpc) && rpc.Code == CodeMethodNotFound && !st.caps.Resources {
-			return nil, fmt.Errorf("reading %s: the server does not serve resources (it declares no resources capability): %w", uri, err)
+			return nil, fmt.Errorf("reading %s: the server does not serve resources (it declares no resources capability): %w", s.quote(uri), err)
 		}
-		return nil, fmt.Errorf("reading %s: %w", uri, err)
+		return nil, fmt.Errorf("reading %s: %w", s.quote(uri), err)
 	}
 	return res, nil
 }
@@ -84,10 +84,10 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*ReadResourceRe
 // block of another type is an error naming it.
 func (s *Session) ReadLink(ctx context.Context, link Content) (*ReadResourceResult, error) {
 	if link.Type != ContentResourceLink {
-		return nil, fmt.Errorf("reading a resource link: the content block is of type %q, not %q", link.Type, ContentResourceLink)
+		return nil, fmt.Errorf("reading a resource link: the content block is of type %s, not %q", s.quote(link.Type), ContentResourceLink)
 	}
 	if link.URI == "" {
-		return nil, fmt.Errorf("reading resource link %q: it has no URI", link.Name)
+		return nil, fmt.Errorf("reading resource link %s: it has no URI", s.quote(link.Name))
 	}
 	return s.ReadResource(ctx, link.URI)
 }

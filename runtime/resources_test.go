@@ -64,10 +64,10 @@ func TestReadResource(t *testing.T) {
 		t.Errorf("ReadLink(text block) = %v", err)
 	}
 	_, err = s.ReadResource(ctx, "file:///missing")
-	if !IsResourceNotFound(err) || !strings.Contains(err.Error(), "reading file:///missing") {
+	if !IsResourceNotFound(err) || !strings.Contains(err.Error(), `reading "file:///missing"`) {
 		t.Errorf("missing resource: %v", err)
 	}
-	if _, err := s.ReadResource(ctx, "file:///bad"); err == nil || !strings.Contains(err.Error(), "reading file:///bad: malformed result: contents[0]") {
+	if _, err := s.ReadResource(ctx, "file:///bad"); err == nil || !strings.Contains(err.Error(), `reading "file:///bad": malformed result: contents[0]`) {
 		t.Errorf("bad base64: %v", err)
 	}
 	if _, err := s.ReadResource(ctx, "file:///none"); err == nil || !strings.Contains(err.Error(), "no contents array") {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -68,7 +69,7 @@ func ParseResourceTemplate(raw []byte) (ResourceTemplate, error) {
 	case t.Name == "":
 		return t, errors.New("the resource template has no name")
 	case t.URITemplate == "":
-		return t, fmt.Errorf("resource template %q has no uriTemplate", t.Name)
+		return t, fmt.Errorf("resource template %s has no uriTemplate", redact.Quote(t.Name))
 	}
 	return t, nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -25,10 +26,10 @@ type InputRoundsError struct {
 
 func (e *InputRoundsError) Error() string {
 	if e.Method != "" {
-		return fmt.Sprintf("%s %q: the server still asked for input after %d rounds (the limit of input_required rounds per request)", e.Method, e.Name, e.Rounds)
+		return fmt.Sprintf("%s %s: the server still asked for input after %d rounds (the limit of input_required rounds per request)", e.Method, redact.Quote(e.Name), e.Rounds)
 	}
 	if e.TaskID != "" {
-		return fmt.Sprintf("task %q of tool %s: the server still asked for input after %d rounds of tasks/update (the limit of input rounds per task)", e.TaskID, e.Tool, e.Rounds)
+		return fmt.Sprintf("task %s of tool %s: the server still asked for input after %d rounds of tasks/update (the limit of input rounds per task)", redact.Quote(e.TaskID), e.Tool, e.Rounds)
 	}
 	return fmt.Sprintf("calling %s: the server still asked for input after %d rounds (the limit of input_required rounds per call)", e.Tool, e.Rounds)
 }
@@ -71,7 +72,7 @@ func (m *inputMembers) result() (*inputRequired, error) {
 	case "input_required":
 		return &inputRequired{inputRequests: bytes.Clone(m.inputRequests), requestState: bytes.Clone(m.requestState)}, nil
 	}
-	return nil, fmt.Errorf("malformed result: unsupported resultType %q", m.resultType)
+	return nil, fmt.Errorf("malformed result: unsupported resultType %s", redact.Quote(m.resultType))
 }
 
 // doInputRounds sends a prompts/get or resources/read request about name,

@@ -132,7 +132,7 @@ func TestInputRequiredForever(t *testing.T) {
 	}{
 		{"tools/call", callErr, "calling loop: the server still asked for input after 10 rounds"},
 		{"prompts/get", promptErr, `getting prompt "loop": prompts/get "loop": the server still asked for input after 10 rounds`},
-		{"resources/read", readErr, `reading loop://x: resources/read "loop://x": the server still asked for input after 10 rounds`},
+		{"resources/read", readErr, `reading "loop://x": resources/read "loop://x": the server still asked for input after 10 rounds`},
 	} {
 		var re *InputRoundsError
 		if !errors.As(c.err, &re) || re.Rounds != maxInputRounds || !strings.HasPrefix(c.err.Error(), c.want) {

@@ -176,7 +176,7 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 			return &legacyServer{reason: "server/discover lists only legacy versions", version: v}
 		}
 		return fmt.Errorf("the server speaks protocol versions %s; this client speaks %s",
-			strings.Join(r.supportedVersions, ", "), strings.Join(supportedVersions, ", "))
+			s.quote(strings.Join(r.supportedVersions, ", ")), strings.Join(supportedVersions, ", "))
 	}
 	s.state.Store(&negotiated{
 		version:      chosen,
@@ -207,7 +207,7 @@ func (s *Session) discoverError(ctx context.Context, rpc *RPCError, retry bool) 
 			return &legacyServer{reason: rpc.Error()}
 		}
 		return fmt.Errorf("the server speaks protocol versions %s; this client speaks %s",
-			strings.Join(d.Supported, ", "), strings.Join(supportedVersions, ", "))
+			s.quote(strings.Join(d.Supported, ", ")), strings.Join(supportedVersions, ", "))
 	case CodeMissingRequiredClientCapability, CodeHeaderMismatch:
 		return fmt.Errorf("server/discover: %w", rpc)
 	}
@@ -319,7 +319,7 @@ func (s *Session) initialize(ctx context.Context, version string, retry bool) er
 		return fmt.Errorf("initialize: malformed result: %w", err)
 	}
 	if !isSupported(r.protocolVersion) || isModern(r.protocolVersion) {
-		return fmt.Errorf("initialize: the server chose protocol version %q, which this client does not speak", r.protocolVersion)
+		return fmt.Errorf("initialize: the server chose protocol version %s, which this client does not speak", s.quote(r.protocolVersion))
 	}
 	st := &negotiated{
 		version:      r.protocolVersion,

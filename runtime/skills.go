@@ -18,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -85,7 +86,7 @@ type SkillVerificationError struct {
 }
 
 func (e *SkillVerificationError) Error() string {
-	return fmt.Sprintf("skill %s: %s failed verification: %s", e.Skill, e.URI, e.Reason)
+	return fmt.Sprintf("skill %s: %s failed verification: %s", redact.Quote(e.Skill), redact.Quote(e.URI), e.Reason)
 }
 
 // ListSkills returns every skill the server lists with skills/list,
@@ -207,7 +208,7 @@ func decodeSkill(raw []byte) (*Skill, error) {
 	}
 	sk := &Skill{URI: uri, Frontmatter: bytes.Clone(frontmatter), Meta: bytes.Clone(meta)}
 	if !strings.HasSuffix(uri, "/"+skillFileName) {
-		return nil, fmt.Errorf("skill %s: the uri does not end in /%s", uri, skillFileName)
+		return nil, fmt.Errorf("skill %s: the uri does not end in /%s", redact.Quote(uri), skillFileName)
 	}
 	var name, description *string
 	if len(frontmatter) == 0 || frontmatter[0] != '{' || jsonrpc.ObjectEach(frontmatter, func(key []byte, escaped bool, v []byte) error {
@@ -228,10 +229,10 @@ func decodeSkill(raw []byte) (*Skill, error) {
 		*field = &s
 		return err
 	}) != nil {
-		return nil, fmt.Errorf("skill %s: the frontmatter is missing or not an object", uri)
+		return nil, fmt.Errorf("skill %s: the frontmatter is missing or not an object", redact.Quote(uri))
 	}
 	if name == nil || *name == "" || description == nil || *description == "" {
-		return nil, fmt.Errorf("skill %s: the frontmatter has no name or no description", uri)
+		return nil, fmt.Errorf("skill %s: the frontmatter has no name or no description", redact.Quote(uri))
 	}
 	sk.Name, sk.Description = *name, *description
 	switch {
@@ -239,7 +240,7 @@ func decodeSkill(raw []byte) (*Skill, error) {
 		sk.Dynamic = true
 		return sk, nil
 	case len(resources) == 0 || resources[0] != '[':
-		return nil, fmt.Errorf("skill %s: resources is neither a list of files nor \"dynamic\"", sk.Name)
+		return nil, fmt.Errorf("skill %s: resources is neither a list of files nor \"dynamic\"", redact.Quote(sk.Name))
 	}
 	sk.Files = []SkillFile{}
 	err = jsonrpc.ArrayEach(resources, func(item []byte) error {
@@ -251,22 +252,22 @@ func decodeSkill(raw []byte) (*Skill, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("skill %s: resources%w", sk.Name, err)
+		return nil, fmt.Errorf("skill %s: resources%w", redact.Quote(sk.Name), err)
 	}
 	hasEntry := false
 	for i, f := range sk.Files {
 		if !validDigest(f.Digest) {
-			return nil, fmt.Errorf("skill %s: resources[%d] (%s): digest %q is not sha256: and 64 lowercase hex digits", sk.Name, i, f.URI, f.Digest)
+			return nil, fmt.Errorf("skill %s: resources[%d] (%s): digest %s is not sha256: and 64 lowercase hex digits", redact.Quote(sk.Name), i, redact.Quote(f.URI), redact.Quote(f.Digest))
 		}
 		if f.Size < 0 {
-			return nil, fmt.Errorf("skill %s: resources[%d] (%s): size %d is negative", sk.Name, i, f.URI, f.Size)
+			return nil, fmt.Errorf("skill %s: resources[%d] (%s): size %d is negative", redact.Quote(sk.Name), i, redact.Quote(f.URI), f.Size)
 		}
 		if f.URI == sk.URI {
 			hasEntry = true
 		}
 	}
 	if !hasEntry {
-		return nil, fmt.Errorf("skill %s: resources does not list its %s (%s)", sk.Name, skillFileName, sk.URI)
+		return nil, fmt.Errorf("skill %s: resources does not list its %s (%s)", redact.Quote(sk.Name), skillFileName, redact.Quote(sk.URI))
 	}
 	return sk, nil
 }
@@ -358,10 +359,10 @@ func (s *Session) LoadSkill(ctx context.Context, sk *Skill) (*LoadedSkill, error
 // For a dynamic skill, which lists no files, only the location is checked.
 func (s *Session) ReadSkillFile(ctx context.Context, sk *Skill, uri string) ([]byte, error) {
 	if uri != sk.URI && !strings.HasPrefix(uri, sk.Dir()+"/") {
-		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (outside %s/)", sk.label(), uri, sk.Dir())
+		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (outside %s)", s.quote(sk.label()), s.quote(uri), s.quote(sk.Dir()+"/"))
 	}
 	if problem := skillPathProblem(uri); problem != "" {
-		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (its path %s)", sk.label(), uri, problem)
+		return nil, fmt.Errorf("skill %s: %s is not a file of the skill (its path %s)", s.quote(sk.label()), s.quote(uri), problem)
 	}
 	var want *SkillFile
 	if !sk.Dynamic {
@@ -372,12 +373,12 @@ func (s *Session) ReadSkillFile(ctx context.Context, sk *Skill, uri string) ([]b
 			}
 		}
 		if want == nil {
-			return nil, fmt.Errorf("skill %s: %s is not among the files the listing names", sk.label(), uri)
+			return nil, fmt.Errorf("skill %s: %s is not among the files the listing names", s.quote(sk.label()), s.quote(uri))
 		}
 	}
 	res, err := s.ReadResource(ctx, uri)
 	if err != nil {
-		return nil, fmt.Errorf("skill %s: %w", sk.label(), err)
+		return nil, fmt.Errorf("skill %s: %w", s.quote(sk.label()), err)
 	}
 	var item *ResourceContents
 	for i := range res.Contents {

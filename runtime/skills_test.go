@@ -148,7 +148,7 @@ func checkVerification(t *testing.T, err error, uri, want string) {
 		t.Fatalf("err = %v, want a *SkillVerificationError", err)
 	}
 	msg := err.Error()
-	for _, s := range []string{"skill pdf-processing", uri, want} {
+	for _, s := range []string{`skill "pdf-processing"`, uri, want} {
 		if !strings.Contains(msg, s) {
 			t.Errorf("error %q does not say %q", msg, s)
 		}
@@ -225,11 +225,11 @@ func TestSkillFileOutsideListing(t *testing.T) {
 	s, conn, sk := connectSkills(t, &skillsServer{})
 	for uri, want := range map[string]string{
 		"skill://pdf-processing/secret.txt": "is not among the files the listing names",
-		"skill://other/SKILL.md":            "is not a file of the skill (outside skill://pdf-processing/)",
+		"skill://other/SKILL.md":            `is not a file of the skill (outside "skill://pdf-processing/")`,
 		"file:///etc/passwd":                "is not a file of the skill",
 	} {
 		_, err := s.ReadSkillFile(context.Background(), &sk, uri)
-		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "skill pdf-processing") {
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `skill "pdf-processing"`) {
 			t.Errorf("ReadSkillFile(%s) = %v, want an error saying %q", uri, err, want)
 		}
 	}
@@ -243,9 +243,9 @@ func TestSkillsListingErrors(t *testing.T) {
 		name, caps, list, want string
 	}{
 		{"undeclared", `{"resources":{}}`, ``, "does not declare the io.modelcontextprotocol/skills extension"},
-		{"bad digest", skillsCaps, `{"skills":[{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[{"uri":"skill://a/SKILL.md","digest":"md5:00","size":1}]}]}`, `skill a: resources[0] (skill://a/SKILL.md): digest "md5:00"`},
-		{"no SKILL.md entry", skillsCaps, `{"skills":[{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[]}]}`, "skill a: resources does not list its SKILL.md"},
-		{"no frontmatter", skillsCaps, `{"skills":[{"uri":"skill://a/SKILL.md","resources":"dynamic"}]}`, "skill skill://a/SKILL.md: the frontmatter is missing"},
+		{"bad digest", skillsCaps, `{"skills":[{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[{"uri":"skill://a/SKILL.md","digest":"md5:00","size":1}]}]}`, `skill "a": resources[0] ("skill://a/SKILL.md"): digest "md5:00"`},
+		{"no SKILL.md entry", skillsCaps, `{"skills":[{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[]}]}`, `skill "a": resources does not list its SKILL.md`},
+		{"no frontmatter", skillsCaps, `{"skills":[{"uri":"skill://a/SKILL.md","resources":"dynamic"}]}`, `skill "skill://a/SKILL.md": the frontmatter is missing`},
 		{"bad uri", skillsCaps, `{"skills":[{"uri":"skill://a/README.md","frontmatter":{"name":"a","description":"d"},"resources":"dynamic"}]}`, "does not end in /SKILL.md"},
 		{"loop", skillsCaps, `{"skills":[],"nextCursor":"c"}`, `cursor "c" twice`},
 	} {
@@ -420,7 +420,7 @@ func TestSkillFileConfinement(t *testing.T) {
 			}
 			for _, u := range escapes {
 				data, err := s.ReadSkillFile(context.Background(), &skills[0], u)
-				if err == nil || !strings.Contains(err.Error(), "skill a: ") || !strings.Contains(err.Error(), "is not a file of the skill") {
+				if err == nil || !strings.Contains(err.Error(), `skill "a": `) || !strings.Contains(err.Error(), "is not a file of the skill") {
 					t.Errorf("ReadSkillFile(%s) = %q, %v; want it refused", u, data, err)
 				}
 			}

@@ -29,7 +29,7 @@ func (t *Task) answerInput(ctx context.Context, raw json.RawMessage) error {
 	defer t.inputMu.Unlock()
 	var reqs map[string]inputRequest
 	if err := json.Unmarshal(raw, &reqs); err != nil {
-		return fmt.Errorf("task %q of tool %s: malformed inputRequests: %w", t.ID, t.Tool, err)
+		return fmt.Errorf("task %s of tool %s: malformed inputRequests: %w", t.quote(t.ID), t.Tool, err)
 	}
 	var keys []string
 	t.mu.Lock()
@@ -48,7 +48,7 @@ func (t *Task) answerInput(ctx context.Context, raw json.RawMessage) error {
 	}
 	responses, err := t.s.fulfilKeys(ctx, reqs, keys)
 	if err != nil {
-		return fmt.Errorf("task %q of tool %s: %w", t.ID, t.Tool, err)
+		return fmt.Errorf("task %s of tool %s: %w", t.quote(t.ID), t.Tool, err)
 	}
 	return t.Update(ctx, responses)
 }

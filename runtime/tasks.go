@@ -95,7 +95,10 @@ func (s TaskState) Terminal() bool {
 }
 
 // TaskError reports a task that ended without a result: it failed, it was
-// cancelled, or the server no longer knows it.
+// cancelled, or the server no longer knows it. Its fields hold what the
+// server sent whole; Error quotes the task id and the message escaped and
+// cut, as redact.Quote does, with the credentials of the connection
+// scrubbed.
 type TaskError struct {
 	Tool   string
 	TaskID string
@@ -104,10 +107,12 @@ type TaskError struct {
 	Message string
 	// Err is the server's error, if it sent one.
 	Err error
+
+	scrub func(string) string // the Session's, nil for none
 }
 
 func (e *TaskError) Error() string {
-	what := fmt.Sprintf("task %q of tool %s", e.TaskID, e.Tool)
+	what := fmt.Sprintf("task %s of tool %s", quoteScrubbed(e.scrub, e.TaskID), e.Tool)
 	var s string
 	switch e.Status {
 	case "":
@@ -118,7 +123,7 @@ func (e *TaskError) Error() string {
 		s = what + " " + e.Status
 	}
 	if e.Message != "" {
-		s += ": " + e.Message
+		s += ": " + quoteScrubbed(e.scrub, e.Message)
 	}
 	if e.Err != nil {
 		s += " (" + e.Err.Error() + ")"
@@ -127,6 +132,31 @@ func (e *TaskError) Error() string {
 }
 
 func (e *TaskError) Unwrap() error { return e.Err }
+
+// scrubFunc returns the function that scrubs the credentials of the task's
+// Session from a string, or nil when it has none.
+func (t *Task) scrubFunc() func(string) string {
+	if t.s == nil {
+		return nil
+	}
+	return t.s.scrub
+}
+
+// resultError returns a *ToolError for a result whose IsError flag is set,
+// as ResultError does, which scrubs the credentials of the task's Session
+// from its message; nil otherwise.
+func (t *Task) resultError(r *Result) error {
+	if r != nil && r.IsError {
+		return &ToolError{Tool: t.Tool, Result: r, scrub: t.scrubFunc()}
+	}
+	return nil
+}
+
+// quote returns text the server sent about the task as an error string
+// quotes it (see Session.quote).
+func (t *Task) quote(str string) string {
+	return quoteScrubbed(t.scrubFunc(), str)
+}
 
 // A Task is a tool call the server runs in the background: a 2025-11-25
 // task-augmented tools/call, or a 2026-07-28 call the server answered with
@@ -249,7 +279,7 @@ func (s *Session) legacyTaskCall(ctx context.Context, st *negotiated, name strin
 	case ts == TaskSupportRequired:
 	case slot != nil && ts == TaskSupportOptional:
 	case slot != nil:
-		return nil, true, fmt.Errorf("calling %s as a task: the tool forbids tasks (its execution.taskSupport is %q or absent)", name, ts)
+		return nil, true, fmt.Errorf("calling %s as a task: the tool forbids tasks (its execution.taskSupport is %s or absent)", name, s.quote(ts))
 	default:
 		return nil, false, nil
 	}
@@ -373,7 +403,7 @@ func (s *Session) taskCreated(ctx context.Context, t *Task, slot *taskSlot) (*Re
 	case wctx.Err() != nil:
 		err = &TimeoutError{Method: "tools/call", Name: t.Tool, Timeout: s.opts.TaskTimeout}
 	}
-	return nil, fmt.Errorf("calling %s: task %q cancelled: %w", t.Tool, t.ID, err)
+	return nil, fmt.Errorf("calling %s: task %s cancelled: %w", t.Tool, t.quote(t.ID), err)
 }
 
 // wireTask is a task as 2025-11-25 (ttl, pollInterval) and 2026-07-28
@@ -423,14 +453,14 @@ func (t *Task) setState(w *wireTask) error {
 	switch w.Status {
 	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
 	default:
-		return fmt.Errorf("task %q has unknown status %q", w.TaskID, w.Status)
+		return fmt.Errorf("task %s has unknown status %s", t.quote(w.TaskID), t.quote(w.Status))
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ID == "" {
 		t.ID = w.TaskID
 	} else if w.TaskID != t.ID {
-		return fmt.Errorf("asked about task %q, the server answered about task %q", t.ID, w.TaskID)
+		return fmt.Errorf("asked about task %s, the server answered about task %s", t.quote(t.ID), t.quote(w.TaskID))
 	}
 	t.state = TaskState{
 		Status:        w.Status,
@@ -501,16 +531,16 @@ func (t *Task) Get(ctx context.Context) (TaskState, error) {
 	if err != nil {
 		var rpc *RPCError
 		if errors.As(err, &rpc) {
-			return TaskState{}, &TaskError{Tool: t.Tool, TaskID: t.ID, Err: fmt.Errorf("tasks/get: %w", err)}
+			return TaskState{}, &TaskError{Tool: t.Tool, TaskID: t.ID, Err: fmt.Errorf("tasks/get: %w", err), scrub: t.scrubFunc()}
 		}
-		return TaskState{}, fmt.Errorf("task %q of tool %s: tasks/get: %w", t.ID, t.Tool, err)
+		return TaskState{}, fmt.Errorf("task %s of tool %s: tasks/get: %w", t.quote(t.ID), t.Tool, err)
 	}
 	var w wireTask
 	if err := json.Unmarshal(data, &w); err != nil {
-		return TaskState{}, fmt.Errorf("task %q of tool %s: malformed tasks/get result: %w", t.ID, t.Tool, err)
+		return TaskState{}, fmt.Errorf("task %s of tool %s: malformed tasks/get result: %w", t.quote(t.ID), t.Tool, err)
 	}
 	if err := t.setState(&w); err != nil {
-		return TaskState{}, fmt.Errorf("task %q of tool %s: malformed tasks/get result: %w", t.ID, t.Tool, err)
+		return TaskState{}, fmt.Errorf("task %s of tool %s: malformed tasks/get result: %w", t.quote(t.ID), t.Tool, err)
 	}
 	st := t.Status()
 	if !t.legacy && st.Terminal() {
@@ -525,24 +555,24 @@ func (t *Task) inlined(w *wireTask) (*Result, error) {
 	switch w.Status {
 	case TaskCompleted:
 		if len(w.Result) == 0 || jsonrpc.IsNull(w.Result) {
-			return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCompleted, Message: "the server sent no result"}
+			return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCompleted, Message: "the server sent no result", scrub: t.scrubFunc()}
 		}
 		res, more, err := decodeResult(w.Result)
 		if err == nil && more != nil {
 			err = errors.New(`the result is of type "input_required"`)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("task %q of tool %s: %w", t.ID, t.Tool, err)
+			return nil, fmt.Errorf("task %s of tool %s: %w", t.quote(t.ID), t.Tool, err)
 		}
-		return res, ResultError(t.Tool, res)
+		return res, t.resultError(res)
 	case TaskFailed:
-		te := &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskFailed, Message: w.StatusMessage}
+		te := &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskFailed, Message: w.StatusMessage, scrub: t.scrubFunc()}
 		if len(w.Error) > 0 && !jsonrpc.IsNull(w.Error) {
 			te.Err = t.s.decodeRPCError(w.Error)
 		}
 		return nil, te
 	default:
-		return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: w.Status, Message: w.StatusMessage}
+		return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: w.Status, Message: w.StatusMessage, scrub: t.scrubFunc()}
 	}
 }
 
@@ -628,21 +658,21 @@ func (t *Task) result(ctx context.Context, st TaskState) (*Result, error) {
 			if status == TaskInputRequired || status == TaskWorking {
 				status = TaskFailed
 			}
-			return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: status, Message: st.StatusMessage, Err: err}
+			return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: status, Message: st.StatusMessage, Err: err, scrub: t.scrubFunc()}
 		}
-		return nil, fmt.Errorf("task %q of tool %s: tasks/result: %w", t.ID, t.Tool, err)
+		return nil, fmt.Errorf("task %s of tool %s: tasks/result: %w", t.quote(t.ID), t.Tool, err)
 	}
 	res, more, err := decodeResult(data)
 	if err == nil && more != nil {
 		err = errors.New(`the result is of type "input_required"`)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("task %q of tool %s: tasks/result: %w", t.ID, t.Tool, err)
+		return nil, fmt.Errorf("task %s of tool %s: tasks/result: %w", t.quote(t.ID), t.Tool, err)
 	}
 	if st.Status == TaskCancelled && len(res.Content) == 0 && res.StructuredContent == nil {
-		return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCancelled, Message: st.StatusMessage}
+		return nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCancelled, Message: st.StatusMessage, scrub: t.scrubFunc()}
 	}
-	return res, ResultError(t.Tool, res)
+	return res, t.resultError(res)
 }
 
 // Cancel asks the server to cancel the task (tasks/cancel). A task that
@@ -654,9 +684,9 @@ func (t *Task) Cancel(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, taskCancelTimeout)
 	defer cancel()
 	_, err := t.taskRequest(cctx, "tasks/cancel", -1, nil)
-	t.finish(nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCancelled, Message: "cancelled by the client"})
+	t.finish(nil, &TaskError{Tool: t.Tool, TaskID: t.ID, Status: TaskCancelled, Message: "cancelled by the client", scrub: t.scrubFunc()})
 	if err != nil {
-		return fmt.Errorf("task %q of tool %s: tasks/cancel: %w", t.ID, t.Tool, err)
+		return fmt.Errorf("task %s of tool %s: tasks/cancel: %w", t.quote(t.ID), t.Tool, err)
 	}
 	return nil
 }
@@ -666,24 +696,24 @@ func (t *Task) Cancel(ctx context.Context) error {
 // keyed as TaskState.InputRequests is.
 func (t *Task) Update(ctx context.Context, responses json.RawMessage) error {
 	if t.legacy {
-		return fmt.Errorf("task %q of tool %s: tasks/update needs protocol version 2026-07-28", t.ID, t.Tool)
+		return fmt.Errorf("task %s of tool %s: tasks/update needs protocol version 2026-07-28", t.quote(t.ID), t.Tool)
 	}
 	if t.ID == "" {
 		return fmt.Errorf("tool %s: the call ended without a task", t.Tool)
 	}
 	if !json.Valid(responses) || jsonrpc.TrimSpace(responses)[0] != '{' {
-		return fmt.Errorf("task %q of tool %s: the input responses are not a JSON object", t.ID, t.Tool)
+		return fmt.Errorf("task %s of tool %s: the input responses are not a JSON object", t.quote(t.ID), t.Tool)
 	}
 	raw, err := marshalArgs(responses)
 	if err != nil {
-		return fmt.Errorf("task %q of tool %s: input responses: %w", t.ID, t.Tool, err)
+		return fmt.Errorf("task %s of tool %s: input responses: %w", t.quote(t.ID), t.Tool, err)
 	}
 	_, err = t.taskRequest(ctx, "tasks/update", 0, func(b []byte) []byte {
 		b = append(b, `,"inputResponses":`...)
 		return append(b, raw...)
 	})
 	if err != nil {
-		return fmt.Errorf("task %q of tool %s: tasks/update: %w", t.ID, t.Tool, err)
+		return fmt.Errorf("task %s of tool %s: tasks/update: %w", t.quote(t.ID), t.Tool, err)
 	}
 	t.answered(raw)
 	return nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -191,7 +192,7 @@ func decodeToolsPage(tools []Tool, res []byte, limit int, pc *pageCaching) ([]To
 					return fmt.Errorf("tool %d has no name", len(tools))
 				}
 				if de := (*jsontree.DuplicateKeyError)(nil); errors.As(jsontree.CheckUniqueKeys(t.Raw), &de) {
-					return fmt.Errorf("tool %d (%q): %s: %w", len(tools), t.Name, de.Pointer, de)
+					return fmt.Errorf("tool %d (%s): %s: %w", len(tools), redact.Quote(t.Name), de.Pointer, de)
 				}
 				tools = append(tools, t)
 				return nil
@@ -264,8 +265,11 @@ func ParseTool(raw []byte) (Tool, error) {
 // checkResultType accepts a complete result.
 func checkResultType(v []byte) error {
 	rt, err := jsonrpc.String(v)
-	if err != nil || rt != "complete" {
-		return fmt.Errorf("unsupported resultType %s", snippet(v))
+	switch {
+	case err != nil:
+		return fmt.Errorf("unsupported resultType %s", redact.Quote(string(v)))
+	case rt != "complete":
+		return fmt.Errorf("unsupported resultType %s", redact.Quote(rt))
 	}
 	return nil
 }
@@ -374,7 +378,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			continue
 		}
 		if res.IsError {
-			return res, &ToolError{Tool: name, Result: res}
+			return res, &ToolError{Tool: name, Result: res, scrub: s.scrub}
 		}
 		return res, nil
 	}

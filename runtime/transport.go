@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/internal/redact"
 )
 
 // A Transport opens connections to one MCP server.
@@ -85,7 +87,9 @@ var ErrSessionExpired = errors.New("mcp session expired")
 var ErrClosed = errors.New("connection closed")
 
 // HTTPError is an HTTP response that carried no JSON-RPC message, such as a
-// plain-text 400 or a 405. Body holds at most the first few kilobytes.
+// plain-text 400 or a 405. Body holds at most the first few kilobytes, with
+// the connection's credentials scrubbed; Error quotes it on one line,
+// escaped and cut, as redact.Quote does.
 type HTTPError struct {
 	Method     string // HTTP method
 	URL        string // without credentials or query
@@ -97,7 +101,7 @@ func (e *HTTPError) Error() string {
 	if len(e.Body) == 0 {
 		return fmt.Sprintf("%s %s: HTTP %d", e.Method, e.URL, e.StatusCode)
 	}
-	return fmt.Sprintf("%s %s: HTTP %d: %s", e.Method, e.URL, e.StatusCode, oneLine(string(e.Body)))
+	return fmt.Sprintf("%s %s: HTTP %d: %s", e.Method, e.URL, e.StatusCode, redact.Quote(oneLine(string(e.Body))))
 }
 
 // ServerExitedError reports a stdio server that exited or closed its output.

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -400,18 +401,33 @@ func rewind(req *http.Request) (*http.Request, error) {
 }
 
 // scrubErr removes the query and credentials from the URL of a *url.Error and
-// any secret from the message.
+// any secret from the message, and cuts a message longer than
+// maxForeignError bytes.
 func (h *httpClient) scrubErr(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		ue.URL = redactURL(ue.URL)
 	}
 	msg := err.Error()
-	if s := h.scrub(msg); s != msg {
+	s := h.scrub(msg)
+	if len(s) > maxForeignError {
+		n := maxForeignError
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = fmt.Sprintf("%s... (and %d more bytes)", s[:n], len(s)-n)
+	}
+	if s != msg {
 		return &scrubbedError{msg: s, err: err}
 	}
 	return err
 }
+
+// maxForeignError is how many bytes of the message of a net/http error an
+// error shows. net/http quotes what the server sent, escaped, but whole:
+// a header line it refuses (up to the 10 MiB of
+// http.Transport.MaxResponseHeaderBytes) would make the message as long.
+const maxForeignError = 512
 
 // scrubbedError is an error whose message had a secret removed. It keeps the
 // original for errors.Is (context errors) but never prints it.
@@ -429,6 +445,10 @@ func (e *scrubbedError) Is(target error) bool {
 
 // scrub replaces every secret in s, as it is and as escapes spell it.
 func (h *httpClient) scrub(s string) string { return h.red.String(s) }
+
+// quote returns text the server sent (a header, an event type, a URL) as an
+// error string quotes it: scrubbed, then escaped and cut by redact.Quote.
+func (h *httpClient) quote(s string) string { return h.red.Quote(s) }
 
 // statusError builds the error for an HTTP response without a JSON-RPC
 // message. A 401 or 403 gets a hint about the bearer token.

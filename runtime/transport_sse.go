@@ -103,7 +103,7 @@ func dialSSE(ctx context.Context, h *httpClient, rawURL string, in *inbox) (*sse
 	}
 	if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		drain(resp.Body)
-		return fail(fmt.Errorf("GET %s: %w: the response is %q, not an SSE stream", c.logURL, errNotSSEEndpoint, mt))
+		return fail(fmt.Errorf("GET %s: %w: the response is %s, not an SSE stream", c.logURL, errNotSSEEndpoint, h.quote(mt)))
 	}
 	r := sse.NewReader(resp.Body, h.maxSize)
 	var ev sse.Event
@@ -121,21 +121,21 @@ func dialSSE(ctx context.Context, h *httpClient, rawURL string, in *inbox) (*sse
 	if ev.Type != "endpoint" {
 		resp.Body.Close()
 		r.Release()
-		return fail(fmt.Errorf("GET %s: %w: the first event is %q, not endpoint", c.logURL, errNotSSEEndpoint, ev.Type))
+		return fail(fmt.Errorf("GET %s: %w: the first event is %s, not endpoint", c.logURL, errNotSSEEndpoint, h.quote(ev.Type)))
 	}
 	base := resp.Request.URL
 	ep, err := base.Parse(strings.TrimSpace(string(ev.Data)))
 	if err != nil || !strings.EqualFold(ep.Scheme, base.Scheme) || !strings.EqualFold(ep.Host, base.Host) {
 		resp.Body.Close()
 		r.Release()
-		return fail(fmt.Errorf("GET %s: refusing the endpoint %q: it is not on the stream's origin", c.logURL, redactURL(string(ev.Data))))
+		return fail(fmt.Errorf("GET %s: refusing the endpoint %s: it is not on the stream's origin", c.logURL, h.quote(redactURL(string(ev.Data)))))
 	}
 	if (len(h.header) > 0 || h.auth != nil) && !keepsCredentials(req.URL, ep) {
 		// The stream was redirected where the redirect policy sent no
 		// credentials; the POSTs must not take them there either.
 		resp.Body.Close()
 		r.Release()
-		return fail(fmt.Errorf("GET %s: refusing the endpoint %q: the stream was redirected to another host (or from https), where the credentials are not sent", c.logURL, redactURL(ep.String())))
+		return fail(fmt.Errorf("GET %s: refusing the endpoint %s: the stream was redirected to another host (or from https), where the credentials are not sent", c.logURL, h.quote(redactURL(ep.String()))))
 	}
 	if !stop() {
 		resp.Body.Close()

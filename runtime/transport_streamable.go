@@ -364,7 +364,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		default:
 			drain(resp.Body)
 			s.release()
-			return fmt.Errorf("POST %s: unexpected response content type %q", c.logURL(), mt)
+			return fmt.Errorf("POST %s: unexpected response content type %s", c.logURL(), c.h.quote(mt))
 		}
 	default:
 		body := readErrorBody(resp)
@@ -667,7 +667,7 @@ func (c *streamableConn) openGet(ctx context.Context, lastID, version string) (*
 	}
 	if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		drain(resp.Body)
-		return nil, fmt.Errorf("GET %s: unexpected response content type %q", c.logURL(), mt)
+		return nil, fmt.Errorf("GET %s: unexpected response content type %s", c.logURL(), c.h.quote(mt))
 	}
 	return resp, nil
 }

@@ -82,7 +82,7 @@ func TestReadOutput(t *testing.T) {
 	}
 
 	code, _, errOut = run(t, "", "read", "--url", url, "evil://missing")
-	if code != 1 || !strings.Contains(errOut, "reading evil://missing") || !strings.Contains(errOut, "Resource not found") {
+	if code != 1 || !strings.Contains(errOut, `reading "evil://missing"`) || !strings.Contains(errOut, "Resource not found") {
 		t.Errorf("missing resource: exit %d, stderr %q", code, errOut)
 	}
 }
