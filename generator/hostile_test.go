@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"net/http"
 	"net/http/httptest"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -132,5 +133,49 @@ func TestNetworkRefNeverFetched(t *testing.T) {
 		if err := s.Validate([]byte(`{"a":1}`)); err == nil || !strings.Contains(err.Error(), "not fetched") {
 			t.Errorf("validating with $ref %s: error = %v, want a refusal", ref, err)
 		}
+	}
+}
+
+// TestHostileLongNamesStayBounded: identifiers are made of several names
+// (a nested type of its tool's and properties', an enum constant of its
+// type's and value's), so a name of a megabyte came back in every
+// identifier built on it, and in the origin every enum value's name is
+// ranked by. A 1 MB snapshot made 1.1 GB of allocations (a 73 KB one, 189
+// MB of Go); two such names that differ only at their ends must still get
+// identifiers of their own.
+func TestHostileLongNamesStayBounded(t *testing.T) {
+	long := "p" + strings.Repeat("x", 1<<20)
+	var enum []string
+	for i := range 1000 {
+		enum = append(enum, fmt.Sprintf("%q", fmt.Sprintf("v%d", i)))
+	}
+	schema := fmt.Sprintf(`{"type":"object","properties":{%q:{"type":"string","enum":[%s]},%q:{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]}}}}}`,
+		long+"1", strings.Join(enum, ","), long+"2")
+	doc := fmt.Sprintf(`{"tools":[{"name":%q,"inputSchema":%s}]}`, strings.Repeat("t", 64<<10), schema)
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	files, err := generateText(doc, ir.Limits{})
+	goruntime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 400<<20 {
+		t.Errorf("generating a snapshot of %d bytes allocated %d", len(doc), n)
+	}
+	total := 0
+	for _, f := range files {
+		total += len(f.Data)
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.SkipObjectResolution); err != nil {
+			t.Fatalf("%s does not parse: %v", f.Name, err)
+		}
+	}
+	// The names are in the JSON texts, the struct tags and the pointers
+	// of validation errors, a few times each; the Go identifiers must not
+	// multiply them.
+	if total > 16<<20 {
+		t.Errorf("the package is %d bytes for a snapshot of %d", total, len(doc))
 	}
 }

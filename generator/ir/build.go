@@ -200,8 +200,9 @@ func nameTypes(pkg *Package, names *scope) {
 	}
 	names.resolve()
 	for _, t := range pkg.Types {
+		origin := boundOrigin(t.origin)
 		for _, v := range t.Values {
-			names.claim(t.Name+v.suffix, t.origin+"="+scalarText(v.Value), v.rank, func(n string) { v.GoName = n })
+			names.claim(t.Name+v.suffix, origin+"="+scalarText(v.Value), v.rank, func(n string) { v.GoName = n })
 		}
 	}
 	names.resolve()

@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -55,12 +57,26 @@ func words(s string) []string {
 	return out
 }
 
+// maxNamePart bounds, in bytes, the identifier camel makes of one name. A
+// name is a tool's, a property's or an enum value's, and identifiers are
+// made of several (a nested type of its tool's and properties' names, an
+// enum constant of its type's and value's), so one name of a megabyte
+// would come back in every identifier built on it: a 73 KB snapshot with
+// a 64 KiB property name and 1,000 enum values made 189 MB of Go. The
+// longest name of the real servers in testdata makes 50 bytes.
+const maxNamePart = 128
+
 // camel joins the words of s in CamelCase, applying initialisms. Letters
 // outside what Go accepts in identifiers are dropped. The result may start
-// with a digit, and is empty when s has no letters or digits.
+// with a digit, and is empty when s has no letters or digits. One longer
+// than maxNamePart is cut and ends with an underscore and the hash of s,
+// which keeps names that differ only past the cut apart.
 func camel(s string) string {
 	var b strings.Builder
 	for _, w := range words(s) {
+		if b.Len() > maxNamePart {
+			break
+		}
 		up := strings.ToUpper(w)
 		if initialisms[up] {
 			b.WriteString(up)
@@ -70,7 +86,16 @@ func camel(s string) string {
 		b.WriteRune(unicode.ToUpper(r))
 		b.WriteString(w[n:])
 	}
-	return b.String()
+	c := b.String()
+	if len(c) <= maxNamePart {
+		return c
+	}
+	suffix := fmt.Sprintf("_%08x", fnv32(s))
+	cut := maxNamePart - len(suffix)
+	for cut > 0 && !utf8.RuneStart(c[cut]) {
+		cut--
+	}
+	return c[:cut] + suffix
 }
 
 // Exported returns an exported Go identifier for s: "list-events" →
@@ -252,6 +277,22 @@ func (s *scope) resolve() {
 		c.set(name)
 	}
 	s.claims = nil
+}
+
+// maxOrigin bounds the origin of a type that the origins of its enum
+// values repeat: one origin of a megabyte (a property's name) made a
+// gigabyte for 1,000 values.
+const maxOrigin = 512
+
+// boundOrigin returns origin, or, when it is longer than maxOrigin, its
+// start and the SHA-256 of the whole, which is as unique and sorts as
+// steadily.
+func boundOrigin(origin string) string {
+	if len(origin) <= maxOrigin {
+		return origin
+	}
+	sum := sha256.Sum256([]byte(origin))
+	return origin[:maxOrigin-65] + "#" + hex.EncodeToString(sum[:])
 }
 
 // fnv32 is the 32-bit FNV-1a hash of s.
