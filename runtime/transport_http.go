@@ -592,6 +592,35 @@ func rpcResponseFor(body []byte, id string) bool {
 	return err == nil && m.Kind == jsonrpc.KindResponse && sameID(m.ID, id)
 }
 
+// holdsResponseFor reports whether body, a message or a batch, may hold
+// the answer to request id: a message with that id, which the Session then
+// takes as the response, or as an invalid one when it is malformed.
+func holdsResponseFor(body []byte, id string) bool {
+	if !jsonrpc.IsBatch(body) {
+		return namesID(body, id)
+	}
+	found := false
+	_ = jsonrpc.Batch(body, func(m []byte) error {
+		found = found || namesID(m, id)
+		return nil
+	})
+	return found
+}
+
+// namesID reports whether the message msg has the id id (JSON text), as
+// the Session compares them: integers by value, others by their text.
+func namesID(msg []byte, id string) bool {
+	raw, ok := jsonrpc.FindID(msg, msg)
+	if !ok {
+		return false
+	}
+	if a, ok := jsonrpc.Int(raw); ok {
+		b, ok := jsonrpc.Int([]byte(id))
+		return ok && a == b
+	}
+	return sameID(raw, id)
+}
+
 // sameID compares a raw JSON id with an id as JSON text.
 func sameID(raw []byte, id string) bool {
 	return string(jsonrpc.TrimSpace(raw)) == id

@@ -360,6 +360,11 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 				}
 				return ErrClosed
 			}
+			if m.IsRequest() && !holdsResponseFor(data, m.ID) {
+				// A JSON answer is the request's only one: without the
+				// response in it, the request would wait out its timeout.
+				return fmt.Errorf("POST %s: the JSON answer holds no response to the request", c.logURL())
+			}
 			return nil
 		default:
 			drain(resp.Body)

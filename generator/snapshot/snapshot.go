@@ -5,6 +5,8 @@
 // {"tools":[...]}}), a bare result ({"tools":[...]}), a bare array of tools,
 // and mcpgen's own canonical snapshot, which is a bare result with a header
 // ({"server":{...},"protocolVersion":...,"source":...,"tools":[...]}).
+// A response or result with a nextCursor is one page of a longer list, and
+// is refused.
 //
 // Each tool keeps the exact bytes the server sent, so that schemas keep their
 // key order and unknown keys. Bad input is reported with the file name and
@@ -177,6 +179,13 @@ func Read(name string, data []byte) (*Snapshot, error) {
 		}
 		if list.Kind != jsontree.Array {
 			return nil, fail(listPtr, "tools is a JSON %s, want an array", list.Kind)
+		}
+		// A cursor, even an empty one, says the server has more pages
+		// (the Session follows it); a package generated from the first
+		// would lack the other tools, and its SnapshotHash would never
+		// match the server's.
+		if c := result.Get("nextCursor"); c != nil && c.Kind != jsontree.Null {
+			return nil, fail(resultPtr+"/nextCursor", "the tool list is one page of several (nextCursor is set), and the tools of the other pages are missing: capture the whole list with mcpgen snapshot")
 		}
 		if err := readHeader(doc, s); err != nil {
 			return nil, fail(err.ptr, "%s", err.msg)

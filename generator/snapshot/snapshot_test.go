@@ -59,6 +59,8 @@ func TestReadErrors(t *testing.T) {
 		{"remote ref", `[{"name":"a","inputSchema":{"properties":{"x":{"$ref":"https://example.com/s.json"}}}}]`, `points outside the schema`},
 		{"not a list", `{"jsonrpc":"2.0","id":1,"result":{}}`, `s.json: /result: no tools member`},
 		{"rpc error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}}`, `s.json: /error: the response is a JSON-RPC error`},
+		{"one page of several", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"2"}}`, `s.json: /result/nextCursor: the tool list is one page of several`},
+		{"bare page of several", `{"tools":[],"nextCursor":""}`, `s.json: /nextCursor: the tool list is one page of several`},
 		{"scalar", `42`, `s.json: (root): snapshot is a JSON number`},
 		{"tool not object", `["a"]`, `s.json: /0: tool is a JSON string, want an object`},
 		{"bad output", `[{"name":"a","inputSchema":{},"outputSchema":3}]`, `s.json: /0/outputSchema: outputSchema of tool "a" is a JSON number`},

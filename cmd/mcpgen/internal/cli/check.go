@@ -47,7 +47,7 @@ func runCheck(e *env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("check: unexpected argument %q (a server command goes after --)", pos[0])
+		return usagef("check: unexpected argument %q (a snapshot goes with --snapshot FILE, a server command after --)", pos[0])
 	}
 	switch {
 	case cf.file != "" && *snapPath != "":
@@ -111,14 +111,21 @@ func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format,
 	if err != nil {
 		return err
 	}
+	interrupted, stop := interruptContext()
+	defer stop()
 	var reports []*diff.Report
 	failed, hits := 0, 0
 	for i, s := range servers {
+		if interrupted.Err() != nil {
+			// The servers not yet checked are not started.
+			failed += len(servers) - i
+			break
+		}
 		r, err := func() (*diff.Report, error) {
 			if err := flags[i].checkEnv(); err != nil {
 				return nil, err
 			}
-			ctx, cancel := flags[i].context()
+			ctx, cancel := flags[i].contextIn(interrupted)
 			defer cancel()
 			return checkServer(ctx, e, flags[i], s.Snapshot, serverDiffOptions(s))
 		}()

@@ -231,3 +231,32 @@ func TestConfigEntryWithoutServer(t *testing.T) {
 		t.Errorf("logout --config (nothing to sign out of): status %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestConfigSharedOutAbsolute refuses two servers whose out is one
+// directory, one written relative to the file and one absolute, before
+// either package is written: generating the second replaced the first.
+func TestConfigSharedOutAbsolute(t *testing.T) {
+	snap, err := filepath.Abs(haSnapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	text := "servers:\n" +
+		"  a:\n" +
+		"    snapshot: " + snap + "\n" +
+		"    out: gen\n" +
+		"  b:\n" +
+		"    snapshot: " + snap + "\n" +
+		"    out: " + filepath.Join(dir, "gen") + "\n"
+	if err := os.WriteFile("mcpgen.yaml", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "generate", "--config", "mcpgen.yaml")
+	if code != 2 || !strings.Contains(stderr, "mcpgen.yaml:5: server b: out "+filepath.Join(dir, "gen")+" is also the out of server a (line 2)") {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming both servers", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen")); err == nil {
+		t.Error("a refused config file generated a package")
+	}
+}

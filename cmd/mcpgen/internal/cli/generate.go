@@ -150,7 +150,7 @@ func runGenerate(e *env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("generate: unexpected argument %q (a server command goes after --)", pos[0])
+		return usagef("generate: unexpected argument %q (a snapshot goes with --snapshot FILE, a server command after --)", pos[0])
 	}
 	if sf.timeout < 0 {
 		return usagef("generate: --timeout must not be negative")
@@ -255,8 +255,15 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 			return &exitError{code: exitUsage, msg: fmt.Sprintf("%s:%d: server %s: out is required to generate it", file.Path, s.Line, s.Name)}
 		}
 	}
+	interrupted, stop := interruptContext()
+	defer stop()
 	failed := 0
-	for _, s := range servers {
+	for i, s := range servers {
+		if interrupted.Err() != nil {
+			// The packages not yet generated are left as they are.
+			failed += len(servers) - i
+			break
+		}
 		cfg := gf.config(s.Package, s.Out)
 		cfg.Snapshot = s.Snapshot
 		cfg.Tools = s.Tools.Filter()
@@ -265,7 +272,7 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 		cfg.Overrides, cfg.Sharing = opts.Overrides, opts.Sharing
 		cfg.Strict = gf.strict || s.Strict
 		cfg.Pinned = s.PinnedGlobs()
-		ctx, cancel := commandContext(timeout)
+		ctx, cancel := withTimeout(interrupted, timeout)
 		cfg.Context = ctx
 		err := explainDone(ctx, writePackage(e, "server "+s.Name+": ", cfg), timeout)
 		cancel()

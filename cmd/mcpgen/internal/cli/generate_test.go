@@ -147,6 +147,11 @@ func TestGenerateErrors(t *testing.T) {
 	if err := os.WriteFile(unmappable, []byte(`[{"name":"t","inputSchema":{"type":"object","properties":{"x":{"allOf":[{"type":"string"},{"type":"integer"}]}}}}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The first page of a paginated tools/list, as curl gets it.
+	page := filepath.Join(dir, "page.json")
+	if err := os.WriteFile(page, []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"page-2"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "out")
 	for _, tc := range []struct {
 		name string
@@ -165,10 +170,12 @@ func TestGenerateErrors(t *testing.T) {
 		{"anthropic alone", []string{"--snapshot", haSnapshot, "--out", out, "--emit", "anthropic"}, 2, "--emit: the anthropic part needs the types part"},
 		{"strict without openai", []string{"--snapshot", haSnapshot, "--out", out, "--openai-strict"}, 2, "--openai-strict needs --emit openai"},
 		{"stray argument", []string{"--snapshot", haSnapshot, "--out", out, "extra"}, 2, `unexpected argument "extra"`},
+		{"snapshot as an argument", []string{haSnapshot, "--out", out}, 2, `generate: unexpected argument "` + haSnapshot + `" (a snapshot goes with --snapshot FILE, a server command after --)`},
 		{"unknown flag", []string{"--snapshot", haSnapshot, "--out", out, "--nope"}, 2, "flag provided but not defined"},
 		{"missing file", []string{"--snapshot", filepath.Join(dir, "none.json"), "--out", out}, 1, "mcpgen: reading snapshot"},
 		{"malformed", []string{"--snapshot", bad, "--out", out}, 1, bad + ":2:12: malformed JSON"},
 		{"unmappable", []string{"--snapshot", unmappable, "--out", out}, 1, `tool "t": /inputSchema/properties/x/allOf/1/type: allOf parts have types`},
+		{"one page of several", []string{"--snapshot", page, "--out", out}, 1, page + ": /result/nextCursor: the tool list is one page of several"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, append([]string{"generate"}, tc.args...)...)

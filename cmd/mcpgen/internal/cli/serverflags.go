@@ -225,12 +225,31 @@ func (f *serverFlags) context() (context.Context, context.CancelFunc) {
 // commandContext returns the context a command runs in: bounded by timeout
 // (none when 0) and cancelled by an interrupt (Ctrl-C).
 func commandContext(timeout time.Duration) (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	if timeout == 0 {
-		return ctx, stop
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, stop := interruptContext()
+	ctx, cancel := withTimeout(ctx, timeout)
 	return ctx, func() { cancel(); stop() }
+}
+
+// interruptContext returns a context cancelled by an interrupt (Ctrl-C).
+// A command that works on the servers of a config file in turn runs each
+// turn in a context derived from one such context (see contextIn), so
+// that an interrupt stops the whole command, not only the server at work.
+func interruptContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// contextIn returns the context of one server's turn within parent, from
+// interruptContext, bounded by --timeout.
+func (f *serverFlags) contextIn(parent context.Context) (context.Context, context.CancelFunc) {
+	return withTimeout(parent, f.timeout)
+}
+
+// withTimeout returns parent bounded by timeout, with no bound when it is 0.
+func withTimeout(parent context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout == 0 {
+		return context.WithCancel(parent)
+	}
+	return context.WithTimeout(parent, timeout)
 }
 
 // closeSession closes s, connected within ctx (from serverFlags.context):

@@ -73,13 +73,20 @@ func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
 	if err != nil {
 		return err
 	}
+	interrupted, stop := interruptContext()
+	defer stop()
 	failed := 0
 	for i, s := range servers {
+		if interrupted.Err() != nil {
+			// The servers not yet captured are not started.
+			failed += len(servers) - i
+			break
+		}
 		err := func() error {
 			if err := flags[i].checkEnv(); err != nil {
 				return err
 			}
-			ctx, cancel := flags[i].context()
+			ctx, cancel := flags[i].contextIn(interrupted)
 			defer cancel()
 			_, data, err := capture(ctx, e, flags[i])
 			if err != nil {

@@ -200,6 +200,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"unreadable snapshot", []string{"check", "--snapshot", broken, "--", "server"}, broken + ":1:12: malformed JSON"},
 		{"bad format", []string{"check", "--format", "yaml", "--snapshot", broken, "--", "server"}, `format "yaml" is not one of`},
 		{"stray argument", []string{"check", "--snapshot", broken, "extra", "--", "server"}, `unexpected argument "extra"`},
+		{"snapshot as an argument", []string{"check", broken, "--", "server"}, `check: unexpected argument "` + broken + `" (a snapshot goes with --snapshot FILE, a server command after --)`},
 		{"snapshot without a server", []string{"snapshot"}, "no server given"},
 		{"snapshot stray argument", []string{"snapshot", "x", "--", "server"}, `unexpected argument "x"`},
 	} {

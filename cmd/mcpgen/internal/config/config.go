@@ -271,9 +271,10 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, fail(line, "servers must map each server's name to its entry")
 	}
 	seen := map[string]int{}
-	// outs maps each out directory to the server generating into it: two
-	// packages in one directory have files of the same names, and
-	// generating the second would replace the first.
+	// outs maps each out directory, made absolute so that a relative and
+	// an absolute spelling of one directory meet, to the server
+	// generating into it: two packages in one directory have files of the
+	// same names, and generating the second would replace the first.
 	outs := map[string]*Server{}
 	for i := 0; i+1 < len(servers.Content); i += 2 {
 		k, v := servers.Content[i], servers.Content[i+1]
@@ -286,10 +287,14 @@ func Parse(path string, data []byte) (*File, error) {
 			return nil, err
 		}
 		if s.Out != "" {
-			if other := outs[s.Out]; other != nil {
+			key := s.Out
+			if abs, err := filepath.Abs(key); err == nil {
+				key = abs
+			}
+			if other := outs[key]; other != nil {
 				return nil, fail(s.Line, "server %s: out %s is also the out of server %s (line %d): each package needs a directory of its own", s.Name, s.Out, other.Name, other.Line)
 			}
-			outs[s.Out] = s
+			outs[key] = s
 		}
 		f.Servers = append(f.Servers, s)
 	}
