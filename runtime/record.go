@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,12 +83,22 @@ func Record(t Transport, w io.Writer, opts *RecordOptions) *Recorder {
 }
 
 // AddSecrets adds credentials to replace in the messages recorded from now
-// on, such as a token an Authorizer obtained during the session.
+// on, such as a token an Authorizer obtained during the session. A value
+// it already holds is not added again, so that a credential added on each
+// request does not grow the Recorder.
 func (r *Recorder) AddSecrets(values ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.secrets = append(r.secrets, values...)
-	r.red = redact.New(r.secrets...)
+	added := false
+	for _, v := range values {
+		if v != "" && !slices.Contains(r.secrets, v) {
+			r.secrets = append(r.secrets, v)
+			added = true
+		}
+	}
+	if added {
+		r.red = redact.New(r.secrets...)
+	}
 }
 
 // Err returns the first error writing the recording, or nil.
@@ -151,6 +162,23 @@ func (c *recordConn) HandshakeDone(protocolVersion string) {
 	}
 }
 
+// netEndpoint passes the wrapped Conn's endpoint on to Middleware, so that
+// recording leaves SessionInfo as it is.
+func (c *recordConn) netEndpoint() (string, string) {
+	if ep, ok := c.Conn.(interface{ netEndpoint() (string, string) }); ok {
+		return ep.netEndpoint()
+	}
+	return "", ""
+}
+
+// currentSessionID passes the wrapped Conn's session id on to Middleware.
+func (c *recordConn) currentSessionID() string {
+	if sc, ok := c.Conn.(interface{ currentSessionID() string }); ok {
+		return sc.currentSessionID()
+	}
+	return ""
+}
+
 func (c *recordConn) closeContext(ctx context.Context) error {
 	if cc, ok := c.Conn.(contextCloser); ok {
 		return cc.closeContext(ctx)
@@ -208,7 +236,12 @@ func (r *Recorder) server(data []byte, scrub func(string) string) {
 		id := string(bytes.TrimSpace(m.ID))
 		switch m.Kind {
 		case jsonrpc.KindRequest:
-			r.inFlight("server "+id, m.Method)
+			// The Session never answers a request whose id is longer
+			// than maxReplyIDSize: keeping its id would hold what the
+			// server chose, up to the size of a message, for good.
+			if len(id) <= maxReplyIDSize {
+				r.inFlight("server "+id, m.Method)
+			}
 			r.add(fromServer, kindRequest, m.Method, msg, scrub)
 		case jsonrpc.KindNotification:
 			r.add(fromServer, kindNotification, m.Method, msg, scrub)

@@ -131,10 +131,12 @@ type recordingFile struct {
 // parseTxtar splits a txtar archive into its comment and its files, as
 // golang.org/x/tools/txtar does: a file starts at a line "-- NAME --" and
 // runs to the next such line. The runtime reads the format itself rather
-// than import x/tools into every program that links it.
-func parseTxtar(data []byte) (comment []byte, files []recordingFile) {
+// than import x/tools into every program that links it. It stops after
+// maxFiles+1 files, so that an archive of more is refused without holding
+// them all.
+func parseTxtar(data []byte, maxFiles int) (comment []byte, files []recordingFile) {
 	comment, name, data := findTxtarMarker(data)
-	for name != "" {
+	for name != "" && len(files) <= maxFiles {
 		f := recordingFile{name: name}
 		f.data, name, data = findTxtarMarker(data)
 		files = append(files, f)

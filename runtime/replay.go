@@ -107,7 +107,7 @@ func Replay(name string, data []byte) (*ReplayTransport, error) {
 	if len(data) > maxRecordingSize {
 		return nil, fmt.Errorf("replay %s: the recording is larger than %d MiB", name, maxRecordingSize>>20)
 	}
-	comment, files := parseTxtar(data)
+	comment, files := parseTxtar(data, maxRecordingMessages)
 	if !strings.HasPrefix(string(comment), recordingHeader+"\n") {
 		return nil, fmt.Errorf("replay %s: not a recording: it does not start with the line %q", name, recordingHeader)
 	}
@@ -421,7 +421,10 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 	if err != nil {
 		return fmt.Errorf("replay %s: the client sent a malformed message: %v", c.t.name, err)
 	}
-	var ex *exchange
+	var (
+		ex   *exchange
+		sent sentRequest
+	)
 	switch msg.Kind {
 	case jsonrpc.KindRequest:
 		key, err := matchKey(msg.Method, msg.Params)
@@ -432,8 +435,9 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 		if ex == nil {
 			return c.unexpected(msg.Method, m.Name)
 		}
+		sent = sentRequest{id: bytes.Clone(jsonrpc.TrimSpace(msg.ID)), token: progressTokenOf(msg.Params)}
 		c.mu.Lock()
-		c.sent[ex] = sentRequest{id: bytes.Clone(jsonrpc.TrimSpace(msg.ID)), token: progressTokenOf(msg.Params)}
+		c.sent[ex] = sent
 		c.mu.Unlock()
 		if ex.httpErr != nil {
 			return &HTTPError{Method: ex.httpErr.HTTPMethod, URL: "replay " + c.t.name, StatusCode: ex.httpErr.StatusCode, Body: []byte(ex.httpErr.Body)}
@@ -447,7 +451,7 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 	if ex == nil || len(ex.replies) == 0 {
 		return nil
 	}
-	return c.send(ctx, ex)
+	return c.send(ctx, ex, sent)
 }
 
 // unexpected returns the error for a request the recording does not hold.
@@ -484,16 +488,21 @@ func (c *replayConn) take(key string, list []*exchange) *exchange {
 
 // send queues the replies of ex to a message of the client's: responses
 // with the id of the client's request they answer, progress notifications
-// with its progress token.
-func (c *replayConn) send(ctx context.Context, ex *exchange) error {
+// with its progress token. own is what the client's request ex was taken
+// for carried, if it is one: the same exchange, taken again for the same
+// request in flight at once, answers each with its own id.
+func (c *replayConn) send(ctx context.Context, ex *exchange, own sentRequest) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	for _, r := range ex.replies {
 		data := r.data
 		if r.owner != nil {
-			c.mu.Lock()
-			sent := c.sent[r.owner]
-			c.mu.Unlock()
+			sent := own
+			if r.owner != ex || sent.id == nil {
+				c.mu.Lock()
+				sent = c.sent[r.owner]
+				c.mu.Unlock()
+			}
 			switch {
 			case sent.id == nil:
 			case r.msg.Kind == jsonrpc.KindResponse:

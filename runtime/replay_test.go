@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -414,7 +416,7 @@ func FuzzReplay(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		comment, files := parseTxtar(data)
+		comment, files := parseTxtar(data, len(data))
 		a := txtar.Parse(data)
 		// txtar adds a final newline to a comment or file that lacks one.
 		nl := []byte("\n")
@@ -709,5 +711,182 @@ func TestReplayIndexesPendingRequests(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("replies by request:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// TestReplaySameRequestConcurrently: two identical requests in flight at
+// once, recorded once, each get a response with their own id, even when the
+// second is written before the first's response is queued.
+func TestReplaySameRequestConcurrently(t *testing.T) {
+	rt, err := Replay("same.txtar", []byte(recordingHeader+`
+-- 0001-client-request-run.json --
+{"jsonrpc":"2.0","id":1,"method":"run","params":{"_meta":{"progressToken":"p"}}}
+-- 0002-server-notification-notifications.progress.json --
+{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}
+-- 0003-server-response-run.json --
+{"jsonrpc":"2.0","id":1,"result":{}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testenv.Context(t)
+	conn, err := rt.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := conn.(*replayConn)
+	ex := rt.requests["run"][0]
+	// Holding wmu keeps each Write between taking its exchange and
+	// queueing its replies, so that both are in flight at once.
+	c.wmu.Lock()
+	errs := make(chan error, 2)
+	for _, id := range []string{"10", "20"} {
+		go func() {
+			errs <- c.Write(ctx, &OutMessage{Data: []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"run","params":{"_meta":{"progressToken":"t` + id + `"}}}`), Method: "run", ID: id})
+		}()
+		for {
+			c.mu.Lock()
+			got := string(c.sent[ex].id)
+			c.mu.Unlock()
+			if got == id {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatal(ctx.Err())
+			default:
+				goruntime.Gosched()
+			}
+		}
+	}
+	c.wmu.Unlock()
+	var got []string
+	for range 4 {
+		msg, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(msg))
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		`{"jsonrpc":"2.0","id":10,"result":{}}`,
+		`{"jsonrpc":"2.0","id":20,"result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":"t10"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":"t20"}}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("replies:\ngot  %q\nwant %q", got, want)
+	}
+}
+
+// TestRecordKeepsSessionInfo: a Recorder around Streamable HTTP hides
+// nothing Middleware learns of the connection (the transport, the server's
+// address and port, the session id), so that a program recording its own
+// sessions keeps its spans' attributes.
+func TestRecordKeepsSessionInfo(t *testing.T) {
+	srv := newStreamableServer(t, false, false)
+	var buf bytes.Buffer
+	var info *SessionInfo
+	mw := func(next Handler) Handler {
+		return func(ctx context.Context, req *Request) (*Response, error) {
+			if req.Method == "tools/list" {
+				info = req.Session
+			}
+			return next(ctx, req)
+		}
+	}
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, Record(HTTP(srv.URL, testHTTPOptions(t)), &buf, nil), &Options{Middleware: []Middleware{mw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if info == nil {
+		t.Fatal("the middleware saw no tools/list")
+	}
+	if info.Transport != "tcp" || info.ServerAddress != "127.0.0.1" || info.ServerPort == 0 || info.SessionID() != srv.sessionID() {
+		t.Errorf("recorded session info: transport %q, server %q:%d, session id %q; want tcp, 127.0.0.1, the port, %q", info.Transport, info.ServerAddress, info.ServerPort, info.SessionID(), srv.sessionID())
+	}
+}
+
+// TestRecordAddSecretsRepeated: a credential added again on each request,
+// as mcpgen record adds the Authorization header an Authorizer sets, does
+// not grow the Recorder, whatever the session's length.
+func TestRecordAddSecretsRepeated(t *testing.T) {
+	rec := Record(nil, io.Discard, &RecordOptions{Secrets: []string{"given-secret-1"}})
+	for range 20_000 {
+		rec.AddSecrets("Bearer access-token-1", "access-token-1")
+	}
+	rec.AddSecrets("access-token-2")
+	if n := len(rec.secrets); n != 4 {
+		t.Errorf("the Recorder holds %d secrets after the same two were added 20,000 times, want 4", n)
+	}
+	if got := rec.red.String("access-token-1 access-token-2 given-secret-1"); got != "[REDACTED] [REDACTED] [REDACTED]" {
+		t.Errorf("redacted: %q", got)
+	}
+}
+
+// TestRecordBoundsRequestsInFlight: a server that sends requests the
+// Session never answers, their ids too long to answer, does not make the
+// Recorder keep those ids: its memory stays bounded whatever the server
+// sends.
+func TestRecordBoundsRequestsInFlight(t *testing.T) {
+	const n, idSize = 32, 1 << 20
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		if m.Method == "tools/list" {
+			for i := range n {
+				c.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":"%d%s","method":"ping"}`, i, strings.Repeat("x", idSize)))
+			}
+			c.reply(m, `{"tools":[]}`)
+		}
+		return nil
+	}))
+	rec := Record(mem, io.Discard, nil)
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec.mu.Lock()
+	held := 0
+	for k, v := range rec.methods {
+		held += len(k) + len(v)
+	}
+	rec.mu.Unlock()
+	if held > 64<<10 {
+		t.Errorf("the Recorder holds %d bytes of request ids after %d unanswerable requests of %d bytes each", held, n, idSize)
+	}
+}
+
+// TestReplayTooManyMessagesBounded: a recording of more messages than
+// Replay takes is refused without first holding every one of its sections:
+// what Replay allocates is bounded by the number of messages it takes, not
+// by the recording's size (16 MiB of empty sections here).
+func TestReplayTooManyMessagesBounded(t *testing.T) {
+	const marker = "-- a --\n"
+	data := []byte(recordingHeader + "\n" + strings.Repeat(marker, (16<<20)/len(marker)))
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	_, err := Replay("many.txtar", data)
+	goruntime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "more than 100000 messages") {
+		t.Fatalf("Replay = %v, want an error for too many messages", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+		t.Errorf("Replay allocated %d MiB to refuse a recording of %d MiB", alloc>>20, len(data)>>20)
 	}
 }

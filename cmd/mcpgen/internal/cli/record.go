@@ -154,6 +154,11 @@ func runRecord(e *env, args []string) error {
 
 	secrets, _ := sf.secretValues()
 	secrets = append(secrets, envSecrets(envs.vars)...)
+	for _, kv := range envs.vars {
+		if k, v, _ := strings.Cut(kv, "="); redact.TooShort(v) {
+			fmt.Fprintf(e.stderr, "mcpgen: warning: the value of --env %s is shorter than %d bytes, too short to be told apart from other text: it is not redacted from the recording\n", k, redact.MinLen)
+		}
+	}
 	e.secrets.add(secrets)
 	file, err := newRecordingFile(*out)
 	if err != nil {

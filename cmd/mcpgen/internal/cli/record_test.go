@@ -262,3 +262,17 @@ func TestRecordKeepsFailedRequests(t *testing.T) {
 		t.Errorf("files\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRecordWarnsShortEnv: a value of --env too short to be redacted, which
+// the recording may then hold, is warned about, by its variable's name.
+func TestRecordWarnsShortEnv(t *testing.T) {
+	const short = "k3y-9z"
+	out := filepath.Join(t.TempDir(), "none.txtar")
+	_, _, stderr := run(t, "", "record", "--out", out, "--env", "MY_API_KEY="+short, "--env", "MCPGEN_REC_LONG=long-enough-value", "--", filepath.Join(t.TempDir(), "no-such-server"))
+	if !strings.Contains(stderr, "warning: the value of --env MY_API_KEY is shorter than 8 bytes") {
+		t.Errorf("no warning about the short --env value; stderr:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "MCPGEN_REC_LONG is shorter") || strings.Contains(stderr, short) {
+		t.Errorf("stderr warns about a long value or shows the short one:\n%s", stderr)
+	}
+}
