@@ -228,3 +228,21 @@ func TestPeerTextInHTTPErrorsBounded(t *testing.T) {
 		checkPeerError(t, tc.what, err, tc.want)
 	}
 }
+
+// TestServerExitedErrorQuotesTheTail: the stderr tail of a crashed stdio
+// server went into the error as written, so a server could put terminal
+// escapes and forged log lines into whatever printed or logged the error.
+// Quoted, it stays whole (bounded already at 4 KiB) and acts on nothing.
+func TestServerExitedErrorQuotesTheTail(t *testing.T) {
+	tail := "panic: boom\x1b]0;pwned\a\nlevel=INFO msg=\"forged\""
+	err := &ServerExitedError{Command: "srv", ExitStatus: "exit status 2", StderrTail: tail}
+	msg := err.Error()
+	for i, r := range msg {
+		if r < 0x20 || r == 0x7f {
+			t.Fatalf("the error holds U+%04X at %d: %q", r, i, msg)
+		}
+	}
+	if want := `server srv exited (exit status 2); stderr: "panic: boom\x1b]0;pwned\a\nlevel=INFO msg=\"forged\""`; msg != want {
+		t.Errorf("error:\n%s\nwant\n%s", msg, want)
+	}
+}

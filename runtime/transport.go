@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/redact"
 )
@@ -109,6 +110,8 @@ func (e *HTTPError) Error() string {
 type ServerExitedError struct {
 	Command    string // program name, without arguments
 	ExitStatus string // as os.ProcessState.String reports it, e.g. "exit status 1"
+	// StderrTail holds the last lines the server wrote to its standard
+	// error (at most 20 lines and 4 KiB), as written; Error quotes them.
 	StderrTail string
 }
 
@@ -118,7 +121,10 @@ func (e *ServerExitedError) Error() string {
 		msg += " (" + e.ExitStatus + ")"
 	}
 	if e.StderrTail != "" {
-		msg += "; stderr: " + e.StderrTail
+		// The tail is bounded already (stderrTailBytes); quoted, its
+		// escapes and line breaks act on nothing where the error is
+		// printed or logged, and the last lines, a crash's cause, stay.
+		msg += "; stderr: " + strconv.Quote(e.StderrTail)
 	}
 	return msg
 }
