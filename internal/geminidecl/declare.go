@@ -153,7 +153,7 @@ func setParameters(d *Declaration, t runtime.Tool, input *jsontree.Node, jsonSch
 	if pr == nil && len(s.AnyOf) > 0 {
 		c.fallbackf(nil, "a union at the top level has no typed form")
 	}
-	if ap := flat.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 && (pr != nil || len(s.Properties) == 0) {
+	if hasKeySchema(flat) && (pr != nil || len(s.Properties) == 0) {
 		c.fallbackf(nil, "an object whose keys are not declared has no typed form")
 	}
 	if c.fallback != "" {
@@ -189,7 +189,8 @@ func deeper(n *jsontree.Node, limit int) bool {
 }
 
 // hasParameters reports whether a flattened root schema declares any
-// parameter: properties, a union, or a schema for other keys.
+// parameter: properties, a union, a schema for other keys, or a required
+// name.
 func hasParameters(flat *jsontree.Node) bool {
 	if p := flat.Get("properties"); p != nil && p.Kind == jsontree.Object && len(p.Members) > 0 {
 		return true
@@ -197,8 +198,19 @@ func hasParameters(flat *jsontree.Node) bool {
 	if flat.Has("anyOf") || flat.Has("oneOf") {
 		return true
 	}
-	if ap := flat.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 {
+	if r := flat.Get("required"); r != nil && r.Kind == jsontree.Array && len(r.Items) > 0 {
 		return true
 	}
-	return false
+	return hasKeySchema(flat)
+}
+
+// hasKeySchema reports whether an object schema has a schema for keys it
+// does not declare: a non-empty additionalProperties schema, or
+// patternProperties.
+func hasKeySchema(n *jsontree.Node) bool {
+	if ap := n.Get("additionalProperties"); ap != nil && ap.Kind == jsontree.Object && len(ap.Members) > 0 {
+		return true
+	}
+	pp := n.Get("patternProperties")
+	return pp != nil && pp.Kind == jsontree.Object && len(pp.Members) > 0
 }

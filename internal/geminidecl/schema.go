@@ -628,6 +628,13 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 			}
 		}
 		s.Required = s.requiredOf(required)
+		for _, r := range required {
+			if props == nil || props.Kind != jsontree.Object || !props.Has(r) {
+				// The model could not send it, and the server needs it.
+				c.fallbackf(at, "required property %q is not declared, so the typed form cannot name it", r)
+				break
+			}
+		}
 		if len(banned) > 0 {
 			notes = append(notes, fmt.Sprintf("Do not send %s.", strings.Join(quoteAll(banned), " or ")))
 		}

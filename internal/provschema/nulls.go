@@ -21,7 +21,7 @@ func StripAddedNulls(doc *jsontree.Node, args []byte) []byte {
 	doc = schema.StaticRefs(doc)
 	r := &nulls{flat: &schema.Flattener{Root: doc, Lenient: true, Merge: func(dst, src *jsontree.Node, _ string) error {
 		return rootMerge(dst, src, "")
-	}}}
+	}}, views: map[*jsontree.Node]*jsontree.Node{}}
 	if !r.strip(doc, v, 0) {
 		return args
 	}
@@ -32,6 +32,10 @@ func StripAddedNulls(doc *jsontree.Node, args []byte) []byte {
 type nulls struct {
 	// flat follows $ref and merges allOf (see schema.Flattener).
 	flat *schema.Flattener
+	// views holds the view of each schema object flattened so far (nil
+	// for one that cannot be), so that the Flattener's step budget bounds
+	// the schema's work, not the number of values in the arguments.
+	views map[*jsontree.Node]*jsontree.Node
 }
 
 // view returns s with its $ref followed and its allOf merged, and false
@@ -40,11 +44,15 @@ func (r *nulls) view(s *jsontree.Node, depth int) (*jsontree.Node, bool) {
 	if depth > 64 || s == nil || s.Kind != jsontree.Object {
 		return nil, false
 	}
+	if out, ok := r.views[s]; ok {
+		return out, out != nil
+	}
 	out, _, err := r.flat.Flatten(s, "")
 	if err != nil || out.Has("$ref") {
-		return nil, false
+		out = nil
 	}
-	return out, true
+	r.views[s] = out
+	return out, out != nil
 }
 
 // strip walks value v along schema s and reports whether it removed

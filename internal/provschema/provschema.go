@@ -211,8 +211,9 @@ func Required(n *jsontree.Node) []string {
 }
 
 // StrictDecl is Strict for a declaration: it also fails when a branch of
-// the top-level union that Root removed declares keys of its own, which
-// strict mode's closed top-level object would not let the model send.
+// the top-level union that Root removed declares or requires keys of its
+// own, which strict mode's closed top-level object would not let the model
+// send.
 func StrictDecl(d Decl) (*jsontree.Node, string) {
 	props := d.Root.Get("properties")
 	for i, b := range d.Union {
@@ -229,6 +230,11 @@ func StrictDecl(d Decl) (*jsontree.Node, string) {
 				}
 			}
 		}
+		for _, r := range Required(b) {
+			if props == nil || !props.Has(r) {
+				return nil, fmt.Sprintf("(root): branch %d of the top-level union requires property %q, which the top-level object does not declare", i, r)
+			}
+		}
 	}
 	return Strict(d.Root)
 }
@@ -239,10 +245,11 @@ func StrictDecl(d Decl) (*jsontree.Node, string) {
 // oneOf becomes anyOf, and keywords strict mode does not accept move into
 // the description. It returns a non-empty reason instead when strict mode
 // cannot express the schema (a free-form object, a value of any type, an
-// allOf, a reference into anything but $defs), in which case the caller
+// allOf, a tuple, a reference to anything but an entry of $defs, a required
+// property that properties does not declare), in which case the caller
 // declares the tool without strict mode.
 func Strict(root *jsontree.Node) (*jsontree.Node, string) {
-	s := &strict{}
+	s := &strict{root: root}
 	out := s.schema(root.Clone(), "", true)
 	if s.reason == "" && s.props > maxStrictProperties {
 		s.reason = fmt.Sprintf("(root): %d object properties exceed strict mode's limit of %d", s.props, maxStrictProperties)
@@ -320,6 +327,7 @@ func (s *strict) enums(n *jsontree.Node, ptr string) int {
 }
 
 type strict struct {
+	root   *jsontree.Node // the Root schema, in which $refs resolve
 	reason string
 	props  int // object properties seen
 	chars  int // characters of names, enum values and const values (see enums)
@@ -365,9 +373,15 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 	if n.Has("allOf") {
 		s.fail(ptr, "allOf has no strict form")
 	}
+	if p := n.Get("prefixItems"); p != nil && p.Kind == jsontree.Array && len(p.Items) > 0 {
+		// Without prefixItems, items would describe the first items too.
+		s.fail(ptr, "a tuple (prefixItems) has no strict form")
+	}
 	if r, ok := n.Get("$ref").StringValue(); ok {
 		if !isDefsRef(r) {
 			s.fail(ptr, "$ref %q does not point at a $defs entry", r)
+		} else if _, _, err := schema.Resolve(s.root, r); err != nil {
+			s.fail(ptr, "$ref %q points at no $defs entry", r)
 		}
 	}
 	var notes []string
@@ -467,6 +481,12 @@ func (s *strict) schema(n *jsontree.Node, ptr string, root bool) *jsontree.Node 
 		// Extra keys the server may allow cannot be sent in strict mode;
 		// the declared properties still can.
 		required := Required(out)
+		for _, r := range required {
+			if !props.Has(r) {
+				s.fail(ptr, "required property %q is not declared, and strict mode's closed object would not let the model send it", r)
+				break
+			}
+		}
 		np := &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{}}
 		req := &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{}}
 		s.props += len(props.Members)

@@ -165,3 +165,109 @@ func TestStrictRootMapNotStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictRequiredUndeclaredNotStrict checks that a schema whose required
+// list names a property that properties does not describe is not declared
+// strict: strict mode closes the object, so the model could never send the
+// name the server requires, and every call failed the server's schema.
+func TestStrictRequiredUndeclaredNotStrict(t *testing.T) {
+	cases := []struct{ in, reason string }{
+		{`{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"}},"required":["a","missing"]}`,
+			`(root): required property "missing" is not declared, and strict mode's closed object would not let the model send it`},
+		{`{"type":"object","required":["q"]}`,
+			`(root): required property "q" is not declared, and strict mode's closed object would not let the model send it`},
+		{`{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"required":["q"]}},"required":["o"]}`,
+			`/properties/o: required property "q" is not declared, and strict mode's closed object would not let the model send it`},
+		{`{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`, ""},
+	}
+	for _, c := range cases {
+		root, _, err := Root("t", []byte(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, reason := Strict(root); reason != c.reason {
+			t.Errorf("%s: reason %q, want %q", c.in, reason, c.reason)
+		}
+	}
+}
+
+// TestStrictTupleNotStrict checks that a tuple (prefixItems beside an items
+// schema for the items after them) is not declared strict: strict mode has
+// no prefixItems, and dropping it made items describe the first items too,
+// so the model could only send arrays the server refuses.
+func TestStrictTupleNotStrict(t *testing.T) {
+	in := `{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"number"},"minItems":1}},"required":["p"]}`
+	root, _, err := Root("t", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, reason := Strict(root)
+	if want := "/properties/p: a tuple (prefixItems) has no strict form"; reason != want {
+		t.Errorf("reason %q, want %q; strict schema %s", reason, want, out)
+	}
+}
+
+// TestStripAddedNullsLongArguments checks that the nulls of a long argument
+// are all handled alike: the schema was flattened again for every value, so
+// after about 50,000 values the Flattener's step budget ran out and the
+// rest were read as unknown schemas, their nulls removed whether the server
+// accepts them or not (a null meaning "clear this field" became "leave it")
+// and their nested nulls kept, for the server to refuse.
+func TestStripAddedNullsLongArguments(t *testing.T) {
+	schema := `{"type":"object","properties":{"list":{"type":"array","items":{"type":"object","properties":{
+		"a":{"type":"string"},"b":{"type":["string","null"]},"o":{"type":"object","properties":{"x":{"type":"string"}}}}}}},"required":["list"]}`
+	doc, err := jsontree.ParseUnique([]byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 20000
+	in := `{"list":[` + strings.TrimSuffix(strings.Repeat(`{"a":null,"b":null,"o":{"x":null}},`, n), ",") + `]}`
+	want := `{"list":[` + strings.TrimSuffix(strings.Repeat(`{"b":null,"o":{}},`, n), ",") + `]}`
+	got := string(StripAddedNulls(doc, []byte(in)))
+	if got != want {
+		for i := range n {
+			item := `{"b":null,"o":{}}`
+			at := len(`{"list":[`) + i*(len(item)+1)
+			if at+len(item) > len(got) || got[at:at+len(item)] != item {
+				end := min(at+60, len(got))
+				t.Errorf("item %d of %d: got %s..., want %s", i, n, got[at:end], item)
+				break
+			}
+		}
+	}
+	if err := runtime.NewSchema("t", []byte(schema)).Validate([]byte(got)); err != nil {
+		t.Errorf("the server's schema refuses the stripped arguments: %v", err)
+	}
+}
+
+// TestStrictDeclUnionRequiresUndeclared checks that a tool whose top-level
+// union has a branch requiring a name the top-level object does not declare
+// is not declared strict: strict mode closes that object, so the model
+// could never send the name, and with no other branch no call could pass.
+func TestStrictDeclUnionRequiresUndeclared(t *testing.T) {
+	in := `{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"required":["b"]}]}`
+	root, _, union, err := rootAndUnion("t", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `(root): branch 0 of the top-level union requires property "b", which the top-level object does not declare`
+	if out, reason := StrictDecl(Decl{Root: root, Union: union}); reason != want {
+		t.Errorf("reason %q, want %q; strict schema %s", reason, want, out)
+	}
+}
+
+// TestStrictDanglingRefNotStrict checks that a $ref to a $defs entry the
+// schema does not have is not declared strict: strict mode compiles the
+// schema, and a reference to nothing would make the API refuse the whole
+// request, every other tool's declaration with it.
+func TestStrictDanglingRefNotStrict(t *testing.T) {
+	in := `{"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}},"required":["a"],"$defs":{"other":{"type":"string"}}}`
+	root, _, err := Root("t", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `/properties/a: $ref "#/$defs/missing" points at no $defs entry`
+	if out, reason := Strict(root); reason != want {
+		t.Errorf("reason %q, want %q; strict schema %s", reason, want, out)
+	}
+}

@@ -9,7 +9,9 @@ var declCases = []struct {
 	// {"json":...} for the JSON Schema form, or "null" for none.
 	want string
 }{
-	{"order kept", `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}},"required":["a","missing"]}`, `{"properties":{"a":{"type":"INTEGER"},"m":{"type":"BOOLEAN"},"z":{"type":"STRING"}},"propertyOrdering":["z","a","m"],"required":["a"],"type":"OBJECT"}`},
+	{"order kept", `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"},"m":{"type":"boolean"}},"required":["a"]}`, `{"properties":{"a":{"type":"INTEGER"},"m":{"type":"BOOLEAN"},"z":{"type":"STRING"}},"propertyOrdering":["z","a","m"],"required":["a"],"type":"OBJECT"}`},
+	{"required not declared", `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"}},"required":["a","missing"]}`, `{"json":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"integer"}},"required":["a","missing"]}}`},
+	{"pattern properties only", `{"type":"object","patternProperties":{"^x-":{"type":"string"}}}`, `{"json":{"type":"object","patternProperties":{"^x-":{"type":"string"}}}}`},
 	{"type list with null", `{"type":"object","properties":{"s":{"type":["string","null"],"description":"A name."}}}`, `{"properties":{"s":{"description":"A name.","nullable":true,"type":"STRING"}},"propertyOrdering":["s"],"type":"OBJECT"}`},
 	{"several types", `{"type":"object","properties":{"v":{"type":["string","number","boolean","null"],"minLength":1,"maximum":9}}}`, `{"properties":{"v":{"anyOf":[{"minLength":1,"nullable":true,"type":"STRING"},{"maximum":9,"nullable":true,"type":"NUMBER"},{"nullable":true,"type":"BOOLEAN"}]}},"propertyOrdering":["v"],"type":"OBJECT"}`},
 	{"anyOf with null", `{"type":"object","properties":{"s":{"anyOf":[{"type":"string","maxLength":3},{"type":"null"}],"description":"Short."}}}`, `{"properties":{"s":{"description":"Short.","maxLength":3,"nullable":true,"type":"STRING"}},"propertyOrdering":["s"],"type":"OBJECT"}`},

@@ -57,7 +57,8 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 // rejects (such as "auth-method" or "$filter"; renaming it would need every
 // caller to rename arguments back), an object with no declared properties
 // below the top level or, at the top level, one with a schema for its
-// undeclared keys (a free-form map), a tuple array, a union at the top
+// undeclared keys (a free-form map, patternProperties), a required name
+// that properties does not declare, a tuple array, a union at the top
 // level, or a schema too large to expand.
 //
 // The error names the tool and the JSON pointer of the part that cannot be

@@ -25,8 +25,9 @@ type Options struct {
 	// properties required, optional properties made nullable, oneOf turned
 	// into anyOf, and keywords strict mode rejects moved into descriptions.
 	// A tool whose schema strict mode cannot express (a free-form object, a
-	// value of any type, allOf below the top level, a tuple, a top-level
-	// union whose branches declare properties of their own, enums beyond
+	// value of any type, allOf below the top level, a tuple, a required
+	// name that properties does not declare, a top-level union whose
+	// branches declare properties of their own, enums beyond
 	// strict mode's documented size limits) is declared with Strict set
 	// to false instead. The handler removes the nulls a
 	// strict model sends for properties it leaves out.

@@ -2,10 +2,13 @@ package providertest_test
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/testing/providertest"
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/anthropic"
 	"github.com/mcpgen/mcpgen/runtime/gemini"
@@ -138,6 +141,56 @@ func TestValidName(t *testing.T) {
 		}
 		if got := openai.ValidName(c.name); got != c.openai {
 			t.Errorf("openai.ValidName(%q) = %v", c.name, got)
+		}
+	}
+}
+
+// TestRequiredNamesDeclared checks, over every tool list of the test data,
+// that each name a tool's input schema requires at its top level is a
+// property the model is told to send, in the Gemini typed form and in OpenAI
+// strict mode: both close the object to the declared properties, so a
+// required name left out of them made every call fail the server's schema.
+func TestRequiredNamesDeclared(t *testing.T) {
+	files, err := filepath.Glob(testenv.FromRoot("testdata/*/*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, "testdata/survey-tools.json")
+	for _, file := range files {
+		tools, err := providertest.LoadTools(file)
+		if err != nil || len(tools) == 0 {
+			continue
+		}
+		decls, _, err := gemini.Declarations(tools, nil)
+		if err != nil {
+			t.Fatalf("%s: gemini: %v", file, err)
+		}
+		defs, _, err := openai.FunctionDefinitions(tools, &openai.Options{Strict: true})
+		if err != nil {
+			t.Fatalf("%s: openai: %v", file, err)
+		}
+		for i, tool := range tools {
+			var in struct {
+				Required []string `json:"required"`
+			}
+			if json.Unmarshal(tool.InputSchema, &in) != nil {
+				continue
+			}
+			for _, name := range in.Required {
+				if p := decls[i].Parameters; p != nil && (p.Properties[name] == nil || !slices.Contains(p.Required, name)) {
+					t.Errorf("%s: tool %q: gemini: required %q is not a required parameter of the typed form", filepath.Base(file), tool.Name, name)
+				}
+				if d := defs[i]; d.Strict.Value {
+					var params struct {
+						Properties map[string]json.RawMessage `json:"properties"`
+						Required   []string                   `json:"required"`
+					}
+					b, _ := json.Marshal(d.Parameters)
+					if json.Unmarshal(b, &params) != nil || params.Properties[name] == nil || !slices.Contains(params.Required, name) {
+						t.Errorf("%s: tool %q: openai strict: required %q is not a required property", filepath.Base(file), tool.Name, name)
+					}
+				}
+			}
 		}
 	}
 }
