@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -151,7 +152,6 @@ type httpClient struct {
 	stream  *http.Client // for the GET streams of server messages
 	header  http.Header  // user headers and Authorization, canonical keys
 	secrets []string     // values never to show: the token, header values
-	red     *redact.Set  // secrets, as the scrubbing functions use them
 	env     string       // BearerEnv, for error hints
 	hasAuth bool
 	auth    Authorizer
@@ -161,7 +161,19 @@ type httpClient struct {
 	// authGen counts the credentials the Authorizer obtained after a
 	// refusal: each starts a new authorization context.
 	authGen atomic.Uint64
+	// red holds secrets and the Authorizer's latest credentials, as the
+	// scrubbing functions use them.
+	red atomic.Pointer[redact.Set]
+	// authMu guards authCreds, the Authorization values the Authorizer
+	// set, newest last, at most maxAuthCredentials.
+	authMu    sync.Mutex
+	authCreds []string
 }
+
+// maxAuthCredentials is how many of the Authorizer's latest Authorization
+// values are scrubbed: the current one and those a server may still echo
+// after a refresh, without growing for a connection that refreshes for days.
+const maxAuthCredentials = 4
 
 // httpClientFor checks rawURL and returns the client every HTTP transport
 // uses to reach it, with the URL's own credentials registered as secrets.
@@ -174,7 +186,7 @@ func httpClientFor(rawURL string, opts *HTTPOptions) (*httpClient, error) {
 		return nil, err
 	}
 	h.addURLSecrets(rawURL)
-	h.red = redact.New(h.secrets...)
+	h.red.Store(redact.New(h.secrets...))
 	return h, nil
 }
 
@@ -352,6 +364,7 @@ func (h *httpClient) doWith(client *http.Client, req *http.Request) (*http.Respo
 		if err := h.auth.Authorize(req); err != nil {
 			return nil, h.scrubErr(fmt.Errorf("authorizing %s %s: %w", req.Method, redactURL(req.URL.String()), err))
 		}
+		h.noteCredential(req.Header.Get("Authorization"))
 		resp, err := client.Do(req)
 		if err != nil {
 			return nil, h.scrubErr(err)
@@ -381,6 +394,30 @@ func (h *httpClient) doWith(client *http.Client, req *http.Request) (*http.Respo
 			return nil, err
 		}
 	}
+}
+
+// noteCredential adds the Authorization value v that the Authorizer set to
+// the secrets kept out of errors and logs: a token obtained by a sign-in or
+// a refresh is as much the connection's credential as BearerEnv's, and a
+// server may echo it as well.
+func (h *httpClient) noteCredential(v string) {
+	if v == "" {
+		return
+	}
+	h.authMu.Lock()
+	defer h.authMu.Unlock()
+	if n := len(h.authCreds); n > 0 && h.authCreds[n-1] == v {
+		return
+	}
+	h.authCreds = append(slices.DeleteFunc(h.authCreds, func(c string) bool { return c == v }), v)
+	if len(h.authCreds) > maxAuthCredentials {
+		h.authCreds = slices.Delete(h.authCreds, 0, len(h.authCreds)-maxAuthCredentials)
+	}
+	all := slices.Clone(h.secrets)
+	for _, c := range h.authCreds {
+		all = append(all, redact.Forms(c)...)
+	}
+	h.red.Store(redact.New(all...))
 }
 
 // rewind returns a copy of req whose body can be sent again.
@@ -444,11 +481,11 @@ func (e *scrubbedError) Is(target error) bool {
 }
 
 // scrub replaces every secret in s, as it is and as escapes spell it.
-func (h *httpClient) scrub(s string) string { return h.red.String(s) }
+func (h *httpClient) scrub(s string) string { return h.red.Load().String(s) }
 
 // quote returns text the server sent (a header, an event type, a URL) as an
 // error string quotes it: scrubbed, then escaped and cut by redact.Quote.
-func (h *httpClient) quote(s string) string { return h.red.Quote(s) }
+func (h *httpClient) quote(s string) string { return h.red.Load().Quote(s) }
 
 // statusError builds the error for an HTTP response without a JSON-RPC
 // message. A 401 or 403 gets a hint about the bearer token.

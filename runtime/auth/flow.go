@@ -92,7 +92,7 @@ func (c *ClientCredentials) Token(ctx context.Context, t *TokenRequest) (*oauth2
 	}
 	tok, err := cfg.Token(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("client credentials grant at %s: %w", t.Metadata.Issuer, tokenError(err))
+		return nil, fmt.Errorf("client credentials grant at %s: %w", t.Metadata.Issuer, tokenError(err, c.Secret, cfg.EndpointParams.Get("client_assertion")))
 	}
 	return tok, nil
 }
@@ -148,7 +148,7 @@ func (j *JWTBearer) Token(ctx context.Context, t *TokenRequest) (*oauth2.Token, 
 	}
 	tok, err := cfg.Token(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("JWT bearer grant at %s: %w", t.Metadata.Issuer, tokenError(err))
+		return nil, fmt.Errorf("JWT bearer grant at %s: %w", t.Metadata.Issuer, tokenError(err, j.Secret, assertion))
 	}
 	return tok, nil
 }
@@ -202,7 +202,7 @@ func (p *IdentityProvider) IDJAG(ctx context.Context, t *TokenRequest) (string, 
 	}
 	tok, err := cfg.Token(ctx)
 	if err != nil {
-		return "", fmt.Errorf("token exchange at the identity provider: %w", tokenError(err))
+		return "", fmt.Errorf("token exchange at the identity provider: %w", tokenError(err, p.ClientSecret, idToken))
 	}
 	if tt, _ := tok.Extra("issued_token_type").(string); tt != "" && tt != TokenTypeIDJAG {
 		return "", fmt.Errorf("token exchange at the identity provider: it issued a %s, not an ID-JAG", tt)

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/mcpgen/mcpgen/internal/redact"
 )
 
 // ErrCredentialIssuer is returned (wrapped) when a client secret, key or
@@ -497,7 +500,7 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 		}
 		fresh, err := cfg.TokenSource(o.tokenContext(ctx, d.resource), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 		if err != nil {
-			o.log().Debug("refreshing the stored grant failed", "error", tokenError(err))
+			o.log().Debug("refreshing the stored grant failed", "error", tokenError(err, tok.RefreshToken))
 			return false, nil
 		}
 		g.Token = fresh
@@ -516,7 +519,11 @@ func (o *OAuth) use(cfg *oauth2.Config, g *Grant) {
 	hc := o.tokenClient(g.Resource)
 	o.src = newSavingSource(o.store(), g, func(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, error) {
 		ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
-		return cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+		fresh, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+		if err != nil {
+			return nil, tokenError(err, tok.RefreshToken)
+		}
+		return fresh, nil
 	})
 }
 
@@ -642,7 +649,15 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	verifier := oauth2.GenerateVerifier()
 	var cfg *oauth2.Config
 	var client *Client
-	params, err := o.Redirector.Redirect(ctx, d.md.Issuer, func(redirectURI string) (string, error) {
+	rctx := ctx
+	if known, err := o.knownClient(ctx, d); err == nil && known != nil {
+		// A Loopback listens on the port of the redirect URI the known
+		// client was registered with, when it is free, so that the
+		// registration serves again: a new one would supersede it, and
+		// with it the grants for the other servers of this issuer.
+		rctx = context.WithValue(ctx, registeredRedirectsKey{}, known.RedirectURIs)
+	}
+	params, err := o.Redirector.Redirect(rctx, d.md.Issuer, func(redirectURI string) (string, error) {
 		client, err = o.clientFor(ctx, d, redirectURI)
 		if err != nil {
 			return "", err
@@ -662,7 +677,7 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 		if desc := params.Get("error_description"); desc != "" {
 			msg += ": " + desc
 		}
-		return fmt.Errorf("signing in at %s: the authorization server refused: %s", d.md.Issuer, msg)
+		return fmt.Errorf("signing in at %s: the authorization server refused: %s", d.md.Issuer, redact.Quote(msg))
 	}
 	if params.Get("state") != state {
 		return fmt.Errorf("signing in at %s: the authorization response's state does not match the request's: refusing it", d.md.Issuer)
@@ -687,7 +702,7 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	}
 	tok, err := cfg.Exchange(o.tokenContext(ctx, d.resource), code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", d.resource))
 	if err != nil {
-		return fmt.Errorf("signing in at %s: exchanging the code: %w", d.md.Issuer, tokenError(err))
+		return fmt.Errorf("signing in at %s: exchanging the code: %w", d.md.Issuer, tokenError(err, code, verifier, client.Secret))
 	}
 	granted := scopes
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
@@ -731,8 +746,11 @@ func (o *OAuth) clientFor(ctx context.Context, d *discovered, redirectURI string
 }
 
 // tokenError shortens an *oauth2.RetrieveError to the server's error code
-// and description; its body could echo what was sent.
-func tokenError(err error) error {
+// and description; its body could echo what was sent. The code and
+// description are quoted and cut, as any text a server sends, with the
+// secrets of the request, sent (a refresh token, a code, a verifier, a
+// client secret), replaced: the description may repeat them too.
+func tokenError(err error, sent ...string) error {
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		if re.ErrorCode != "" {
@@ -740,7 +758,7 @@ func tokenError(err error) error {
 			if re.ErrorDescription != "" {
 				msg += ": " + re.ErrorDescription
 			}
-			return fmt.Errorf("the token endpoint answered HTTP %d: %s", re.Response.StatusCode, msg)
+			return fmt.Errorf("the token endpoint answered HTTP %d: %s", re.Response.StatusCode, redact.New(sent...).Quote(msg))
 		}
 		return fmt.Errorf("the token endpoint answered HTTP %d", re.Response.StatusCode)
 	}
@@ -784,6 +802,18 @@ func (s *savingSource) Token(ctx context.Context) (*oauth2.Token, error) {
 	defer func() { <-s.turn }()
 	if s.grant.Token.Valid() {
 		return s.grant.Token, nil
+	}
+	// Another session, or another process, may have refreshed the grant
+	// since: an authorization server that rotates refresh tokens refuses
+	// the one held here once spent, and may revoke the grant for it. The
+	// stored token, bound to the same key, is then the one to use or
+	// refresh.
+	if g, err := s.store.Grant(ctx, s.grant.Issuer, s.grant.Resource, s.grant.ClientID); err == nil && g != nil && g.Token != nil &&
+		g.Token.AccessToken != s.grant.Token.AccessToken && bytes.Equal(g.DPoPKey, s.grant.DPoPKey) {
+		s.grant.Token = g.Token
+		if g.Token.Valid() {
+			return g.Token, nil
+		}
 	}
 	tok, err := s.refresh(ctx, s.grant.Token)
 	if err != nil {

@@ -42,11 +42,12 @@ const DefaultLoopbackTimeout = 5 * time.Minute
 // Loopback is a Redirector for native applications (RFC 8252 section 7.3):
 // it receives the authorization response on
 // http://127.0.0.1:PORT/callback/HASH (see RedirectPath), with a port chosen
-// at random unless Port is set, and gives up after Timeout. It accepts one
-// response: one with the state of the authorization URL, sent to
-// 127.0.0.1:PORT. A request with another state, or another Host (as a web
-// page rebinding a name to 127.0.0.1 sends), is answered with an error
-// page and ignored.
+// at random unless Port is set, and gives up after Timeout. Signing in for
+// OAuth with a client registered before, it takes the port of the client's
+// redirect URI when that port is free. It accepts one response: one with
+// the state of the authorization URL, sent to 127.0.0.1:PORT. A request
+// with another state, or another Host (as a web page rebinding a name to
+// 127.0.0.1 sends), is answered with an error page and ignored.
 type Loopback struct {
 	// Open shows the user the authorization URL, for example by printing
 	// it and opening a browser. It is required.
@@ -70,13 +71,19 @@ func (l *Loopback) Redirect(ctx context.Context, issuer string, authURL func(red
 	if l.Port < 0 || l.Port > 65535 {
 		return nil, fmt.Errorf("the loopback port %d is not a TCP port", l.Port)
 	}
-	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", l.Port))
-	if err != nil {
-		return nil, fmt.Errorf("listening for the authorization response: %w", err)
+	path := RedirectPath(issuer)
+	var ln net.Listener
+	if l.Port == 0 {
+		ln = listenRegistered(ctx, path)
+	}
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", l.Port)); err != nil {
+			return nil, fmt.Errorf("listening for the authorization response: %w", err)
+		}
 	}
 	defer ln.Close()
 	host := fmt.Sprintf("127.0.0.1:%d", ln.Addr().(*net.TCPAddr).Port)
-	path := RedirectPath(issuer)
 	redirectURI := "http://" + host + path
 	u, err := authURL(redirectURI)
 	if err != nil {
@@ -148,6 +155,30 @@ func (l *Loopback) Redirect(ctx context.Context, issuer string, authURL func(red
 			return nil, fmt.Errorf("no authorization response within %s", timeout)
 		}
 	}
+}
+
+// registeredRedirectsKey keys, in the context of Redirect, the redirect URIs
+// of the client OAuth would sign in with.
+type registeredRedirectsKey struct{}
+
+// listenRegistered listens on the port of the loopback redirect URI at path
+// that the client of the sign-in in ctx is registered with, and returns nil
+// when there is none or the port is taken. A client registered dynamically
+// lists the redirect URI of its first sign-in, port included, and many
+// authorization servers compare it whole; on another port, OAuth would
+// register a new client.
+func listenRegistered(ctx context.Context, path string) net.Listener {
+	uris, _ := ctx.Value(registeredRedirectsKey{}).([]string)
+	for _, s := range uris {
+		u, err := url.Parse(s)
+		if err != nil || u.Scheme != "http" || u.Hostname() != "127.0.0.1" || u.Port() == "" || u.EscapedPath() != path {
+			continue
+		}
+		if ln, err := net.Listen("tcp", "127.0.0.1:"+u.Port()); err == nil {
+			return ln
+		}
+	}
+	return nil
 }
 
 // loopbackPage answers a request to the loopback listener with msg.

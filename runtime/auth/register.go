@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/mcpgen/mcpgen/internal/redact"
 )
 
 // ErrNoClient is returned (wrapped) when OAuth has no client to sign in
@@ -92,8 +94,9 @@ func register(ctx context.Context, c *http.Client, md *ServerMetadata, name, red
 }
 
 // oauthErrorText returns the error and error_description of an OAuth error
-// answer (RFC 6749 section 5.2), or the start of the body when it is not one.
-// Neither holds a secret the client sent.
+// answer (RFC 6749 section 5.2), quoted and cut as any text a server sends,
+// or the start of the body when it is not one. Neither holds a secret the
+// client sent.
 func oauthErrorText(b []byte) string {
 	var e struct {
 		Error       string `json:"error"`
@@ -101,9 +104,9 @@ func oauthErrorText(b []byte) string {
 	}
 	if json.Unmarshal(b, &e) == nil && e.Error != "" {
 		if e.Description != "" {
-			return e.Error + ": " + e.Description
+			return redact.Quote(e.Error + ": " + e.Description)
 		}
-		return e.Error
+		return redact.Quote(e.Error)
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) > 200 {
