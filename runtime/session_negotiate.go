@@ -144,6 +144,10 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 		switch {
 		case errors.As(err, &rpc):
 			return s.discoverError(ctx, rpc, retry)
+		case errors.Is(err, errNoResponse):
+			// A legacy server that takes an unknown method for a
+			// notification; the handshake shows whether it speaks MCP.
+			return &legacyServer{reason: err.Error()}
 		case errors.As(err, &he) && (he.StatusCode == 401 || he.StatusCode == 403):
 			// Authorization, not a sign of the protocol era.
 			return fmt.Errorf("negotiating the protocol version: %w", err)

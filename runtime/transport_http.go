@@ -629,6 +629,13 @@ func rpcResponseFor(body []byte, id string) bool {
 	return err == nil && m.Kind == jsonrpc.KindResponse && sameID(m.ID, id)
 }
 
+// errNoResponse is wrapped by the error of a request whose POST was
+// answered with something that cannot hold its response (HTTP 202 or 204,
+// an empty body, JSON without it): Streamable HTTP answers a request on
+// that POST only, so none will come. A probe answered so falls back to the
+// 2025-11-25 handshake, as a legacy server's refusal of it does.
+var errNoResponse = errors.New("holds no response to the request")
+
 // holdsResponseFor reports whether body, a message or a batch, may hold
 // the answer to request id: a message with that id, which the Session then
 // takes as the response, or as an invalid one when it is malformed.

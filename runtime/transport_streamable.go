@@ -314,6 +314,12 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	case status == http.StatusAccepted || status == http.StatusNoContent:
 		drain(resp.Body)
 		s.release()
+		if m.IsRequest() {
+			// A request is answered with JSON or an event stream: without
+			// either, it would wait out its timeout for a response that
+			// cannot come.
+			return fmt.Errorf("POST %s: the server answered the request with HTTP %d, which %w", c.logURL(), status, errNoResponse)
+		}
 		return nil
 	case status >= 200 && status < 300:
 		if m.Method == "initialize" {
@@ -352,6 +358,9 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 				return fmt.Errorf("POST %s: reading the response: %w", c.logURL(), err)
 			}
 			if len(jsonrpc.TrimSpace(data)) == 0 {
+				if m.IsRequest() {
+					return fmt.Errorf("POST %s: the JSON answer is empty: it %w", c.logURL(), errNoResponse)
+				}
 				return nil // an empty 200, as some servers answer notifications
 			}
 			if !c.in.put(ctx, item{data: data}) {
@@ -363,7 +372,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 			if m.IsRequest() && !holdsResponseFor(data, m.ID) {
 				// A JSON answer is the request's only one: without the
 				// response in it, the request would wait out its timeout.
-				return fmt.Errorf("POST %s: the JSON answer holds no response to the request", c.logURL())
+				return fmt.Errorf("POST %s: the JSON answer %w", c.logURL(), errNoResponse)
 			}
 			return nil
 		default:

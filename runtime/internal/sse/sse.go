@@ -1,11 +1,12 @@
 // Package sse reads Server-Sent Events streams, as the MCP HTTP transports
 // receive them.
 //
-// It follows the event stream interpretation rules of the HTML standard: lines
-// end in CRLF, LF or CR; a line starting with a colon is a comment; the fields
-// are event, data, id and retry; several data lines join with newlines; an
-// empty line dispatches the event. An event whose data grows past a size limit
-// is reported as a *TooLargeError and skipped, and the stream goes on.
+// It follows the event stream interpretation rules of the HTML standard: a
+// byte order mark that starts a stream is dropped; lines end in CRLF, LF or
+// CR; a line starting with a colon is a comment; the fields are event, data,
+// id and retry; several data lines join with newlines; an empty line
+// dispatches the event. An event whose data grows past a size limit is
+// reported as a *TooLargeError and skipped, and the stream goes on.
 package sse
 
 import (
@@ -13,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +59,7 @@ type Reader struct {
 	maxLine int
 
 	skipLF     bool   // the last line ended in CR at the end of buf: drop a leading LF
+	atStart    bool   // nothing of the stream is read yet: drop a leading byte order mark
 	discarding bool   // inside a line longer than maxLine
 	cut        []byte // the kept beginning of that line
 	cutTail    []byte // and its last bytes
@@ -73,6 +74,7 @@ type Reader struct {
 	hasData  bool
 	typ      string
 	lastID   string
+	idBuf    string // the last id field's value; lastID once an event is dispatched
 	retry    time.Duration
 	hasRetry bool
 	oversize bool // the current event's data went past the limit
@@ -119,7 +121,7 @@ func NewReader(src io.Reader, limit int) *Reader {
 	if buf == nil {
 		buf = make([]byte, initialBuffer)
 	}
-	*r = Reader{src: src, buf: buf[:cap(buf)], data: data, limit: limit, maxLine: math.MaxInt}
+	*r = Reader{src: src, buf: buf[:cap(buf)], data: data, limit: limit, maxLine: math.MaxInt, atStart: true}
 	if limit > 0 && limit < math.MaxInt-PrefixSize {
 		// A data line holds the field name and a colon and a space before
 		// the value; any line longer than this is oversize for any field.
@@ -158,10 +160,14 @@ func (r *Reader) Reset(src io.Reader) {
 	r.src = src
 	r.start, r.end, r.err = 0, 0, nil
 	r.skipLF, r.discarding, r.cut, r.cutTail = false, false, nil, nil
+	r.atStart = true
+	r.idBuf = r.lastID
 	r.endEvent()
 }
 
-// LastID returns the last event id the stream set, "" if none.
+// LastID returns the last event id the stream set, "" if none: the id of
+// the last event dispatched (or skipped as oversize), never that of an
+// event cut off by the end of the stream.
 func (r *Reader) LastID() string { return r.lastID }
 
 // Retry returns the reconnection time the stream set in a retry field, and
@@ -179,6 +185,7 @@ func (r *Reader) Next() (Event, error) {
 			return Event{}, err
 		}
 		if len(line) == 0 {
+			r.lastID = r.idBuf
 			if r.oversize {
 				e := &TooLargeError{Limit: r.limit, Prefix: r.prefix, Suffix: r.suffix}
 				r.endEvent()
@@ -265,14 +272,32 @@ func (r *Reader) field(line []byte, cut bool) {
 	case "id":
 		// An id containing NUL is ignored, as the standard says.
 		if bytes.IndexByte(value, 0) < 0 {
-			r.lastID = string(value)
+			r.idBuf = string(value)
 		}
 	case "retry":
-		if ms, err := strconv.ParseUint(string(value), 10, 31); err == nil && len(value) > 0 && value[0] != '+' {
-			r.retry = time.Duration(ms) * time.Millisecond
+		if d, ok := retryValue(value); ok {
+			r.retry = d
 			r.hasRetry = true
 		}
 	}
+}
+
+// retryValue reads the value of a retry field: milliseconds, in ASCII
+// digits only. A value past what a time.Duration holds, about 292 years,
+// is that much: a server asking for a long wait gets the longest, not none.
+func retryValue(v []byte) (time.Duration, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	const most = math.MaxInt64 / int64(time.Millisecond)
+	var ms int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		ms = min(ms*10+int64(c-'0'), most)
+	}
+	return time.Duration(ms) * time.Millisecond, true
 }
 
 // take returns a copy of value, a part of the line just read. When the line
@@ -339,6 +364,19 @@ func keepTail(t, b []byte) []byte {
 func (r *Reader) readLine() (line []byte, cut bool, err error) {
 	scan := r.start
 	for {
+		if r.atStart {
+			// The standard decodes the stream as UTF-8, which drops one
+			// byte order mark at its start. Until three bytes are in,
+			// none of which ends a line, it cannot be told apart.
+			b := r.buf[r.start:r.end]
+			if len(b) >= len(bom) || !bytes.HasPrefix(bom, b) || r.err != nil {
+				if bytes.HasPrefix(b, bom) {
+					r.start += len(bom)
+					scan = r.start
+				}
+				r.atStart = false
+			}
+		}
 		if r.skipLF && r.start < r.end {
 			if r.buf[r.start] == '\n' {
 				r.start++
@@ -437,6 +475,9 @@ func (r *Reader) putBuf() {
 	bufPool.Put(r.bp)
 	r.bp, r.buf = nil, nil
 }
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte("\ufeff")
 
 // lineEnd returns the index of the first CR or LF in b, or -1.
 func lineEnd(b []byte) int {

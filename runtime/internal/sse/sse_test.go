@@ -3,6 +3,7 @@ package sse
 import (
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -126,6 +127,20 @@ func TestReader(t *testing.T) {
 			want:  []result{{data: "0123456789"}},
 		},
 		{
+			name: "a byte order mark that starts the stream is dropped",
+			in:   "\ufeffevent: endpoint\ndata: /m\n\n",
+			want: []result{{typ: "endpoint", data: "/m"}},
+		},
+		{
+			name: "only one byte order mark is dropped, only at the start",
+			in:   "\ufeff\ufeffdata: a\n\ndata: \ufeffb\n\n",
+			want: []result{{data: "\ufeffb"}},
+		},
+		{
+			name: "a stream shorter than a byte order mark",
+			in:   "\xef\n\n",
+		},
+		{
 			name: "a long line under no limit",
 			in:   "data: " + strings.Repeat("y", 30000) + "\n\n",
 			want: []result{{data: strings.Repeat("y", 30000)}},
@@ -162,6 +177,8 @@ func TestReaderRetry(t *testing.T) {
 	}{
 		{"retry: 500\n\n", 500 * time.Millisecond, true},
 		{"retry: 0\n\n", 0, true},
+		{"retry: 2592000000\n\n", 2592000000 * time.Millisecond, true},
+		{"retry: 99999999999999999999999\n\n", math.MaxInt64 / time.Millisecond * time.Millisecond, true},
 		{"retry: 5x\n\n", 0, false},
 		{"retry: -1\n\n", 0, false},
 		{"retry: +1\n\n", 0, false},
@@ -193,6 +210,33 @@ func TestReaderResetKeepsIDAndRetry(t *testing.T) {
 	}
 }
 
+// TestReaderLastIDOfDispatchedEventsOnly checks that the id of an event the
+// end of the stream cut off is not the last event id: a client resuming
+// with it would tell the server it had the event it never got.
+func TestReaderLastIDOfDispatchedEventsOnly(t *testing.T) {
+	r := NewReader(strings.NewReader("id: e1\ndata: a\n\nid: e2\ndata: {\"half"), 0)
+	readAll(t, r)
+	if got := r.LastID(); got != "e1" {
+		t.Fatalf("LastID() = %q after an event cut off with id e2, want e1", got)
+	}
+	r.Reset(strings.NewReader("data: b\n\n"))
+	if got := readAll(t, r); len(got) != 1 || got[0] != (result{data: "b", id: "e1"}) {
+		t.Errorf("after Reset got %+v, want b with id e1", got)
+	}
+}
+
+// TestReaderResetDropsByteOrderMark checks that each stream a Reader is
+// Reset to may begin with its own byte order mark, as each response of a
+// reconnection is decoded afresh.
+func TestReaderResetDropsByteOrderMark(t *testing.T) {
+	r := NewReader(strings.NewReader("\ufeffid: 1\ndata: a\n\n"), 0)
+	readAll(t, r)
+	r.Reset(iotest.OneByteReader(strings.NewReader("\ufeffid: 2\ndata: b\n\n")))
+	if got := readAll(t, r); len(got) != 1 || got[0] != (result{data: "b", id: "2"}) {
+		t.Errorf("after Reset got %+v, want b with id 2", got)
+	}
+}
+
 func TestReaderError(t *testing.T) {
 	boom := errors.New("boom")
 	r := NewReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b\n"), iotest.ErrReader(boom)), 0)
@@ -216,6 +260,7 @@ func TestEventDataIsACopy(t *testing.T) {
 func FuzzReader(f *testing.F) {
 	f.Add("data: a\r\n\r\nid: 1\rdata: b\r\r", 8)
 	f.Add(": c\ndata: "+strings.Repeat("z", 100)+"\n\n", 16)
+	f.Add("\ufeffid: 2\ndata: x\n\nid: 3\ndata: cut", 8)
 	f.Fuzz(func(t *testing.T, in string, limit int) {
 		r := NewReader(iotest.HalfReader(strings.NewReader(in)), limit%1024)
 		for range len(in) + 2 {
