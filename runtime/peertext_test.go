@@ -1,12 +1,17 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 )
@@ -244,5 +249,135 @@ func TestServerExitedErrorQuotesTheTail(t *testing.T) {
 	}
 	if want := `server srv exited (exit status 2); stderr: "panic: boom\x1b]0;pwned\a\nlevel=INFO msg=\"forged\""`; msg != want {
 		t.Errorf("error:\n%s\nwant\n%s", msg, want)
+	}
+}
+
+// TestPeerTextInInputRequestErrorsBounded talks to a server whose
+// inputRequests name a request with 1 MiB of terminal escapes, or ask with
+// a method of them: the error naming the input request shows the server's
+// text escaped and cut, as every other error quoting a server's name does.
+func TestPeerTextInInputRequestErrorsBounded(t *testing.T) {
+	huge, _ := json.Marshal(peerHuge)
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		var p struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(m.Params, &p)
+		switch m.Method + " " + p.Name {
+		case "tools/call key":
+			c.reply(m, `{"resultType":"input_required","inputRequests":{`+string(huge)+`:{"method":"bogus/method"}}}`)
+		case "tools/call method":
+			c.reply(m, `{"resultType":"input_required","inputRequests":{"k":{"method":`+string(huge)+`}}}`)
+		default:
+			c.replyError(m, CodeMethodNotFound, "null")
+		}
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.CallTool(context.Background(), "key", nil)
+	checkPeerError(t, "an input request's key", err, "calling key: input request ")
+	_, err = s.CallTool(context.Background(), "method", nil)
+	checkPeerError(t, "an input request's method", err, "unsupported method ")
+}
+
+// TestEchoedSecretsNotInInputRequestErrors talks to a server that echoes the
+// bearer token it receives in the key and the method of an input request,
+// in the mode and the URL of an elicitation, and in the id of a task that
+// asks for input for ever: the errors, and the records of the URL declined
+// and of the tasks/cancel that fails, show [REDACTED].
+func TestEchoedSecretsNotInInputRequestErrors(t *testing.T) {
+	checkLeaks(t)
+	const token = "input-tok-SECRET-2718"
+	t.Setenv("MCPGEN_TEST_INPUT_TOKEN", token)
+	var polls atomic.Int32
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &m); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		reply := func(result string) {
+			writeJSON(w, 200, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, result))
+		}
+		switch {
+		case m.Method == "server/discover":
+			reply(modernDiscover)
+		case m.ID == nil:
+			w.WriteHeader(http.StatusAccepted)
+		case m.Method == "tools/call" && m.Params.Name == "url":
+			if strings.Contains(string(body), `"inputResponses"`) {
+				reply(`{"resultType":"complete","content":[]}`)
+				return
+			}
+			reply(`{"resultType":"input_required","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"m","elicitationId":"e","url":"javascript:` + tok + `"}}}}`)
+		case m.Method == "tools/call" && m.Params.Name == "mode":
+			reply(`{"resultType":"input_required","inputRequests":{"m":{"method":"elicitation/create","params":{"mode":"` + tok + `"}}}}`)
+		case m.Method == "tools/call" && m.Params.Name == "ask":
+			reply(`{"resultType":"input_required","inputRequests":{"k-` + tok + `":{"method":"bogus/` + tok + `"}}}`)
+		case m.Method == "tools/call":
+			reply(`{"resultType":"task","taskId":"t-` + tok + `","status":"working","pollIntervalMs":100}`)
+		case m.Method == "tasks/get":
+			n := polls.Add(1)
+			reply(fmt.Sprintf(`{"resultType":"complete","taskId":"t-%s","status":"input_required","pollIntervalMs":100,"inputRequests":{"q%d":{"method":"roots/list"}}}`, tok, n))
+		case m.Method == "tasks/update":
+			reply(`{"resultType":"complete"}`)
+		default:
+			writeJSON(w, 200, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`, m.ID))
+		}
+	})
+	var logs bytes.Buffer
+	var logMu sync.Mutex
+	opts := testHTTPOptions(t)
+	opts.BearerEnv = "MCPGEN_TEST_INPUT_TOKEN"
+	s, err := Connect(context.Background(), StreamableHTTP(srv.URL+"/mcp", opts), &Options{
+		Roots: func(context.Context) ([]Root, error) { return []Root{{URI: "file:///tmp"}}, nil },
+		Elicitation: func(context.Context, *ElicitRequest) (*ElicitResult, error) {
+			return &ElicitResult{Action: ElicitAccept}, nil
+		},
+		Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: &logs, mu: &logMu}, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.CallTool(context.Background(), "ask", nil)
+	if err == nil || !strings.Contains(err.Error(), `input request "k-[REDACTED]"`) || strings.Contains(err.Error(), token) {
+		t.Errorf("input request: %v, want the echoed token redacted", err)
+	}
+	_, err = s.CallTool(context.Background(), "mode", nil)
+	if err == nil || !strings.Contains(err.Error(), `unsupported mode \"[REDACTED]\"`) || strings.Contains(err.Error(), token) {
+		t.Errorf("elicitation mode: %v, want the echoed token redacted", err)
+	}
+	if _, err := s.CallTool(context.Background(), "url", nil); err != nil {
+		t.Errorf("URL elicitation: %v", err)
+	}
+	_, err = s.CallTool(context.Background(), "task", nil)
+	var ire *InputRoundsError
+	if !errors.As(err, &ire) || !strings.Contains(err.Error(), "t-[REDACTED]") || strings.Contains(err.Error(), token) {
+		t.Errorf("task asking for ever: %v, want an InputRoundsError with the echoed token redacted", err)
+	}
+	logMu.Lock()
+	defer logMu.Unlock()
+	if !strings.Contains(logs.String(), "cancelling a task failed") || !strings.Contains(logs.String(), "declined a URL elicitation") {
+		t.Errorf("no record of the failed tasks/cancel: the check proves nothing")
+	}
+	if strings.Contains(logs.String(), token) {
+		t.Errorf("the log shows the token:\n%s", logs.String())
 	}
 }

@@ -83,7 +83,7 @@ func (s *Session) elicit(ctx context.Context, params []byte) ([]byte, error) {
 		p.Mode = ElicitForm
 	}
 	if p.Mode != ElicitForm && p.Mode != ElicitURL {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("elicitation/create: unsupported mode %q", p.Mode)}
+		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("elicitation/create: unsupported mode %s", s.quote(p.Mode))}
 	}
 	req := &ElicitRequest{
 		Mode:            p.Mode,
@@ -98,7 +98,7 @@ func (s *Session) elicit(ctx context.Context, params []byte) ([]byte, error) {
 	if req.Mode == ElicitURL && !isWebURL(req.URL) {
 		// A javascript:, file: or data: URL has no page to visit and no
 		// domain to show the user; it is never shown, and declined.
-		s.log.Warn("declined a URL elicitation whose URL is not http or https", "url", snippet([]byte(req.URL)))
+		s.log.Warn("declined a URL elicitation whose URL is not http or https", "url", snippet([]byte(s.scrub(req.URL))))
 		return json.Marshal(&ElicitResult{Action: ElicitDecline})
 	}
 	res, err := runHandler(ctx, s.opts.HandlerTimeout, "elicitation/create", func(ctx context.Context) (*ElicitResult, error) {

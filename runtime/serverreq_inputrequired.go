@@ -16,12 +16,16 @@ import (
 // set and Rounds counts the tasks/update that answered it. For a
 // prompts/get or resources/read request, Tool is empty, and Method and Name
 // say which request it was (the prompt's name or the resource's URI).
+// TaskID holds what the server sent whole; Error quotes it with the
+// credentials of the connection scrubbed.
 type InputRoundsError struct {
 	Tool   string
 	TaskID string
 	Rounds int
 	Method string
 	Name   string
+
+	scrub func(string) string // the Session's, nil for none
 }
 
 func (e *InputRoundsError) Error() string {
@@ -29,7 +33,7 @@ func (e *InputRoundsError) Error() string {
 		return fmt.Sprintf("%s %s: the server still asked for input after %d rounds (the limit of input_required rounds per request)", e.Method, redact.Quote(e.Name), e.Rounds)
 	}
 	if e.TaskID != "" {
-		return fmt.Sprintf("task %s of tool %s: the server still asked for input after %d rounds of tasks/update (the limit of input rounds per task)", redact.Quote(e.TaskID), e.Tool, e.Rounds)
+		return fmt.Sprintf("task %s of tool %s: the server still asked for input after %d rounds of tasks/update (the limit of input rounds per task)", quoteScrubbed(e.scrub, e.TaskID), e.Tool, e.Rounds)
 	}
 	return fmt.Sprintf("calling %s: the server still asked for input after %d rounds (the limit of input_required rounds per call)", e.Tool, e.Rounds)
 }
@@ -143,11 +147,27 @@ func (s *Session) fulfilInputRequests(ctx context.Context, raw []byte) ([]byte, 
 
 // fulfilKeys runs the handler for the requests of reqs named by keys, one
 // after the other, and returns the inputResponses object answering them.
+// The handlers' context ends with the Session, as a legacy server request's
+// does: Close, or the connection's end, fails the call with the reason
+// instead of leaving it to wait for a handler.
 func (s *Session) fulfilKeys(ctx context.Context, reqs map[string]inputRequest, keys []string) ([]byte, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-s.ctx.Done():
+		case <-s.dead:
+		}
+		cancel()
+	}()
 	b := []byte{'{'}
 	for i, key := range keys {
 		r := reqs[key]
 		res, err := s.fulfil(ctx, key, r)
+		if serr := s.Err(); serr != nil {
+			return nil, serr
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -172,14 +192,14 @@ func (s *Session) fulfil(ctx context.Context, key string, r inputRequest) ([]byt
 	case "roots/list":
 		option = "Roots"
 	default:
-		return nil, fmt.Errorf("input request %q: unsupported method %q", key, r.Method)
+		return nil, fmt.Errorf("input request %s: unsupported method %s", s.quote(key), s.quote(r.Method))
 	}
 	if !s.hasHandler(r.Method) {
-		return nil, fmt.Errorf("input request %q: the server asks the client for input with %s, and Options.%s is not set", key, r.Method, option)
+		return nil, fmt.Errorf("input request %s: the server asks the client for input with %s, and Options.%s is not set", s.quote(key), r.Method, option)
 	}
 	res, err, _ := s.answerServerRequest(ctx, nil, r.Method, r.Params)
 	if err != nil {
-		return nil, fmt.Errorf("input request %q: %w", key, err)
+		return nil, fmt.Errorf("input request %s: %w", s.quote(key), err)
 	}
 	return res, nil
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // callParams is what a modern tools/call carried.
@@ -249,5 +251,60 @@ func TestInputRequiredIsolation(t *testing.T) {
 		if got := seen[tool]; len(got) != 2 || string(got[1].RequestState) != `"`+tool+`-state"` {
 			t.Errorf("%s: %+v", tool, got)
 		}
+	}
+}
+
+// TestCloseEndsInputHandlers: Close fails the calls in flight with
+// ErrClosed, a 2026-07-28 call whose handler answers an input request
+// included, whether the request came with an input_required result or with
+// a task's tasks/get. The handler's context ends with the Session, as a
+// legacy server request's does, instead of the call waiting for the
+// handler until Options.HandlerTimeout (10 minutes).
+func TestCloseEndsInputHandlers(t *testing.T) {
+	for _, tool := range []string{"ask", "slow_compute"} {
+		t.Run(tool, func(t *testing.T) {
+			checkLeaks(t)
+			tasks := &modernTasksMem{status: func(int) string { return TaskInputRequired }}
+			conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+				if m.Method == "tools/call" && !strings.Contains(string(m.Params), `"slow_compute"`) {
+					c.reply(m, `{"resultType":"input_required","inputRequests":{"confirm":`+confirmRequest+`}}`)
+					return nil
+				}
+				return tasks.serve(c, ctx, m)
+			}))
+			asked := make(chan struct{})
+			handlerDone := make(chan error, 1)
+			s, err := Connect(context.Background(), conn, &Options{
+				Elicitation: func(ctx context.Context, _ *ElicitRequest) (*ElicitResult, error) {
+					close(asked)
+					<-ctx.Done() // a person who never answers
+					handlerDone <- ctx.Err()
+					return nil, ctx.Err()
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			errc := make(chan error, 1)
+			go func() {
+				_, err := s.CallTool(context.Background(), tool, nil)
+				errc <- err
+			}()
+			<-asked
+			s.Close()
+			select {
+			case err := <-errc:
+				if !errors.Is(err, ErrClosed) {
+					t.Errorf("CallTool = %v, want ErrClosed", err)
+				}
+			case <-time.After(testenv.WaitLimit(t)):
+				t.Fatal("CallTool still waits for the handler after Close")
+			}
+			select {
+			case <-handlerDone:
+			case <-time.After(testenv.WaitLimit(t)):
+				t.Fatal("the handler's context did not end with the Session")
+			}
+		})
 	}
 }

@@ -44,7 +44,7 @@ func (t *Task) answerInput(ctx context.Context, raw json.RawMessage) error {
 		return nil
 	}
 	if rounds >= maxInputRounds {
-		return &InputRoundsError{Tool: t.Tool, TaskID: t.ID, Rounds: rounds}
+		return &InputRoundsError{Tool: t.Tool, TaskID: t.ID, Rounds: rounds, scrub: t.scrubFunc()}
 	}
 	responses, err := t.s.fulfilKeys(ctx, reqs, keys)
 	if err != nil {

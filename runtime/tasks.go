@@ -393,7 +393,7 @@ func (s *Session) taskCreated(ctx context.Context, t *Task, slot *taskSlot) (*Re
 	}
 	// The wait ended before the task did: the task is of no more use.
 	if cerr := t.Cancel(context.WithoutCancel(ctx)); cerr != nil {
-		s.log.Debug("cancelling a task failed", "tool", t.Tool, "task", t.ID, "error", s.scrub(cerr.Error()))
+		s.log.Debug("cancelling a task failed", "tool", t.Tool, "task", s.scrub(t.ID), "error", s.scrub(cerr.Error()))
 	}
 	// The wait's end is the cause, whether it came while waiting between
 	// polls or during a tasks/get, whose own error would say which.

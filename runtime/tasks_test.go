@@ -709,3 +709,59 @@ func TestTaskSupportRelearnedAfterListChanged(t *testing.T) {
 		t.Errorf("tools/call params %s, want a task-augmented call", last)
 	}
 }
+
+// TestModernTaskCancelledWhileCreated: a 2026-07-28 call cancelled while
+// the server, which declared the tasks extension, creates its task still
+// learns the task's id from the answer and cancels the task (tasks/cancel),
+// as a 2025-11-25 call does, instead of leaving it running on the server.
+func TestModernTaskCancelledWhileCreated(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := &modernTasksMem{status: func(int) string { return TaskWorking }}
+	conn := newMemConn(func(c *memConn, wctx context.Context, m memMsg) error {
+		switch m.Method {
+		case "server/discover":
+			c.reply(m, `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"ttlMs":0,"cacheScope":"public"}`)
+			return nil
+		case "tools/call":
+			cancel() // the user gives up while the task is being created
+		}
+		return srv.serve(c, wctx, m)
+	})
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.CallTool(ctx, "slow_compute", nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("CallTool = %v, want the cancellation", err)
+	}
+	cancels := conn.paramsOf("tasks/cancel")
+	if len(cancels) != 1 || !strings.Contains(string(cancels[0]), `"taskId":"t-1"`) {
+		t.Errorf("tasks/cancel %s, want one for t-1; methods %v", cancels, conn.methods())
+	}
+
+	// The grace keeps the call's own deadline: a call given more time than
+	// Options.CallTimeout still waits for its answer.
+	slow := newMemConn(func(c *memConn, wctx context.Context, m memMsg) error {
+		if m.Method == "tools/call" {
+			go func() {
+				time.Sleep(300 * time.Millisecond) // longer than CallTimeout
+				c.reply(m, `{"resultType":"complete","content":[{"type":"text","text":"late"}]}`)
+			}()
+			return nil
+		}
+		return conn.serve(c, wctx, m)
+	})
+	s2, err := Connect(context.Background(), slow, &Options{CallTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	dctx, dcancel := context.WithTimeout(context.Background(), testenv.WaitLimit(t))
+	defer dcancel()
+	if res, err := s2.CallTool(dctx, "greet", nil); err != nil || res.Text() != "late" {
+		t.Errorf("CallTool with a deadline past CallTimeout = %v, %v; want the late answer", res, err)
+	}
+}

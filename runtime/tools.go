@@ -332,7 +332,18 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 	var state, responses []byte
 	for round := 0; ; round++ {
 		r := &request{method: "tools/call", name: name, progress: ProgressFrom(ctx), params: params}
-		data, err := s.do(ctx, st, r, func(b []byte) []byte {
+		cctx, stop := ctx, context.CancelFunc(func() {})
+		if !st.legacy && st.caps.ToolTasks && ctx.Err() == nil {
+			// The answer may name a task, which must be cancelled once
+			// ctx has ended, as legacyTaskCall's: the request outlives
+			// ctx by a moment, and ctx's deadline, if any, still rules
+			// instead of Options.CallTimeout.
+			if _, ok := ctx.Deadline(); ok {
+				r.timeout = -1
+			}
+			cctx, stop = graceContext(ctx, taskCreateGrace)
+		}
+		data, err := s.do(cctx, st, r, func(b []byte) []byte {
 			b = append(b, `"name":`...)
 			b = jsonrpc.AppendString(b, name)
 			if raw != nil {
@@ -341,6 +352,10 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 			}
 			return appendInputAnswers(b, responses, state)
 		})
+		stop()
+		if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			err = ctx.Err() // the grace ended too
+		}
 		if headers && err != nil && isHeaderMismatch(err) {
 			// The tool's annotations may have changed: learn them again
 			// and retry once.

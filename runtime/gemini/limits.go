@@ -25,3 +25,9 @@ func checkDeclarationCount(n int) error {
 	}
 	return nil
 }
+
+// maxProgressMessage bounds, in bytes, the message of a progress
+// notification or of a task's status that a Live sends the model (see
+// LiveOptions.Progress); the rest is cut, as a result's text is cut to
+// toolcall.MaxOutput.
+const maxProgressMessage = 1 << 10

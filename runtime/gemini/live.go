@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
 
@@ -603,7 +604,7 @@ func (l *Live) sendProgress(c *liveCall, p runtime.Progress) {
 		report["total"] = p.Total
 	}
 	if p.Message != "" {
-		report["message"] = p.Message
+		report["message"] = cutProgressMessage(p.Message)
 	}
 	resp := &genai.FunctionResponse{ID: c.call.ID, Name: c.call.Name, Response: map[string]any{"output": report},
 		WillContinue: genai.Ptr(true), Scheduling: genai.FunctionResponseSchedulingSilent}
@@ -617,6 +618,19 @@ func (l *Live) sendProgress(c *liveCall, p runtime.Progress) {
 		return
 	}
 	c.progress = true
+}
+
+// cutProgressMessage cuts msg to maxProgressMessage bytes, at a rune's
+// start, and says so.
+func cutProgressMessage(msg string) string {
+	if len(msg) <= maxProgressMessage {
+		return msg
+	}
+	n := maxProgressMessage
+	for n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	return msg[:n] + fmt.Sprintf(" [cut: the first %d of %d bytes]", n, len(msg))
 }
 
 // send sends one function response; a failure ends Run.

@@ -2,8 +2,10 @@ package gemini
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
 
@@ -95,5 +97,31 @@ func TestLiveCancelDoesNotWaitForProgress(t *testing.T) {
 		}
 	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("the session's next message was not handled")
+	}
+}
+
+// TestLiveProgressMessageBounded: the message of a progress notification,
+// or of a task's status, goes to the model cut to maxProgressMessage bytes,
+// as a result's text is cut to toolcall.MaxOutput: a server's 1 MiB status
+// message, sent at every poll, went whole into the model's context.
+func TestLiveProgressMessageBounded(t *testing.T) {
+	conn := newMemLiveConn()
+	huge := strings.Repeat("é", 1<<19) // 1 MiB, two bytes a rune
+	runMem(t, conn, callerFunc(func(ctx context.Context, _ string, _ any) (*runtime.Result, error) {
+		runtime.ProgressFrom(ctx)(runtime.Progress{Progress: 1, Message: huge})
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "done"}}}, nil
+	}), &LiveOptions{NonBlocking: []string{"switch_on"}, Progress: true}, nil)
+	conn.in <- toolCall(&genai.FunctionCall{ID: "a", Name: "switch_on", Args: map[string]any{"device": "lamp"}})
+	r := conn.next(t)
+	out, _ := r.Response["output"].(map[string]any)
+	msg, _ := out["message"].(string)
+	if r.WillContinue == nil || !*r.WillContinue || !strings.HasPrefix(msg, "éé") {
+		t.Fatalf("first response %+v, want the progress", r)
+	}
+	if len(msg) > maxProgressMessage+100 || !utf8.ValidString(msg) {
+		t.Errorf("the model got a progress message of %d bytes (valid UTF-8: %v), want at most about %d", len(msg), utf8.ValidString(msg), maxProgressMessage)
+	}
+	if r := conn.next(t); r.WillContinue == nil || *r.WillContinue {
+		t.Errorf("final response %+v", r)
 	}
 }
