@@ -8,6 +8,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 )
@@ -37,11 +38,9 @@ type Sampler struct {
 
 // Handle is a runtime.SamplingHandler.
 func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
-	return provider.Sample(ctx, req, s.Messages != nil && s.Model != "", "anthropic sampler: Messages and Model must be set", s.Approve, string(s.Model), func(ctx context.Context) (provider.Answer, error) {
-		p, err := s.params(req)
-		if err != nil {
-			return provider.Answer{}, err
-		}
+	return provider.Sample(ctx, req, s.Messages != nil && s.Model != "", "anthropic sampler: Messages and Model must be set", s.Approve, string(s.Model), func() (anthropic.MessageNewParams, error) {
+		return s.params(req)
+	}, func(ctx context.Context, p anthropic.MessageNewParams) (provider.Answer, error) {
 		msg, err := s.Messages.New(ctx, p)
 		if err != nil {
 			return provider.Answer{}, fmt.Errorf("anthropic: %w", err)
@@ -85,7 +84,7 @@ func (s *Sampler) params(req *runtime.SamplingRequest) (anthropic.MessageNewPara
 	for i, m := range req.Messages {
 		for _, c := range m.Content {
 			if c.Type != runtime.ContentText {
-				return p, fmt.Errorf("anthropic sampler: message %d: content of type %q is not supported", i, c.Type)
+				return p, fmt.Errorf("anthropic sampler: message %d: content of type %s is not supported", i, redact.Quote(c.Type))
 			}
 		}
 		switch m.Role {
@@ -94,7 +93,7 @@ func (s *Sampler) params(req *runtime.SamplingRequest) (anthropic.MessageNewPara
 		case "assistant":
 			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(anthropic.NewTextBlock(m.Text())))
 		default:
-			return p, fmt.Errorf("anthropic sampler: message %d: role %q is neither user nor assistant", i, m.Role)
+			return p, fmt.Errorf("anthropic sampler: message %d: role %s is neither user nor assistant", i, redact.Quote(m.Role))
 		}
 	}
 	return p, nil

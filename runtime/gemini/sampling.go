@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
@@ -41,11 +42,9 @@ type Sampler struct {
 // Handle is a runtime.SamplingHandler: it sends the request's messages to
 // the model and returns its answer in text.
 func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
-	return provider.Sample(ctx, req, s.Models != nil && s.Model != "", "gemini sampler: Models and Model must be set", s.Approve, s.Model, func(ctx context.Context) (provider.Answer, error) {
-		contents, err := samplingContents(req.Messages)
-		if err != nil {
-			return provider.Answer{}, err
-		}
+	return provider.Sample(ctx, req, s.Models != nil && s.Model != "", "gemini sampler: Models and Model must be set", s.Approve, s.Model, func() ([]*genai.Content, error) {
+		return samplingContents(req.Messages)
+	}, func(ctx context.Context, contents []*genai.Content) (provider.Answer, error) {
 		resp, err := generate(ctx, s.Models, s.Model, contents, s.config(req))
 		if err != nil {
 			return provider.Answer{}, fmt.Errorf("gemini: %w", err)
@@ -87,9 +86,9 @@ func (s *Sampler) config(req *runtime.SamplingRequest) *genai.GenerateContentCon
 }
 
 // samplingContents converts the messages of a sampling request: text, image
-// and audio blocks. An image of a type Gemini does not take (see
-// takesImage), or without data, is described in the text as a tool
-// result's is. Other blocks, and a role other than user and assistant,
+// and audio blocks. An image or audio of a type Gemini does not take (see
+// takesImage and takesAudio), or without data, is described in the text as
+// a tool result's is. Other blocks, and a role other than user and assistant,
 // are an error naming the message.
 func samplingContents(msgs []runtime.SamplingMessage) ([]*genai.Content, error) {
 	contents := make([]*genai.Content, 0, len(msgs))
@@ -101,24 +100,26 @@ func samplingContents(msgs []runtime.SamplingMessage) ([]*genai.Content, error) 
 		case "assistant":
 			role = genai.RoleModel
 		default:
-			return nil, fmt.Errorf("gemini sampler: message %d: role %q is neither user nor assistant", i, m.Role)
+			return nil, fmt.Errorf("gemini sampler: message %d: role %s is neither user nor assistant", i, redact.Quote(m.Role))
 		}
 		parts := make([]*genai.Part, 0, len(m.Content))
 		for _, c := range m.Content {
 			switch c.Type {
 			case runtime.ContentText:
 				parts = append(parts, genai.NewPartFromText(c.Text))
-			case runtime.ContentImage:
-				if len(c.Data) == 0 || !takesImage(c.MIMEType) {
+			case runtime.ContentImage, runtime.ContentAudio:
+				takes := takesImage
+				if c.Type == runtime.ContentAudio {
+					takes = takesAudio
+				}
+				if len(c.Data) == 0 || !takes(c.MIMEType) {
 					text, _ := toolcall.Describe(&runtime.Result{Content: []runtime.Content{c}}, nil)
 					parts = append(parts, genai.NewPartFromText(text))
 					break
 				}
 				parts = append(parts, genai.NewPartFromBytes(c.Data, c.MIMEType))
-			case runtime.ContentAudio:
-				parts = append(parts, genai.NewPartFromBytes(c.Data, c.MIMEType))
 			default:
-				return nil, fmt.Errorf("gemini sampler: message %d: content of type %q is not supported", i, c.Type)
+				return nil, fmt.Errorf("gemini sampler: message %d: content of type %s is not supported", i, redact.Quote(c.Type))
 			}
 		}
 		contents = append(contents, genai.NewContentFromParts(parts, role))
@@ -134,6 +135,18 @@ func samplingContents(msgs []runtime.SamplingMessage) ([]*genai.Content, error) 
 func takesImage(mimeType string) bool {
 	switch mimeType {
 	case "image/png", "image/jpeg", "image/webp", "image/heic", "image/heif":
+		return true
+	}
+	return false
+}
+
+// takesAudio reports whether a MIME type is an audio type Gemini takes in
+// a message: WAV, MP3, AIFF, AAC, OGG Vorbis or FLAC
+// (https://ai.google.dev/gemini-api/docs/audio). The API refuses a request
+// that holds audio of any other type.
+func takesAudio(mimeType string) bool {
+	switch mimeType {
+	case "audio/wav", "audio/mp3", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac":
 		return true
 	}
 	return false

@@ -34,9 +34,12 @@
 //     mcp.resource.uri on resources/read, resources/subscribe and
 //     resources/unsubscribe, network.transport ("pipe" for stdio, "tcp" for
 //     HTTP), server.address and server.port, and on failure error.type:
-//     "tool_error" for a result whose isError is set, the JSON-RPC error
-//     code (also in rpc.response.status_code) for an error response,
-//     "timeout", "cancelled", or "_OTHER".
+//     "tool_error" for a result whose isError is set, the code of an error
+//     response when it is a JSON-RPC or MCP code (or the SDKs' -32000 and
+//     -32001), "timeout", "cancelled", or "_OTHER", so that its values stay
+//     few whatever codes a server sends. The span's
+//     rpc.response.status_code is the code of an error response; the
+//     metric's is that code when error.type is, and absent otherwise.
 //   - Task requests (tasks/get, tasks/result, tasks/cancel, tasks/input)
 //     are children of the tools/call span that created the task.
 //   - Metrics: mcp.client.operation.duration for each request (with the

@@ -72,7 +72,7 @@ func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Ha
 	if errType := c.record(span, res, err); errType != "" {
 		metricAttrs = append(metricAttrs, keyErrorType.String(errType))
 		var rpc *runtime.RPCError
-		if errors.As(err, &rpc) {
+		if errors.As(err, &rpc) && errType != otherError {
 			metricAttrs = append(metricAttrs, keyRPCStatusCode.String(errType))
 		}
 	}
@@ -111,24 +111,51 @@ func (c *Client) record(span trace.Span, res *runtime.Response, err error) strin
 	span.SetAttributes(keyErrorType.String(errType))
 	var rpc *runtime.RPCError
 	if errors.As(err, &rpc) {
-		span.SetAttributes(keyRPCStatusCode.String(errType))
+		span.SetAttributes(keyRPCStatusCode.String(strconv.Itoa(rpc.Code)))
 	}
 	span.SetStatus(codes.Error, errType)
 	return errType
 }
 
-// errorType returns the low-cardinality error.type of a failed request.
+// otherError is the error.type of an error of no known class, as the
+// semantic conventions name it.
+const otherError = "_OTHER"
+
+// errorType returns the low-cardinality error.type of a failed request:
+// the code of an error response when it is one of knownCodes, whatever
+// the server sends, "cancelled", "timeout", or otherError.
 func errorType(err error) string {
 	var rpc *runtime.RPCError
 	switch {
 	case errors.As(err, &rpc):
-		return strconv.Itoa(rpc.Code)
+		if knownCodes[rpc.Code] {
+			return strconv.Itoa(rpc.Code)
+		}
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timeout"
 	}
-	return "_OTHER"
+	return otherError
+}
+
+// knownCodes are the error codes error.type names: those of JSON-RPC and
+// MCP, and the -32000 and -32001 the official SDKs send (connection
+// closed, request timeout). Any other code a server sends is otherError,
+// so that the metrics' attributes keep a bounded set of values.
+var knownCodes = map[int]bool{
+	runtime.CodeParseError:                      true,
+	runtime.CodeInvalidRequest:                  true,
+	runtime.CodeMethodNotFound:                  true,
+	runtime.CodeInvalidParams:                   true,
+	runtime.CodeInternalError:                   true,
+	runtime.CodeResourceNotFound:                true,
+	runtime.CodeURLElicitationRequired:          true,
+	runtime.CodeHeaderMismatch:                  true,
+	runtime.CodeMissingRequiredClientCapability: true,
+	runtime.CodeUnsupportedProtocolVersion:      true,
+	-32000:                                      true,
+	-32001:                                      true,
 }
 
 // attributes returns the span attributes known when req starts; target is

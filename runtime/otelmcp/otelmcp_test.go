@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -281,6 +282,16 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 		result = `{"resultType":"task","taskId":"` + id + `","status":"working","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:00Z","ttlMs":60000,"pollIntervalMs":1}`
 	case msg.Method == "tasks/get":
 		result = `{"resultType":"complete","taskId":"` + msg.Params.TaskID + `","status":"completed","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"result":{"content":[{"type":"text","text":"slow done"}]}}`
+	case msg.Method == "tools/call" && msg.Params.Name == "fail":
+		// The error response of the code and message the arguments name.
+		var args struct {
+			Code    json.RawMessage `json:"code"`
+			Message string          `json:"message"`
+		}
+		_ = json.Unmarshal(msg.Params.Arguments, &args)
+		text, _ := json.Marshal(args.Message)
+		m.reply(`{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"error":{"code":` + string(args.Code) + `,"message":` + string(text) + `}}`)
+		return nil
 	case msg.Method == "tools/list":
 		result = `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`
 	case msg.Method == "tools/call":
@@ -538,6 +549,71 @@ func TestMetrics(t *testing.T) {
 			if !found {
 				t.Error("no tools/call point")
 			}
+		}
+	}
+}
+
+// TestMetricErrorTypeBounded: the error.type and rpc.response.status_code
+// of the operation duration take a bounded set of values whatever codes a
+// server answers with: the code of a known JSON-RPC or MCP error, and
+// "_OTHER" for any other, as the semantic conventions prescribe.
+func TestMetricErrorTypeBounded(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	defer mp.Shutdown(context.Background())
+	rec := newRecorder(t)
+	tel, err := otelmcp.New(&otelmcp.Options{MeterProvider: mp, TracerProvider: rec.tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &runtime.Options{}
+	tel.Install(opts)
+	s, err := runtime.Connect(context.Background(), newMetaServer(true), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	codes := []string{"-32601", "-32602", "-32002", "1", "-1", "404", "-32099", "2147483647", "-2147483648", "-31999"}
+	for i := 0; i < 200; i++ {
+		codes = append(codes, strconv.Itoa(1000+i))
+	}
+	for _, code := range codes {
+		_, err := s.CallTool(context.Background(), "fail", json.RawMessage(`{"code":`+code+`,"message":"failure `+code+`"}`))
+		var rpc *runtime.RPCError
+		if !errors.As(err, &rpc) {
+			t.Fatalf("code %s: error %v, want an RPCError", code, err)
+		}
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	m := find(rm, "mcp.client.operation.duration")
+	if m == nil {
+		t.Fatal("no mcp.client.operation.duration")
+	}
+	want := map[string]uint64{"-32601": 1, "-32602": 1, "-32002": 1, "_OTHER": uint64(len(codes) - 3)}
+	got := make(map[string]uint64)
+	for _, dp := range m.Data.(metricdata.Histogram[float64]).DataPoints {
+		v, ok := dp.Attributes.Value("error.type")
+		if !ok {
+			continue
+		}
+		got[v.AsString()] += dp.Count
+		status, ok := dp.Attributes.Value("rpc.response.status_code")
+		switch {
+		case v.AsString() == "_OTHER" && ok:
+			t.Errorf("rpc.response.status_code %s beside error.type _OTHER", status.AsString())
+		case v.AsString() != "_OTHER" && status.AsString() != v.AsString():
+			t.Errorf("rpc.response.status_code %q beside error.type %s", status.AsString(), v.AsString())
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d values of error.type, want %d: %v", len(got), len(want), got)
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("error.type %s: %d points, want %d", k, got[k], n)
 		}
 	}
 }

@@ -99,23 +99,37 @@ func TestHandleAllKeepsOrderAndRunsConcurrently(t *testing.T) {
 	}
 }
 
-// TestSample checks the shared steps of a sampling request.
+// TestSample checks the shared steps of a sampling request: a request
+// convert refuses is neither shown for approval nor sent.
 func TestSample(t *testing.T) {
 	req := &runtime.SamplingRequest{}
-	send := func(context.Context) (Answer, error) { return Answer{Text: "hi", StopReason: "endTurn"}, nil }
-	if _, err := Sample(context.Background(), req, false, "p sampler: Client and Model must be set", nil, "m", send); err == nil || err.Error() != "p sampler: Client and Model must be set" {
+	convert := func() (string, error) { return "converted", nil }
+	send := func(_ context.Context, p string) (Answer, error) {
+		if p != "converted" {
+			return Answer{}, errors.New("sent " + p)
+		}
+		return Answer{Text: "hi", StopReason: "endTurn"}, nil
+	}
+	if _, err := Sample(context.Background(), req, false, "p sampler: Client and Model must be set", nil, "m", convert, send); err == nil || err.Error() != "p sampler: Client and Model must be set" {
 		t.Errorf("not ready: %v", err)
 	}
 	deny := runtime.SamplingApproval(func(context.Context, *runtime.SamplingRequest) (bool, error) { return false, nil })
-	if _, err := Sample(context.Background(), req, true, "", deny, "m", send); !errors.Is(err, runtime.ErrDeclined) {
+	if _, err := Sample(context.Background(), req, true, "", deny, "m", convert, send); !errors.Is(err, runtime.ErrDeclined) {
 		t.Errorf("declined: %v, want ErrDeclined", err)
 	}
-	res, err := Sample(context.Background(), req, true, "", nil, "m", send)
+	res, err := Sample(context.Background(), req, true, "", nil, "m", convert, send)
 	if err != nil || res.Model != "m" || res.StopReason != "endTurn" || len(res.Content) != 1 || res.Content[0].Text != "hi" {
 		t.Errorf("Sample = %+v, %v", res, err)
 	}
 	boom := errors.New("boom")
-	if _, err := Sample(context.Background(), req, true, "", nil, "m", func(context.Context) (Answer, error) { return Answer{}, boom }); !errors.Is(err, boom) {
+	if _, err := Sample(context.Background(), req, true, "", nil, "m", convert, func(context.Context, string) (Answer, error) { return Answer{}, boom }); !errors.Is(err, boom) {
 		t.Errorf("send error: %v", err)
+	}
+	asked, sent := false, false
+	ask := runtime.SamplingApproval(func(context.Context, *runtime.SamplingRequest) (bool, error) { asked = true; return true, nil })
+	refuse := func() (string, error) { return "", boom }
+	_, err = Sample(context.Background(), req, true, "", ask, "m", refuse, func(context.Context, string) (Answer, error) { sent = true; return Answer{}, nil })
+	if !errors.Is(err, boom) || asked || sent {
+		t.Errorf("refused by convert: error %v, asked %v, sent %v; want boom, neither asked nor sent", err, asked, sent)
 	}
 }

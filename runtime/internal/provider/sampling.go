@@ -21,17 +21,23 @@ type Answer struct {
 
 // Sample runs the steps every provider's Sampler takes: it refuses a
 // Sampler that is not set up (ready false) with an error naming its
-// provider and what must be set, asks approve, sends the request with send,
+// provider and what must be set, converts the request into the provider's
+// form with convert, asks approve, sends the converted request with send,
 // and returns the answer as one text block, naming model when the API did
-// not name the model that answered.
-func Sample(ctx context.Context, req *runtime.SamplingRequest, ready bool, notReady string, approve runtime.SamplingApproval, model string, send func(context.Context) (Answer, error)) (*runtime.SamplingResult, error) {
+// not name the model that answered. A request convert refuses is not
+// shown to the user for approval.
+func Sample[P any](ctx context.Context, req *runtime.SamplingRequest, ready bool, notReady string, approve runtime.SamplingApproval, model string, convert func() (P, error), send func(context.Context, P) (Answer, error)) (*runtime.SamplingResult, error) {
 	if !ready {
 		return nil, errors.New(notReady)
+	}
+	p, err := convert()
+	if err != nil {
+		return nil, err
 	}
 	if err := approve.Check(ctx, req); err != nil {
 		return nil, err
 	}
-	a, err := send(ctx)
+	a, err := send(ctx, p)
 	if err != nil {
 		return nil, err
 	}
