@@ -281,8 +281,8 @@ func (h *httpClient) addURLSecrets(rawURL string) {
 // RedirectPolicy returns the CheckRedirect of the HTTP transports, for a
 // request sent beside them with the same headers: a redirect that leaves the
 // original host or downgrades from https drops the Authorization header, the
-// DPoP proof, and the headers named in header, and at most 10 redirects are
-// followed.
+// DPoP proof, the session's Mcp-Session-Id and Last-Event-ID, and the
+// headers named in header, and at most 10 redirects are followed.
 func RedirectPolicy(header http.Header) func(req *http.Request, via []*http.Request) error {
 	keys := map[string]bool{}
 	for k := range header {
@@ -292,9 +292,11 @@ func RedirectPolicy(header http.Header) func(req *http.Request, via []*http.Requ
 }
 
 // redirectPolicy returns a CheckRedirect that drops the Authorization header,
-// the DPoP proof an Authorizer sets with it, and the user's headers when a
-// redirect leaves the original host or downgrades from https, and then
-// defers to next.
+// the DPoP proof an Authorizer sets with it, the headers that name the
+// session (its id, and the last event of one of its streams) and the user's
+// headers when a redirect leaves the original host or downgrades from
+// https, and then defers to next. The session belongs to the server that
+// issued its id: another host could take it over with the id.
 func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys map[string]bool) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
@@ -303,6 +305,8 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys ma
 		if !keepsCredentials(via[0].URL, req.URL) {
 			req.Header.Del("Authorization")
 			req.Header.Del("DPoP")
+			req.Header.Del("Mcp-Session-Id")
+			req.Header.Del("Last-Event-Id")
 			for k := range userKeys {
 				req.Header.Del(k)
 			}

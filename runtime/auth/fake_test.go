@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
 )
 
 // fakeAS is an authorization server for the tests: it serves its metadata,
@@ -37,6 +40,15 @@ type fakeAS struct {
 	ttl time.Duration
 	// refuseRefresh answers refresh requests with this body and HTTP 400.
 	refuseRefresh func(form url.Values) string
+	// noRefresh issues no refresh tokens.
+	noRefresh bool
+	// tokenType is the token_type of the tokens it issues; "Bearer" when
+	// empty, "DPoP" for a request with a proof when dpop is set.
+	tokenType string
+	// dpop binds the tokens of a token request that carries a DPoP proof
+	// to the proof's key, refresh tokens included: a bound refresh token
+	// is refused with a proof of another key (RFC 9449 section 5).
+	dpop bool
 
 	mu      sync.Mutex
 	gets    []string // paths of the GET requests
@@ -57,6 +69,7 @@ type recorded struct {
 type codeGrant struct {
 	clientID, redirectURI, challenge, resource string
 	scopes                                     []string
+	jkt                                        string // the key a refresh token is bound to
 }
 
 type accessGrant struct {
@@ -64,6 +77,7 @@ type accessGrant struct {
 	resource string
 	scopes   []string
 	expires  time.Time
+	jkt      string // the thumbprint of the key the token is bound to
 }
 
 func newFakeAS(t *testing.T, name, path string) *fakeAS {
@@ -170,6 +184,14 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	if id, _, ok := r.BasicAuth(); ok {
 		clientID, _ = url.QueryUnescape(id)
 	}
+	jkt := ""
+	if as.dpop && r.Header.Get("DPoP") != "" {
+		var err error
+		if jkt, err = proofKey(r); err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_dpop_proof"})
+			return
+		}
+	}
 	var g codeGrant
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":
@@ -195,7 +217,7 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		c, ok := as.refresh[r.PostForm.Get("refresh_token")]
-		if !ok {
+		if !ok || c.jkt != "" && c.jkt != jkt {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})
 			return
 		}
@@ -215,14 +237,43 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		as.access = map[string]accessGrant{}
 		as.refresh = map[string]codeGrant{}
 	}
-	as.access[at] = accessGrant{issuer: as.issuer(), resource: g.resource, scopes: g.scopes, expires: time.Now().Add(ttl)}
-	out := map[string]any{"access_token": at, "token_type": "Bearer", "expires_in": int(ttl / time.Second), "scope": strings.Join(g.scopes, " ")}
-	if r.PostForm.Get("grant_type") != "client_credentials" {
+	as.access[at] = accessGrant{issuer: as.issuer(), resource: g.resource, scopes: g.scopes, expires: time.Now().Add(ttl), jkt: jkt}
+	typ := "Bearer"
+	switch {
+	case as.tokenType != "":
+		typ = as.tokenType
+	case jkt != "":
+		typ = "DPoP"
+	}
+	out := map[string]any{"access_token": at, "token_type": typ, "expires_in": int(ttl / time.Second), "scope": strings.Join(g.scopes, " ")}
+	if r.PostForm.Get("grant_type") != "client_credentials" && !as.noRefresh {
 		rt := as.next("refresh")
+		g.jkt = jkt
 		as.refresh[rt] = g
 		out["refresh_token"] = rt
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// proofKey checks the signature of r's DPoP proof and returns the
+// thumbprint of its key.
+func proofKey(r *http.Request) (string, error) {
+	proof, err := jose.ParseSignedCompact(r.Header.Get("DPoP"), []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		return "", err
+	}
+	h := proof.Signatures[0].Protected
+	if h.JSONWebKey == nil {
+		return "", fmt.Errorf("the DPoP proof has no jwk")
+	}
+	if _, err := proof.Verify(h.JSONWebKey); err != nil {
+		return "", err
+	}
+	tp, err := h.JSONWebKey.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(tp), nil
 }
 
 // valid returns the grant of an access token the server issued, if it is
@@ -341,7 +392,14 @@ func (rs *fakeRS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == mcpPath:
 		scheme, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		g, ok := as.valid(tok)
-		if !strings.EqualFold(scheme, "Bearer") || !ok || g.resource != rs.url() {
+		if ok && g.jkt != "" {
+			// A bound token goes with a proof of its key.
+			_, err := checkProof(r, tok, g.jkt)
+			ok = strings.EqualFold(scheme, "DPoP") && err == nil
+		} else if !strings.EqualFold(scheme, "Bearer") {
+			ok = false
+		}
+		if !ok || g.resource != rs.url() {
 			ch := `Bearer error="invalid_token"`
 			if rs.prmAt == "header" {
 				ch += fmt.Sprintf(`, resource_metadata="%s%s"`, rs.srv.URL, rs.prmPath())

@@ -84,7 +84,8 @@ type OAuth struct {
 	Store Store
 
 	// Scopes, when set, are requested instead of the ones the server
-	// names.
+	// names. A step up (403 insufficient_scope) asks for them together
+	// with the ones its challenge names.
 	Scopes []string
 
 	// HTTPClient makes the requests to metadata, registration and token
@@ -301,6 +302,9 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 	if err != nil {
 		return err
 	}
+	if err := checkTokenType(tok); err != nil {
+		return err
+	}
 	granted := scopes
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
 		granted = strings.Fields(s)
@@ -315,7 +319,7 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 	o.grant = g
 	flow := o.Flow
 	hc := o.tokenClient("")
-	o.src = newSavingSource(o.store(), g, func(ctx context.Context, _ *oauth2.Token) (*oauth2.Token, error) {
+	o.src = newSavingSource(o.store(), g, o.dpop, true, func(ctx context.Context, _ *oauth2.Token) (*oauth2.Token, error) {
 		ctx, cancel := context.WithTimeout(context.WithValue(ctx, oauth2.HTTPClient, hc), time.Minute)
 		defer cancel()
 		return flow.Token(ctx, t)
@@ -325,8 +329,9 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 
 // scopesFor returns the scopes to ask for: the configured ones, else those
 // of the challenge, else those the resource supports; on a step up, with
-// the scopes already granted; and offline_access where the authorization
-// server supports it, for a refresh token.
+// the scopes the challenge names and those already granted; and
+// offline_access where the authorization server supports it, for a
+// refresh token.
 func (o *OAuth) scopesFor(d *discovered, ch Challenge, stepUp bool) []string {
 	var scopes []string
 	switch {
@@ -337,8 +342,12 @@ func (o *OAuth) scopesFor(d *discovered, ch Challenge, stepUp bool) []string {
 	case d.prm != nil && len(d.prm.ScopesSupported) > 0:
 		scopes = slices.Clone(d.prm.ScopesSupported)
 	}
-	if stepUp && o.grant != nil {
-		for _, s := range o.grant.Scopes {
+	if stepUp {
+		more := strings.Fields(ch.Params["scope"])
+		if o.grant != nil {
+			more = append(more, o.grant.Scopes...)
+		}
+		for _, s := range more {
 			if !slices.Contains(scopes, s) {
 				scopes = append(scopes, s)
 			}
@@ -483,9 +492,27 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 		return false, err
 	}
 	cfg := o.config(d, client, "")
-	tok := g.Token
-	if o.Flow != nil && (!tok.Valid() || sentToken(refused, tok.AccessToken)) {
+	stale := func(tok *oauth2.Token) bool {
+		return sentToken(refused, tok.AccessToken) || !usable(tok, o.Flow != nil || tok.RefreshToken != "")
+	}
+	if o.Flow != nil && stale(g.Token) {
 		return false, nil
+	}
+	if stale(g.Token) {
+		if g.Token.RefreshToken == "" {
+			return false, nil
+		}
+		unlock, err := lockGrant(ctx, o.store(), g)
+		if err != nil {
+			return false, err
+		}
+		defer unlock()
+		// Another process may have refreshed the grant while this one
+		// waited for the lock: its refresh token is then the one that
+		// still works.
+		if again, err := o.store().Grant(ctx, g.Issuer, g.Resource, g.ClientID); err == nil && again != nil && again.Token != nil {
+			g = again
+		}
 	}
 	if g.DPoPKey != nil {
 		k, err := parseDPoPKey(g.DPoPKey)
@@ -494,16 +521,23 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 		}
 		o.dpop = k
 	}
-	if sentToken(refused, tok.AccessToken) || !tok.Valid() {
-		if tok.RefreshToken == "" {
+	if stale(g.Token) {
+		if g.Token.RefreshToken == "" {
 			return false, nil
 		}
-		fresh, err := cfg.TokenSource(o.tokenContext(ctx, d.resource), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+		fresh, err := cfg.TokenSource(o.tokenContext(ctx, d.resource), &oauth2.Token{RefreshToken: g.Token.RefreshToken}).Token()
 		if err != nil {
-			o.log().Debug("refreshing the stored grant failed", "error", tokenError(err, tok.RefreshToken))
+			o.log().Debug("refreshing the stored grant failed", "error", tokenError(err, g.Token.RefreshToken))
 			return false, nil
+		}
+		if err := checkTokenType(fresh); err != nil {
+			return false, err
 		}
 		g.Token = fresh
+		// The refresh may have bound the token to this process's key.
+		if err := o.bind(g); err != nil {
+			return false, err
+		}
 		if err := o.store().SaveGrant(ctx, g); err != nil {
 			return false, err
 		}
@@ -517,7 +551,7 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 func (o *OAuth) use(cfg *oauth2.Config, g *Grant) {
 	o.grant = g
 	hc := o.tokenClient(g.Resource)
-	o.src = newSavingSource(o.store(), g, func(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, error) {
+	o.src = newSavingSource(o.store(), g, o.dpop, false, func(ctx context.Context, tok *oauth2.Token) (*oauth2.Token, error) {
 		ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
 		fresh, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
 		if err != nil {
@@ -550,6 +584,28 @@ func (o *OAuth) tokenClient(resource string) *http.Client {
 	}
 	c.Transport = base
 	return c
+}
+
+// checkTokenType refuses a token of a type other than Bearer and DPoP: this
+// client knows how to send no other, and sending one as a bearer token
+// would give it to whoever holds it.
+func checkTokenType(tok *oauth2.Token) error {
+	if t := tok.Type(); !strings.EqualFold(t, "Bearer") && !strings.EqualFold(t, "DPoP") {
+		return fmt.Errorf("the token endpoint issued a token of type %s, which this client cannot send: only Bearer and DPoP tokens are supported", redact.Quote(t))
+	}
+	return nil
+}
+
+// usable reports whether tok may be sent. A token that can be renewed (it
+// has a refresh token, or a Flow obtains the next) serves until 10 s
+// before its expiry, as oauth2 counts, so that a new one is had before a
+// request could reach the server with one that has just expired; another
+// serves until its expiry.
+func usable(tok *oauth2.Token, renewable bool) bool {
+	if renewable {
+		return tok.Valid()
+	}
+	return tok.AccessToken != "" && (tok.Expiry.IsZero() || time.Now().Before(tok.Expiry))
 }
 
 // sentToken reports whether the Authorization header sent carried token.
@@ -704,6 +760,9 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	if err != nil {
 		return fmt.Errorf("signing in at %s: exchanging the code: %w", d.md.Issuer, tokenError(err, code, verifier, client.Secret))
 	}
+	if err := checkTokenType(tok); err != nil {
+		return fmt.Errorf("signing in at %s: %w", d.md.Issuer, err)
+	}
 	granted := scopes
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
 		granted = strings.Fields(s)
@@ -777,18 +836,33 @@ func randomString() (string, error) {
 // savingSource holds the tokens of the current grant: it refreshes the
 // token once it has expired, within the context of the request that needs
 // it, so that a token endpoint that never answers holds no request beyond
-// its context, and it saves every new token in the store.
+// its context, and it saves every new token in the store, with the DPoP
+// key it is bound to.
 type savingSource struct {
 	refresh func(ctx context.Context, expired *oauth2.Token) (*oauth2.Token, error)
 	store   Store
+	// key is the DPoP key the refreshes are made with (PKCS #8), nil
+	// without one.
+	key []byte
+	// flow is set when refresh obtains a token without a refresh token.
+	flow bool
 	// turn holds the turn to refresh; unlike a mutex, waiting for it can
 	// be given up when a request's context ends.
 	turn  chan struct{}
 	grant Grant // its Token is the current token
 }
 
-func newSavingSource(store Store, g *Grant, refresh func(context.Context, *oauth2.Token) (*oauth2.Token, error)) *savingSource {
-	return &savingSource{refresh: refresh, store: store, turn: make(chan struct{}, 1), grant: *g}
+func newSavingSource(store Store, g *Grant, key *dpopKey, flow bool, refresh func(context.Context, *oauth2.Token) (*oauth2.Token, error)) *savingSource {
+	s := &savingSource{refresh: refresh, store: store, flow: flow, turn: make(chan struct{}, 1), grant: *g}
+	if key != nil {
+		s.key, _ = key.marshal()
+	}
+	return s
+}
+
+// usable reports whether tok may be sent.
+func (s *savingSource) usable(tok *oauth2.Token) bool {
+	return usable(tok, s.flow || tok.RefreshToken != "")
 }
 
 // Token returns the current token, refreshed first when it has expired.
@@ -800,9 +874,14 @@ func (s *savingSource) Token(ctx context.Context) (*oauth2.Token, error) {
 		return nil, ctx.Err()
 	}
 	defer func() { <-s.turn }()
-	if s.grant.Token.Valid() {
+	if s.usable(s.grant.Token) {
 		return s.grant.Token, nil
 	}
+	unlock, err := lockGrant(ctx, s.store, &s.grant)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	// Another session, or another process, may have refreshed the grant
 	// since: an authorization server that rotates refresh tokens refuses
 	// the one held here once spent, and may revoke the grant for it. The
@@ -811,7 +890,7 @@ func (s *savingSource) Token(ctx context.Context) (*oauth2.Token, error) {
 	if g, err := s.store.Grant(ctx, s.grant.Issuer, s.grant.Resource, s.grant.ClientID); err == nil && g != nil && g.Token != nil &&
 		g.Token.AccessToken != s.grant.Token.AccessToken && bytes.Equal(g.DPoPKey, s.grant.DPoPKey) {
 		s.grant.Token = g.Token
-		if g.Token.Valid() {
+		if s.usable(g.Token) {
 			return g.Token, nil
 		}
 	}
@@ -819,7 +898,14 @@ func (s *savingSource) Token(ctx context.Context) (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTokenType(tok); err != nil {
+		return nil, err
+	}
 	s.grant.Token = tok
+	if s.key != nil && strings.EqualFold(tok.Type(), "DPoP") {
+		// The refresh bound the token to the key of its proof.
+		s.grant.DPoPKey = s.key
+	}
 	if err := s.store.SaveGrant(context.WithoutCancel(ctx), &s.grant); err != nil {
 		return nil, err
 	}

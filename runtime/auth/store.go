@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/oauth2"
 )
@@ -56,6 +57,31 @@ type Store interface {
 	// Forget removes every grant for resource, and reports how many.
 	Forget(ctx context.Context, resource string) (int, error)
 }
+
+// grantLocker is a Store that holds a lock on one grant across processes,
+// taken around reading, refreshing and saving the grant: an authorization
+// server that rotates refresh tokens takes a refresh token spent twice for
+// a stolen one, and revokes the grant.
+type grantLocker interface {
+	// lockGrant waits for the lock of the grant of issuer, resource and
+	// clientID, until ctx ends, and returns the function that releases
+	// it.
+	lockGrant(ctx context.Context, issuer, resource, clientID string) (unlock func(), err error)
+}
+
+// lockGrant takes the lock of g in store, when store has one.
+func lockGrant(ctx context.Context, store Store, g *Grant) (func(), error) {
+	l, ok := store.(grantLocker)
+	if !ok {
+		return func() {}, nil
+	}
+	return l.lockGrant(ctx, g.Issuer, g.Resource, g.ClientID)
+}
+
+// maxGrantLockWait bounds the wait for the lock of a grant that another
+// process holds: it holds it only while it refreshes the grant, and a
+// process that ends releases it.
+const maxGrantLockWait = 2 * time.Minute
 
 // MemoryStore is a Store that keeps everything in memory, for one process.
 // The zero value is ready to use.
@@ -139,6 +165,11 @@ func (s *MemoryStore) removeGrants(match func(*Grant) bool) int {
 // FileStore refuses a directory or file of the store that is a symbolic
 // link, and tightens a directory that others may read or write to 0700, or
 // refuses it when it cannot.
+//
+// A process refreshing a grant holds an advisory lock on it (a ".lock"
+// file beside the grant's, locked with flock on Unix), so that another
+// process refreshing the same grant waits, and then takes the grant the
+// first one stored. Elsewhere there is no such lock.
 type FileStore struct {
 	Dir string
 	mu  sync.Mutex
@@ -333,6 +364,37 @@ func (s *FileStore) SaveGrant(_ context.Context, g *Grant) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.write("grants", fileName(g.Issuer, g.Resource, g.ClientID), g)
+}
+
+// lockGrant implements grantLocker.
+func (s *FileStore) lockGrant(ctx context.Context, issuer, resource, clientID string) (func(), error) {
+	s.mu.Lock()
+	dir := filepath.Join(s.Dir, "grants")
+	err := s.checkDirs("grants")
+	if err == nil {
+		err = os.MkdirAll(dir, 0o700)
+	}
+	if err == nil {
+		// MkdirAll follows a link made since the check.
+		err = s.checkDirs("grants")
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("locking a grant in the token store: %w", err)
+	}
+	wait, cancel := context.WithTimeout(ctx, maxGrantLockWait)
+	defer cancel()
+	path := filepath.Join(dir, strings.TrimSuffix(fileName(issuer, resource, clientID), ".json")+".lock")
+	unlock, err := lockFile(wait, path)
+	switch {
+	case err == nil:
+		return unlock, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case wait.Err() != nil:
+		return nil, fmt.Errorf("locking a grant in the token store: another process has held %s for %v", path, maxGrantLockWait)
+	}
+	return nil, fmt.Errorf("locking a grant in the token store: %w", err)
 }
 
 // Forget implements Store. It also removes the grant files it cannot read
