@@ -24,7 +24,8 @@
 //
 // Run "mcpgen help" for the list of commands and "mcpgen help COMMAND" for
 // the flags of one command. Exit status is 0 on success, 1 when the work
-// itself fails, and 2 for usage errors.
+// itself fails, 2 for usage errors, and 130 (128 + SIGINT) when an
+// interrupt (Ctrl-C) stops the command.
 package main
 
 import (

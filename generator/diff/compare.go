@@ -3,11 +3,13 @@ package diff
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math/big"
 	"net/url"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/internal/schema"
@@ -72,6 +74,7 @@ type finding struct {
 	goAPI   bool
 	goWhy   string
 	sev     *Severity // overrides the rule's severity when set
+	why     string    // overrides the rule's sentence when set; %s is the subject
 }
 
 func (w *walker) report(f finding) {
@@ -82,6 +85,9 @@ func (w *walker) report(f finding) {
 	}
 	if f.sev != nil {
 		sev = *f.sev
+	}
+	if f.why != "" {
+		why = f.why
 	}
 	c := Change{
 		Tool:     w.tool,
@@ -199,11 +205,11 @@ func refPointer(ref string) string {
 }
 
 // defPath names a definition in reports, such as "$defs.Item" for
-// /$defs/Item.
+// /$defs/Item, with long names cut as cutName cuts them.
 func defPath(ptr string) string {
 	var parts []string
 	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		parts = append(parts, strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
+		parts = append(parts, cutName(strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")))
 	}
 	return strings.Join(parts, ".")
 }
@@ -249,11 +255,49 @@ func (w *walker) subject(path string) string {
 	return "`" + path + "`"
 }
 
+// childPath names the property name of path in reports, cut as cutName
+// cuts it.
 func childPath(path, name string) string {
+	name = cutName(name)
 	if path == "" {
 		return name
 	}
 	return path + "." + name
+}
+
+// maxNameShown bounds, in bytes, one name in the paths and pointers a
+// report prints, as the generator bounds the identifier it makes of one
+// name: a name of a megabyte would otherwise come back in full in every
+// change below it, in its place, summary and why.
+const maxNameShown = 128
+
+// cutName returns s, or when it is longer than maxNameShown, s cut and
+// ending with "…" and the hash of s, which keeps names that differ only
+// past the cut apart.
+func cutName(s string) string {
+	if len(s) <= maxNameShown {
+		return s
+	}
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	suffix := fmt.Sprintf("…%08x", h.Sum32())
+	cut := maxNameShown - len(suffix)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + suffix
+}
+
+// cutPointer returns ptr with each of its tokens cut as cutName cuts it.
+func cutPointer(ptr string) string {
+	if len(ptr) <= maxNameShown {
+		return ptr
+	}
+	toks := strings.Split(ptr, "/")
+	for i, t := range toks {
+		toks[i] = cutName(t)
+	}
+	return strings.Join(toks, "/")
 }
 
 func childPtr(ptr string, tokens ...string) string {
@@ -933,7 +977,7 @@ func noLimit(key string, n *jsontree.Node) bool {
 var handledKeys = map[string]bool{
 	"type": true, "nullable": true, "format": true, "const": true, "enum": true,
 	"pattern": true, "default": true, "title": true, "description": true,
-	"properties": true, "required": true, "additionalProperties": true,
+	"properties": true, "required": true, "additionalProperties": true, "unevaluatedProperties": true,
 	"items": true, "prefixItems": true, "anyOf": true, "oneOf": true, "allOf": true,
 	"$defs": true, "definitions": true,
 }
@@ -1153,14 +1197,24 @@ func reqText(required bool) string {
 	return "optional"
 }
 
-// compareAdditional compares additionalProperties.
+// compareAdditional compares additionalProperties and
+// unevaluatedProperties: either set to false closes the object to
+// undeclared keys.
 func (w *walker) compareAdditional(ptr, path string, ov, nv *view) {
-	o, n := ov.obj.Get("additionalProperties"), nv.obj.Get("additionalProperties")
+	w.compareClosing(ptr, path, "additionalProperties", ov, nv)
+	w.compareClosing(ptr, path, "unevaluatedProperties", ov, nv)
+}
+
+// compareClosing compares one keyword of compareAdditional. A change of
+// unevaluatedProperties that neither closes nor opens the object is a
+// changed keyword, since its schema applies after the subschemas.
+func (w *walker) compareClosing(ptr, path, key string, ov, nv *view) {
+	o, n := ov.obj.Get(key), nv.obj.Get(key)
 	if o == nil && n == nil {
 		return
 	}
 	isClosed := func(a *jsontree.Node) bool { return a != nil && a.Kind == jsontree.Bool && !a.Bool }
-	aptr := childPtr(ptr, "additionalProperties")
+	aptr := childPtr(ptr, key)
 	subj := w.subject(path)
 	switch {
 	case !isClosed(o) && isClosed(n):
@@ -1171,6 +1225,12 @@ func (w *walker) compareAdditional(ptr, path string, ov, nv *view) {
 		w.report(finding{rule: AdditionalPropsOpened, ptr: aptr, subject: subj,
 			summary: fmt.Sprintf("%s now accepts undeclared keys", subj),
 			old:     valueText(o), new: valueText(n)})
+	case key == "unevaluatedProperties":
+		if !jsontree.Equal(o, n) {
+			w.report(finding{rule: KeywordChanged, ptr: aptr, subject: "`" + key + "` of " + subj,
+				old: valueText(o), new: valueText(n),
+				summary: fmt.Sprintf("`%s` of %s changed", key, subj)})
+		}
 	default:
 		w.compare(aptr, path+"{}", o, n, position{field: true, oldReq: true, newReq: true})
 	}
@@ -1313,12 +1373,90 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 			summary: fmt.Sprintf("alternative removed from %s", subj),
 			old:     valueText(ob[i].n), goAPI: api, goWhy: why})
 	}
+	var views []*view // of the new branches, made once when a oneOf gains one
 	for _, j := range restNew {
 		api, why := st.kindAPI()
-		w.report(finding{rule: BranchAdded, ptr: nb[j].ptr, subject: subj,
+		f := finding{rule: BranchAdded, ptr: nb[j].ptr, subject: subj,
 			summary: fmt.Sprintf("alternative added to %s", subj),
-			new:     valueText(nb[j].n), goAPI: api, goWhy: why})
+			new:     valueText(nb[j].n), goAPI: api, goWhy: why}
+		if !w.output && nv.unionKW == "oneOf" {
+			if views == nil {
+				views = make([]*view, len(nb))
+				for k, b := range nb {
+					views[k] = w.new.view(b.n)
+				}
+			}
+			for k := range nb {
+				if k != j && !w.new.disjoint(views[j], views[k]) {
+					sev := Warn
+					f.sev = &sev
+					f.why = "%s accepts one more alternative, which overlaps another: oneOf rejects a value that matches both, so calls that were valid may now be rejected."
+					break
+				}
+			}
+		}
+		w.report(f)
 	}
+}
+
+// disjoint reports whether no value can match both union branches va and
+// vb, as far as their types, their constant or enum values and a property
+// both require with different values (a tag) tell.
+func (r resolver) disjoint(va, vb *view) bool {
+	switch {
+	case va.never || vb.never:
+		return true
+	case va.nullable && vb.nullable:
+		return false
+	case len(va.types) > 0 && len(vb.types) > 0 && !typesMeet(va.types, vb.types):
+		return true
+	case !valuesMeet(va, vb):
+		return true
+	}
+	rb := requiredSet(vb.obj)
+	for name := range requiredSet(va.obj) {
+		if rb[name] && !valuesMeet(r.view(propSchema(va.obj, name)), r.view(propSchema(vb.obj, name))) {
+			return true
+		}
+	}
+	return false
+}
+
+// typesMeet reports whether a value can have one of the types a and one
+// of the types b: a type they share, or an integer, which is a number.
+func typesMeet(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y || x == "integer" && y == "number" || x == "number" && y == "integer" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valuesMeet reports whether a value can be among the values both views
+// allow, by their const or enum; a view that sets neither allows any.
+func valuesMeet(a, b *view) bool {
+	values := func(v *view) ([]*jsontree.Node, bool) {
+		if c := v.obj.Get("const"); c != nil {
+			return []*jsontree.Node{c}, true
+		}
+		return v.enum, v.hasEnum
+	}
+	av, aok := values(a)
+	bv, bok := values(b)
+	if !aok || !bok {
+		return true
+	}
+	for _, x := range av {
+		for _, y := range bv {
+			if jsontree.Equal(x, y) {
+				return true
+			}
+		}
+	}
+	return a.nullable && b.nullable
 }
 
 // unionIndex returns the index of branch b in v's union keyword as written,

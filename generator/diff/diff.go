@@ -98,18 +98,19 @@ func (c *Change) composeWhy() {
 }
 
 // Where returns the change's location for a report, such as
-// "inputSchema/properties/volume_level".
+// "inputSchema/properties/volume_level". A name in it longer than 128
+// bytes is cut and ends with "…" and a hash of the name.
 func (c *Change) Where() string {
 	if c.Prompt != "" || c.Template != "" {
-		return c.listingWhere()
+		return cutPointer(c.listingWhere())
 	}
 	if c.Schema == SectionTool {
 		if c.Pointer == "" {
 			return "tool"
 		}
-		return "tool" + c.Pointer
+		return cutPointer("tool" + c.Pointer)
 	}
-	return c.Schema + c.Pointer
+	return cutPointer(c.Schema + c.Pointer)
 }
 
 // Tools compares an old and a new tool list and returns every change,
@@ -327,7 +328,9 @@ func parseSchema(raw []byte) (*jsontree.Node, error) {
 }
 
 // detectRenames pairs a removed tool with an added one when their schemas
-// are the same and neither has another candidate.
+// are the same and neither has another candidate. Schemas that declare no
+// property are no evidence, since every tool without arguments has the
+// same one: such a pair must share a title or a description too.
 func detectRenames(olds, news map[string]*parsedTool, removed, added []string) map[string]string {
 	sig := func(p *parsedTool) string { return canonOrEmpty(p.input) + "\x00" + canonOrEmpty(p.output) }
 	oldBySig, newBySig := map[string][]string{}, map[string][]string{}
@@ -341,11 +344,29 @@ func detectRenames(olds, news map[string]*parsedTool, removed, added []string) m
 	}
 	out := map[string]string{}
 	for s, os := range oldBySig {
-		if ns := newBySig[s]; len(os) == 1 && len(ns) == 1 {
+		if ns := newBySig[s]; len(os) == 1 && len(ns) == 1 && (declaresProperties(olds[os[0]]) || sameText(olds[os[0]], news[ns[0]])) {
 			out[os[0]] = ns[0]
 		}
 	}
 	return out
+}
+
+// declaresProperties reports whether the input or output schema of p
+// declares a property.
+func declaresProperties(p *parsedTool) bool {
+	for _, n := range []*jsontree.Node{p.input, p.output} {
+		if props := n.Get("properties"); props != nil && len(props.Keys()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sameText reports whether o and n have the same title or the same
+// description, one that is not empty.
+func sameText(o, n *parsedTool) bool {
+	return o.tool.Title != "" && o.tool.Title == n.tool.Title ||
+		o.tool.Description != "" && o.tool.Description == n.tool.Description
 }
 
 func canonOrEmpty(n *jsontree.Node) string {

@@ -180,7 +180,7 @@ func usesText(c *Change, code func(string) string) string {
 	}
 	sites := make([]string, len(c.UsedAt))
 	for i, s := range c.UsedAt {
-		sites[i] = code(s)
+		sites[i] = code(cutPointer(s))
 	}
 	text := "used at " + strings.Join(sites, ", ")
 	if c.MoreUses > 0 {

@@ -73,7 +73,8 @@ func runCheck(e *env, args []string) error {
 
 // checkServer compares the server sf describes with the snapshot at spec,
 // naming the Go identifiers as generate does with gen. Its errors are
-// *usageError or *exitError with status 2: the check could not be made.
+// *usageError or *exitError with status 2: the check could not be made,
+// or an *interruptedError.
 func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen diff.Options) (*diff.Report, error) {
 	want, err := loadSnapshot(ctx, e, spec)
 	if err != nil {
@@ -85,7 +86,7 @@ func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen 
 		if errors.As(err, &ue) {
 			return nil, err
 		}
-		return nil, &exitError{code: exitUsage, msg: err.Error()}
+		return nil, failUsage(err)
 	}
 	if want.Server.Name != "" && want.Server.Name != live.Server.Name {
 		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf(
@@ -94,7 +95,7 @@ func checkServer(ctx context.Context, e *env, sf *serverFlags, spec string, gen 
 	}
 	r, err := compareSnapshots(ctx, spec, sf.source(), want, live, gen)
 	if err != nil {
-		return nil, &exitError{code: exitUsage, msg: sf.explain(ctx, err).Error()}
+		return nil, failUsage(sf.explain(ctx, err))
 	}
 	r.Command = "mcpgen check"
 	if want.Server.Version != "" && want.Server.Version != live.Server.Version {
@@ -147,7 +148,11 @@ func checkConfig(e *env, cf *configFlags, base *serverFlags, format diff.Format,
 	}
 	switch {
 	case failed > 0:
-		return &exitError{code: exitUsage, msg: fmt.Sprintf("%d of %d server(s) could not be checked", failed, len(servers))}
+		code := exitUsage
+		if interrupted.Err() != nil {
+			code = exitInterrupt
+		}
+		return &exitError{code: code, msg: fmt.Sprintf("%d of %d server(s) could not be checked", failed, len(servers))}
 	case hits > 0:
 		return &exitError{code: exitFail, msg: fmt.Sprintf("%d change(s) at %s or above (--fail-on %s)", hits, threshold, threshold)}
 	}

@@ -15,6 +15,9 @@ const (
 	exitOK    = 0
 	exitFail  = 1
 	exitUsage = 2
+	// exitInterrupt is the status of a command an interrupt (Ctrl-C)
+	// stopped: 128 + SIGINT, as a shell reports a command the signal ended.
+	exitInterrupt = 130
 )
 
 // env is what a command runs with. Everything a command prints goes through
@@ -87,6 +90,24 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
+// interruptedError is an error that ended a command because an interrupt
+// (Ctrl-C) cancelled its context; the command exits with exitInterrupt.
+type interruptedError struct{ err error }
+
+func (e *interruptedError) Error() string { return e.err.Error() + " (interrupted)" }
+
+func (e *interruptedError) Unwrap() error { return e.err }
+
+// failUsage returns err as an exit with status 2, the status of a command
+// that could not do its work, unless an interrupt ended it.
+func failUsage(err error) error {
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		return err
+	}
+	return &exitError{code: exitUsage, msg: err.Error()}
+}
+
 // exitError makes a command exit with a given status and message; an empty
 // message prints nothing.
 type exitError struct {
@@ -127,10 +148,16 @@ func dispatch(e *env, args []string) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
+			switch args[1] {
+			case "help", "-h", "-help", "--help":
+				io.WriteString(stdout, helpUsage)
+				return exitOK
+			}
 			if c := lookup(args[1]); c != nil {
 				return report(e, c.run(e, []string{"--help"}))
 			}
-			fmt.Fprintf(stderr, "mcpgen: unknown command %q\n", args[1])
+			fmt.Fprintf(stderr, "mcpgen: help: unknown command %q\n\n", args[1])
+			printUsage(stderr)
 			return exitUsage
 		}
 		printUsage(stdout)
@@ -159,6 +186,11 @@ func report(e *env, err error) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		fmt.Fprintf(e.stderr, "mcpgen: %s\n", err)
+		return exitInterrupt
+	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(e.stderr, "mcpgen: %s\n", ue.msg)
@@ -175,6 +207,12 @@ func report(e *env, err error) int {
 	return exitFail
 }
 
+// helpUsage is the usage of the help command itself.
+const helpUsage = `Usage: mcpgen help [COMMAND]
+
+Prints the list of commands, or the usage and flags of COMMAND.
+`
+
 func printUsage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("mcpgen generates typed Go clients for the tools of an MCP server.\n\n")
@@ -183,7 +221,7 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(&b, "\t%-10s %s\n", c.name, c.summary)
 	}
 	b.WriteString("\nRun \"mcpgen help COMMAND\" for a command's flags.\n")
-	b.WriteString("Exit status: 0 on success, 1 when the work fails, 2 for usage errors.\n")
+	b.WriteString("Exit status: 0 on success, 1 when the work fails, 2 for usage errors, 130 when interrupted (Ctrl-C).\n")
 	io.WriteString(w, b.String())
 }
 

@@ -100,7 +100,7 @@ func runDiff(e *env, args []string) error {
 	}
 	r, err := compareSnapshots(ctx, pos[0], pos[1], oldSnap, newSnap, gen)
 	if err != nil {
-		return &exitError{code: exitUsage, msg: explainDone(ctx, err, *timeout).Error()}
+		return failUsage(explainDone(ctx, err, *timeout))
 	}
 	if oldSnap.Server.Name != "" && newSnap.Server.Name != "" && oldSnap.Server.Name != newSnap.Server.Name {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s is a snapshot of server %q but %s is of server %q: the two may not be versions of one server",

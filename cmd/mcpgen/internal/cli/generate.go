@@ -135,7 +135,7 @@ func runGenerate(e *env, args []string) error {
 	adviseHugeHeap(generateMemoryLimit)
 	fs := newFlagSet(e, "generate", generateHelp)
 	snap := fs.String("snapshot", "", "the tools/list `file` to read: a JSON-RPC response, its result, a bare array of tools, or a canonical mcpgen snapshot")
-	pkg := fs.String("package", "", "the Go package `name` of the generated code (default: the last element of --out); not main, since the code is a package for a program to import")
+	pkg := fs.String("package", "", "the Go package `name` of the generated code (default: the name of the --out directory); not main, since the code is a package for a program to import")
 	out := fs.String("out", "", "the `directory` to write the package to; created if missing")
 	writeSnap := fs.String("write-snapshot", "", "with a live server, also save the canonical snapshot generated from to this `file`")
 	var gf genFlags
@@ -191,7 +191,11 @@ func runGenerate(e *env, args []string) error {
 		return usagef("generate: --out is required")
 	}
 	if *pkg == "" {
-		*pkg = filepath.Base(filepath.Clean(*out))
+		name, err := packageFromOut(*out)
+		if err != nil {
+			return err
+		}
+		*pkg = name
 	}
 	if err := ir.CheckPackageName(*pkg); err != nil {
 		return usagef("generate: %v (set --package)", err)
@@ -219,6 +223,21 @@ func runGenerate(e *env, args []string) error {
 		}
 	}
 	return sf.explain(ctx, writePackage(e, "", cfg))
+}
+
+// packageFromOut returns the package name --out implies: the last element
+// of the directory, made absolute first, so that "." and ".." give the name
+// of the directory they stand for. A root directory has no name to give.
+func packageFromOut(out string) (string, error) {
+	dir, err := filepath.Abs(out)
+	if err != nil {
+		return "", fmt.Errorf("generate: --out %q: %w", out, err)
+	}
+	name := filepath.Base(dir)
+	if name == string(filepath.Separator) {
+		return "", usagef("generate: --out %q is a root directory, which has no name to take the package name from (set --package)", out)
+	}
+	return name, nil
 }
 
 // writePackage generates one package and reports the files it wrote and
@@ -308,7 +327,11 @@ func generateConfig(e *env, cf *configFlags, gf *genFlags, timeout time.Duration
 		}
 	}
 	if failed > 0 {
-		return &exitError{code: exitFail, msg: fmt.Sprintf("%d of %d server(s) could not be generated", failed, len(servers))}
+		code := exitFail
+		if interrupted.Err() != nil {
+			code = exitInterrupt
+		}
+		return &exitError{code: code, msg: fmt.Sprintf("%d of %d server(s) could not be generated", failed, len(servers))}
 	}
 	return nil
 }

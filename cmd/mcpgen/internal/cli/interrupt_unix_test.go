@@ -77,3 +77,69 @@ func TestInterruptStopsConfigCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptExitStatus interrupts a command connecting to a server that
+// never answers, alone and as one server of a config file: mcpgen exits
+// 130, as a shell reports a command ended by Ctrl-C (128 + SIGINT), not 1
+// as for a command that failed, nor 2 as for a usage error.
+func TestInterruptExitStatus(t *testing.T) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	for _, tc := range []struct {
+		name string
+		args func(dir, server string) []string
+	}{
+		{"tools", func(dir, server string) []string {
+			return []string{"tools", "--timeout", "2m", "--", "sh", "-c", server}
+		}},
+		{"check", func(dir, server string) []string {
+			snap := filepath.Join(dir, "a.json")
+			if err := os.WriteFile(snap, []byte("[]\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"check", "--snapshot", snap, "--timeout", "2m", "--", "sh", "-c", server}
+		}},
+		{"snapshot --config", func(dir, server string) []string {
+			cfg := filepath.Join(dir, "mcpgen.yaml")
+			text := "servers:\n  a:\n    snapshot: a.json\n    command: [sh, -c, '" + server + "']\n"
+			if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"snapshot", "--config", cfg, "--timeout", "2m"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			started := filepath.Join(dir, "started")
+			// The server says it started, then never answers.
+			args := tc.args(dir, "echo > "+started+"; exec sleep 600")
+			type result struct {
+				code   int
+				stderr string
+			}
+			done := make(chan result, 1)
+			go func() {
+				code, _, stderr := runCLI(t, args...)
+				done <- result{code, stderr}
+			}()
+			for {
+				if _, err := os.Stat(started); err == nil {
+					break
+				}
+				select {
+				case r := <-done:
+					t.Fatalf("the command ended before the server started: exit %d, stderr %q", r.code, r.stderr)
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			r := <-done
+			if r.code != 130 || !strings.Contains(r.stderr, "(interrupted)") {
+				t.Errorf("exit %d, stderr %q; want exit 130 and the connection interrupted", r.code, r.stderr)
+			}
+		})
+	}
+}

@@ -283,7 +283,7 @@ func explainDone(ctx context.Context, err error, timeout time.Duration) error {
 	case context.DeadlineExceeded:
 		return fmt.Errorf("%w (the --timeout of %v ran out)", err, timeout)
 	case context.Canceled:
-		return fmt.Errorf("%w (interrupted)", err)
+		return &interruptedError{err}
 	}
 	return err
 }

@@ -100,7 +100,11 @@ func snapshotConfig(e *env, cf *configFlags, base *serverFlags) error {
 		}
 	}
 	if failed > 0 {
-		return &exitError{code: exitFail, msg: fmt.Sprintf("%d of %d server(s) could not be captured", failed, len(servers))}
+		code := exitFail
+		if interrupted.Err() != nil {
+			code = exitInterrupt
+		}
+		return &exitError{code: code, msg: fmt.Sprintf("%d of %d server(s) could not be captured", failed, len(servers))}
 	}
 	return nil
 }

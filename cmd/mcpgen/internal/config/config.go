@@ -442,7 +442,13 @@ func parseServer(f *File, k, v *yaml.Node, fail func(int, string, ...any) error)
 			s.Out = filepath.Join(f.Dir, s.Out)
 		}
 		if s.Package == "" {
-			s.Package = filepath.Base(s.Out)
+			// The name of the directory out stands for: "." and ".." in
+			// a file read from a relative path name one.
+			dir := s.Out
+			if abs, aerr := filepath.Abs(dir); aerr == nil {
+				dir = abs
+			}
+			s.Package = filepath.Base(dir)
 			if perr := ir.CheckPackageName(s.Package); perr != nil {
 				if s.Package == "main" {
 					return nil, fail(s.Line, "server %s: the directory name %q of out cannot be the package's name: %v: set package", name, s.Package, perr)

@@ -181,3 +181,24 @@ func TestParseWithoutServer(t *testing.T) {
 		t.Error("entry with a command: HasServer false")
 	}
 }
+
+// TestOutDotNamesThePackage reads a file, from a relative path, whose out
+// is "." or "..": the package takes the name of the directory each stands
+// for, as generate --out does, instead of failing on the name ".".
+func TestOutDotNamesThePackage(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mytools", "gen")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for out, want := range map[string]string{".": "gen", "..": "mytools", "./": "gen"} {
+		f, err := Parse("mcpgen.yaml", []byte("servers:\n  a:\n    snapshot: s.json\n    out: "+out+"\n"))
+		if err != nil {
+			t.Errorf("out %q: %v", out, err)
+			continue
+		}
+		if got := f.Servers[0].Package; got != want {
+			t.Errorf("out %q: package %q, want %q", out, got, want)
+		}
+	}
+}
