@@ -32,7 +32,7 @@ func (t *tracedAuthorizer) Refused(ctx context.Context, req *http.Request, resp 
 	defer span.End()
 	retry, err := t.a.Refused(ctx, req, resp)
 	if err != nil {
-		span.SetAttributes(keyErrorType.String("_OTHER"))
+		span.SetAttributes(keyErrorType.String(otherError))
 		span.SetStatus(codes.Error, "sign-in failed")
 	}
 	return retry, err

@@ -21,7 +21,7 @@ func (c *Client) ToolRunHook(ctx context.Context, tool string) (context.Context,
 			span.SetAttributes(keyErrorType.String("tool_error"))
 			span.SetStatus(codes.Error, "tool_error")
 		case out.Error != "":
-			span.SetAttributes(keyErrorType.String("_OTHER"))
+			span.SetAttributes(keyErrorType.String(otherError))
 			span.SetStatus(codes.Error, "the tool call failed")
 		}
 		span.End()
