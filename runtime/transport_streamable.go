@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -916,6 +917,12 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 	if ctx.Err() != nil {
 		return
 	}
+	// The goroutine that starts this one has usually just queued the
+	// answer the GET was held back for, readying the Session's reader.
+	// The scheduler runs the goroutine readied last first, so the GET's
+	// setup would run before that answer reaches its caller; yielding
+	// lets the answer go first.
+	goruntime.Gosched()
 	var r *sse.Reader
 	defer func() {
 		if r != nil {
