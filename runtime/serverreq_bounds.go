@@ -4,8 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -119,11 +119,7 @@ func quoteMethod(m string) string {
 	if len(m) <= maxQuotedMethod {
 		return m
 	}
-	cut := maxQuotedMethod
-	for cut > 0 && !utf8.RuneStart(m[cut]) {
-		cut--
-	}
-	return m[:cut] + "..."
+	return textcut.Prefix(m, maxQuotedMethod) + "..."
 }
 
 // queueReply queues data, the response to the server's request id, for the

@@ -17,9 +17,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/redact"
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/sse"
 )
@@ -452,11 +452,8 @@ func (h *httpClient) scrubErr(err error) error {
 	msg := err.Error()
 	s := h.scrub(msg)
 	if len(s) > maxForeignError {
-		n := maxForeignError
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = fmt.Sprintf("%s... (and %d more bytes)", s[:n], len(s)-n)
+		cut := textcut.Prefix(s, maxForeignError)
+		s = fmt.Sprintf("%s... (and %d more bytes)", cut, len(s)-len(cut))
 	}
 	if s != msg {
 		return &scrubbedError{msg: s, err: err}

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/internal/schema"
+	"github.com/mcpgen/mcpgen/internal/textcut"
 )
 
 // maxDepth bounds how deep two schemas are walked; schemas deeper than this
@@ -281,11 +281,7 @@ func cutName(s string) string {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	suffix := fmt.Sprintf("…%08x", h.Sum32())
-	cut := maxNameShown - len(suffix)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + suffix
+	return textcut.Prefix(s, maxNameShown-len(suffix)) + suffix
 }
 
 // cutPointer returns ptr with each of its tokens cut as cutName cuts it.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/textcut"
 )
 
 // initialisms are written in upper case when they make up a whole word, as
@@ -91,11 +93,7 @@ func camel(s string) string {
 		return c
 	}
 	suffix := fmt.Sprintf("_%08x", fnv32(s))
-	cut := maxNamePart - len(suffix)
-	for cut > 0 && !utf8.RuneStart(c[cut]) {
-		cut--
-	}
-	return c[:cut] + suffix
+	return textcut.Prefix(c, maxNamePart-len(suffix)) + suffix
 }
 
 // Exported returns an exported Go identifier for s: "list-events" →

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
@@ -626,11 +626,8 @@ func cutProgressMessage(msg string) string {
 	if len(msg) <= maxProgressMessage {
 		return msg
 	}
-	n := maxProgressMessage
-	for n > 0 && !utf8.RuneStart(msg[n]) {
-		n--
-	}
-	return msg[:n] + fmt.Sprintf(" [cut: the first %d of %d bytes]", n, len(msg))
+	cut := textcut.Prefix(msg, maxProgressMessage)
+	return cut + fmt.Sprintf(" [cut: the first %d of %d bytes]", len(cut), len(msg))
 }
 
 // send sends one function response; a failure ends Run.

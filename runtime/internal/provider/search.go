@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/internal/toolname"
 )
 
@@ -73,7 +73,7 @@ func SearchQuery(args []byte) (string, error) {
 		return "", fmt.Errorf("the \"query\" of %s is empty: say in a few words what the tool should do", SearchFunction)
 	}
 	if len(q) > maxQueryBytes {
-		q = cut(q, maxQueryBytes)
+		q = textcut.Prefix(q, maxQueryBytes)
 	}
 	return q, nil
 }
@@ -123,15 +123,7 @@ func oneLine(text string, max int) string {
 	if len(text) <= max {
 		return text
 	}
-	return strings.TrimSpace(cut(text, max)) + "…"
-}
-
-// cut returns the first n bytes of s, less a rune cut in two.
-func cut(s string, n int) string {
-	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return strings.TrimSpace(textcut.Prefix(text, max)) + "…"
 }
 
 // quote returns s as a JSON string.

@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -142,11 +142,8 @@ func bound(text string) string {
 	if len(text) <= MaxOutput {
 		return text
 	}
-	n := MaxOutput
-	for n > 0 && !utf8.RuneStart(text[n]) {
-		n--
-	}
-	return text[:n] + fmt.Sprintf("\n[the output was cut here: the first %d of its %d bytes are shown]", n, len(text))
+	cut := textcut.Prefix(text, MaxOutput)
+	return cut + fmt.Sprintf("\n[the output was cut here: the first %d of its %d bytes are shown]", len(cut), len(text))
 }
 
 // Describe joins the text blocks of a result, with a placeholder for every

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/textcut"
 )
 
 // maxTokenBytes bounds one token: a longer run of letters is cut, so that a
@@ -129,7 +131,7 @@ func compoundParts(c string) []string {
 // clip cuts a word longer than maxTokenBytes.
 func clip(w string) string {
 	if len(w) > maxTokenBytes {
-		return truncate(w, maxTokenBytes)
+		return textcut.Prefix(w, maxTokenBytes)
 	}
 	return w
 }
@@ -176,14 +178,6 @@ func words(text string) []string {
 	}
 	flush(len(rs))
 	return out
-}
-
-// truncate cuts s to at most n bytes at a rune boundary.
-func truncate(s string, n int) string {
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // stem removes the common English inflections of w, lightly: plurals
