@@ -39,3 +39,10 @@ func jsonNesting(data []byte, limit int) int {
 	}
 	return deepest
 }
+
+// maxInputRequests bounds the input requests of one round: the members of
+// a 2026-07-28 inputRequests object, in an input_required result or a task
+// waiting for input, each of which runs a handler (Options.Elicitation,
+// Sampling or Roots). A round that asks for more is refused whole, before
+// any handler runs. Real servers ask for a few.
+const maxInputRequests = 64

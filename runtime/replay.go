@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -28,9 +29,15 @@ import (
 // responses in turn, the last one again once they are used up. A request
 // the recording does not hold fails with an error naming its method and
 // the recording; the notifications and responses the client sends need no
-// answer and are taken as they come. A recording holds the protocol era it
-// was made in: a client pinned to another one gets the error for the
-// request it makes first.
+// answer and are taken as they come. A response the server sent to no
+// request pending, which the Session ignores, is left out. A request that
+// got no response when recorded, cancelled at its timeout or cut short by
+// the connection's end, fails at once with an error saying so. A request
+// the server made during a request of the client's is sent under its
+// recorded id, or under an id of its own while another one sent with that
+// id awaits its answer. A recording holds the protocol era it was made in:
+// a client pinned to another one gets the error for the request it makes
+// first.
 type ReplayTransport struct {
 	name string
 	// initial are the messages the server sent before the client's first.
@@ -71,6 +78,14 @@ type exchange struct {
 	// next is the client's answer to a server request made during this
 	// exchange, where what the server sent after it goes.
 	next *exchange
+	// method is the request's method; cancelled is set when the client
+	// cancelled it while it awaited its response, for reason.
+	method    string
+	cancelled bool
+	reason    string
+	// failure says why the request got no response, when it got none: a
+	// replay fails it at once rather than leave it to wait.
+	failure string
 }
 
 // current returns the exchange that what the server sends during ex goes
@@ -190,6 +205,7 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 					return fmt.Errorf("section %q: params: %v", f.name, err)
 				}
 				ex.progressToken = progressTokenOf(rm.msg.Params)
+				ex.method = rm.msg.Method
 				t.requests[key] = append(t.requests[key], ex)
 				t.methods[rm.msg.Method]++
 				// A request sent again (after an expired session) takes
@@ -197,6 +213,9 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 				pending.add(id, ex)
 			case kindNotification:
 				t.notifications[rm.msg.Method] = append(t.notifications[rm.msg.Method], ex)
+				if rm.msg.Method == "notifications/cancelled" {
+					pending.cancelled(rm.msg.Params)
+				}
 			case kindResponse:
 				t.responses[id] = append(t.responses[id], ex)
 				if during := asked[id]; during != nil {
@@ -212,7 +231,11 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 		case kind == kindResponse:
 			rm.owner = pending.remove(id)
 			if rm.owner == nil {
-				return fmt.Errorf("section %q: a response to id %s, which no request before it holds", f.name, id)
+				// A response to no request pending, such as one the
+				// server sent twice: the Session ignored it, and the
+				// replay leaves it out rather than send an id the
+				// replaying client may be using.
+				continue
 			}
 			to = rm.owner.current()
 		case rm.msg.Method == "notifications/progress" && pending.forProgress(rm.msg.Params) != nil:
@@ -233,6 +256,7 @@ func (t *ReplayTransport) index(files []recordingFile) error {
 			to.replies = append(to.replies, rm)
 		}
 	}
+	pending.unanswered()
 	return nil
 }
 
@@ -289,6 +313,38 @@ func (p *pendingRequests) remove(id string) *exchange {
 		}
 	}
 	return ex
+}
+
+// cancelled marks the pending request that the client's
+// notifications/cancelled with params names as cancelled.
+func (p *pendingRequests) cancelled(params []byte) {
+	var n struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
+	}
+	if json.Unmarshal(params, &n) != nil {
+		return
+	}
+	if ex := p.byID[string(n.RequestID)]; ex != nil {
+		ex.cancelled, ex.reason = true, n.Reason
+	}
+}
+
+// unanswered sets the failure of the requests still pending at the end of
+// the recording, which got no response: those the client cancelled at
+// their timeout ("timeout", the Session's reason), and those it did not
+// cancel, whose connection ended first. A request the client cancelled
+// for another reason, its context's end, waits on replay as it waited
+// then, and so does subscriptions/listen, which no response ends.
+func (p *pendingRequests) unanswered() {
+	for _, ex := range p.byID {
+		switch {
+		case ex.cancelled && ex.reason == "timeout":
+			ex.failure = "the client cancelled it (" + redact.Quote(ex.reason) + ")"
+		case !ex.cancelled && ex.method != "subscriptions/listen":
+			ex.failure = "the recording ends before its answer"
+		}
+	}
 }
 
 // last returns the pending request sent last, or nil.
@@ -368,6 +424,7 @@ func (t *ReplayTransport) Connect(ctx context.Context) (Conn, error) {
 		t:     t,
 		next:  map[string]int{},
 		sent:  map[*exchange]sentRequest{},
+		asked: map[string]askedRequest{},
 		ready: make(chan struct{}, 1),
 		done:  make(chan struct{}),
 	}
@@ -386,6 +443,21 @@ type sentRequest struct {
 	id, token []byte
 }
 
+// use is one use of a client's request's exchange: the exchange and what
+// the request it was taken for carried.
+type use struct {
+	ex   *exchange
+	sent sentRequest
+}
+
+// askedRequest is a request the server made, as the replay sent it: the id
+// it was recorded with, and the use of the client's request it came
+// during, whose response the client's answer leads to.
+type askedRequest struct {
+	id string
+	u  use
+}
+
 // maxReplayQueue bounds the messages a replay connection holds for the
 // client to read: a Write that would pass it waits for Read.
 const maxReplayQueue = 1024
@@ -400,9 +472,14 @@ type replayConn struct {
 	queue [][]byte
 	next  map[string]int // the next exchange of each list, by list
 	sent  map[*exchange]sentRequest
-	ready chan struct{} // signalled when queue gains a message or room
-	done  chan struct{}
-	once  sync.Once
+	// asked holds the server's requests sent and not answered yet, by the
+	// id they were sent with, at most maxReplayQueue; askedSeq numbers the
+	// ids given to a request sent again while its recorded id is in use.
+	asked    map[string]askedRequest
+	askedSeq int
+	ready    chan struct{} // signalled when queue gains a message or room
+	done     chan struct{}
+	once     sync.Once
 }
 
 // ConnCapabilities declares that Write neither keeps its context nor the
@@ -422,8 +499,8 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 		return fmt.Errorf("replay %s: the client sent a malformed message: %v", c.t.name, err)
 	}
 	var (
-		ex   *exchange
-		sent sentRequest
+		ex *exchange
+		u  use
 	)
 	switch msg.Kind {
 	case jsonrpc.KindRequest:
@@ -435,23 +512,38 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 		if ex == nil {
 			return c.unexpected(msg.Method, m.Name)
 		}
-		sent = sentRequest{id: bytes.Clone(jsonrpc.TrimSpace(msg.ID)), token: progressTokenOf(msg.Params)}
+		u = use{ex: ex, sent: sentRequest{id: bytes.Clone(jsonrpc.TrimSpace(msg.ID)), token: progressTokenOf(msg.Params)}}
 		c.mu.Lock()
-		c.sent[ex] = sent
+		c.sent[ex] = u.sent
 		c.mu.Unlock()
 		if ex.httpErr != nil {
 			return &HTTPError{Method: ex.httpErr.HTTPMethod, URL: "replay " + c.t.name, StatusCode: ex.httpErr.StatusCode, Body: []byte(ex.httpErr.Body)}
+		}
+		if ex.failure != "" {
+			// What the server sent meanwhile, then the failure.
+			if len(ex.replies) > 0 {
+				if err := c.send(ctx, ex, u); err != nil {
+					return err
+				}
+			}
+			return fmt.Errorf("replay %s: the recorded %s request got no answer: %s", c.t.name, msg.Method, ex.failure)
 		}
 	case jsonrpc.KindNotification:
 		ex = c.take("n "+msg.Method, c.t.notifications[msg.Method])
 	case jsonrpc.KindResponse:
 		id := string(jsonrpc.TrimSpace(msg.ID))
+		c.mu.Lock()
+		if a, ok := c.asked[id]; ok {
+			delete(c.asked, id)
+			id, u = a.id, a.u
+		}
+		c.mu.Unlock()
 		ex = c.take("s "+id, c.t.responses[id])
 	}
 	if ex == nil || len(ex.replies) == 0 {
 		return nil
 	}
-	return c.send(ctx, ex, sent)
+	return c.send(ctx, ex, u)
 }
 
 // unexpected returns the error for a request the recording does not hold.
@@ -488,17 +580,19 @@ func (c *replayConn) take(key string, list []*exchange) *exchange {
 
 // send queues the replies of ex to a message of the client's: responses
 // with the id of the client's request they answer, progress notifications
-// with its progress token. own is what the client's request ex was taken
-// for carried, if it is one: the same exchange, taken again for the same
-// request in flight at once, answers each with its own id.
-func (c *replayConn) send(ctx context.Context, ex *exchange, own sentRequest) error {
+// with its progress token. u is the use of the client's request ex was
+// taken for, or of the one whose server request the client answered: the
+// same exchange, taken again for the same request in flight at once,
+// answers each with its own id, also after a request of the server's.
+func (c *replayConn) send(ctx context.Context, ex *exchange, u use) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	for _, r := range ex.replies {
 		data := r.data
-		if r.owner != nil {
-			sent := own
-			if r.owner != ex || sent.id == nil {
+		switch {
+		case r.owner != nil:
+			sent := u.sent
+			if r.owner != u.ex || sent.id == nil {
 				c.mu.Lock()
 				sent = c.sent[r.owner]
 				c.mu.Unlock()
@@ -510,12 +604,47 @@ func (c *replayConn) send(ctx context.Context, ex *exchange, own sentRequest) er
 			case sent.token != nil && r.owner.progressToken != nil:
 				data = withProgressToken(r, r.owner.progressToken, sent.token)
 			}
+		case r.msg.Kind == jsonrpc.KindRequest:
+			data = c.ask(r, u)
 		}
 		if err := c.push(ctx, data); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ask returns the server's request r as the replay sends it during u,
+// noting it to lead the client's answer back to u. Its recorded id is kept,
+// unless a request sent with it awaits its answer: the same exchange taken
+// for two requests in flight at once sends r twice, each under an id of
+// its own.
+func (c *replayConn) ask(r *recordedMessage, u use) []byte {
+	id := string(jsonrpc.TrimSpace(r.msg.ID))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.asked) >= maxReplayQueue {
+		return r.data
+	}
+	sid := id
+	if _, busy := c.asked[sid]; busy {
+		c.askedSeq++
+		sid = string(jsonrpc.AppendString(nil, fmt.Sprintf("replay-%d-%s", c.askedSeq, id)))
+	}
+	c.asked[sid] = askedRequest{id: id, u: u}
+	if sid == id {
+		return r.data
+	}
+	b := make([]byte, 0, len(r.msg.Method)+len(r.msg.Params)+len(sid)+50)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, sid...)
+	b = append(b, `,"method":`...)
+	b = jsonrpc.AppendString(b, r.msg.Method)
+	if r.msg.Params != nil {
+		b = append(b, `,"params":`...)
+		b = append(b, r.msg.Params...)
+	}
+	return append(b, '}')
 }
 
 // withID returns the response m with the id id.

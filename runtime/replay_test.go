@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -220,7 +221,6 @@ func TestReplayMalformed(t *testing.T) {
 		{"not JSON", head + "-- 0001-client-request-x.json --\n{\"jsonrpc\":\n", `section "0001-client-request-x.json": the message is not valid JSON`},
 		{"kind mismatch", head + "-- 0001-client-request-x.json --\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n", `section "0001-client-request-x.json": the message is not a request`},
 		{"order", head + init + "-- 0001-server-response-initialize.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n", `section "0001-server-response-initialize.json": message 1 comes after message 1`},
-		{"orphan response", head + init + "-- 0002-server-response-x.json --\n{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n", `section "0002-server-response-x.json": a response to id 7`},
 		{"orphan http error", head + "-- 0001-server-http-error-x.json --\n{\"id\":3,\"httpMethod\":\"POST\",\"status\":404}\n", `section "0001-server-http-error-x.json"`},
 		{"deep nesting", head + "-- 0001-client-request-x.json --\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":" + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}\n", `section "0001-client-request-x.json": the message is not valid JSON`},
 	} {
@@ -888,5 +888,185 @@ func TestReplayTooManyMessagesBounded(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
 		t.Errorf("Replay allocated %d MiB to refuse a recording of %d MiB", alloc>>20, len(data)>>20)
+	}
+}
+
+// TestReplayStrayResponse: a response the server sent to no request of the
+// session, here one sent twice, is recorded as it came; the replay leaves
+// it out, as the Session ignored it, and serves the rest of the recording.
+func TestReplayStrayResponse(t *testing.T) {
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		if m.Method == "tools/call" {
+			c.reply(m, textResult)
+			c.reply(m, `{"content":[{"type":"text","text":"again"}]}`)
+		}
+		return nil
+	}))
+	var buf bytes.Buffer
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, Record(mem, &buf, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"a", "b"} {
+		if res, err := s.CallTool(ctx, tool, nil); err != nil || res.Text() != "ok" {
+			t.Fatalf("recorded %s = %v, %v", tool, res, err)
+		}
+	}
+	s.Close()
+	if n := strings.Count(buf.String(), "-server-response-"); n < 5 {
+		t.Fatalf("the recording holds %d responses, want the second answers too:\n%s", n, buf.String())
+	}
+	rt, err := Replay("stray.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatalf("Replay = %v", err)
+	}
+	s, err = Connect(ctx, rt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tool := range []string{"a", "b"} {
+		if res, err := s.CallTool(ctx, tool, nil); err != nil || res.Text() != "ok" {
+			t.Errorf("replayed %s = %v, %v", tool, res, err)
+		}
+	}
+}
+
+// TestReplayCallRecordedWithoutAnswer: a call that got no answer when
+// recorded, because it timed out or the connection ended, fails at once on
+// replay, saying so, instead of waiting out its timeout again; the calls
+// recorded with their answers are replayed as before.
+func TestReplayCallRecordedWithoutAnswer(t *testing.T) {
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		var p struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(m.Params, &p)
+		switch {
+		case m.Method != "tools/call":
+		case p.Name == "slow":
+			// Never answered: the call times out.
+		case p.Name == "drop":
+			c.Close()
+		default:
+			c.reply(m, textResult)
+		}
+		return nil
+	}))
+	var buf bytes.Buffer
+	// No deadline: Options.CallTimeout bounds the calls.
+	ctx := context.Background()
+	s, err := Connect(ctx, Record(mem, &buf, nil), &Options{CallTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var te *TimeoutError
+	if _, err := s.CallTool(ctx, "slow", nil); !errors.As(err, &te) {
+		t.Fatalf("recorded slow = %v, want a timeout", err)
+	}
+	if _, err := s.CallTool(ctx, "fast", nil); err != nil {
+		t.Fatalf("recorded fast = %v", err)
+	}
+	if _, err := s.CallTool(ctx, "drop", nil); err == nil {
+		t.Fatal("recorded drop succeeded")
+	}
+	s.Close()
+
+	rt, err := Replay("unanswered.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The timeout only bounds the replay's failure: a replay that waited
+	// for an answer would fail with a TimeoutError.
+	s, err = Connect(ctx, rt, &Options{CallTimeout: loadSlack})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct{ tool, want string }{
+		{"slow", `replay unanswered.txtar: the recorded tools/call request got no answer: the client cancelled it ("timeout")`},
+		{"drop", `replay unanswered.txtar: the recorded tools/call request got no answer: the recording ends before its answer`},
+	} {
+		_, err := s.CallTool(ctx, tc.tool, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || errors.As(err, &te) {
+			t.Errorf("replayed %s = %v, want an error containing %q", tc.tool, err, tc.want)
+		}
+	}
+	if res, err := s.CallTool(ctx, "fast", nil); err != nil || res.Text() != "ok" {
+		t.Errorf("replayed fast = %v, %v", res, err)
+	}
+}
+
+// TestReplaySameRequestWithServerRequestConcurrently: two identical calls
+// in flight at once, recorded once with a request the server made during
+// it, each get the server's request under an id of its own and the
+// response under their own id.
+func TestReplaySameRequestWithServerRequestConcurrently(t *testing.T) {
+	var call memMsg
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		switch {
+		case m.Method == "tools/call":
+			call = m
+			c.in <- []byte(`{"jsonrpc":"2.0","id":"srv-1","method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}`)
+		case m.Method == "" && string(m.ID) == `"srv-1"`:
+			c.reply(call, `{"content":[{"type":"text","text":"hello"}]}`)
+		}
+		return nil
+	}))
+	var mu sync.Mutex
+	var ids []string
+	both := make(chan struct{})
+	opts := &Options{Elicitation: func(ctx context.Context, r *ElicitRequest) (*ElicitResult, error) {
+		mu.Lock()
+		ids = append(ids, "asked")
+		if len(ids) == 2 {
+			close(both)
+		}
+		mu.Unlock()
+		select {
+		case <-both:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
+	}}
+	var buf bytes.Buffer
+	ctx := context.Background()
+	rec, err := Connect(ctx, Record(mem, &buf, nil), &Options{Elicitation: func(context.Context, *ElicitRequest) (*ElicitResult, error) {
+		return &ElicitResult{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := rec.CallTool(ctx, "greet", nil); err != nil || res.Text() != "hello" {
+		t.Fatalf("recorded greet = %v, %v", res, err)
+	}
+	rec.Close()
+
+	rt, err := Replay("asks.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The timeout only bounds a replay that crossed the calls.
+	opts.CallTimeout = loadSlack
+	s, err := Connect(ctx, rt, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if res, err := s.CallTool(ctx, "greet", nil); err != nil || res.Text() != "hello" {
+				t.Errorf("replayed greet = %v, %v", res, err)
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ids) != 2 {
+		t.Errorf("the elicitation was asked %d times, want once per call", len(ids))
 	}
 }

@@ -147,10 +147,14 @@ func (s *Session) fulfilInputRequests(ctx context.Context, raw []byte) ([]byte, 
 
 // fulfilKeys runs the handler for the requests of reqs named by keys, one
 // after the other, and returns the inputResponses object answering them.
+// More than maxInputRequests keys are an error, before any handler runs.
 // The handlers' context ends with the Session, as a legacy server request's
 // does: Close, or the connection's end, fails the call with the reason
 // instead of leaving it to wait for a handler.
 func (s *Session) fulfilKeys(ctx context.Context, reqs map[string]inputRequest, keys []string) ([]byte, error) {
+	if len(keys) > maxInputRequests {
+		return nil, fmt.Errorf("inputRequests: %d requests in one round, more than the limit of %d", len(keys), maxInputRequests)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {

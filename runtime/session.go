@@ -48,6 +48,11 @@ type Session struct {
 	// running tasks, by the progress token of the call that created them.
 	taskSupport  atomic.Pointer[map[string]string]
 	taskProgress sync.Map
+	// liveTasks holds the tasks whose outcome is not known yet, by id, to
+	// notice a server naming a new task with the id of one of them (see
+	// trackTask); tasksMu guards it.
+	tasksMu   sync.Mutex
+	liveTasks map[string]*Task
 
 	nextID atomic.Int64
 

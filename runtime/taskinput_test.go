@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -165,4 +166,92 @@ func TestModernTaskAsksForever(t *testing.T) {
 	if n := len(conn.paramsOf("tasks/cancel")); n != 1 {
 		t.Errorf("%d tasks/cancel sent, want 1", n)
 	}
+}
+
+// TestInputRequestsPerRoundBounded: an input_required answer, or a task,
+// asking for more than maxInputRequests inputs in one round is refused
+// with an error saying so, before any handler runs; as many as the limit
+// are answered.
+func TestInputRequestsPerRoundBounded(t *testing.T) {
+	requests := func(n int) string {
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"r%d":{"method":"roots/list","params":{}}`, i)
+		}
+		return b.String() + "}"
+	}
+	connect := func(t *testing.T, serve func(c *memConn, ctx context.Context, m memMsg) error) (*Session, *atomic.Int32) {
+		var asked atomic.Int32
+		s, err := Connect(context.Background(), newMemConn(modernMem(serve)), &Options{
+			Roots: func(context.Context) ([]Root, error) {
+				asked.Add(1)
+				return []Root{{URI: "file:///w"}}, nil
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s, &asked
+	}
+	want := fmt.Sprintf("inputRequests: %d requests in one round, more than the limit of %d", maxInputRequests+1, maxInputRequests)
+	t.Run("call", func(t *testing.T) {
+		s, asked := connect(t, func(c *memConn, ctx context.Context, m memMsg) error {
+			var p struct {
+				Name           string          `json:"name"`
+				InputResponses json.RawMessage `json:"inputResponses"`
+			}
+			json.Unmarshal(m.Params, &p)
+			switch {
+			case m.Method != "tools/call":
+			case p.InputResponses != nil:
+				c.reply(m, `{"resultType":"complete","content":[{"type":"text","text":"answered"}]}`)
+			case p.Name == "many":
+				c.reply(m, `{"resultType":"input_required","inputRequests":`+requests(maxInputRequests+1)+`}`)
+			default:
+				c.reply(m, `{"resultType":"input_required","inputRequests":`+requests(maxInputRequests)+`}`)
+			}
+			return nil
+		})
+		ctx := testenv.Context(t)
+		if _, err := s.CallTool(ctx, "many", nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CallTool(many) = %v, want an error containing %q", err, want)
+		}
+		if n := asked.Load(); n != 0 {
+			t.Errorf("%d handlers ran for a round over the limit", n)
+		}
+		if res, err := s.CallTool(ctx, "enough", nil); err != nil || res.Text() != "answered" {
+			t.Errorf("CallTool(enough) = %v, %v", res, err)
+		}
+		if n := asked.Load(); n != maxInputRequests {
+			t.Errorf("%d handlers ran, want %d", n, maxInputRequests)
+		}
+	})
+	t.Run("task", func(t *testing.T) {
+		srv := &modernTasksMem{
+			input: func(int) string { return requests(maxInputRequests + 1) },
+			final: `"result":{"content":[{"type":"text","text":"answered"}]}`,
+		}
+		srv.status = func(int) string {
+			if srv.updates.Load() > 0 {
+				return TaskCompleted
+			}
+			return TaskInputRequired
+		}
+		s, asked := connect(t, srv.serve)
+		_, err := s.CallTool(testenv.Context(t), "slow_compute", nil)
+		if err == nil || !strings.Contains(err.Error(), `task "t-1" of tool slow_compute: `+want) {
+			t.Errorf("CallTool = %v, want an error containing %q", err, want)
+		}
+		if n := asked.Load(); n != 0 {
+			t.Errorf("%d handlers ran for a round over the limit", n)
+		}
+		if srv.updates.Load() != 0 {
+			t.Errorf("%d tasks/update sent", srv.updates.Load())
+		}
+	})
 }

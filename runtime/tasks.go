@@ -328,6 +328,10 @@ func (s *Session) legacyTaskCall(ctx context.Context, st *negotiated, name strin
 		}
 		return nil, true, fmt.Errorf("calling %s: %w", name, err)
 	}
+	if err := s.trackTask(t); err != nil {
+		t.forget()
+		return nil, true, fmt.Errorf("calling %s: %w", name, err)
+	}
 	res, err = s.taskCreated(ctx, t, slot)
 	return res, true, err
 }
@@ -369,6 +373,9 @@ func (s *Session) modernTaskCall(ctx context.Context, name string, data []byte) 
 	}
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: malformed task result: %w", name, err)
+	}
+	if err := s.trackTask(t); err != nil {
+		return nil, fmt.Errorf("calling %s: %w", name, err)
 	}
 	slot, _ := ctx.Value(taskSlotKey{}).(*taskSlot)
 	return s.taskCreated(ctx, t, slot)
@@ -490,10 +497,16 @@ func (t *Task) finished() bool {
 	return t.done
 }
 
-// finish records the task's outcome and stops routing its progress.
+// finish records the task's outcome and stops routing its progress, and
+// returns the outcome. The outcome seen first stays: a Cancel that races a
+// wait which saw the task end, or a tasks/get answered after a Cancel,
+// does not replace it.
 func (t *Task) finish(res *Result, err error) (*Result, error) {
 	t.mu.Lock()
-	t.done, t.res, t.err = true, res, err
+	if !t.done {
+		t.done, t.res, t.err = true, res, err
+	}
+	res, err = t.res, t.err
 	t.mu.Unlock()
 	t.forget()
 	return res, err
@@ -502,6 +515,43 @@ func (t *Task) finish(res *Result, err error) (*Result, error) {
 func (t *Task) forget() {
 	if t.token != 0 {
 		t.s.taskProgress.Delete(t.token)
+	}
+	t.s.untrackTask(t)
+}
+
+// maxLiveTasks bounds the tasks a Session keeps by id to notice an id
+// reused: the tasks created while it holds that many go unchecked, so that
+// tasks started and never waited for do not grow it without end.
+const maxLiveTasks = 4096
+
+// trackTask records t, a task the server just created, as running. An id
+// that names a task of the Session still running is an error: the two
+// Task values would reach the same task on the server, so that the
+// polling, the result or the cancellation of one would be the other's.
+func (s *Session) trackTask(t *Task) error {
+	s.tasksMu.Lock()
+	defer s.tasksMu.Unlock()
+	if other := s.liveTasks[t.ID]; other != nil && other != t {
+		if !other.finished() && !other.Status().Terminal() {
+			return fmt.Errorf("the server named the new task %s, the id of a task still running (of tool %s)", s.quote(t.ID), other.Tool)
+		}
+		delete(s.liveTasks, t.ID)
+	}
+	if s.liveTasks == nil {
+		s.liveTasks = make(map[string]*Task)
+	}
+	if len(s.liveTasks) < maxLiveTasks {
+		s.liveTasks[t.ID] = t
+	}
+	return nil
+}
+
+// untrackTask forgets t, whose outcome is known, or which failed to start.
+func (s *Session) untrackTask(t *Task) {
+	s.tasksMu.Lock()
+	defer s.tasksMu.Unlock()
+	if s.liveTasks[t.ID] == t {
+		delete(s.liveTasks, t.ID)
 	}
 }
 
@@ -588,7 +638,8 @@ func (t *Task) inlined(w *wireTask) (*Result, error) {
 // handlers (Elicitation, Sampling, Roots): a 2025-11-25 server sends its
 // requests while tasks/result waits; the input requests of a 2026-07-28 task
 // are answered with tasks/update, each once, and at most maxInputRounds (10)
-// times per task (then Wait fails with an *InputRoundsError). A request no
+// times per task (then Wait fails with an *InputRoundsError), a round of
+// more than maxInputRequests (64) requests failing Wait. A request no
 // handler serves, or a sampling or roots handler's error, ends Wait with an
 // error naming the request, the task going on; an elicitation handler's
 // error declines.

@@ -765,3 +765,118 @@ func TestModernTaskCancelledWhileCreated(t *testing.T) {
 		t.Errorf("CallTool with a deadline past CallTimeout = %v, %v; want the late answer", res, err)
 	}
 }
+
+// heldTasksMem is a modernTasksMem whose answers to the methods in hold are
+// not sent but passed on held, for the test to send when it chooses.
+func heldTasksMem(srv *modernTasksMem, hold map[string]bool, held chan<- memMsg) func(c *memConn, ctx context.Context, m memMsg) error {
+	return modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if hold[m.Method] {
+			held <- m
+			return nil
+		}
+		return srv.serve(c, ctx, m)
+	})
+}
+
+// TestTaskOutcomeFirstSeenStays: a Cancel and a wait that race keep the
+// outcome seen first. A task that completed while its tasks/cancel was
+// unanswered stays completed; a task cancelled while a tasks/get was
+// unanswered stays cancelled, whatever that tasks/get then says.
+func TestTaskOutcomeFirstSeenStays(t *testing.T) {
+	final := `"result":{"content":[{"type":"text","text":"done"}],"isError":false}`
+	start := func(t *testing.T, hold string) (*Task, chan memMsg, *memConn) {
+		held := make(chan memMsg, 1)
+		srv := &modernTasksMem{status: doneAfter(1), final: final}
+		conn := newMemConn(heldTasksMem(srv, map[string]bool{hold: true}, held))
+		s, err := Connect(context.Background(), conn, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		task, err := s.StartToolTask(context.Background(), "slow_compute", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return task, held, conn
+	}
+	t.Run("completed while cancelling", func(t *testing.T) {
+		ctx := testenv.Context(t)
+		task, held, conn := start(t, "tasks/cancel")
+		cancelled := make(chan error, 1)
+		go func() { cancelled <- task.Cancel(ctx) }()
+		m := <-held
+		res, err := task.Wait(ctx)
+		if err != nil || res.Text() != "done" {
+			t.Fatalf("Wait = %v, %v; want the result", res, err)
+		}
+		conn.reply(m, `{"resultType":"complete"}`)
+		if err := <-cancelled; err != nil {
+			t.Fatalf("Cancel = %v", err)
+		}
+		if res, err := task.Wait(ctx); err != nil || res.Text() != "done" {
+			t.Errorf("Wait after the Cancel = %v, %v; want the result seen first", res, err)
+		}
+	})
+	t.Run("cancelled while polling", func(t *testing.T) {
+		ctx := testenv.Context(t)
+		task, held, conn := start(t, "tasks/get")
+		got := make(chan error, 1)
+		go func() {
+			_, err := task.Get(ctx)
+			got <- err
+		}()
+		m := <-held
+		if err := task.Cancel(ctx); err != nil {
+			t.Fatalf("Cancel = %v", err)
+		}
+		conn.reply(m, `{"resultType":"complete","taskId":"t-1","status":"completed","ttlMs":60000,`+final+`}`)
+		if err := <-got; err != nil {
+			t.Fatalf("Get = %v", err)
+		}
+		if res, err := task.Wait(ctx); err == nil || !strings.Contains(err.Error(), "was cancelled") {
+			t.Errorf("Wait after the Cancel = %v, %v; want the cancellation seen first", res, err)
+		}
+	})
+}
+
+// TestTaskIDReusedWhileRunning: a server that names a new task with the id
+// of a task of the Session still running fails the second call with an
+// error naming the id, in both eras, and leaves the first task as it was.
+// Once the first task has ended, its id may name a new one.
+func TestTaskIDReusedWhileRunning(t *testing.T) {
+	for _, tc := range []struct {
+		era  string
+		conn *memConn
+		tool string
+	}{
+		{"legacy", newMemConn((&legacyTasksMem{status: doneAfter(2)}).serve), "delay"},
+		{"modern", newMemConn(modernMem((&modernTasksMem{status: doneAfter(2), final: `"result":{"content":[{"type":"text","text":"Completed 100ms delay"}]}`}).serve)), "slow_compute"},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			ctx := testenv.Context(t)
+			s, err := Connect(ctx, tc.conn, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			first, err := s.StartToolTask(ctx, tc.tool, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = s.StartToolTask(ctx, tc.tool, nil)
+			want := `calling ` + tc.tool + `: the server named the new task "t-1", the id of a task still running`
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("second StartToolTask = %v; want an error containing %q", err, want)
+			}
+			if n := len(tc.conn.paramsOf("tasks/cancel")); n != 0 {
+				t.Errorf("%d tasks/cancel sent; the id names the first task", n)
+			}
+			if res, err := first.Wait(ctx); err != nil || res.Text() != "Completed 100ms delay" {
+				t.Errorf("first task's Wait = %v, %v", res, err)
+			}
+			if _, err := s.StartToolTask(ctx, tc.tool, nil); err != nil {
+				t.Errorf("StartToolTask once the first task ended = %v", err)
+			}
+		})
+	}
+}
