@@ -256,7 +256,8 @@ Why the first connect of a fresh process and the in-process median disagree:
   and pays that cache.
 - **The GET stream, 2025-11-25.** It goes out once the event stream of the first
   request after the handshake has ended, stateful server or not, so it costs that
-  request neither a round trip nor a connection opened beside it. The first GET of a
+  request neither a round trip nor a connection opened beside it, and its goroutine
+  yields before it starts, so that the answer reaches its caller first. The first GET of a
   process to an endpoint takes the idle connection of the requests; later ones, to
   an endpoint that answered with a stream, a connection of the stream client, with
   small buffers. A process that has seen the server answer 405 sends none, and
