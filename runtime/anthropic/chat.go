@@ -211,10 +211,12 @@ func historyMessage(msg *anthropic.Message) anthropic.MessageParam {
 }
 
 // resumeTurn is the call Request returns for a paused turn: it runs
-// nothing, and the next request resumes the turn.
+// nothing, and the next request resumes the turn. It is told apart by its
+// empty type, which a block of the model's (type tool_use) never has; a
+// tool_use block with an empty id is a malformed call, answered as such.
 var resumeTurn = anthropic.ToolUseBlock{}
 
-func isResume(uses []anthropic.ToolUseBlock) bool { return len(uses) == 1 && uses[0].ID == "" }
+func isResume(uses []anthropic.ToolUseBlock) bool { return len(uses) == 1 && uses[0].Type == "" }
 
 func (m *chatModel) Run(ctx context.Context, uses []anthropic.ToolUseBlock) {
 	if isResume(uses) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/provider"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
 // A Toolset offers MCP tools to a Claude model and runs the tool_use blocks
@@ -109,9 +110,15 @@ func (ts *Toolset) MCPName(declared string) (string, bool) { return ts.tools.MCP
 //
 // A call that needs the user's consent (see SetConfirmation) and does not
 // get it is not run, and its result says the user declined. Once ctx is
-// cancelled, no call starts: the result says the call was not run.
+// cancelled, no call starts: the result says the call was not run. Nor
+// does a block without an id, which the model's result could not be
+// matched to.
 func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) anthropic.ToolResultBlockParam {
 	res := anthropic.ToolResultBlockParam{ToolUseID: block.ID}
+	if block.ID == "" {
+		// A result without an id would answer no call in particular.
+		return withError(res, toolcall.NotRun(block.Name, "the tool_use block has no id"))
+	}
 	if ts.ownSearch() && block.Name == provider.SearchFunction {
 		return ts.handleSearch(res, block)
 	}

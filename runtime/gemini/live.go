@@ -194,6 +194,54 @@ func (p *livePolicy) isNonBlocking(t *runtime.Tool) bool {
 type liveToolset struct {
 	ts          *Toolset
 	nonBlocking map[string]bool // by declared name
+	// shifted holds the declared names that named another MCP tool in
+	// the toolset before, with that tool's MCP name, until the first call
+	// of each: the model may mean that tool, so that call is refused.
+	shiftMu sync.Mutex
+	shifted map[string]string
+}
+
+// keepMeanings records which of lt's declared names named another MCP tool
+// in prev, the toolset lt takes over from, or in one before it while prev
+// declared the name and no call of it was refused yet. A name prev did not
+// declare starts afresh.
+func (lt *liveToolset) keepMeanings(prev *liveToolset) {
+	if prev == nil {
+		return
+	}
+	prev.shiftMu.Lock()
+	defer prev.shiftMu.Unlock()
+	for declared, e := range lt.ts.tools.Entries() {
+		was, ok := prev.shifted[declared]
+		if !ok {
+			was, ok = prev.ts.tools.MCPName(declared)
+		}
+		if ok && was != e.Tool.Name {
+			if lt.shifted == nil {
+				lt.shifted = map[string]string{}
+			}
+			lt.shifted[declared] = was
+		}
+	}
+}
+
+// shiftedCall returns the response refusing the first call of a declared
+// name that named another tool before, and nil for any other call. The
+// refusal tells the model what the name means now, so a call after it
+// runs the tool the name declares.
+func (lt *liveToolset) shiftedCall(fc *genai.FunctionCall) *genai.FunctionResponse {
+	lt.shiftMu.Lock()
+	was, ok := lt.shifted[fc.Name]
+	delete(lt.shifted, fc.Name)
+	lt.shiftMu.Unlock()
+	if !ok {
+		return nil
+	}
+	why := fmt.Sprintf("the tool list changed, and %s names another tool than before (call it again to run that tool)", fc.Name)
+	if now, ok := lt.ts.tools.DeclaredName(was); ok {
+		why += fmt.Sprintf("; the tool it named is now %s", now)
+	}
+	return errorResponse(fc, toolcall.NotRun(fc.Name, why))
 }
 
 // apply works out which of ts's tools are non-blocking.
@@ -516,7 +564,7 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 	if l.steps > l.policy.maxSteps {
 		why := fmt.Sprintf("the model turn reached its limit of %d tool call messages first", l.policy.maxSteps)
 		for _, fc := range calls {
-			if fc != nil {
+			if fc != nil && !l.isRunning(fc.ID) {
 				refuse(fc, why)
 			}
 		}
@@ -528,15 +576,16 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 		}
 		l.mu.Lock()
 		switch {
+		case fc.ID != "" && l.inflight[fc.ID] != nil:
+			// The running call answers this ID, once: a response of
+			// the duplicate's own, even a refusal, would pass for that
+			// answer.
+			l.mu.Unlock()
+			continue
 		case len(l.inflight) >= l.policy.maxCalls:
 			n := len(l.inflight)
 			l.mu.Unlock()
 			refuse(fc, fmt.Sprintf("%d calls are running already; try again when one has answered", n))
-			continue
-		case fc.ID != "" && l.inflight[fc.ID] != nil:
-			// The running call answers this ID, once: a response of
-			// the duplicate's own would pass for that answer.
-			l.mu.Unlock()
 			continue
 		}
 		l.seq++
@@ -553,6 +602,17 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 	}
 }
 
+// isRunning reports whether a call with this ID is running: the response
+// to the ID is that call's.
+func (l *Live) isRunning(id string) bool {
+	if id == "" {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.inflight[id] != nil
+}
+
 // run runs one call and sends its response, unless it was cancelled.
 func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset) {
 	defer l.wg.Done()
@@ -561,7 +621,10 @@ func (l *Live) run(ctx context.Context, key string, c *liveCall, lt *liveToolset
 	if nonBlocking && l.policy.progress {
 		ctx = runtime.WithProgress(ctx, func(p runtime.Progress) { l.sendProgress(c, p) })
 	}
-	resp := lt.ts.Handle(withImagesFor(ctx, l.policy.model), c.call)
+	resp := lt.shiftedCall(c.call)
+	if resp == nil {
+		resp = lt.ts.Handle(withImagesFor(ctx, l.policy.model), c.call)
+	}
 	if lt.ts.search != nil {
 		// A search, or a call of a deferred tool not found yet, may
 		// have changed the declarations: the model gets them before
@@ -725,6 +788,13 @@ func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
 // previous toolset find; the others are no longer declared. Update fails
 // when ts declares one of LiveOptions.AppFunctions.
 //
+// A name the model was given for one MCP tool does not silently run
+// another: when ts declares a name of the previous toolset for another
+// tool (a rewritten name such as a_b, once the server lists a tool of that
+// name too), the first call of that name is refused, saying that the name
+// now means another tool and which name the tool it named has now. A later
+// call of the name runs the tool ts declares under it.
+//
 // In deferred mode the Live also sends the declarations itself, with a
 // contextUpdate message, whenever a search finds tools the model has not
 // been given yet, before the search's response.
@@ -742,6 +812,7 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 		ts.tools.ShareConfirmTurn(old.ts.tools)
 	}
 	lt := l.policy.apply(ts)
+	lt.keepMeanings(l.cur.Load())
 	tools := lt.tools()
 	decl, err := json.Marshal(tools)
 	if err != nil {

@@ -501,3 +501,47 @@ func TestLiveRefusedNonBlockingCallIsScheduled(t *testing.T) {
 		t.Errorf("the call that ran got %+v, scheduling %q", r.Response, r.Scheduling)
 	}
 }
+
+// A call that repeats the ID of a running call gets no response of its own
+// when a limit would turn it away either: the running call answers that ID,
+// once. At MaxCalls, and past MaxSteps, the duplicate used to be refused
+// with an error under the running call's ID.
+func TestLiveDuplicateCallIDAtALimitAnsweredOnce(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts *LiveOptions
+	}{
+		{"MaxCalls", &LiveOptions{MaxCalls: 1}},
+		{"MaxSteps", &LiveOptions{MaxSteps: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := newMemLiveConn()
+			release := make(chan struct{})
+			var once sync.Once
+			free := func() { once.Do(func() { close(release) }) }
+			var calls atomic.Int32
+			runMem(t, conn, callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+				calls.Add(1)
+				<-release
+				return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "on"}}}, nil
+			}), c.opts, nil)
+			t.Cleanup(free) // before runMem's, which waits for the calls
+			on := &genai.FunctionCall{ID: "c1", Name: "switch_on", Args: map[string]any{"device": "lamp"}}
+			conn.in <- toolCall(on)
+			conn.in <- toolCall(on)
+			// A call of another ID, refused by the same limit, shows
+			// that the duplicate's message was handled.
+			conn.in <- toolCall(&genai.FunctionCall{ID: "c2", Name: "switch_on", Args: map[string]any{"device": "fan"}})
+			if r := conn.next(t); r.ID != "c2" || r.Response["error"] == nil {
+				t.Fatalf("the first response is %s %+v, want c2's refusal", r.ID, r.Response)
+			}
+			free()
+			if r := conn.next(t); r.ID != "c1" || r.Response["output"] != "on" {
+				t.Fatalf("c1 was answered with %+v", r.Response)
+			}
+			if n := calls.Load(); n != 1 {
+				t.Errorf("the server got %d calls, want 1", n)
+			}
+		})
+	}
+}
