@@ -1370,6 +1370,7 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 			old:     valueText(ob[i].n), goAPI: api, goWhy: why})
 	}
 	var views []*view // of the new branches, made once when a oneOf gains one
+	checks := maxOverlapChecks
 	for _, j := range restNew {
 		api, why := st.kindAPI()
 		f := finding{rule: BranchAdded, ptr: nb[j].ptr, subject: subj,
@@ -1383,7 +1384,13 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 				}
 			}
 			for k := range nb {
-				if k != j && !w.new.disjoint(views[j], views[k]) {
+				if k == j {
+					continue
+				}
+				// Past the budget, the branch counts as overlapping:
+				// the rating that cannot hide a break.
+				checks--
+				if checks < 0 || !w.new.disjoint(views[j], views[k]) {
 					sev := Warn
 					f.sev = &sev
 					f.why = "%s accepts one more alternative, which overlaps another: oneOf rejects a value that matches both, so calls that were valid may now be rejected."
@@ -1394,6 +1401,13 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 		w.report(f)
 	}
 }
+
+// maxOverlapChecks bounds the pairs of branches compared to tell whether
+// the branches a oneOf gains overlap others, and the pairs of constant or
+// enum values compared for one pair of branches: every pair of a union of
+// thousands of branches would take minutes. A branch left unchecked counts
+// as overlapping (WARN), and values left uncompared as meeting.
+const maxOverlapChecks = 1 << 16
 
 // disjoint reports whether no value can match both union branches va and
 // vb, as far as their types, their constant or enum values and a property
@@ -1442,7 +1456,7 @@ func valuesMeet(a, b *view) bool {
 	}
 	av, aok := values(a)
 	bv, bok := values(b)
-	if !aok || !bok {
+	if !aok || !bok || len(av)*len(bv) > maxOverlapChecks {
 		return true
 	}
 	for _, x := range av {

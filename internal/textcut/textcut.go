@@ -16,8 +16,17 @@ func Prefix(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
+	// A character that the cut at n would split starts at most 3 bytes
+	// before n, and its encoding reaches past n; a byte at n that
+	// continues no such character is a character of its own.
+	for p := n; p >= 0 && p > n-utf8.UTFMax; p-- {
+		if !utf8.RuneStart(s[p]) {
+			continue
+		}
+		if _, size := utf8.DecodeRuneInString(s[p:]); p+size > n {
+			return s[:p]
+		}
+		break
 	}
 	return s[:n]
 }

@@ -48,3 +48,28 @@ func TestPrefixNeverSplits(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefixStrayContinuationBytes cuts text holding bytes that continue no
+// character: each counts as a character of its own, so the prefix ends at
+// n, or at most 3 bytes before it, and a text of such bytes is not cut to
+// nothing.
+func TestPrefixStrayContinuationBytes(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"a\x80b", 1, "a"},
+		{"ab\x80\x80\x80\x80\x80", 4, "ab\x80\x80"},
+		{"€" + strings.Repeat("\x80", 10), 6, "€\x80\x80\x80"},
+		{"\xe2\x82" + strings.Repeat("\x80", 10), 4, "\xe2\x82\x80\x80"}, // ₀ and a stray byte after it
+	} {
+		if got := Prefix(tc.s, tc.n); got != tc.want {
+			t.Errorf("Prefix(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+	s := strings.Repeat("\x80", 1<<20)
+	if got := Prefix(s, 4096); got != s[:4096] {
+		t.Errorf("Prefix of 1 MiB of continuation bytes at 4096 is %d bytes long", len(got))
+	}
+}

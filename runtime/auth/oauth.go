@@ -347,8 +347,14 @@ func (o *OAuth) scopesFor(d *discovered, ch Challenge, stepUp bool) []string {
 		if o.grant != nil {
 			more = append(more, o.grant.Scopes...)
 		}
+		// A set, as a challenge may name scopes by the hundred thousand.
+		have := make(map[string]bool, len(scopes)+len(more))
+		for _, s := range scopes {
+			have[s] = true
+		}
 		for _, s := range more {
-			if !slices.Contains(scopes, s) {
+			if !have[s] {
+				have[s] = true
 				scopes = append(scopes, s)
 			}
 		}
