@@ -3,6 +3,7 @@ package gemini
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"google.golang.org/genai"
 
@@ -141,12 +142,17 @@ func takesImage(mimeType string) bool {
 }
 
 // takesAudio reports whether a MIME type is an audio type Gemini takes in
-// a message: WAV, MP3, AIFF, AAC, OGG Vorbis or FLAC
-// (https://ai.google.dev/gemini-api/docs/audio). The API refuses a request
-// that holds audio of any other type.
+// a message: those the Gemini API documents (WAV, MP3, AIFF, AAC, OGG
+// Vorbis, FLAC; https://ai.google.dev/gemini-api/docs/audio) and those the
+// genai SDKs and Vertex AI's MimeType also name (audio/mpeg, the registered
+// type of MP3 that servers send, M4A, L16, Opus, A-law and mu-law), in any
+// case and with parameters (audio/ogg; codecs=opus). The API refuses a
+// request that holds audio of any other type.
 func takesAudio(mimeType string) bool {
-	switch mimeType {
-	case "audio/wav", "audio/mp3", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac":
+	base, _, _ := strings.Cut(mimeType, ";")
+	switch strings.ToLower(strings.TrimSpace(base)) {
+	case "audio/wav", "audio/mp3", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac",
+		"audio/mpeg", "audio/m4a", "audio/l16", "audio/opus", "audio/alaw", "audio/mulaw":
 		return true
 	}
 	return false

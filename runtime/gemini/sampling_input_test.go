@@ -91,7 +91,8 @@ func TestSamplerRefusesBeforeApproval(t *testing.T) {
 }
 
 // TestSamplerAudioTypes: the audio of a sampling request whose type Gemini
-// takes (WAV, MP3, AIFF, AAC, OGG, FLAC) goes to the model as inline data;
+// takes (WAV, MP3 as audio/mp3 or audio/mpeg, AIFF, AAC, OGG, FLAC, and the
+// others its SDKs name, with parameters or not) goes to the model as inline data;
 // any other audio, which the API refuses, and an empty one, are described
 // in the text as a tool result's are.
 func TestSamplerAudioTypes(t *testing.T) {
@@ -106,6 +107,9 @@ func TestSamplerAudioTypes(t *testing.T) {
 		{"audio/aac", []byte{1}, true},
 		{"audio/ogg", []byte{1}, true},
 		{"audio/flac", []byte{1}, true},
+		{"audio/mpeg", []byte{1}, true},
+		{"audio/L16; rate=16000", []byte{1}, true},
+		{"audio/ogg; codecs=opus", []byte{1}, true},
 		{"audio/midi", []byte{1, 2, 3}, false},
 		{"audio/x-ms-wma", []byte{1, 2, 3}, false},
 		{"text/html", []byte("<p>"), false},
