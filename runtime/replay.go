@@ -31,8 +31,10 @@ import (
 // the recording; the notifications and responses the client sends need no
 // answer and are taken as they come. A response the server sent to no
 // request pending, which the Session ignores, is left out. A request that
-// got no response when recorded, cancelled at its timeout or cut short by
-// the connection's end, fails at once with an error saying so. A request
+// got no response when recorded, cancelled (at its timeout, or as its
+// context ended) or cut short by the connection's end, fails at once with
+// an error saying so; one cancelled as its context ended matches that
+// context's error. A request
 // the server made during a request of the client's is sent under its
 // recorded id, or under an id of its own while another one sent with that
 // id awaits its answer. A recording holds the protocol era it was made in:
@@ -84,8 +86,10 @@ type exchange struct {
 	cancelled bool
 	reason    string
 	// failure says why the request got no response, when it got none: a
-	// replay fails it at once rather than leave it to wait.
+	// replay fails it at once rather than leave it to wait. cause is the
+	// context error the client cancelled it for, if any.
 	failure string
+	cause   error
 }
 
 // current returns the exchange that what the server sends during ex goes
@@ -331,17 +335,23 @@ func (p *pendingRequests) cancelled(params []byte) {
 }
 
 // unanswered sets the failure of the requests still pending at the end of
-// the recording, which got no response: those the client cancelled at
-// their timeout ("timeout", the Session's reason), and those it did not
-// cancel, whose connection ended first. A request the client cancelled
-// for another reason, its context's end, waits on replay as it waited
-// then, and so does subscriptions/listen, which no response ends.
+// the recording, which got no response: those the client cancelled, at
+// their timeout ("timeout", the Session's reason) or as their context
+// ended (its error's text), and those it did not cancel, whose connection
+// ended first. subscriptions/listen, which no response ends, waits on
+// replay as it waited then.
 func (p *pendingRequests) unanswered() {
 	for _, ex := range p.byID {
 		switch {
-		case ex.cancelled && ex.reason == "timeout":
+		case ex.cancelled:
 			ex.failure = "the client cancelled it (" + redact.Quote(ex.reason) + ")"
-		case !ex.cancelled && ex.method != "subscriptions/listen":
+			switch ex.reason {
+			case context.Canceled.Error():
+				ex.cause = context.Canceled
+			case context.DeadlineExceeded.Error():
+				ex.cause = context.DeadlineExceeded
+			}
+		case ex.method != "subscriptions/listen":
 			ex.failure = "the recording ends before its answer"
 		}
 	}
@@ -526,7 +536,11 @@ func (c *replayConn) Write(ctx context.Context, m *OutMessage) error {
 					return err
 				}
 			}
-			return fmt.Errorf("replay %s: the recorded %s request got no answer: %s", c.t.name, msg.Method, ex.failure)
+			err := fmt.Errorf("replay %s: the recorded %s request got no answer: %s", c.t.name, msg.Method, ex.failure)
+			if ex.cause != nil {
+				return &replayCancelledError{err: err, cause: ex.cause}
+			}
+			return err
 		}
 	case jsonrpc.KindNotification:
 		ex = c.take("n "+msg.Method, c.t.notifications[msg.Method])
@@ -739,3 +753,14 @@ func (c *replayConn) Close() error {
 	c.once.Do(func() { close(c.done) })
 	return nil
 }
+
+// replayCancelledError fails on replay a request that the client cancelled
+// when recorded, as its context ended: it matches that context's error.
+type replayCancelledError struct {
+	err   error
+	cause error
+}
+
+func (e *replayCancelledError) Error() string { return e.err.Error() }
+
+func (e *replayCancelledError) Unwrap() error { return e.cause }

@@ -1070,3 +1070,78 @@ func TestReplaySameRequestWithServerRequestConcurrently(t *testing.T) {
 		t.Errorf("the elicitation was asked %d times, want once per call", len(ids))
 	}
 }
+
+// TestReplayCallCancelledWhenRecorded: a call whose context ended while it
+// awaited its answer (cancelled, or past its deadline) fails at once on
+// replay, saying the recording's call was cancelled and why, and the
+// error matches the context's error as the recorded call's did. It used to
+// wait on replay until the replaying call's own context or timeout ended.
+func TestReplayCallCancelledWhenRecorded(t *testing.T) {
+	arrived := make(chan struct{}, 1)
+	mem := newMemConn(legacyMem(func(c *memConn, _ context.Context, m memMsg) error {
+		var p struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(m.Params, &p)
+		switch {
+		case m.Method != "tools/call":
+		case p.Name == "abort":
+			arrived <- struct{}{} // never answered: the caller cancels it
+		case p.Name == "late":
+			// Never answered: the caller's deadline passes.
+		default:
+			c.reply(m, textResult)
+		}
+		return nil
+	}))
+	var buf bytes.Buffer
+	s, err := Connect(context.Background(), Record(mem, &buf, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-arrived
+		cancel()
+	}()
+	if _, err := s.CallTool(cctx, "abort", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("recorded abort = %v, want context.Canceled", err)
+	}
+	dctx, dcancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer dcancel()
+	if _, err := s.CallTool(dctx, "late", nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("recorded late = %v, want context.DeadlineExceeded", err)
+	}
+	if _, err := s.CallTool(context.Background(), "fast", nil); err != nil {
+		t.Fatalf("recorded fast = %v", err)
+	}
+	s.Close()
+
+	rt, err := Replay("cancelled.txtar", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The timeout only bounds the replay's failure: a replay that waited
+	// for an answer would fail with a TimeoutError.
+	s, err = Connect(context.Background(), rt, &Options{CallTimeout: loadSlack})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var te *TimeoutError
+	for _, tc := range []struct {
+		tool, want string
+		is         error
+	}{
+		{"abort", `replay cancelled.txtar: the recorded tools/call request got no answer: the client cancelled it ("context canceled")`, context.Canceled},
+		{"late", `replay cancelled.txtar: the recorded tools/call request got no answer: the client cancelled it ("context deadline exceeded")`, context.DeadlineExceeded},
+	} {
+		_, err := s.CallTool(context.Background(), tc.tool, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || errors.As(err, &te) || !errors.Is(err, tc.is) {
+			t.Errorf("replayed %s = %v, want an error containing %q that matches %v", tc.tool, err, tc.want, tc.is)
+		}
+	}
+	if res, err := s.CallTool(context.Background(), "fast", nil); err != nil || res.Text() != "ok" {
+		t.Errorf("replayed fast = %v, %v", res, err)
+	}
+}

@@ -723,6 +723,8 @@ type stream struct {
 	// response, which it never ends.
 	conn *streamableConn
 	id   string
+	// delivered is set once a message of the stream has been queued.
+	delivered bool
 }
 
 // detach stops the caller's context and cancelRequest from ending s. It
@@ -848,6 +850,7 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 			if !c.in.put(s.ctx, item{err: e}) {
 				return false, got, s.ctx.Err()
 			}
+			s.delivered = true
 			continue
 		}
 		got = true
@@ -864,6 +867,7 @@ func (c *streamableConn) readStream(s *stream, r *sse.Reader, body io.ReadCloser
 		if !c.in.put(s.ctx, item{data: ev.Data}) {
 			return false, got, s.ctx.Err()
 		}
+		s.delivered = true
 		if isResponse {
 			c.drainStream(s, r, body)
 			return true, got, nil
@@ -908,8 +912,14 @@ func isResponseTo(data []byte, id string) bool {
 
 // listen keeps the GET stream of a legacy session open: it queues what the
 // server sends on it and reopens it when it ends, after the server's retry
-// interval, until ctx ends or attempts keep failing. It closes opened once
-// the server has answered the first GET, or that GET failed.
+// interval, until ctx ends or attempts keep failing. The wait doubles with
+// each stream in a row that delivered no message (see getRetryDelay), and
+// after maxResumeAttempts streams in a row that carried no event at all,
+// or failed to open, the GET stream is given up; requests go on without
+// it. A stream that carried only a priming event is a server polling
+// with nothing to send, which the 2025-11-25 protocol allows: it is
+// reopened, at the longer wait. It closes opened once the server has
+// answered the first GET, or that GET failed.
 func (c *streamableConn) listen(ctx context.Context, version string, opened chan struct{}) {
 	defer c.wg.Done()
 	once := sync.OnceFunc(func() { close(opened) })
@@ -930,7 +940,8 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			r.Release()
 		}
 	}()
-	failures := 0
+	failures := 0 // streams in a row without an event, or failed GETs
+	empty := 0    // streams in a row without a message, or failed GETs
 	for {
 		lastID := ""
 		if r != nil {
@@ -948,7 +959,7 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			}
 			return
 		}
-		got := false
+		got, delivered := false, false
 		if err != nil {
 			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
 				c.h.log.Debug("the server offers no GET stream", "url", c.logURL(), "status", he.StatusCode)
@@ -967,7 +978,9 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			} else {
 				r.Reset(resp.Body)
 			}
-			_, got, err = c.readStream(&stream{ctx: ctx}, r, resp.Body, "")
+			s := &stream{ctx: ctx}
+			_, got, err = c.readStream(s, r, resp.Body, "")
+			delivered = s.delivered
 			if ctx.Err() != nil {
 				return
 			}
@@ -979,17 +992,32 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			c.h.log.Warn("gave up on the GET stream for server messages", "url", c.logURL(), "error", err)
 			return
 		}
-		delay := defaultRetry << min(failures, 5)
-		if r != nil {
-			delay = retryDelay(r, failures)
+		if delivered {
+			empty = 0
+		} else {
+			empty++
 		}
-		// A server that ends the stream at once with a retry of 0 would
-		// otherwise have the connection spin.
-		delay = max(delay, minGetRetry)
-		if !sleep(ctx, min(delay, maxRetry)) {
+		if !sleep(ctx, getRetryDelay(r, empty)) {
 			return
 		}
 	}
+}
+
+// getRetryDelay returns the wait before the GET stream is opened again
+// after empty streams in a row delivered no message: the server's retry
+// interval, or defaultRetry when r is nil or holds none, at least
+// minGetRetry, so that a server ending the stream at once with a retry of
+// 0 does not have the connection spin. It doubles with each such stream,
+// up to maxRetry.
+func getRetryDelay(r *sse.Reader, empty int) time.Duration {
+	d := defaultRetry
+	if r != nil {
+		if rd, ok := r.Retry(); ok {
+			d = min(rd, maxRetry)
+		}
+	}
+	d = max(d, minGetRetry)
+	return min(d<<min(empty, 10), maxRetry)
 }
 
 // A graceTimer ends a drained stream that outlives afterResponseGrace.

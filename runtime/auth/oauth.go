@@ -302,7 +302,7 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 	if err != nil {
 		return err
 	}
-	if err := checkTokenType(tok); err != nil {
+	if err := checkTokenType(tok, o.dpop != nil); err != nil {
 		return err
 	}
 	granted := scopes
@@ -536,7 +536,7 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 			o.log().Debug("refreshing the stored grant failed", "error", tokenError(err, g.Token.RefreshToken))
 			return false, nil
 		}
-		if err := checkTokenType(fresh); err != nil {
+		if err := checkTokenType(fresh, o.dpop != nil); err != nil {
 			return false, err
 		}
 		g.Token = fresh
@@ -594,10 +594,17 @@ func (o *OAuth) tokenClient(resource string) *http.Client {
 
 // checkTokenType refuses a token of a type other than Bearer and DPoP: this
 // client knows how to send no other, and sending one as a bearer token
-// would give it to whoever holds it.
-func checkTokenType(tok *oauth2.Token) error {
-	if t := tok.Type(); !strings.EqualFold(t, "Bearer") && !strings.EqualFold(t, "DPoP") {
+// would give it to whoever holds it. It refuses a DPoP token as well
+// unless proof reports that the token request carried a DPoP proof: such a
+// token is bound to no key of this client, so no proof can go with it, and
+// a resource server refuses it as a bearer token.
+func checkTokenType(tok *oauth2.Token, proof bool) error {
+	t := tok.Type()
+	if !strings.EqualFold(t, "Bearer") && !strings.EqualFold(t, "DPoP") {
 		return fmt.Errorf("the token endpoint issued a token of type %s, which this client cannot send: only Bearer and DPoP tokens are supported", redact.Quote(t))
+	}
+	if !proof && strings.EqualFold(t, "DPoP") {
+		return fmt.Errorf("the token endpoint issued a token of type %s to a request without a DPoP proof: the token is bound to no key of this client, which cannot send it", redact.Quote(t))
 	}
 	return nil
 }
@@ -766,7 +773,7 @@ func (o *OAuth) signIn(ctx context.Context, d *discovered, scopes []string) erro
 	if err != nil {
 		return fmt.Errorf("signing in at %s: exchanging the code: %w", d.md.Issuer, tokenError(err, code, verifier, client.Secret))
 	}
-	if err := checkTokenType(tok); err != nil {
+	if err := checkTokenType(tok, o.dpop != nil); err != nil {
 		return fmt.Errorf("signing in at %s: %w", d.md.Issuer, err)
 	}
 	granted := scopes
@@ -904,7 +911,7 @@ func (s *savingSource) Token(ctx context.Context) (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTokenType(tok); err != nil {
+	if err := checkTokenType(tok, s.key != nil); err != nil {
 		return nil, err
 	}
 	s.grant.Token = tok

@@ -154,3 +154,45 @@ func TestStepUpBeyondConfiguredScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestDPoPTokenWithoutProofRefused has an authorization server that does
+// not advertise DPoP issue a token of type DPoP to a request that carried
+// no proof, at sign-in and at a refresh. The token is bound to no key of
+// this client, so it cannot be sent with a proof, and sent as a bearer
+// token it is refused: the sign-in, or the refresh, must fail saying so.
+// The token used to be sent as a bearer token.
+func TestDPoPTokenWithoutProofRefused(t *testing.T) {
+	for _, when := range []string{"sign-in", "refresh"} {
+		t.Run(when, func(t *testing.T) {
+			as := newFakeAS(t, "as", "")
+			rs := newFakeRS(t, as)
+			o := &OAuth{Redirector: &approve{}}
+			if when == "refresh" {
+				mustCall(t, o, rs.url())
+				o.mu.Lock()
+				o.src.grant.Token.Expiry = time.Now().Add(-time.Minute)
+				o.mu.Unlock()
+			}
+			as.mu.Lock()
+			as.tokenType = "DPoP"
+			as.mu.Unlock()
+			rs.mu.Lock()
+			known := map[string]bool{"": true}
+			for _, h := range rs.headers {
+				known[h.Get("Authorization")] = true
+			}
+			rs.mu.Unlock()
+			status, err := call(o, rs.url())
+			if err == nil || !strings.Contains(err.Error(), `"DPoP"`) || !strings.Contains(err.Error(), "proof") {
+				t.Errorf("GET: HTTP %d, error %v; want an error saying a DPoP token came without a proof", status, err)
+			}
+			rs.mu.Lock()
+			defer rs.mu.Unlock()
+			for _, h := range rs.headers {
+				if a := h.Get("Authorization"); !known[a] {
+					t.Errorf("the server got the DPoP token: Authorization %q", a)
+				}
+			}
+		})
+	}
+}

@@ -162,7 +162,7 @@ func (a *httpAsker) offers(string, string) (bool, bool) { return false, false }
 
 func (a *httpAsker) ask(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
 	a.events.start()
-	return await(ctx, &a.s.asks, a.events.send, method, params)
+	return await(ctx, &a.s.asks, a.events.send, method, params, a.s.opts.AskTimeout)
 }
 
 // checkHeaders checks the headers a 2026-07-28 request carries against its

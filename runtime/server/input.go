@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -31,7 +32,8 @@ var ErrInputRequired = errors.New("server: the client's input is required: retur
 // URL and ElicitationID of req are sent.
 //
 // In the legacy era the Server sends the client an elicitation/create
-// request and waits for its answer, or for ctx to end. In the 2026-07-28
+// request and waits for its answer, for ctx to end, or at most
+// Options.AskTimeout. In the 2026-07-28
 // era it returns ErrInputRequired until the client has answered (see
 // there). Elicit fails at once when req lacks what its mode needs (URL in
 // url mode, RequestedSchema in form mode), and when the client has not
@@ -329,11 +331,12 @@ func cancelled(id json.RawMessage) []byte {
 	return []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + string(id) + `}}`)
 }
 
-// await sends a request with send, and waits for its answer from a or for
-// ctx to end; then it tells the client, with send, that the answer is no
-// longer awaited. When ctx has ended already (a goroutine of a handler
-// that has returned asks), it sends nothing.
-func await(ctx context.Context, a *awaiting, send func([]byte) error, method string, params []byte) (json.RawMessage, error) {
+// await sends a request with send, and waits for its answer from a, for
+// ctx to end or, when timeout is positive, for timeout to pass; then it
+// tells the client, with send, that the answer is no longer awaited. When
+// ctx has ended already (a goroutine of a handler that has returned asks),
+// it sends nothing.
+func await(ctx context.Context, a *awaiting, send func([]byte) error, method string, params []byte, timeout time.Duration) (json.RawMessage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -342,8 +345,17 @@ func await(ctx context.Context, a *awaiting, send func([]byte) error, method str
 	if err := send(serverRequest(id, method, params)); err != nil {
 		return nil, fmt.Errorf("server: sending %s to the client: %w", method, err)
 	}
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
 	var m *message
 	select {
+	case <-expired:
+		_ = send(cancelled(id))
+		return nil, fmt.Errorf("server: the client did not answer %s within %s (Options.AskTimeout)", method, timeout)
 	case <-ended:
 		// An answer read before the connection ended is still taken.
 		select {

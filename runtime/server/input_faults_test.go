@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -361,4 +362,69 @@ func TestElicitNeedsWhatItsModeNeeds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A client that never answers the server's request, and never cancels the
+// call, holds the handler no longer than Options.AskTimeout: the request is
+// cancelled and the call answered with an error saying so, over stdio and
+// over HTTP. Only the handler's context bounded the wait: over stdio, the
+// connection's, so that the handler, and its place among the 16 requests
+// a connection runs at once, stayed for as long as the client was there.
+func TestUnansweredAskTimesOut(t *testing.T) {
+	opts := &server.Options{AskTimeout: 200 * time.Millisecond}
+	const want = "server: the client did not answer elicitation/create within 200ms (Options.AskTimeout)"
+	t.Run("stdio", func(t *testing.T) {
+		c := serveStdio(t, elicitServer(t, opts))
+		id, _ := c.callUntilAsked("confirm")
+		call := make(chan string, 1)
+		go func() {
+			// The client reads on, and answers nothing.
+			for c.out.Scan() {
+				if l := c.out.Text(); strings.Contains(l, `"id":2`) {
+					call <- l
+					return
+				} else if !strings.Contains(l, "notifications/cancelled") || !strings.Contains(l, string(id)) {
+					t.Errorf("the server sent %s", l)
+				}
+			}
+			close(call)
+		}()
+		select {
+		case l := <-call:
+			if got := callText(l); got != want {
+				t.Errorf("the call was answered %s, want an error saying %q", l, want)
+			}
+		case <-time.After(testenv.WaitLimit(t)):
+			t.Errorf("the call was not answered within %v", testenv.WaitLimit(t))
+		}
+		c.wait()
+	})
+	t.Run("http", func(t *testing.T) {
+		hs := httptest.NewServer(elicitServer(t, opts))
+		defer hs.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.WaitLimit(t))
+		defer cancel()
+		r, err := http.NewRequestWithContext(ctx, "POST", hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"confirm","arguments":{}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		r.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		res, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var call string
+		events := bufio.NewScanner(res.Body)
+		for events.Scan() {
+			if data, ok := strings.CutPrefix(events.Text(), "data: "); ok && strings.Contains(data, `"id":2`) {
+				call = data
+			}
+		}
+		if got := callText(call); got != want {
+			t.Errorf("the call was answered %q (%v), want an error saying %q", call, events.Err(), want)
+		}
+	})
 }

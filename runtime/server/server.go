@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -53,7 +54,21 @@ type Options struct {
 	// prompts and resources capabilities, when there are any.
 	Prompts           []Prompt
 	ResourceTemplates []ResourceTemplate
+	// AskTimeout bounds how long Elicit, Sample and ListRoots wait for the
+	// client's answer in the legacy era, beside the handler's context: a
+	// client that never answers, and never cancels the call, would
+	// otherwise hold the handler, and its place among the requests a
+	// connection runs at once, for as long as the connection lasts. Zero
+	// means DefaultAskTimeout; a negative value, no bound but the
+	// context's.
+	AskTimeout time.Duration
 }
+
+// DefaultAskTimeout is the default of Options.AskTimeout. It is longer than
+// runtime.DefaultHandlerTimeout, within which a runtime.Session answers the
+// server's request, with an error when its handler has not returned, so
+// that such a client's own answer comes first.
+const DefaultAskTimeout = 15 * time.Minute
 
 // maxInFlight is how many requests one stdio or in-memory connection runs
 // at once, and maxQueued how many it holds, running or waiting, and
@@ -112,6 +127,9 @@ func New(tools []Tool, opts *Options) (*Server, error) {
 	}
 	if s.opts.Version == "" {
 		s.opts.Version = "dev"
+	}
+	if s.opts.AskTimeout == 0 {
+		s.opts.AskTimeout = DefaultAskTimeout
 	}
 	if s.opts.MaxMessageSize <= 0 {
 		s.opts.MaxMessageSize = runtime.DefaultMaxMessageSize

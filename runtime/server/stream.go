@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -116,7 +117,7 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			continue
 		}
 		key := idKey(m.ID)
-		rctx, cancel := context.WithCancel(withAsker(ctx, &streamAsker{c: c, st: st, ctx: ctx}))
+		rctx, cancel := context.WithCancel(withAsker(ctx, &streamAsker{c: c, st: st, ctx: ctx, timeout: s.opts.AskTimeout}))
 		f := &flight{cancel: cancel, size: len(data)}
 		if err := c.admit(key, f); err != nil {
 			cancel()
@@ -154,9 +155,10 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 // connection: it sends its request on the connection, and the loop of
 // serveStream hands it the answer.
 type streamAsker struct {
-	c   *conn
-	st  stream
-	ctx context.Context // the connection's
+	c       *conn
+	st      stream
+	ctx     context.Context // the connection's
+	timeout time.Duration   // Options.AskTimeout
 }
 
 func (a *streamAsker) offers(method, mode string) (bool, bool) {
@@ -167,7 +169,7 @@ func (a *streamAsker) offers(method, mode string) (bool, bool) {
 
 func (a *streamAsker) ask(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
 	send := func(msg []byte) error { return a.st.Write(a.ctx, msg) }
-	return await(ctx, &a.c.asks, send, method, params)
+	return await(ctx, &a.c.asks, send, method, params, a.timeout)
 }
 
 // lineStream is the stream of Serve: lines read, and lines written, by
