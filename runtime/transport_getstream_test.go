@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // getTimes records when a test server received each GET.
@@ -108,3 +111,77 @@ func TestGetStreamGivenUpAfterEmptyStreams(t *testing.T) {
 		t.Fatalf("answer after the GET stream was given up = %s", got)
 	}
 }
+
+// TestGetStreamKeptThroughIdleTimeouts answers the GETs of a legacy
+// session with streams that stay open without an event for longer than
+// getStreamLived, then end, as a proxy's idle timeout ends them (nginx's
+// after 60 s). Each such end counted as a failure, and the fifth gave the
+// GET stream up for the rest of the session, losing every message the
+// server sent later. They count as neither failures nor empty streams: the
+// stream is reopened after each, and the message of the eighth arrives.
+func TestGetStreamKeptThroughIdleTimeouts(t *testing.T) {
+	checkLeaks(t)
+	defer func(d time.Duration) { getStreamLived = d }(getStreamLived)
+	getStreamLived = 20 * time.Millisecond
+	var gets atomic.Int32
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		sse := startSSE(w)
+		if gets.Add(1) == 8 {
+			sse.event("id: g8", "retry: 0", `data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+			<-r.Context().Done()
+			return
+		}
+		// Idle past getStreamLived, then ended, as by a proxy. The wait
+		// is the condition under test: a loaded machine only lengthens it.
+		select {
+		case <-time.After(2 * getStreamLived):
+		case <-r.Context().Done():
+		}
+	})
+	gaveUp := &onLog{match: "gave up on the GET stream", fired: make(chan struct{})}
+	opts := testHTTPOptions(t)
+	opts.Logger = slog.New(gaveUp)
+	c := dial(t, StreamableHTTP(srv.URL, opts))
+	c.(HandshakeNotifier).HandshakeDone("2025-11-25")
+	// The read ends at once if the GET stream is given up.
+	ctx, cancel := context.WithCancel(testenv.Context(t))
+	defer cancel()
+	go func() {
+		select {
+		case <-gaveUp.fired:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	b, err := c.Read(ctx)
+	select {
+	case <-gaveUp.fired:
+		t.Fatalf("the GET stream was given up after %d idle streams", gets.Load())
+	default:
+	}
+	if err != nil || !strings.Contains(string(b), "list_changed") {
+		t.Fatalf("GET stream message = %s, %v", b, err)
+	}
+}
+
+// onLog is a slog.Handler that closes fired at the first record whose
+// message holds match.
+type onLog struct {
+	match string
+	once  sync.Once
+	fired chan struct{}
+}
+
+func (h *onLog) Enabled(context.Context, slog.Level) bool { return true }
+func (h *onLog) Handle(_ context.Context, r slog.Record) error {
+	if strings.Contains(r.Message, h.match) {
+		h.once.Do(func() { close(h.fired) })
+	}
+	return nil
+}
+func (h *onLog) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *onLog) WithGroup(string) slog.Handler      { return h }

@@ -120,6 +120,13 @@ const (
 	deleteTimeout = 3 * time.Second
 )
 
+// getStreamLived is how long a GET stream for server messages must have
+// stayed open for its end to count as neither a failure nor an empty
+// stream: proxies end streams idle for a while (nginx after 60 s), and a
+// session whose server has nothing to say must keep its stream through
+// them. A variable for tests.
+var getStreamLived = 10 * time.Second
+
 // handshakeStreamWait bounds how long notifications/initialized waits for
 // the end of the event stream that answered initialize (see
 // awaitHandshakeStream). A variable for tests.

@@ -918,7 +918,9 @@ func isResponseTo(data []byte, id string) bool {
 // or failed to open, the GET stream is given up; requests go on without
 // it. A stream that carried only a priming event is a server polling
 // with nothing to send, which the 2025-11-25 protocol allows: it is
-// reopened, at the longer wait. It closes opened once the server has
+// reopened, at the longer wait. A stream that stayed open getStreamLived
+// or longer counts as neither, whatever it carried: a proxy that ends idle
+// streams ends healthy ones. It closes opened once the server has
 // answered the first GET, or that GET failed.
 func (c *streamableConn) listen(ctx context.Context, version string, opened chan struct{}) {
 	defer c.wg.Done()
@@ -959,7 +961,7 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 			}
 			return
 		}
-		got, delivered := false, false
+		got, delivered, lived := false, false, false
 		if err != nil {
 			if errors.As(err, &he) && he.StatusCode != http.StatusTooManyRequests && he.StatusCode < 500 {
 				c.h.log.Debug("the server offers no GET stream", "url", c.logURL(), "status", he.StatusCode)
@@ -979,20 +981,22 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 				r.Reset(resp.Body)
 			}
 			s := &stream{ctx: ctx}
+			openedAt := time.Now()
 			_, got, err = c.readStream(s, r, resp.Body, "")
 			delivered = s.delivered
+			lived = time.Since(openedAt) >= getStreamLived
 			if ctx.Err() != nil {
 				return
 			}
 			c.h.log.Debug("the GET stream ended", "url", c.logURL(), "error", err)
 		}
-		if got {
+		if got || lived {
 			failures = 0
 		} else if failures++; failures >= maxResumeAttempts {
 			c.h.log.Warn("gave up on the GET stream for server messages", "url", c.logURL(), "error", err)
 			return
 		}
-		if delivered {
+		if delivered || lived {
 			empty = 0
 		} else {
 			empty++
