@@ -257,6 +257,9 @@ func (o *OAuth) Refused(ctx context.Context, req *http.Request, resp *http.Respo
 		return false, err
 	}
 	scopes := o.scopesFor(d, bearer, insufficient)
+	if n := len(strings.Join(scopes, " ")); n > maxScopeBytes {
+		return false, fmt.Errorf("signing in to %s: the scopes to ask for (%d, from the server's challenge, its metadata, the configuration and the grant) come to %d bytes, more than the %d an authorization request carries: refusing to sign in", d.server, len(scopes), n, maxScopeBytes)
+	}
 	if !insufficient {
 		if ok, err := o.useStored(ctx, d, scopes, sent); ok || err != nil {
 			return ok, err
@@ -326,6 +329,13 @@ func (o *OAuth) runFlow(ctx context.Context, d *discovered, scopes []string) err
 	})
 	return nil
 }
+
+// maxScopeBytes bounds the scopes one sign-in asks for, joined by spaces.
+// They go into the authorization request's URL, which the browser opens
+// and the command line prints, and a server's challenge or metadata may
+// name any number: past 8 KiB, more than servers take in a URL, the sign-in
+// is refused rather than sent.
+const maxScopeBytes = 8 << 10
 
 // scopesFor returns the scopes to ask for: the configured ones, else those
 // of the challenge, else those the resource supports; on a step up, with

@@ -32,3 +32,38 @@ func TestStepUpScopesLinear(t *testing.T) {
 		t.Errorf("a step up naming %d scopes took %v: the merge compares each scope with every other", n, took)
 	}
 }
+
+// TestSignInScopesBounded has a server whose challenge names 2,000 scopes,
+// 25 KB, first in its 401, then in a step up's 403. They went whole into
+// the authorization request's URL, which the browser opens and the
+// command line prints. The sign-in is refused, saying why, and no
+// authorization request goes out.
+func TestSignInScopesBounded(t *testing.T) {
+	many := make([]string, 2000)
+	for i := range many {
+		many[i] = fmt.Sprintf("scope:%06d", i)
+	}
+	for _, when := range []string{"sign-in", "step up"} {
+		t.Run(when, func(t *testing.T) {
+			as := newFakeAS(t, "as", "")
+			rs := newFakeRS(t, as)
+			o := &OAuth{Redirector: &approve{}}
+			if when == "sign-in" {
+				rs.scope = strings.Join(many, " ")
+			} else {
+				mustCall(t, o, rs.url())
+				rs.mu.Lock()
+				rs.require = many
+				rs.mu.Unlock()
+			}
+			before := len(as.authRequests())
+			status, err := call(o, rs.url())
+			if err == nil || !strings.Contains(err.Error(), "scopes to ask for (2000") || !strings.Contains(err.Error(), "refusing to sign in") {
+				t.Errorf("GET: HTTP %d, error %v; want the sign-in refused for its scopes", status, err)
+			}
+			if n := len(as.authRequests()) - before; n != 0 {
+				t.Errorf("%d authorization requests went out", n)
+			}
+		})
+	}
+}
