@@ -34,12 +34,11 @@ import (
 // got no response when recorded, cancelled (at its timeout, or as its
 // context ended) or cut short by the connection's end, fails at once with
 // an error saying so; one cancelled as its context ended matches that
-// context's error. A request
-// the server made during a request of the client's is sent under its
-// recorded id, or under an id of its own while another one sent with that
-// id awaits its answer. A recording holds the protocol era it was made in:
-// a client pinned to another one gets the error for the request it makes
-// first.
+// context's error. A request the server made during a request of the
+// client's is sent under its recorded id, or under an id of its own while
+// another one sent with that id awaits its answer. A recording holds the
+// protocol era it was made in: a client pinned to another one gets the
+// error for the request it makes first.
 type ReplayTransport struct {
 	name string
 	// initial are the messages the server sent before the client's first.

@@ -1016,12 +1016,9 @@ func (c *streamableConn) listen(ctx context.Context, version string, opened chan
 func getRetryDelay(r *sse.Reader, empty int) time.Duration {
 	d := defaultRetry
 	if r != nil {
-		if rd, ok := r.Retry(); ok {
-			d = min(rd, maxRetry)
-		}
+		d = retryDelay(r, 0)
 	}
-	d = max(d, minGetRetry)
-	return min(d<<min(empty, 10), maxRetry)
+	return min(max(d, minGetRetry)<<min(empty, 10), maxRetry)
 }
 
 // A graceTimer ends a drained stream that outlives afterResponseGrace.
