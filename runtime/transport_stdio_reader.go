@@ -26,10 +26,33 @@ type lineReader struct {
 }
 
 // pipeBufPool is a pool of buffers of one size.
+//
+// The buffer given back last waits in spare, where any goroutine finds it.
+// A sync.Pool keeps what was put on one processor in a slot that the others
+// do not look in, so a reader that gives its buffer back on one processor
+// and borrows again on another would allocate a second buffer: in a fresh
+// process, the first session's second answer did, 64 KiB more than its
+// first.
 type pipeBufPool struct {
-	size int
-	p    sync.Pool
-	out  atomic.Int64 // buffers borrowed and not given back
+	size  int
+	spare atomic.Pointer[[]byte]
+	p     sync.Pool
+	out   atomic.Int64 // buffers borrowed and not given back
+}
+
+// get borrows a buffer.
+func (bp *pipeBufPool) get() *[]byte {
+	if b := bp.spare.Swap(nil); b != nil {
+		return b
+	}
+	return bp.p.Get().(*[]byte)
+}
+
+// put gives a buffer back.
+func (bp *pipeBufPool) put(b *[]byte) {
+	if !bp.spare.CompareAndSwap(nil, b) {
+		bp.p.Put(b)
+	}
 }
 
 func newPipeBufPool(size int) *pipeBufPool {
@@ -58,7 +81,7 @@ func newLineReader(f *os.File, pool *pipeBufPool) *lineReader {
 func (r *lineReader) borrow() {
 	r.pool.out.Add(1)
 	r.held.Store(true)
-	r.bp = r.pool.p.Get().(*[]byte)
+	r.bp = r.pool.get()
 	r.buf = *r.bp
 }
 
@@ -69,7 +92,7 @@ func (r *lineReader) release() {
 	}
 	r.pool.out.Add(-1)
 	r.held.Store(false)
-	r.pool.p.Put(r.bp)
+	r.pool.put(r.bp)
 	r.buf, r.bp, r.r, r.w = nil, nil, 0, 0
 }
 

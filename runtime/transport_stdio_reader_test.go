@@ -5,7 +5,10 @@ package runtime
 import (
 	"context"
 	"os"
+	goruntime "runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -65,5 +68,49 @@ func TestStdioReaderReleasesBufferWhileIdle(t *testing.T) {
 	}
 	if pool.out.Load() != 0 {
 		t.Errorf("the reader kept a buffer after the output ended")
+	}
+}
+
+// TestPipeBufPoolReusesAcrossProcessors checks that the buffer a reader
+// gave back is the one the next reader borrows, on whatever processor it
+// runs. A sync.Pool alone keeps a buffer put on one processor where the
+// others do not look: a session whose reads moved between processors
+// allocated a second 64 KiB buffer.
+func TestPipeBufPoolReusesAcrossProcessors(t *testing.T) {
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(4))
+	pool := newPipeBufPool(64)
+	var made atomic.Int64
+	pool.p.New = func() any {
+		made.Add(1)
+		b := make([]byte, pool.size)
+		return &b
+	}
+	// Two goroutines that never block, so that each keeps a processor of
+	// its own, take turns to borrow a buffer and give it back.
+	const rounds = 20
+	var turn atomic.Int64
+	var wg sync.WaitGroup
+	for i := range int64(2) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				r := turn.Load()
+				if r >= rounds {
+					return
+				}
+				if r%2 != i {
+					continue
+				}
+				b := pool.get()
+				(*b)[0]++
+				pool.put(b)
+				turn.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := made.Load(); n != 1 {
+		t.Errorf("%d buffers made for %d reads in turns; want 1", n, rounds)
 	}
 }
