@@ -10,6 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
@@ -45,6 +46,16 @@ type Chat struct {
 	// Toolset is offered to the model and runs its tool_use blocks. It may
 	// be nil for a chat without tools. A confirmation set on it
 	// (Toolset.SetConfirmation) applies to the calls the chat runs.
+	//
+	// The application may replace Toolset between runs, with one built
+	// after the server's tool list changed. A name the model was given for
+	// one MCP tool does not then silently run another: when the new
+	// toolset declares a name of the one before for another tool (a
+	// rewritten name such as a_b, once the server lists a tool of that name
+	// too), the first call of that name is refused, saying that the name
+	// now means another tool and which name the tool it named has now. A
+	// later call of the name runs the tool the new toolset declares under
+	// it.
 	Toolset *Toolset
 	// Params, when set, is the base of every request: its System,
 	// Temperature and other fields are sent as they are, with the toolset's
@@ -63,6 +74,9 @@ type Chat struct {
 	History []anthropic.MessageParam
 
 	answer string // the text of the last model turn, set by Request
+	// meanings keeps the function names meaning the tools the model was
+	// told they mean, when Toolset is replaced (see provider.Meanings).
+	meanings *provider.Meanings
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -117,6 +131,9 @@ type chatModel Chat
 
 func (m *chatModel) Request(ctx context.Context) (uses []anthropic.ToolUseBlock, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
+	if c.Toolset != nil && c.meanings.Tools() != c.Toolset.tools {
+		c.meanings = provider.NewMeanings(c.meanings, c.Toolset.tools)
+	}
 	msg, err := c.Client.Messages.New(ctx, c.params())
 	if err != nil {
 		return nil, nil, err
@@ -224,7 +241,8 @@ func (m *chatModel) Run(ctx context.Context, uses []anthropic.ToolUseBlock) {
 	}
 	var results []anthropic.ContentBlockParamUnion
 	if len(uses) > 0 {
-		results = m.Toolset.HandleAll(ctx, uses)
+		handle := provider.Guard(m.meanings, useName, notRunResult, m.Toolset.handleBlock)
+		results = provider.HandleAll(ctx, uses, handle)
 	}
 	m.History = append(m.History, anthropic.NewUserMessage(results...))
 }
@@ -236,10 +254,18 @@ func (m *chatModel) Skip(uses []anthropic.ToolUseBlock, why string) {
 	}
 	blocks := make([]anthropic.ContentBlockParamUnion, len(uses))
 	for i, u := range uses {
-		r := withError(anthropic.ToolResultBlockParam{ToolUseID: u.ID}, toolcall.NotRun(u.Name, why))
-		blocks[i] = anthropic.ContentBlockParamUnion{OfToolResult: &r}
+		blocks[i] = notRunResult(u, why)
 	}
 	m.History = append(m.History, anthropic.NewUserMessage(blocks...))
+}
+
+func useName(u anthropic.ToolUseBlock) string { return u.Name }
+
+// notRunResult is the tool_result block answering a tool_use that was not
+// run, and why.
+func notRunResult(u anthropic.ToolUseBlock, why string) anthropic.ContentBlockParamUnion {
+	r := withError(anthropic.ToolResultBlockParam{ToolUseID: u.ID}, toolcall.NotRun(u.Name, why))
+	return anthropic.ContentBlockParamUnion{OfToolResult: &r}
 }
 
 // params returns the request: c.Params with the chat's model, limit,

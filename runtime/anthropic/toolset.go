@@ -155,10 +155,14 @@ func (ts *Toolset) Handle(ctx context.Context, block anthropic.ToolUseBlock) ant
 // ready for anthropic.NewUserMessage. Each block is handled as Handle does;
 // confirmations are asked one at a time.
 func (ts *Toolset) HandleAll(ctx context.Context, blocks []anthropic.ToolUseBlock) []anthropic.ContentBlockParamUnion {
-	return provider.HandleAll(ctx, blocks, func(ctx context.Context, b anthropic.ToolUseBlock) anthropic.ContentBlockParamUnion {
-		r := ts.Handle(ctx, b)
-		return anthropic.ContentBlockParamUnion{OfToolResult: &r}
-	})
+	return provider.HandleAll(ctx, blocks, ts.handleBlock)
+}
+
+// handleBlock handles one tool_use block as Handle does, and returns its
+// tool_result block.
+func (ts *Toolset) handleBlock(ctx context.Context, b anthropic.ToolUseBlock) anthropic.ContentBlockParamUnion {
+	r := ts.Handle(ctx, b)
+	return anthropic.ContentBlockParamUnion{OfToolResult: &r}
 }
 
 // ToolUses returns the tool_use blocks of a model message, in order.

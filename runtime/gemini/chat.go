@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
@@ -35,6 +36,16 @@ type Chat struct {
 	// Toolset is offered to the model and runs its function calls. It may
 	// be nil for a chat without tools. A confirmation set on it
 	// (Toolset.SetConfirmation) applies to the calls the chat runs.
+	//
+	// The application may replace Toolset between runs, with one built
+	// after the server's tool list changed. A name the model was given for
+	// one MCP tool does not then silently run another: when the new
+	// toolset declares a name of the one before for another tool (a
+	// rewritten name such as a_b, once the server lists a tool of that name
+	// too), the first call of that name is refused, saying that the name
+	// now means another tool and which name the tool it named has now. A
+	// later call of the name runs the tool the new toolset declares under
+	// it.
 	Toolset *Toolset
 	// Config is sent with every request, with the toolset's tools added to
 	// its Tools. It may be nil.
@@ -51,6 +62,9 @@ type Chat struct {
 	History []*genai.Content
 
 	answer string // the text of the last model turn, set by request
+	// meanings keeps the function names meaning the tools the model was
+	// told they mean, when Toolset is replaced (see provider.Meanings).
+	meanings *provider.Meanings
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -95,6 +109,9 @@ type chatModel Chat
 
 func (m *chatModel) Request(ctx context.Context) (calls []*genai.FunctionCall, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
+	if c.Toolset != nil && c.meanings.Tools() != c.Toolset.tools {
+		c.meanings = provider.NewMeanings(c.meanings, c.Toolset.tools)
+	}
 	resp, err := generate(ctx, c.Client.Models, c.Model, c.History, c.config())
 	if err != nil {
 		return nil, nil, err
@@ -156,13 +173,21 @@ func (m *chatModel) Run(ctx context.Context, calls []*genai.FunctionCall) {
 		m.appendResponses(nil)
 		return
 	}
-	m.appendResponses(m.Toolset.HandleAll(withImagesFor(ctx, m.Model), calls))
+	handle := provider.Guard(m.meanings, callName, notRunResponse, m.Toolset.Handle)
+	m.appendResponses(provider.HandleAll(withImagesFor(ctx, m.Model), calls, handle))
+}
+
+func callName(c *genai.FunctionCall) string { return c.Name }
+
+// notRunResponse is the response to a call that was not run, and why.
+func notRunResponse(c *genai.FunctionCall, why string) *genai.FunctionResponse {
+	return errorResponse(c, toolcall.NotRun(c.Name, why))
 }
 
 func (m *chatModel) Skip(calls []*genai.FunctionCall, why string) {
 	responses := make([]*genai.FunctionResponse, len(calls))
 	for i, call := range calls {
-		responses[i] = &genai.FunctionResponse{ID: call.ID, Name: call.Name, Response: map[string]any{"error": toolcall.NotRun(call.Name, why)}}
+		responses[i] = notRunResponse(call, why)
 	}
 	m.appendResponses(responses)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
@@ -194,35 +195,9 @@ func (p *livePolicy) isNonBlocking(t *runtime.Tool) bool {
 type liveToolset struct {
 	ts          *Toolset
 	nonBlocking map[string]bool // by declared name
-	// shifted holds the declared names that named another MCP tool in
-	// the toolset before, with that tool's MCP name, until the first call
-	// of each: the model may mean that tool, so that call is refused.
-	shiftMu sync.Mutex
-	shifted map[string]string
-}
-
-// keepMeanings records which of lt's declared names named another MCP tool
-// in prev, the toolset lt takes over from, or in one before it while prev
-// declared the name and no call of it was refused yet. A name prev did not
-// declare starts afresh.
-func (lt *liveToolset) keepMeanings(prev *liveToolset) {
-	if prev == nil {
-		return
-	}
-	prev.shiftMu.Lock()
-	defer prev.shiftMu.Unlock()
-	for declared, e := range lt.ts.tools.Entries() {
-		was, ok := prev.shifted[declared]
-		if !ok {
-			was, ok = prev.ts.tools.MCPName(declared)
-		}
-		if ok && was != e.Tool.Name {
-			if lt.shifted == nil {
-				lt.shifted = map[string]string{}
-			}
-			lt.shifted[declared] = was
-		}
-	}
+	// meanings refuses the first call of a declared name that named
+	// another MCP tool in the toolset before.
+	meanings *provider.Meanings
 }
 
 // shiftedCall returns the response refusing the first call of a declared
@@ -230,23 +205,16 @@ func (lt *liveToolset) keepMeanings(prev *liveToolset) {
 // refusal tells the model what the name means now, so a call after it
 // runs the tool the name declares.
 func (lt *liveToolset) shiftedCall(fc *genai.FunctionCall) *genai.FunctionResponse {
-	lt.shiftMu.Lock()
-	was, ok := lt.shifted[fc.Name]
-	delete(lt.shifted, fc.Name)
-	lt.shiftMu.Unlock()
+	why, ok := lt.meanings.Refusal(fc.Name)
 	if !ok {
 		return nil
 	}
-	why := fmt.Sprintf("the tool list changed, and %s names another tool than before (call it again to run that tool)", fc.Name)
-	if now, ok := lt.ts.tools.DeclaredName(was); ok {
-		why += fmt.Sprintf("; the tool it named is now %s", now)
-	}
-	return errorResponse(fc, toolcall.NotRun(fc.Name, why))
+	return notRunResponse(fc, why)
 }
 
 // apply works out which of ts's tools are non-blocking.
 func (p *livePolicy) apply(ts *Toolset) *liveToolset {
-	lt := &liveToolset{ts: ts, nonBlocking: map[string]bool{}}
+	lt := &liveToolset{ts: ts, nonBlocking: map[string]bool{}, meanings: provider.NewMeanings(nil, ts.tools)}
 	for declared, e := range ts.tools.Entries() {
 		if p.isNonBlocking(&e.Tool) {
 			lt.nonBlocking[declared] = true
@@ -812,7 +780,9 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 		ts.tools.ShareConfirmTurn(old.ts.tools)
 	}
 	lt := l.policy.apply(ts)
-	lt.keepMeanings(l.cur.Load())
+	if old := l.cur.Load(); old != nil {
+		lt.meanings = provider.NewMeanings(old.meanings, ts.tools)
+	}
 	tools := lt.tools()
 	decl, err := json.Marshal(tools)
 	if err != nil {

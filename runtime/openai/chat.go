@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
@@ -39,6 +40,16 @@ type Chat struct {
 	// Toolset is offered to the model and runs its tool calls. It may be
 	// nil for a chat without tools. A confirmation set on it
 	// (Toolset.SetConfirmation) applies to the calls the chat runs.
+	//
+	// The application may replace Toolset between runs, with one built
+	// after the server's tool list changed. A name the model was given for
+	// one MCP tool does not then silently run another: when the new
+	// toolset declares a name of the one before for another tool (a
+	// rewritten name such as a_b, once the server lists a tool of that name
+	// too), the first call of that name is refused, saying that the name
+	// now means another tool and which name the tool it named has now. A
+	// later call of the name runs the tool the new toolset declares under
+	// it.
 	Toolset *Toolset
 	// Params, when set, is the base of every request: its fields are sent
 	// as they are, with the toolset's tools added to its Tools. Model and
@@ -56,6 +67,9 @@ type Chat struct {
 	History []openai.ChatCompletionMessageParamUnion
 
 	answer string // the text of the last model turn, set by Request
+	// meanings keeps the function names meaning the tools the model was
+	// told they mean, when Toolset is replaced (see provider.Meanings).
+	meanings *provider.Meanings
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -108,6 +122,9 @@ type chatModel Chat
 
 func (m *chatModel) Request(ctx context.Context) (calls []openai.ChatCompletionMessageToolCallUnion, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
+	if c.Toolset != nil && c.meanings.Tools() != c.Toolset.tools {
+		c.meanings = provider.NewMeanings(c.meanings, c.Toolset.tools)
+	}
 	resp, err := c.Client.Chat.Completions.New(ctx, c.params())
 	if err != nil {
 		return nil, nil, err
@@ -192,12 +209,21 @@ func (m *chatModel) Run(ctx context.Context, calls []openai.ChatCompletionMessag
 	if len(calls) == 0 {
 		return
 	}
-	m.History = append(m.History, m.Toolset.HandleAll(ctx, calls)...)
+	handle := provider.Guard(m.meanings, chatCallName, chatNotRun, m.Toolset.Handle)
+	m.History = append(m.History, provider.HandleAll(ctx, calls, handle)...)
+}
+
+func chatCallName(c openai.ChatCompletionMessageToolCallUnion) string { return c.Function.Name }
+
+// chatNotRun is the tool message answering a call that was not run, and
+// why.
+func chatNotRun(c openai.ChatCompletionMessageToolCallUnion, why string) openai.ChatCompletionMessageParamUnion {
+	return openai.ToolMessage("Error: "+toolcall.NotRun(c.Function.Name, why), c.ID)
 }
 
 func (m *chatModel) Skip(calls []openai.ChatCompletionMessageToolCallUnion, why string) {
 	for _, call := range calls {
-		m.History = append(m.History, openai.ToolMessage("Error: "+toolcall.NotRun(call.Function.Name, why), call.ID))
+		m.History = append(m.History, chatNotRun(call, why))
 	}
 }
 

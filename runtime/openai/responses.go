@@ -14,6 +14,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/agent"
+	"github.com/mcpgen/mcpgen/runtime/internal/provider"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
@@ -40,6 +41,16 @@ type Responses struct {
 	// Toolset is offered to the model and runs its function calls. It may
 	// be nil for a conversation without tools. A confirmation set on it
 	// (Toolset.SetConfirmation) applies to the calls the conversation runs.
+	//
+	// The application may replace Toolset between runs, with one built
+	// after the server's tool list changed. A name the model was given for
+	// one MCP tool does not then silently run another: when the new
+	// toolset declares a name of the one before for another tool (a
+	// rewritten name such as a_b, once the server lists a tool of that name
+	// too), the first call of that name is refused, saying that the name
+	// now means another tool and which name the tool it named has now. A
+	// later call of the name runs the tool the new toolset declares under
+	// it.
 	Toolset *Toolset
 	// Params, when set, is the base of every request: its fields are sent
 	// as they are, with the toolset's tools added to its Tools. Model and
@@ -59,6 +70,9 @@ type Responses struct {
 	History []responses.ResponseInputItemUnionParam
 
 	answer string // the text of the last model turn, set by Request
+	// meanings keeps the function names meaning the tools the model was
+	// told they mean, when Toolset is replaced (see provider.Meanings).
+	meanings *provider.Meanings
 }
 
 // Send appends a user message to the history and runs the conversation until
@@ -103,6 +117,9 @@ type responsesModel Responses
 
 func (m *responsesModel) Request(ctx context.Context) (calls []responses.ResponseFunctionToolCall, notRun []NotRunCall, err error) {
 	r := (*Responses)(m)
+	if r.Toolset != nil && r.meanings.Tools() != r.Toolset.tools {
+		r.meanings = provider.NewMeanings(r.meanings, r.Toolset.tools)
+	}
 	resp, err := r.Client.Responses.New(ctx, r.params())
 	if err != nil {
 		return nil, nil, err
@@ -174,12 +191,21 @@ func (m *responsesModel) Run(ctx context.Context, calls []responses.ResponseFunc
 	if len(calls) == 0 {
 		return
 	}
-	m.History = append(m.History, m.Toolset.HandleFunctionCalls(ctx, calls)...)
+	handle := provider.Guard(m.meanings, functionCallName, functionNotRun, m.Toolset.HandleFunctionCall)
+	m.History = append(m.History, provider.HandleAll(ctx, calls, handle)...)
+}
+
+func functionCallName(c responses.ResponseFunctionToolCall) string { return c.Name }
+
+// functionNotRun is the function_call_output item answering a call that
+// was not run, and why.
+func functionNotRun(c responses.ResponseFunctionToolCall, why string) responses.ResponseInputItemUnionParam {
+	return functionCallOutput(c.CallID, "Error: "+toolcall.NotRun(c.Name, why))
 }
 
 func (m *responsesModel) Skip(calls []responses.ResponseFunctionToolCall, why string) {
 	for _, call := range calls {
-		m.History = append(m.History, functionCallOutput(call.CallID, "Error: "+toolcall.NotRun(call.Name, why)))
+		m.History = append(m.History, functionNotRun(call, why))
 	}
 }
 
