@@ -537,6 +537,13 @@ func (o *OAuth) useStored(ctx context.Context, d *discovered, scopes []string, r
 		}
 		o.dpop = k
 	}
+	if err := checkTokenType(g.Token, g.DPoPKey != nil); err != nil {
+		// A grant stored without the key its token is bound to, or of a
+		// type this client cannot send: neither the token nor its refresh
+		// token can be used.
+		o.log().Debug("the stored grant cannot be used", "error", err)
+		return false, nil
+	}
 	if stale(g.Token) {
 		if g.Token.RefreshToken == "" {
 			return false, nil

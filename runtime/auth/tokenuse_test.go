@@ -196,3 +196,44 @@ func TestDPoPTokenWithoutProofRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestStoredGrantWithoutItsKeyNotSent loads a stored DPoP grant whose key
+// is missing (a store written by hand, or by an older client). Its token
+// cannot be sent: it used to go out once as a bearer token, which the
+// server refused, before a new sign-in. It must not reach the server; the
+// process signs in again at once.
+func TestStoredGrantWithoutItsKeyNotSent(t *testing.T) {
+	as := newFakeAS(t, "as", "")
+	as.dpop = true
+	as.meta = func(m map[string]any) { m["dpop_signing_alg_values_supported"] = []string{"ES256"} }
+	rs := newFakeRS(t, as)
+	store := &FileStore{Dir: t.TempDir()}
+	first := &OAuth{Redirector: &approve{}, Store: store}
+	mustCall(t, first, rs.url())
+	first.mu.Lock()
+	g := *first.grant
+	first.mu.Unlock()
+	if g.DPoPKey == nil || !strings.EqualFold(g.Token.Type(), "DPoP") {
+		t.Fatalf("the first grant is a %s token, with a key: %v", g.Token.Type(), g.DPoPKey != nil)
+	}
+	g.DPoPKey = nil
+	if err := store.SaveGrant(context.Background(), &g); err != nil {
+		t.Fatal(err)
+	}
+	rs.mu.Lock()
+	rs.headers = nil
+	rs.mu.Unlock()
+
+	second := &OAuth{Redirector: &approve{}, Store: store}
+	mustCall(t, second, rs.url())
+	if n := len(as.authRequests()); n != 2 {
+		t.Errorf("%d sign-ins, want 2: the second process signs in again", n)
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, h := range rs.headers {
+		if a := h.Get("Authorization"); strings.Contains(a, g.Token.AccessToken) {
+			t.Errorf("the server got the stored token without its proof: Authorization %q", a)
+		}
+	}
+}
