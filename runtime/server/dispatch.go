@@ -143,11 +143,16 @@ func (s *Server) settle(m *message, c *conn, httpVersion string) (*request, *run
 		return req, perr
 	}
 	req.p = p
-	if m.Method == "initialize" {
+	rawVersion, tagged := p.Meta[metaVersion]
+	if m.Method == "initialize" && !(tagged && len(s.modern) > 0 && claimsModern(rawVersion)) {
+		// The legacy handshake, unless the request carries the _meta of
+		// a 2026-07-28 request: that era has no initialize.
 		return req, nil
 	}
-	rawVersion, tagged := p.Meta[metaVersion]
-	if len(s.modern) > 0 && (tagged || m.Method == "server/discover" || len(s.legacy) == 0) {
+	// Over HTTP, a header naming the 2026-07-28 era makes the request one
+	// of that era, which then needs its _meta.
+	modernHeader := c == nil && httpVersion >= runtime.LatestProtocolVersion
+	if len(s.modern) > 0 && (tagged || modernHeader || m.Method == "server/discover" || len(s.legacy) == 0) {
 		req.modern = true
 		if !tagged {
 			return req, rpcError(runtime.CodeInvalidParams, m.Method+": _meta has no "+metaVersion)
@@ -183,6 +188,13 @@ func (s *Server) settle(m *message, c *conn, httpVersion string) (*request, *run
 	return req, nil
 }
 
+// claimsModern reports whether the protocol version of a request's _meta,
+// raw, names a version of the 2026-07-28 era or later.
+func claimsModern(raw json.RawMessage) bool {
+	var v string
+	return json.Unmarshal(raw, &v) == nil && v >= runtime.LatestProtocolVersion
+}
+
 // knows reports whether method is one the server answers.
 func (s *Server) knows(method string) bool {
 	switch method {
@@ -210,7 +222,8 @@ func (s *Server) unsupported(requested string) *runtime.RPCError {
 
 // answer runs a settled request and returns its result or its error.
 func (s *Server) answer(ctx context.Context, req *request, c *conn) (json.RawMessage, *runtime.RPCError) {
-	if !s.knows(req.method) {
+	if !s.knows(req.method) || req.modern && (req.method == "initialize" || req.method == "ping") {
+		// The 2026-07-28 era removed the handshake and ping.
 		return nil, rpcError(runtime.CodeMethodNotFound, "Method not found: "+req.method)
 	}
 	switch req.method {

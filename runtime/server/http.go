@@ -76,17 +76,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rerr == nil {
 		res, rerr = s.answer(withAsker(r.Context(), &httpAsker{s: s, events: events}), req, nil)
 	}
-	status := http.StatusOK
-	switch {
-	case rerr == nil:
-	case req.modern && rerr.Code == runtime.CodeMethodNotFound:
-		status = http.StatusNotFound
-	case req.modern && rerr.Code == runtime.CodeInternalError:
-		status = http.StatusInternalServerError
-	case req.modern, rerr.Code == runtime.CodeInvalidRequest:
-		status = http.StatusBadRequest
+	events.end(errorStatus(req, rerr), response(m.ID, res, rerr))
+}
+
+// errorStatus is the HTTP status of the response to req that carries e:
+// in the 2026-07-28 era, 404 for an unknown method and 400 for the errors
+// the specification gives that status; any other error, an internal one
+// included, is the answer of a POST that succeeded, as the go-sdk and
+// TypeScript servers send it. A legacy request's errors are answered 200,
+// but an invalid request.
+func errorStatus(req *request, e *runtime.RPCError) int {
+	if e == nil {
+		return http.StatusOK
 	}
-	events.end(status, response(m.ID, res, rerr))
+	switch e.Code {
+	case runtime.CodeInvalidRequest:
+		return http.StatusBadRequest
+	case runtime.CodeMethodNotFound:
+		if req.modern {
+			return http.StatusNotFound
+		}
+	case runtime.CodeParseError, runtime.CodeInvalidParams, runtime.CodeHeaderMismatch,
+		runtime.CodeMissingRequiredClientCapability, runtime.CodeUnsupportedProtocolVersion:
+		if req.modern {
+			return http.StatusBadRequest
+		}
+	}
+	return http.StatusOK
 }
 
 // eventStream is the body of a POST's response once a handler has sent the
@@ -166,8 +182,9 @@ func (a *httpAsker) ask(ctx context.Context, method string, params []byte) (json
 }
 
 // checkHeaders checks the headers a 2026-07-28 request carries against its
-// body: MCP-Protocol-Version, Mcp-Method and, for tools/call, Mcp-Name and
-// the Mcp-Param-* headers of the tool's annotations.
+// body: MCP-Protocol-Version, Mcp-Method, Mcp-Name for tools/call and
+// prompts/get (the name) and resources/read (the URI), and the
+// Mcp-Param-* headers of a tool's annotations.
 func (s *Server) checkHeaders(req *request, h http.Header) *runtime.RPCError {
 	mismatch := func(header, got, want string) *runtime.RPCError {
 		return rpcError(runtime.CodeHeaderMismatch, fmt.Sprintf("header %s is %q, and the request says %q", header, got, want))
@@ -178,13 +195,20 @@ func (s *Server) checkHeaders(req *request, h http.Header) *runtime.RPCError {
 	if v := h.Get("Mcp-Method"); v != req.method {
 		return mismatch("Mcp-Method", v, req.method)
 	}
-	if req.method == "tools/call" {
-		if v := decodeHeaderValue(h.Get("Mcp-Name")); v != req.p.Name {
-			return mismatch("Mcp-Name", v, req.p.Name)
-		}
-		if t := s.tools[req.p.Name]; t != nil {
-			return checkParamHeaders(t, req.p.Arguments, h)
-		}
+	var name string
+	switch req.method {
+	case "tools/call", "prompts/get":
+		name = req.p.Name
+	case "resources/read":
+		name = req.p.URI
+	default:
+		return nil
+	}
+	if v := decodeHeaderValue(h.Get("Mcp-Name")); v != name {
+		return mismatch("Mcp-Name", v, name)
+	}
+	if t := s.tools[req.p.Name]; t != nil && req.method == "tools/call" {
+		return checkParamHeaders(t, req.p.Arguments, h)
 	}
 	return nil
 }

@@ -158,3 +158,116 @@ func TestReadLongURIStaysLinear(t *testing.T) {
 		t.Errorf("reading a URI of %d bytes allocated %d bytes, more than %d", len(body), got, limit)
 	}
 }
+
+// The Mcp-Name header of a 2026-07-28 prompts/get and resources/read must
+// mirror the prompt's name and the resource's URI, as that of a tools/call
+// mirrors the tool's name: a real server refuses one that is missing or
+// names another, and a Session over HTTP sends the right one.
+func TestServeHTTPNameHeaderOfPromptsAndResources(t *testing.T) {
+	hs := httptest.NewServer(listingServer(t))
+	defer hs.Close()
+	ctx := context.Background()
+	sess, err := runtime.Connect(ctx, runtime.HTTP(hs.URL, nil), &runtime.Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if res, err := sess.GetPrompt(ctx, "greet", map[string]string{"who": "Ada"}); err != nil || !strings.Contains(res.Text(), "Ada") {
+		t.Errorf("prompts/get over HTTP: %+v, %v", res, err)
+	}
+	if res, err := sess.ReadResource(ctx, "test://files/a%20b"); err != nil || !strings.HasPrefix(res.Text(), "a b") {
+		t.Errorf("resources/read over HTTP: %+v, %v", res, err)
+	}
+
+	prompt := `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"greet","arguments":{"who":"Ada"},` + meta + `}}`
+	read := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"test://files/caf%C3%A9",` + meta + `}}`
+	for _, tc := range []struct {
+		name, method, body, header string
+		status                     int
+	}{
+		{"prompt without", "prompts/get", prompt, "", 400},
+		{"prompt of another", "prompts/get", prompt, "other", 400},
+		{"prompt", "prompts/get", prompt, "greet", 200},
+		{"resource without", "resources/read", read, "", 400},
+		{"resource of another", "resources/read", read, "test://files/x", 400},
+		{"resource", "resources/read", read, "test://files/caf%C3%A9", 200},
+	} {
+		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(tc.body))
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", tc.method)
+		if tc.header != "" {
+			req.Header.Set("Mcp-Name", tc.header)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || (tc.status == 400 && !strings.Contains(string(got), `"code":-32020,"message":"header Mcp-Name is`)) {
+			t.Errorf("%s: got %d %s, want %d", tc.name, resp.StatusCode, got, tc.status)
+		}
+	}
+}
+
+// A request whose MCP-Protocol-Version header names the 2026-07-28 era but
+// whose body lacks that era's _meta is refused as a real server refuses
+// it, naming the missing _meta (-32602, 400), not as a version the server
+// does not speak.
+func TestServeHTTPModernHeaderWithoutMeta(t *testing.T) {
+	s, err := testServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/list")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"tools/list: _meta has no io.modelcontextprotocol/protocolVersion"}}`
+	if resp.StatusCode != http.StatusBadRequest || string(got) != want {
+		t.Errorf("got %d %s\nwant 400 %s", resp.StatusCode, got, want)
+	}
+}
+
+// In the 2026-07-28 era, an internal error (a prompt handler that failed, a
+// tool's result that its output schema refuses) is the JSON-RPC answer of a
+// POST answered 200, as the go-sdk and TypeScript servers send it, not a
+// 500 that HTTP clients take for a failing server and retry.
+func TestServeHTTPInternalErrorIsTheAnswer(t *testing.T) {
+	s, err := testServer(&server.Options{Prompts: []server.Prompt{{
+		Prompt: runtime.Prompt{Name: "broken"},
+		Handle: func(context.Context, map[string]string) (*runtime.GetPromptResult, error) {
+			return nil, fmt.Errorf("the template is missing")
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	for _, tc := range []struct{ method, name, body, want string }{
+		{"tools/call", "bad_output", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"bad_output",` + meta + `}}`, `"code":-32603,"message":"the structured result of tool bad_output`},
+		{"prompts/get", "broken", `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"broken",` + meta + `}}`, `"code":-32603,"message":"prompt broken: the template is missing"`},
+	} {
+		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(tc.body))
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", tc.method)
+		req.Header.Set("Mcp-Name", tc.name)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), tc.want) {
+			t.Errorf("%s: got %d %s, want 200 with %s", tc.method, resp.StatusCode, got, tc.want)
+		}
+	}
+}

@@ -39,7 +39,10 @@ var ErrInputRequired = errors.New("server: the client's input is required: retur
 // url mode, RequestedSchema in form mode), and when the client has not
 // declared the elicitation capability (the mode's, since 2025-11-25); over
 // HTTP in the legacy era, where the Server keeps no session, it cannot tell
-// and asks anyway. Outside a handler it fails.
+// and asks anyway. In the 2026-07-28 era, a handler that returns that
+// error, as it is or wrapped, has its request answered with the
+// MissingRequiredClientCapability error (-32021) naming the capability.
+// Outside a handler it fails.
 func Elicit(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
 	mode := req.Mode
 	if mode == "" {
@@ -177,9 +180,51 @@ func ask(ctx context.Context, method, mode string, params []byte) (json.RawMessa
 		case mode != "":
 			what += " in " + mode + " mode"
 		}
-		return nil, fmt.Errorf("server: the client does not offer %s", what)
+		err := fmt.Errorf("server: the client does not offer %s", what)
+		if _, modern := a.(*rounds); modern {
+			return nil, &missingCapability{err: err, rpc: missingCapabilityError(method, mode, what)}
+		}
+		return nil, err
 	}
 	return a.ask(ctx, method, params)
+}
+
+// missingCapability is the error Elicit, Sample and ListRoots return in the
+// 2026-07-28 era when the client did not declare the capability they need:
+// it says so as in the legacy era, and wraps the
+// MissingRequiredClientCapability error that a request whose handler
+// returns it is answered with, as the specification requires.
+type missingCapability struct {
+	err error
+	rpc *runtime.RPCError
+}
+
+func (e *missingCapability) Error() string { return e.err.Error() }
+
+func (e *missingCapability) Unwrap() error { return e.rpc }
+
+// missingCapabilityError is the MissingRequiredClientCapability error of a
+// request to the client with method and mode, what in words, whose data
+// names the capability, as a ClientCapabilities object.
+func missingCapabilityError(method, mode, what string) *runtime.RPCError {
+	var caps string
+	switch {
+	case method == "roots/list":
+		caps = `{"roots":{}}`
+	case method == "sampling/createMessage" && mode == samplingTools:
+		caps = `{"sampling":{"tools":{}}}`
+	case method == "sampling/createMessage":
+		caps = `{"sampling":{}}`
+	case mode == runtime.ElicitURL:
+		caps = `{"elicitation":{"url":{}}}`
+	default:
+		caps = `{"elicitation":{}}`
+	}
+	return &runtime.RPCError{
+		Code:    runtime.CodeMissingRequiredClientCapability,
+		Message: "Missing required client capability: the request needs " + what,
+		Data:    json.RawMessage(`{"requiredCapabilities":` + caps + `}`),
+	}
 }
 
 // offers reports whether the capabilities object caps declares the

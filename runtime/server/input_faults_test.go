@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -56,7 +57,12 @@ func TestSampleWithToolsNeedsTheToolsCapability(t *testing.T) {
 			}
 			defer sess.Close()
 			res, err := sess.CallTool(context.Background(), "summarize", nil)
-			if want := "server: the client does not offer sampling/createMessage with tools"; !isError(res, err) || res.Text() != want {
+			var rpc *runtime.RPCError
+			if era.want >= runtime.LatestProtocolVersion {
+				if want := `{"requiredCapabilities":{"sampling":{"tools":{}}}}`; !errors.As(err, &rpc) || rpc.Code != runtime.CodeMissingRequiredClientCapability || string(rpc.Data) != want {
+					t.Errorf("summarize: %+v, %v; want -32021 with %s", res, err, want)
+				}
+			} else if want := "server: the client does not offer sampling/createMessage with tools"; !isError(res, err) || res.Text() != want {
 				t.Errorf("summarize: %+v, %v; want the error %q", res, err, want)
 			}
 			if n := sampled.Load(); n != 0 {
@@ -427,4 +433,67 @@ func TestUnansweredAskTimesOut(t *testing.T) {
 			t.Errorf("the call was answered %q (%v), want an error saying %q", call, events.Err(), want)
 		}
 	})
+}
+
+// In the 2026-07-28 era, a request whose handler needs a capability the
+// client did not declare, and fails for want of it, is answered with
+// MissingRequiredClientCapability (-32021, 400 over HTTP), naming the
+// capability, as the specification requires of a real server; the legacy
+// era's handler error is unchanged.
+func TestMissingCapabilityIsAnsweredAsSuch(t *testing.T) {
+	ctx := context.Background()
+	var runs atomic.Int32
+	s := inputServer(t, &runs)
+	sess, err := s.Connect(ctx, &runtime.Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	want := `{"requiredCapabilities":{"elicitation":{}}}`
+	check := func(what string, err error) {
+		t.Helper()
+		var rpc *runtime.RPCError
+		if !errors.As(err, &rpc) || rpc.Code != runtime.CodeMissingRequiredClientCapability || string(rpc.Data) != want {
+			t.Errorf("%s: %v (data %s), want -32021 with %s", what, err, dataOf(rpc), want)
+		}
+	}
+	_, err = sess.CallTool(ctx, "ask", nil)
+	check("tools/call", err)
+	_, err = sess.GetPrompt(ctx, "greet", nil)
+	check("prompts/get", err)
+	_, err = sess.ReadResource(ctx, "vault://k")
+	check("resources/read", err)
+
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask",`+meta+`}}`))
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "ask")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(got), `"code":-32021`) {
+		t.Errorf("over HTTP: got %d %s, want 400 with -32021", resp.StatusCode, got)
+	}
+
+	legacy, err := s.Connect(ctx, &runtime.Options{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer legacy.Close()
+	if res, err := legacy.CallTool(ctx, "ask", nil); !isError(res, err) || res.Text() != "server: the client does not offer elicitation/create in form mode" {
+		t.Errorf("legacy tools/call: %+v, %v", res, err)
+	}
+}
+
+// dataOf returns the data of e, or nothing when e is nil.
+func dataOf(e *runtime.RPCError) json.RawMessage {
+	if e == nil {
+		return nil
+	}
+	return e.Data
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http/httptest"
@@ -172,7 +173,13 @@ func TestAskingAClientThatOffersNothing(t *testing.T) {
 			}
 			defer sess.Close()
 			res, err := sess.CallTool(ctx, "ask", nil)
-			if !isError(res, err) || res.Text() != "server: the client does not offer elicitation/create in form mode" {
+			var rpc *runtime.RPCError
+			if era.want >= runtime.LatestProtocolVersion {
+				// TestMissingCapabilityIsAnsweredAsSuch checks the rest.
+				if !errors.As(err, &rpc) || rpc.Code != runtime.CodeMissingRequiredClientCapability {
+					t.Fatalf("ask: %+v, %v", res, err)
+				}
+			} else if !isError(res, err) || res.Text() != "server: the client does not offer elicitation/create in form mode" {
 				t.Fatalf("ask: %+v, %v", res, err)
 			}
 		})
@@ -220,10 +227,10 @@ func TestRequestStateCannotBeForged(t *testing.T) {
 	}
 	answer := `,"inputResponses":{"` + key + `":{"action":"accept","content":{"name":"Eve"}}}`
 	// The second round asks for a sample, which the capabilities do not
-	// offer: the handler's error becomes an isError result.
+	// offer: the handler's error makes the answer -32021.
 	state := func(s string) string { return `,"requestState":"` + s + `"` }
 	next := send(body(`{"q":"a"}`, answer+state(res.RequestState)))
-	if !strings.Contains(string(next["result"]), "does not offer sampling/createMessage") {
+	if !strings.Contains(string(next["error"]), `"requiredCapabilities":{"sampling":{}}`) {
 		t.Fatalf("second round: %s", next)
 	}
 	for name, extra := range map[string]string{

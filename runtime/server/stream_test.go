@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -240,5 +242,46 @@ func TestServeReturnsWhenClientStopsReading(t *testing.T) {
 		}
 	case <-time.After(testenv.WaitLimit(t)):
 		t.Fatal("Serve did not return after its context ended, while a write of an answer blocked")
+	}
+}
+
+// The 2026-07-28 era removed ping and the initialize handshake: a request
+// for either that carries that era's _meta is answered as a real server
+// answers a method it does not have, with -32601 (404 over HTTP); without
+// the _meta, both are the legacy era's as before.
+func TestModernEraHasNoPingOrInitialize(t *testing.T) {
+	modernPing := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{` + meta + `}}`
+	modernInit := `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"},` + meta + `}}`
+	c := serveRaw(t, nil)
+	for _, tc := range []struct{ send, want string }{
+		{modernPing, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: ping"}}`},
+		{modernInit, `{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: initialize"}}`},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping"}`, `{"jsonrpc":"2.0","id":3,"result":{}}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-11-25","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`, `"result":{"protocolVersion":"2025-11-25"`},
+	} {
+		if got := c.ask(tc.send); !strings.Contains(got, tc.want) {
+			t.Errorf("sent %.60s\ngot  %s\nwant %s", tc.send, got, tc.want)
+		}
+	}
+
+	s, err := testServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	for _, tc := range []struct{ method, body string }{{"ping", modernPing}, {"initialize", modernInit}} {
+		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(tc.body))
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", tc.method)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(got), `"code":-32601`) {
+			t.Errorf("%s over HTTP: got %d %s, want 404 with -32601", tc.method, resp.StatusCode, got)
+		}
 	}
 }
