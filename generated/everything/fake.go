@@ -172,7 +172,7 @@ func (UnimplementedHandler) ReadDynamicTextResource(context.Context, DynamicText
 	return nil, fakeimpl.UnimplementedTemplate()
 }
 
-// NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler); opts may be nil.
+// NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler). opts may be nil; the prompts and resource templates it holds are offered beside those h answers.
 func NewServer(h Handler, opts *server.Options) (*server.Server, error) {
 	return fakeimpl.NewServer(h, MCPTools(), opts,
 		fakeimpl.ServeTool("echo", Handler.Echo),

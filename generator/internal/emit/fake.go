@@ -85,7 +85,7 @@ func (g *gen) fakeFile() *jen.File {
 	for _, u := range unimplemented {
 		f.Add(u)
 	}
-	f.Add(comment("NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler); opts may be nil.")).
+	f.Add(comment("NewServer returns an MCP server of the tools, listed as MCPTools lists them, whose calls h answers. It speaks both protocol eras and can be served in memory (Connect), over stdio (Serve) or over Streamable HTTP (it is an http.Handler). opts may be nil; the prompts and resource templates it holds are offered beside those h answers.")).
 		Func().Id("NewServer").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("*").Qual(serverPkg, "Options")).Params(jen.Op("*").Qual(serverPkg, "Server"), jen.Error()).Block(
 		jen.Return(jen.Qual(fakeImplPkg, "NewServer").Call(append([]jen.Code{jen.Id("h"), jen.Id("MCPTools").Call(), jen.Id("opts")}, multiline(servers)...)...)),
 	)

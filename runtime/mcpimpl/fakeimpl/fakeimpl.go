@@ -29,7 +29,8 @@ type Served[H any] struct {
 
 // NewServer is the body of a generated NewServer: a server.Server offering
 // tools, each answered by the Served of its name, and the prompts and
-// resource templates of served, all answered by h.
+// resource templates of served, all answered by h, followed by those of
+// opts.
 func NewServer[H any](h H, tools []runtime.Tool, opts *server.Options, served ...Served[H]) (*server.Server, error) {
 	if any(h) == nil {
 		return nil, errors.New("the handler of the fake server is nil")
@@ -38,6 +39,8 @@ func NewServer[H any](h H, tools []runtime.Tool, opts *server.Options, served ..
 	if opts != nil {
 		o = *opts
 	}
+	// The options' own prompts and templates come after the package's.
+	extraPrompts, extraTemplates := o.Prompts, o.ResourceTemplates
 	o.Prompts, o.ResourceTemplates = nil, nil
 	byName := make(map[string]Served[H], len(served))
 	for _, s := range served {
@@ -62,6 +65,8 @@ func NewServer[H any](h H, tools []runtime.Tool, opts *server.Options, served ..
 			o.ResourceTemplates = append(o.ResourceTemplates, server.ResourceTemplate{Template: t, Handle: s.makeTemplate(h)})
 		}
 	}
+	o.Prompts = append(o.Prompts, extraPrompts...)
+	o.ResourceTemplates = append(o.ResourceTemplates, extraTemplates...)
 	table := make([]server.Tool, len(tools))
 	for i, t := range tools {
 		s, ok := byName[t.Name]

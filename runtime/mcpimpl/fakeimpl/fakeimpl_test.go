@@ -8,6 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl"
 	"github.com/mcpgen/mcpgen/runtime/mcpimpl/fakeimpl"
+	"github.com/mcpgen/mcpgen/runtime/server"
 )
 
 // tagsParams is the parameter struct a generated package declares for the
@@ -81,4 +82,49 @@ func connect[H any](t *testing.T, h H, served ...fakeimpl.Served[H]) *runtime.Se
 	}
 	t.Cleanup(func() { sess.Close() })
 	return sess
+}
+
+// The prompts and resource templates given in a generated NewServer's
+// options are offered beside those its Handler answers: they used to be
+// dropped without a word. One listed twice is refused, naming it.
+func TestNewServerKeepsOptionsPromptsAndTemplates(t *testing.T) {
+	ctx := context.Background()
+	extra := server.Prompt{
+		Prompt: runtime.Prompt{Name: "extra"},
+		Handle: func(context.Context, map[string]string) (*runtime.GetPromptResult, error) {
+			return &runtime.GetPromptResult{Messages: []runtime.PromptMessage{{Role: "user", Content: runtime.Content{Type: runtime.ContentText, Text: "from the options"}}}}, nil
+		},
+	}
+	tmpl, err := runtime.ParseResourceTemplate([]byte(`{"uriTemplate":"extra://{id}","name":"extra"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	extraTemplate := server.ResourceTemplate{Template: tmpl, Handle: func(_ context.Context, uri string, _ map[string]any) (*runtime.ReadResourceResult, error) {
+		return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{URI: uri, Text: "extra"}}}, nil
+	}}
+	hostile := fakeimpl.ServePrompt(`{"name":"hostile","arguments":[{"name":"name"},{"name":"a\"b"},{"name":"e f,omitempty"}]}`, hostileHandler.HostilePrompt)
+	s, err := fakeimpl.NewServer(hostileHandler{}, nil, &server.Options{Prompts: []server.Prompt{extra}, ResourceTemplates: []server.ResourceTemplate{extraTemplate}}, hostile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Connect(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	prompts, err := sess.ListPrompts(ctx)
+	if err != nil || len(prompts) != 2 {
+		t.Fatalf("prompts/list: %v, %+v; want the handler's prompt and the options'", err, prompts)
+	}
+	if res, err := sess.GetPrompt(ctx, "extra", nil); err != nil || res.Text() != "from the options" {
+		t.Errorf("prompts/get extra: %v, %+v", err, res)
+	}
+	if res, err := sess.ReadResource(ctx, "extra://1"); err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "extra" {
+		t.Errorf("resources/read extra://1: %v, %+v", err, res)
+	}
+
+	twice := server.Prompt{Prompt: runtime.Prompt{Name: "hostile"}, Handle: extra.Handle}
+	if _, err := fakeimpl.NewServer(hostileHandler{}, nil, &server.Options{Prompts: []server.Prompt{twice}}, hostile); err == nil || !strings.Contains(err.Error(), "hostile") {
+		t.Errorf("a prompt of the options named as one of the handler's: %v, want an error naming it", err)
+	}
 }
