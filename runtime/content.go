@@ -110,7 +110,7 @@ func (c *Content) decode(data []byte, alias bool) error {
 				return nil
 			}
 			c.Resource = &ResourceContents{}
-			err = c.Resource.decode(v, keep)
+			_, err = c.Resource.decode(v, keep)
 		case "annotations":
 			c.Annotations = keep(v)
 		case "_meta":
@@ -135,8 +135,10 @@ func (c *Content) decode(data []byte, alias bool) error {
 	return nil
 }
 
-func (r *ResourceContents) decode(data []byte, keep func([]byte) json.RawMessage) error {
-	return jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
+// decode decodes the contents data, and reports whether they have a text
+// member.
+func (r *ResourceContents) decode(data []byte, keep func([]byte) json.RawMessage) (hasText bool, err error) {
+	err = jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
 		var err error
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "uri"):
@@ -144,6 +146,7 @@ func (r *ResourceContents) decode(data []byte, keep func([]byte) json.RawMessage
 		case jsonrpc.KeyIs(key, escaped, "mimeType"):
 			r.MIMEType, err = jsonrpc.String(v)
 		case jsonrpc.KeyIs(key, escaped, "text"):
+			hasText = true
 			r.Text, err = jsonrpc.String(v)
 		case jsonrpc.KeyIs(key, escaped, "blob"):
 			r.Blob, err = decodeBase64(v)
@@ -156,6 +159,7 @@ func (r *ResourceContents) decode(data []byte, keep func([]byte) json.RawMessage
 		}
 		return nil
 	})
+	return hasText, err
 }
 
 // wholeNumber parses v as a JSON number with no fractional part, however

@@ -34,7 +34,7 @@ func TestContentKeepsRequiredMembers(t *testing.T) {
 	// An empty blob stays a blob across a round trip.
 	b, _ := json.Marshal(ResourceContents{URI: "u", Blob: []byte{}})
 	var back ResourceContents
-	if err := back.decode(b, func(v []byte) json.RawMessage { return v }); err != nil || !back.IsBlob() {
+	if _, err := back.decode(b, func(v []byte) json.RawMessage { return v }); err != nil || !back.IsBlob() {
 		t.Errorf("an empty blob encoded as %s decodes as IsBlob() = %v (%v)", b, back.IsBlob(), err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -221,6 +222,9 @@ func decodePromptResult(data []byte) (*GetPromptResult, *inputRequired, error) {
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "messages"):
+			if sawMessages {
+				return errors.New("messages is given twice")
+			}
 			sawMessages = true
 			if jsonrpc.IsNull(v) {
 				return nil
@@ -261,15 +265,21 @@ func decodePromptResult(data []byte) (*GetPromptResult, *inputRequired, error) {
 	return res, nil, nil
 }
 
+// decodePromptMessage decodes one message of a prompts/get result. Its role
+// must be user or assistant, as the protocol's Role is.
 func decodePromptMessage(raw []byte) (PromptMessage, error) {
 	var m PromptMessage
-	var sawContent bool
+	var sawRole, sawContent bool
 	err := jsonrpc.ObjectEach(raw, func(key []byte, escaped bool, v []byte) error {
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "role"):
+			sawRole = true
 			r, err := jsonrpc.String(v)
 			if err != nil {
 				return fmt.Errorf("role: %w", err)
+			}
+			if r != "user" && r != "assistant" {
+				return fmt.Errorf("role %s is neither user nor assistant", redact.Quote(r))
 			}
 			m.Role = r
 		case jsonrpc.KeyIs(key, escaped, "content"):
@@ -282,6 +292,9 @@ func decodePromptMessage(raw []byte) (PromptMessage, error) {
 	})
 	if err != nil {
 		return m, err
+	}
+	if !sawRole {
+		return m, errors.New("the message has no role")
 	}
 	if !sawContent {
 		return m, errors.New("the message has no content")

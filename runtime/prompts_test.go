@@ -108,3 +108,94 @@ func TestParseResourceTemplateNeedsNameAndTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptMessageRoles: a prompt message's role is user or assistant, as
+// PromptMessage documents and the protocol requires; a message with another
+// role, or none, is an error naming the message, in both eras. Before, a
+// program reading Role as "assistant or else the user's" took a "system"
+// message, or one without a role, for the user's words.
+func TestPromptMessageRoles(t *testing.T) {
+	for _, era := range []struct {
+		name string
+		wrap func(func(c *memConn, ctx context.Context, m memMsg) error) func(c *memConn, ctx context.Context, m memMsg) error
+	}{{"legacy", legacyMem}, {"2026-07-28", modernMem}} {
+		t.Run(era.name, func(t *testing.T) {
+			msg := func(role string) string {
+				return `{` + role + `"content":{"type":"text","text":"x"}}`
+			}
+			results := map[string]string{
+				"ok":      `{"messages":[` + msg(`"role":"user",`) + `,` + msg(`"role":"assistant",`) + `]}`,
+				"system":  `{"messages":[` + msg(`"role":"user",`) + `,` + msg(`"role":"system",`) + `]}`,
+				"empty":   `{"messages":[` + msg(`"role":"",`) + `]}`,
+				"case":    `{"messages":[` + msg(`"role":"User",`) + `]}`,
+				"missing": `{"messages":[` + msg(``) + `]}`,
+				"long":    `{"messages":[` + msg(`"role":"`+strings.Repeat("\\u001b[2J", 10000)+`",`) + `]}`,
+			}
+			conn := newMemConn(era.wrap(func(c *memConn, ctx context.Context, m memMsg) error {
+				if m.Method == "prompts/get" {
+					var p struct {
+						Name string `json:"name"`
+					}
+					json.Unmarshal(m.Params, &p)
+					c.reply(m, results[p.Name])
+				}
+				return nil
+			}))
+			s, err := Connect(context.Background(), conn, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			res, err := s.GetPrompt(ctx, "ok", nil)
+			if err != nil || len(res.Messages) != 2 || res.Messages[0].Role != "user" || res.Messages[1].Role != "assistant" {
+				t.Fatalf("GetPrompt(ok) = %+v, %v; want a user and an assistant message", res, err)
+			}
+			for name, want := range map[string]string{
+				"system":  `messages[1]: role "system" is neither user nor assistant`,
+				"empty":   `messages[0]: role "" is neither user nor assistant`,
+				"case":    `messages[0]: role "User" is neither user nor assistant`,
+				"missing": `messages[0]: the message has no role`,
+				"long":    `messages[0]: role "\x1b[2J`,
+			} {
+				res, err := s.GetPrompt(ctx, name, nil)
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("GetPrompt(%s) = %+v, %v; want an error saying %q", name, res, err, want)
+					continue
+				}
+				if len(err.Error()) > 1000 || strings.Contains(err.Error(), "\x1b") {
+					t.Errorf("GetPrompt(%s): the error holds the role whole or raw (%d bytes)", name, len(err.Error()))
+				}
+			}
+		})
+	}
+}
+
+// TestResultsGiveTheirArrayOnce: a prompts/get result giving messages twice,
+// or a resources/read result giving contents twice, is an error naming the
+// member. Before, the Session took both arrays, one after the other, where
+// encoding/json and JavaScript's JSON.parse, reading the result's Raw as a
+// program or another client does, take the last one alone.
+func TestResultsGiveTheirArrayOnce(t *testing.T) {
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		switch m.Method {
+		case "prompts/get":
+			c.reply(m, `{"messages":[{"role":"user","content":{"type":"text","text":"shown"}}],"messag\u0065s":[{"role":"user","content":{"type":"text","text":"read by others"}}]}`)
+		case "resources/read":
+			c.reply(m, `{"contents":[{"uri":"demo://a","text":"shown"}],"contents":[]}`)
+		}
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if res, err := s.GetPrompt(ctx, "p", nil); err == nil || !strings.Contains(err.Error(), "malformed result: messages is given twice") {
+		t.Errorf("GetPrompt = %+v, %v; want an error saying messages is given twice", res, err)
+	}
+	if res, err := s.ReadResource(ctx, "demo://a"); err == nil || !strings.Contains(err.Error(), "malformed result: contents is given twice") {
+		t.Errorf("ReadResource = %+v, %v; want an error saying contents is given twice", res, err)
+	}
+}

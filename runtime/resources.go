@@ -116,7 +116,9 @@ func IsResourceNotFound(err error) bool {
 }
 
 // decodeReadResult decodes a resources/read result. Its members alias data,
-// which the caller owns. It returns a non-nil *inputRequired instead of a
+// which the caller owns. Each item must have its uri and either text or a
+// blob (a null blob counts as none), as the protocol's text and blob
+// contents do. It returns a non-nil *inputRequired instead of a
 // result when the server asks for input first (2026-07-28).
 func decodeReadResult(data []byte) (*ReadResourceResult, *inputRequired, error) {
 	res := &ReadResourceResult{Raw: json.RawMessage(data)}
@@ -125,13 +127,26 @@ func decodeReadResult(data []byte) (*ReadResourceResult, *inputRequired, error) 
 	err := jsonrpc.ObjectEach(data, func(key []byte, escaped bool, v []byte) error {
 		switch {
 		case jsonrpc.KeyIs(key, escaped, "contents"):
+			if sawContents {
+				return errors.New("contents is given twice")
+			}
 			sawContents = true
 			if jsonrpc.IsNull(v) {
 				return nil
 			}
 			return jsonrpc.ArrayEach(v, func(item []byte) error {
 				var c ResourceContents
-				if err := c.decode(item, func(b []byte) json.RawMessage { return json.RawMessage(b) }); err != nil {
+				hasText, err := c.decode(item, func(b []byte) json.RawMessage { return json.RawMessage(b) })
+				switch {
+				case err != nil:
+				case c.URI == "":
+					err = errors.New("the item has no uri")
+				case hasText && c.IsBlob():
+					err = errors.New("the item has both text and blob")
+				case !hasText && !c.IsBlob():
+					err = errors.New("the item has neither text nor blob")
+				}
+				if err != nil {
 					return fmt.Errorf("contents[%d]: %w", len(res.Contents), err)
 				}
 				res.Contents = append(res.Contents, c)

@@ -93,3 +93,62 @@ func TestReadResourceWithoutCapability(t *testing.T) {
 		t.Errorf("ReadResource = %v", err)
 	}
 }
+
+// TestReadResourceItemsNeedURIAndOneBody: each item of a resources/read
+// result is text contents or blob contents, with its URI: an item without
+// a uri, with neither text nor blob, or with both is an error naming the
+// item, in both eras. Before, such items were taken as empty text, or as a
+// blob whose text Text() then dropped, and a 16 MiB result of {} items
+// made 5.6 million of them.
+func TestReadResourceItemsNeedURIAndOneBody(t *testing.T) {
+	for _, era := range []struct {
+		name string
+		wrap func(func(c *memConn, ctx context.Context, m memMsg) error) func(c *memConn, ctx context.Context, m memMsg) error
+	}{{"legacy", legacyMem}, {"2026-07-28", modernMem}} {
+		t.Run(era.name, func(t *testing.T) {
+			results := map[string]string{
+				"demo://ok":       `{"contents":[{"uri":"demo://ok","text":"t"},{"uri":"demo://ok/b","blob":""},{"uri":"demo://ok/n","text":"n","blob":null}]}`,
+				"demo://empty":    `{"contents":[{}]}`,
+				"demo://nouri":    `{"contents":[{"uri":"demo://nouri","text":"a"},{"text":"b"}]}`,
+				"demo://emptyuri": `{"contents":[{"uri":"","text":"a"}]}`,
+				"demo://nobody":   `{"contents":[{"uri":"demo://nobody","mimeType":"text/plain"}]}`,
+				"demo://both":     `{"contents":[{"uri":"demo://both","text":"shown","blob":"aGlkZGVu"}]}`,
+			}
+			conn := newMemConn(era.wrap(func(c *memConn, ctx context.Context, m memMsg) error {
+				if m.Method == "resources/read" {
+					var p struct {
+						URI string `json:"uri"`
+					}
+					json.Unmarshal(m.Params, &p)
+					c.reply(m, results[p.URI])
+				}
+				return nil
+			}))
+			s, err := Connect(context.Background(), conn, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			ctx := context.Background()
+			res, err := s.ReadResource(ctx, "demo://ok")
+			if err != nil {
+				t.Fatalf("ReadResource(demo://ok) = %v, want its three items", err)
+			}
+			if len(res.Contents) != 3 || res.Contents[0].IsBlob() || !res.Contents[1].IsBlob() || res.Contents[2].IsBlob() || res.Text() != "t\nn" {
+				t.Errorf("ReadResource(demo://ok) = %+v, want a text, a blob and a text item", res.Contents)
+			}
+			for uri, want := range map[string]string{
+				"demo://empty":    "contents[0]: the item has no uri",
+				"demo://nouri":    "contents[1]: the item has no uri",
+				"demo://emptyuri": "contents[0]: the item has no uri",
+				"demo://nobody":   "contents[0]: the item has neither text nor blob",
+				"demo://both":     "contents[0]: the item has both text and blob",
+			} {
+				res, err := s.ReadResource(ctx, uri)
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("ReadResource(%s) = %+v, %v; want an error saying %q", uri, res, err, want)
+				}
+			}
+		})
+	}
+}

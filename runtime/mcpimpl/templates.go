@@ -3,6 +3,7 @@ package mcpimpl
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -46,7 +47,9 @@ const notInReserved = "\"<>\\^`{|}"
 // ExpandURI expands the RFC 6570 URI template tmpl of the resource template
 // named template with vars, with the std-uritemplate library. An empty
 // optional variable is undefined, and its expression writes nothing.
-// Values are escaped as the template's operators ask. The values
+// Values are escaped as the template's operators ask, and a prefix
+// modifier ({name:3}) keeps the value's first characters, as RFC 6570
+// counts them. The values
 // CheckURIVars refuses are a *runtime.ValidationError.
 func ExpandURI(template, tmpl string, vars []URIVar) (string, error) {
 	if err := CheckURIVars(template, vars); err != nil {
@@ -62,6 +65,9 @@ func ExpandURI(template, tmpl string, vars []URIVar) (string, error) {
 		}
 	}
 	uri, err := stduritemplate.Expand(tmpl, values)
+	if err == nil {
+		uri, err = expandPrefixes(tmpl, values, uri)
+	}
 	if err != nil {
 		return "", fmt.Errorf("resource template %q: expanding %q: %w", template, tmpl, err)
 	}
@@ -149,4 +155,84 @@ func lonePercent(s string) bool {
 
 func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// expandPrefixes expands tmpl, which the library has expanded as uri, again
+// when it has prefix modifiers ({name:3}), expression by expression: in
+// each, a variable of a prefix modifier whose value is a string gets the
+// value's prefix, and the modifier is dropped. RFC 6570 counts a prefix in
+// characters, a percent-encoded octet of a + or # expression as one, while
+// the library counts bytes and stops at the character that reaches the
+// count ("日本語" cut at 3 keeps "日", and a cut through "%41" writes "%25").
+// An expression that names a variable twice keeps the library's reading.
+func expandPrefixes(tmpl string, values stduritemplate.Substitutions, uri string) (string, error) {
+	if !strings.Contains(tmpl, ":") {
+		return uri, nil
+	}
+	var b strings.Builder
+	cut := false
+	for rest := tmpl; rest != ""; {
+		open := strings.IndexByte(rest, '{')
+		if open != 0 {
+			if open < 0 {
+				open = len(rest)
+			}
+			lit, err := stduritemplate.Expand(rest[:open], nil)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(lit)
+			rest = rest[open:]
+			continue
+		}
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			return uri, nil
+		}
+		expr, op := rest[1:end], ""
+		rest = rest[end+1:]
+		if expr != "" && strings.IndexByte("+#./;?&", expr[0]) >= 0 {
+			op, expr = expr[:1], expr[1:]
+		}
+		specs := strings.Split(expr, ",")
+		own := make(stduritemplate.Substitutions, len(specs))
+		for i, spec := range specs {
+			name, length, ok := strings.Cut(strings.TrimSuffix(spec, "*"), ":")
+			if _, twice := own[name]; twice {
+				own, specs = values, strings.Split(expr, ",")
+				break
+			}
+			own[name] = values[name]
+			n, err := strconv.Atoi(length)
+			if value, isString := values[name].(string); ok && err == nil && n > 0 && isString {
+				own[name] = prefix(value, n, op == "+" || op == "#")
+				specs[i] = name
+				cut = true
+			}
+		}
+		part, err := stduritemplate.Expand("{"+op+strings.Join(specs, ",")+"}", own)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(part)
+	}
+	if !cut {
+		return uri, nil
+	}
+	return b.String(), nil
+}
+
+// prefix returns the first n characters of s; in a reserved (+ or #)
+// expression, a percent-encoded octet counts as one character.
+func prefix(s string, n int, reserved bool) string {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		if reserved && s[i] == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
+			i += 3
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
 }

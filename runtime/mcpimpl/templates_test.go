@@ -210,3 +210,34 @@ func loneEscape(s string) bool {
 	}
 	return false
 }
+
+// TestExpandURIPrefixCountsCharacters: a prefix modifier ({name:3}) keeps
+// the value's first characters, as RFC 6570 counts them, not its first
+// bytes: in a + or # expression a percent-encoded octet counts as one and
+// is not split. Before, std-uritemplate counted bytes and stopped at the
+// character that reached the count: "日本語です" became "日", and a cut
+// through "%41" wrote "%25", a percent sign.
+func TestExpandURIPrefixCountsCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		tmpl string
+		vars []URIVar
+		want string
+	}{
+		{"u://h/{name:3}", []URIVar{{Name: "name", Value: "日本語です", Required: true}}, "u://h/%E6%97%A5%E6%9C%AC%E8%AA%9E"},
+		{"u://h/{name:2}", []URIVar{{Name: "name", Value: "éé!", Required: true}}, "u://h/%C3%A9%C3%A9"},
+		{"u://h/{name:3}", []URIVar{{Name: "name", Value: "abcdef", Required: true}}, "u://h/abc"},
+		{"u://h/{name:9}", []URIVar{{Name: "name", Value: "ab", Required: true}}, "u://h/ab"},
+		{"u://h/{name:1}/{name}", []URIVar{{Name: "name", Value: "éa", Required: true}}, "u://h/%C3%A9/%C3%A9a"},
+		{"u://h{?q:2,r}", []URIVar{{Name: "q", Value: "日本語"}, {Name: "r", Value: "é"}}, "u://h?q=%E6%97%A5%E6%9C%AC&r=%C3%A9"},
+		{"u://h{?q:2}", []URIVar{{Name: "q"}}, "u://h"},
+		{"u://h/{+path:2}", []URIVar{{Name: "path", Value: "a%41b", Required: true, Reserved: true}}, "u://h/a%41"},
+		{"u://h/{+path:3}", []URIVar{{Name: "path", Value: "é/ü/x", Required: true, Reserved: true}}, "u://h/%C3%A9/%C3%BC"},
+		{"u://h{#f:1}", []URIVar{{Name: "f", Value: "日本", Reserved: true}}, "u://h#%E6%97%A5"},
+		{"u://h/{name.p0}/{name:1}", []URIVar{{Name: "name.p0", Value: "x", Required: true}, {Name: "name", Value: "éé", Required: true}}, "u://h/x/%C3%A9"},
+	} {
+		got, err := ExpandURI("t", tc.tmpl, tc.vars)
+		if err != nil || got != tc.want {
+			t.Errorf("ExpandURI(%q, %+v) = %q, %v, want %q", tc.tmpl, tc.vars, got, err, tc.want)
+		}
+	}
+}

@@ -19,7 +19,8 @@ var ErrResourceNotFound = errors.New("resource not found")
 // or, for a variable the template explodes ({ids*}), a []string. A
 // *runtime.RPCError it returns is sent as the request's JSON-RPC error, and
 // ErrResourceNotFound as the error for an unknown resource; any other
-// error, or a panic, as an internal error.
+// error, or a panic, as an internal error. An item of the result without a
+// URI is sent with the URI read.
 type ResourceHandler func(ctx context.Context, uri string, vars map[string]any) (*runtime.ReadResourceResult, error)
 
 // ResourceTemplate is one resource template a Server offers: how
@@ -122,9 +123,15 @@ func (s *Server) readResource(ctx context.Context, req *request) (json.RawMessag
 		case res == nil:
 			res = &runtime.ReadResourceResult{}
 		}
-		contents := res.Contents
-		if contents == nil {
-			contents = []runtime.ResourceContents{}
+		// An item whose URI the handler left empty is sent with the URI
+		// read: the protocol requires one, and clients refuse items
+		// without it.
+		contents := make([]runtime.ResourceContents, len(res.Contents))
+		for i, c := range res.Contents {
+			if c.URI == "" {
+				c.URI = uri
+			}
+			contents[i] = c
 		}
 		body, err := json.Marshal(struct {
 			Contents []runtime.ResourceContents `json:"contents"`
