@@ -197,13 +197,17 @@ func acceptsNull(doc, n *jsontree.Node, depth int) bool {
 		return !slices.ContainsFunc(all.Items, func(b *jsontree.Node) bool { return !acceptsNull(doc, b, depth+1) }) &&
 			(!slices.ContainsFunc(rest.Keys(), func(k string) bool { return k == "type" || k == "const" || k == "enum" }) || acceptsNull(doc, rest, depth+1))
 	}
-	if k := n.Get("const"); k != nil {
-		return k.Kind == jsontree.Null
+	// Null must pass each of const, enum and type that is there.
+	if k := n.Get("const"); k != nil && k.Kind != jsontree.Null {
+		return false
 	}
-	if e := n.Get("enum"); e != nil {
-		return slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.Kind == jsontree.Null })
+	if e := n.Get("enum"); e != nil && !slices.ContainsFunc(e.Items, func(x *jsontree.Node) bool { return x.Kind == jsontree.Null }) {
+		return false
 	}
-	return slices.Contains(schema.Types(n.Get("type")), "null")
+	if t := n.Get("type"); t != nil {
+		return slices.Contains(schema.Types(t), "null")
+	}
+	return n.Has("const") || n.Has("enum")
 }
 
 // irShape is the shape of an IR type. A Raw type holds any JSON value and

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
@@ -99,9 +100,12 @@ func (r resolver) finish(v *view, depth int) {
 	if e := o.Get("enum"); e != nil && e.Kind == jsontree.Array {
 		v.hasEnum = true
 		v.enum = nil
+		// A null the type does not allow fails the type, listed or not.
+		t := o.Get("type")
+		typeNull := t == nil || slices.Contains(schema.Types(t), "null")
 		for _, it := range e.Items {
 			if it.Kind == jsontree.Null {
-				v.nullable = true
+				v.nullable = v.nullable || typeNull
 				continue
 			}
 			v.enum = append(v.enum, it)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -334,6 +335,9 @@ func (c *converter) ownName(ptr, hint string) string {
 // root converts the whole schema document, which must become a named type.
 func (c *converter) root(base, name string) (*Type, error) {
 	c.base, c.rootName = base, name
+	if err := c.checkResources(); err != nil {
+		return nil, err
+	}
 	t, err := c.conv(c.doc, c.rootPtr, name)
 	if err != nil {
 		return nil, err
@@ -351,6 +355,73 @@ func (c *converter) root(base, name string) (*Type, error) {
 		return nil, c.errf(c.rootPtr, "the schema does not describe a JSON object")
 	}
 	return t, nil
+}
+
+// checkResources refuses a $ref that an enclosing schema's $id (draft-04's
+// id) makes resolve against that schema, an embedded resource, rather than
+// against the tool's schema, as schema.Resolve reads every $ref. A $id that
+// is only a fragment (draft-07's plain-name anchor) changes no base, nor
+// does one the document's root has already, nor, up to draft-07, one beside
+// a $ref, which replaces the object it is in.
+func (c *converter) checkResources() error {
+	key := "$id"
+	if s, _ := c.doc.Get("$schema").StringValue(); strings.Contains(s, "draft-04") || strings.Contains(s, "draft-03") {
+		key = "id"
+	}
+	rootID, _ := c.doc.Get(key).StringValue()
+	// path holds the keys and indexes that lead to the current value; the
+	// pointers are built from it only for the error.
+	var path []string
+	at := func(n int) string {
+		var b strings.Builder
+		b.WriteString(c.rootPtr)
+		for _, tok := range path[:n] {
+			b.WriteByte('/')
+			b.WriteString(jsontree.EscapeToken(tok))
+		}
+		return b.String()
+	}
+	// in is the length of the path of the innermost embedded resource, -1
+	// outside any, and id its $id.
+	var walk func(v *jsontree.Node, in int, id string) error
+	walk = func(v *jsontree.Node, in int, id string) error {
+		switch v.Kind {
+		case jsontree.Object:
+			if s, ok := v.Get(key).StringValue(); ok && len(path) > 0 && s != "" && s[0] != '#' && s != rootID &&
+				!(c.draft07 && v.Has("$ref")) {
+				in, id = len(path), s
+			}
+			if ref, ok := v.Get("$ref").StringValue(); ok && in >= 0 && strings.HasPrefix(ref, "#") {
+				return c.errf(at(len(path))+"/$ref", "$ref %s is inside the schema at %s, whose %s %s makes it resolve against that schema rather than the tool's, which mcpgen does not do",
+					redact.Quote(ref), at(in), key, redact.Quote(id))
+			}
+			for _, m := range v.Members {
+				if schema.DataKeywords[m.Key] || m.Value.Kind != jsontree.Object && m.Value.Kind != jsontree.Array {
+					continue
+				}
+				path = append(path, m.Key)
+				err := walk(m.Value, in, id)
+				path = path[:len(path)-1]
+				if err != nil {
+					return err
+				}
+			}
+		case jsontree.Array:
+			for i, it := range v.Items {
+				if it.Kind != jsontree.Object && it.Kind != jsontree.Array {
+					continue
+				}
+				path = append(path, strconv.Itoa(i))
+				err := walk(it, in, id)
+				path = path[:len(path)-1]
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(c.doc, -1, "")
 }
 
 // ref converts the target of a $ref found at ptr.
@@ -632,14 +703,22 @@ func (c *converter) single(typ string, v *jsontree.Node, ptr, hint string) (*Typ
 	return t, nil
 }
 
+// count returns the count the keyword key of v sets (minLength, maxItems
+// and the like), nil when it sets none. A count beyond what a Go int holds
+// on every platform (math.MaxInt32), such as 4294967295, the largest
+// uint32, is left to the tool's own schema.
 func (c *converter) count(v *jsontree.Node, ptr, key string) (*int64, error) {
 	n := v.Get(key)
 	if n == nil {
 		return nil, nil
 	}
 	f, err := strconv.ParseFloat(n.Str, 64)
-	if n.Kind != jsontree.Number || err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+	if n.Kind != jsontree.Number || err != nil || f < 0 || f != math.Trunc(f) {
 		return nil, c.errf(ptr+"/"+key, "%s is %s, want a non-negative integer", key, n)
+	}
+	if f > math.MaxInt32 {
+		c.needRaw(key)
+		return nil, nil
 	}
 	i := int64(f)
 	return &i, nil

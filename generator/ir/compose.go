@@ -428,6 +428,8 @@ func (c *converter) enum(v *jsontree.Node, ptr, hint string) (*Type, error) {
 	typ := ""
 	if t := v.Get("type"); t != nil {
 		set := typeSet(t)
+		// A null the type does not allow fails the type, listed or not.
+		nullable = nullable && slices.Contains(set, "null")
 		if len(set) == 1 || (len(set) == 2 && slices.Contains(set, "null")) {
 			for _, s := range set {
 				if s != "null" {

@@ -28,7 +28,8 @@
 // Some keywords have no faithful Go shape: not, if/then/else,
 // dependentRequired, dependentSchemas, dependencies, propertyNames,
 // unevaluatedProperties, unevaluatedItems, contains, uniqueItems,
-// prefixItems, minProperties/maxProperties on structs, multipleOf on
+// prefixItems, minProperties/maxProperties on structs, counts (minLength,
+// maxItems and the like) beyond math.MaxInt32, multipleOf on
 // numbers that are not integers, enums and consts mixing JSON kinds, number
 // enums with a value beyond 2^53 (which a float64 cannot compare exactly), type
 // "null" on its own, false schemas, and anyOf or oneOf whose branches only

@@ -65,6 +65,12 @@ func TestReadErrors(t *testing.T) {
 		{"tool not object", `["a"]`, `s.json: /0: tool is a JSON string, want an object`},
 		{"bad output", `[{"name":"a","inputSchema":{},"outputSchema":3}]`, `s.json: /0/outputSchema: outputSchema of tool "a" is a JSON number`},
 		{"trailing", `[] []`, `s.json:1:4: malformed JSON`},
+		// Well-formed JSON, whose number mcpgen cannot read: the pointer,
+		// not "malformed JSON".
+		{"number beyond float64", `{"tools":[{"name":"a","inputSchema":{"properties":{"x":{"type":"number","maximum":1e400}}}}]}`,
+			`s.json: /tools/0/inputSchema/properties/x/maximum: the number 1e400 is beyond the range of a float64, which mcpgen reads JSON numbers as`},
+		{"negative number beyond float64", "[{\"name\":\"a\",\"inputSchema\":{},\n\"x-extra\":[1,-2e999]}]",
+			`s.json: /0/x-extra/1: the number -2e999 is beyond the range of a float64`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read("s.json", []byte(tc.doc))

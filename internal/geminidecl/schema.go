@@ -446,7 +446,9 @@ func (c *converter) types(n *jsontree.Node) ([]string, bool) {
 	if k := n.Get("const"); k != nil && k.Kind == jsontree.Null {
 		nullable = true
 	}
-	if e := n.Get("enum"); e != nil {
+	if e := n.Get("enum"); e != nil && !n.Has("type") {
+		// With a type, a null the type does not allow fails it, listed
+		// in the enum or not.
 		for _, v := range e.Items {
 			if v.Kind == jsontree.Null {
 				nullable = true

@@ -43,7 +43,7 @@ func parseDecimal(s string) (decimal, bool) {
 		whole, frac = s[:i], s[i+1:]
 	}
 	digits := whole + frac
-	if digits == "" || strings.Trim(digits, "0123456789") != "" || len(digits) > maxExp {
+	if digits == "" || strings.Trim(digits, "0123456789") != "" || int64(len(digits)) > maxExp {
 		return d, false
 	}
 	// The value is 0.digits × 10^(exp+len(whole)); drop the zeros.

@@ -3,6 +3,7 @@ package mcpimpl
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 
@@ -18,19 +19,25 @@ import (
 
 // parentChecked reports whether values of t can hold objects of a struct
 // type that has no UnmarshalJSON, which the decoder of the value holding
-// them must check.
+// them must check. It follows the elements of pointers, slices, arrays and
+// maps, each of which has one; a chain of them that comes back to a type
+// already followed (a slice of itself, from a schema's array of itself)
+// reaches no struct.
 func parentChecked(t reflect.Type) bool {
 	if v, ok := parentCheckedTypes.Load(t); ok {
 		return v.(bool)
 	}
 	v := false
-	switch {
-	case reflect.PointerTo(t).Implements(unmarshalerType):
-		// It checks itself when decoded.
-	case t.Kind() == reflect.Pointer, t.Kind() == reflect.Slice, t.Kind() == reflect.Array, t.Kind() == reflect.Map:
-		v = parentChecked(t.Elem())
-	case t.Kind() == reflect.Struct:
-		v = true
+	var followed []reflect.Type
+	for e := t; !slices.Contains(followed, e); e = e.Elem() {
+		followed = append(followed, e)
+		if reflect.PointerTo(e).Implements(unmarshalerType) {
+			break // it checks itself when decoded
+		}
+		if k := e.Kind(); k != reflect.Pointer && k != reflect.Slice && k != reflect.Array && k != reflect.Map {
+			v = k == reflect.Struct
+			break
+		}
 	}
 	parentCheckedTypes.Store(t, v)
 	return v

@@ -367,8 +367,12 @@ func (w *typesWriter) structDecl(t *ir.Type) {
 		}
 		// An optional nullable member says so in its mcpgen:"nullable"
 		// tag alone: nil leaves it out, and null is read as nil.
-		tags := map[string]string{"json": fl.JSONName}
-		tags["json"] += omitOption(fl)
+		tags := map[string]string{"json": fl.JSONName + omitOption(fl)}
+		if tags["json"] == "-" {
+			// encoding/json leaves a field tagged "-" out; "-," names
+			// the member "-".
+			tags["json"] = "-,"
+		}
 		if flags := shapeFlags(fl); flags != "" {
 			tags[tagKey] = flags
 		}

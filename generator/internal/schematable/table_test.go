@@ -120,6 +120,10 @@ var newArgs = map[string]func() validator{
 	"t99_empty_array_dependent":     func() validator { return new(T99EmptyArrayDependentArgs) },
 	"t100_empty_map_min_properties": func() validator { return new(T100EmptyMapMinPropertiesArgs) },
 	"t101_ecma_space_and_dot":       func() validator { return new(T101EcmaSpaceAndDotArgs) },
+	"t102_enum_null_type_excludes":  func() validator { return new(T102EnumNullTypeExcludesArgs) },
+	"t103_counts_beyond_int32":      func() validator { return new(T103CountsBeyondInt32Args) },
+	"t104_property_named_dash":      func() validator { return new(T104PropertyNamedDashArgs) },
+	"t105_recursive_containers":     func() validator { return new(T105RecursiveContainersArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -148,7 +152,7 @@ func shapeSeen(t reflect.Type, seen map[reflect.Type]bool) string {
 func typeName(t reflect.Type, seen map[reflect.Type]bool) string {
 	s := strings.ReplaceAll(t.String(), "schematable.", "")
 	base := t
-	for base.Kind() == reflect.Pointer || base.Kind() == reflect.Slice || base.Kind() == reflect.Map {
+	for base.Name() == "" && (base.Kind() == reflect.Pointer || base.Kind() == reflect.Slice || base.Kind() == reflect.Map) {
 		base = base.Elem()
 	}
 	if base.PkgPath() == reflect.TypeOf(T01StringArgs{}).PkgPath() && base.Name() != "" && !seen[base] {
@@ -390,6 +394,10 @@ var wantShapes = map[string]string{
 	"t99_empty_array_dependent":     "X []string x,omitzero; Y *string y,omitempty",
 	"t100_empty_map_min_properties": "M map[string]string m,omitzero; L []int64 l,omitzero",
 	"t101_ecma_space_and_dot":       "X *string x,omitempty; Y *string y,omitempty; Z *string z,omitempty",
+	"t102_enum_null_type_excludes":  "X *T102EnumNullTypeExcludesX(string) x,omitempty; Y *T102EnumNullTypeExcludesY(int64) y,omitempty; Z *T102EnumNullTypeExcludesX(string) z,omitempty",
+	"t103_counts_beyond_int32":      "S *string s,omitempty; L []int64 l,omitzero; M map[string]int64 m,omitzero; N []string n,omitzero; T *string t,omitempty",
+	"t104_property_named_dash":      "Field string -,; O *T104PropertyNamedDashO{Field int64 -,} o,omitempty",
+	"t105_recursive_containers":     "L T105RecursiveContainersList(slice) l,omitzero; M T105RecursiveContainersMap(map) m,omitzero; G T105RecursiveContainersGrid(slice) g,omitzero",
 }
 
 // TestDecodeErrorsNameToolAndPointer checks that every decoding error of the

@@ -165,6 +165,151 @@ func (a *T101EcmaSpaceAndDotArgs) UnmarshalJSON(data []byte) error {
 	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t101_ecma_space_and_dot")
 }
 
+// T102EnumNullTypeExcludesArgs holds the arguments of the tool "t102_enum_null_type_excludes".
+//
+// an enum listing null under a type without null: null fails the type
+type T102EnumNullTypeExcludesArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	X *T102EnumNullTypeExcludesX `json:"x,omitempty"`
+	Y *T102EnumNullTypeExcludesY `json:"y,omitempty"`
+	Z *T102EnumNullTypeExcludesZ `json:"z,omitempty" mcpgen:"nullable"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T102EnumNullTypeExcludesArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t102_enum_null_type_excludes")
+}
+
+// T102EnumNullTypeExcludesX is one of the values of an enum.
+type T102EnumNullTypeExcludesX string
+
+// The values of T102EnumNullTypeExcludesX.
+const (
+	T102EnumNullTypeExcludesXA T102EnumNullTypeExcludesX = "a"
+)
+
+// Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
+func (e T102EnumNullTypeExcludesX) Valid() bool {
+	switch e {
+	case T102EnumNullTypeExcludesXA:
+		return true
+	}
+	return false
+}
+
+// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
+func (e T102EnumNullTypeExcludesX) Validate() error {
+	if !e.Valid() {
+		return mcpimpl.Invalid("", "must be one of \"a\"")
+	}
+	return nil
+}
+
+// T102EnumNullTypeExcludesY is one of the values of an enum.
+type T102EnumNullTypeExcludesY int64
+
+// The values of T102EnumNullTypeExcludesY.
+const (
+	T102EnumNullTypeExcludesY1 T102EnumNullTypeExcludesY = 1
+)
+
+// Valid reports whether e is one of the values of the enum.
+//
+//go:noinline
+func (e T102EnumNullTypeExcludesY) Valid() bool {
+	switch e {
+	case T102EnumNullTypeExcludesY1:
+		return true
+	}
+	return false
+}
+
+// Validate returns a *runtime.ValidationError when e is not one of the values of the enum.
+func (e T102EnumNullTypeExcludesY) Validate() error {
+	if !e.Valid() {
+		return mcpimpl.Invalid("", "must be one of 1")
+	}
+	return nil
+}
+
+// T102EnumNullTypeExcludesZ is one of the values of an enum of the same values as T102EnumNullTypeExcludesX, and the same Go type.
+type T102EnumNullTypeExcludesZ = T102EnumNullTypeExcludesX
+
+// The values of T102EnumNullTypeExcludesZ.
+const (
+	T102EnumNullTypeExcludesZA T102EnumNullTypeExcludesZ = "a"
+)
+
+// T103CountsBeyondInt32Args holds the arguments of the tool "t103_counts_beyond_int32".
+//
+// length, item and property counts no Go int of every platform holds: the schema itself checks them
+type T103CountsBeyondInt32Args struct {
+	_ mcpimpl.DoNotCompare
+
+	S *string          `json:"s,omitempty"`
+	L []int64          `json:"l,omitzero" mcpgen:"nonnullelems"`
+	M map[string]int64 `json:"m,omitzero" mcpgen:"nonnullelems"`
+	N []string         `json:"n,omitzero" mcpgen:"nonnullelems"`
+	T *string          `json:"t,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T103CountsBeyondInt32Args) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t103_counts_beyond_int32")
+}
+
+// T104PropertyNamedDashArgs holds the arguments of the tool "t104_property_named_dash".
+//
+// a required property named -, which a json tag names as "-," ("-" alone leaves the field out)
+type T104PropertyNamedDashArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	// Required.
+	Field string                  `json:"-,"`
+	O     *T104PropertyNamedDashO `json:"o,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T104PropertyNamedDashArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t104_property_named_dash")
+}
+
+// T104PropertyNamedDashO is an object.
+type T104PropertyNamedDashO struct {
+	_ mcpimpl.DoNotCompare
+
+	// Required.
+	Field int64 `json:"-,"`
+}
+
+// T105RecursiveContainersArgs holds the arguments of the tool "t105_recursive_containers".
+//
+// an array of itself, a map of itself and an array of arrays of itself: Go types that are their own elements
+type T105RecursiveContainersArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	L T105RecursiveContainersList `json:"l,omitzero"`
+	M T105RecursiveContainersMap  `json:"m,omitzero"`
+	G T105RecursiveContainersGrid `json:"g,omitzero"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T105RecursiveContainersArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t105_recursive_containers")
+}
+
+// T105RecursiveContainersList is a recursive array.
+type T105RecursiveContainersList []T105RecursiveContainersList
+
+// T105RecursiveContainersMap is a recursive map.
+type T105RecursiveContainersMap map[string]T105RecursiveContainersMap
+
+// T105RecursiveContainersGrid is a recursive array.
+type T105RecursiveContainersGrid [][]T105RecursiveContainersGrid
+
 // T10NumberRangeArgs holds the arguments of the tool "t10_number_range".
 //
 // number bounds with fractions

@@ -130,6 +130,90 @@ func (a *T101EcmaSpaceAndDotArgs) Validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t102_enum_null_type_excludes".
+func (a *T102EnumNullTypeExcludesArgs) Validate() error {
+	if a.X != nil {
+		if err := (*a.X).Validate(); err != nil {
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "x"), "t102_enum_null_type_excludes")
+		}
+	}
+	if a.Y != nil {
+		if err := (*a.Y).Validate(); err != nil {
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "y"), "t102_enum_null_type_excludes")
+		}
+	}
+	if a.Z != nil {
+		if err := (*a.Z).Validate(); err != nil {
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "z"), "t102_enum_null_type_excludes")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t103_counts_beyond_int32".
+//
+// The schema uses keywords without a Go counterpart (maxItems, maxLength, maxProperties, minItems, minLength), so Validate also checks the encoded value against the schema itself.
+func (a *T103CountsBeyondInt32Args) Validate() error {
+	return mcpimpl.ValidateEncoded(schemas.Input(12), a)
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t104_property_named_dash".
+func (a *T104PropertyNamedDashArgs) Validate() error {
+	if utf8.RuneCountInString(a.Field) > 1 {
+		return mcpimpl.ForTool(mcpimpl.Invalid("/-", "must be at most 1 character long"), "t104_property_named_dash")
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t105_recursive_containers".
+func (a *T105RecursiveContainersArgs) Validate() error {
+	if err := a.L.Validate(); err != nil {
+		return mcpimpl.ForTool(mcpimpl.WithinName(err, "l"), "t105_recursive_containers")
+	}
+	if err := a.M.Validate(); err != nil {
+		return mcpimpl.ForTool(mcpimpl.WithinName(err, "m"), "t105_recursive_containers")
+	}
+	if err := a.G.Validate(); err != nil {
+		return mcpimpl.ForTool(mcpimpl.WithinName(err, "g"), "t105_recursive_containers")
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (s T105RecursiveContainersList) Validate() error {
+	if len(s) > 2 {
+		return mcpimpl.Invalid("", "must have at most 2 items")
+	}
+	for i0 := range s {
+		if err := s[i0].Validate(); err != nil {
+			return mcpimpl.Within(err, i0)
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (s T105RecursiveContainersMap) Validate() error {
+	for k0, v0 := range s {
+		if err := v0.Validate(); err != nil {
+			return mcpimpl.Within(err, k0)
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (s T105RecursiveContainersGrid) Validate() error {
+	for i0 := range s {
+		for i1 := range s[i0] {
+			if err := s[i0][i1].Validate(); err != nil {
+				return mcpimpl.Within(err, i0, i1)
+			}
+		}
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t10_number_range".
 func (a *T10NumberRangeArgs) Validate() error {
 	if a.X != nil {
@@ -167,7 +251,7 @@ func (a *T12IntegerMultipleArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T13NumberMultipleArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(14), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(18), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t14_boolean".
@@ -280,14 +364,14 @@ func (a *T23EnumWithNullArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T24EnumMixedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(25), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(29), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t25_enum_empty".
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T25EnumEmptyArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(26), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(30), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t26_const_string".
@@ -759,7 +843,7 @@ func (a *T50PatternPropertiesArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T51PatternPropertiesOpenArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(52), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(56), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t52_array_of_objects".
@@ -806,14 +890,14 @@ func (a *T56ArrayNoItemsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (prefixItems), so Validate also checks the encoded value against the schema itself.
 func (a *T57PrefixItemsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(58), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(62), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t58_unique_items".
 //
 // The schema uses keywords without a Go counterpart (uniqueItems), so Validate also checks the encoded value against the schema itself.
 func (a *T58UniqueItemsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(59), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(63), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t59_true_schema".
@@ -835,14 +919,14 @@ func (a *T61NoTypeArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (keywords without type), so Validate also checks the encoded value against the schema itself.
 func (a *T62NoTypeConstraintsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(63), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(67), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t63_false_schema".
 //
 // The schema uses keywords without a Go counterpart (false schema), so Validate also checks the encoded value against the schema itself.
 func (a *T63FalseSchemaArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(64), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t64_required_fields".
@@ -880,35 +964,35 @@ func (a *T66DefaultsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (else, if, then), so Validate also checks the encoded value against the schema itself.
 func (a *T67IfThenElseArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(72), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t68_not".
 //
 // The schema uses keywords without a Go counterpart (not), so Validate also checks the encoded value against the schema itself.
 func (a *T68NotArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(69), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(73), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t69_property_names".
 //
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
 func (a *T69PropertyNamesArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(70), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(74), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t70_dependent_required".
 //
 // The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
 func (a *T70DependentRequiredArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(71), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(75), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t71_min_properties_struct".
 //
 // The schema uses keywords without a Go counterpart (minProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T71MinPropertiesStructArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(72), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(76), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t72_draft04_exclusive".
@@ -945,7 +1029,7 @@ func (a *T75EmptyRootArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (anyOf of required), so Validate also checks the encoded value against the schema itself.
 func (a *T76AnyofRequiredArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(77), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(81), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t77_anyof_nullable_branch".
@@ -1115,7 +1199,7 @@ func (a *T86BigEnumNoTypeArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T87BigNumberEnumArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(88), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(92), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t88_big_integer_range".
@@ -1148,7 +1232,7 @@ func (a *T89BigIntegerExclusiveArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T90IntegerMultipleRoundedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(91), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(95), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t91_ecma_pattern".
@@ -1210,35 +1294,35 @@ func (a *T94MemberCaseO) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T95PatternPropsClosedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(96), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(100), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t96_pattern_props_open".
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T96PatternPropsOpenArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(97), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(101), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t97_allof_closed_part".
 //
 // The schema uses keywords without a Go counterpart (additionalProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T97AllofClosedPartArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(98), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(102), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t98_allof_extra_part".
 //
 // The schema uses keywords without a Go counterpart (additionalProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T98AllofExtraPartArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(99), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(103), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t99_empty_array_dependent".
 //
 // The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
 func (a *T99EmptyArrayDependentArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(100), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(104), a)
 }
 
 // The patterns of the schemas, compiled once.
