@@ -3,9 +3,11 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/url"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -30,6 +32,13 @@ type Handler func(ctx context.Context, req *Request) (*Response, error)
 // and the input requests of a round get the context it handed on. A
 // legacy server's request names no call: its context is that of the call
 // in flight when there is exactly one.
+//
+// A Middleware that calls next more than once sends the request again
+// each time, under a new id after the first (Request.ID names the first):
+// a session uses an id once. One that returns neither a response nor an
+// error fails the request, and so does one that returns a result that is
+// not JSON for a server's request; a panic in the Middleware of a server's
+// request is answered as an error, as a handler's panic is.
 type Middleware func(next Handler) Handler
 
 // A Request is a request as a Middleware sees it.
@@ -195,6 +204,9 @@ type intercepted struct {
 	r      request
 	params []byte // the members of params, encoded once
 	inner  context.Context
+	// sent is set by the first sending; a Middleware that calls next
+	// again sends the request under a new id.
+	sent atomic.Bool
 }
 
 // doIntercepted sends r through the middleware.
@@ -212,14 +224,21 @@ func (s *Session) doIntercepted(ctx context.Context, st *negotiated, r *request,
 	if err != nil {
 		return nil, err
 	}
+	if res == nil {
+		return nil, errMiddlewareNoResponse(r.method)
+	}
 	return res.Result, nil
 }
 
 // sendIntercepted is the innermost Handler of the Session's requests.
 func (s *Session) sendIntercepted(ctx context.Context, req *Request) (*Response, error) {
 	ic := ctx.Value(interceptedKey{}).(*intercepted)
-	ic.inner = ctx
 	r := ic.r
+	if ic.sent.Swap(true) {
+		r.id = 0 // sent again: the next id
+	} else {
+		ic.inner = ctx
+	}
 	r.meta = req.meta
 	var members func(b []byte) []byte
 	if len(ic.params) > 0 {
@@ -263,11 +282,38 @@ func (s *Session) answerServerRequest(ctx context.Context, id []byte, method str
 	if st := s.state.Load(); st != nil {
 		req.ProtocolVersion = st.version
 	}
-	res, err := s.inChain(ctx, req)
+	res, err := s.serveChain(ctx, req)
 	if err != nil {
 		return nil, err, true
 	}
 	return res.Result, nil, true
+}
+
+// serveChain runs the middleware of a server's request. A legacy server's
+// request runs on a goroutine of the Session's, so a panic in a Middleware
+// becomes the error the server is answered with, as a handler's does.
+func (s *Session) serveChain(ctx context.Context, req *Request) (res *Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("%s middleware panicked: %v", req.Method, p)
+		}
+	}()
+	res, err = s.inChain(ctx, req)
+	switch {
+	case err != nil:
+	case res == nil:
+		err = errMiddlewareNoResponse(req.Method)
+	case !json.Valid(res.Result):
+		// The result goes into the answer as it is.
+		res, err = nil, fmt.Errorf("%s: a middleware returned a result that is not JSON", req.Method)
+	}
+	return res, err
+}
+
+// errMiddlewareNoResponse is the error of a request whose Middleware returned
+// neither a response nor an error.
+func errMiddlewareNoResponse(method string) error {
+	return fmt.Errorf("%s: a middleware returned no response and no error", method)
 }
 
 // valuesFrom is a context that ends with Context and has the values of

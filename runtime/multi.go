@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A Server is one server of a Multi: its name, which prefixes its tools when
@@ -48,11 +49,23 @@ type Multi struct {
 	mu     sync.RWMutex
 	tools  []MultiTool
 	routes map[string]route
+	// lists are each server's tools as its last listing that succeeded
+	// found them, in the order of names.
+	lists [][]Tool
 
 	// stale is set when a server reports that its tools changed; the next
 	// CallTool lists them again.
 	stale atomic.Bool
+	// failedAt is when the last Refresh failed for some server (Unix
+	// nanoseconds), zero after one that did not. A call lists the tools
+	// again for that failure once multiRetryAfter has passed, so that a
+	// server that hangs does not hold every call for its timeout.
+	failedAt atomic.Int64
 }
+
+// multiRetryAfter is how long after a Refresh that failed for some server a
+// call of a Multi lists the tools again, unless a server reports a change.
+const multiRetryAfter = 5 * time.Second
 
 type route struct {
 	server, tool string
@@ -122,10 +135,18 @@ func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
 }
 
 // Refresh lists every server's tools again, in parallel, and rebuilds the
-// tool map. A server without the tools capability has no tools.
+// tool map. A server without the tools capability has no tools. A server
+// whose listing fails keeps the tools it listed before, so that the others'
+// changes are taken and its tools' calls fail with its own error; Refresh
+// then returns the errors naming those servers.
 func (m *Multi) Refresh(ctx context.Context) error {
 	m.stale.Store(false)
-	lists := make([][]Tool, len(m.names))
+	m.mu.RLock()
+	lists := slices.Clone(m.lists)
+	m.mu.RUnlock()
+	if lists == nil {
+		lists = make([][]Tool, len(m.names))
+	}
 	errs := make([]error, len(m.names))
 	var wg sync.WaitGroup
 	for i, name := range m.names {
@@ -135,14 +156,17 @@ func (m *Multi) Refresh(ctx context.Context) error {
 			tools, err := m.sessions[name].ListTools(ctx)
 			if err != nil && !isToolsUnsupported(err) {
 				errs[i] = fmt.Errorf("listing the tools of server %s: %w", name, err)
+				return
 			}
 			lists[i] = tools
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		m.stale.Store(true)
-		return err
+	err := errors.Join(errs...)
+	if err != nil {
+		m.failedAt.Store(time.Now().UnixNano())
+	} else {
+		m.failedAt.Store(0)
 	}
 	servers := make([]ServerTools, len(lists))
 	for i, tools := range lists {
@@ -161,9 +185,9 @@ func (m *Multi) Refresh(ctx context.Context) error {
 		}
 	}
 	m.mu.Lock()
-	m.tools, m.routes = all, routes
+	m.tools, m.routes, m.lists = all, routes, lists
 	m.mu.Unlock()
-	return nil
+	return err
 }
 
 // Tools returns every server's tools, in the order of the servers given to
@@ -181,23 +205,32 @@ func (m *Multi) Session(server string) *Session { return m.sessions[server] }
 
 // CallTool calls the tool Tools lists under name, on its server. A name the
 // Multi does not know makes it list the tools again once, since a server may
-// have added the tool; so does a change a server reported.
+// have added the tool; so does a change a server reported. A server whose
+// listing fails does not stop the calls of the others' tools: its own
+// tools are called as it listed them last, and an error of its call names
+// the server. The tools are listed again for that failure on the first
+// call 5 s after it, not on every call.
 func (m *Multi) CallTool(ctx context.Context, name string, args any) (*Result, error) {
-	if m.stale.Load() {
-		if err := m.Refresh(ctx); err != nil {
-			return nil, fmt.Errorf("calling %s: %w", name, err)
-		}
+	var refreshErr error
+	if f := m.failedAt.Load(); m.stale.Load() || f != 0 && time.Since(time.Unix(0, f)) >= multiRetryAfter {
+		refreshErr = m.Refresh(ctx)
 	}
 	r, ok := m.route(name)
-	if !ok {
-		if err := m.Refresh(ctx); err != nil {
-			return nil, fmt.Errorf("calling %s: %w", name, err)
-		}
-		if r, ok = m.route(name); !ok {
-			return nil, fmt.Errorf("calling %s: no server has this tool", name)
-		}
+	if !ok && refreshErr == nil {
+		refreshErr = m.Refresh(ctx)
+		r, ok = m.route(name)
 	}
-	return m.sessions[r.server].CallTool(ctx, r.tool, args)
+	if !ok {
+		if refreshErr != nil {
+			return nil, fmt.Errorf("calling %s: %w", name, refreshErr)
+		}
+		return nil, fmt.Errorf("calling %s: no server has this tool", name)
+	}
+	res, err := m.sessions[r.server].CallTool(ctx, r.tool, args)
+	if err != nil {
+		return nil, fmt.Errorf("server %s: %w", r.server, err)
+	}
+	return res, nil
 }
 
 func (m *Multi) route(name string) (route, bool) {

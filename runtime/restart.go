@@ -16,7 +16,8 @@ import (
 // since the first may have had effects. When sessions keep ending within
 // RestartUptime of their start, each restart waits twice as long as the one
 // before, from RestartBackoff up to MaxRestartBackoff, within the calling
-// context.
+// context. A restart whose calling context ends before it connects does not
+// count as a failure.
 //
 // Restarting is safe for use by many goroutines at once.
 type Restarting struct {
@@ -125,7 +126,10 @@ func (r *Restarting) Session(ctx context.Context) (*Session, error) {
 		return nil, ErrClosed
 	}
 	if err != nil {
-		r.failures++
+		if ctx.Err() == nil {
+			// A connect the caller gave up says nothing of the server.
+			r.failures++
+		}
 		if ended != nil {
 			return nil, fmt.Errorf("restarting the server (it ended: %v): %w", ended, err)
 		}
