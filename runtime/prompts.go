@@ -60,13 +60,15 @@ func (r *GetPromptResult) Text() string {
 		return ""
 	}
 	var b bytes.Buffer
+	joined := false // a message is written: the next one follows a newline
 	for _, m := range r.Messages {
 		if m.Content.Type != ContentText {
 			continue
 		}
-		if b.Len() > 0 {
+		if joined {
 			b.WriteByte('\n')
 		}
+		joined = true
 		b.WriteString(m.Content.Text)
 	}
 	return b.String()

@@ -27,13 +27,15 @@ func (r *ReadResourceResult) Text() string {
 		return ""
 	}
 	var b strings.Builder
+	joined := false // an item is written: the next one follows a newline
 	for i := range r.Contents {
 		if r.Contents[i].IsBlob() {
 			continue
 		}
-		if b.Len() > 0 {
+		if joined {
 			b.WriteByte('\n')
 		}
+		joined = true
 		b.WriteString(r.Contents[i].Text)
 	}
 	return b.String()

@@ -41,13 +41,15 @@ func (r *Result) Text() string {
 		return r.Content[first].Text
 	}
 	var b strings.Builder
+	joined := false // a block is written: the next one follows a newline
 	for i := range r.Content {
 		if r.Content[i].Type != ContentText {
 			continue
 		}
-		if b.Len() > 0 {
+		if joined {
 			b.WriteByte('\n')
 		}
+		joined = true
 		b.WriteString(r.Content[i].Text)
 	}
 	return b.String()
