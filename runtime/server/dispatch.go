@@ -84,6 +84,63 @@ type flight struct {
 	size      int // the bytes of its message
 }
 
+// batchVersion is the only protocol version with JSON-RPC batches, and
+// maxBatch the most messages a batch may hold, as the TypeScript server
+// allows.
+const (
+	batchVersion = "2025-03-26"
+	maxBatch     = 100
+)
+
+// isBatch reports whether data, a message read, is a JSON array: a batch.
+func isBatch(data []byte) bool {
+	data = bytes.TrimSpace(data)
+	return len(data) > 0 && data[0] == '['
+}
+
+// batchItems returns the messages of the batch data, received under
+// version. Only 2025-03-26 has batches; an empty batch, and one of more
+// than maxBatch messages, is refused as a whole.
+func (s *Server) batchItems(data []byte, version string) ([]json.RawMessage, *runtime.RPCError) {
+	if version != batchVersion || !slices.Contains(s.legacy, version) {
+		msg := "batches are not supported"
+		if slices.Contains(s.legacy, version) || slices.Contains(s.modern, version) {
+			msg += " in " + version
+		}
+		return nil, rpcError(runtime.CodeInvalidRequest, msg)
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return nil, rpcError(runtime.CodeParseError, "parse error: "+err.Error())
+	}
+	switch {
+	case len(items) == 0:
+		return nil, rpcError(runtime.CodeInvalidRequest, "the batch is empty")
+	case len(items) > maxBatch:
+		return nil, rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the batch holds %d messages, more than %d", len(items), maxBatch))
+	}
+	return items, nil
+}
+
+// unbatchable is the error of a request that a batch may not hold: the
+// initialize handshake, which 2025-03-26 keeps out of batches, and a
+// request of the 2026-07-28 era, which has none.
+func unbatchable(req *request) *runtime.RPCError {
+	switch {
+	case req.modern:
+		return rpcError(runtime.CodeInvalidRequest, "a batch may not hold a request of the "+runtime.LatestProtocolVersion+" era")
+	case req.method == "initialize":
+		return rpcError(runtime.CodeInvalidRequest, "initialize must not be part of a batch")
+	}
+	return nil
+}
+
+// joinBatch returns the array of the responses out.
+func joinBatch(out [][]byte) []byte {
+	b := append([]byte{'['}, bytes.Join(out, []byte{','})...)
+	return append(b, ']')
+}
+
 // parse decodes one message, refusing batches and anything that is not a
 // JSON-RPC 2.0 object.
 func parse(data []byte) (*message, *runtime.RPCError) {
@@ -144,14 +201,19 @@ func (s *Server) settle(m *message, c *conn, httpVersion string) (*request, *run
 	}
 	req.p = p
 	rawVersion, tagged := p.Meta[metaVersion]
-	if m.Method == "initialize" && !(tagged && len(s.modern) > 0 && claimsModern(rawVersion)) {
-		// The legacy handshake, unless the request carries the _meta of
-		// a 2026-07-28 request: that era has no initialize.
-		return req, nil
-	}
 	// Over HTTP, a header naming the 2026-07-28 era makes the request one
 	// of that era, which then needs its _meta.
 	modernHeader := c == nil && httpVersion >= runtime.LatestProtocolVersion
+	if m.Method == "initialize" && !(tagged && len(s.modern) > 0 && claimsModern(rawVersion)) {
+		// The legacy handshake, unless the request carries the _meta of
+		// a 2026-07-28 request: that era has no initialize. A header of
+		// that era disagrees with the handshake.
+		if modernHeader && len(s.modern) > 0 {
+			req.modern = true
+			return req, rpcError(runtime.CodeHeaderMismatch, fmt.Sprintf("header MCP-Protocol-Version is %q, and the request is the initialize handshake of the legacy era", httpVersion))
+		}
+		return req, nil
+	}
 	if len(s.modern) > 0 && (tagged || modernHeader || m.Method == "server/discover" || len(s.legacy) == 0) {
 		req.modern = true
 		if !tagged {

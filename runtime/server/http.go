@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,17 +17,19 @@ import (
 )
 
 // ServeHTTP serves the Streamable HTTP transport: each POST carries one
-// message, and each request gets its response as the body of the POST's
-// response, as JSON; or, when its handler sends the client a request (see
-// Elicit), as an event stream that carries the handler's requests and then
-// the response, whose answers the client posts. The server keeps no
-// session: a legacy request is answered under the version of its
-// MCP-Protocol-Version header, and a 2026-07-28 request's headers must
-// agree with its body (-32020 otherwise).
+// message, or in 2025-03-26 a batch of them, and each request gets its
+// response as the body of the POST's response, as JSON; or, when its
+// handler sends the client a request (see Elicit), as an event stream that
+// carries the handler's requests and then the response, whose answers the
+// client posts. The server keeps no session: a legacy request is answered
+// under the version of its MCP-Protocol-Version header, and a 2026-07-28
+// request's headers must agree with its body (-32020 otherwise).
 // There is no GET stream: GET and DELETE are answered 405. A request whose
 // Origin header names another host is refused with 403, against DNS
-// rebinding. A cancelled call is one whose HTTP request the client
-// abandons.
+// rebinding; a POST whose Content-Type is not application/json with 415,
+// and one whose Accept header does not list both application/json and
+// text/event-stream with 406, as the specification requires of clients. A
+// cancelled call is one whose HTTP request the client abandons.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -39,6 +42,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		http.Error(w, "the Content-Type of a POST must be application/json", http.StatusUnsupportedMediaType)
+		return
+	}
+	if !acceptsBoth(r.Header.Values("Accept")) {
+		http.Error(w, "the Accept header of a POST must list both application/json and text/event-stream", http.StatusNotAcceptable)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.opts.MaxMessageSize)))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -49,6 +60,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if isBatch(body) {
+		s.serveBatch(w, r, body)
 		return
 	}
 	m, perr := parse(body)
@@ -77,6 +92,76 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		res, rerr = s.answer(withAsker(r.Context(), &httpAsker{s: s, events: events}), req, nil)
 	}
 	events.end(errorStatus(req, rerr), response(m.ID, res, rerr))
+}
+
+// serveBatch answers a POST whose body is a JSON-RPC batch, which
+// 2025-03-26 alone has (the version of a POST without an
+// MCP-Protocol-Version header): its requests in turn, with the array of
+// their responses, as JSON or, when a handler sent the client a request,
+// as the last event of the stream; 202 when it holds no request.
+func (s *Server) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) {
+	header := r.Header.Get("Mcp-Protocol-Version")
+	version := header
+	if version == "" {
+		version = batchVersion
+	}
+	items, e := s.batchItems(body, version)
+	if e != nil {
+		writeJSON(w, http.StatusBadRequest, response(nil, nil, e))
+		return
+	}
+	events := &eventStream{w: w}
+	ctx := withAsker(r.Context(), &httpAsker{s: s, events: events})
+	var out [][]byte
+	for _, item := range items {
+		m, perr := parse(item)
+		if perr != nil {
+			s.asks.refuse(item, perr)
+			out = append(out, response(nil, nil, perr))
+			continue
+		}
+		if m.Method == "" {
+			s.asks.deliver(m)
+			continue
+		}
+		if len(m.ID) == 0 {
+			continue
+		}
+		req, rerr := s.settle(m, nil, header)
+		if rerr == nil {
+			rerr = unbatchable(req)
+		}
+		var res []byte
+		if rerr == nil {
+			res, rerr = s.answer(ctx, req, nil)
+		}
+		out = append(out, response(m.ID, res, rerr))
+	}
+	if len(out) == 0 {
+		// Notifications and responses alone: no handler ran.
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	events.end(http.StatusOK, joinBatch(out))
+}
+
+// acceptsBoth reports whether the Accept header values list both
+// application/json and text/event-stream, as the specification requires of
+// each POST; parameters, such as a q value, are ignored.
+func acceptsBoth(values []string) bool {
+	var jsonOK, eventsOK bool
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			mt, _, _ := strings.Cut(item, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "application/json":
+				jsonOK = true
+			case "text/event-stream":
+				eventsOK = true
+			}
+		}
+	}
+	return jsonOK && eventsOK
 }
 
 // errorStatus is the HTTP status of the response to req that carries e:

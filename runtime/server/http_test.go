@@ -49,6 +49,7 @@ func TestServeHTTPRefusals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			setMediaTypes(req)
 			for k, v := range tc.header {
 				req.Header.Set(k, v)
 			}
@@ -111,6 +112,7 @@ func TestServeHTTPParamHeaders(t *testing.T) {
 		{"right", map[string]string{"Mcp-Param-Region": "eu-west"}, 200},
 	} {
 		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(body))
+		setMediaTypes(req)
 		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", "tools/call")
 		req.Header.Set("Mcp-Name", "route")
@@ -147,7 +149,7 @@ func TestReadLongURIStaysLinear(t *testing.T) {
 	var before, after goruntime.MemStats
 	goruntime.ReadMemStats(&before)
 	w := httptest.NewRecorder()
-	s.ServeHTTP(w, httptest.NewRequest("POST", "/", strings.NewReader(body)))
+	s.ServeHTTP(w, setMediaTypes(httptest.NewRequest("POST", "/", strings.NewReader(body))))
 	goruntime.ReadMemStats(&after)
 	if !strings.Contains(w.Body.String(), `"text":"4000"`) {
 		t.Fatalf("got %d %s", w.Code, w.Body)
@@ -193,6 +195,7 @@ func TestServeHTTPNameHeaderOfPromptsAndResources(t *testing.T) {
 		{"resource", "resources/read", read, "test://files/caf%C3%A9", 200},
 	} {
 		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(tc.body))
+		setMediaTypes(req)
 		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", tc.method)
 		if tc.header != "" {
@@ -222,6 +225,7 @@ func TestServeHTTPModernHeaderWithoutMeta(t *testing.T) {
 	hs := httptest.NewServer(s)
 	defer hs.Close()
 	req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	setMediaTypes(req)
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", "tools/list")
 	resp, err := http.DefaultClient.Do(req)
@@ -257,6 +261,7 @@ func TestServeHTTPInternalErrorIsTheAnswer(t *testing.T) {
 		{"prompts/get", "broken", `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"broken",` + meta + `}}`, `"code":-32603,"message":"prompt broken: the template is missing"`},
 	} {
 		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(tc.body))
+		setMediaTypes(req)
 		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", tc.method)
 		req.Header.Set("Mcp-Name", tc.name)

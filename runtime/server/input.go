@@ -410,8 +410,14 @@ func await(ctx context.Context, a *awaiting, send func([]byte) error, method str
 		}
 	case m = <-ch:
 	case <-ctx.Done():
-		_ = send(cancelled(id))
-		return nil, ctx.Err()
+		// An answer read before the call ended, as when the client
+		// answers and then ends its input, is still taken.
+		select {
+		case m = <-ch:
+		default:
+			_ = send(cancelled(id))
+			return nil, ctx.Err()
+		}
 	}
 	if m.refused != "" {
 		return nil, fmt.Errorf("server: the client's answer to %s was refused: %s", method, m.refused)

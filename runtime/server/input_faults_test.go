@@ -73,6 +73,7 @@ func TestSampleWithToolsNeedsTheToolsCapability(t *testing.T) {
 	// A client that declares sampling.tools is asked.
 	r := httptest.NewRequest("POST", "/", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"summarize","arguments":{},`+
 		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{"tools":{}}}}}}`))
+	setMediaTypes(r)
 	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 	r.Header.Set("Mcp-Method", "tools/call")
 	r.Header.Set("Mcp-Name", "summarize")
@@ -283,7 +284,7 @@ func TestIncompleteAnswersAreErrors(t *testing.T) {
 	} {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{"what":"` + tc.what + `"},"inputResponses":{"` + tc.key + `":` + tc.answer + `},` +
 			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"roots":{}}}}}`
-		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		r := setMediaTypes(httptest.NewRequest("POST", "/", strings.NewReader(body)))
 		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		r.Header.Set("Mcp-Method", "tools/call")
 		r.Header.Set("Mcp-Name", "ask")
@@ -467,6 +468,7 @@ func TestMissingCapabilityIsAnsweredAsSuch(t *testing.T) {
 	hs := httptest.NewServer(s)
 	defer hs.Close()
 	req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask",`+meta+`}}`))
+	setMediaTypes(req)
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", "ask")

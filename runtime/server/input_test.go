@@ -200,7 +200,7 @@ func TestRequestStateCannotBeForged(t *testing.T) {
 	}
 	send := func(b string) map[string]json.RawMessage {
 		t.Helper()
-		r := httptest.NewRequest("POST", "/", strings.NewReader(b))
+		r := setMediaTypes(httptest.NewRequest("POST", "/", strings.NewReader(b)))
 		r.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		r.Header.Set("Mcp-Method", "tools/call")
 		r.Header.Set("Mcp-Name", "ask")

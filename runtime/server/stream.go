@@ -40,10 +40,11 @@ func (s *Server) Transport() *runtime.MemoryTransport {
 // Serve serves one connection over stdio: it reads newline-delimited
 // JSON-RPC messages from r and writes its answers to w, one line each. It
 // returns nil when r ends, once the calls in flight have been answered and
-// their answers written, and the error of ctx when ctx ends first, after
-// cancelling them; a read of r or a write to w that blocks then goes on in
-// the background until it returns. A line longer than
-// Options.MaxMessageSize is answered with an error and skipped.
+// their answers written: the end of r cancels them, as a client that has
+// closed its end can no longer cancel them itself. It returns the error of
+// ctx when ctx ends first, after cancelling them; a read of r or a write
+// to w that blocks then goes on in the background until it returns. A line
+// longer than Options.MaxMessageSize is answered with an error and skipped.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	lines := &lineStream{lines: make(chan lineRead, 1), out: make(chan []byte), done: make(chan struct{})}
 	defer close(lines.done)
@@ -70,13 +71,19 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 // others wait for their turn, up to maxQueued requests or maxQueuedBytes in
 // all, while the loop goes on reading. notifications/cancelled cancels the
 // request it names, running or waiting, whose response is then not sent; a
-// response goes to the handler whose request it answers. It returns the
-// error that ended the reading, after the requests in flight have ended.
+// response goes to the handler whose request it answers. On a connection
+// initialized with 2025-03-26, a batch is answered with the array of the
+// responses to its requests, once they have all been answered. It returns
+// the error that ended the reading, after cancelling the requests in
+// flight and waiting for them to end; their answers are still written.
 func (s *Server) serveStream(ctx context.Context, st stream) error {
 	c := &conn{inflight: map[string]*flight{}}
 	slots := make(chan struct{}, maxInFlight)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	// The handlers' contexts end with the reading; writes go on with ctx.
+	hctx, stop := context.WithCancel(ctx)
+	defer stop()
 	// No answer to a request a handler sent can come once the reading
 	// ends.
 	defer c.asks.end()
@@ -85,44 +92,41 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 		// nobody waits for the answer.
 		_ = st.Write(ctx, b)
 	}
-	for {
-		data, err := st.Read(ctx)
-		if err != nil {
-			return err
-		}
-		if len(data) > s.opts.MaxMessageSize {
-			e := rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the message exceeds the %d-byte limit", s.opts.MaxMessageSize))
-			c.asks.refuse(data, e)
-			reply(response(nil, nil, e))
-			continue
-		}
+	// handle handles one message, alone or an item of a batch, and hands
+	// send its answer once there is one, nil when there is none.
+	handle := func(data []byte, send func([]byte), batched bool) {
 		m, perr := parse(data)
 		if perr != nil {
 			c.asks.refuse(data, perr)
-			reply(response(nil, nil, perr))
-			continue
+			send(response(nil, nil, perr))
+			return
 		}
 		if m.Method == "" {
 			// A response to a request a handler sent.
 			c.asks.deliver(m)
-			continue
+			send(nil)
+			return
 		}
 		if len(m.ID) == 0 {
 			c.notification(m)
-			continue
+			send(nil)
+			return
 		}
 		req, rerr := s.settle(m, c, "")
+		if rerr == nil && batched {
+			rerr = unbatchable(req)
+		}
 		if rerr != nil {
-			reply(response(m.ID, nil, rerr))
-			continue
+			send(response(m.ID, nil, rerr))
+			return
 		}
 		key := idKey(m.ID)
-		rctx, cancel := context.WithCancel(withAsker(ctx, &streamAsker{c: c, st: st, ctx: ctx, timeout: s.opts.AskTimeout}))
+		rctx, cancel := context.WithCancel(withAsker(hctx, &streamAsker{c: c, st: st, ctx: ctx, timeout: s.opts.AskTimeout}))
 		f := &flight{cancel: cancel, size: len(data)}
 		if err := c.admit(key, f); err != nil {
 			cancel()
-			reply(response(m.ID, nil, err))
-			continue
+			send(response(m.ID, nil, err))
+			return
 		}
 		// The request waits for a slot in a goroutine of its own, so that
 		// the loop goes on reading, cancellations included.
@@ -144,10 +148,69 @@ func (s *Server) serveStream(ctx context.Context, st stream) error {
 			cancelled := f.cancelled
 			c.mu.Unlock()
 			cancel()
-			if !cancelled {
-				reply(response(req.id, res, e))
+			if cancelled {
+				send(nil)
+			} else {
+				send(response(req.id, res, e))
 			}
 		}()
+	}
+	sendAlone := func(b []byte) {
+		if b != nil {
+			reply(b)
+		}
+	}
+	for {
+		data, err := st.Read(ctx)
+		if err != nil {
+			return err
+		}
+		if len(data) > s.opts.MaxMessageSize {
+			e := rpcError(runtime.CodeInvalidRequest, fmt.Sprintf("the message exceeds the %d-byte limit", s.opts.MaxMessageSize))
+			c.asks.refuse(data, e)
+			reply(response(nil, nil, e))
+			continue
+		}
+		if !isBatch(data) {
+			handle(data, sendAlone, false)
+			continue
+		}
+		c.mu.Lock()
+		version := c.version
+		c.mu.Unlock()
+		items, e := s.batchItems(data, version)
+		if e != nil {
+			reply(response(nil, nil, e))
+			continue
+		}
+		b := &batchReply{pending: len(items), send: reply}
+		for _, item := range items {
+			handle(item, b.add, true)
+		}
+	}
+}
+
+// batchReply gathers the answers to the items of a batch, and sends them
+// as one array once every item has been answered, or nothing when none of
+// them needed an answer.
+type batchReply struct {
+	mu      sync.Mutex
+	pending int
+	out     [][]byte
+	send    func([]byte)
+}
+
+// add takes the answer of one item, nil when it needs none.
+func (b *batchReply) add(msg []byte) {
+	b.mu.Lock()
+	if msg != nil {
+		b.out = append(b.out, msg)
+	}
+	b.pending--
+	done := b.pending == 0 && len(b.out) > 0
+	b.mu.Unlock()
+	if done {
+		b.send(joinBatch(b.out))
 	}
 }
 

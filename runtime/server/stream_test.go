@@ -272,6 +272,7 @@ func TestModernEraHasNoPingOrInitialize(t *testing.T) {
 	defer hs.Close()
 	for _, tc := range []struct{ method, body string }{{"ping", modernPing}, {"initialize", modernInit}} {
 		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(tc.body))
+		setMediaTypes(req)
 		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", tc.method)
 		resp, err := http.DefaultClient.Do(req)
