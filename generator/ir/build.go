@@ -217,6 +217,7 @@ type converter struct {
 	index    map[*Type]int
 	tool     string
 	doc      *jsontree.Node
+	src      *jsontree.Node // doc as given, before schema.StaticRefs (see checkResources)
 	rootPtr  string
 	draft07  bool
 	base     string
@@ -249,9 +250,10 @@ type converter struct {
 }
 
 func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsontree.Node, rootPtr string) *converter {
+	src := doc
 	doc = schema.StaticRefs(doc)
 	c := &converter{
-		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
+		pkg: pkg, names: names, index: index, tool: tool, doc: doc, src: src, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
 		defNames: map[string]string{},
 	}
@@ -359,16 +361,18 @@ func (c *converter) root(base, name string) (*Type, error) {
 
 // checkResources refuses a $ref that an enclosing schema's $id (draft-04's
 // id) makes resolve against that schema, an embedded resource, rather than
-// against the tool's schema, as schema.Resolve reads every $ref. A $id that
-// is only a fragment (draft-07's plain-name anchor) changes no base, nor
-// does one the document's root has already, nor, up to draft-07, one beside
-// a $ref, which replaces the object it is in.
+// against the tool's schema. schema.StaticRefs rewrites such a $ref for the
+// other consumers; the generator keeps refusing it, and reads the schema
+// as given to name the $ref as the server wrote it. A $id that is only a
+// fragment (draft-07's plain-name anchor) changes no base, nor does one the
+// document's root has already, nor, up to draft-07, one beside a $ref,
+// which replaces the object it is in.
 func (c *converter) checkResources() error {
 	key := "$id"
-	if s, _ := c.doc.Get("$schema").StringValue(); strings.Contains(s, "draft-04") || strings.Contains(s, "draft-03") {
+	if s, _ := c.src.Get("$schema").StringValue(); strings.Contains(s, "draft-04") || strings.Contains(s, "draft-03") {
 		key = "id"
 	}
-	rootID, _ := c.doc.Get(key).StringValue()
+	rootID, _ := c.src.Get(key).StringValue()
 	// path holds the keys and indexes that lead to the current value; the
 	// pointers are built from it only for the error.
 	var path []string
@@ -421,7 +425,7 @@ func (c *converter) checkResources() error {
 		}
 		return nil
 	}
-	return walk(c.doc, -1, "")
+	return walk(c.src, -1, "")
 }
 
 // ref converts the target of a $ref found at ptr.

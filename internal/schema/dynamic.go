@@ -8,10 +8,15 @@ import (
 )
 
 // StaticRefs returns the schema document root with every $dynamicRef (and
-// 2019-09's $recursiveRef) replaced by the $ref it resolves to, so that the
-// rest of the module follows one kind of reference. root itself is not
-// changed; it is returned as it is when it holds neither keyword. The
-// $refs written are JSON pointers, which every consumer reads.
+// 2019-09's $recursiveRef) replaced by the $ref it resolves to, and every
+// $ref inside an embedded resource (a schema with a $id of its own) that
+// is a fragment replaced by the JSON pointer from root it resolves to
+// within that resource, so that the rest of the module follows one kind of
+// reference, against the root (see Resolve). Those resources lose their
+// $id and plain-name anchors, which nothing refers to any more, so that the
+// result reads the same when read again. root itself is not changed; it is
+// returned as it is when it holds none of those. The $refs written are
+// JSON pointers, which every consumer reads.
 //
 // Only one document is read, so the dynamic scope of any reference in it
 // starts at the document's root resource. A $dynamicRef to "#name" whose
@@ -22,11 +27,20 @@ import (
 // $recursiveRef "#" is the root. References that do not resolve, remote ones
 // included, are left as they are, for the caller to report.
 func StaticRefs(root *jsontree.Node) *jsontree.Node {
-	if DraftOf(root) != Draft2020 || !hasDynamic(root) {
+	dynamic := DraftOf(root) == Draft2020 && hasDynamic(root)
+	embedded := hasEmbeddedRefs(root)
+	if !dynamic && !embedded {
 		return root
 	}
 	out := root.Clone()
-	rewriteDynamic(out, out)
+	var resources []*jsontree.Node
+	if embedded {
+		resources = rewriteEmbedded(out)
+	}
+	if dynamic {
+		rewriteDynamic(out, out)
+	}
+	stripResources(out, resources)
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -282,6 +283,26 @@ type UnionBranch struct {
 	Decode func(data []byte) error
 	// Set stores the decoded value in the union.
 	Set func()
+	// typ is the type of the branch's value, set by Decoded.
+	typ reflect.Type
+}
+
+// NonNullElems returns b refusing, before it decodes, a null element of
+// the arrays and maps in the branch's value where levels does, as the
+// LEVELS of a mcpgen:"nonnullelems=LEVELS" tag, or at every level when
+// levels is "". b must come from Decoded.
+func (b UnionBranch) NonNullElems(levels string) UnionBranch {
+	decode, t := b.Decode, b.typ
+	if t == nil {
+		return b
+	}
+	b.Decode = func(data []byte) error {
+		if err := checkNoNullElems(data, t, levels, 0); err != nil {
+			return err
+		}
+		return decode(data)
+	}
+	return b
 }
 
 // DecodeUnion decodes data into the first branch, in order, that accepts its
@@ -369,6 +390,7 @@ func Decoded[T any](dst **T, check func(*T) error, kinds ...byte) UnionBranch {
 			return nil
 		},
 		Set: func() { *dst = v },
+		typ: reflect.TypeFor[T](),
 	}
 }
 

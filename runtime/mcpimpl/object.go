@@ -1,6 +1,7 @@
 package mcpimpl
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -17,7 +18,18 @@ import (
 // what the json tag cannot say:
 //
 //	mcpgen:"nullable"      the member may be null
-//	mcpgen:"nonnullelems"  the member is an array or object whose elements must not be null
+//	mcpgen:"nonnullelems"  the member is an array or object whose elements must not be null,
+//	                       nor those of the arrays and objects in it, at any depth
+//	mcpgen:"nonnullelems=LEVELS"
+//	                       only the elements at the levels marked 1 in LEVELS must not be
+//	                       null: "01" refuses [[null]] and allows [null]; levels past
+//	                       its end may be null
+//
+// The levels of elements are those of the member's Go type: each slice or
+// map in it, down to an element that is neither or that decodes itself. A
+// pointer or json.RawMessage element may be null at any level. The Extra
+// field takes the flag of the map it is, and a union branch (see
+// DecodeTaggedUnion) that of its value.
 //
 // A field named Extra tagged json:"-" holds the members that are not
 // fields, for a schema whose additionalProperties has one.
@@ -33,17 +45,20 @@ type objectShape struct {
 	plain reflect.Type
 	// extra is the index of the Extra field, or -1.
 	extra int
-	err   error
+	// extraNulls is the nonnullelems flag of the Extra field.
+	extraNulls elemNulls
+	err        error
 }
 
 // fieldShape is one member of an objectShape.
 type fieldShape struct {
-	name         string
-	folded       string // name as foldName folds it
-	index        int    // of the field in the struct
-	required     bool
-	nullable     bool
-	nonNullElems bool
+	name     string
+	folded   string // name as foldName folds it
+	index    int    // of the field in the struct
+	typ      reflect.Type
+	required bool
+	nullable bool
+	nonNull  elemNulls
 	// nested is set when the member can hold objects that no UnmarshalJSON
 	// of their own checks (see checkValue).
 	nested bool
@@ -73,19 +88,21 @@ func newObjectShape(t reflect.Type) *objectShape {
 		if tag == "-" {
 			if f.Name == "Extra" && f.Type.Kind() == reflect.Map {
 				s.extra = i
+				s.extraNulls = parseElemNulls(f.Tag.Get(TagKey))
 			}
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
 		flags := "," + f.Tag.Get(TagKey) + ","
 		s.fields = append(s.fields, fieldShape{
-			name:         name,
-			folded:       foldName(name),
-			index:        i,
-			nested:       parentChecked(f.Type),
-			required:     !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,"),
-			nullable:     strings.Contains(flags, ",nullable,"),
-			nonNullElems: strings.Contains(flags, ",nonnullelems,"),
+			name:     name,
+			folded:   foldName(name),
+			index:    i,
+			typ:      f.Type,
+			nested:   parentChecked(f.Type),
+			required: !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,"),
+			nullable: strings.Contains(flags, ",nullable,"),
+			nonNull:  parseElemNulls(f.Tag.Get(TagKey)),
 		})
 	}
 	s.plain = reflect.StructOf(fields)
@@ -168,8 +185,8 @@ func checkMembers(data []byte, s *objectShape, closed bool, folded *bool) (map[s
 		if k == KindNull && !f.nullable {
 			return nil, Invalid(Pointer(f.name), "must not be null")
 		}
-		if f.nonNullElems && (k == KindArray || k == KindObject) {
-			if err := checkNoNullElems(v, k); err != nil {
+		if f.nonNull.set && (k == KindArray || k == KindObject) {
+			if err := f.nonNull.check(v, f.typ); err != nil {
 				return nil, Within(err, f.name)
 			}
 		}
@@ -291,6 +308,11 @@ func decodeExtra(members map[string]json.RawMessage, s *objectShape, extra refle
 		if s.known(name) {
 			continue
 		}
+		if s.extraNulls.set {
+			if err := checkElem(raw, extra.Type(), s.extraNulls.levels, 0); err != nil {
+				return Within(err, name)
+			}
+		}
 		v := reflect.New(extra.Type().Elem())
 		if err := decodeChecked(raw, v.Interface()); err != nil {
 			return Within(err, name)
@@ -308,15 +330,59 @@ func decodeExtra(members map[string]json.RawMessage, s *objectShape, extra refle
 	return nil
 }
 
-func checkNoNullElems(data []byte, k byte) error {
+// elemNulls is a nonnullelems flag: set when there is one, with the
+// LEVELS of nonnullelems=LEVELS, or "" for every level.
+type elemNulls struct {
+	set    bool
+	levels string
+}
+
+// parseElemNulls returns the nonnullelems flag among the comma-separated
+// flags of an mcpgen tag.
+func parseElemNulls(flags string) elemNulls {
+	for _, f := range strings.Split(flags, ",") {
+		if f == "nonnullelems" {
+			return elemNulls{set: true}
+		}
+		if levels, ok := strings.CutPrefix(f, "nonnullelems="); ok {
+			return elemNulls{set: true, levels: levels}
+		}
+	}
+	return elemNulls{}
+}
+
+// check checks data, the JSON of a value of type t, against the flag.
+func (n elemNulls) check(data []byte, t reflect.Type) error {
+	if !n.set {
+		return nil
+	}
+	return checkNoNullElems(data, t, n.levels, 0)
+}
+
+var (
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
+	nullWord       = []byte("null")
+)
+
+// checkNoNullElems checks that data, the JSON of a value of type t, has no
+// null element where levels, as in the nonnullelems tag, refuses one: at
+// depth (0 for the elements of data itself) and below. It follows t rather
+// than data, so that it stops where t's elements decode themselves. A value
+// without the word null anywhere in it, the usual one, is not decoded.
+func checkNoNullElems(data []byte, t reflect.Type, levels string, depth int) error {
+	k := JSONKind(data)
+	if (t.Kind() != reflect.Slice && t.Kind() != reflect.Map) || reflect.PointerTo(t).Implements(unmarshalerType) ||
+		(k != KindArray && k != KindObject) || (levels != "" && depth >= len(levels)) || !bytes.Contains(data, nullWord) {
+		return nil
+	}
 	if k == KindArray {
 		var items []json.RawMessage
 		if err := json.Unmarshal(data, &items); err != nil {
 			return err
 		}
 		for i, it := range items {
-			if JSONKind(it) == KindNull {
-				return Invalid(Pointer(i), "must not be null")
+			if err := checkElem(it, t, levels, depth); err != nil {
+				return Within(err, i)
 			}
 		}
 		return nil
@@ -325,10 +391,25 @@ func checkNoNullElems(data []byte, k byte) error {
 	if err := json.Unmarshal(data, &members); err != nil {
 		return err
 	}
-	for name, v := range members {
-		if JSONKind(v) == KindNull {
-			return Invalid(Pointer(name), "must not be null")
+	for _, name := range sortedKeys(members) {
+		if err := checkElem(members[name], t, levels, depth); err != nil {
+			return Within(err, name)
 		}
+	}
+	return nil
+}
+
+// checkElem checks v, an element at depth of a value of the slice or map
+// type t, as checkNoNullElems does. A pointer or json.RawMessage element
+// may be null; neither holds an array or object whose elements this checks.
+func checkElem(v []byte, t reflect.Type, levels string, depth int) error {
+	elem := t.Elem()
+	if JSONKind(v) != KindNull {
+		return checkNoNullElems(v, elem, levels, depth+1)
+	}
+	refused := levels == "" || (depth < len(levels) && levels[depth] == '1')
+	if refused && elem.Kind() != reflect.Pointer && elem.Kind() != reflect.Interface && elem != rawMessageType {
+		return Invalid("", "must not be null")
 	}
 	return nil
 }

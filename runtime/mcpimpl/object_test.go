@@ -1,6 +1,7 @@
 package mcpimpl
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -54,6 +55,44 @@ func TestDecodeObjectReadsTags(t *testing.T) {
 	}
 	if err := DecodeObject([]byte(`{"name":"a"}`), c, false); err == nil {
 		t.Error("decoded into a struct value")
+	}
+}
+
+type nestedNullsObject struct {
+	All   [][]int64           `json:"all,omitempty" mcpgen:"nonnullelems"`
+	Inner [][]int64           `json:"inner,omitempty" mcpgen:"nonnullelems=01"`
+	Raw   [][]json.RawMessage `json:"raw,omitempty" mcpgen:"nonnullelems"`
+	Ptr   [][]*int64          `json:"ptr,omitempty" mcpgen:"nonnullelems"`
+	Extra map[string][]int64  `json:"-" mcpgen:"nonnullelems"`
+}
+
+// TestDecodeObjectNestedNulls checks that the nonnullelems flag refuses
+// null at every level of nested slices and maps, or at the levels it
+// names, and in Extra, and lets pointers and json.RawMessage be null.
+func TestDecodeObjectNestedNulls(t *testing.T) {
+	for _, tc := range []struct {
+		in, pointer string
+	}{
+		{`{"all":[null]}`, "/all/0"},
+		{`{"all":[[1],[2,null]]}`, "/all/1/1"},
+		{`{"inner":[null,[1,null]]}`, "/inner/1/1"},
+		{`{"k":null}`, "/k"},
+		{`{"k":[1,null]}`, "/k/1"},
+	} {
+		var v nestedNullsObject
+		err := DecodeObject([]byte(tc.in), &v, false)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) || ve.Pointer != tc.pointer || ve.Reason != "must not be null" {
+			t.Errorf("%s: got %v, want a null refused at %q", tc.in, err, tc.pointer)
+		}
+	}
+	for _, in := range []string{
+		`{"all":[[1],[]],"inner":[null,[1]],"raw":[[null]],"ptr":[[null,1]],"k":[1]}`,
+	} {
+		var v nestedNullsObject
+		if err := DecodeObject([]byte(in), &v, false); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
 	}
 }
 

@@ -15,11 +15,15 @@ import (
 //	String *NameString `mcpgen:"string"`
 //	Number *float64    `mcpgen:"number"`
 //
-// The kinds are null, boolean, number, string, array and object.
+// The kinds are null, boolean, number, string, array and object. A
+// branch whose value is an array or map may add a nonnullelems flag, as a
+// struct member does (see TagKey): the elements it refuses null for are
+// those of the branch's value.
 
 // unionShape describes the branches of a generated union.
 type unionShape struct {
 	kinds [][]byte
+	nulls []elemNulls
 	err   error
 }
 
@@ -34,7 +38,7 @@ func unionShapeOf(t reflect.Type) *unionShape {
 	if s, ok := unionShapes.Load(t); ok {
 		return s.(*unionShape)
 	}
-	s := &unionShape{kinds: make([][]byte, t.NumField())}
+	s := &unionShape{kinds: make([][]byte, t.NumField()), nulls: make([]elemNulls, t.NumField())}
 	for i := range s.kinds {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -44,7 +48,11 @@ func unionShapeOf(t reflect.Type) *unionShape {
 			s.err = fmt.Errorf("decoding %s: branch %s is not a pointer", t, f.Name)
 			break
 		}
+		s.nulls[i] = parseElemNulls(f.Tag.Get(TagKey))
 		for _, name := range strings.Split(f.Tag.Get(TagKey), ",") {
+			if strings.HasPrefix(name, "nonnullelems") {
+				continue
+			}
 			k, ok := kindsByName[name]
 			if !ok {
 				s.err = fmt.Errorf("decoding %s: branch %s accepts the unknown JSON kind %q", t, f.Name, name)
@@ -84,7 +92,11 @@ func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
 		}
 		tried = true
 		v := reflect.New(rv.Elem().Field(i).Type().Elem())
-		if err := decodeBranch(data, v.Interface()); err != nil {
+		err := s.nulls[i].check(data, v.Type().Elem())
+		if err == nil {
+			err = decodeBranch(data, v.Interface())
+		}
+		if err != nil {
 			if first == nil {
 				first = err
 			}

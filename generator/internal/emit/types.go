@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	doccomment "go/doc/comment"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -380,7 +381,7 @@ func (w *typesWriter) structDecl(t *ir.Type) {
 	}
 	if t.Extra != nil {
 		fields = append(fields, field{doc: []string{"Extra holds the properties that are not fields, which the schema allows (additionalProperties)."},
-			name: "Extra", typ: "map[string]" + w.goType(t.Extra), tag: map[string]string{"json": "-"}})
+			name: "Extra", typ: "map[string]" + w.goType(t.Extra), tag: extraTag(t.Extra)})
 	}
 	var b bytes.Buffer
 	structType(&b, fields)
@@ -418,21 +419,77 @@ func (w *typesWriter) structDecl(t *ir.Type) {
 	}
 }
 
+// extraTag is the tag of the Extra field of a struct whose other members
+// are of type t: the nonnullelems flag of a map of them.
+func extraTag(t *ir.Type) map[string]string {
+	tag := map[string]string{"json": "-"}
+	if f := nonNullElems(&ir.Type{Kind: ir.Map, Elem: t}); f != "" {
+		tag[tagKey] = f
+	}
+	return tag
+}
+
 // tagKey is the struct tag key of mcpimpl.TagKey.
 const tagKey = "mcpgen"
 
 // shapeFlags are the flags of the mcpgen tag of a struct field, which
 // mcpimpl.DecodeObject reads: nullable members may be null, and the
-// elements of nonnullelems members must not be.
+// elements of nonnullelems members must not be, at the levels it names.
 func shapeFlags(fl *ir.Field) string {
 	var flags []string
 	if fl.Type.Kind == ir.Nullable || fl.Type.Kind == ir.Raw {
 		flags = append(flags, "nullable")
 	}
-	if u := fl.Type.Underlying(); (u.Kind == ir.Slice || u.Kind == ir.Map) && !u.IsNamed() && u.Elem.Kind != ir.Raw && u.Elem.Kind != ir.Nullable {
-		flags = append(flags, "nonnullelems")
+	if f := nonNullElems(fl.Type); f != "" {
+		flags = append(flags, f)
 	}
 	return strings.Join(flags, ",")
+}
+
+// nonNullElems returns the nonnullelems flag of a member of type t, or
+// "" when every element in it may be null (see nonNullLevels).
+func nonNullElems(t *ir.Type) string {
+	levels, ok := nonNullLevels(t)
+	switch {
+	case !ok:
+		return ""
+	case levels == "":
+		return "nonnullelems"
+	}
+	return "nonnullelems=" + levels
+}
+
+// nonNullLevels returns the levels of the arrays and maps nested in t at
+// which an element must not be null, as mcpimpl reads them: "" when no
+// element may be null at any level, a 1 for each level where none may and
+// a 0 for each where one may, up to the last 1, and ok false when every
+// element may be null. The levels are those of the Go type: each slice or
+// map, down to an element that is neither. A recursive array or map comes
+// back to itself, and past that its levels repeat: "" names them all only
+// when none may be null; otherwise the levels stop there, and the nulls
+// past them are left to the schema.
+func nonNullLevels(t *ir.Type) (levels string, ok bool) {
+	var b []byte
+	var seen []*ir.Type
+	u := t.Underlying()
+	for u.Kind == ir.Slice || u.Kind == ir.Map {
+		if slices.ContainsFunc(seen, func(s *ir.Type) bool { return s == u || (u.IsNamed() && s.Name == u.Name) }) {
+			break
+		}
+		seen = append(seen, u)
+		e := u.Elem
+		if e.Kind == ir.Raw || e.Kind == ir.Nullable {
+			b = append(b, '0')
+		} else {
+			b = append(b, '1')
+		}
+		u = e.Underlying()
+	}
+	if len(b) > 0 && !bytes.Contains(b, []byte{'0'}) {
+		return "", true
+	}
+	b = bytes.TrimRight(b, "0")
+	return string(b), len(b) > 0
 }
 
 func enumBase(t *ir.Type) string {
@@ -573,6 +630,9 @@ func (w *typesWriter) unionDecl(t *ir.Type) {
 		for _, k := range b.Kinds {
 			kinds = append(kinds, kindTag[k])
 		}
+		if f := nonNullElems(b.Type); f != "" {
+			kinds = append(kinds, f)
+		}
 		fields = append(fields, field{doc: fieldDoc(b.Type.Doc), name: b.GoName, typ: "*" + w.goType(b.Type), tag: map[string]string{tagKey: strings.Join(kinds, ",")}})
 	}
 	var b bytes.Buffer
@@ -611,7 +671,11 @@ func (w *typesWriter) unionDecl(t *ir.Type) {
 		for _, k := range b.Kinds {
 			call.WriteString(", mcpimpl." + kindConst[k])
 		}
-		call.WriteString("),\n")
+		call.WriteString(")")
+		if levels, ok := nonNullLevels(b.Type); ok {
+			call.WriteString(".NonNullElems(" + strconv.Quote(levels) + ")")
+		}
+		call.WriteString(",\n")
 	}
 	call.WriteString("\t}); err != nil")
 	w.method(t.Name, "UnmarshalJSON", funcDecl{doc: doc, sig: sig, body: []stmt{

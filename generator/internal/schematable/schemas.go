@@ -10,7 +10,7 @@ import (
 )
 
 // SnapshotHash is runtime.ToolsHash of the tool list this package was generated from. A session can compare it with the live list to detect drift.
-const SnapshotHash = "sha256:781e41d0c3ae"
+const SnapshotHash = "sha256:139c82703b8e"
 
 // ValidateArguments checks raw JSON arguments, such as a model produced them, against the tool's own input schema. A violation is a *runtime.ValidationError with the JSON pointer of the offending value.
 func ValidateArguments(tool string, args []byte) error {
@@ -22,7 +22,7 @@ func ValidateResult(tool string, structured []byte) error {
 	return schemas.ValidateResult(tool, structured)
 }
 
-// MCPTools returns the 105 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
+// MCPTools returns the 106 tools this package was generated from, in name order, with the schemas as the server sent them. Each call returns a new slice.
 func MCPTools() []runtime.Tool {
 	return mcpimpl.Tools(toolsJSONL)
 }

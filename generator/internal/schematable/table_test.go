@@ -124,6 +124,7 @@ var newArgs = map[string]func() validator{
 	"t103_counts_beyond_int32":      func() validator { return new(T103CountsBeyondInt32Args) },
 	"t104_property_named_dash":      func() validator { return new(T104PropertyNamedDashArgs) },
 	"t105_recursive_containers":     func() validator { return new(T105RecursiveContainersArgs) },
+	"t106_nested_nulls":             func() validator { return new(T106NestedNullsArgs) },
 }
 
 // shape describes a struct type: its fields with their Go types and tags,
@@ -398,6 +399,7 @@ var wantShapes = map[string]string{
 	"t103_counts_beyond_int32":      "S *string s,omitempty; L []int64 l,omitzero; M map[string]int64 m,omitzero; N []string n,omitzero; T *string t,omitempty",
 	"t104_property_named_dash":      "Field string -,; O *T104PropertyNamedDashO{Field int64 -,} o,omitempty",
 	"t105_recursive_containers":     "L T105RecursiveContainersList(slice) l,omitzero; M T105RecursiveContainersMap(map) m,omitzero; G T105RecursiveContainersGrid(slice) g,omitzero",
+	"t106_nested_nulls":             "Aa [][]int64 aa,omitzero; As [][]string as,omitzero; Ma map[string][]int64 ma,omitzero; Am []map[string]string am,omitzero; Aaa [][][]bool aaa,omitzero; Ao [][]T106NestedNullsAoItemItem{N *int64 n,omitempty} ao,omitzero; An [][]*int64 an,omitzero; Na [][]int64 na,omitzero; Nan [][][]string nan,omitzero; Mn map[string]map[string]int64 mn,omitzero; Ex *T106NestedNullsEx{N *int64 n,omitempty; Extra map[string][][]int64 -} ex,omitempty; U *T106NestedNullsU{Array *[][]int64; String *string} u,omitempty; V *T106NestedNullsV{Array *[][]int64; String *string} v,omitempty",
 }
 
 // TestDecodeErrorsNameToolAndPointer checks that every decoding error of the
@@ -421,6 +423,13 @@ func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
 		{"t47_map_of_schema", `{"x":{"a":1,"b~/c":"s"}}`, "at /x/b~0~1c: must be an integer, not a string"},
 		{"t48_struct_with_extra", `{"name":"n","flag":"yes"}`, "at /flag: must be a boolean, not a string"},
 		{"t26_const_string", `{"x":"other"}`, `at /x: must be "fixed"`},
+		{"t106_nested_nulls", `{"aa":[[1],[2,null]]}`, "at /aa/1/1: must not be null"},
+		{"t106_nested_nulls", `{"ma":{"k":[1,null]}}`, "at /ma/k/1: must not be null"},
+		{"t106_nested_nulls", `{"nan":[null,[null,["a",null]]]}`, "at /nan/1/1/1: must not be null"},
+		{"t105_recursive_containers", `{"g":[[[],[null]]]}`, "at /g/0/1/0: must not be null"},
+		{"t106_nested_nulls", `{"ex":{"k":[[1],[null]]}}`, "at /ex/k/1/0: must not be null"},
+		{"t106_nested_nulls", `{"u":[[1],[null]]}`, "at /u/1/0: must not be null"},
+		{"t106_nested_nulls", `{"v":[null,[1,null]]}`, "at /v/1/1: must not be null"},
 	}
 	for _, c := range cases {
 		a := newArgs[c.tool]()

@@ -291,9 +291,9 @@ type T104PropertyNamedDashO struct {
 type T105RecursiveContainersArgs struct {
 	_ mcpimpl.DoNotCompare
 
-	L T105RecursiveContainersList `json:"l,omitzero"`
-	M T105RecursiveContainersMap  `json:"m,omitzero"`
-	G T105RecursiveContainersGrid `json:"g,omitzero"`
+	L T105RecursiveContainersList `json:"l,omitzero" mcpgen:"nonnullelems"`
+	M T105RecursiveContainersMap  `json:"m,omitzero" mcpgen:"nonnullelems"`
+	G T105RecursiveContainersGrid `json:"g,omitzero" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -309,6 +309,107 @@ type T105RecursiveContainersMap map[string]T105RecursiveContainersMap
 
 // T105RecursiveContainersGrid is a recursive array.
 type T105RecursiveContainersGrid [][]T105RecursiveContainersGrid
+
+// T106NestedNullsArgs holds the arguments of the tool "t106_nested_nulls".
+//
+// nulls below the first level of nested arrays and maps: refused where the schema refuses them, kept where it allows them
+type T106NestedNullsArgs struct {
+	_ mcpimpl.DoNotCompare
+
+	Aa  [][]int64                     `json:"aa,omitzero" mcpgen:"nonnullelems"`
+	As  [][]string                    `json:"as,omitzero" mcpgen:"nonnullelems"`
+	Ma  map[string][]int64            `json:"ma,omitzero" mcpgen:"nonnullelems"`
+	Am  []map[string]string           `json:"am,omitzero" mcpgen:"nonnullelems"`
+	Aaa [][][]bool                    `json:"aaa,omitzero" mcpgen:"nonnullelems"`
+	Ao  [][]T106NestedNullsAoItemItem `json:"ao,omitzero" mcpgen:"nonnullelems"`
+	An  [][]*int64                    `json:"an,omitzero" mcpgen:"nonnullelems=1"`
+	Na  [][]int64                     `json:"na,omitzero" mcpgen:"nonnullelems=01"`
+	Nan [][][]string                  `json:"nan,omitzero" mcpgen:"nonnullelems=001"`
+	Mn  map[string]map[string]int64   `json:"mn,omitzero" mcpgen:"nonnullelems=01"`
+	Ex  *T106NestedNullsEx            `json:"ex,omitempty"`
+	U   *T106NestedNullsU             `json:"u,omitempty"`
+	V   *T106NestedNullsV             `json:"v,omitempty"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
+func (a *T106NestedNullsArgs) UnmarshalJSON(data []byte) error {
+	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "t106_nested_nulls")
+}
+
+// T106NestedNullsAoItemItem is an object.
+type T106NestedNullsAoItemItem struct {
+	_ mcpimpl.DoNotCompare
+
+	N *int64 `json:"n,omitempty"`
+}
+
+// T106NestedNullsEx is an object.
+type T106NestedNullsEx struct {
+	_ mcpimpl.DoNotCompare
+
+	N *int64 `json:"n,omitempty"`
+	// Extra holds the properties that are not fields, which the schema allows (additionalProperties).
+	Extra map[string][][]int64 `json:"-" mcpgen:"nonnullelems"`
+}
+
+// UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra.
+func (a *T106NestedNullsEx) UnmarshalJSON(data []byte) error {
+	return mcpimpl.DecodeObject(data, a, false)
+}
+
+// MarshalJSON encodes the fields followed by Extra.
+func (a T106NestedNullsEx) MarshalJSON() ([]byte, error) {
+	type plain T106NestedNullsEx
+	data, err := json.Marshal(plain(a))
+	if err != nil {
+		return nil, err
+	}
+	return mcpimpl.EncodeExtra(data, a.Extra)
+}
+
+// T106NestedNullsU is one of several shapes; exactly one field is set.
+type T106NestedNullsU struct {
+	_ mcpimpl.DoNotCompare
+
+	Array  *[][]int64 `mcpgen:"array,nonnullelems"`
+	String *string    `mcpgen:"string"`
+}
+
+// MarshalJSON encodes the branch that is set, or null when none is.
+func (u T106NestedNullsU) MarshalJSON() ([]byte, error) {
+	return mcpimpl.EncodeUnion(&u)
+}
+
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
+func (u *T106NestedNullsU) UnmarshalJSON(data []byte) error {
+	return mcpimpl.DecodeTaggedUnion(data, u, false)
+}
+
+// T106NestedNullsV is one of several shapes; exactly one field is set.
+type T106NestedNullsV struct {
+	_ mcpimpl.DoNotCompare
+
+	Array  *[][]int64 `mcpgen:"array,nonnullelems=01"`
+	String *string    `mcpgen:"string"`
+}
+
+// MarshalJSON encodes the branch that is set, or null when none is.
+func (u T106NestedNullsV) MarshalJSON() ([]byte, error) {
+	return mcpimpl.EncodeUnion(&u)
+}
+
+// UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
+func (u *T106NestedNullsV) UnmarshalJSON(data []byte) error {
+	var out T106NestedNullsV
+	if err := mcpimpl.DecodeUnion(data, false, []mcpimpl.UnionBranch{
+		mcpimpl.Decoded(&out.Array, checkT106NestedNullsV_0, mcpimpl.KindArray).NonNullElems("01"),
+		mcpimpl.Decoded(&out.String, nil, mcpimpl.KindString),
+	}); err != nil {
+		return err
+	}
+	*u = out
+	return nil
+}
 
 // T10NumberRangeArgs holds the arguments of the tool "t10_number_range".
 //
@@ -1379,7 +1480,7 @@ type T48StructWithExtraArgs struct {
 
 	Name *string `json:"name,omitempty"`
 	// Extra holds the properties that are not fields, which the schema allows (additionalProperties).
-	Extra map[string]bool `json:"-"`
+	Extra map[string]bool `json:"-" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
@@ -2370,7 +2471,7 @@ type T98AllofExtraPartArgs struct {
 	A *string `json:"a,omitempty"`
 	B *int64  `json:"b,omitempty"`
 	// Extra holds the properties that are not fields, which the schema allows (additionalProperties).
-	Extra map[string]string `json:"-"`
+	Extra map[string]string `json:"-" mcpgen:"nonnullelems"`
 }
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties and unexpected nulls; the properties that are not fields go to Extra. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.

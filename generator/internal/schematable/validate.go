@@ -214,6 +214,78 @@ func (s T105RecursiveContainersGrid) Validate() error {
 	return nil
 }
 
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t106_nested_nulls".
+func (a *T106NestedNullsArgs) Validate() error {
+	if a.U != nil {
+		if err := (*a.U).Validate(); err != nil {
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "u"), "t106_nested_nulls")
+		}
+	}
+	if a.V != nil {
+		if err := (*a.V).Validate(); err != nil {
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "v"), "t106_nested_nulls")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (u *T106NestedNullsU) Validate() error {
+	n := 0
+	if u.Array != nil {
+		n++
+	}
+	if u.String != nil {
+		n++
+	}
+	if n == 0 {
+		return mcpimpl.Invalid("", "no branch of T106NestedNullsU is set")
+	}
+	if n > 1 {
+		return mcpimpl.Invalid("", "more than one branch of T106NestedNullsU is set")
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (u *T106NestedNullsV) Validate() error {
+	n := 0
+	if u.Array != nil {
+		n++
+	}
+	if u.String != nil {
+		n++
+	}
+	if n == 0 {
+		return mcpimpl.Invalid("", "no branch of T106NestedNullsV is set")
+	}
+	if n > 1 {
+		return mcpimpl.Invalid("", "more than one branch of T106NestedNullsV is set")
+	}
+	if u.Array != nil {
+		for i0 := range *u.Array {
+			for i1 := range (*u.Array)[i0] {
+				if (*u.Array)[i0][i1] > 9 {
+					return mcpimpl.Invalid(mcpimpl.Pointer(i0, i1), "must be <= 9")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkT106NestedNullsV_0 checks the Array branch of T106NestedNullsV.
+func checkT106NestedNullsV_0(v *[][]int64) error {
+	for i0 := range *v {
+		for i1 := range (*v)[i0] {
+			if (*v)[i0][i1] > 9 {
+				return mcpimpl.Invalid(mcpimpl.Pointer(i0, i1), "must be <= 9")
+			}
+		}
+	}
+	return nil
+}
+
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t10_number_range".
 func (a *T10NumberRangeArgs) Validate() error {
 	if a.X != nil {
@@ -251,7 +323,7 @@ func (a *T12IntegerMultipleArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T13NumberMultipleArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(18), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(19), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t14_boolean".
@@ -364,14 +436,14 @@ func (a *T23EnumWithNullArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T24EnumMixedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(29), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(30), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t25_enum_empty".
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T25EnumEmptyArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(30), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(31), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t26_const_string".
@@ -843,7 +915,7 @@ func (a *T50PatternPropertiesArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T51PatternPropertiesOpenArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(56), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(57), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t52_array_of_objects".
@@ -890,14 +962,14 @@ func (a *T56ArrayNoItemsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (prefixItems), so Validate also checks the encoded value against the schema itself.
 func (a *T57PrefixItemsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(62), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(63), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t58_unique_items".
 //
 // The schema uses keywords without a Go counterpart (uniqueItems), so Validate also checks the encoded value against the schema itself.
 func (a *T58UniqueItemsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(63), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(64), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t59_true_schema".
@@ -919,14 +991,14 @@ func (a *T61NoTypeArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (keywords without type), so Validate also checks the encoded value against the schema itself.
 func (a *T62NoTypeConstraintsArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(67), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t63_false_schema".
 //
 // The schema uses keywords without a Go counterpart (false schema), so Validate also checks the encoded value against the schema itself.
 func (a *T63FalseSchemaArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(68), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(69), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t64_required_fields".
@@ -964,35 +1036,35 @@ func (a *T66DefaultsArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (else, if, then), so Validate also checks the encoded value against the schema itself.
 func (a *T67IfThenElseArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(72), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(73), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t68_not".
 //
 // The schema uses keywords without a Go counterpart (not), so Validate also checks the encoded value against the schema itself.
 func (a *T68NotArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(73), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(74), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t69_property_names".
 //
 // The schema uses keywords without a Go counterpart (propertyNames), so Validate also checks the encoded value against the schema itself.
 func (a *T69PropertyNamesArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(74), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(75), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t70_dependent_required".
 //
 // The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
 func (a *T70DependentRequiredArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(75), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(76), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t71_min_properties_struct".
 //
 // The schema uses keywords without a Go counterpart (minProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T71MinPropertiesStructArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(76), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(77), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t72_draft04_exclusive".
@@ -1029,7 +1101,7 @@ func (a *T75EmptyRootArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (anyOf of required), so Validate also checks the encoded value against the schema itself.
 func (a *T76AnyofRequiredArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(81), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(82), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t77_anyof_nullable_branch".
@@ -1199,7 +1271,7 @@ func (a *T86BigEnumNoTypeArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (enum), so Validate also checks the encoded value against the schema itself.
 func (a *T87BigNumberEnumArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(92), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(93), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t88_big_integer_range".
@@ -1232,7 +1304,7 @@ func (a *T89BigIntegerExclusiveArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *T90IntegerMultipleRoundedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(95), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(96), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t91_ecma_pattern".
@@ -1294,35 +1366,35 @@ func (a *T94MemberCaseO) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T95PatternPropsClosedArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(100), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(101), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t96_pattern_props_open".
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T96PatternPropsOpenArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(101), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(102), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t97_allof_closed_part".
 //
 // The schema uses keywords without a Go counterpart (additionalProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T97AllofClosedPartArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(102), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(103), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t98_allof_extra_part".
 //
 // The schema uses keywords without a Go counterpart (additionalProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T98AllofExtraPartArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(103), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(104), a)
 }
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t99_empty_array_dependent".
 //
 // The schema uses keywords without a Go counterpart (dependentRequired), so Validate also checks the encoded value against the schema itself.
 func (a *T99EmptyArrayDependentArgs) Validate() error {
-	return mcpimpl.ValidateEncoded(schemas.Input(104), a)
+	return mcpimpl.ValidateEncoded(schemas.Input(105), a)
 }
 
 // The patterns of the schemas, compiled once.
