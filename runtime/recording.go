@@ -169,6 +169,9 @@ func txtarMarker(data []byte) (name string, after []byte) {
 	}
 	if i := bytes.IndexByte(data, '\n'); i >= 0 {
 		data, after = data[:i], data[i+1:]
+		// A marker line may end in \r\n, as a recording edited on
+		// Windows does.
+		data = bytes.TrimSuffix(data, []byte("\r"))
 	}
 	if !bytes.HasSuffix(data, []byte(" --")) || len(data) < len("-- ")+len(" --") {
 		return "", nil
