@@ -49,9 +49,17 @@ type Multi struct {
 	mu     sync.RWMutex
 	tools  []MultiTool
 	routes map[string]route
-	// lists are each server's tools as its last listing that succeeded
-	// found them, in the order of names.
-	lists [][]Tool
+	// lists are each server's tools as its newest listing that succeeded
+	// found them, in the order of names; listedBy numbers the Refresh of
+	// each listing, and settled the latest started Refresh that finished.
+	lists    [][]Tool
+	listedBy []uint64
+	settled  uint64
+
+	// refreshes counts the Refreshes started, which numbers them: a
+	// listing that finishes after one a later Refresh took does not
+	// replace it.
+	refreshes atomic.Uint64
 
 	// stale is set when a server reports that its tools changed; the next
 	// CallTool lists them again.
@@ -138,15 +146,13 @@ func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
 // tool map. A server without the tools capability has no tools. A server
 // whose listing fails keeps the tools it listed before, so that the others'
 // changes are taken and its tools' calls fail with its own error; Refresh
-// then returns the errors naming those servers.
+// then returns the errors naming those servers. Of Refreshes run at once,
+// the one started last gives each server's tools, whichever finishes last:
+// an older listing does not replace a newer one.
 func (m *Multi) Refresh(ctx context.Context) error {
+	gen := m.refreshes.Add(1)
 	m.stale.Store(false)
-	m.mu.RLock()
-	lists := slices.Clone(m.lists)
-	m.mu.RUnlock()
-	if lists == nil {
-		lists = make([][]Tool, len(m.names))
-	}
+	lists := make([][]Tool, len(m.names))
 	errs := make([]error, len(m.names))
 	var wg sync.WaitGroup
 	for i, name := range m.names {
@@ -163,13 +169,29 @@ func (m *Multi) Refresh(ctx context.Context) error {
 	}
 	wg.Wait()
 	err := errors.Join(errs...)
-	if err != nil {
-		m.failedAt.Store(time.Now().UnixNano())
-	} else {
-		m.failedAt.Store(0)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lists == nil {
+		m.lists = make([][]Tool, len(m.names))
+		m.listedBy = make([]uint64, len(m.names))
 	}
-	servers := make([]ServerTools, len(lists))
+	// Refreshes run at once may finish in any order: each server keeps
+	// the listing of the latest started Refresh that listed it.
 	for i, tools := range lists {
+		if errs[i] == nil && gen > m.listedBy[i] {
+			m.lists[i], m.listedBy[i] = tools, gen
+		}
+	}
+	if gen > m.settled {
+		m.settled = gen
+		if err != nil {
+			m.failedAt.Store(time.Now().UnixNano())
+		} else {
+			m.failedAt.Store(0)
+		}
+	}
+	servers := make([]ServerTools, len(m.lists))
+	for i, tools := range m.lists {
 		servers[i] = ServerTools{Server: m.names[i], Tools: tools}
 	}
 	all := CombineTools(servers...)
@@ -184,9 +206,7 @@ func (m *Multi) Refresh(ctx context.Context) error {
 			routes[prefixed] = route{server: mt.Server, tool: mt.Name}
 		}
 	}
-	m.mu.Lock()
-	m.tools, m.routes, m.lists = all, routes, lists
-	m.mu.Unlock()
+	m.tools, m.routes = all, routes
 	return err
 }
 

@@ -16,22 +16,27 @@ type ServerTools struct {
 // prefixed name on its server even when its own listing finds no clash; a
 // name left unprefixed reaches its tool as long as no other server lists a
 // tool of that name, which holds while the snapshots match the servers.
-// The server names follow the rules of Server.Name.
+// A tool a server lists twice is taken once, as first listed. The server
+// names follow the rules of Server.Name.
 func CombineTools(servers ...ServerTools) []MultiTool {
+	// A server that lists a name twice has one tool of that name, the
+	// first, which is the one a call reaches.
+	var all []MultiTool
 	count := make(map[string]int)
 	for _, s := range servers {
+		seen := make(map[string]bool, len(s.Tools))
 		for _, t := range s.Tools {
+			if seen[t.Name] {
+				continue
+			}
+			seen[t.Name] = true
 			count[t.Name]++
+			all = append(all, MultiTool{Tool: t, Server: s.Server, Exposed: t.Name})
 		}
 	}
-	var all []MultiTool
-	for _, s := range servers {
-		for _, t := range s.Tools {
-			mt := MultiTool{Tool: t, Server: s.Server, Exposed: t.Name}
-			if count[t.Name] > 1 {
-				mt.Exposed = s.Server + MultiSeparator + t.Name
-			}
-			all = append(all, mt)
+	for i := range all {
+		if mt := &all[i]; count[mt.Name] > 1 {
+			mt.Exposed = mt.Server + MultiSeparator + mt.Name
 		}
 	}
 	// A prefixed name may be another tool's own name ("b__x" beside

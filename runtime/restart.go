@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -19,6 +20,12 @@ import (
 // context. A restart whose calling context ends before it connects does not
 // count as a failure.
 //
+// Options.OnToolsChanged, if set, is called after each restart, as for a
+// notification of the new Session, since the server started anew may list
+// other tools; it is not called for the first connect. It is never called
+// concurrently with itself, across Sessions, and may call Session and
+// CallTool.
+//
 // Restarting is safe for use by many goroutines at once.
 type Restarting struct {
 	t    Transport
@@ -27,10 +34,16 @@ type Restarting struct {
 	// waiting for it can be given up.
 	sem chan struct{}
 
-	cur      *Session
-	started  time.Time
+	cur     *Session
+	started time.Time
+	// ended is why the last session ended, kept for the errors of the
+	// restarts that fail until one succeeds.
+	ended    error
 	failures int // consecutive sessions that ended early, or connects that failed
 	closed   bool
+
+	// closers are the Closes of ended Sessions, which Close waits for.
+	closers sync.WaitGroup
 
 	// closing ends with Close, and with it a restart in progress, which
 	// Close would otherwise wait for.
@@ -57,6 +70,16 @@ func ConnectRestarting(ctx context.Context, t Transport, opts *Options) (*Restar
 	r := &Restarting{t: t, sem: make(chan struct{}, 1)}
 	if opts != nil {
 		r.opts = *opts
+	}
+	if changed := r.opts.OnToolsChanged; changed != nil {
+		// A Session that ended may still be running it when its successor
+		// calls it: one call at a time, across the Sessions.
+		var mu sync.Mutex
+		r.opts.OnToolsChanged = func() {
+			mu.Lock()
+			defer mu.Unlock()
+			changed()
+		}
 	}
 	s, err := Connect(ctx, t, &r.opts)
 	if err != nil {
@@ -94,16 +117,22 @@ func (r *Restarting) Session(ctx context.Context) (*Session, error) {
 	if r.cur != nil && r.cur.Err() == nil {
 		return r.cur, nil
 	}
-	var ended error
 	if r.cur != nil {
-		ended = r.cur.Err()
+		r.ended = r.cur.Err()
 		if time.Since(r.started) < RestartUptime {
 			r.failures++
 		} else {
 			r.failures = 0
 		}
-		r.cur.Close()
+		// Closed apart: its Close waits for its OnToolsChanged, which may
+		// be this very call, or waiting for it.
+		old := r.cur
 		r.cur = nil
+		r.closers.Add(1)
+		go func() {
+			defer r.closers.Done()
+			old.Close()
+		}()
 	}
 	// Close ends the restart.
 	ctx, cancel := context.WithCancel(ctx)
@@ -118,6 +147,9 @@ func (r *Restarting) Session(ctx context.Context) (*Session, error) {
 			if r.closing.Err() != nil {
 				return nil, ErrClosed
 			}
+			if r.ended != nil {
+				return nil, fmt.Errorf("restarting the server (it ended: %v) after %d quick failures: %w", r.ended, r.failures, ctx.Err())
+			}
 			return nil, fmt.Errorf("restarting the server after %d quick failures: %w", r.failures, ctx.Err())
 		}
 	}
@@ -130,15 +162,24 @@ func (r *Restarting) Session(ctx context.Context) (*Session, error) {
 			// A connect the caller gave up says nothing of the server.
 			r.failures++
 		}
-		if ended != nil {
-			return nil, fmt.Errorf("restarting the server (it ended: %v): %w", ended, err)
+		if r.ended != nil {
+			return nil, fmt.Errorf("restarting the server (it ended: %v): %w", r.ended, err)
 		}
 		return nil, fmt.Errorf("restarting the server: %w", err)
 	}
-	if ended != nil {
-		s.log.Info("restarted the server", "reason", ended.Error())
+	if r.ended != nil {
+		s.log.Info("restarted the server", "reason", r.ended.Error())
 	}
-	r.cur, r.started = s, time.Now()
+	r.cur, r.started, r.ended = s, time.Now(), nil
+	if r.opts.OnToolsChanged != nil {
+		// The new server may list other tools than the one that ended:
+		// the Session's goroutine for list changes says so, as for a
+		// notification.
+		select {
+		case s.changed <- struct{}{}:
+		default:
+		}
+	}
 	return s, nil
 }
 
@@ -160,12 +201,13 @@ func restartDelay(n int) time.Duration {
 func (r *Restarting) Close() error {
 	r.stop()
 	r.sem <- struct{}{}
-	defer func() { <-r.sem }()
 	r.closed = true
-	if r.cur == nil {
-		return nil
+	var err error
+	if r.cur != nil {
+		err = r.cur.Close()
+		r.cur = nil
 	}
-	err := r.cur.Close()
-	r.cur = nil
+	<-r.sem
+	r.closers.Wait()
 	return err
 }
