@@ -363,69 +363,18 @@ func (c *converter) root(base, name string) (*Type, error) {
 // id) makes resolve against that schema, an embedded resource, rather than
 // against the tool's schema. schema.StaticRefs rewrites such a $ref for the
 // other consumers; the generator keeps refusing it, and reads the schema
-// as given to name the $ref as the server wrote it. A $id that is only a
-// fragment (draft-07's plain-name anchor) changes no base, nor does one the
-// document's root has already, nor, up to draft-07, one beside a $ref,
-// which replaces the object it is in.
+// as given to name the $ref as the server wrote it. StaticRefs returns a
+// schema without any as it is, so only a rewritten one is read again.
 func (c *converter) checkResources() error {
-	key := "$id"
-	if s, _ := c.src.Get("$schema").StringValue(); strings.Contains(s, "draft-04") || strings.Contains(s, "draft-03") {
-		key = "id"
-	}
-	rootID, _ := c.src.Get(key).StringValue()
-	// path holds the keys and indexes that lead to the current value; the
-	// pointers are built from it only for the error.
-	var path []string
-	at := func(n int) string {
-		var b strings.Builder
-		b.WriteString(c.rootPtr)
-		for _, tok := range path[:n] {
-			b.WriteByte('/')
-			b.WriteString(jsontree.EscapeToken(tok))
-		}
-		return b.String()
-	}
-	// in is the length of the path of the innermost embedded resource, -1
-	// outside any, and id its $id.
-	var walk func(v *jsontree.Node, in int, id string) error
-	walk = func(v *jsontree.Node, in int, id string) error {
-		switch v.Kind {
-		case jsontree.Object:
-			if s, ok := v.Get(key).StringValue(); ok && len(path) > 0 && s != "" && s[0] != '#' && s != rootID &&
-				!(c.draft07 && v.Has("$ref")) {
-				in, id = len(path), s
-			}
-			if ref, ok := v.Get("$ref").StringValue(); ok && in >= 0 && strings.HasPrefix(ref, "#") {
-				return c.errf(at(len(path))+"/$ref", "$ref %s is inside the schema at %s, whose %s %s makes it resolve against that schema rather than the tool's, which mcpgen does not do",
-					redact.Quote(ref), at(in), key, redact.Quote(id))
-			}
-			for _, m := range v.Members {
-				if schema.DataKeywords[m.Key] || m.Value.Kind != jsontree.Object && m.Value.Kind != jsontree.Array {
-					continue
-				}
-				path = append(path, m.Key)
-				err := walk(m.Value, in, id)
-				path = path[:len(path)-1]
-				if err != nil {
-					return err
-				}
-			}
-		case jsontree.Array:
-			for i, it := range v.Items {
-				if it.Kind != jsontree.Object && it.Kind != jsontree.Array {
-					continue
-				}
-				path = append(path, strconv.Itoa(i))
-				err := walk(it, in, id)
-				path = path[:len(path)-1]
-				if err != nil {
-					return err
-				}
-			}
-		}
+	if c.doc == c.src {
 		return nil
 	}
-	return walk(c.src, -1, "")
+	e, ok := schema.FirstEmbeddedRef(c.src)
+	if !ok {
+		return nil
+	}
+	return c.errf(c.rootPtr+e.Ptr+"/$ref", "$ref %s is inside the schema at %s, whose %s %s makes it resolve against that schema rather than the tool's, which mcpgen does not do",
+		redact.Quote(e.Ref), c.rootPtr+e.Resource, e.Keyword, redact.Quote(e.ID))
 }
 
 // ref converts the target of a $ref found at ptr.

@@ -51,13 +51,13 @@ func (w resourceWalk) resource(n *jsontree.Node, depth int) bool {
 // walk calls fn for every object in n, at ptr and depth, skipping the
 // keywords that hold data, with the pointer and node of the innermost
 // embedded resource around or at it (in is nil outside any).
-func (w resourceWalk) walk(n *jsontree.Node, ptr string, depth int, inPtr string, in *jsontree.Node, fn func(n *jsontree.Node, inPtr string, in *jsontree.Node)) {
+func (w resourceWalk) walk(n *jsontree.Node, ptr string, depth int, inPtr string, in *jsontree.Node, fn func(n *jsontree.Node, ptr, inPtr string, in *jsontree.Node)) {
 	switch n.Kind {
 	case jsontree.Object:
 		if w.resource(n, depth) {
 			inPtr, in = ptr, n
 		}
-		fn(n, inPtr, in)
+		fn(n, ptr, inPtr, in)
 		for _, m := range n.Members {
 			if !DataKeywords[m.Key] && (m.Value.Kind == jsontree.Object || m.Value.Kind == jsontree.Array) {
 				w.walk(m.Value, ptr+"/"+jsontree.EscapeToken(m.Key), depth+1, inPtr, in, fn)
@@ -101,6 +101,34 @@ func (w resourceWalk) hasRefs(n *jsontree.Node, depth int, in bool) bool {
 	return false
 }
 
+// An EmbeddedRef is a $ref that is a fragment inside an embedded resource,
+// which StaticRefs rewrites.
+type EmbeddedRef struct {
+	// Ptr is the pointer, from the document's root, of the object that
+	// holds the $ref, and Ref the $ref as written.
+	Ptr, Ref string
+	// Resource is the pointer of the innermost embedded resource around
+	// it, and ID that resource's Keyword ("$id", or draft-04's "id").
+	Resource, ID, Keyword string
+}
+
+// FirstEmbeddedRef returns the first $ref of root, in document order, that
+// is a fragment inside an embedded resource.
+func FirstEmbeddedRef(root *jsontree.Node) (EmbeddedRef, bool) {
+	w := newResourceWalk(root)
+	var first EmbeddedRef
+	found := false
+	w.walk(root, "", 0, "", nil, func(n *jsontree.Node, ptr, inPtr string, in *jsontree.Node) {
+		ref, ok := n.Get("$ref").StringValue()
+		if found || !ok || in == nil || !strings.HasPrefix(ref, "#") {
+			return
+		}
+		id, _ := in.Get(w.key).StringValue()
+		first, found = EmbeddedRef{Ptr: ptr, Ref: ref, Resource: inPtr, ID: id, Keyword: w.key}, true
+	})
+	return first, found
+}
+
 // rewriteEmbedded rewrites, in place, each $ref of root that is a fragment
 // inside an embedded resource into the JSON pointer from root of the
 // schema it resolves to within that resource. A plain-name fragment that no
@@ -110,7 +138,7 @@ func (w resourceWalk) hasRefs(n *jsontree.Node, depth int, in bool) bool {
 func rewriteEmbedded(root *jsontree.Node) []*jsontree.Node {
 	w := newResourceWalk(root)
 	var resources []*jsontree.Node
-	w.walk(root, "", 0, "", nil, func(n *jsontree.Node, inPtr string, in *jsontree.Node) {
+	w.walk(root, "", 0, "", nil, func(n *jsontree.Node, _, inPtr string, in *jsontree.Node) {
 		if in == n {
 			resources = append(resources, n)
 		}
