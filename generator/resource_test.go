@@ -1,71 +1,125 @@
 package generator
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator/ir"
+	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// TestRefInEmbeddedResource generates from schemas whose $ref sits in a
-// subschema with a $id of its own, an embedded resource: JSON Schema
-// resolves "#/$defs/y" there against that subschema, as the runtime's
-// validator does, but the generator resolved it against the tool's root,
-// so the field had the root's type (an integer where the schema wants a
-// string): Validate() accepted {"a":{"y":1}}, which ValidateArguments
-// rejects. Generation now refuses such a $ref, naming the tool and its
-// pointer; a $id that is only a fragment (draft-07's plain-name anchor),
-// or a $ref beside it in draft-07, which ignores its siblings, changes no
-// base and still generates.
-func TestRefInEmbeddedResource(t *testing.T) {
-	embedded := `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"$id":"http://example.com/x.json","type":"object","properties":{"y":{"$ref":"#/$defs/y"}},"$defs":{"y":{"type":"string"}}},"y":{"type":"integer"}}}`
-	// What the runtime's validator reads: y is the embedded string.
-	s := runtime.NewSchema("t", []byte(embedded))
-	if err := s.Validate([]byte(`{"a":{"y":"s"}}`)); err != nil {
-		t.Fatalf("the validator resolves the $ref otherwise: %v", err)
-	}
-	if err := s.Validate([]byte(`{"a":{"y":1}}`)); err == nil {
-		t.Fatal("the validator accepts an integer y")
-	}
-	for _, tc := range []struct{ name, schema, output, want string }{
-		{"embedded $id", embedded, "",
-			`tool "t": /inputSchema/$defs/x/properties/y/$ref: $ref "#/$defs/y" is inside the schema at /inputSchema/$defs/x, whose $id "http://example.com/x.json" makes it resolve against that schema rather than the tool's, which mcpgen does not do`},
-		{"relative $id", `{"type":"object","properties":{"a":{"type":"object","$id":"a.json","properties":{"b":{"$ref":"#"}}}}}`, "",
-			`tool "t": /inputSchema/properties/a/properties/b/$ref: $ref "#" is inside the schema at /inputSchema/properties/a, whose $id "a.json"`},
-		{"draft-04 id", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"a":{"id":"http://example.com/a","type":"object","properties":{"b":{"$ref":"#/definitions/c"}},"definitions":{"c":{"type":"string"}}}},"definitions":{"c":{"type":"integer"}}}`, "",
-			`tool "t": /inputSchema/properties/a/properties/b/$ref: $ref "#/definitions/c" is inside the schema at /inputSchema/properties/a, whose id "http://example.com/a"`},
-		{"output schema", `{"type":"object"}`, embedded,
-			`tool "t": /outputSchema/$defs/x/properties/y/$ref: $ref "#/$defs/y" is inside the schema at /outputSchema/$defs/x`},
-		{"fragment $id", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"$id":"#a","type":"object","properties":{"b":{"$ref":"#/definitions/c"}}}},"definitions":{"c":{"type":"string"}}}`, "", ""},
-		{"draft-07 $id beside $ref", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"$id":"http://example.com/a","$ref":"#/definitions/c"}},"definitions":{"c":{"type":"string"}}}`, "", ""},
-		{"root $id", `{"$id":"http://example.com/root.json","type":"object","properties":{"a":{"$ref":"#/$defs/c"}},"$defs":{"c":{"type":"string"}}}`, "", ""},
+// embeddedTools are tools whose $refs sit in subschemas with a $id of
+// their own, embedded resources: JSON Schema resolves "#/$defs/y" there
+// against that subschema, as the runtime's validator does, not against the
+// tool's root. In emb, a.y is the embedded string while z, at the root,
+// is the root's integer; in rel, "#" inside a is a itself; in d4 (draft-04's
+// id), b is the embedded string.
+const embeddedTools = `{"tools":[
+{"name":"emb","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/x"},"z":{"$ref":"#/$defs/y"}},"$defs":{"x":{"$id":"http://example.com/x.json","type":"object","properties":{"y":{"$ref":"#/$defs/y"}},"$defs":{"y":{"type":"string"}}},"y":{"type":"integer"}}}},
+{"name":"rel","inputSchema":{"type":"object","properties":{"a":{"type":"object","$id":"a.json","properties":{"n":{"type":"integer"},"b":{"$ref":"#"}}}}}},
+{"name":"d4","inputSchema":{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"a":{"id":"http://example.com/a","type":"object","properties":{"b":{"$ref":"#/definitions/c"}},"definitions":{"c":{"type":"string"}}}},"definitions":{"c":{"type":"integer"}}}}]}`
+
+// embeddedAgreeTest runs inside the package generated from embeddedTools:
+// for each value, decoding into the arguments type and Validate accept it
+// exactly when ValidateArguments, which reads the tool's own schema, does.
+const embeddedAgreeTest = `package embedded
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestEmbeddedResourceRefs(t *testing.T) {
+	for _, c := range []struct {
+		tool, args string
+		ok         bool
+	}{
+		{"emb", ` + "`" + `{"a":{"y":"s"},"z":1}` + "`" + `, true},
+		{"emb", ` + "`" + `{"a":{"y":1}}` + "`" + `, false},
+		{"emb", ` + "`" + `{"z":"s"}` + "`" + `, false},
+		{"rel", ` + "`" + `{"a":{"n":1,"b":{"n":2,"b":{}}}}` + "`" + `, true},
+		{"rel", ` + "`" + `{"a":{"b":{"n":"x"}}}` + "`" + `, false},
+		{"d4", ` + "`" + `{"a":{"b":"s"}}` + "`" + `, true},
+		{"d4", ` + "`" + `{"a":{"b":1}}` + "`" + `, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tool := runtime.Tool{Name: "t", InputSchema: []byte(tc.schema)}
-			if tc.output != "" {
-				tool.OutputSchema = []byte(tc.output)
+		schemaErr := ValidateArguments(c.tool, []byte(c.args))
+		if (schemaErr == nil) != c.ok {
+			t.Fatalf("%s %s: ValidateArguments = %v, want ok %v", c.tool, c.args, schemaErr, c.ok)
+		}
+		var err error
+		switch c.tool {
+		case "emb":
+			var a EmbArgs
+			if err = json.Unmarshal([]byte(c.args), &a); err == nil {
+				err = a.Validate()
 			}
-			want := tc.want
-			_, err := generateLive(tool)
-			if want == "" {
-				if err != nil {
-					t.Fatalf("generating: %v", err)
-				}
-				return
+		case "rel":
+			var a RelArgs
+			if err = json.Unmarshal([]byte(c.args), &a); err == nil {
+				err = a.Validate()
 			}
-			if err == nil || !strings.HasPrefix(err.Error(), want) {
-				t.Fatalf("generating: error = %v, want one starting %s", err, want)
+		case "d4":
+			var a D4Args
+			if err = json.Unmarshal([]byte(c.args), &a); err == nil {
+				err = a.Validate()
 			}
-			// From a file, the same error, after the file's name.
-			doc := `{"tools":[{"name":"t","inputSchema":` + string(tool.InputSchema) + `}]}`
-			if tool.OutputSchema != nil {
-				doc = `{"tools":[{"name":"t","inputSchema":` + string(tool.InputSchema) + `,"outputSchema":` + string(tool.OutputSchema) + `}]}`
-			}
-			if _, err := generateText(doc, ir.Limits{}); err == nil || !strings.Contains(err.Error(), want) {
-				t.Fatalf("generating from a file: error = %v, want one containing %s", err, want)
-			}
-		})
+		}
+		if (err == nil) != c.ok {
+			t.Errorf("%s %s: the generated types say %v, the tool's schema %v", c.tool, c.args, err, schemaErr)
+		}
+	}
+}
+`
+
+// TestRefInEmbeddedResource generates from schemas whose $refs sit in
+// embedded resources. The generator resolved them against the tool's root,
+// which gave a.y the root's integer where the schema wants a string, and
+// then refused them; it now reads them through schema.StaticRefs, as every
+// other consumer does, and the generated types and validators agree with
+// the tool's own schema on each side of the difference.
+func TestRefInEmbeddedResource(t *testing.T) {
+	snap, err := snapshot.Read("embedded.json", []byte(embeddedTools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(Config{From: snap, Snapshot: "embedded.json", Options: Options{Package: "embedded"}})
+	if err != nil {
+		t.Fatalf("generating: %v", err)
+	}
+	var types string
+	for _, f := range files {
+		if f.Name == "types.go" {
+			types = string(f.Data)
+		}
+	}
+	for _, want := range []string{"Y *string `json:\"y,omitempty\"`", "Z *int64 `json:\"z,omitempty\"`", "B *string `json:\"b,omitempty\"`"} {
+		if !strings.Contains(types, want) {
+			t.Errorf("types.go has no field %s:\n%s", want, types)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "embedded-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if _, _, err := WriteFiles(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "embedded_test.go"), []byte(embeddedAgreeTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", "test", "-v", "-run", "TestEmbeddedResourceRefs", "./"+filepath.ToSlash(dir)).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestEmbeddedResourceRefs") {
+		t.Fatalf("go test: %v\n%s", err, out)
 	}
 }
 

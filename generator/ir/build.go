@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator/snapshot"
 	"github.com/mcpgen/mcpgen/internal/jsontree"
-	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/internal/schema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -217,7 +216,6 @@ type converter struct {
 	index    map[*Type]int
 	tool     string
 	doc      *jsontree.Node
-	src      *jsontree.Node // doc as given, before schema.StaticRefs (see checkResources)
 	rootPtr  string
 	draft07  bool
 	base     string
@@ -250,10 +248,12 @@ type converter struct {
 }
 
 func newConverter(pkg *Package, names *scope, index map[*Type]int, tool string, doc *jsontree.Node, rootPtr string) *converter {
-	src := doc
+	// A $ref inside an embedded resource (a subschema with a $id of its
+	// own) resolves against that resource: StaticRefs makes it a pointer
+	// from the root, which ref then follows like any other.
 	doc = schema.StaticRefs(doc)
 	c := &converter{
-		pkg: pkg, names: names, index: index, tool: tool, doc: doc, src: src, rootPtr: rootPtr,
+		pkg: pkg, names: names, index: index, tool: tool, doc: doc, rootPtr: rootPtr,
 		memo: map[string]*Type{}, building: map[string]bool{}, recursed: map[string]bool{}, raw: map[string]bool{}, shared: map[*Type]bool{},
 		defNames: map[string]string{},
 	}
@@ -337,9 +337,6 @@ func (c *converter) ownName(ptr, hint string) string {
 // root converts the whole schema document, which must become a named type.
 func (c *converter) root(base, name string) (*Type, error) {
 	c.base, c.rootName = base, name
-	if err := c.checkResources(); err != nil {
-		return nil, err
-	}
 	t, err := c.conv(c.doc, c.rootPtr, name)
 	if err != nil {
 		return nil, err
@@ -357,24 +354,6 @@ func (c *converter) root(base, name string) (*Type, error) {
 		return nil, c.errf(c.rootPtr, "the schema does not describe a JSON object")
 	}
 	return t, nil
-}
-
-// checkResources refuses a $ref that an enclosing schema's $id (draft-04's
-// id) makes resolve against that schema, an embedded resource, rather than
-// against the tool's schema. schema.StaticRefs rewrites such a $ref for the
-// other consumers; the generator keeps refusing it, and reads the schema
-// as given to name the $ref as the server wrote it. StaticRefs returns a
-// schema without any as it is, so only a rewritten one is read again.
-func (c *converter) checkResources() error {
-	if c.doc == c.src {
-		return nil
-	}
-	e, ok := schema.FirstEmbeddedRef(c.src)
-	if !ok {
-		return nil
-	}
-	return c.errf(c.rootPtr+e.Ptr+"/$ref", "$ref %s is inside the schema at %s, whose %s %s makes it resolve against that schema rather than the tool's, which mcpgen does not do",
-		redact.Quote(e.Ref), c.rootPtr+e.Resource, e.Keyword, redact.Quote(e.ID))
 }
 
 // ref converts the target of a $ref found at ptr.

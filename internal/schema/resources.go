@@ -101,34 +101,6 @@ func (w resourceWalk) hasRefs(n *jsontree.Node, depth int, in bool) bool {
 	return false
 }
 
-// An EmbeddedRef is a $ref that is a fragment inside an embedded resource,
-// which StaticRefs rewrites.
-type EmbeddedRef struct {
-	// Ptr is the pointer, from the document's root, of the object that
-	// holds the $ref, and Ref the $ref as written.
-	Ptr, Ref string
-	// Resource is the pointer of the innermost embedded resource around
-	// it, and ID that resource's Keyword ("$id", or draft-04's "id").
-	Resource, ID, Keyword string
-}
-
-// FirstEmbeddedRef returns the first $ref of root, in document order, that
-// is a fragment inside an embedded resource.
-func FirstEmbeddedRef(root *jsontree.Node) (EmbeddedRef, bool) {
-	w := newResourceWalk(root)
-	var first EmbeddedRef
-	found := false
-	w.walk(root, "", 0, "", nil, func(n *jsontree.Node, ptr, inPtr string, in *jsontree.Node) {
-		ref, ok := n.Get("$ref").StringValue()
-		if found || !ok || in == nil || !strings.HasPrefix(ref, "#") {
-			return
-		}
-		id, _ := in.Get(w.key).StringValue()
-		first, found = EmbeddedRef{Ptr: ptr, Ref: ref, Resource: inPtr, ID: id, Keyword: w.key}, true
-	})
-	return first, found
-}
-
 // rewriteEmbedded rewrites, in place, each $ref of root that is a fragment
 // inside an embedded resource into the JSON pointer from root of the
 // schema it resolves to within that resource. A plain-name fragment that no
