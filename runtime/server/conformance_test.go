@@ -273,3 +273,63 @@ func TestServeCancelsCallsAtEndOfInput(t *testing.T) {
 		t.Errorf("the call's answer: %s", got)
 	}
 }
+
+// The requests the HTTP transport refuses before reading a message (a GET
+// or DELETE, a foreign Origin, a wrong Content-Type or Accept) are answered
+// with a JSON-RPC error whose id is null, as application/json, as the
+// TypeScript server answers them (code -32000); a client that reads the
+// body of an HTTP error finds a message, not plain text.
+func TestServeHTTPRefusalsAreJSONRPC(t *testing.T) {
+	s, err := testServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, tc := range []struct {
+		name, method string
+		header       map[string]string
+		status       int
+	}{
+		{"get", "GET", nil, 405},
+		{"delete", "DELETE", nil, 405},
+		{"foreign origin", "POST", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"no content type", "POST", map[string]string{"Content-Type": ""}, 415},
+		{"accept json alone", "POST", map[string]string{"Accept": "application/json"}, 406},
+	} {
+		req, err := http.NewRequest(tc.method, hs.URL, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		setMediaTypes(req)
+		for k, v := range tc.header {
+			if v == "" {
+				req.Header.Del(k)
+			} else {
+				req.Header.Set(k, v)
+			}
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var m struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != "application/json" ||
+			json.Unmarshal(got, &m) != nil || m.JSONRPC != "2.0" || string(m.ID) != "null" || m.Error == nil || m.Error.Code != -32000 || m.Error.Message == "" {
+			t.Errorf("%s: got %d (%s) %s, want %d with a JSON-RPC error -32000 and a null id", tc.name, resp.StatusCode, resp.Header.Get("Content-Type"), got, tc.status)
+		}
+		if tc.status == 405 && resp.Header.Get("Allow") != "POST" {
+			t.Errorf("%s: Allow is %q, want POST", tc.name, resp.Header.Get("Allow"))
+		}
+	}
+}

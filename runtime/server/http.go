@@ -28,26 +28,28 @@ import (
 // Origin header names another host is refused with 403, against DNS
 // rebinding; a POST whose Content-Type is not application/json with 415,
 // and one whose Accept header does not list both application/json and
-// text/event-stream with 406, as the specification requires of clients. A
-// cancelled call is one whose HTTP request the client abandons.
+// text/event-stream with 406, as the specification requires of clients.
+// Each of these refusals carries a JSON-RPC error with a null id, as the
+// TypeScript server's do. A cancelled call is one whose HTTP request the
+// client abandons.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, "this server has no GET stream and keeps no session: only POST is allowed", http.StatusMethodNotAllowed)
+		refuseHTTP(w, http.StatusMethodNotAllowed, "this server has no GET stream and keeps no session: only POST is allowed")
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" {
 		if u, err := url.Parse(origin); err != nil || u.Host != r.Host {
-			http.Error(w, "origin "+origin+" is not allowed", http.StatusForbidden)
+			refuseHTTP(w, http.StatusForbidden, "origin "+origin+" is not allowed")
 			return
 		}
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		http.Error(w, "the Content-Type of a POST must be application/json", http.StatusUnsupportedMediaType)
+		refuseHTTP(w, http.StatusUnsupportedMediaType, "the Content-Type of a POST must be application/json")
 		return
 	}
 	if !acceptsBoth(r.Header.Values("Accept")) {
-		http.Error(w, "the Accept header of a POST must list both application/json and text/event-stream", http.StatusNotAcceptable)
+		refuseHTTP(w, http.StatusNotAcceptable, "the Accept header of a POST must list both application/json and text/event-stream")
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.opts.MaxMessageSize)))
@@ -59,7 +61,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusRequestEntityTooLarge, response(nil, nil, e))
 			return
 		}
-		http.Error(w, "reading the request: "+err.Error(), http.StatusBadRequest)
+		refuseHTTP(w, http.StatusBadRequest, "reading the request: "+err.Error())
 		return
 	}
 	if isBatch(body) {
@@ -310,6 +312,18 @@ func decodeHeaderValue(v string) string {
 	}
 	return string(b)
 }
+
+// refuseHTTP answers a request the transport refuses before reading a
+// message with status and a JSON-RPC error whose id is null, code -32000,
+// as the TypeScript server does.
+func refuseHTTP(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, response(nil, nil, rpcError(codeTransportRefused, msg)))
+}
+
+// codeTransportRefused is the JSON-RPC code of refuseHTTP's errors: -32000,
+// the first of the codes JSON-RPC leaves to implementations, which the
+// TypeScript server uses for these refusals.
+const codeTransportRefused = -32000
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
