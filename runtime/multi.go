@@ -23,6 +23,21 @@ type Server struct {
 	// Options configure the server's Session; nil means the zero Options.
 	// Its OnToolsChanged, if any, is called besides the Multi's own.
 	Options *Options
+	// Restart, when set, connects to the server again when a call or a
+	// listing finds its Session ended, as ConnectRestarting does: a stdio
+	// server that exited or crashed starts anew, and the Multi lists its
+	// tools again, as after a change the server reports. Without it, a
+	// server that went away stays gone, and its tools' calls fail with the
+	// reason.
+	Restart bool
+}
+
+// multiMember is one server of a Multi: its Session, or a Restarting for a
+// server with Restart set.
+type multiMember interface {
+	ListTools(ctx context.Context) ([]Tool, error)
+	CallTool(ctx context.Context, name string, args any) (*Result, error)
+	Close() error
 }
 
 // MultiTool is one tool of a Multi.
@@ -43,8 +58,8 @@ const MultiSeparator = "__"
 // name leads to the server that has the tool. It is safe for use by many
 // goroutines at once.
 type Multi struct {
-	names    []string
-	sessions map[string]*Session
+	names   []string
+	members map[string]multiMember
 
 	mu     sync.RWMutex
 	tools  []MultiTool
@@ -83,7 +98,7 @@ type route struct {
 // If any server fails, it closes the others and returns an error naming the
 // failed servers.
 func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
-	m := &Multi{sessions: make(map[string]*Session, len(servers))}
+	m := &Multi{members: make(map[string]multiMember, len(servers))}
 	for _, srv := range servers {
 		switch {
 		case srv.Name == "":
@@ -99,7 +114,7 @@ func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
 		}
 		m.names = append(m.names, srv.Name)
 	}
-	sessions := make([]*Session, len(servers))
+	members := make([]multiMember, len(servers))
 	errs := make([]error, len(servers))
 	var wg sync.WaitGroup
 	for i, srv := range servers {
@@ -117,18 +132,24 @@ func ConnectMulti(ctx context.Context, servers []Server) (*Multi, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := Connect(ctx, srv.Transport, &opts)
+			var mm multiMember
+			var err error
+			if srv.Restart {
+				mm, err = ConnectRestarting(ctx, srv.Transport, &opts)
+			} else {
+				mm, err = Connect(ctx, srv.Transport, &opts)
+			}
 			if err != nil {
 				errs[i] = fmt.Errorf("connecting to server %s: %w", srv.Name, err)
 				return
 			}
-			sessions[i] = s
+			members[i] = mm
 		}()
 	}
 	wg.Wait()
-	for i, s := range sessions {
-		if s != nil {
-			m.sessions[servers[i].Name] = s
+	for i, mm := range members {
+		if mm != nil {
+			m.members[servers[i].Name] = mm
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -159,7 +180,7 @@ func (m *Multi) Refresh(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tools, err := m.sessions[name].ListTools(ctx)
+			tools, err := m.members[name].ListTools(ctx)
 			if err != nil && !isToolsUnsupported(err) {
 				errs[i] = fmt.Errorf("listing the tools of server %s: %w", name, err)
 				return
@@ -220,8 +241,18 @@ func (m *Multi) Tools() []MultiTool {
 	return slices.Clone(m.tools)
 }
 
-// Session returns the Session of the named server, or nil.
-func (m *Multi) Session(server string) *Session { return m.sessions[server] }
+// Session returns the Session of the named server, or nil. For a server
+// with Restart set, it is the newest Session, which may have ended; the
+// next call or listing connects again.
+func (m *Multi) Session(server string) *Session {
+	switch mm := m.members[server].(type) {
+	case *Session:
+		return mm
+	case *Restarting:
+		return mm.latest.Load()
+	}
+	return nil
+}
 
 // CallTool calls the tool Tools lists under name, on its server. A name the
 // Multi does not know makes it list the tools again once, since a server may
@@ -246,7 +277,7 @@ func (m *Multi) CallTool(ctx context.Context, name string, args any) (*Result, e
 		}
 		return nil, fmt.Errorf("calling %s: no server has this tool", name)
 	}
-	res, err := m.sessions[r.server].CallTool(ctx, r.tool, args)
+	res, err := m.members[r.server].CallTool(ctx, r.tool, args)
 	if err != nil {
 		return nil, fmt.Errorf("server %s: %w", r.server, err)
 	}
@@ -265,7 +296,7 @@ func (m *Multi) Close() error {
 	errs := make([]error, len(m.names))
 	var wg sync.WaitGroup
 	for i, name := range m.names {
-		s := m.sessions[name]
+		s := m.members[name]
 		if s == nil {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -36,6 +37,9 @@ type Restarting struct {
 
 	cur     *Session
 	started time.Time
+	// latest is cur, or the Session cur was until a restart replaces it;
+	// it is read without the right to cur (see Multi.Session).
+	latest atomic.Pointer[Session]
 	// ended is why the last session ended, kept for the errors of the
 	// restarts that fail until one succeeds.
 	ended    error
@@ -87,6 +91,7 @@ func ConnectRestarting(ctx context.Context, t Transport, opts *Options) (*Restar
 	}
 	r.closing, r.stop = context.WithCancel(context.Background())
 	r.cur, r.started = s, time.Now()
+	r.latest.Store(s)
 	return r, nil
 }
 
@@ -98,6 +103,16 @@ func (r *Restarting) CallTool(ctx context.Context, name string, args any) (*Resu
 		return nil, fmt.Errorf("calling %s: %w", name, err)
 	}
 	return s.CallTool(ctx, name, args)
+}
+
+// ListTools lists the tools of the current Session, connecting again first
+// if it has ended.
+func (r *Restarting) ListTools(ctx context.Context) ([]Tool, error) {
+	s, err := r.Session(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing tools: %w", err)
+	}
+	return s.ListTools(ctx)
 }
 
 // Session returns the current Session, connecting again first if it has
@@ -171,6 +186,7 @@ func (r *Restarting) Session(ctx context.Context) (*Session, error) {
 		s.log.Info("restarted the server", "reason", r.ended.Error())
 	}
 	r.cur, r.started, r.ended = s, time.Now(), nil
+	r.latest.Store(s)
 	if r.opts.OnToolsChanged != nil {
 		// The new server may list other tools than the one that ended:
 		// the Session's goroutine for list changes says so, as for a

@@ -24,36 +24,54 @@ type ToolRunOutcome struct {
 	Error string
 }
 
-// ToolRunHookOf returns the Options.ToolRunHook of the Session c is, or the
-// first one among the sessions of the Multi c is; nil for any other Caller.
-// The hook it returns sees tool names, and the outcome's Error, with the
-// connections' credentials removed: a server may name a tool after a
-// credential it received, or repeat one in a tool's error.
+// ToolRunHookOf returns the Options.ToolRunHook of the Session or
+// Restarting c is, or the first one among the servers of the Multi c is;
+// nil for any other Caller. The hook it returns sees tool names, and the
+// outcome's Error, with the connections' credentials removed: a server may
+// name a tool after a credential it received, or repeat one in a tool's
+// error.
 func ToolRunHookOf(c Caller) ToolRunHook {
 	switch c := c.(type) {
 	case *Session:
-		return scrubbedHook(c.opts.ToolRunHook, []*Session{c})
+		return scrubbedHook(c.opts.ToolRunHook, func() []*Session { return []*Session{c} })
+	case *Restarting:
+		return scrubbedHook(c.opts.ToolRunHook, func() []*Session { return []*Session{c.latest.Load()} })
 	case *Multi:
 		for _, name := range c.names {
-			if h := c.sessions[name].opts.ToolRunHook; h != nil {
-				all := make([]*Session, 0, len(c.names))
-				for _, name := range c.names {
-					all = append(all, c.sessions[name])
-				}
-				return scrubbedHook(h, all)
+			if h := memberOptions(c.members[name]).ToolRunHook; h != nil {
+				return scrubbedHook(h, func() []*Session {
+					all := make([]*Session, 0, len(c.names))
+					for _, name := range c.names {
+						all = append(all, c.Session(name))
+					}
+					return all
+				})
 			}
 		}
 	}
 	return nil
 }
 
-// scrubbedHook returns h, with the credentials of sessions removed from the
-// tool names and the outcomes' errors it sees; nil when h is.
-func scrubbedHook(h ToolRunHook, sessions []*Session) ToolRunHook {
+// memberOptions returns the options a server of a Multi was connected with.
+func memberOptions(mm multiMember) *Options {
+	switch mm := mm.(type) {
+	case *Session:
+		return &mm.opts
+	case *Restarting:
+		return &mm.opts
+	}
+	return &Options{}
+}
+
+// scrubbedHook returns h, with the credentials of the Sessions sessions
+// returns at each call removed from the tool names and the outcomes' errors
+// it sees; nil when h is.
+func scrubbedHook(h ToolRunHook, sessions func() []*Session) ToolRunHook {
 	if h == nil {
 		return nil
 	}
 	return func(ctx context.Context, tool string) (context.Context, func(ToolRunOutcome)) {
+		sessions := sessions()
 		for _, s := range sessions {
 			tool = s.scrub(tool)
 		}
