@@ -993,7 +993,7 @@ func isAnnotation(key string) bool {
 // compareOther reports changes to every keyword no other rule handles.
 func (w *walker) compareOther(ptr, subj string, ov, nv *view) {
 	for _, key := range unionKeys(ov.obj, nv.obj) {
-		if handledKeys[key] || contains(limitKeys, key) {
+		if handledKeys[key] || contains(limitKeys, key) || (key == "additionalItems" && draft7Tuples(ov, nv)) {
 			continue
 		}
 		o, n := ov.obj.Get(key), nv.obj.Get(key)
@@ -1262,12 +1262,40 @@ func (w *walker) compareItems(ptr, path string, ov, nv *view) {
 				old:     fmt.Sprint(len(ot)), new: fmt.Sprint(len(nt)), goAPI: true,
 				goWhy: "The generated tuple type changes."})
 		}
+		if draft7Tuples(ov, nv) {
+			o, _ := restItems(ov.obj, okw)
+			n, key := restItems(nv.obj, nkw)
+			if o != nil || n != nil {
+				w.compare(childPtr(ptr, key), path+"[]", orTrue(o), orTrue(n),
+					position{field: true, oldReq: true, newReq: true})
+			}
+			return
+		}
 	}
 	o, n := ov.obj.Get("items"), nv.obj.Get("items")
 	if (o != nil && o.Kind == jsontree.Array) || (n != nil && n.Kind == jsontree.Array) || (o == nil && n == nil) {
 		return
 	}
 	w.compare(childPtr(ptr, "items"), path+"[]", o, n, position{field: true, oldReq: true, newReq: true})
+}
+
+// draft7Tuples reports whether both schemas are tuples and one of them
+// lists its positions in a draft-07 items array: the items past the
+// positions are then compared by restItems, whichever keyword holds them.
+func draft7Tuples(ov, nv *view) bool {
+	_, okw := tuple(ov.obj)
+	_, nkw := tuple(nv.obj)
+	return okw != "" && nkw != "" && (okw == "items" || nkw == "items")
+}
+
+// restItems returns the schema of the items past a tuple's positions, nil
+// when it is left out, and the keyword that holds it: additionalItems
+// beside a draft-07 items array, items beside prefixItems.
+func restItems(o *jsontree.Node, kw string) (*jsontree.Node, string) {
+	if kw == "items" {
+		return o.Get("additionalItems"), "additionalItems"
+	}
+	return o.Get("items"), "items"
 }
 
 // branchSignature identifies a union branch across versions: its types, its
@@ -1338,7 +1366,48 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 		return jsontree.Canonical(ob[i].n) == jsontree.Canonical(nb[j].n) && !w.refsInside(ob[i].n, nb[j].n)
 	})
 	pair(func(i, j int) bool { return jsontree.Canonical(ob[i].n) == jsontree.Canonical(nb[j].n) })
-	pair(func(i, j int) bool { return w.old.branchSignature(ob[i].n) == w.new.branchSignature(nb[j].n) })
+	// Branches of one signature (objects without tags, say) pair by
+	// likeness, so that reordering them or changing one of them does not
+	// pair it with another; past maxOverlapChecks pairs, in order.
+	if len(ob)*len(nb) > maxOverlapChecks {
+		pair(func(i, j int) bool { return w.old.branchSignature(ob[i].n) == w.new.branchSignature(nb[j].n) })
+	} else {
+		type candidate struct{ i, j, score int }
+		var cands []candidate
+		oldViews, newViews := map[int]*view{}, map[int]*view{}
+		newSigs := map[int]string{}
+		for j := range nb {
+			if matchedNew[j] == 0 {
+				newSigs[j] = w.new.branchSignature(nb[j].n)
+			}
+		}
+		for i := range ob {
+			if matchedOld[i] != 0 {
+				continue
+			}
+			sig := w.old.branchSignature(ob[i].n)
+			for j := range nb {
+				if matchedNew[j] != 0 || newSigs[j] != sig {
+					continue
+				}
+				if oldViews[i] == nil {
+					oldViews[i] = w.old.view(ob[i].n)
+				}
+				if newViews[j] == nil {
+					newViews[j] = w.new.view(nb[j].n)
+				}
+				cands = append(cands, candidate{i, j, likeness(oldViews[i], newViews[j])})
+			}
+		}
+		// The likest pairs first; among equals, the first old branch
+		// takes the first new one.
+		sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+		for _, c := range cands {
+			if matchedOld[c.i] == 0 && matchedNew[c.j] == 0 {
+				matchedOld[c.i], matchedNew[c.j] = c.j+1, c.i+1
+			}
+		}
+	}
 	var restOld, restNew []int
 	for i := range ob {
 		if matchedOld[i] == 0 {
@@ -1400,6 +1469,27 @@ func (w *walker) compareBranches(ptr, path string, ov, nv *view, oWrapped, nWrap
 		}
 		w.report(f)
 	}
+}
+
+// likeness scores how much two union branches of one signature have in
+// common: two points for each property both declare, and one for each
+// other keyword with the same value on both sides.
+func likeness(ov, nv *view) int {
+	score := 0
+	op, np := ov.obj.Get("properties"), nv.obj.Get("properties")
+	if op != nil && op.Kind == jsontree.Object && np != nil && np.Kind == jsontree.Object {
+		for _, m := range op.Members {
+			if np.Has(m.Key) {
+				score += 2
+			}
+		}
+	}
+	for _, m := range ov.obj.Members {
+		if m.Key != "properties" && jsontree.Equal(m.Value, nv.obj.Get(m.Key)) {
+			score++
+		}
+	}
+	return score
 }
 
 // maxOverlapChecks bounds the pairs of branches compared to tell whether

@@ -129,7 +129,7 @@ func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []
 					c.Why += " " + why
 				}
 			case c.baseWhy != "":
-				c.goWhy = strings.TrimSpace(c.goWhy + " Affected: " + strings.Join(g.ids, ", ") + ".")
+				c.goWhy = addAffected(c.goWhy, g.ids)
 			}
 		}
 		// The other tools that share the identifiers keep the marker on
@@ -169,6 +169,16 @@ func refineGoAPI(build ir.Options, oldTools, newTools []runtime.Tool, changes []
 	return changes, nil
 }
 
+// addAffected appends ids to the "Affected: ..." sentence that ends why,
+// or starts that sentence when why has none.
+func addAffected(why string, ids []string) string {
+	list := strings.Join(ids, ", ")
+	if i := strings.LastIndex(why, "Affected: "); i >= 0 && strings.HasSuffix(why, ".") && !strings.Contains(why[i:], ". ") {
+		return why[:len(why)-1] + ", " + list + "."
+	}
+	return strings.TrimSpace(why + " Affected: " + list + ".")
+}
+
 // identifiersWhy explains identifiers of the generated package that
 // disappear and ones that change type.
 func identifiersWhy(gone, changed []string) string {
@@ -185,7 +195,8 @@ func identifiersWhy(gone, changed []string) string {
 // explains returns the index of the change that best accounts for the
 // identifiers at loc: one at loc itself or at one of its keywords, then one
 // at a parent of loc (a removed property, tool or schema), then one inside
-// loc; -1 when none does.
+// loc, and among equals one that already carries the marker; -1 when none
+// does.
 func explains(changes []Change, loc apiLoc) int {
 	best, bestRank := -1, 4
 	for i, c := range changes {
@@ -209,7 +220,10 @@ func explains(changes []Change, loc apiLoc) int {
 		case strings.HasPrefix(c.Pointer, loc.ptr+"/"):
 			rank = 2
 		}
-		if rank < bestRank {
+		// Among changes at one place, the one the schema rules marked
+		// already explains the identifiers: marking another would count
+		// one change of the Go API twice.
+		if rank < bestRank || best >= 0 && rank == bestRank && c.GoAPI && !changes[best].GoAPI {
 			best, bestRank = i, rank
 		}
 	}

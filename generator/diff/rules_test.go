@@ -105,6 +105,13 @@ var ruleCases = []struct {
 		obj(`"v":{"type":["integer","null"]}`),
 		obj(`"v":{"type":["integer","null"]}`, `"required":["v"]`),
 		[]want{{PropertyBecameRequired, "/properties/v", Err, false}}},
+	{"optional and nullable becomes required and not nullable: one move to T", false,
+		obj(`"v":{"type":["integer","null"]}`),
+		obj(`"v":{"type":"integer"}`, `"required":["v"]`),
+		[]want{
+			{PropertyBecameRequired, "/properties/v", Err, false},
+			{NullableRemoved, "/properties/v", Err, true},
+		}},
 	{"property became optional", false,
 		obj(`"v":{"type":"string"}`, `"required":["v"]`),
 		obj(`"v":{"type":"string"}`),
@@ -223,7 +230,7 @@ var ruleCases = []struct {
 		obj(`"mode":{"type":"string","const":"fast"}`),
 		obj(`"mode":{"type":"string","enum":["fast","slow"]}`),
 		[]want{
-			{EnumValueAdded, "/properties/mode/enum", Info, true},
+			{EnumValueAdded, "/properties/mode/enum", Info, false},
 			{GoTypeChanged, "/properties/mode", Info, true},
 		}},
 	{"output: enum narrowed to a const it held", true,
@@ -383,6 +390,35 @@ var ruleCases = []struct {
 		obj(`"v":{"type":["string","integer","boolean"]}`),
 		obj(`"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}`),
 		[]want{{BranchRemoved, "/properties/v", Err, true}}},
+	{"anyOf object branches reordered, each tightened", false,
+		obj(`"v":{"anyOf":[` +
+			`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]},` +
+			`{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}]}`),
+		obj(`"v":{"anyOf":[` +
+			`{"type":"object","properties":{"b":{"type":"string","maxLength":2}},"required":["b"]},` +
+			`{"type":"object","properties":{"a":{"type":"string","maxLength":2}},"required":["a"]}]}`),
+		[]want{
+			{LimitAdded, "/properties/v/anyOf/1/properties/a/maxLength", Warn, false},
+			{LimitAdded, "/properties/v/anyOf/0/properties/b/maxLength", Warn, false},
+			// The generator names object branches by position.
+			{GoTypeChanged, "/properties/v/anyOf/0/properties/a", Info, true},
+			{GoTypeChanged, "/properties/v/anyOf/1/properties/b", Info, true},
+		}},
+	{"anyOf object branch added before a changed one", false,
+		obj(`"v":{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"string"}}}]}`),
+		obj(`"v":{"anyOf":[{"type":"string"},{"type":"object","properties":{"b":{"type":"string"}}},{"type":"object","properties":{"a":{"type":"string","maxLength":1}}}]}`),
+		[]want{
+			{LimitAdded, "/properties/v/anyOf/2/properties/a/maxLength", Warn, false},
+			{BranchAdded, "/properties/v/anyOf/1", Info, true},
+		}},
+	{"anyOf object branch removed beside a changed one", false,
+		obj(`"v":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}},{"type":"string"}]}`),
+		obj(`"v":{"anyOf":[{"type":"object","properties":{"b":{"type":"string","maxLength":3}}},{"type":"string"}]}`),
+		[]want{
+			{LimitAdded, "/properties/v/anyOf/0/properties/b/maxLength", Warn, false},
+			{BranchRemoved, "/properties/v/anyOf/0", Err, true},
+			{GoTypeChanged, "/properties/v/anyOf/1/properties/b", Info, true},
+		}},
 	{"anyOf becomes oneOf", false,
 		obj(`"v":{"anyOf":[{"type":"string"},{"type":"integer"}]}`),
 		obj(`"v":{"oneOf":[{"type":"string"},{"type":"integer"}]}`),
@@ -425,6 +461,18 @@ var ruleCases = []struct {
 		obj(`"p":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}]}`),
 		obj(`"p":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"},{"type":"number"}]}`),
 		[]want{{TupleLengthChanged, "/properties/p/prefixItems", Warn, false}}},
+	{"tuple closed to further items", false,
+		obj(`"p":{"type":"array","prefixItems":[{"type":"number"}]}`),
+		obj(`"p":{"type":"array","prefixItems":[{"type":"number"}],"items":false}`),
+		[]want{{TypeNarrowed, "/properties/p/items", Err, false}}},
+	{"draft-07 tuple closed by additionalItems", false,
+		obj(`"p":{"type":"array","items":[{"type":"number"}]}`),
+		obj(`"p":{"type":"array","items":[{"type":"number"}],"additionalItems":false}`),
+		[]want{{TypeNarrowed, "/properties/p/additionalItems", Err, false}}},
+	{"draft-07 tuple's further items limited", false,
+		obj(`"p":{"type":"array","items":[{"type":"number"}],"additionalItems":{"type":"string"}}`),
+		obj(`"p":{"type":"array","items":[{"type":"number"}],"additionalItems":{"type":"string","maxLength":3}}`),
+		[]want{{LimitAdded, "/properties/p/additionalItems/maxLength", Warn, false}}},
 	{"map becomes a struct", false,
 		obj(`"m":{"type":"object"}`),
 		obj(`"m":{"type":"object","properties":{"a":{"type":"string"}}}`),
@@ -476,6 +524,18 @@ var ruleCases = []struct {
 		obj(`"n":{"allOf":[{"type":"integer","minimum":0},{"type":"number","maximum":50}]}`),
 		obj(`"n":{"type":"integer","minimum":0,"maximum":40}`),
 		[]want{{LimitTightened, "/properties/n/maximum", Err, false}}},
+	{"const null is the null type", false,
+		obj(`"v":{"type":"null"}`),
+		obj(`"v":{"const":null}`),
+		nil},
+	{"an enum of null alone is the null type", false,
+		obj(`"v":{"type":"null","description":"d"}`),
+		obj(`"v":{"enum":[null],"description":"d"}`),
+		nil},
+	{"const null written beside a type list holding null", false,
+		obj(`"v":{"type":"null"}`),
+		obj(`"v":{"type":["string","null"],"const":null}`),
+		nil},
 	{"null spellings are equal", false,
 		obj(`"v":{"type":["string","null"]}`),
 		obj(`"v":{"anyOf":[{"type":"string"},{"type":"null"}]}`),
@@ -598,5 +658,29 @@ func TestRuleCoverage(t *testing.T) {
 		if !seen[r] {
 			t.Errorf("rule %s has no case in ruleCases", r)
 		}
+	}
+}
+
+// TestAffectedListedOnce checks that a change explaining several groups of
+// generated identifiers lists them in one "Affected:" sentence.
+func TestAffectedListedOnce(t *testing.T) {
+	old := obj(`"v":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}},{"type":"string"}]}`)
+	new := obj(`"v":{"anyOf":[{"type":"object","properties":{"b":{"type":"string"}}},{"type":"string"}]}`)
+	changes, err := Tools([]runtime.Tool{inTool(old)}, []runtime.Tool{inTool(new)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range changes {
+		if c.Rule != BranchRemoved {
+			continue
+		}
+		found = true
+		if n := strings.Count(c.Why, "Affected:"); n != 1 {
+			t.Errorf("why says Affected: %d times, want once: %s", n, c.Why)
+		}
+	}
+	if !found {
+		t.Fatalf("no branch-removed change in %v", wants(changes))
 	}
 }

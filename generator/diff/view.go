@@ -111,6 +111,12 @@ func (r resolver) finish(v *view, depth int) {
 			v.enum = append(v.enum, it)
 		}
 	}
+	if onlyNull(o, v) {
+		// const null, or an enum of null alone, is the null type.
+		o = without(without(o, "const"), "enum")
+		o.Set("type", &jsontree.Node{Kind: jsontree.String, Str: "null"})
+		v.obj, v.types, v.nullable, v.hasEnum, v.enum = o, []string{"null"}, false, false, nil
+	}
 	kw := ""
 	switch {
 	case o.Get("anyOf") != nil && o.Get("anyOf").Kind == jsontree.Array:
@@ -150,6 +156,17 @@ func (r resolver) finish(v *view, depth int) {
 	}
 	v.union = rest
 	v.unionKW = kw
+}
+
+// onlyNull reports whether the schema o, read into v up to its enum,
+// restricts the value to null by const or enum while its type allows null.
+func onlyNull(o *jsontree.Node, v *view) bool {
+	t := o.Get("type")
+	typeNull := t == nil || slices.Contains(schema.Types(t), "null")
+	if c := o.Get("const"); c != nil {
+		return c.Kind == jsontree.Null && typeNull
+	}
+	return v.hasEnum && len(v.enum) == 0 && v.nullable && typeNull
 }
 
 func firstNonEmpty(a, b string) string {
