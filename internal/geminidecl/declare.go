@@ -32,8 +32,8 @@ type Declaration struct {
 	Description string
 	// Parameters is the typed form (genai's Parameters).
 	Parameters *Schema
-	// ParametersJSONSchema is the server's schema, compacted (genai's
-	// ParametersJsonSchema).
+	// ParametersJSONSchema is the server's schema, compacted, with a type
+	// list at its root declared "object" (genai's ParametersJsonSchema).
 	ParametersJSONSchema json.RawMessage
 }
 
@@ -127,8 +127,9 @@ func setParameters(d *Declaration, t runtime.Tool, input *jsontree.Node, jsonSch
 			return fmt.Errorf("tool %s: reading input schema: %w", t.Name, err)
 		}
 	}
+	parsed := root
 	root = schema.StaticRefs(root)
-	c := &converter{tool: t.Name, root: root}
+	c := &converter{tool: t.Name, root: root, maxText: len(raw) + maxExtraText}
 	var refs []string
 	flat, err := c.flatten(root, nil, &refs)
 	if err != nil {
@@ -143,7 +144,7 @@ func setParameters(d *Declaration, t runtime.Tool, input *jsontree.Node, jsonSch
 		return nil
 	}
 	if jsonSchema {
-		d.ParametersJSONSchema = jsontree.AppendCompact(make([]byte, 0, len(raw)), raw)
+		d.ParametersJSONSchema = jsonSchemaForm(raw, parsed)
 		return nil
 	}
 	s, pr, err := c.convert(root, nil, 0)
@@ -157,7 +158,7 @@ func setParameters(d *Declaration, t runtime.Tool, input *jsontree.Node, jsonSch
 		c.fallbackf(nil, "an object whose keys are not declared has no typed form")
 	}
 	if c.fallback != "" {
-		d.ParametersJSONSchema = jsontree.AppendCompact(make([]byte, 0, len(raw)), raw)
+		d.ParametersJSONSchema = jsonSchemaForm(raw, parsed)
 		return nil
 	}
 	if pr != nil || s.Type != TypeObject || len(s.Properties) == 0 {
@@ -166,6 +167,19 @@ func setParameters(d *Declaration, t runtime.Tool, input *jsontree.Node, jsonSch
 	s.Nullable = false
 	d.Parameters = s
 	return nil
+}
+
+// jsonSchemaForm returns the JSON Schema form of the input schema raw,
+// parsed as root: raw compacted. A root whose type is a list, which holds
+// "object" (setParameters checked it), gets type "object" instead, as the
+// typed form takes it: Gemini takes parameters that describe an object.
+func jsonSchemaForm(raw []byte, root *jsontree.Node) json.RawMessage {
+	if t := root.Get("type"); t != nil && t.Kind != jsontree.String {
+		out := root.Without()
+		out.Set("type", &jsontree.Node{Kind: jsontree.String, Str: "object"})
+		return json.RawMessage(out.String())
+	}
+	return jsontree.AppendCompact(make([]byte, 0, len(raw)), raw)
 }
 
 // deeper reports whether n nests more than limit arrays and objects. It

@@ -16,13 +16,21 @@ const (
 	// maxRecursion is how many times one $ref may be expanded inside itself
 	// before the recursive property is left out.
 	maxRecursion = 2
-	// maxDepth bounds the nesting of the converted schema.
+	// maxDepth bounds the nesting of the converted schema; a deeper one is
+	// declared in the JSON Schema form instead.
 	maxDepth = 64
 	// maxSchemas bounds the number of schema nodes of one declaration; a
 	// larger one is declared in the JSON Schema form instead.
 	maxSchemas = 5000
 	// maxFlatten bounds chains of $ref and allOf resolved at one place.
 	maxFlatten = 64
+	// maxExtraText bounds how much more text (descriptions, enum values,
+	// formats, property names) the typed form of a schema may hold than
+	// the schema's own size: expanding a $ref at every use repeats its
+	// text, so that a small schema could make a declaration of hundreds
+	// of megabytes. A larger one is declared in the JSON Schema form
+	// instead.
+	maxExtraText = 1 << 20
 )
 
 // converter turns one tool's input schema into a *Schema.
@@ -35,6 +43,9 @@ type converter struct {
 	// faithfully; the declaration then uses the JSON Schema form.
 	fallback string
 	count    int
+	// text is the text of the schemas converted so far (see textSize),
+	// maxText the most that falls back to the JSON Schema form.
+	text, maxText int
 	// flat resolves $ref and allOf, each $ref target once per converter.
 	flat *schema.Flattener
 }
@@ -218,6 +229,16 @@ func (c *converter) merge(a, b *jsontree.Node, at *path, local bool) (*jsontree.
 				return nil, c.errorf(at, "allOf branches hold more than two unions, which cannot be merged")
 			}
 			out.Set(other, bv)
+		case "not":
+			// Neither holds: not either. A schema every value passes
+			// makes the false schema, which allows no value.
+			switch {
+			case jsontree.Equal(av, bv), passesAll(av):
+			case passesAll(bv):
+				out.Set(k, bv)
+			default:
+				out.Set(k, &jsontree.Node{Kind: jsontree.Object, Members: []jsontree.Member{{Key: "anyOf", Value: &jsontree.Node{Kind: jsontree.Array, Items: []*jsontree.Node{av, bv}}}}})
+			}
 		case "pattern":
 			if !jsontree.Equal(av, bv) {
 				if s, ok := bv.StringValue(); ok {
@@ -253,13 +274,27 @@ func shallow(n *jsontree.Node) *jsontree.Node {
 // schema is left out because it recurses too deep.
 func (c *converter) convert(n *jsontree.Node, at *path, depth int) (*Schema, *pruned, error) {
 	if depth > maxDepth {
-		return nil, nil, c.errorf(at, "the schema nests more than %d levels", maxDepth)
+		c.fallbackf(at, "the typed form would nest more than %d levels", maxDepth)
+		return &Schema{Type: TypeString}, nil, nil
 	}
 	c.count++
 	if c.count > maxSchemas {
 		c.fallbackf(at, "the typed form would exceed %d schema nodes", maxSchemas)
 		return &Schema{Type: TypeString}, nil, nil
 	}
+	if c.maxText > 0 && c.text > c.maxText {
+		c.fallbackf(at, "the typed form would hold more than %d bytes of text", c.maxText)
+		return &Schema{Type: TypeString}, nil, nil
+	}
+	s, pr, err := c.convertOne(n, at, depth)
+	if s != nil {
+		c.text += s.textSize()
+	}
+	return s, pr, err
+}
+
+// convertOne is convert, past its limits.
+func (c *converter) convertOne(n *jsontree.Node, at *path, depth int) (*Schema, *pruned, error) {
 	var refs []string
 	flat, err := c.flatten(n, at, &refs)
 	if err != nil {
@@ -273,7 +308,7 @@ func (c *converter) convert(n *jsontree.Node, at *path, depth int) (*Schema, *pr
 	c.stack = append(c.stack, refs...)
 	defer func() { c.stack = c.stack[:len(c.stack)-len(refs)] }()
 
-	if flat.Has("not") && len(flat.Members) == 1 {
+	if allowsNothing(flat) {
 		// The false schema allows no value, so the property is left out.
 		return nil, &pruned{}, nil
 	}
@@ -285,6 +320,52 @@ func (c *converter) convert(n *jsontree.Node, at *path, depth int) (*Schema, *pr
 		}
 	}
 	return c.convertPlain(flat, at, depth)
+}
+
+// allowsNothing reports whether a flattened schema is the false schema:
+// "not" of a schema that every value passes, whatever the keywords beside
+// it. "not" of any other schema excludes some values only, which the typed
+// form cannot say; the server's schema still checks them.
+func allowsNothing(n *jsontree.Node) bool {
+	not := n.Get("not")
+	return not != nil && passesAll(not)
+}
+
+// passesAll reports whether every value passes the schema n: true, {}, or
+// annotations only.
+func passesAll(n *jsontree.Node) bool {
+	switch n.Kind {
+	case jsontree.Bool:
+		return n.Bool
+	case jsontree.Object:
+		for _, m := range n.Members {
+			if !schema.Annotation(m.Key) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// textSize is the length of the text of s and of the branches of its
+// anyOf, without the schemas of its items and properties, which convert
+// counts on their own.
+func (s *Schema) textSize() int {
+	n := len(s.Description) + len(s.Format)
+	for _, e := range s.Enum {
+		n += len(e)
+	}
+	for _, p := range s.Properties {
+		n += len(p.Name)
+	}
+	for _, a := range s.AnyOf {
+		n += len(a.Description) + len(a.Format)
+		for _, e := range a.Enum {
+			n += len(e)
+		}
+	}
+	return n
 }
 
 func countOf(list []string, s string) int {
@@ -391,6 +472,11 @@ func (c *converter) convertPlain(n *jsontree.Node, at *path, depth int) (*Schema
 	if len(types) == 0 {
 		if nullable {
 			return nullSchema(desc), nil, nil
+		}
+		if n.Has("not") {
+			// Some values are excluded, perhaps strings: a string
+			// would declare what the server may refuse.
+			c.fallbackf(at, "a schema that only excludes values (not) has no typed form")
 		}
 		s := &Schema{Type: TypeString, Description: joinNotes(desc, c.annotationNotes(n), "Accepts any JSON value; declared as a string.")}
 		return s, nil, nil

@@ -21,8 +21,9 @@ import (
 // schema.Flattener), and a top-level anyOf or oneOf
 // is removed and returned as a note for the tool description (the handler
 // still validates against the server's own schema). A $ref into what was
-// removed points at a copy of its target in $defs instead. An empty schema
-// gives {"type":"object","properties":{}}.
+// removed points at a copy of its target in $defs instead. A type list
+// that holds "object", such as ["object","null"], becomes "object". An
+// empty schema, true or false gives {"type":"object","properties":{}}.
 func Root(tool string, raw []byte) (*jsontree.Node, string, error) {
 	root, note, _, err := rootAndUnion(tool, raw)
 	return root, note, err
@@ -39,7 +40,9 @@ func rootAndUnion(tool string, raw []byte) (*jsontree.Node, string, []*jsontree.
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("tool %s: reading input schema: %w", tool, err)
 	}
-	if doc.Kind == jsontree.Bool && doc.Bool {
+	if doc.Kind == jsontree.Bool {
+		// false allows no arguments: declared without any, as the
+		// Gemini declarations declare it.
 		doc = &jsontree.Node{Kind: jsontree.Object}
 	}
 	if doc.Kind != jsontree.Object {
@@ -56,10 +59,10 @@ func rootAndUnion(tool string, raw []byte) (*jsontree.Node, string, []*jsontree.
 		return nil, "", nil, fmt.Errorf("tool %s: input schema: %w", tool, err)
 	}
 	root = root.Clone()
-	if t := root.Get("type"); t != nil {
-		if s, ok := t.StringValue(); !ok || s != "object" {
-			return nil, "", nil, fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.String())
-		}
+	// A type list that holds "object" is declared as "object", as the
+	// Gemini declarations take it: the arguments are an object.
+	if t := root.Get("type"); t != nil && !slices.Contains(schema.Types(t), "object") {
+		return nil, "", nil, fmt.Errorf("tool %s: input schema at (root): type is %s, not object", tool, t.String())
 	}
 	var notes []string
 	var branches []*jsontree.Node

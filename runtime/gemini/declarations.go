@@ -13,7 +13,9 @@ import (
 type DeclarationOptions struct {
 	// JSONSchema declares every tool's parameters in the JSON Schema form
 	// (FunctionDeclaration.ParametersJsonSchema, the server's schema bytes
-	// as they are) instead of the typed Parameters form.
+	// as they are, but for a type list at the root, such as
+	// ["object","null"], declared "object") instead of the typed
+	// Parameters form.
 	JSONSchema bool
 	// Search, when set, puts a Toolset in deferred mode: each request
 	// declares the pinned tools, the tools found so far and a search
@@ -59,7 +61,10 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 // below the top level or, at the top level, one with a schema for its
 // undeclared keys (a free-form map, patternProperties), a required name
 // that properties does not declare, a tuple array, a union at the top
-// level, or a schema too large to expand.
+// level, a schema that only excludes values (not), or a schema too large
+// or too deeply nested (more than 64 levels) to expand, or whose expanded
+// text (a long description repeated at every use of a $ref) would exceed
+// the schema's own size by more than 1 MiB.
 //
 // The error names the tool and the JSON pointer of the part that cannot be
 // converted: an external or dangling $ref, allOf branches that contradict
