@@ -89,3 +89,16 @@ func ExampleConnectMulti() {
 	}
 	fmt.Println(res.Text())
 }
+
+// A skill file that does not match the listing is not returned; the error
+// names the skill, the file and what differed, as docs/connecting.md shows.
+func ExampleSkillVerificationError() {
+	err := error(&runtime.SkillVerificationError{
+		Skill:  "pdf-processing",
+		URI:    "skill://pdf-processing/SKILL.md",
+		Reason: "digest sha256:5f0c…, the listing says sha256:93ab…",
+	})
+	fmt.Println(err)
+	// Output:
+	// skill "pdf-processing": "skill://pdf-processing/SKILL.md" failed verification: digest sha256:5f0c…, the listing says sha256:93ab…
+}

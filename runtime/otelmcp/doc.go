@@ -40,7 +40,7 @@
 //     few whatever codes a server sends. The span's
 //     rpc.response.status_code is the code of an error response; the
 //     metric's is that code when error.type is, and absent otherwise.
-//   - Task requests (tasks/get, tasks/result, tasks/cancel, tasks/input)
+//   - Task requests (tasks/get, tasks/result, tasks/cancel, tasks/update)
 //     are children of the tools/call span that created the task.
 //   - Metrics: mcp.client.operation.duration for each request (with the
 //     span's attributes but jsonrpc.request.id, mcp.session.id and

@@ -230,6 +230,9 @@ type metaServer struct {
 	// uniqueTasks gives each task of the slow tool an id of its own.
 	uniqueTasks bool
 	tasks       int
+	// answered is set once a tasks/update answered the input the task of
+	// the askslow tool asks for.
+	answered bool
 }
 
 func newMetaServer(modern bool) *metaServer {
@@ -280,6 +283,15 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 			id = "unique-" + strconv.Itoa(m.tasks)
 		}
 		result = `{"resultType":"task","taskId":"` + id + `","status":"working","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:00Z","ttlMs":60000,"pollIntervalMs":1}`
+	case msg.Method == "tools/call" && msg.Params.Name == "askslow":
+		result = `{"resultType":"task","taskId":"task-ask","status":"working","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:00Z","ttlMs":60000,"pollIntervalMs":1}`
+	case msg.Method == "tasks/get" && msg.Params.TaskID == "task-ask" && !m.isAnswered():
+		result = `{"resultType":"complete","taskId":"task-ask","status":"input_required","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"pollIntervalMs":1,"inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Proceed?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}}}`
+	case msg.Method == "tasks/update":
+		m.mu.Lock()
+		m.answered = true
+		m.mu.Unlock()
+		result = `{"resultType":"complete"}`
 	case msg.Method == "tasks/get":
 		result = `{"resultType":"complete","taskId":"` + msg.Params.TaskID + `","status":"completed","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"result":{"content":[{"type":"text","text":"slow done"}]}}`
 	case msg.Method == "tools/call" && msg.Params.Name == "fail":
@@ -302,6 +314,13 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 	}
 	m.reply(`{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":` + result + `}`)
 	return nil
+}
+
+// isAnswered reports whether a tasks/update answered the askslow task.
+func (m *metaServer) isAnswered() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.answered
 }
 
 func (m *metaServer) reply(s string) {
@@ -755,6 +774,41 @@ func TestCausedSpansAreChildren(t *testing.T) {
 		t.Errorf("tasks/get is not a child of the tools/call that created the task")
 	}
 	wantAttrs(t, get, map[string]string{"mcp.method.name": "tasks/get", "jsonrpc.request.id": "*"})
+}
+
+// TestTaskUpdateIsChildOfCall checks, in the 2026-07-28 era, that the
+// tasks/update answering a task's input requests is, as its polls are, a
+// child of the tools/call that created the task.
+func TestTaskUpdateIsChildOfCall(t *testing.T) {
+	rec := newRecorder(t)
+	tel, err := otelmcp.New(&otelmcp.Options{TracerProvider: rec.tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newMetaServer(true)
+	opts := &runtime.Options{Elicitation: func(ctx context.Context, req *runtime.ElicitRequest) (*runtime.ElicitResult, error) {
+		return &runtime.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+	}}
+	tel.Install(opts)
+	ctx := context.Background()
+	s, err := runtime.Connect(ctx, srv, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.CallTool(ctx, "askslow", json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text() != "slow done" {
+		t.Fatalf("task result %q", res.Text())
+	}
+	call := rec.span(t, "tools/call askslow")
+	update := rec.span(t, "tasks/update")
+	if update.Parent.SpanID() != call.SpanContext.SpanID() || update.SpanContext.TraceID() != call.SpanContext.TraceID() {
+		t.Errorf("tasks/update has parent %v, want the tools/call that created the task %v", update.Parent.SpanID(), call.SpanContext.SpanID())
+	}
+	wantAttrs(t, update, map[string]string{"mcp.method.name": "tasks/update", "jsonrpc.request.id": "*"})
 }
 
 // refusingOnce is an Authorizer whose first credentials the server refuses;

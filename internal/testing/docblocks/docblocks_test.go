@@ -1,6 +1,8 @@
-// Package docblocks holds the test that keeps the Go code of the README and
-// of docs/ honest: a block that is a whole program is type-checked and
-// vetted against the module, and every other block must parse as Go.
+// Package docblocks holds the tests that keep the README and docs/ honest:
+// a Go block that is a whole program is type-checked and vetted against the
+// module, and every other block must parse as Go; the tests, Go files,
+// relative links and package-qualified identifiers the pages name exist,
+// and the //go:generate lines they show are the repository's own.
 package docblocks
 
 import (

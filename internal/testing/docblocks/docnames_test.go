@@ -102,3 +102,63 @@ func TestDocNamePatterns(t *testing.T) {
 		t.Errorf("paths = %q, want runtime/x_y.go", paths)
 	}
 }
+
+// TestDocGoGenerateLinesExist checks that every //go:generate line in a Go
+// block of the README and of docs/ is, word for word, a line of a Go file
+// of the repository, as the pages present each as the one a package of
+// this repository or of its example consumer runs.
+func TestDocGoGenerateLinesExist(t *testing.T) {
+	root := repoRoot(t)
+	lines := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(line, "//go:generate ") {
+				lines[strings.TrimSpace(line)] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, path := range docFiles(t, root) {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		for _, b := range goBlocks(filepath.ToSlash(rel), text) {
+			for _, line := range strings.Split(b.code, "\n") {
+				line = strings.TrimSpace(line)
+				if !strings.HasPrefix(line, "//go:generate ") {
+					continue
+				}
+				checked++
+				if !lines[line] {
+					t.Errorf("%s: no Go file of the repository has the line %s", b, line)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no //go:generate line was found in the docs")
+	}
+}

@@ -63,8 +63,9 @@ tools are generated, and SnapshotHash still covers the whole list. --strict
 in deferred mode: the package's ToolSearch value pins the tools matching
 the comma-separated globs, which are declared on every request, and the
 model finds the others with a search. Pass ToolSearch() as the Search
-option of each provider's toolset; NewAnthropicToolset does so itself. A
-glob that matches no generated tool is an error naming it.
+option of a toolset you build (gemini.NewToolset); NewAnthropicToolset and
+NewOpenAIToolset do so themselves. A glob that matches no generated tool
+is an error naming it.
 
 ` + serverHelp
 
