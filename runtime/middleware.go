@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -93,6 +94,21 @@ func (r *Request) RedactedName() string {
 	return r.session.scrub(r.Name)
 }
 
+// RedactedID returns ID as a string, as the jsonrpc.request.id attribute of
+// OpenTelemetry spells it: a server's id that is a JSON string without its
+// quotes and escapes, with the connection's credentials removed, since the
+// server chose it.
+func (r *Request) RedactedID() string {
+	id := r.ID
+	if r.FromServer && strings.HasPrefix(id, `"`) {
+		var str string
+		if json.Unmarshal([]byte(id), &str) == nil {
+			id = str
+		}
+	}
+	return r.session.scrub(id)
+}
+
 // SetMeta adds the member key with the string value to the request's
 // params._meta, in either protocol era, replacing nothing the Session
 // sends. It has no effect on a request from the server.
@@ -109,7 +125,8 @@ func (r *Request) SetMeta(key, value string) {
 type Response struct {
 	// Result is the JSON-RPC result.
 	Result json.RawMessage
-	// IsError reports a tools/call result whose isError is set.
+	// IsError reports a tool call result whose isError is set: that of a
+	// tools/call, of a tasks/result, or inlined by a tasks/get.
 	IsError bool
 
 	session *Session
@@ -134,7 +151,8 @@ type SessionInfo struct {
 	// Started is when the Session was created.
 	Started time.Time
 
-	s *Session
+	s   *Session
+	end context.Context // ends with the Session or its connection
 }
 
 // SessionID returns the Mcp-Session-Id of a Streamable HTTP session, empty
@@ -152,12 +170,29 @@ func (i *SessionInfo) SessionID() string {
 // Session has been closed or its connection has ended. The returned stop
 // function cancels that, as context.AfterFunc's does.
 func (i *SessionInfo) AfterClose(f func()) (stop func() bool) {
-	return context.AfterFunc(i.s.ctx, f)
+	return context.AfterFunc(i.end, f)
+}
+
+// ProtocolVersion returns the protocol version the Session negotiated;
+// empty before it has. Unlike Session.ProtocolVersion, it does not wait for
+// a probe.
+func (i *SessionInfo) ProtocolVersion() string {
+	if st := i.s.state.Load(); st != nil && !st.provisional {
+		return st.version
+	}
+	return ""
+}
+
+// Err returns nil while the Session works, and afterwards the reason it
+// stopped, as Session.Err does: ErrClosed after Close.
+func (i *SessionInfo) Err() error {
+	return i.s.Err()
 }
 
 // newSessionInfo describes s for its middleware.
 func newSessionInfo(s *Session) *SessionInfo {
 	i := &SessionInfo{Started: time.Now(), s: s}
+	i.end, s.endInfo = context.WithCancel(s.ctx)
 	if ep, ok := s.conn.(interface{ netEndpoint() (string, string) }); ok {
 		var rawURL string
 		i.Transport, rawURL = ep.netEndpoint()
@@ -249,15 +284,26 @@ func (s *Session) sendIntercepted(ctx context.Context, req *Request) (*Response,
 		return nil, err
 	}
 	resp := &Response{Result: res, session: s}
-	if r.method == "tools/call" {
-		_ = jsonrpc.ObjectEach(res, func(key []byte, escaped bool, v []byte) error {
-			if jsonrpc.KeyIs(key, escaped, "isError") && string(v) == "true" {
-				resp.IsError = true
-			}
-			return nil
-		})
+	switch r.method {
+	case "tools/call", "tasks/result":
+		resp.IsError = isErrorSet(res)
+	case "tasks/get":
+		// A 2026-07-28 tasks/get inlines the result of a task that ended.
+		resp.IsError = isErrorSet(objectMember(res, "result"))
 	}
 	return resp, nil
+}
+
+// isErrorSet reports whether the tool call result res has isError set.
+func isErrorSet(res []byte) bool {
+	set := false
+	_ = jsonrpc.ObjectEach(res, func(key []byte, escaped bool, v []byte) error {
+		if jsonrpc.KeyIs(key, escaped, "isError") {
+			set = string(v) == "true"
+		}
+		return nil
+	})
+	return set
 }
 
 // serveIntercepted is the innermost Handler of the server's requests.

@@ -61,6 +61,9 @@ type Session struct {
 	// what the middleware learns of the Session.
 	outChain, inChain Handler
 	info              *SessionInfo
+	// endInfo ends the context of info's AfterClose when the connection
+	// fails; Close ends it with ctx.
+	endInfo context.CancelFunc
 
 	mu      sync.Mutex
 	pending map[int64]*call

@@ -54,6 +54,9 @@ func (s *Session) fail(err error) {
 	case <-s.dead:
 	default:
 		close(s.dead)
+		if s.endInfo != nil {
+			s.endInfo()
+		}
 	}
 	err = s.err
 	pending := s.pending

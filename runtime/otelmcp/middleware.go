@@ -3,14 +3,19 @@ package otelmcp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"strconv"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -50,7 +55,7 @@ func (c *Client) Middleware(next runtime.Handler) runtime.Handler {
 
 // send traces one request the Session sends.
 func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Handler) (*runtime.Response, error) {
-	target := req.RedactedName()
+	target := bound(req.RedactedName())
 	attrs := c.attributes(req, target)
 	name := req.Method
 	if (req.Method == "tools/call" || req.Method == "prompts/get") && target != "" {
@@ -66,9 +71,20 @@ func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Ha
 	}
 	c.inject(ctx, req)
 	start := time.Now()
+	returned := false
+	defer func() {
+		if !returned {
+			// next panicked: the request failed, and the panic goes on
+			// to the caller once the span has ended.
+			span.SetAttributes(keyErrorType.String(otherError))
+			span.SetStatus(codes.Error, "panic")
+			c.opDuration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(append(c.metricAttributes(req, target), keyErrorType.String(otherError))...))
+		}
+	}()
 	res, err := next(ctx, req)
+	returned = true
 	elapsed := time.Since(start).Seconds()
-	metricAttrs := metricAttributes(req, target)
+	metricAttrs := c.metricAttributes(req, target)
 	if errType := c.record(span, res, err); errType != "" {
 		metricAttrs = append(metricAttrs, keyErrorType.String(errType))
 		var rpc *runtime.RPCError
@@ -89,9 +105,19 @@ func (c *Client) send(ctx context.Context, req *runtime.Request, next runtime.Ha
 // serve traces one request of the server, as a child of the span in ctx:
 // the call the request came with.
 func (c *Client) serve(ctx context.Context, req *runtime.Request, next runtime.Handler) (*runtime.Response, error) {
-	ctx, span := c.tracer.Start(ctx, req.Method, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(c.attributes(req, req.RedactedName())...))
+	ctx, span := c.tracer.Start(ctx, req.Method, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(c.attributes(req, bound(req.RedactedName()))...))
 	defer span.End()
+	returned := false
+	defer func() {
+		if !returned {
+			// next panicked: the Session answers the server with an
+			// error.
+			span.SetAttributes(keyErrorType.String(otherError))
+			span.SetStatus(codes.Error, "panic")
+		}
+	}()
 	res, err := next(ctx, req)
+	returned = true
 	c.record(span, res, err)
 	return res, err
 }
@@ -123,13 +149,20 @@ const otherError = "_OTHER"
 
 // errorType returns the low-cardinality error.type of a failed request:
 // the code of an error response when it is one of knownCodes, whatever
-// the server sends, "cancelled", "timeout", or otherError.
+// the server sends, the status of an HTTP response that carried no
+// JSON-RPC message when it is a client or server error (400 to 599),
+// "cancelled", "timeout", or otherError.
 func errorType(err error) string {
 	var rpc *runtime.RPCError
+	var he *runtime.HTTPError
 	switch {
 	case errors.As(err, &rpc):
 		if knownCodes[rpc.Code] {
 			return strconv.Itoa(rpc.Code)
+		}
+	case errors.As(err, &he):
+		if he.StatusCode >= 400 && he.StatusCode <= 599 {
+			return strconv.Itoa(he.StatusCode)
 		}
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
@@ -159,21 +192,21 @@ var knownCodes = map[int]bool{
 }
 
 // attributes returns the span attributes known when req starts; target is
-// req's Name, redacted.
+// req's Name, redacted and bounded.
 func (c *Client) attributes(req *runtime.Request, target string) []attribute.KeyValue {
-	attrs := metricAttributes(req, target)
+	attrs := requestAttributes(req, target)
 	if req.ID != "" {
-		attrs = append(attrs, keyRequestID.String(req.ID))
+		attrs = append(attrs, keyRequestID.String(bound(req.RedactedID())))
 	}
 	if req.Session != nil {
 		if id := req.Session.SessionID(); id != "" {
-			attrs = append(attrs, keySessionID.String(id))
+			attrs = append(attrs, keySessionID.String(bound(id)))
 		}
 	}
 	switch req.Method {
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		if target != "" {
-			attrs = append(attrs, keyResourceURI.String(target))
+		if req.Name != "" {
+			attrs = append(attrs, keyResourceURI.String(resourceURI(req.RedactedName())))
 		}
 	}
 	return attrs
@@ -181,8 +214,18 @@ func (c *Client) attributes(req *runtime.Request, target string) []attribute.Key
 
 // metricAttributes returns the attributes of req that the operation
 // duration carries too: none of high cardinality. target is req's Name,
-// redacted.
-func metricAttributes(req *runtime.Request, target string) []attribute.KeyValue {
+// redacted and bounded; past maxMetricNames tool and prompt names, it is
+// otherError.
+func (c *Client) metricAttributes(req *runtime.Request, target string) []attribute.KeyValue {
+	if req.Method == "tools/call" || req.Method == "prompts/get" {
+		target = c.names.admit(req.Method, target)
+	}
+	return requestAttributes(req, target)
+}
+
+// requestAttributes returns the attributes of req that its span and its
+// measurement share, naming target as its tool or prompt.
+func requestAttributes(req *runtime.Request, target string) []attribute.KeyValue {
 	attrs := make([]attribute.KeyValue, 0, 12)
 	attrs = append(attrs, keyMethod.String(req.Method))
 	if req.ProtocolVersion != "" {
@@ -228,6 +271,85 @@ func (c *Client) watchSession(info *runtime.SessionInfo) {
 	info.AfterClose(func() {
 		c.sessions.Delete(info)
 		c.tasks.forget(info)
-		c.sessionDuration.Record(context.Background(), time.Since(info.Started).Seconds(), metric.WithAttributes(sessionAttributes(info)...))
+		attrs := sessionAttributes(info)
+		if version := info.ProtocolVersion(); version != "" {
+			attrs = append(attrs, keyProtocolVersion.String(version))
+		}
+		if err := info.Err(); err != nil && !errors.Is(err, runtime.ErrClosed) {
+			attrs = append(attrs, keyErrorType.String(errorType(err)))
+		}
+		c.sessionDuration.Record(context.Background(), time.Since(info.Started).Seconds(), metric.WithAttributes(attrs...))
 	})
+}
+
+// maxNameBytes bounds the text of the server's (a tool's or a prompt's
+// name, a resource URI, an id) that a span carries, in its name or an
+// attribute: a server can make any of them megabytes long.
+const maxNameBytes = 512
+
+// bound returns s cut to maxNameBytes at a character's end, when longer,
+// ending with "…" and a hash of the whole, so that two long names that
+// differ past the cut stay apart.
+func bound(s string) string {
+	if len(s) <= maxNameBytes {
+		return s
+	}
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	suffix := fmt.Sprintf("…%08x", h.Sum32())
+	cut := maxNameBytes - len(suffix)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + suffix
+}
+
+// resourceURI returns uri, redacted, as mcp.resource.uri carries it: with
+// the password, or the user name that stands for a token, and the values
+// of its query replaced as the traffic log replaces those of the server's
+// URL, and bounded. A URI that does not parse is replaced whole.
+func resourceURI(uri string) string {
+	shown, _, ok := redact.URL(uri)
+	if !ok {
+		return redact.Mark
+	}
+	return bound(shown)
+}
+
+// maxMetricNames bounds the tool and prompt names a Client gives the
+// operation duration: a server may list any number of tools, each of
+// which would be a series of its own. The names measured first are kept;
+// the others are measured as otherError.
+const maxMetricNames = 1000
+
+// nameSet holds the tool and prompt names a Client has measured.
+type nameSet struct {
+	mu    sync.Mutex
+	names map[methodName]struct{}
+}
+
+// methodName is a tool's name under tools/call, or a prompt's under
+// prompts/get.
+type methodName struct{ method, name string }
+
+// admit returns name if it is measured under its own name, and otherError
+// otherwise.
+func (n *nameSet) admit(method, name string) string {
+	if name == "" {
+		return ""
+	}
+	key := methodName{method, name}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if _, ok := n.names[key]; ok {
+		return name
+	}
+	if len(n.names) >= maxMetricNames {
+		return otherError
+	}
+	if n.names == nil {
+		n.names = make(map[methodName]struct{})
+	}
+	n.names[key] = struct{}{}
+	return name
 }

@@ -45,6 +45,7 @@ type Client struct {
 
 	sessions sync.Map // *runtime.SessionInfo → struct{}, once measured
 	tasks    taskSpans
+	names    nameSet
 }
 
 // durationBuckets are the bucket boundaries, in seconds, that the MCP

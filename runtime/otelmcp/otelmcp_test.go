@@ -229,7 +229,9 @@ type metaServer struct {
 	keepNoMeta bool
 	// uniqueTasks gives each task of the slow tool an id of its own.
 	uniqueTasks bool
-	tasks       int
+	// failTasks makes the result of each task one whose isError is set.
+	failTasks bool
+	tasks     int
 	// answered is set once a tasks/update answered the input the task of
 	// the askslow tool asks for.
 	answered bool
@@ -292,6 +294,8 @@ func (m *metaServer) Write(ctx context.Context, out *runtime.OutMessage) error {
 		m.answered = true
 		m.mu.Unlock()
 		result = `{"resultType":"complete"}`
+	case msg.Method == "tasks/get" && m.failTasks:
+		result = `{"resultType":"complete","taskId":"` + msg.Params.TaskID + `","status":"completed","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"result":{"content":[{"type":"text","text":"slow failed"}],"isError":true}}`
 	case msg.Method == "tasks/get":
 		result = `{"resultType":"complete","taskId":"` + msg.Params.TaskID + `","status":"completed","createdAt":"2026-07-28T10:30:00Z","lastUpdatedAt":"2026-07-28T10:30:01Z","ttlMs":60000,"result":{"content":[{"type":"text","text":"slow done"}]}}`
 	case msg.Method == "tools/call" && msg.Params.Name == "fail":

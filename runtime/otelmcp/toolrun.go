@@ -13,6 +13,7 @@ import (
 // each tool call a model asks for; the call's tools/call span nests under
 // it.
 func (c *Client) ToolRunHook(ctx context.Context, tool string) (context.Context, func(runtime.ToolRunOutcome)) {
+	tool = bound(tool)
 	ctx, span := c.tracer.Start(ctx, executeTool+" "+tool, trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(keyOperationName.String(executeTool), keyToolName.String(tool)))
 	return ctx, func(out runtime.ToolRunOutcome) {
