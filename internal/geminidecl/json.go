@@ -13,7 +13,8 @@ import (
 // HTML escaping off, encodes the genai.FunctionDeclaration runtime/gemini
 // makes of it: the members in genai's field order, the properties of an
 // object sorted by name, numbers and strings as encoding/json writes them.
-// TestAppendJSONIsEncodingJSON holds it to that over the test corpus.
+// TestAppendJSONIsEncodingJSON, in runtime/gemini, holds it to that over
+// the corpus of testdata/servers.
 func (d *Declaration) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true
