@@ -175,6 +175,9 @@ type config struct {
 
 // pick returns the comma-separated names of list, which must be among all;
 // all when list is empty.
+// benchParts are the parts of a run that -skip can leave out.
+var benchParts = []string{"clients", "idle", "first", "scale", "synthetic", "validate", "live", "budget"}
+
 func pick(flagName, list string, all []string) ([]string, error) {
 	if list == "" {
 		return all, nil
@@ -197,7 +200,7 @@ func benchMain(args []string) error {
 	fs.StringVar(&cfg.svg, "svg", "", "where to write the chart (default ROOT/docs/bench.svg; \"-\" for none)")
 	md := fs.String("md", "", "also write the tables to `FILE`")
 	fs.BoolVar(&cfg.quick, "quick", false, "small workloads and sizes, to check that everything runs")
-	skip := fs.String("skip", "", "comma-separated parts to skip: clients, idle, first, scale, synthetic (the synthetic sizes of scale), validate, live, budget")
+	skip := fs.String("skip", "", "comma-separated parts to skip: "+strings.Join(benchParts, ", ")+" (synthetic: the synthetic sizes of scale)")
 	clients := fs.String("clients", "", "comma-separated clients to measure (default all): "+strings.Join(clientNames, ", "))
 	transports := fs.String("transports", "", "comma-separated transports to measure (default all): "+strings.Join(transportNames, ", "))
 	err := fs.Parse(args)
@@ -214,9 +217,13 @@ func benchMain(args []string) error {
 		return err
 	}
 	cfg.skip = map[string]bool{}
-	for _, s := range strings.Split(*skip, ",") {
-		if s != "" {
-			cfg.skip[s] = true
+	if *skip != "" {
+		parts, err := pick("-skip", *skip, benchParts)
+		if err != nil {
+			return err
+		}
+		for _, p := range parts {
+			cfg.skip[p] = true
 		}
 	}
 	root, err := filepath.Abs(cfg.root)

@@ -233,3 +233,12 @@ func TestIdleAndFirstTargets(t *testing.T) {
 		t.Errorf("the floor (probe) row is not compared with the floor:\n%s", b.String())
 	}
 }
+
+// TestSkipRefusesUnknownParts checks that -skip names an unknown part
+// instead of ignoring it, which ran the part a typo meant to skip.
+func TestSkipRefusesUnknownParts(t *testing.T) {
+	err := benchMain([]string{"-skip", "clients,frist"})
+	if err == nil || !strings.Contains(err.Error(), `-skip: unknown name "frist"`) {
+		t.Fatalf("benchMain -skip clients,frist = %v, want an error naming frist", err)
+	}
+}
