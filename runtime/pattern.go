@@ -32,8 +32,9 @@ const PatternMatchTimeout = 100 * time.Millisecond
 // ECMA-262 meaning are compiled by it, with \s, \S and . spelt out as
 // ECMA-262 defines them (see schema.RE2Pattern): it runs in linear time.
 // The others, such as those with lookahead or backreferences, are compiled
-// by an ECMAScript-compatible engine, whose matches are bounded by
-// PatternMatchTimeout.
+// by an ECMAScript-compatible engine, with . and \b, \B spelt out as
+// ECMA-262 defines them (see schema.ECMAEnginePattern), whose matches are
+// bounded by PatternMatchTimeout.
 func CompilePattern(p string) (Pattern, error) {
 	if q, ok := schema.RE2Pattern(p); ok {
 		if re, err := regexp.Compile(q); err == nil {
@@ -43,23 +44,28 @@ func CompilePattern(p string) (Pattern, error) {
 			return re2Pattern{re, p}, nil
 		}
 	}
-	re, err := regexp2.Compile(p, regexp2.ECMAScript|regexp2.Unicode)
+	re, err := regexp2.Compile(schema.ECMAEnginePattern(p), regexp2.ECMAScript|regexp2.Unicode)
 	if err != nil {
 		return nil, fmt.Errorf("pattern %q is not an ECMA-262 regular expression: %v", p, err)
 	}
 	re.MatchTimeout = PatternMatchTimeout
-	return ecmaPattern{re}, nil
+	return ecmaPattern{re, p}, nil
 }
 
-// ecmaPattern is a pattern compiled by the ECMAScript engine.
-type ecmaPattern struct{ re *regexp2.Regexp }
+// ecmaPattern is a pattern compiled by the ECMAScript engine from its
+// rewritten text (see schema.ECMAEnginePattern), which keeps its source
+// text.
+type ecmaPattern struct {
+	re  *regexp2.Regexp
+	src string
+}
 
 func (p ecmaPattern) MatchString(s string) bool {
 	ok, err := p.re.MatchString(s)
 	return err == nil && ok
 }
 
-func (p ecmaPattern) String() string { return p.re.String() }
+func (p ecmaPattern) String() string { return p.src }
 
 // re2Pattern is a pattern compiled by RE2 from its rewritten text, which
 // keeps its source text.

@@ -132,3 +132,56 @@ func TestCompilePatternHasECMASemantics(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAEnginePatternHasECMASemantics is TestCompilePatternHasECMASemantics
+// for patterns only the ECMAScript engine reads (a lookaround or a
+// backreference beside the syntax in question): . and \b, \B are
+// ECMA-262's there too, as node's RegExp gives them with the u flag.
+func TestECMAEnginePatternHasECMASemantics(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, s string
+		ok         bool
+	}{
+		{`^(?=a)a.b$`, "a\u2028b", false},
+		{`^(?=a)a.b$`, "a\u2029b", false},
+		{`^(?=a)a.b$`, "a\rb", false},
+		{`^(?=a)a.b$`, "a\nb", false},
+		{`^(?=a)a.b$`, "a😀b", true},
+		{`^(?=a)a.b$`, "a.b", true},
+		{`^(?=a)a[.]b$`, "a\u2028b", false},
+		{`^(?=a)a\.b$`, "a\u2028b", false},
+		{`^(?=a)a\\.b$`, "a\\\u2028b", false},
+		{`^(?=a)a[^.]b$`, "a\u2028b", true},
+		{`^(?!.*\.\.).+$`, "a\u2028b", false},
+		{`^(?=a)a\b`, "aé", true},
+		{`^(?=a)a\b`, "ab", false},
+		{`^(?=a)a\B`, "aé", false},
+		{`^(?=a)a\B`, "ab", true},
+		{`(?=é)\bé`, "aé", true},
+		{`(?=é)\bé`, "é", false},
+		{`^(?=a)a[\b]`, "a\b", true},
+		{`^(.)\1\b`, "aa b", true},
+		{`^(.)\1\b`, "aaé", true},
+	} {
+		p, err := CompilePattern(tc.pattern)
+		if err != nil {
+			t.Errorf("%s: %v", tc.pattern, err)
+			continue
+		}
+		if _, ok := p.(ecmaPattern); !ok {
+			t.Errorf("%s: compiled by %T, want the ECMAScript engine", tc.pattern, p)
+		}
+		if got := p.MatchString(tc.s); got != tc.ok {
+			t.Errorf("%s matches %q: %v, ECMA-262 says %v", tc.pattern, tc.s, got, tc.ok)
+		}
+		if p.String() != tc.pattern {
+			t.Errorf("%s: String() = %s", tc.pattern, p.String())
+		}
+		quoted, _ := json.Marshal(tc.pattern)
+		s := NewSchema("p", []byte(`{"type":"string","pattern":`+string(quoted)+`}`))
+		arg, _ := json.Marshal(tc.s)
+		if err := s.Validate(arg); (err == nil) != tc.ok {
+			t.Errorf("schema with pattern %s validates %q: %v, ECMA-262 says valid=%v", tc.pattern, tc.s, err, tc.ok)
+		}
+	}
+}

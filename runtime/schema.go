@@ -45,6 +45,9 @@ func (s *Schema) Compile() error {
 // Validate reports whether args, one JSON value, satisfies the schema. A
 // violation is a *ValidationError naming the JSON pointer of the offending
 // value; malformed JSON and a schema that does not compile are plain errors.
+// An object that repeats a key is a violation too, at the pointer of the
+// repeated key: the schema's validator judges only the last of its values,
+// and a server may read another (see jsontree.DuplicateKeyError).
 func (s *Schema) Validate(args []byte) error {
 	if err := s.Compile(); err != nil {
 		return err
@@ -55,6 +58,9 @@ func (s *Schema) Validate(args []byte) error {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
 		return fmt.Errorf("arguments for %s are not valid JSON: %w", s.tool, err)
+	}
+	if dup, ok := jsontree.CheckUniqueKeys(args).(*jsontree.DuplicateKeyError); ok {
+		return &ValidationError{Tool: s.tool, Pointer: dup.Pointer, Reason: dup.Error()}
 	}
 	return s.ValidateValue(v)
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,28 @@ func TestSchemaDraft07(t *testing.T) {
 	}
 	if err := s.Validate([]byte(`{"x":"1"}`)); err == nil {
 		t.Fatal("want error for string x")
+	}
+}
+
+// TestSchemaRefusesDuplicateKeys checks that arguments repeating a key are
+// refused at the pointer of the repeated key, whichever value is valid:
+// the server may read another value than the last, which the validator
+// would judge.
+func TestSchemaRefusesDuplicateKeys(t *testing.T) {
+	s := NewSchema("t", []byte(`{"type":"object","properties":{"n":{"type":"integer"},"o":{"type":"object","properties":{"m":{"type":"string"}}}}}`))
+	for _, tc := range []struct{ args, pointer string }{
+		{`{"n":"x","n":1}`, "/n"},
+		{`{"n":1,"n":2}`, "/n"},
+		{`{"o":{"m":"a","\u006d":"b"}}`, "/o/m"},
+	} {
+		err := s.Validate([]byte(tc.args))
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Pointer != tc.pointer || ve.Tool != "t" || !strings.Contains(ve.Reason, "repeats the key") {
+			t.Errorf("Validate(%s) = %v, want a *ValidationError at %s saying the key is repeated", tc.args, err, tc.pointer)
+		}
+	}
+	// The same key in two objects is no repetition.
+	if err := s.Validate([]byte(`{"n":1,"o":{"n":"x"}}`)); err != nil {
+		t.Errorf("Validate of a key in two objects = %v, want nil", err)
 	}
 }

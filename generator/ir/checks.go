@@ -33,7 +33,9 @@ func needsValidate(t *Type, memo map[*Type]bool) bool {
 	case Map:
 		return t.MinEntries != nil || t.MaxEntries != nil || len(t.KeyPatterns) > 0 || NeedsValidate(t.Elem, memo)
 	case Struct:
-		if t.Extra != nil && NeedsValidate(t.Extra, memo) {
+		if t.Extra != nil && (len(t.Fields) > 0 || NeedsValidate(t.Extra, memo)) {
+			// An Extra member that is a field is invalid (see
+			// emit's extraFieldCheck).
 			return true
 		}
 		for _, f := range t.Fields {

@@ -268,3 +268,21 @@ func TestCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckUniqueKeysDoesNotAllocate checks the promise of its doc comment
+// for a document without escapes in its keys: generated code checks every
+// object it decodes, so a scratch list allocated on each call would cost
+// every decoding.
+func TestCheckUniqueKeysDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	data := []byte(`{"name":"Kitchen","area":{"floor":[1,2,{"room":3}]},"volume_level":50}`)
+	if n := testing.AllocsPerRun(100, func() {
+		if CheckUniqueKeys(data) != nil {
+			t.Fatal("a duplicate in a document without one")
+		}
+	}); n != 0 {
+		t.Errorf("CheckUniqueKeys allocates %v times per call, want 0", n)
+	}
+}

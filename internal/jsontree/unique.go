@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -42,16 +43,34 @@ const smallObject = 16
 // text stops making sense, leaving syntax errors to the parser. Well-formed text without escapes in its keys is checked without
 // allocating, beyond a scratch list of keys for deeply nested objects.
 func CheckUniqueKeys(data []byte) error {
-	s := keyScanner{data: data}
-	var stack [32][]byte
-	s.keys = stack[:0]
+	s := scanners.Get().(*keyScanner)
+	s.data = data
 	s.value(skipWS(data, 0), 0)
-	if s.dup == nil {
+	dup := s.dup
+	if dup != nil {
+		dup.Pointer = s.pointer()
+	}
+	// Keep no part of data, and no scratch list grown by a deep document.
+	clear(s.keys[:cap(s.keys)])
+	if cap(s.keys) <= maxPooledKeys {
+		*s = keyScanner{keys: s.keys[:0]}
+		scanners.Put(s)
+	}
+	if dup == nil {
 		return nil
 	}
-	s.dup.Pointer = s.pointer()
-	return s.dup
+	return dup
 }
+
+// scanners holds keyScanners for reuse: a scanner's scratch list of keys,
+// which the recursive scan keeps on the heap, is then allocated once
+// rather than on every call (generated code checks every object it
+// decodes).
+var scanners = sync.Pool{New: func() any { return &keyScanner{keys: make([][]byte, 0, 32)} }}
+
+// maxPooledKeys is the capacity of the scratch list of keys beyond which a
+// scanner is not reused.
+const maxPooledKeys = 1024
 
 type keyScanner struct {
 	data []byte

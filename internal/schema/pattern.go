@@ -91,6 +91,55 @@ func RE2Pattern(p string) (re2 string, ok bool) {
 	return b.String(), true
 }
 
+// ecmaWord is what \w matches in an ECMA-262 pattern read with the u flag
+// and without the i flag, which JSON Schema patterns do not take.
+const ecmaWord = `[A-Za-z0-9_]`
+
+// ECMAEnginePattern returns p, an ECMA-262 regular expression that only
+// an ECMAScript engine reads (see RE2Pattern), with . and the word
+// boundaries \b and \B spelt out as ECMA-262 defines them: that engine
+// (github.com/dlclark/regexp2, in its ECMAScript mode) lets . match U+2028
+// and U+2029, and takes é for a word character at a \b, though not in \w.
+// Only lookarounds and non-capturing groups are added, so the groups of p
+// keep their numbers. Text p cannot be read as (an unterminated class, a
+// trailing backslash) is kept as it is, for the engine to refuse.
+func ECMAEnginePattern(p string) string {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			switch e := p[i+1]; {
+			case e == 'b' && !inClass:
+				b.WriteString(`(?:(?<=` + ecmaWord + `)(?!` + ecmaWord + `)|(?<!` + ecmaWord + `)(?=` + ecmaWord + `))`)
+			case e == 'B' && !inClass:
+				b.WriteString(`(?:(?<=` + ecmaWord + `)(?=` + ecmaWord + `)|(?<!` + ecmaWord + `)(?!` + ecmaWord + `))`)
+			default:
+				b.WriteString(p[i : i+2])
+			}
+			i++
+		case inClass:
+			// In ECMA-262, a ] closes the class even right after its [ or
+			// [^ ([] and [^] are classes of their own).
+			inClass = c != ']'
+			b.WriteByte(c)
+		case c == '[':
+			inClass = true
+			b.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+		case c == '.':
+			b.WriteString(`[^\n\r\u2028\u2029]`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

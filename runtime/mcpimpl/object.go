@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime/internal/integral"
 )
 
@@ -125,9 +126,11 @@ func newObjectShape(t reflect.Type) *objectShape {
 // required members are present, only nullable members (and elements) are
 // null, and, if closed, there is no member the struct does not name. A
 // struct with an Extra field gets the other members there instead.
-// encoding/json would otherwise accept those payloads silently. Every error
-// is a *runtime.ValidationError with the JSON pointer of the value that
-// failed.
+// encoding/json would otherwise accept those payloads silently. An object
+// that repeats a key, at any depth, is refused as runtime.Schema refuses it:
+// encoding/json would check every value given, and merge the objects and
+// maps given twice into one that none of them was. Every error is a
+// *runtime.ValidationError with the JSON pointer of the value that failed.
 func DecodeObject(data []byte, v any, closed bool) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
@@ -136,6 +139,9 @@ func DecodeObject(data []byte, v any, closed bool) error {
 	s := shapeOf(rv.Type().Elem())
 	if s.err != nil {
 		return s.err
+	}
+	if dup, ok := jsontree.CheckUniqueKeys(data).(*jsontree.DuplicateKeyError); ok {
+		return Invalid(dup.Pointer, dup.Error())
 	}
 	folded := false
 	members, err := checkMembers(data, s, closed && s.extra < 0, &folded)

@@ -11,9 +11,10 @@ import (
 // written in gofmt's form directly, without a syntax tree or a formatting
 // pass; TestGeneratedCodeIsGofmtOutput checks that they are gofmt's output.
 type stmt struct {
-	head  string
-	body  []stmt
-	block bool
+	head   string
+	body   []stmt
+	block  bool
+	clause bool
 }
 
 // simple is a statement without a block.
@@ -22,9 +23,20 @@ func simple(text string) stmt { return stmt{head: text} }
 // block is head followed by a block of body.
 func block(head string, body ...stmt) stmt { return stmt{head: head, body: body, block: true} }
 
+// caseClause is a statement of a switch's block that starts a clause, such
+// as `case "a", "b":`; gofmt writes it one level out from the statements of
+// its clause, which follow it in the same block.
+func caseClause(text string) stmt { return stmt{head: text, clause: true} }
+
 // writeStmts writes ss, each on lines of its own, indented by depth tabs.
 func writeStmts(b *bytes.Buffer, depth int, ss []stmt) {
 	for _, s := range ss {
+		if s.clause {
+			writeTabs(b, depth-1)
+			b.WriteString(s.head)
+			b.WriteByte('\n')
+			continue
+		}
 		writeTabs(b, depth)
 		b.WriteString(s.head)
 		if !s.block {

@@ -244,6 +244,23 @@ func (g *gen) mapChecks(elem, lim *ir.Type, expr string, c checker, depth int) [
 	return append(out, block("for "+k+", "+vid+" := range "+expr, inner...))
 }
 
+// extraFieldCheck refuses a member of the Extra map expr of the struct t
+// that has the name of one of t's fields: encoded after the fields, it
+// would give the member twice, or, beside an unset field, a value that
+// only the field's checks would have seen.
+func extraFieldCheck(t *ir.Type, expr string, c checker) []stmt {
+	if len(t.Fields) == 0 {
+		return nil
+	}
+	names := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		names[i] = strconv.Quote(f.JSONName)
+	}
+	return []stmt{block("for k := range "+expr,
+		block("switch k", caseClause("case "+strings.Join(names, ", ")+":"),
+			c.withVar("k").invalid("is a field, so it cannot be in Extra too")))}
+}
+
 // bound checks a numeric limit.
 func bound(x string, t *ir.Type, b *ir.Bound, lower bool, c checker) []stmt {
 	if b == nil {
@@ -428,6 +445,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 			body = append(body, checks...)
 		}
 		if t.Extra != nil {
+			body = append(body, extraFieldCheck(t, recv+".Extra", c)...)
 			body = append(body, g.mapChecks(t.Extra, &ir.Type{}, recv+".Extra", c, 0)...)
 		}
 	case ir.Union:

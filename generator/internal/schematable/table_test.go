@@ -444,3 +444,70 @@ func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateKeysRefused checks that an object repeating a key, at any
+// depth, is refused by both layers at the pointer of the repeated key:
+// readers disagree on which value counts (encoding/json and the schema's
+// validator take the last, and encoding/json merges an object or map given
+// twice), so neither layer may pick one.
+func TestDuplicateKeysRefused(t *testing.T) {
+	cases := []struct {
+		tool, in, pointer string
+	}{
+		{"t45_closed_object", `{"a":"x","a":"y"}`, "/a"},
+		{"t45_closed_object", `{"a":1,"a":"y"}`, "/a"},
+		{"t65_nested_object", `{"address":{"city":"A","zip":"1"},"address":{"city":"B"}}`, "/address"},
+		{"t65_nested_object", `{"address":{"city":7,"city":"B"}}`, "/address/city"},
+		{"t47_map_of_schema", `{"x":{"a":1,"b":2},"x":{"c":3}}`, "/x"},
+		{"t47_map_of_schema", `{"x":{"a":"s","a":1}}`, "/x/a"},
+		{"t48_struct_with_extra", `{"flag":"yes","flag":true}`, "/flag"},
+		{"t52_array_of_objects", `{"x":[{"id":1},{"id":"two","id":2}]}`, "/x/1/id"},
+		{"t40_ref_recursive", `{"root":{"name":"a","children":[{"name":"b","children":[{"name":false,"name":"c"}]}]}}`, "/root/children/0/children/0/name"},
+		{"t30_oneof_const_tagged", `{"x":{"type":"circle","radius":1,"radius":"big"}}`, "/x/radius"},
+	}
+	for _, c := range cases {
+		want := "invalid arguments for " + c.tool + " at " + c.pointer + ": the object repeats the key "
+		err := ValidateArguments(c.tool, []byte(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s %s: ValidateArguments says %v, want %s...", c.tool, c.in, err, want)
+		}
+		a := newArgs[c.tool]()
+		err = json.Unmarshal([]byte(c.in), a)
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s %s: decoding says %v (%T), want %s...", c.tool, c.in, err, err, want)
+		}
+	}
+}
+
+// TestExtraNamingAFieldRefused checks that Validate refuses an Extra map
+// holding a member that is a field of its struct, at that member's
+// pointer: encoded, the object would give the member twice, or, with the
+// field unset, a value the field's schema may not allow, where Validate
+// judged only the field.
+func TestExtraNamingAFieldRefused(t *testing.T) {
+	name, n := "n", int64(1)
+	cases := []struct {
+		v       validator
+		tool    string
+		pointer string
+	}{
+		{&T48StructWithExtraArgs{Extra: map[string]bool{"name": true}}, "t48_struct_with_extra", "/name"},
+		{&T48StructWithExtraArgs{Name: &name, Extra: map[string]bool{"flag": true, "name": false}}, "t48_struct_with_extra", "/name"},
+		{&T98AllofExtraPartArgs{Extra: map[string]string{"b": "not an integer"}}, "t98_allof_extra_part", "/b"},
+		{&T95PatternPropsClosedArgs{Extra: map[string]json.RawMessage{"name": json.RawMessage(`7`)}}, "t95_pattern_props_closed", "/name"},
+		{&T106NestedNullsArgs{Ex: &T106NestedNullsEx{N: &n, Extra: map[string][][]int64{"n": {{2}}}}}, "t106_nested_nulls", "/ex/n"},
+	}
+	for _, c := range cases {
+		enc, _ := json.Marshal(c.v)
+		err := c.v.Validate()
+		var ve *runtime.ValidationError
+		if !errors.As(err, &ve) || ve.Pointer != c.pointer || ve.Tool != c.tool || !strings.Contains(ve.Reason, "field") {
+			t.Errorf("%T encoded as %s: Validate says %v, want a *runtime.ValidationError for %s at %s about the field", c.v, enc, err, c.tool, c.pointer)
+		}
+	}
+	// Members that are no field stay valid.
+	if err := (&T48StructWithExtraArgs{Name: &name, Extra: map[string]bool{"flag": true}}).Validate(); err != nil {
+		t.Errorf("Validate of an Extra member that is no field: %v", err)
+	}
+}

@@ -216,6 +216,11 @@ func (s T105RecursiveContainersGrid) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t106_nested_nulls".
 func (a *T106NestedNullsArgs) Validate() error {
+	if a.Ex != nil {
+		if err := (*a.Ex).Validate(); err != nil {
+			return mcpimpl.ForTool(mcpimpl.WithinName(err, "ex"), "t106_nested_nulls")
+		}
+	}
 	if a.U != nil {
 		if err := (*a.U).Validate(); err != nil {
 			return mcpimpl.ForTool(mcpimpl.WithinName(err, "u"), "t106_nested_nulls")
@@ -224,6 +229,17 @@ func (a *T106NestedNullsArgs) Validate() error {
 	if a.V != nil {
 		if err := (*a.V).Validate(); err != nil {
 			return mcpimpl.ForTool(mcpimpl.WithinName(err, "v"), "t106_nested_nulls")
+		}
+	}
+	return nil
+}
+
+// Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
+func (a *T106NestedNullsEx) Validate() error {
+	for k := range a.Extra {
+		switch k {
+		case "n":
+			return mcpimpl.Invalid(mcpimpl.Pointer(k), "is a field, so it cannot be in Extra too")
 		}
 	}
 	return nil
@@ -893,6 +909,12 @@ func (a *T47MapOfSchemaArgs) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t48_struct_with_extra".
 func (a *T48StructWithExtraArgs) Validate() error {
+	for k := range a.Extra {
+		switch k {
+		case "name":
+			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer(k), "is a field, so it cannot be in Extra too"), "t48_struct_with_extra")
+		}
+	}
 	return nil
 }
 
@@ -1366,6 +1388,12 @@ func (a *T94MemberCaseO) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T95PatternPropsClosedArgs) Validate() error {
+	for k := range a.Extra {
+		switch k {
+		case "name":
+			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer(k), "is a field, so it cannot be in Extra too"), "t95_pattern_props_closed")
+		}
+	}
 	return mcpimpl.ValidateEncoded(schemas.Input(101), a)
 }
 
@@ -1373,6 +1401,12 @@ func (a *T95PatternPropsClosedArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (patternProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T96PatternPropsOpenArgs) Validate() error {
+	for k := range a.Extra {
+		switch k {
+		case "name":
+			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer(k), "is a field, so it cannot be in Extra too"), "t96_pattern_props_open")
+		}
+	}
 	return mcpimpl.ValidateEncoded(schemas.Input(102), a)
 }
 
@@ -1387,6 +1421,12 @@ func (a *T97AllofClosedPartArgs) Validate() error {
 //
 // The schema uses keywords without a Go counterpart (additionalProperties), so Validate also checks the encoded value against the schema itself.
 func (a *T98AllofExtraPartArgs) Validate() error {
+	for k := range a.Extra {
+		switch k {
+		case "a", "b":
+			return mcpimpl.ForTool(mcpimpl.Invalid(mcpimpl.Pointer(k), "is a field, so it cannot be in Extra too"), "t98_allof_extra_part")
+		}
+	}
 	return mcpimpl.ValidateEncoded(schemas.Input(104), a)
 }
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package jsontree
+
+const raceEnabled = false
