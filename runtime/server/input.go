@@ -359,6 +359,12 @@ func responseID(data []byte) json.RawMessage {
 	return id
 }
 
+// connEndedError is the error of a request to the client, for method, that
+// its connection ended before the client answered.
+func connEndedError(method string) error {
+	return fmt.Errorf("server: the connection ended before the client answered %s", method)
+}
+
 // serverRequest is the message of a request the server sends.
 func serverRequest(id json.RawMessage, method string, params []byte) []byte {
 	b := []byte(`{"jsonrpc":"2.0","id":`)
@@ -406,15 +412,23 @@ func await(ctx context.Context, a *awaiting, send func([]byte) error, method str
 		select {
 		case m = <-ch:
 		default:
-			return nil, fmt.Errorf("server: the connection ended before the client answered %s", method)
+			return nil, connEndedError(method)
 		}
 	case m = <-ch:
 	case <-ctx.Done():
 		// An answer read before the call ended, as when the client
-		// answers and then ends its input, is still taken.
+		// answers and then ends its input, is still taken. A
+		// connection that ended ends the handlers' contexts right
+		// after ended: that is the reason, and no client is left to
+		// tell.
 		select {
 		case m = <-ch:
 		default:
+			select {
+			case <-ended:
+				return nil, connEndedError(method)
+			default:
+			}
 			_ = send(cancelled(id))
 			return nil, ctx.Err()
 		}
