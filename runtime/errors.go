@@ -70,22 +70,35 @@ func ResultError(tool string, r *Result) error {
 	return nil
 }
 
-// ValidationError reports arguments that do not satisfy a tool's schema.
-// Pointer is the JSON pointer of the offending value within the arguments
-// ("" for the arguments object itself), and Reason says in one line what is
-// wrong, so that an agent can hand the error back to the model verbatim.
+// ValidationError reports arguments that do not satisfy a tool's schema, or,
+// with Result set, a structured result that does not satisfy its output
+// schema. Pointer is the JSON pointer of the offending value within the
+// arguments or result ("" for the object itself), and Reason says in one
+// line what is wrong, so that an agent can hand the error back to the model
+// verbatim.
 type ValidationError struct {
 	Tool    string
 	Pointer string
 	Reason  string
+	// Result reports that the value is the tool's structured result, which
+	// the server sent, rather than arguments.
+	Result bool
 }
 
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	b.WriteString("invalid arguments")
-	if e.Tool != "" {
-		b.WriteString(" for ")
-		b.WriteString(e.Tool)
+	if e.Result {
+		b.WriteString("invalid result")
+		if e.Tool != "" {
+			b.WriteString(" of ")
+			b.WriteString(e.Tool)
+		}
+	} else {
+		b.WriteString("invalid arguments")
+		if e.Tool != "" {
+			b.WriteString(" for ")
+			b.WriteString(e.Tool)
+		}
 	}
 	b.WriteString(" at ")
 	if e.Pointer == "" {

@@ -219,7 +219,7 @@ type GetStructuredContentResult struct {
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *GetStructuredContentResult) UnmarshalJSON(data []byte) error {
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "get-structured-content")
+	return mcpimpl.ForResult(mcpimpl.DecodeObject(data, a, true), "get-structured-content")
 }
 
 // GetSumArgs holds the arguments of the tool "get-sum".

@@ -37,7 +37,7 @@ type AddResult struct {
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, true), "add")
+	return mcpimpl.ForResult(mcpimpl.DecodeObject(data, a, true), "add")
 }
 
 // BigArgs holds the arguments of the tool "big".

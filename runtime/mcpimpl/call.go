@@ -43,7 +43,7 @@ func CallInto(ctx context.Context, c runtime.Caller, tool string, args Args, out
 		return fmt.Errorf("tool %s returned no structured content", tool)
 	}
 	if err := json.Unmarshal(res.StructuredContent, out); err != nil {
-		return fmt.Errorf("decoding the structured result of tool %s: %w", tool, err)
+		return fmt.Errorf("decoding the structured result of tool %s: %w", tool, asResult(err, tool))
 	}
 	return nil
 }

@@ -90,6 +90,22 @@ func ForTool(err error, tool string) error {
 	return err
 }
 
+// ForResult is ForTool for the errors of a tool's Result type: it also marks
+// them as errors of the structured result the server sent, not of
+// arguments (runtime.ValidationError.Result).
+func ForResult(err error, tool string) error {
+	if err == nil {
+		return nil
+	}
+	if ve, ok := err.(*runtime.ValidationError); ok {
+		ve.Result = true
+		if ve.Tool == "" {
+			ve.Tool = tool
+		}
+	}
+	return err
+}
+
 // AsTool names the tool in a *runtime.ValidationError, in place of the
 // tool it names: the Validate of a tool's Args whose fields and checks are
 // those of another tool's Args calls that one's, whose errors name the

@@ -1,6 +1,7 @@
 package mcpimpl
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -100,7 +101,17 @@ func (s *Schemas) ValidateResult(tool string, structured []byte) error {
 		return err
 	}
 	if out := s.Output(i); out != nil {
-		return out.Validate(structured)
+		return asResult(out.Validate(structured), tool)
 	}
 	return nil
+}
+
+// asResult marks a *runtime.ValidationError in err as one of tool's
+// structured result, and returns err.
+func asResult(err error, tool string) error {
+	var ve *runtime.ValidationError
+	if errors.As(err, &ve) {
+		ForResult(ve, tool)
+	}
+	return err
 }

@@ -1,6 +1,8 @@
 package mcpimpl
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -47,5 +49,49 @@ func TestSchemasReadNothingBeforeUse(t *testing.T) {
 	}
 	if s.tools[0].input == nil || s.index != nil {
 		t.Error("reading one tool by index should read it, and no name index")
+	}
+}
+
+// resultCaller answers every call with the structured content it holds.
+type resultCaller struct{ structured string }
+
+func (c resultCaller) CallTool(_ context.Context, _ string, _ any) (*runtime.Result, error) {
+	return &runtime.Result{StructuredContent: json.RawMessage(c.structured)}, nil
+}
+
+// noArgs are the arguments of a tool that takes none.
+type noArgs struct{}
+
+func (noArgs) Validate() error { return nil }
+
+// resultOut is a result struct as the generator writes them: it decodes
+// through DecodeObject, which refuses a result without ok.
+type resultOut struct {
+	OK bool `json:"ok"`
+}
+
+func (o *resultOut) UnmarshalJSON(data []byte) error {
+	type plain resultOut
+	return DecodeObject(data, (*plain)(o), false)
+}
+
+// TestResultErrorsSayResult checks that a structured result that does not
+// satisfy the tool's output schema is reported as a result, from
+// ValidateResult and from CallInto: the errors said "invalid arguments for
+// b", which an agent hands the model, which then changes arguments that
+// were fine.
+func TestResultErrorsSayResult(t *testing.T) {
+	s := NewSchemas(schemaFile)
+	var ve *runtime.ValidationError
+	err := s.ValidateResult("b", []byte(`{}`))
+	if !errors.As(err, &ve) || !ve.Result || !strings.HasPrefix(err.Error(), "invalid result of b at (root): ") {
+		t.Errorf("ValidateResult = %v, want a ValidationError that says invalid result of b", err)
+	}
+	err = CallInto(context.Background(), resultCaller{`{"ok":"yes"}`}, "b", noArgs{}, &resultOut{})
+	if !errors.As(err, &ve) || !ve.Result || ve.Tool != "b" || !strings.Contains(err.Error(), "invalid result of b at /ok: ") {
+		t.Errorf("CallInto = %v, want a ValidationError that says invalid result of b at /ok", err)
+	}
+	if err := s.ValidateArguments("a", []byte(`{"n":4}`)); !strings.HasPrefix(err.Error(), "invalid arguments for a at /n: ") {
+		t.Errorf("ValidateArguments = %v", err)
 	}
 }

@@ -403,7 +403,7 @@ func (w *typesWriter) structDecl(t *ir.Type) {
 	}
 	// The errors of a tool's own type name the tool, as Validate's do.
 	if root {
-		decode = "mcpimpl.ForTool(" + decode + ", " + strconv.Quote(r.tool.Name) + ")"
+		decode = forToolFunc(r.result) + "(" + decode + ", " + strconv.Quote(r.tool.Name) + ")"
 		doc += " Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed."
 	}
 	w.method(t.Name, "UnmarshalJSON", funcDecl{doc: []string{doc}, sig: "(a *" + t.Name + ") UnmarshalJSON(data []byte) error", body: []stmt{simple("return " + decode)}})
@@ -646,7 +646,9 @@ func (w *typesWriter) unionDecl(t *ir.Type) {
 
 	named := func(err string) string { return err }
 	if r, ok := g.roots[t]; ok {
-		named = func(err string) string { return "mcpimpl.ForTool(" + err + ", " + strconv.Quote(r.tool.Name) + ")" }
+		named = func(err string) string {
+			return forToolFunc(r.result) + "(" + err + ", " + strconv.Quote(r.tool.Name) + ")"
+		}
 	}
 	doc := []string{"UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error."}
 	sig := "(u *" + t.Name + ") UnmarshalJSON(data []byte) error"

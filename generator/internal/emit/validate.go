@@ -59,8 +59,10 @@ type checker struct {
 	shape string
 	first string
 	// tool, when set, is the quoted name of the tool whose Args or Result
-	// the checks are of: their errors name it.
-	tool string
+	// the checks are of: their errors name it, and with result set say
+	// they are of its result.
+	tool   string
+	result bool
 }
 
 func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []stmt {
@@ -72,7 +74,7 @@ func (g *gen) checks(t *ir.Type, expr string, p path, depth int) []stmt {
 }
 
 func (c checker) withLit(name string) checker {
-	n := checker{g: c.g, p: c.p.with(strconv.Quote(name)), shape: c.shape + "l", first: c.first, tool: c.tool}
+	n := checker{g: c.g, p: c.p.with(strconv.Quote(name)), shape: c.shape + "l", first: c.first, tool: c.tool, result: c.result}
 	if c.shape == "" {
 		n.first = name
 	}
@@ -84,12 +86,12 @@ func (c checker) withLit(name string) checker {
 
 // withVar adds the map key in the variable v to the path.
 func (c checker) withVar(v string) checker {
-	return checker{g: c.g, p: c.p.with(v), shape: c.shape + "k", first: c.first, tool: c.tool}
+	return checker{g: c.g, p: c.p.with(v), shape: c.shape + "k", first: c.first, tool: c.tool, result: c.result}
 }
 
 // withIndex adds the array index in the variable i to the path.
 func (c checker) withIndex(i string) checker {
-	return checker{g: c.g, p: c.p.with(i), shape: c.shape + "i", first: c.first, tool: c.tool}
+	return checker{g: c.g, p: c.p.with(i), shape: c.shape + "i", first: c.first, tool: c.tool, result: c.result}
 }
 
 func (c checker) invalid(reason string) stmt {
@@ -103,7 +105,17 @@ func (c checker) forTool(err string) string {
 	if c.tool == "" {
 		return err
 	}
-	return "mcpimpl.ForTool(" + err + ", " + c.tool + ")"
+	return forToolFunc(c.result) + "(" + err + ", " + c.tool + ")"
+}
+
+// forToolFunc is the function that names the tool in the errors of a
+// tool's own type: mcpimpl.ForResult for its Result, which also says the
+// value is the result the server sent.
+func forToolFunc(result bool) string {
+	if result {
+		return "mcpimpl.ForResult"
+	}
+	return "mcpimpl.ForTool"
 }
 
 // fails is an if statement that returns the error of reason when cond holds.
@@ -408,8 +420,9 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 	// The checks of a tool's own type name the tool in their errors, in
 	// the one method: no validate beside Validate.
 	tool := ""
+	result := false
 	if isRoot {
-		tool = strconv.Quote(r.tool.Name)
+		tool, result = strconv.Quote(r.tool.Name), r.result
 	}
 	switch t.Kind {
 	case ir.Enum, ir.Const:
@@ -422,7 +435,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 			// Every value is valid: no Validate, and no call of one.
 			return names
 		}
-		c := checker{g: g, lits: []string{}, tool: tool}
+		c := checker{g: g, lits: []string{}, tool: tool, result: result}
 		for _, fl := range t.Fields {
 			fc := c.withLit(fl.JSONName)
 			expr := recv + "." + fl.GoName
@@ -450,7 +463,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 		}
 	case ir.Union:
 		recv = "u"
-		c := checker{g: g, lits: []string{}, tool: tool}
+		c := checker{g: g, lits: []string{}, tool: tool, result: result}
 		body = append(body, simple("n := 0"))
 		for _, b := range t.Branches {
 			body = append(body, block("if "+recv+"."+b.GoName+" != nil", simple("n++")))
@@ -466,7 +479,7 @@ func (g *gen) validateDecl(s *srcFile, t *ir.Type, names []string) []string {
 		}
 	case ir.Slice, ir.Map:
 		recv = "s"
-		body = g.checksAt(&ir.Type{Kind: t.Kind, Elem: t.Elem, Constraints: t.Constraints}, recv, checker{g: g, lits: []string{}, tool: tool}, 0)
+		body = g.checksAt(&ir.Type{Kind: t.Kind, Elem: t.Elem, Constraints: t.Constraints}, recv, checker{g: g, lits: []string{}, tool: tool, result: result}, 0)
 	default:
 		return names
 	}

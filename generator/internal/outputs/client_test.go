@@ -117,12 +117,12 @@ func TestRawChecks(t *testing.T) {
 func TestDecodeErrorsNameToolAndPointer(t *testing.T) {
 	var lookup LookupResult
 	err := json.Unmarshal([]byte(`{"items":[{"name":"a"},{"name":"b","(default)":"yes"}]}`), &lookup)
-	if want := "invalid arguments for lookup at /items/1/(default): must be a boolean, not a string"; err == nil || err.Error() != want {
+	if want := "invalid result of lookup at /items/1/(default): must be a boolean, not a string"; err == nil || err.Error() != want {
 		t.Errorf("LookupResult: got %v, want %s", err, want)
 	}
 	var shape ShapeResult
 	err = json.Unmarshal([]byte(`{"kind":"circle","r":"big"}`), &shape)
-	if want := "invalid arguments for shape at /r: must be a number, not a string"; err == nil || err.Error() != want {
+	if want := "invalid result of shape at /r: must be a number, not a string"; err == nil || err.Error() != want {
 		t.Errorf("ShapeResult: got %v, want %s", err, want)
 	}
 	fc := &fakeCaller{result: &runtime.Result{StructuredContent: json.RawMessage(`{"items":[{"name":7}]}`)}}

@@ -31,7 +31,7 @@ type AddResult struct {
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *AddResult) UnmarshalJSON(data []byte) error {
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "add")
+	return mcpimpl.ForResult(mcpimpl.DecodeObject(data, a, false), "add")
 }
 
 // LookupArgs holds the arguments of the tool "lookup".
@@ -60,7 +60,7 @@ type LookupResult struct {
 
 // UnmarshalJSON decodes a JSON object, rejecting missing required properties, unexpected nulls and, if the object is closed, unknown properties. Its errors are *runtime.ValidationError values naming the tool and the JSON pointer of the value that failed.
 func (a *LookupResult) UnmarshalJSON(data []byte) error {
-	return mcpimpl.ForTool(mcpimpl.DecodeObject(data, a, false), "lookup")
+	return mcpimpl.ForResult(mcpimpl.DecodeObject(data, a, false), "lookup")
 }
 
 // LookupResultItem is an object.
@@ -147,7 +147,7 @@ func (u ShapeResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the first branch, in schema order, that accepts the JSON kind of data and decodes and validates without error.
 func (u *ShapeResult) UnmarshalJSON(data []byte) error {
-	return mcpimpl.ForTool(mcpimpl.DecodeTaggedUnion(data, u, true), "shape")
+	return mcpimpl.ForResult(mcpimpl.DecodeTaggedUnion(data, u, true), "shape")
 }
 
 // ShapeResultCircle is an object.

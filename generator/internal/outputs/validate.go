@@ -26,7 +26,7 @@ func (a *LookupArgs) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "lookup".
 func (a *LookupResult) Validate() error {
 	if a.Items == nil {
-		return mcpimpl.ForTool(mcpimpl.Invalid("/items", "is required"), "lookup")
+		return mcpimpl.ForResult(mcpimpl.Invalid("/items", "is required"), "lookup")
 	}
 	return nil
 }
@@ -74,10 +74,10 @@ func (u *ShapeResult) Validate() error {
 		n++
 	}
 	if n == 0 {
-		return mcpimpl.ForTool(mcpimpl.Invalid("", "no branch of ShapeResult is set"), "shape")
+		return mcpimpl.ForResult(mcpimpl.Invalid("", "no branch of ShapeResult is set"), "shape")
 	}
 	if n > 1 {
-		return mcpimpl.ForTool(mcpimpl.Invalid("", "more than one branch of ShapeResult is set"), "shape")
+		return mcpimpl.ForResult(mcpimpl.Invalid("", "more than one branch of ShapeResult is set"), "shape")
 	}
 	return nil
 }
