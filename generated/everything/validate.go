@@ -25,10 +25,10 @@ func (a *GetEnvArgs) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "get-resource-links".
 func (a *GetResourceLinksArgs) Validate() error {
 	if a.Count != nil {
-		if *a.Count < 1.0 {
+		if !(*a.Count >= 1.0) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/count", "must be >= 1"), "get-resource-links")
 		}
-		if *a.Count > 10.0 {
+		if !(*a.Count <= 10.0) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/count", "must be <= 10"), "get-resource-links")
 		}
 	}

@@ -278,14 +278,14 @@ func bound(x string, t *ir.Type, b *ir.Bound, lower bool, c checker) []stmt {
 	if b == nil {
 		return nil
 	}
-	op, word := "<", ">="
+	word := ">="
 	if b.Exclusive {
-		op, word = "<=", ">"
+		word = ">"
 	}
 	if !lower {
-		op, word = ">", "<="
+		word = "<="
 		if b.Exclusive {
-			op, word = ">=", "<"
+			word = "<"
 		}
 	}
 	var cond string
@@ -295,8 +295,10 @@ func bound(x string, t *ir.Type, b *ir.Bound, lower bool, c checker) []stmt {
 			return nil
 		}
 	} else {
+		// Negated, so that NaN, which compares false both ways and JSON
+		// cannot carry, breaks the bound too.
 		f, _ := strconv.ParseFloat(b.Lit, 64)
-		cond = x + " " + op + " " + floatLit(f)
+		cond = "!(" + x + " " + word + " " + floatLit(f) + ")"
 	}
 	return []stmt{c.fails(cond, "must be "+word+" "+b.Lit)}
 }

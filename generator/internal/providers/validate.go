@@ -286,7 +286,7 @@ func (u *ListEventsV) Validate() error {
 		}
 	}
 	if u.Number != nil {
-		if *u.Number > 9.0 {
+		if !(*u.Number <= 9.0) {
 			return mcpimpl.Invalid("", "must be <= 9")
 		}
 	}
@@ -303,7 +303,7 @@ func checkListEventsV_0(v *string) error {
 
 // checkListEventsV_1 checks the Number branch of ListEventsV.
 func checkListEventsV_1(v *float64) error {
-	if *v > 9.0 {
+	if !(*v <= 9.0) {
 		return mcpimpl.Invalid("", "must be <= 9")
 	}
 	return nil
@@ -336,10 +336,10 @@ func (a *NsToolXArgs) Validate() error {
 // The schema uses keywords without a Go counterpart (multipleOf), so Validate also checks the encoded value against the schema itself.
 func (a *NumericNotesArgs) Validate() error {
 	if a.N != nil {
-		if *a.N <= 0.0 {
+		if !(*a.N > 0.0) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be > 0"), "numeric_notes")
 		}
-		if *a.N > 10.0 {
+		if !(*a.N <= 10.0) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/n", "must be <= 10"), "numeric_notes")
 		}
 	}

@@ -305,10 +305,10 @@ func checkT106NestedNullsV_0(v *[][]int64) error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t10_number_range".
 func (a *T10NumberRangeArgs) Validate() error {
 	if a.X != nil {
-		if *a.X < -1.5 {
+		if !(*a.X >= -1.5) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be >= -1.5"), "t10_number_range")
 		}
-		if *a.X > 2.5 {
+		if !(*a.X <= 2.5) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be <= 2.5"), "t10_number_range")
 		}
 	}
@@ -564,7 +564,7 @@ func (u *T30OneofConstTaggedX) Validate() error {
 
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema.
 func (a *T30OneofConstTaggedXCircle) Validate() error {
-	if a.Radius < 0.0 {
+	if !(a.Radius >= 0.0) {
 		return mcpimpl.Invalid("/radius", "must be >= 0")
 	}
 	return nil
@@ -624,7 +624,7 @@ func (u *T32OneofOverlapX) Validate() error {
 		return mcpimpl.Invalid("", "more than one branch of T32OneofOverlapX is set")
 	}
 	if u.Number != nil {
-		if *u.Number < 10.0 {
+		if !(*u.Number >= 10.0) {
 			return mcpimpl.Invalid("", "must be >= 10")
 		}
 	}
@@ -633,7 +633,7 @@ func (u *T32OneofOverlapX) Validate() error {
 
 // checkT32OneofOverlapX_1 checks the Number branch of T32OneofOverlapX.
 func checkT32OneofOverlapX_1(v *float64) error {
-	if *v < 10.0 {
+	if !(*v >= 10.0) {
 		return mcpimpl.Invalid("", "must be >= 10")
 	}
 	return nil
@@ -1092,7 +1092,7 @@ func (a *T71MinPropertiesStructArgs) Validate() error {
 // Validate returns a *runtime.ValidationError naming the first value that breaks the schema of the tool "t72_draft04_exclusive".
 func (a *T72Draft04ExclusiveArgs) Validate() error {
 	if a.X != nil {
-		if *a.X >= 5.0 {
+		if !(*a.X < 5.0) {
 			return mcpimpl.ForTool(mcpimpl.Invalid("/x", "must be < 5"), "t72_draft04_exclusive")
 		}
 	}
@@ -1223,7 +1223,7 @@ func (u *T81IntOrNumberX) Validate() error {
 		}
 	}
 	if u.Number != nil {
-		if *u.Number < 100.0 {
+		if !(*u.Number >= 100.0) {
 			return mcpimpl.Invalid("", "must be >= 100")
 		}
 	}
@@ -1240,7 +1240,7 @@ func checkT81IntOrNumberX_0(v *int64) error {
 
 // checkT81IntOrNumberX_1 checks the Number branch of T81IntOrNumberX.
 func checkT81IntOrNumberX_1(v *float64) error {
-	if *v < 100.0 {
+	if !(*v >= 100.0) {
 		return mcpimpl.Invalid("", "must be >= 100")
 	}
 	return nil
