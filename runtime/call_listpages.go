@@ -36,7 +36,7 @@ func (s *Session) listPages(ctx context.Context, method, key string, add func(ra
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	pg := pages{method: method}
+	pg := pages{method: method, scrub: s.scrub}
 	n := 0
 	count := func(raw []byte) error {
 		if n == s.opts.MaxTools {

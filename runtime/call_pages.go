@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/internal/redact"
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -17,6 +19,9 @@ const maxPages = 10000
 // cursor, not the cursor: a server chooses their size.
 type pages struct {
 	method string
+	// scrub removes the connection's credentials from a cursor an error
+	// names; nil for none.
+	scrub  func(string) string
 	n      int
 	cursor *string
 	seen   map[[sha256.Size]byte]struct{}
@@ -50,19 +55,24 @@ func (p *pages) advance(next *string) (bool, error) {
 	}
 	sum := sha256.Sum256([]byte(*next))
 	if _, ok := p.seen[sum]; ok {
-		return false, fmt.Errorf("%s: the server sent cursor %s twice; its pagination loops", p.method, quoteCursor(*next))
+		return false, fmt.Errorf("%s: the server sent cursor %s twice; its pagination loops", p.method, p.quoteCursor(*next))
 	}
 	p.seen[sum] = struct{}{}
 	p.cursor = next
 	return true, nil
 }
 
-// quoteCursor quotes a cursor for an error message, its first 64 bytes
-// when it is longer.
-func quoteCursor(c string) string {
+// quoteCursor quotes a cursor for an error message, as redact.Quote does
+// with the connection's credentials scrubbed, its first 64 bytes when it is
+// longer.
+func (p *pages) quoteCursor(c string) string {
+	n := len(c)
+	if p.scrub != nil {
+		c = p.scrub(c)
+	}
 	const max = 64
 	if len(c) <= max {
-		return fmt.Sprintf("%q", c)
+		return redact.Quote(c)
 	}
-	return fmt.Sprintf("%q... (%d bytes)", c[:max], len(c))
+	return fmt.Sprintf("%s... (%d bytes)", redact.Quote(textcut.Prefix(c, max)), n)
 }

@@ -85,6 +85,11 @@ func (s *Session) elicit(ctx context.Context, params []byte) ([]byte, error) {
 	if p.Mode != ElicitForm && p.Mode != ElicitURL {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("elicitation/create: unsupported mode %s", s.quote(p.Mode))}
 	}
+	if v := s.declaredVersion(); p.Mode == ElicitURL && v != "" && v < "2025-11-25" {
+		// Before 2025-11-25 the capability names no modes: it is form
+		// mode alone.
+		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("elicitation/create: unsupported mode %s: the client declared form mode only", s.quote(p.Mode))}
+	}
 	req := &ElicitRequest{
 		Mode:            p.Mode,
 		Message:         p.Message,

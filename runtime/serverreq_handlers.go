@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -129,13 +130,16 @@ func (s *Session) answerDirect(ctx context.Context, method string, params []byte
 // server's notifications/cancelled can end them.
 type served struct {
 	mu     sync.Mutex
-	cancel map[string]context.CancelFunc
+	cancel map[string]context.CancelCauseFunc
+	// onRemove, for tests, runs when a request is no longer served, after
+	// its answer, if any, was written.
+	onRemove func()
 }
 
-func (sv *served) add(id string, cancel context.CancelFunc) {
+func (sv *served) add(id string, cancel context.CancelCauseFunc) {
 	sv.mu.Lock()
 	if sv.cancel == nil {
-		sv.cancel = make(map[string]context.CancelFunc)
+		sv.cancel = make(map[string]context.CancelCauseFunc)
 	}
 	sv.cancel[id] = cancel
 	sv.mu.Unlock()
@@ -145,6 +149,9 @@ func (sv *served) remove(id string) {
 	sv.mu.Lock()
 	delete(sv.cancel, id)
 	sv.mu.Unlock()
+	if sv.onRemove != nil {
+		sv.onRemove()
+	}
 }
 
 // cancelServed ends the handler working on the request a legacy server's
@@ -161,19 +168,29 @@ func (s *Session) cancelServed(params []byte) bool {
 	cancel := s.served.cancel[id]
 	s.served.mu.Unlock()
 	if cancel != nil {
-		cancel()
+		cancel(errServerCancelled)
 	}
 	return cancel != nil
 }
 
-// serveHandled answers a server request that a handler serves.
+// errServerCancelled is the cause of the context of a server's request that
+// the server cancelled.
+var errServerCancelled = errors.New("the server cancelled the request")
+
+// serveHandled answers a server request that a handler serves. A request
+// the server cancelled meanwhile is not answered: the server expects no
+// response to it.
 func (s *Session) serveHandled(id []byte, method string, params []byte) {
-	ctx, cancel := context.WithCancel(s.serverRequestContext())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(s.serverRequestContext())
+	defer cancel(nil)
 	key := string(id)
 	s.served.add(key, cancel)
 	defer s.served.remove(key)
 	res, err, _ := s.answerServerRequest(ctx, id, method, params)
+	if context.Cause(ctx) == errServerCancelled {
+		s.log.Debug("did not answer a request the server cancelled", "method", quoteMethod(method))
+		return
+	}
 	var b []byte
 	if err != nil {
 		rpc := handlerRPCError(err)
@@ -185,11 +202,15 @@ func (s *Session) serveHandled(id []byte, method string, params []byte) {
 	s.writeResponse(id, method, b)
 }
 
-// hasHandler reports whether Options has the handler for a server request.
+// hasHandler reports whether Options has the handler for a server request,
+// and the client declared the capability it needs: a server may not ask
+// for elicitation of a client that declared capabilities for a version
+// without it (2025-03-26 and older).
 func (s *Session) hasHandler(method string) bool {
 	switch method {
 	case "elicitation/create":
-		return s.opts.Elicitation != nil
+		v := s.declaredVersion()
+		return s.opts.Elicitation != nil && (v == "" || v >= "2025-06-18")
 	case "sampling/createMessage":
 		return s.opts.Sampling != nil
 	case "roots/list":

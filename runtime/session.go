@@ -113,6 +113,23 @@ type negotiated struct {
 	// provisional marks the state of an era check still running: the
 	// remembered version, without what the server/discover result says.
 	provisional bool
+	// declared is the protocol version whose capabilities the client
+	// declared in initialize, which the server may have lowered to version;
+	// empty when they are those of version, as in the modern era.
+	declared string
+}
+
+// declaredVersion returns the protocol version whose capabilities the client
+// declared to the server, "" before one was negotiated.
+func (s *Session) declaredVersion() string {
+	st := s.state.Load()
+	switch {
+	case st == nil:
+		return ""
+	case st.declared != "":
+		return st.declared
+	}
+	return st.version
 }
 
 // Connect connects to the server t reaches, negotiates the protocol version

@@ -240,13 +240,37 @@ func (s *Session) notification(method string, params []byte) {
 	case "notifications/message":
 		s.serverLog(params)
 	case "notifications/subscriptions/acknowledged":
-		s.log.Debug("subscription acknowledged", "notifications", logParams{s, params})
+		s.subscriptionAcknowledged(params)
 	case "notifications/cancelled":
 		s.serverCancelled(params)
 	case "notifications/elicitation/complete":
 		s.elicitationComplete(params)
 	default:
 		s.log.Debug("ignored a notification", "method", method)
+	}
+}
+
+// subscriptionAcknowledged checks the acknowledgement of the tool list
+// subscription, which names the notifications the server will send, a
+// subset of those asked for: one without tool list changes means that
+// OnToolsChanged will not run for the server's changes, which is worth a
+// warning.
+func (s *Session) subscriptionAcknowledged(params []byte) {
+	s.log.Debug("subscription acknowledged", "notifications", logParams{s, params})
+	tools := false
+	_ = jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
+		if !jsonrpc.KeyIs(key, escaped, "notifications") {
+			return nil
+		}
+		return jsonrpc.ObjectEach(v, func(k []byte, esc bool, v []byte) error {
+			if jsonrpc.KeyIs(k, esc, "toolsListChanged") {
+				tools, _ = jsonrpc.Bool(v)
+			}
+			return nil
+		})
+	})
+	if !tools {
+		s.log.Warn("the server acknowledged the tool list subscription without tool list changes: Options.OnToolsChanged will not run for them")
 	}
 }
 

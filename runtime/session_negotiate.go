@@ -327,6 +327,7 @@ func (s *Session) initialize(ctx context.Context, version string, retry bool) er
 	}
 	st := &negotiated{
 		version:      r.protocolVersion,
+		declared:     version,
 		legacy:       true,
 		serverInfo:   r.serverInfo,
 		caps:         parseCapabilities(r.capabilities),

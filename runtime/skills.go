@@ -101,7 +101,7 @@ func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
 		return nil, fmt.Errorf("skills/list: the server does not declare the %s extension", SkillsExtension)
 	}
 	var skills []Skill
-	pg := pages{method: "skills/list"}
+	pg := pages{method: "skills/list", scrub: s.scrub}
 	for {
 		members, err := pg.params()
 		if err != nil {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -20,7 +21,9 @@ type taskInput struct {
 // answerInput runs the Options handlers for the input requests of a
 // 2026-07-28 task in status TaskInputRequired that were not answered yet,
 // one after the other in the order of their keys, and sends the answers with
-// one tasks/update. It does nothing when every request was answered. After
+// one tasks/update. It does nothing when every request was answered, and
+// returns nil when the server refuses the answers of a task that ended
+// meanwhile, the task's outcome then being known. After
 // maxInputRounds such rounds it gives up with an *InputRoundsError. A
 // handler's error fails it, except an elicitation handler's, which declines.
 func (t *Task) answerInput(ctx context.Context, raw json.RawMessage) error {
@@ -50,7 +53,17 @@ func (t *Task) answerInput(ctx context.Context, raw json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("task %s of tool %s: %w", t.quote(t.ID), t.Tool, err)
 	}
-	return t.Update(ctx, responses)
+	err = t.Update(ctx, responses)
+	var rpc *RPCError
+	if err != nil && errors.As(err, &rpc) && ctx.Err() == nil {
+		// The task may have ended while the handlers ran, and the server
+		// refused answers it no longer waits for: the outcome, which
+		// tasks/get shows, stands.
+		if _, gerr := t.Get(ctx); gerr == nil && t.finished() {
+			return nil
+		}
+	}
+	return err
 }
 
 // answered records a tasks/update that answered the input requests keyed

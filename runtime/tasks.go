@@ -675,6 +675,9 @@ func (t *Task) Wait(ctx context.Context) (*Result, error) {
 			if err := t.answerInput(ctx, st.InputRequests); err != nil {
 				return nil, err
 			}
+			if t.finished() {
+				continue
+			}
 		}
 		wait := pollWait(st)
 		if timer == nil {

@@ -74,7 +74,9 @@ func (s *Session) progress(params []byte) {
 	}
 	s.mu.Lock()
 	var fn func(Progress)
-	if c := s.pending[token]; c != nil {
+	if c := s.pending[token]; c != nil && c.progress != nil {
+		// Only a call that sent a progress token is stretched by
+		// progress: the id of one that did not names no token.
 		fn = c.progress
 		c.progressAt.Store(time.Now().UnixNano())
 	}
@@ -112,7 +114,7 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 	var expires time.Time
 	private := false
 	var tools []Tool
-	pg := pages{method: "tools/list"}
+	pg := pages{method: "tools/list", scrub: s.scrub}
 	for {
 		members, err := pg.params()
 		if err != nil {
@@ -376,6 +378,11 @@ func (s *Session) callTool(ctx context.Context, name string, args any) (*Result,
 		}
 		res, more, err := decodeResult(data)
 		if errors.Is(err, errTaskResult) {
+			if st.legacy {
+				// Only a modern request declares the tasks extension, and
+				// a client that does not must refuse a task.
+				return nil, fmt.Errorf("calling %s: malformed result: unsupported resultType %s", name, redact.Quote("task"))
+			}
 			return s.modernTaskCall(ctx, name, data)
 		}
 		if err != nil {

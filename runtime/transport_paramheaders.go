@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/jsontree"
+	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/runtime/internal/integral"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -140,24 +141,21 @@ func (w *annotationWalk) visit(v []byte, path []string, reachable bool, ptr stri
 // add checks one annotation and records it.
 func (w *annotationWalk) add(annotation, typ []byte, path []string, reachable bool, ptr string) error {
 	name, err := jsonrpc.String(annotation)
-	where := ptr + "/x-mcp-header"
-	if ptr == "" {
-		where = "/x-mcp-header"
-	}
+	where := plainOrQuoted(ptr + "/x-mcp-header")
 	switch {
 	case err != nil:
 		return fmt.Errorf("%s: the annotation is not a string", where)
 	case !isToken(name):
-		return fmt.Errorf("%s: %q is not a valid header name", where, name)
+		return fmt.Errorf("%s: %s is not a valid header name", where, redact.Quote(name))
 	case !reachable || len(path) == 0:
-		return fmt.Errorf("%s: %q is not on a property reached through properties alone", where, name)
+		return fmt.Errorf("%s: %s is not on a property reached through properties alone", where, redact.Quote(name))
 	}
 	if t := primitiveType(typ); t == "" {
-		return fmt.Errorf("%s: %q is on a property of type %s; only string, integer and boolean properties may be annotated", where, name, typeText(typ))
+		return fmt.Errorf("%s: %s is on a property of type %s; only string, integer and boolean properties may be annotated", where, redact.Quote(name), typeText(typ))
 	}
 	for _, h := range w.found {
 		if strings.EqualFold(h.name, name) {
-			return fmt.Errorf("%s: %q repeats the header of property %s", where, name, strings.Join(h.path, "."))
+			return fmt.Errorf("%s: %s repeats the header of property %s", where, redact.Quote(name), plainOrQuoted(strings.Join(h.path, ".")))
 		}
 	}
 	w.found = append(w.found, paramHeader{name: name, path: path})
@@ -200,7 +198,22 @@ func typeText(typ []byte) string {
 	if typ == nil {
 		return "any (no type)"
 	}
-	return string(typ)
+	return plainOrQuoted(string(typ))
+}
+
+// plainOrQuoted returns server text for an error: as it is when it is short
+// and printable ASCII, as a JSON pointer or a type usually is, and quoted
+// by redact.Quote otherwise.
+func plainOrQuoted(s string) string {
+	if len(s) > redact.MaxQuoted {
+		return redact.Quote(s)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return redact.Quote(s)
+		}
+	}
+	return s
 }
 
 // isToken reports whether s is an HTTP token (RFC 9110, 1*tchar).

@@ -217,3 +217,27 @@ func TestParamHeadersOnlyModernHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestParamHeadersErrorsQuoteServerText: the error that leaves a tool out
+// for its x-mcp-header annotation names the annotation, the property's
+// place and its type, all server text: with terminal escapes in a property
+// name of 64 KiB, an annotation of 64 KiB and a long type list, the error
+// holds no raw escape and stays short.
+func TestParamHeadersErrorsQuoteServerText(t *testing.T) {
+	long := strings.Repeat("p", 64<<10)
+	prop := `"\u001b]0;pwned\u0007` + long + `"`
+	types := `["string"` + strings.Repeat(`,"number"`, 8<<10) + `]`
+	for _, schema := range []string{
+		`{"type":"object","properties":{` + prop + `:{"type":"string","x-mcp-header":"Bad Name` + long + `"}}}`,
+		`{"type":"object","properties":{` + prop + `:{"type":` + types + `,"x-mcp-header":"Region"}}}`,
+		`{"type":"object","properties":{` + prop + `:{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"region"}}}`,
+	} {
+		_, err := paramHeaders([]byte(schema))
+		if err == nil {
+			t.Fatalf("no error for %.80s", schema)
+		}
+		if msg := err.Error(); len(msg) > 1000 || strings.ContainsAny(msg, "\x1b\x07") {
+			t.Errorf("error of %d bytes: %.300q", len(msg), msg)
+		}
+	}
+}
