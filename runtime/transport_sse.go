@@ -125,7 +125,7 @@ func dialSSE(ctx context.Context, h *httpClient, rawURL string, in *inbox) (*sse
 	}
 	base := resp.Request.URL
 	ep, err := base.Parse(strings.TrimSpace(string(ev.Data)))
-	if err != nil || !strings.EqualFold(ep.Scheme, base.Scheme) || !strings.EqualFold(ep.Host, base.Host) {
+	if err != nil || !strings.EqualFold(ep.Scheme, base.Scheme) || !sameHost(ep, base) {
 		resp.Body.Close()
 		r.Release()
 		return fail(fmt.Errorf("GET %s: refusing the endpoint %s: it is not on the stream's origin", c.logURL, h.quote(redactURL(string(ev.Data)))))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -240,5 +241,47 @@ func TestSSEStreamEndEndsConnection(t *testing.T) {
 	var he *HTTPError
 	if err := c.Write(context.Background(), rpcReq(1, "tools/list", "2024-11-05")); !errors.As(err, &he) || he.StatusCode != 404 || strings.Contains(he.URL, "?") {
 		t.Errorf("POST to a gone endpoint = %v", err)
+	}
+}
+
+// TestSSEEndpointWithDefaultPort: an endpoint event naming the stream's
+// origin with its default port written out (http://host:80/... for a
+// stream at http://host/sse, as a server that builds the URL from its own
+// address sends) names the same origin, and the POSTs go there, with the
+// connection's headers.
+func TestSSEEndpointWithDefaultPort(t *testing.T) {
+	checkLeaks(t)
+	srv := newSSEServer(t)
+	srv.endpoint = "http://mcp.test:80/messages?sessionId=sess-a"
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	addr := srv.Listener.Addr().String()
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	opts := &HTTPOptions{Client: &http.Client{Transport: tr}, Header: http.Header{"X-Api-Key": {"k"}}}
+	c, err := SSE("http://mcp.test/sse", opts).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	write(t, c, rpcReq(1, "initialize", ""))
+	if got := readMsg(t, c); !strings.Contains(got, `"protocolVersion"`) {
+		t.Fatalf("Read = %s", got)
+	}
+	for _, r := range srv.requests() {
+		if r.Method == http.MethodPost && r.Header.Get("X-Api-Key") != "k" {
+			t.Errorf("POST %s without the connection's header", r.Path)
+		}
+	}
+
+	// A redirect there is one to the same origin, which keeps the
+	// credentials.
+	from, _ := http.NewRequest(http.MethodPost, "http://mcp.test/mcp", nil)
+	to, _ := http.NewRequest(http.MethodPost, "http://mcp.test:80/mcp", nil)
+	to.Header.Set("Authorization", "Bearer t")
+	if err := RedirectPolicy(nil)(to, []*http.Request{from}); err != nil || to.Header.Get("Authorization") == "" {
+		t.Errorf("a redirect to the default port written out dropped the credentials (%v)", err)
 	}
 }
