@@ -45,14 +45,19 @@ type Session struct {
 	// taskSupport holds the taskSupport of the tools last listed that allow
 	// tasks (2025-11-25), nil until a listing and again once the server
 	// says its tools changed; taskProgress the progress functions of
-	// running tasks, by the progress token of the call that created them.
+	// running tasks, by the progress token of the call that created them,
+	// at most maxLiveTasks of them (see routeTaskProgress).
 	taskSupport  atomic.Pointer[map[string]string]
 	taskProgress sync.Map
 	// liveTasks holds the tasks whose outcome is not known yet, by id, to
 	// notice a server naming a new task with the id of one of them (see
-	// trackTask); tasksMu guards it.
-	tasksMu   sync.Mutex
-	liveTasks map[string]*Task
+	// trackTask); progressOrder the tokens routed to taskProgress, oldest
+	// first, some of which may have been unrouted since, and progressRoutes
+	// how many taskProgress holds. tasksMu guards the three.
+	tasksMu        sync.Mutex
+	liveTasks      map[string]*Task
+	progressOrder  []int64
+	progressRoutes int
 
 	nextID atomic.Int64
 

@@ -217,7 +217,9 @@ var errTaskResult = errors.New(`result of type "task"`)
 // returns that answer.
 //
 // A task started with a progress function in ctx (WithProgress) keeps it
-// until Wait has seen the task end, or Cancel.
+// until Wait has seen the task end, or Cancel. A Session keeps the
+// functions of at most 4,096 such tasks: past that, the oldest task's
+// progress notifications are no longer passed to its function.
 func (s *Session) StartToolTask(ctx context.Context, name string, args any) (*Task, error) {
 	slot := &taskSlot{}
 	res, err := s.callTool(context.WithValue(ctx, taskSlotKey{}, slot), name, args)
@@ -289,7 +291,7 @@ func (s *Session) legacyTaskCall(ctx context.Context, st *negotiated, name strin
 	if fn != nil {
 		// The call's progress token stays valid for the task's lifetime.
 		t.token = id
-		s.taskProgress.Store(id, func(p Progress) {
+		s.routeTaskProgress(id, func(p Progress) {
 			t.mu.Lock()
 			t.last = p
 			t.mu.Unlock()
@@ -514,15 +516,55 @@ func (t *Task) finish(res *Result, err error) (*Result, error) {
 
 func (t *Task) forget() {
 	if t.token != 0 {
-		t.s.taskProgress.Delete(t.token)
+		t.s.unrouteTaskProgress(t.token)
 	}
 	t.s.untrackTask(t)
 }
 
 // maxLiveTasks bounds the tasks a Session keeps by id to notice an id
 // reused: the tasks created while it holds that many go unchecked, so that
-// tasks started and never waited for do not grow it without end.
+// tasks started and never waited for do not grow it without end. It bounds
+// the progress functions of running tasks too (see routeTaskProgress).
 const maxLiveTasks = 4096
+
+// routeTaskProgress passes the progress the server sends under token to fn
+// until unrouteTaskProgress. Of the tasks started and never waited for or
+// cancelled, the newest maxLiveTasks keep their functions: at the limit the
+// oldest route is dropped, and that task's progress notifications are no
+// longer passed on (Wait still passes on its status messages).
+func (s *Session) routeTaskProgress(token int64, fn func(Progress)) {
+	s.tasksMu.Lock()
+	defer s.tasksMu.Unlock()
+	s.taskProgress.Store(token, fn)
+	s.progressRoutes++
+	s.progressOrder = append(s.progressOrder, token)
+	for s.progressRoutes > maxLiveTasks && len(s.progressOrder) > 0 {
+		oldest := s.progressOrder[0]
+		s.progressOrder = s.progressOrder[1:]
+		if _, ok := s.taskProgress.LoadAndDelete(oldest); ok {
+			s.progressRoutes--
+		}
+	}
+	if len(s.progressOrder) > 2*s.progressRoutes+64 {
+		// Most tokens in the order were unrouted since: keep the others.
+		kept := make([]int64, 0, s.progressRoutes)
+		for _, tok := range s.progressOrder {
+			if _, ok := s.taskProgress.Load(tok); ok {
+				kept = append(kept, tok)
+			}
+		}
+		s.progressOrder = kept
+	}
+}
+
+// unrouteTaskProgress stops passing on the progress sent under token.
+func (s *Session) unrouteTaskProgress(token int64) {
+	s.tasksMu.Lock()
+	defer s.tasksMu.Unlock()
+	if _, ok := s.taskProgress.LoadAndDelete(token); ok {
+		s.progressRoutes--
+	}
+}
 
 // trackTask records t, a task the server just created, as running. An id
 // that names a task of the Session still running is an error: the two
