@@ -54,6 +54,9 @@ func (s *Session) listPages(ctx context.Context, method, key string, add func(ra
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}
+		if err := pg.read(res); err != nil {
+			return err
+		}
 		next, err := decodeListPage(res, key, count)
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)

@@ -85,7 +85,8 @@ type Options struct {
 	// MaxTools bounds the tools ListTools accepts from one server, across
 	// all pages; DefaultMaxTools when zero. A longer list is an error. It
 	// bounds the prompts, resource templates and skills of the other
-	// listings alike.
+	// listings alike. Whatever the count, the pages of one listing may
+	// hold 128 MiB in all; more is an error too.
 	MaxTools int
 
 	// TaskTimeout bounds the wait for a tool call the server runs as a

@@ -111,6 +111,9 @@ func (s *Session) ListSkills(ctx context.Context) ([]Skill, error) {
 		if err != nil {
 			return nil, fmt.Errorf("skills/list: %w", err)
 		}
+		if err := pg.read(res); err != nil {
+			return nil, err
+		}
 		var next *string
 		skills, next, err = decodeSkillsPage(skills, res, s.opts.MaxTools)
 		if err != nil {

@@ -125,6 +125,9 @@ func (s *Session) listTools(ctx context.Context) ([]Tool, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
+		if err := pg.read(res); err != nil {
+			return nil, err
+		}
 		received := time.Now()
 		var next *string
 		var pc pageCaching
