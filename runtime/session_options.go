@@ -57,8 +57,10 @@ type Options struct {
 	// ProtocolVersion pins the protocol version. Empty means: ask for
 	// LatestProtocolVersion and fall back to the initialize handshake for an
 	// older server. A legacy version (2025-11-25 and older) skips the probe
-	// and runs the handshake with that version; a modern version refuses to
-	// fall back. Over Streamable HTTP a modern version is taken as the
+	// and runs the handshake asking for that version; a server that answers
+	// with another legacy version, as the handshake lets it, is taken at
+	// its word (Session.ProtocolVersion says which). A modern version
+	// refuses to fall back. Over Streamable HTTP a modern version is taken as the
 	// server's, as a remembered era is (see Connect): the first listings
 	// go out at once and the probe alongside them, so that a server that
 	// does not speak it fails the first request rather than Connect.
