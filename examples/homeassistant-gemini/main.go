@@ -24,7 +24,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -156,7 +155,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // converse sends the prompt made of args, or else each non-empty line of
-// stdin, to chat and prints each answer to stdout.
+// stdin, to chat and prints each answer to stdout. An interrupt (ctx done)
+// ends the wait for the next line.
 func converse(ctx context.Context, chat *gemini.Chat, args []string, stdin io.Reader, stdout io.Writer, timeout time.Duration) error {
 	ask := func(prompt string) error {
 		pctx, cancel := context.WithTimeout(ctx, timeout)
@@ -171,16 +171,5 @@ func converse(ctx context.Context, chat *gemini.Chat, args []string, stdin io.Re
 	if len(args) > 0 {
 		return ask(strings.Join(args, " "))
 	}
-	lines := bufio.NewScanner(stdin)
-	for lines.Scan() {
-		if prompt := strings.TrimSpace(lines.Text()); prompt != "" {
-			if err := ask(prompt); err != nil {
-				return err
-			}
-		}
-	}
-	if err := lines.Err(); err != nil {
-		return fmt.Errorf("reading prompts: %w", err)
-	}
-	return nil
+	return terminal.EachLine(ctx, stdin, ask)
 }

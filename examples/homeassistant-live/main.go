@@ -28,7 +28,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -276,35 +275,28 @@ func (a *assistant) stop() error {
 }
 
 // converse sends each non-empty line of stdin to the model as one turn and
-// prints the model's answer, while live runs the tool calls.
+// prints the model's answer, while live runs the tool calls. An interrupt
+// (ctx done) ends the wait for the next line.
 func converse(ctx context.Context, live *gemini.Live, stdin io.Reader, stdout io.Writer, timeout time.Duration) error {
 	a := start(ctx, live, nil)
-	lines := bufio.NewScanner(stdin)
-	for lines.Scan() {
-		prompt := strings.TrimSpace(lines.Text())
-		if prompt == "" {
-			continue
-		}
+	err := terminal.EachLine(ctx, stdin, func(prompt string) error {
 		err := live.SendClientContent(genai.LiveClientContentInput{
 			Turns:        []*genai.Content{genai.NewContentFromText(prompt, genai.RoleUser)},
 			TurnComplete: genai.Ptr(true),
 		})
 		if err != nil {
-			a.stop()
 			return fmt.Errorf("sending %q: %w", prompt, err)
 		}
 		text, err := a.answer(fmt.Sprintf("%q", prompt), timeout)
-		if err == nil {
-			_, err = fmt.Fprintln(stdout, text)
-		}
 		if err != nil {
-			a.stop()
 			return err
 		}
-	}
-	if err := lines.Err(); err != nil {
+		_, err = fmt.Fprintln(stdout, text)
+		return err
+	})
+	if err != nil {
 		a.stop()
-		return fmt.Errorf("reading the input: %w", err)
+		return err
 	}
 	return a.stop()
 }

@@ -8,8 +8,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"time"
@@ -34,25 +36,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: otel-collector [-tool NAME] [-args JSON] -- COMMAND [ARG...]")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *tool, json.RawMessage(*args), flag.Args()); err != nil {
+	if err := run(context.Background(), os.Stdout, *tool, json.RawMessage(*args), flag.Args()); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, tool string, args json.RawMessage, command []string) error {
+func run(ctx context.Context, stdout io.Writer, tool string, args json.RawMessage, command []string) (err error) {
 	res := resource.NewSchemaless()
 	traces, err := otlptracehttp.New(ctx)
 	if err != nil {
 		return err
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(traces), sdktrace.WithResource(res))
-	defer tp.Shutdown(context.Background())
+	// What the providers still hold is exported when run returns; an export
+	// the collector refused is an error of run, not telemetry lost in silence.
+	defer func() { err = errors.Join(err, flush("traces", tp)) }()
 	metrics, err := otlpmetrichttp.New(ctx)
 	if err != nil {
 		return err
 	}
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(metrics, sdkmetric.WithInterval(10*time.Second))), sdkmetric.WithResource(res))
-	defer mp.Shutdown(context.Background())
+	defer func() { err = errors.Join(err, flush("metrics", mp)) }()
 	otel.SetTracerProvider(tp)
 	otel.SetMeterProvider(mp)
 	// The trace context and baggage go to the server in params._meta.
@@ -76,6 +80,28 @@ func run(ctx context.Context, tool string, args json.RawMessage, command []strin
 	if err != nil {
 		return err
 	}
-	fmt.Println(out.Text())
+	fmt.Fprintln(stdout, out.Text())
+	return nil
+}
+
+// provider is what the trace and the meter providers of the SDK share.
+type provider interface {
+	ForceFlush(context.Context) error
+	Shutdown(context.Context) error
+}
+
+// flush exports what p still holds and shuts it down. The exporters give up
+// on a collector that does not answer after their own timeout and retries.
+// Only the first failure is reported: a shutdown after a failed flush tries
+// the same export again.
+func flush(what string, p provider) error {
+	ctx := context.Background()
+	err := p.ForceFlush(ctx)
+	if serr := p.Shutdown(ctx); err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fmt.Errorf("exporting the %s: %w", what, err)
+	}
 	return nil
 }

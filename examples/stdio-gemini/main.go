@@ -18,7 +18,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -27,7 +26,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"google.golang.org/genai"
@@ -132,7 +130,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // converse sends prompt, or else each non-empty line of stdin, to chat and
-// prints each answer to stdout.
+// prints each answer to stdout. An interrupt (ctx done) ends the wait for
+// the next line.
 func converse(ctx context.Context, chat *gemini.Chat, prompt string, stdin io.Reader, stdout io.Writer, timeout time.Duration) error {
 	ask := func(prompt string) error {
 		pctx, cancel := context.WithTimeout(ctx, timeout)
@@ -147,16 +146,5 @@ func converse(ctx context.Context, chat *gemini.Chat, prompt string, stdin io.Re
 	if prompt != "" {
 		return ask(prompt)
 	}
-	lines := bufio.NewScanner(stdin)
-	for lines.Scan() {
-		if p := strings.TrimSpace(lines.Text()); p != "" {
-			if err := ask(p); err != nil {
-				return err
-			}
-		}
-	}
-	if err := lines.Err(); err != nil {
-		return fmt.Errorf("reading prompts: %w", err)
-	}
-	return nil
+	return terminal.EachLine(ctx, stdin, ask)
 }
