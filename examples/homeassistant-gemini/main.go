@@ -108,7 +108,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	})
 	cancel()
 	if err != nil {
-		fmt.Fprintf(stderr, "homeassistant-gemini: connecting to %s: %v\n", *url, err)
+		// The runtime's error names the endpoint, without the credentials
+		// a URL may hold; *url as given may show them.
+		fmt.Fprintf(stderr, "homeassistant-gemini: connecting to Home Assistant: %v\n", err)
 		return 1
 	}
 	defer session.Close()

@@ -144,7 +144,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	})
 	cancel()
 	if err != nil {
-		return fail(fmt.Errorf("connecting to %s: %w", *url, err))
+		// The runtime's error names the endpoint, without the credentials
+		// a URL may hold; *url as given may show them.
+		return fail(fmt.Errorf("connecting to Home Assistant: %w", err))
 	}
 	defer session.Close()
 
