@@ -111,6 +111,10 @@ func (c *Content) decode(data []byte, alias bool) error {
 			}
 			c.Resource = &ResourceContents{}
 			_, err = c.Resource.decode(v, keep)
+		case "icons":
+			if !jsonrpc.IsNull(v) {
+				c.Icons = keep(v)
+			}
 		case "annotations":
 			c.Annotations = keep(v)
 		case "_meta":

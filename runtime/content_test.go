@@ -104,3 +104,28 @@ func TestResultUnmarshalsWithEncodingJSON(t *testing.T) {
 		t.Errorf("re-encoded as %s, want %s", back, in)
 	}
 }
+
+// TestResourceLinkIconsKept decodes a 2025-11-25 resource_link block with
+// icons, from a tools/call result and with encoding/json: the icons are
+// kept as the server sent them, and the block re-encodes with them.
+func TestResourceLinkIconsKept(t *testing.T) {
+	const icons = `[{"src":"https://example.com/a.png","mimeType":"image/png","sizes":["48x48"],"theme":"dark"}]`
+	const block = `{"type":"resource_link","uri":"file:///a.txt","name":"a.txt","icons":` + icons + `}`
+	res, _, err := decodeResult([]byte(`{"content":[` + block + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Content
+	if err := json.Unmarshal([]byte(block), &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Content{res.Content[0], c} {
+		if string(c.Icons) != icons {
+			t.Errorf("Icons = %s, want %s", c.Icons, icons)
+		}
+		got, _ := json.Marshal(c)
+		if string(got) != block {
+			t.Errorf("the block re-encodes as %s, want %s", got, block)
+		}
+	}
+}

@@ -82,6 +82,9 @@ type Content struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	Size        *int64 `json:"size,omitempty"`
+	// Icons is a resource_link block's icons (2025-11-25), kept as the
+	// server sent them.
+	Icons json.RawMessage `json:"icons,omitempty"`
 	// Resource is the embedded resource of a resource block.
 	Resource *ResourceContents `json:"resource,omitempty"`
 	// Annotations and Meta are kept as the server sent them.

@@ -27,6 +27,12 @@ import (
 //     answered at once with error codeTooManyRequests.
 //   - a request whose id is longer than maxReplyIDSize is not answered:
 //     its id would have to be held and echoed.
+//   - a request from a 2026-07-28 server other than ping is not answered,
+//     and no handler runs for it: in that era the server sends only
+//     responses and notifications, and asks for input with input_required
+//     results. A ping is still answered: servers that keep sessions alive
+//     with pings (go-sdk's keep-alive) send them in every era, and close a
+//     session that stops answering.
 const (
 	maxQueuedReplies  = 64
 	maxServedRequests = 16
@@ -48,10 +54,10 @@ type serverRequests struct {
 
 	startOnce sync.Once
 	replies   chan queuedReply
-	// dropped and longID record that a reply was dropped, and that a
-	// request with an oversize id was ignored (each logged once as a
-	// warning).
-	dropped, longID bool
+	// dropped, longID and modern record that a reply was dropped, that a
+	// request with an oversize id was ignored, and that a 2026-07-28
+	// server's request was (each logged once as a warning).
+	dropped, longID, modern bool
 }
 
 // queuedReply is a response waiting for the reply writer.
@@ -87,6 +93,10 @@ func (sr *serverRequests) release(n int) {
 func (s *Session) serverRequest(id []byte, method string, params []byte) {
 	if len(id) > maxReplyIDSize {
 		s.requests.warnOnce(s, &s.requests.longID, "ignored server requests with an oversize id", "method", quoteMethod(method), "idBytes", len(id))
+		return
+	}
+	if st := s.state.Load(); st != nil && !st.legacy && method != "ping" {
+		s.requests.warnOnce(s, &s.requests.modern, "ignored requests from the server: in the 2026-07-28 era a server sends none", "method", quoteMethod(method))
 		return
 	}
 	if !s.hasHandler(method) {

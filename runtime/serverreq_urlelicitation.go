@@ -12,9 +12,14 @@ import (
 // elicitation handler and reports whether the call is to be sent again,
 // which it is when the user accepted them all. round counts the call's
 // requests so far, which the retries share with input_required rounds.
+// The code means that in the 2025-11-25 era alone: another era's server
+// gets no URL shown, and its error stands.
 func (s *Session) urlElicitationRetry(ctx context.Context, name string, err error, round int) (bool, error) {
 	var rpc *RPCError
 	if s.opts.Elicitation == nil || !errors.As(err, &rpc) || rpc.Code != CodeURLElicitationRequired {
+		return false, nil
+	}
+	if st := s.state.Load(); st == nil || !st.legacy || st.version != "2025-11-25" {
 		return false, nil
 	}
 	var d struct {

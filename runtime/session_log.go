@@ -59,7 +59,8 @@ func redactJSON(data []byte) string {
 	return string(out)
 }
 
-// serverLog forwards a notifications/message from the server to the logger.
+// serverLog forwards a notifications/message from the server to the logger,
+// with the connection's credentials scrubbed from its data and logger name.
 func (s *Session) serverLog(params []byte) {
 	var level, logger string
 	var data []byte
@@ -84,7 +85,9 @@ func (s *Session) serverLog(params []byte) {
 	}
 	attrs := []slog.Attr{slog.String("data", s.scrub(msg))}
 	if logger != "" {
-		attrs = append(attrs, slog.String("logger", logger))
+		// The logger's name is server text like the data: scrubbed, and
+		// quoted and cut when long or not printable.
+		attrs = append(attrs, slog.String("logger", plainOrQuoted(s.scrub(logger))))
 	}
 	s.log.LogAttrs(context.Background(), l, "server log", attrs...)
 }

@@ -309,3 +309,34 @@ func (a *tokenSequence) Refused(ctx context.Context, req *http.Request, resp *ht
 	a.n.Add(1)
 	return true, nil
 }
+
+// TestToolsListChangedDuringListingNotCached sends
+// notifications/tools/list_changed while the server answers a tools/list
+// whose result may be cached for an hour: the listing the change overtook
+// is returned but not kept, so the next ListTools asks the server again.
+func TestToolsListChangedDuringListingNotCached(t *testing.T) {
+	lists := 0
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method == "tools/list" {
+			lists++
+			if lists == 1 {
+				c.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+			}
+			c.reply(m, fmt.Sprintf(`{"resultType":"complete","tools":[{"name":"t%d","inputSchema":{"type":"object"}}],"ttlMs":3600000,"cacheScope":"public"}`, lists))
+		}
+		return nil
+	}))
+	s, err := Connect(context.Background(), conn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, want := range []string{"t1", "t2", "t2"} {
+		if got := listNames(t, s); got != want {
+			t.Errorf("listed %q, want %q", got, want)
+		}
+	}
+	if n := countLists(conn); n != 2 {
+		t.Errorf("%d tools/list requests, want 2: the second listing is kept", n)
+	}
+}
