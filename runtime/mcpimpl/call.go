@@ -1,6 +1,7 @@
 package mcpimpl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,13 +34,14 @@ func Call(ctx context.Context, c runtime.Caller, tool string, args Args) (*runti
 
 // CallInto is Call for a tool with an output schema: it decodes the
 // structured result into out, a pointer to the tool's result struct. A
-// result without structured content is an error.
+// result without structured content, or whose structured content is null,
+// is an error.
 func CallInto(ctx context.Context, c runtime.Caller, tool string, args Args, out any) error {
 	res, err := Call(ctx, c, tool, args)
 	if err != nil {
 		return err
 	}
-	if res == nil || len(res.StructuredContent) == 0 {
+	if res == nil || len(res.StructuredContent) == 0 || string(bytes.TrimSpace(res.StructuredContent)) == "null" {
 		return fmt.Errorf("tool %s returned no structured content", tool)
 	}
 	if err := json.Unmarshal(res.StructuredContent, out); err != nil {

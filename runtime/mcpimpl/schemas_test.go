@@ -95,3 +95,17 @@ func TestResultErrorsSayResult(t *testing.T) {
 		t.Errorf("ValidateArguments = %v", err)
 	}
 }
+
+// TestCallIntoNullResult checks that a structured result of null, which no
+// output schema (an object) accepts, is an error: json.Unmarshal of null
+// into the result struct does nothing, so CallInto returned no error and a
+// zero result, as if the tool had answered with every field empty.
+func TestCallIntoNullResult(t *testing.T) {
+	for _, structured := range []string{`null`, ` null `} {
+		var out resultOut
+		err := CallInto(context.Background(), resultCaller{structured}, "b", noArgs{}, &out)
+		if err == nil || !strings.Contains(err.Error(), "tool b returned no structured content") {
+			t.Errorf("structured content %q: CallInto = %v, want an error saying there is none", structured, err)
+		}
+	}
+}
