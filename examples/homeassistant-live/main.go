@@ -219,6 +219,11 @@ func start(ctx context.Context, live *gemini.Live, audioOut io.Writer) *assistan
 	a := &assistant{live: live, answers: make(chan string), ended: make(chan error, 1), cancel: cancel}
 	go func() {
 		var answer strings.Builder
+		// interrupted is set when the server cut the model's answer
+		// short (the user spoke over it): what it said is dropped, and
+		// the turnComplete that ends the cut answer, with nothing said
+		// since, answers nothing.
+		interrupted := false
 		a.ended <- live.Run(ctx, func(m *genai.LiveServerMessage) error {
 			sc := m.ServerContent
 			if sc == nil {
@@ -240,7 +245,16 @@ func start(ctx context.Context, live *gemini.Live, audioOut io.Writer) *assistan
 			if sc.OutputTranscription != nil {
 				answer.WriteString(sc.OutputTranscription.Text)
 			}
+			if sc.Interrupted {
+				answer.Reset()
+				interrupted = true
+			}
+			if sc.TurnComplete && interrupted && answer.Len() == 0 {
+				interrupted = false
+				return nil
+			}
 			if sc.TurnComplete {
+				interrupted = false
 				select {
 				case a.answers <- answer.String():
 				case <-ctx.Done():

@@ -236,3 +236,44 @@ func TestAudio(t *testing.T) {
 		t.Errorf("the server got %+v", calls)
 	}
 }
+
+// TestAudioInterruptedAnswerDropped: the user goes on speaking while the
+// model answers, and the server interrupts the answer (serverContent
+// interrupted) before the model answers again. The answer printed is the
+// one the model completed; the interrupted transcript used to be printed
+// before it, as if the model had said both.
+func TestAudioInterruptedAnswerDropped(t *testing.T) {
+	opt := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
+	_, url := newStandIn(t)
+	gemini := livetest.Serve(t)
+	in := filepath.Join(t.TempDir(), "request.pcm")
+	if err := os.WriteFile(in, bytes.Repeat([]byte{1, 2}, 1600), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TEST_HA_TOKEN", "ha-secret")
+	env := map[string]string{"GEMINI_API_KEY": livetest.APIKey}
+	args := []string{"--yes", "--audio", in, "--token-env", "TEST_HA_TOKEN", "--url", url, "--base-url", gemini.URL, "--model", "gemini-test", "--timeout", "60s"}
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), args, strings.NewReader(""), &stdout, &stderr, func(k string) string { return env[k] })
+	}()
+	conn := gemini.Accept(t)
+	conn.Send(t, `{"serverContent":{"outputTranscription":{"text":"The heat"}}}`)
+	conn.Send(t, `{"serverContent":{"interrupted":true}}`)
+	conn.Send(t, `{"serverContent":{"turnComplete":true}}`)
+	conn.Send(t, `{"serverContent":{"outputTranscription":{"text":"The fan is on."}}}`)
+	conn.Send(t, `{"serverContent":{"turnComplete":true}}`)
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the assistant did not finish")
+	}
+	if stdout.String() != "The fan is on.\n" {
+		t.Errorf("printed %q, want the completed answer alone", stdout.String())
+	}
+}

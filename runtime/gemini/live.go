@@ -21,6 +21,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/toolcall"
 )
 
+// maxTakenIDs bounds the IDs of the calls a Live ran or refused that it
+// keeps, to tell a toolCallCancellation of them from one of the
+// application's calls.
+const maxTakenIDs = 1024
+
 // DefaultMaxLiveCalls is the number of function calls a Live runs at once
 // when LiveOptions.MaxCalls is zero.
 const DefaultMaxLiveCalls = 16
@@ -76,8 +81,9 @@ type LiveOptions struct {
 	// the session's configuration, beside the toolset's LiveTools. Live
 	// neither runs nor answers their calls: they reach Run's handle in
 	// the message's ToolCall, and so do the IDs of a toolCallCancellation
-	// that are not of a call Live runs; the application answers them
-	// with Live.SendToolResponse. Without AppFunctions a call of a
+	// that are not of a call Live runs, ran or refused (of its last
+	// 1,024 calls); the application answers them with
+	// Live.SendToolResponse. Without AppFunctions a call of a
 	// function the toolset does not have is answered as unknown, so that
 	// the model, which waits for the response of a blocking call, hears
 	// of its mistake.
@@ -198,6 +204,12 @@ type liveToolset struct {
 	// meanings refuses the first call of a declared name that named
 	// another MCP tool in the toolset before.
 	meanings *provider.Meanings
+	// removed are the scheduling of the NON_BLOCKING functions of the
+	// declarations the model had before Update sent these, by declared
+	// name, that ts no longer declares: a call the model made before it
+	// took the new declarations in is answered as unknown, NON_BLOCKING
+	// still.
+	removed map[string]genai.FunctionResponseScheduling
 }
 
 // shiftedCall returns the response refusing the first call of a declared
@@ -290,6 +302,9 @@ type Live struct {
 	failed   error // the first error writing to the session
 	handle   string
 	goAway   *genai.LiveServerGoAway
+	// taken are the IDs of the last maxTakenIDs calls Live ran or
+	// refused, kept when the application has functions of its own.
+	taken idSet
 
 	steps      int            // toolCall messages of the current model turn; Run's goroutine only
 	wg         sync.WaitGroup // the calls' goroutines
@@ -512,12 +527,45 @@ func (l *Live) notRunning(ids []string) []string {
 	defer l.mu.Unlock()
 	var out []string
 	for _, id := range ids {
-		if l.inflight[id] == nil {
+		if l.inflight[id] == nil && !l.taken.has(id) {
 			out = append(out, id)
 		}
 	}
 	return out
 }
+
+// took records the ID of a call Live runs or refuses, when the application
+// has functions of its own. l.mu must be held.
+func (l *Live) took(id string) {
+	if len(l.policy.apps) > 0 {
+		l.taken.add(id, maxTakenIDs)
+	}
+}
+
+// idSet holds the IDs added last, up to a bound.
+type idSet struct {
+	ids   map[string]bool
+	order []string // oldest first
+}
+
+// add adds id, dropping the oldest ID once the set holds max; it ignores
+// the empty ID.
+func (s *idSet) add(id string, max int) {
+	if id == "" || s.ids[id] {
+		return
+	}
+	if s.ids == nil {
+		s.ids = map[string]bool{}
+	}
+	if len(s.order) >= max {
+		delete(s.ids, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.ids[id] = true
+	s.order = append(s.order, id)
+}
+
+func (s *idSet) has(id string) bool { return s.ids[id] }
 
 // start runs the calls of one toolCall message, each in a goroutine of its
 // own.
@@ -525,6 +573,9 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 	l.steps++
 	lt := l.cur.Load()
 	refuse := func(fc *genai.FunctionCall, why string) {
+		l.mu.Lock()
+		l.took(fc.ID)
+		l.mu.Unlock()
 		resp := errorResponse(fc, toolcall.NotRun(fc.Name, why))
 		l.schedule(lt, resp)
 		l.send(resp)
@@ -564,6 +615,7 @@ func (l *Live) start(ctx context.Context, calls []*genai.FunctionCall) {
 		cctx, cancel := context.WithCancel(ctx)
 		c := &liveCall{call: fc, seq: l.seq, cancel: cancel}
 		l.inflight[key] = c
+		l.took(fc.ID)
 		l.wg.Add(1)
 		l.mu.Unlock()
 		go l.run(cctx, key, c, lt)
@@ -726,6 +778,9 @@ func (c *liveCall) end() {
 // WHEN_IDLE by default. A refused call's response carries it too.
 func (l *Live) schedule(lt *liveToolset, resp *genai.FunctionResponse) {
 	if !lt.nonBlocking[resp.Name] {
+		if s, ok := lt.removed[resp.Name]; ok {
+			resp.Scheduling = s
+		}
 		return
 	}
 	resp.Scheduling = genai.FunctionResponseSchedulingWhenIdle
@@ -761,7 +816,10 @@ func errorResponse(fc *genai.FunctionCall, msg string) *genai.FunctionResponse {
 // tool (a rewritten name such as a_b, once the server lists a tool of that
 // name too), the first call of that name is refused, saying that the name
 // now means another tool and which name the tool it named has now. A later
-// call of the name runs the tool ts declares under it.
+// call of the name runs the tool ts declares under it. A call of a
+// NON_BLOCKING function that ts no longer declares, which the model made
+// before it took the new declarations in, is answered as unknown with the
+// scheduling the function had.
 //
 // In deferred mode the Live also sends the declarations itself, with a
 // contextUpdate message, whenever a search finds tools the model has not
@@ -780,7 +838,8 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 		ts.tools.ShareConfirmTurn(old.ts.tools)
 	}
 	lt := l.policy.apply(ts)
-	if old := l.cur.Load(); old != nil {
+	old := l.cur.Load()
+	if old != nil {
 		lt.meanings = provider.NewMeanings(old.meanings, ts.tools)
 	}
 	tools := lt.tools()
@@ -789,8 +848,14 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 		return false, fmt.Errorf("gemini live: encoding the declarations: %w", err)
 	}
 	if bytes.Equal(decl, l.lastDcl) {
+		if old != nil {
+			lt.removed = old.removed
+		}
 		l.cur.Store(lt)
 		return false, nil
+	}
+	if old != nil {
+		lt.removed = l.removedBy(old, lt)
 	}
 	if tools == nil {
 		tools = []*genai.Tool{}
@@ -804,6 +869,24 @@ func (l *Live) Update(ts *Toolset) (bool, error) {
 	l.cur.Store(lt)
 	l.lastDcl = decl
 	return true, nil
+}
+
+// removedBy returns the scheduling of the NON_BLOCKING functions of old
+// that lt does not declare, by declared name, nil when there are none.
+func (l *Live) removedBy(old, lt *liveToolset) map[string]genai.FunctionResponseScheduling {
+	var removed map[string]genai.FunctionResponseScheduling
+	for declared, nb := range old.nonBlocking {
+		if _, ok := lt.ts.tools.Lookup(declared); !nb || ok {
+			continue
+		}
+		if removed == nil {
+			removed = map[string]genai.FunctionResponseScheduling{}
+		}
+		resp := &genai.FunctionResponse{Name: declared}
+		l.schedule(old, resp)
+		removed[declared] = resp.Scheduling
+	}
+	return removed
 }
 
 // refresh sends the declarations of the current toolset with one

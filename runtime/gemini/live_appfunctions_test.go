@@ -90,3 +90,33 @@ func TestLiveAppFunctionsMustNotBeTheToolsets(t *testing.T) {
 		t.Errorf("Run without a handle = %v", err)
 	}
 }
+
+// TestLiveAppFunctionsGetNoCancellationOfLivesCalls: with
+// LiveOptions.AppFunctions, a toolCallCancellation of a call Live ran and
+// answered already, or of one it refused, is Live's to drop: the handle
+// gets the IDs of the application's calls alone. The IDs of Live's
+// answered calls used to reach it, for calls the application never saw.
+func TestLiveAppFunctionsGetNoCancellationOfLivesCalls(t *testing.T) {
+	_, ts := agentServer(t)
+	opts := &LiveOptions{AppFunctions: []string{"set_timer"}, MaxSteps: 1}
+	r := startLive(t, livetest.Serve(t), ts, opts)
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-on","name":"switch_on","args":{"device":"heater"}}]}}`)
+	if w := r.response(t); w.ID != "c-on" {
+		t.Fatalf("Live answered %+v, want c-on", w)
+	}
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-over","name":"switch_on","args":{"device":"fan"}}]}}`)
+	if w := r.response(t); w.ID != "c-over" || w.Response["error"] == nil {
+		t.Fatalf("Live answered %+v, want c-over refused past MaxSteps", w)
+	}
+	r.conn.Send(t, `{"toolCall":{"functionCalls":[{"id":"c-app","name":"set_timer","args":{"minutes":5}}]}}`)
+	var m *genai.LiveServerMessage
+	for m = r.message(t); m.SetupComplete != nil; m = r.message(t) {
+	}
+	if m.ToolCall == nil || m.ToolCall.FunctionCalls[0].ID != "c-app" {
+		t.Fatalf("the handler got %+v, want the toolCall of c-app", m)
+	}
+	r.conn.Send(t, `{"toolCallCancellation":{"ids":["c-on","c-over","c-app"]}}`)
+	if m := r.message(t); m.ToolCallCancellation == nil || !slices.Equal(m.ToolCallCancellation.IDs, []string{"c-app"}) {
+		t.Errorf("the handler got the cancellation %+v, want c-app's alone", m.ToolCallCancellation)
+	}
+}

@@ -545,3 +545,27 @@ func TestLiveDuplicateCallIDAtALimitAnsweredOnce(t *testing.T) {
 		})
 	}
 }
+
+// A call of a NON_BLOCKING tool that an Update removed, made before the
+// model took the new declarations in, is answered as unknown with the
+// scheduling the tool had, as every response to a call the model made
+// NON_BLOCKING is; it used to carry none.
+func TestLiveCallOfRemovedNonBlockingToolIsScheduled(t *testing.T) {
+	conn := newMemLiveConn()
+	echo := callerFunc(func(context.Context, string, any) (*runtime.Result, error) {
+		return &runtime.Result{Content: []runtime.Content{{Type: runtime.ContentText, Text: "ok"}}}, nil
+	})
+	opts := &LiveOptions{Scheduling: map[string]genai.FunctionResponseScheduling{"long_job": genai.FunctionResponseSchedulingSilent}}
+	live, _ := runMem(t, conn, echo, opts, nil)
+	smaller, err := NewToolset(echo, loopTools[:1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := live.Update(smaller); !sent || err != nil {
+		t.Fatalf("Update without long_job = %v, %v; want the tools sent", sent, err)
+	}
+	conn.in <- toolCall(&genai.FunctionCall{ID: "x", Name: "long_job"})
+	if r := conn.next(t); r.ID != "x" || r.Response["error"] == nil || r.Scheduling != genai.FunctionResponseSchedulingSilent {
+		t.Errorf("the call of the removed tool got %+v, scheduling %q; want an error, SILENT", r.Response, r.Scheduling)
+	}
+}
