@@ -55,7 +55,9 @@ type Chat struct {
 	// too), the first call of that name is refused, saying that the name
 	// now means another tool and which name the tool it named has now. A
 	// later call of the name runs the tool the new toolset declares under
-	// it.
+	// it. In deferred mode the new toolset takes over the tools the
+	// conversation found (those the server still lists), which the history
+	// told the model it could call.
 	Toolset *Toolset
 	// Params, when set, is the base of every request: its System,
 	// Temperature and other fields are sent as they are, with the toolset's
@@ -132,6 +134,7 @@ type chatModel Chat
 func (m *chatModel) Request(ctx context.Context) (uses []anthropic.ToolUseBlock, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
 	if c.Toolset != nil && c.meanings.Tools() != c.Toolset.tools {
+		c.Toolset.tools.KeepFound(c.meanings.Tools())
 		c.meanings = provider.NewMeanings(c.meanings, c.Toolset.tools)
 	}
 	msg, err := c.Client.Messages.New(ctx, c.params())

@@ -45,7 +45,9 @@ type Chat struct {
 	// too), the first call of that name is refused, saying that the name
 	// now means another tool and which name the tool it named has now. A
 	// later call of the name runs the tool the new toolset declares under
-	// it.
+	// it. In deferred mode the new toolset takes over the tools the
+	// conversation found (those the server still lists), which the history
+	// told the model it could call.
 	Toolset *Toolset
 	// Config is sent with every request, with the toolset's tools added to
 	// its Tools. It may be nil.
@@ -110,6 +112,7 @@ type chatModel Chat
 func (m *chatModel) Request(ctx context.Context) (calls []*genai.FunctionCall, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
 	if c.Toolset != nil && c.meanings.Tools() != c.Toolset.tools {
+		c.Toolset.tools.KeepFound(c.meanings.Tools())
 		c.meanings = provider.NewMeanings(c.meanings, c.Toolset.tools)
 	}
 	resp, err := generate(ctx, c.Client.Models, c.Model, c.History, c.config())

@@ -49,7 +49,9 @@ type Chat struct {
 	// too), the first call of that name is refused, saying that the name
 	// now means another tool and which name the tool it named has now. A
 	// later call of the name runs the tool the new toolset declares under
-	// it.
+	// it. In deferred mode the new toolset takes over the tools the
+	// conversation found (those the server still lists), which the history
+	// told the model it could call.
 	Toolset *Toolset
 	// Params, when set, is the base of every request: its fields are sent
 	// as they are, with the toolset's tools added to its Tools. Model and
@@ -123,6 +125,7 @@ type chatModel Chat
 func (m *chatModel) Request(ctx context.Context) (calls []openai.ChatCompletionMessageToolCallUnion, notRun []NotRunCall, err error) {
 	c := (*Chat)(m)
 	if c.Toolset != nil && c.meanings.Tools() != c.Toolset.tools {
+		c.Toolset.tools.KeepFound(c.meanings.Tools())
 		c.meanings = provider.NewMeanings(c.meanings, c.Toolset.tools)
 	}
 	resp, err := c.Client.Chat.Completions.New(ctx, c.params())

@@ -50,7 +50,9 @@ type Responses struct {
 	// too), the first call of that name is refused, saying that the name
 	// now means another tool and which name the tool it named has now. A
 	// later call of the name runs the tool the new toolset declares under
-	// it.
+	// it. In deferred mode the new toolset takes over the tools the
+	// conversation found (those the server still lists), which the history
+	// told the model it could call.
 	Toolset *Toolset
 	// Params, when set, is the base of every request: its fields are sent
 	// as they are, with the toolset's tools added to its Tools. Model and
@@ -118,6 +120,7 @@ type responsesModel Responses
 func (m *responsesModel) Request(ctx context.Context) (calls []responses.ResponseFunctionToolCall, notRun []NotRunCall, err error) {
 	r := (*Responses)(m)
 	if r.Toolset != nil && r.meanings.Tools() != r.Toolset.tools {
+		r.Toolset.tools.KeepFound(r.meanings.Tools())
 		r.meanings = provider.NewMeanings(r.meanings, r.Toolset.tools)
 	}
 	resp, err := r.Client.Responses.New(ctx, r.params())

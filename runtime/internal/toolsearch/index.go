@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -42,6 +43,13 @@ var fieldWeights = [numFields]float64{
 // maxQueryTerms bounds the terms of one query that are looked up.
 const maxQueryTerms = 64
 
+// maxFieldBytes bounds the text of one field of a tool that is indexed (of
+// the parameter names, their sum); the rest is not searched. The longest
+// description of the corpus servers is 5 KB: the bound is for a hostile
+// server's, which would otherwise cost an index entry for each of its
+// words.
+const maxFieldBytes = 16 << 10
+
 // maxSchemaDepth bounds how deep the walk for parameter names goes into an
 // input schema.
 const maxSchemaDepth = 8
@@ -69,7 +77,15 @@ func New(tools []runtime.Tool) *Index {
 	for i, t := range tools {
 		ix.names[i] = t.Name
 		doc := map[string]*[numFields]float64{}
+		var room [numFields]int
+		for f := range room {
+			room[f] = maxFieldBytes
+		}
 		add := func(f int, text string) {
+			if len(text) > room[f] {
+				text = textcut.Prefix(text, room[f])
+			}
+			room[f] -= len(text)
 			for _, tok := range tokens(text) {
 				tf := doc[tok]
 				if tf == nil {

@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,5 +118,95 @@ func TestSearchBadSchema(t *testing.T) {
 	}
 	if hits := New(nil).Search("x", 5); hits != nil {
 		t.Fatalf("an empty index found %v", hits)
+	}
+}
+
+// TestSearchMatchesEitherUnicodeForm checks that a word written composed
+// ("é") and decomposed ("e" and a combining accent), or in compatibility
+// forms (full-width letters, ligatures), is one term: a query finds the
+// tool whichever form either of them uses.
+func TestSearchMatchesEitherUnicodeForm(t *testing.T) {
+	tools := []runtime.Tool{
+		tool("creer", "Crée un événement dans le calendrier.", ""),  // composed
+		tool("annuler", "Annule un e\u0301ve\u0301nement.", ""),     // decomposed
+		tool("grab", "Ｆｅｔｃｈ the ﬁle contents from the server.", ""), // full-width, ligature
+	}
+	ix := New(tools)
+	for _, c := range []struct {
+		query string
+		want  []int
+	}{
+		{"événement", []int{0, 1}},
+		{"e\u0301ve\u0301nement", []int{0, 1}},
+		{"ÉVÉNEMENT", []int{0, 1}},
+		{"fetch file", []int{2}},
+	} {
+		got := ix.Search(c.query, 5)
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Search(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+}
+
+// TestNewBoundsWhatItIndexes checks that a hostile server's huge fields,
+// every word a new one, cost a bounded index: the text indexed of each
+// field stops at 16 KiB, where the longest description of the corpus
+// servers is 5 KB.
+func TestNewBoundsWhatItIndexes(t *testing.T) {
+	const bound = 16 << 10 // terms a field may add: no more than its bytes
+	var words []string
+	for i := range 100_000 {
+		words = append(words, "w"+strconv.Itoa(i))
+	}
+	huge := strings.Join(words, " ") // 0.7 MB of distinct words
+	props := make([]string, 20_000)
+	for i := range props {
+		props[i] = strconv.Quote("p"+strconv.Itoa(i)) + ":{}"
+	}
+	schema := `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+	tools := make([]runtime.Tool, 8)
+	for i := range tools {
+		tools[i] = runtime.Tool{Name: "t" + strconv.Itoa(i) + huge[:50_000], Title: huge, Description: huge, InputSchema: json.RawMessage(schema)}
+	}
+	ix := New(tools)
+	for i := range tools {
+		for f := range numFields {
+			if n := ix.lengths[i][f]; n > bound {
+				t.Errorf("tool %d: field %d indexed %v terms, over %d", i, f, n, bound)
+			}
+		}
+	}
+	if n := len(ix.postings); n > 4*numFields*bound {
+		t.Errorf("the index holds %d terms", n)
+	}
+	if hits := ix.Search("w1", len(tools)); len(hits) != len(tools) {
+		t.Errorf("Search(w1) = %v, want every tool", hits)
+	}
+}
+
+// TestSearchFindsWordsOfUnspacedScripts checks that a description in
+// Chinese or Japanese, which puts no space between words, is searchable by
+// a word of it: each ideograph or kana is a part of the run, and pairs of
+// them are terms as the parts of "OneNote" are.
+func TestSearchFindsWordsOfUnspacedScripts(t *testing.T) {
+	tools := []runtime.Tool{
+		tool("create-event", "日程を作成する", ""),
+		tool("delete-event", "予定を削除します", ""),
+		tool("send-mail", "发送电子邮件给联系人", ""),
+	}
+	ix := New(tools)
+	for _, c := range []struct {
+		query string
+		want  string
+	}{
+		{"作成", "create-event"},
+		{"予定 削除", "delete-event"},
+		{"电子邮件", "send-mail"},
+	} {
+		hits := ix.Search(c.query, 5)
+		if len(hits) == 0 || tools[hits[0]].Name != c.want {
+			t.Errorf("Search(%q) = %v, want %s first", c.query, hits, c.want)
+		}
 	}
 }

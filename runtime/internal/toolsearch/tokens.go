@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/textcut"
+	"golang.org/x/text/unicode/norm"
 )
 
 // maxTokenBytes bounds one token: a longer run of letters is cut, so that a
@@ -137,15 +138,20 @@ func clip(w string) string {
 }
 
 // compounds returns the runs of text made of letters, digits and single
-// hyphens between them.
+// hyphens between them, in Unicode's NFKC form: a word written with a
+// combining accent ("e" and U+0301) or in a compatibility form (full-width
+// letters, the "ﬁ" ligature) is the same term as the usual spelling.
 func compounds(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool {
+	return strings.FieldsFunc(norm.NFKC.String(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
 	})
 }
 
 // words returns the runs of letters and digits of text, split at case
-// changes.
+// changes, and each character of a script written without spaces between
+// words (Chinese, Japanese) on its own: tokens and queryTerms join
+// neighbouring parts in pairs, so that the words of such a text, which
+// are mostly two characters long, are terms.
 func words(text string) []string {
 	var out []string
 	rs := []rune(text)
@@ -159,6 +165,11 @@ func words(text string) []string {
 	for i, r := range rs {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			flush(i)
+			continue
+		}
+		if unspaced(r) {
+			flush(i)
+			out = append(out, string(r))
 			continue
 		}
 		if start < 0 {
@@ -178,6 +189,12 @@ func words(text string) []string {
 	}
 	flush(len(rs))
 	return out
+}
+
+// unspaced reports whether r is of a script written without spaces
+// between words: a Han ideograph, a hiragana or a katakana.
+func unspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
 }
 
 // stem removes the common English inflections of w, lightly: plurals
