@@ -17,8 +17,9 @@ const maxPages = 10000
 // together: Options.MaxTools bounds the items, and the transport's message
 // limit each page, but 10,000 pages of one 16 MiB tool each are within
 // both. The largest real server of the corpus lists its 344 tools in 3.6
-// MB. A variable for tests.
-var maxListBytes = 128 << 20
+// MB; a snapshot file holds at most as much (snapshot.MaxFileSize). A
+// variable for tests.
+var maxListBytes = 64 << 20
 
 // pages walks the pages of a paginated list method (tools/list,
 // skills/list): the cursor each request sends, the bounds on pages and

@@ -88,7 +88,7 @@ type Options struct {
 	// all pages; DefaultMaxTools when zero. A longer list is an error. It
 	// bounds the prompts, resource templates and skills of the other
 	// listings alike. Whatever the count, the pages of one listing may
-	// hold 128 MiB in all; more is an error too.
+	// hold 64 MiB in all; more is an error too.
 	MaxTools int
 
 	// TaskTimeout bounds the wait for a tool call the server runs as a

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -126,19 +127,42 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.File, p, e.Msg)
 }
 
+// MaxFileSize bounds the size of a snapshot, in bytes: 64 MiB, eighteen
+// times the largest tool list of the servers in testdata, so that a wrong
+// file (a 200 MB log, /dev/zero) is refused instead of read whole.
+const MaxFileSize = 64 << 20
+
 // ReadFile reads the snapshot at path. Errors name the path as given.
 func ReadFile(path string) (*Snapshot, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading snapshot: %w", err)
+	}
+	defer f.Close()
+	data, err := ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading snapshot: %w", err)
 	}
 	return Read(path, data)
 }
 
-// Read parses a snapshot. name is the file name used in errors.
+// ReadAll reads the bytes of a snapshot from r, no more than one byte
+// beyond MaxFileSize: Read refuses a larger snapshot, and the rest of it is
+// never read.
+func ReadAll(r io.Reader) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+}
+
+// Read parses a snapshot. name is the file name used in errors. A UTF-8
+// byte order mark at the start, which some editors write and RFC 8259 lets
+// a reader ignore, is skipped.
 func Read(name string, data []byte) (*Snapshot, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	fail := func(ptr, format string, args ...any) error {
 		return &Error{File: name, Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(data) > MaxFileSize {
+		return nil, fail("", "the snapshot is larger than %d bytes (snapshot.MaxFileSize)", MaxFileSize)
 	}
 	doc, err := jsontree.Parse(data)
 	if err != nil {

@@ -78,9 +78,12 @@ func runCall(e *env, args []string) error {
 		argText = pos[1]
 	}
 	if argText == "-" {
-		data, err := io.ReadAll(e.stdin)
+		data, err := io.ReadAll(io.LimitReader(e.stdin, runtime.DefaultMaxMessageSize+1))
 		if err != nil {
 			return fmt.Errorf("call: reading the arguments from standard input: %w", err)
+		}
+		if len(data) > runtime.DefaultMaxMessageSize {
+			return usagef("call %s: the arguments on standard input are larger than %d bytes (runtime.DefaultMaxMessageSize)", tool, runtime.DefaultMaxMessageSize)
 		}
 		argText = string(data)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 
@@ -133,13 +132,13 @@ func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, error
 // is "-", or from git when spec is REV:path and no file of that name exists.
 func loadSnapshot(ctx context.Context, e *env, spec string) (*snapshot.Snapshot, error) {
 	if spec == "-" {
-		data, err := io.ReadAll(e.stdin)
+		data, err := snapshot.ReadAll(e.stdin)
 		if err != nil {
 			return nil, fmt.Errorf("reading snapshot from standard input: %w", err)
 		}
 		return snapshot.Read("standard input", data)
 	}
-	data, err := os.ReadFile(spec)
+	data, err := readSnapshotFile(spec)
 	switch {
 	case err == nil:
 		return snapshot.Read(spec, data)
@@ -164,6 +163,17 @@ func loadSnapshot(ctx context.Context, e *env, spec string) (*snapshot.Snapshot,
 		}
 		return nil, fmt.Errorf("reading snapshot %s: %v", spec, err)
 	}
+}
+
+// readSnapshotFile reads the file at path, no more than one byte beyond
+// snapshot.MaxFileSize.
+func readSnapshotFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return snapshot.ReadAll(f)
 }
 
 // diffConfig returns the options generate writes the package of the

@@ -183,6 +183,9 @@ func runGenerate(e *env, args []string) error {
 	case *snap != "" && *writeSnap != "":
 		return usagef("generate: --write-snapshot saves a live server's tool list; with --snapshot the file is already there")
 	}
+	if err := checkOutFile("generate", "--write-snapshot", *writeSnap); err != nil {
+		return err
+	}
 	if live {
 		if err := sf.check(command); err != nil {
 			return err

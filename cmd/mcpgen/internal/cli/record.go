@@ -148,6 +148,9 @@ func runRecord(e *env, args []string) error {
 	if envs.err != nil {
 		return envs.err
 	}
+	if err := checkOutFile("record", "--out", *out); err != nil {
+		return err
+	}
 	if len(envs.vars) > 0 && len(sf.command) == 0 {
 		return usagef("record: --env applies to a server command only, not to --url or --sse")
 	}

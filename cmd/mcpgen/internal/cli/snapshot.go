@@ -53,6 +53,9 @@ func runSnapshot(e *env, args []string) error {
 		}
 		return snapshotConfig(e, &cf, &sf)
 	}
+	if err := checkOutFile("snapshot", "--out", *out); err != nil {
+		return err
+	}
 	ctx, cancel := sf.context()
 	defer cancel()
 	_, data, err := capture(ctx, e, &sf)
@@ -152,6 +155,30 @@ func saveSnapshot(e *env, label, path string, data []byte) error {
 		fmt.Fprintf(e.stderr, "%s%s is up to date\n", label, path)
 	}
 	return nil
+}
+
+// checkOutFile refuses an output file that exists and is not a regular
+// file (a directory, a FIFO, a device such as /dev/stdout), before the
+// server is started: the file is written as a temporary file renamed over
+// it, which a directory refuses only once the work is done, and which
+// replaces any other kind of file. name and flag say where path came from.
+func checkOutFile(name, flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil
+	}
+	what := "not a regular file"
+	if fi.IsDir() {
+		what = "a directory"
+	}
+	hint := ""
+	if flag == "--out" {
+		hint = " (without --out the output goes to standard output)"
+	}
+	return usagef("%s: %s %q is %s: give the path of a file%s", name, flag, path, what, hint)
 }
 
 // writeIfChanged writes data to path unless the file already holds it, and
