@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/origin"
 	"github.com/mcpgen/mcpgen/internal/redact"
 	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -329,33 +330,7 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error, userKeys ma
 // credentials of a request to from: it stays on from's host and does not
 // step down from https.
 func keepsCredentials(from, to *url.URL) bool {
-	return sameHost(from, to) && (from.Scheme != "https" || to.Scheme == "https")
-}
-
-// sameHost reports whether a and b name the same host and port, a port left
-// out being the default of its URL's scheme: http://example.com and
-// http://example.com:80 are one origin.
-func sameHost(a, b *url.URL) bool {
-	if strings.EqualFold(a.Host, b.Host) {
-		return true
-	}
-	p := effectivePort(a)
-	return p != "" && p == effectivePort(b) && strings.EqualFold(a.Hostname(), b.Hostname())
-}
-
-// effectivePort returns the port of u, or the default port of its scheme
-// when it names none.
-func effectivePort(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http":
-		return "80"
-	case "https":
-		return "443"
-	}
-	return ""
+	return origin.SameHost(from, to) && (from.Scheme != "https" || to.Scheme == "https")
 }
 
 // newRequest returns a request to u carrying the shared headers.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/origin"
 	"github.com/mcpgen/mcpgen/runtime/internal/sse"
 )
 
@@ -125,7 +126,7 @@ func dialSSE(ctx context.Context, h *httpClient, rawURL string, in *inbox) (*sse
 	}
 	base := resp.Request.URL
 	ep, err := base.Parse(strings.TrimSpace(string(ev.Data)))
-	if err != nil || !strings.EqualFold(ep.Scheme, base.Scheme) || !sameHost(ep, base) {
+	if err != nil || !strings.EqualFold(ep.Scheme, base.Scheme) || !origin.SameHost(ep, base) {
 		resp.Body.Close()
 		r.Release()
 		return fail(fmt.Errorf("GET %s: refusing the endpoint %s: it is not on the stream's origin", c.logURL, h.quote(redactURL(string(ev.Data)))))

@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"github.com/mcpgen/mcpgen/internal/origin"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -159,26 +161,12 @@ func checkResourceMetadata(m *ResourceMetadata, server *url.URL) error {
 // coversResource reports whether the resource identifier r names server or
 // a path above it, on the same scheme, host and port.
 func coversResource(r, server *url.URL) bool {
-	if !strings.EqualFold(r.Scheme, server.Scheme) || !strings.EqualFold(hostPort(r), hostPort(server)) {
+	if !strings.EqualFold(r.Scheme, server.Scheme) || !origin.SameHost(r, server) {
 		return false
 	}
 	rp := strings.TrimSuffix(r.EscapedPath(), "/")
 	sp := strings.TrimSuffix(server.EscapedPath(), "/")
 	return rp == "" || sp == rp || strings.HasPrefix(sp, rp+"/")
-}
-
-// hostPort returns u's host with the scheme's default port made explicit.
-func hostPort(u *url.URL) string {
-	if u.Port() != "" {
-		return u.Host
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-		return u.Host + ":443"
-	case "http":
-		return u.Host + ":80"
-	}
-	return u.Host
 }
 
 // ErrNoIssuer is returned (wrapped) for authorization server metadata

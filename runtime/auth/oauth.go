@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/mcpgen/mcpgen/internal/origin"
 	"github.com/mcpgen/mcpgen/internal/redact"
 )
 
@@ -176,7 +177,7 @@ func sameOriginURL(a, b string) bool {
 }
 
 func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+	return strings.EqualFold(a.Scheme, b.Scheme) && origin.SameHost(a, b)
 }
 
 // Authorize sets the bearer token of the current grant, refreshing it when

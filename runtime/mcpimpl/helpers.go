@@ -94,16 +94,10 @@ func ForTool(err error, tool string) error {
 // them as errors of the structured result the server sent, not of
 // arguments (runtime.ValidationError.Result).
 func ForResult(err error, tool string) error {
-	if err == nil {
-		return nil
-	}
 	if ve, ok := err.(*runtime.ValidationError); ok {
 		ve.Result = true
-		if ve.Tool == "" {
-			ve.Tool = tool
-		}
 	}
-	return err
+	return ForTool(err, tool)
 }
 
 // AsTool names the tool in a *runtime.ValidationError, in place of the

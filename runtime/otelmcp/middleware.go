@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -16,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpgen/mcpgen/internal/redact"
+	"github.com/mcpgen/mcpgen/internal/textcut"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -297,11 +297,7 @@ func bound(s string) string {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	suffix := fmt.Sprintf("…%08x", h.Sum32())
-	cut := maxNameBytes - len(suffix)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + suffix
+	return textcut.Prefix(s, maxNameBytes-len(suffix)) + suffix
 }
 
 // resourceURI returns uri, redacted, as mcp.resource.uri carries it: with
