@@ -24,7 +24,7 @@ const module = "github.com/mcpgen/mcpgen"
 var (
 	// core is the shared core that runtime and the generator both use,
 	// below both.
-	core = []string{"internal/jsontree", "internal/parallel", "internal/schema", "internal/redact", "internal/textcut"}
+	core = []string{"internal/jsontree", "internal/parallel", "internal/schema", "internal/redact", "internal/textcut", "internal/origin"}
 	// providerRules are the providers' rules for names and schemas, which
 	// the provider adapters of runtime and the generator both use: they
 	// build on runtime's types, and stay below the generator.
