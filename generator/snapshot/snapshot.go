@@ -355,56 +355,15 @@ func readTool(item *jsontree.Node, raw json.RawMessage, ptr string) (*Tool, *rea
 }
 
 // numberBeyondFloat64 finds the first number of the JSON text data that a
-// float64 cannot hold, which jsontree.Parse refuses as a syntax error:
-// its pointer and its literal, cut to 64 bytes. ok is false when data is
-// not well-formed JSON, or holds no such number.
+// float64 cannot hold, which jsontree.Parse refuses as a syntax error (see
+// jsontree.BeyondFloat64). ok is false when data is not well-formed JSON,
+// or holds no such number.
 func numberBeyondFloat64(data []byte) (ptr, lit string, ok bool) {
 	doc, err := jsontree.ParseUnique(data)
 	if err != nil {
 		return "", "", false
 	}
-	// path holds the keys and indexes that lead to the current value; the
-	// pointer is built from it only for the number found.
-	var path []string
-	var walk func(n *jsontree.Node) bool
-	walk = func(n *jsontree.Node) bool {
-		switch n.Kind {
-		case jsontree.Number:
-			if _, err := strconv.ParseFloat(n.Str, 64); errors.Is(err, strconv.ErrRange) {
-				lit = n.Str
-				if len(lit) > 64 {
-					lit = lit[:64] + "…"
-				}
-				return true
-			}
-		case jsontree.Object:
-			for _, m := range n.Members {
-				path = append(path, m.Key)
-				if walk(m.Value) {
-					return true
-				}
-				path = path[:len(path)-1]
-			}
-		case jsontree.Array:
-			for i, it := range n.Items {
-				path = append(path, strconv.Itoa(i))
-				if walk(it) {
-					return true
-				}
-				path = path[:len(path)-1]
-			}
-		}
-		return false
-	}
-	if !walk(doc) {
-		return "", "", false
-	}
-	var b strings.Builder
-	for _, tok := range path {
-		b.WriteByte('/')
-		b.WriteString(jsontree.EscapeToken(tok))
-	}
-	return b.String(), lit, true
+	return jsontree.BeyondFloat64(doc)
 }
 
 // CheckRefs reports the first reference of the schema document doc that

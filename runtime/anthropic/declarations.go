@@ -29,6 +29,11 @@ func ValidName(name string) bool { return toolname.Anthropic.Valid(name) }
 // anyOf or oneOf moves into the description (the handler still validates
 // against the server's schema). An empty description becomes the title, or
 // a sentence made from the name.
+//
+// The error names the tool and the JSON pointer of what cannot be declared:
+// an input schema that is not an object or is malformed, a top-level $ref
+// that does not resolve, a number beyond the range of a float64 (such as
+// 1e400), which the API cannot read.
 func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string, error) {
 	decls, reverse, err := provschema.Declare("Anthropic", tools, toolname.Anthropic)
 	if err != nil {

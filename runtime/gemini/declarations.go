@@ -68,7 +68,8 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 //
 // The error names the tool and the JSON pointer of the part that cannot be
 // converted: an external or dangling $ref, allOf branches that contradict
-// each other, an input schema that is not an object.
+// each other, an input schema that is not an object, a number beyond the
+// range of a float64 (such as 1e400), which the API cannot read.
 func Declarations(tools []runtime.Tool, opts *DeclarationOptions) ([]*genai.FunctionDeclaration, map[string]string, error) {
 	if opts == nil {
 		opts = &DeclarationOptions{}

@@ -50,6 +50,11 @@ type Options struct {
 // anyOf or oneOf moves into the description (the handler still validates
 // against the server's schema). An empty description becomes the title, or
 // a sentence made from the name.
+//
+// The error names the tool and the JSON pointer of what cannot be declared:
+// an input schema that is not an object or is malformed, a top-level $ref
+// that does not resolve, a number beyond the range of a float64 (such as
+// 1e400), which the API cannot read.
 func FunctionDefinitions(tools []runtime.Tool, opts *Options) ([]shared.FunctionDefinitionParam, map[string]string, error) {
 	defs, names, _, err := definitions(tools, opts)
 	return defs, names, err
