@@ -119,6 +119,10 @@ const (
 	getAnswerWait = 200 * time.Millisecond
 	// deleteTimeout bounds the DELETE that ends a session on Close.
 	deleteTimeout = 3 * time.Second
+	// initializedWait bounds how long Close waits for the answer to a
+	// notifications/initialized sent beside the first listing, as the
+	// DELETE's bound does for a stateful session.
+	initializedWait = 3 * time.Second
 )
 
 // getStreamLived is how long a GET stream for server messages must have

@@ -28,7 +28,9 @@ import (
 // GET stream for server-initiated messages once the handshake is done,
 // resumes broken streams with Last-Event-ID after the server's retry interval,
 // reports a 404 on the session as ErrSessionExpired, and ends the session with
-// DELETE on Close.
+// DELETE on Close. Without a session id (a stateless server) the handshake's
+// notifications/initialized goes out beside the first request after it
+// rather than before it, saving that request a round trip.
 func StreamableHTTP(rawURL string, opts *HTTPOptions) Transport {
 	return &streamableTransport{url: rawURL, opts: opts}
 }
@@ -110,8 +112,15 @@ type streamableConn struct {
 	// initialize then fail with ErrSessionExpired instead of going out
 	// without a session, which the server would refuse.
 	expired bool
-	version string             // negotiated legacy version, from HandshakeDone
-	stopGet context.CancelFunc // ends the GET stream
+	// initializedErr is why the notifications/initialized that went out
+	// beside the requests after it failed (see Write); every later Write
+	// returns it.
+	initializedErr error
+	// initializedDone, while set, is closed once that notification has
+	// been answered, or failed; Close waits for it.
+	initializedDone chan struct{}
+	version         string             // negotiated legacy version, from HandshakeDone
+	stopGet         context.CancelFunc // ends the GET stream
 	// getAnswered is closed once the server has answered the GET for
 	// server messages (or it failed); nil while none was sent.
 	getAnswered chan struct{}
@@ -137,8 +146,9 @@ type streamableConn struct {
 	getArmed bool
 	// hsStream, while set, is closed when the event stream that answered
 	// initialize has ended, and with it the connection it held; the
-	// notifications/initialized that follows waits for it (see
-	// awaitHandshakeStream).
+	// message that follows waits for it (see awaitHandshakeStream): the
+	// notifications/initialized, or the request after it when that goes
+	// out beside it (see Write).
 	hsStream chan struct{}
 }
 
@@ -184,7 +194,61 @@ func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in
 // JSON response is queued for Read before Write returns; an SSE response is
 // read by a goroutine. Until the response has arrived, ctx ending closes the
 // stream (in the 2026-07-28 era, that cancels the request).
+//
+// The notifications/initialized of a session without a session id is the
+// exception. A stateless server cannot tell one client's messages from
+// another's, so it cannot hold a request until the notification has
+// arrived: Write returns at once, and the POST goes out beside the requests
+// that follow, which saves the first listing of a session a round trip.
+// The notification does not wait for the end of initialize's event stream;
+// the request after it does, and takes the connection that stream held.
+// Should the notification fail, every later Write returns why, as the
+// handshake would have. Sign-in needs the caller's context, so with an
+// Authorizer the notification waits for its answer as any message does.
 func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
+	if !isModern(m.ProtocolVersion) && m.Method == "notifications/initialized" && c.h.auth == nil {
+		c.mu.Lock()
+		beside := !c.closed && c.sessionID == ""
+		var done chan struct{}
+		if beside {
+			c.wg.Add(1)
+			done = make(chan struct{})
+			c.initializedDone = done
+		}
+		c.mu.Unlock()
+		if beside {
+			go c.writeInitialized(context.WithoutCancel(ctx), m, done)
+			return nil
+		}
+	}
+	c.mu.Lock()
+	err := c.initializedErr
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return c.write(ctx, m, false)
+}
+
+// writeInitialized sends the notifications/initialized that Write sent
+// on its own, and keeps why it failed for the Writes after it. A failure
+// because the connection closed is no news to them.
+func (c *streamableConn) writeInitialized(ctx context.Context, m *OutMessage, done chan struct{}) {
+	defer c.wg.Done()
+	err := c.write(ctx, m, true)
+	close(done)
+	if err == nil || errors.Is(err, ErrClosed) || c.ctx.Err() != nil {
+		return
+	}
+	c.mu.Lock()
+	c.initializedErr = fmt.Errorf("sending notifications/initialized: %w", err)
+	c.mu.Unlock()
+	c.h.log.Warn("notifications/initialized failed: later requests will fail", "url", c.logURL(), "error", err)
+}
+
+// write sends m as Write describes; beside is set for a
+// notifications/initialized sent beside the requests after it.
+func (c *streamableConn) write(ctx context.Context, m *OutMessage, beside bool) error {
 	modern := isModern(m.ProtocolVersion)
 	c.mu.Lock()
 	if c.closed {
@@ -201,7 +265,9 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	}
 	pending, until := c.getPending, c.getPendingEnd
 	pushes := pending != nil && !modern && !causesNoPush(m.Method)
-	held, armed := c.getGo != nil, c.getArmed
+	// notifications/initialized, when it goes out beside the first
+	// listing, leaves releasing the GET to the listing's answer.
+	held, armed := c.getGo != nil && m.Method != "notifications/initialized", c.getArmed
 	if held && pushes {
 		// The stream must be in place before this request: the GET goes
 		// now, and the request waits for its answer from now on.
@@ -209,7 +275,7 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 		c.getPendingEnd = until
 	}
 	hs := c.hsStream
-	if !modern && m.Method == "notifications/initialized" {
+	if !modern && m.Method != "initialize" && !beside {
 		c.hsStream = nil
 	} else {
 		hs = nil
@@ -513,8 +579,8 @@ func (c *streamableConn) HandshakeDone(version string) {
 // awaitHandshakeStream waits until the event stream that answered
 // initialize, hs, has ended, at most handshakeStreamWait. Servers end it
 // right after the response, and the connection it held is then free for
-// notifications/initialized and the requests after it; sent before, the
-// notification would find it busy and open another, which a fresh
+// the message after the handshake and the requests after it; sent before,
+// that message would find it busy and open another, which a fresh
 // process pays for with a dial, and the server with a connection to
 // serve.
 func (c *streamableConn) awaitHandshakeStream(hs chan struct{}) {
@@ -588,11 +654,23 @@ func (c *streamableConn) closeContext(ctx context.Context) error {
 	c.closed = true
 	sid, version := c.sessionID, c.version
 	answered, held := c.getAnswered, c.getGo
+	initialized := c.initializedDone
 	if held != nil && !c.getArmed {
 		answered = nil // the GET was never sent, and nothing will send it
 		c.takeHeldGet()
 	}
 	c.mu.Unlock()
+	if initialized != nil {
+		// A session closed right after its first listing would
+		// otherwise cancel the notifications/initialized sent beside it.
+		t := time.NewTimer(initializedWait)
+		select {
+		case <-initialized:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
 	if answered != nil {
 		// A short session would otherwise cancel its GET before the
 		// server's answer, and never learn a 405 (see noGetStream). A

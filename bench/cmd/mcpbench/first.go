@@ -245,10 +245,15 @@ Why the first connect of a fresh process and the in-process median disagree:
   being read to its end finds its connection busy and opens another. The
   handshake's notifications/initialized waits (at most 20 ms) for the end of
   initialize's stream, and the GET stream waits for the end of the first answer's,
-  so the first legacy listing of a process takes one connection, as the floor's
-  does (the floor reads each answer to its end before it sends again). Later
-  requests do not wait: freeing the connection before every next request cost more
-  on the busy path than it saved here (docs/performance.md).
+  so the first legacy listing of a process with a session id takes one connection,
+  as the floor's does (the floor reads each answer to its end before it sends
+  again). Later requests do not wait: freeing the connection before every next
+  request cost more on the busy path than it saved here (docs/performance.md).
+- **notifications/initialized without a session id.** A stateless server cannot
+  hold a client's requests until its notification arrives, so mcpgen sends it
+  beside the first listing instead of waiting for its 202: the listing saves
+  that round trip, and the notification takes a second connection (the floor
+  waits, as a client of a stateful server must).
 - **First use of encoding/json.** A process builds encoding/json's field cache of a
   struct type the first time it decodes into it. mcpgen reads the initialize and
   server/discover results and the capabilities with its own scanner, as it reads
