@@ -690,6 +690,14 @@ func TestLegacyListingSkipsGetWait(t *testing.T) {
 // a session id when stateful. onGet answers the GET stream. onList is given
 // each listing's answer to write, so that it can act before or after it.
 func newLegacyListServer(t *testing.T, stateful bool, onGet http.HandlerFunc, onList func(answer func())) *httpServer {
+	return newLegacyServer(t, stateful, onGet, func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+	}, onList)
+}
+
+// newLegacyServer is newLegacyListServer with onNotify answering every
+// notification.
+func newLegacyServer(t *testing.T, stateful bool, onGet, onNotify http.HandlerFunc, onList func(answer func())) *httpServer {
 	return newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodGet:
@@ -708,7 +716,7 @@ func newLegacyListServer(t *testing.T, stateful bool, onGet http.HandlerFunc, on
 			}
 			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`, hdr...)
 		case !strings.Contains(body, `"id"`):
-			w.WriteHeader(http.StatusAccepted)
+			onNotify(w, r)
 		default:
 			onList(func() { writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+idOf(body)+`,"result":{"tools":[]}}`) })
 		}
