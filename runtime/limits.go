@@ -7,6 +7,16 @@ package runtime
 // stall its client.
 const MaxSchemaNesting = 256
 
+// MaxRecursiveNesting is how deeply a value decoded into a recursive
+// generated type (from a schema that refers to itself, such as a tree) may
+// nest, in arrays and objects counted as JSON levels; a deeper one is
+// refused with a *ValidationError naming the first level too deep. The
+// generated decoder checks each object's members, so a value nested d
+// levels deep is read about d times over: a hostile server's 190 KB chain
+// of 9,000 nodes took 13 s to decode. Types that do not refer to
+// themselves nest only as deeply as their schema, and are not bounded.
+const MaxRecursiveNesting = 128
+
 // jsonNesting returns how deeply the JSON text data nests, counting up to
 // limit+1 at most. Brackets inside strings do not count.
 func jsonNesting(data []byte, limit int) int {

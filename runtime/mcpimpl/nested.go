@@ -61,8 +61,11 @@ func checkValue(data []byte, t reflect.Type, folded *bool) error {
 		}
 		return checkValue(data, t.Elem(), folded)
 	case reflect.Slice, reflect.Array:
-		var items []json.RawMessage
-		if k != KindArray || json.Unmarshal(data, &items) != nil {
+		if k != KindArray {
+			return nil
+		}
+		items, err := splitArray(data)
+		if err != nil {
 			return nil
 		}
 		for i, it := range items {
@@ -71,8 +74,11 @@ func checkValue(data []byte, t reflect.Type, folded *bool) error {
 			}
 		}
 	case reflect.Map:
-		var members map[string]json.RawMessage
-		if k != KindObject || json.Unmarshal(data, &members) != nil {
+		if k != KindObject {
+			return nil
+		}
+		members, err := splitObject(data)
+		if err != nil {
 			return nil
 		}
 		for _, name := range sortedKeys(members) {
@@ -118,6 +124,9 @@ func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.
 // locates them.
 func decodeChecked(data []byte, v any) error {
 	t := reflect.TypeOf(v).Elem()
+	if err := checkNesting(data, t); err != nil {
+		return err
+	}
 	folded := false
 	if err := checkValue(data, t, &folded); err != nil {
 		return err

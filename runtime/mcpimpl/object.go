@@ -129,7 +129,9 @@ func newObjectShape(t reflect.Type) *objectShape {
 // encoding/json would otherwise accept those payloads silently. An object
 // that repeats a key, at any depth, is refused as runtime.Schema refuses it:
 // encoding/json would check every value given, and merge the objects and
-// maps given twice into one that none of them was. Every error is a
+// maps given twice into one that none of them was. A value of a recursive
+// type nested more than 128 arrays and objects deep is refused, since each
+// level is checked apart (see runtime.MaxRecursiveNesting). Every error is a
 // *runtime.ValidationError with the JSON pointer of the value that failed.
 func DecodeObject(data []byte, v any, closed bool) error {
 	rv := reflect.ValueOf(v)
@@ -139,6 +141,9 @@ func DecodeObject(data []byte, v any, closed bool) error {
 	s := shapeOf(rv.Type().Elem())
 	if s.err != nil {
 		return s.err
+	}
+	if err := checkNesting(data, rv.Type().Elem()); err != nil {
+		return err
 	}
 	if dup, ok := jsontree.CheckUniqueKeys(data).(*jsontree.DuplicateKeyError); ok {
 		return Invalid(dup.Pointer, dup.Error())
@@ -169,11 +174,11 @@ func DecodeObject(data []byte, v any, closed bool) error {
 // matches one but for case, which encoding/json would decode into that
 // field (see exactMembers).
 func checkMembers(data []byte, s *objectShape, closed bool, folded *bool) (map[string]json.RawMessage, error) {
-	var members map[string]json.RawMessage
 	if k := JSONKind(data); k != KindObject {
 		return nil, Invalid("", "must be an object, not "+kindName(k))
 	}
-	if err := json.Unmarshal(data, &members); err != nil {
+	members, err := splitObject(data)
+	if err != nil {
 		return nil, err
 	}
 	present := 0
@@ -247,8 +252,11 @@ func exactMembers(data []byte, t reflect.Type) []byte {
 		}
 		return exactMembers(data, t.Elem())
 	case reflect.Slice, reflect.Array:
-		var items []json.RawMessage
-		if !parentChecked(t.Elem()) || JSONKind(data) != KindArray || json.Unmarshal(data, &items) != nil {
+		if !parentChecked(t.Elem()) || JSONKind(data) != KindArray {
+			return data
+		}
+		items, err := splitArray(data)
+		if err != nil {
 			return data
 		}
 		for i := range items {
@@ -256,8 +264,11 @@ func exactMembers(data []byte, t reflect.Type) []byte {
 		}
 		return marshalOr(items, data)
 	case reflect.Map:
-		var members map[string]json.RawMessage
-		if !parentChecked(t.Elem()) || JSONKind(data) != KindObject || json.Unmarshal(data, &members) != nil {
+		if !parentChecked(t.Elem()) || JSONKind(data) != KindObject {
+			return data
+		}
+		members, err := splitObject(data)
+		if err != nil {
 			return data
 		}
 		for name, raw := range members {
@@ -266,8 +277,11 @@ func exactMembers(data []byte, t reflect.Type) []byte {
 		return marshalOr(members, data)
 	case reflect.Struct:
 		s := shapeOf(t)
-		var members map[string]json.RawMessage
-		if s.err != nil || JSONKind(data) != KindObject || json.Unmarshal(data, &members) != nil {
+		if s.err != nil || JSONKind(data) != KindObject {
+			return data
+		}
+		members, err := splitObject(data)
+		if err != nil {
 			return data
 		}
 		kept := make(map[string]json.RawMessage, len(members))
@@ -382,8 +396,8 @@ func checkNoNullElems(data []byte, t reflect.Type, levels string, depth int) err
 		return nil
 	}
 	if k == KindArray {
-		var items []json.RawMessage
-		if err := json.Unmarshal(data, &items); err != nil {
+		items, err := splitArray(data)
+		if err != nil {
 			return err
 		}
 		for i, it := range items {
@@ -393,8 +407,8 @@ func checkNoNullElems(data []byte, t reflect.Type, levels string, depth int) err
 		}
 		return nil
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
+	members, err := splitObject(data)
+	if err != nil {
 		return err
 	}
 	for _, name := range sortedKeys(members) {
