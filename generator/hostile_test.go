@@ -76,8 +76,10 @@ func TestHostileSchemas(t *testing.T) {
 		{"depth 1000", toolList(1, nested(1000)), ir.Limits{}, "nests more than 64 levels"},
 		{"depth 10000", toolList(1, nested(10000)), ir.Limits{}, "exceeded max depth"},
 		{"raised depth limit", toolList(1, nested(100)), ir.Limits{MaxSchemaDepth: 200}, ""},
-		{"cycle of bare refs", toolList(1, cycle), ir.Limits{}, "leads back to itself"},
-		{"self ref", toolList(1, `{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`), ir.Limits{}, "leads back to itself"},
+		// An optional property that no value reaches the end of: the
+		// tool's schema checks the field (TestPureRefCycleGenerates).
+		{"cycle of bare refs", toolList(1, cycle), ir.Limits{}, ""},
+		{"self ref", toolList(1, `{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`), ir.Limits{}, ""},
 		{"long ref chain", toolList(1, chain.String()), ir.Limits{}, ""},
 		{"recursive type", toolList(1, recursive), ir.Limits{}, ""},
 		{"network ref", toolList(1, `{"type":"object","properties":{"a":{"$ref":"http://127.0.0.1:9/evil.json#/x"}}}`), ir.Limits{}, "which mcpgen does not fetch"},

@@ -359,6 +359,12 @@ func (c *converter) root(base, name string) (*Type, error) {
 // ref converts the target of a $ref found at ptr.
 func (c *converter) ref(ref, ptr string) (*Type, error) {
 	target, tptr, err := schema.Resolve(c.doc, ref)
+	if err == nil && schema.BareCycle(c.doc, target) {
+		// Validators refuse every value there: a field of any JSON value,
+		// which the tool's schema checks, as for the false schema.
+		c.needRaw("$ref cycle")
+		return &Type{Kind: Raw, Pointer: strings.TrimSuffix(ptr, "/$ref")}, nil
+	}
 	visited := map[string]bool{tptr: true}
 	for err == nil && isBareRef(target) {
 		next := target.Get("$ref").Str

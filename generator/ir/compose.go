@@ -52,7 +52,7 @@ func (c *converter) allOf(v *jsontree.Node, ptr, hint string) (*Type, error) {
 // many paths reach it).
 func (c *converter) mergeInto(dst, src *jsontree.Node, ptr string) error {
 	if c.flat == nil {
-		c.flat = &schema.Flattener{Root: c.doc, Prefix: c.rootPtr, Budget: &c.budget, Merge: c.mergeKeywords,
+		c.flat = &schema.Flattener{Root: c.doc, Prefix: c.rootPtr, Budget: &c.budget, Merge: c.mergeKeywords, FalseBareCycles: true,
 			Leaf: func(n *jsontree.Node, ptr string) (*jsontree.Node, error) {
 				if n.Kind != jsontree.Bool {
 					return nil, c.errf(ptr, "schema is a JSON %s, want an object or a boolean", n.Kind)

@@ -36,10 +36,11 @@ const maxUnsatisfiableSteps = 100000
 // const values none of which has the schema's type, "not" of every value,
 // a minimum above the maximum (of a number, a string's length or an
 // array's items), an allOf part that admits nothing, anyOf or oneOf whose
-// branches all admit nothing, a $ref to such a schema, and an object whose
-// required property admits nothing, or is not allowed at all. It follows
-// required properties only: an optional property that admits nothing can
-// be left out.
+// branches all admit nothing, a $ref to such a schema, a $ref that leads
+// back to itself through bare $refs only (see schema.BareCycle), and an
+// object whose required property admits nothing, or is not allowed at all.
+// It follows required properties only: an optional property that admits
+// nothing can be left out.
 func unsatisfiable(doc *jsontree.Node, ptr string) (at, why string) {
 	f := &emptyFinder{doc: doc, visiting: map[*jsontree.Node]bool{}}
 	return f.empty(doc, ptr)
@@ -123,6 +124,9 @@ func (f *emptyFinder) empty(v *jsontree.Node, ptr string) (string, string) {
 		}
 	}
 	if ref, ok := v.Get("$ref").StringValue(); ok {
+		if schema.BareCycle(f.doc, v) {
+			return ptr + "/$ref", "$ref " + strconv.Quote(ref) + " leads back to itself through bare $refs and never to a schema: validators refuse every value there"
+		}
 		if target, tptr, err := schema.Resolve(f.doc, ref); err == nil {
 			if at, why := f.empty(target, tptrOf(ptr, tptr)); at != "" {
 				return at, why

@@ -24,6 +24,10 @@ func TestUnsatisfiable(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/e"}},"required":["a"],"$defs":{"e":{"enum":[]}}}`, "/inputSchema/$defs/e/enum"},
 		{`{"type":"object","properties":{"o":{"type":"object","properties":{"b":{"enum":[]}},"required":["b"]}},"required":["o"]}`, "/inputSchema/properties/o/properties/b/enum"},
 		{`{"type":"object","properties":{},"required":["x"],"additionalProperties":false}`, "/inputSchema/required/0"},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"required":["a"],"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}}`, "/inputSchema/properties/a/$ref"},
+		{`{"type":"object","properties":{"a":{"type":"string","$ref":"#/$defs/x"}},"required":["a"],"$defs":{"x":{"$anchor":"x","$ref":"#x"}}}`, "/inputSchema/$defs/x/$ref"},
+		{`{"$ref":"#"}`, "/inputSchema/$ref"},
+		{`{"type":"object","allOf":[{"$ref":"#/$defs/x"}],"$defs":{"x":{"$ref":"#/$defs/x"}}}`, "/inputSchema/allOf/0/$ref"},
 		// Satisfiable: an optional property can be left out; a schema
 		// that allows other types than object ignores required; an enum
 		// with a value of the type; a reference to the root.
@@ -35,6 +39,8 @@ func TestUnsatisfiable(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"anyOf":[{"enum":[]},{"type":"string"}]}},"required":["a"]}`, ""},
 		{`{"type":"object","properties":{"a":{"type":["string","number"],"minLength":5,"maxLength":2}},"required":["a"]}`, ""},
 		{`{"type":"object","properties":{"a":{"$ref":"#"}}}`, ""},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"$ref":"#/$defs/x"}}}`, ""},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"required":["a"],"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"type":"string"}}}`, ""},
 		{`{"type":"object","properties":{},"required":["x"],"patternProperties":{"^x$":{}},"additionalProperties":false}`, ""},
 	} {
 		doc, err := jsontree.Parse([]byte(tc.schema))

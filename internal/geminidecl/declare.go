@@ -138,6 +138,10 @@ func setParameters(d *Declaration, t runtime.Tool, input *jsontree.Node, jsonSch
 	if err != nil {
 		return err
 	}
+	// Below the root, a loop of bare $refs is a schema no value passes,
+	// left out like false; at the root, it left no arguments valid, and
+	// the flatten above refused it, as provschema.Root does.
+	c.flat.FalseBareCycles = true
 	// A type that names no type (an object, a number, []) is not object
 	// either.
 	if typ := flat.Get("type"); typ != nil && !slices.Contains(schema.Types(typ), "object") {

@@ -729,11 +729,16 @@ func (c *converter) convertTyped(n *jsontree.Node, typ string, at *path, depth i
 		if len(left) > 0 {
 			notes = append(notes, fmt.Sprintf("Nested levels of %s repeat this structure and are not described further.", strings.Join(quoteAll(left), ", ")))
 		}
-		if len(s.Properties) == 0 && depth > 0 {
-			if len(left) > 0 {
-				return nil, &pruned{recursive: true}, nil
-			}
+		switch {
+		case len(s.Properties) > 0:
+		case depth > 0 && len(left) > 0:
+			return nil, &pruned{recursive: true}, nil
+		case depth > 0:
 			c.fallbackf(at, "an object without declared properties has no typed form")
+		case len(left) > 0:
+			// Every level was left out: the tool would take no
+			// parameters.
+			c.fallbackf(at, "each property nests the object again, and nothing else, which the typed form cannot end")
 		}
 		notes = append(notes, valueNotes(vals, func(v *jsontree.Node) bool { return v.Kind == jsontree.Object })...)
 	default:

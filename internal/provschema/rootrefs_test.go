@@ -69,3 +69,26 @@ func TestStripAddedNullsTypeBesideEnum(t *testing.T) {
 	}
 	checkStripped(t, doc, schema, cases)
 }
+
+// TestPureRefCyclesDeclaredAsGeminiDoes checks the Claude and OpenAI side
+// of a $ref that leads back to itself through bare $refs only, where the
+// validator refuses every value: below the root the tool is declared, as
+// the Gemini declarations now declare it, with the server's schema, which
+// the shared validator checks the model's arguments against; at the root,
+// where no arguments are valid, it is an error naming the tool and the
+// pointer, as the Gemini declarations give.
+func TestPureRefCyclesDeclaredAsGeminiDoes(t *testing.T) {
+	below := `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"},"b":{"type":"string"}},"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}}`
+	root, _, err := Root("t", []byte(below))
+	if err != nil || root.String() != below {
+		t.Errorf("Root(%s) = %v, %v; want the schema as it is", below, root, err)
+	}
+	for in, want := range map[string]string{
+		`{"$ref":"#"}`: `tool t: input schema at /$ref: $ref "#" is reached again inside itself: a recursive schema cannot be merged`,
+		`{"type":"object","allOf":[{"$ref":"#/$defs/x"}],"$defs":{"x":{"$ref":"#/$defs/x"}}}`: `tool t: input schema at /$defs/x/$ref: $ref "#/$defs/x" is reached again inside itself: a recursive schema cannot be merged`,
+	} {
+		if _, _, err := Root("t", []byte(in)); err == nil || err.Error() != want {
+			t.Errorf("Root(%s): error %v, want %s", in, err, want)
+		}
+	}
+}

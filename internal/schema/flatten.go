@@ -113,6 +113,10 @@ type Flattener struct {
 	// the values it holds: they may be shared. A nil Merge sets each
 	// keyword of src, later ones winning.
 	Merge func(dst, src *jsontree.Node, ptr string) error
+	// FalseBareCycles reads a $ref that leads back to itself through bare
+	// $refs only (see BareCycle) as the false schema, made by Leaf, instead
+	// of failing: validators refuse every value there.
+	FalseBareCycles bool
 	// Leaf returns the object that stands for a schema that is not one
 	// (true, false, or a JSON value that is no schema), or an error. A nil
 	// Leaf reads true as {}, false as {"not": {}}, and fails on the rest.
@@ -335,6 +339,13 @@ func (f *Flattener) target(t *jsontree.Node, tptr, s, ptr string, depth int) (fl
 		if f.Lenient {
 			return flat{}, errCut
 		}
+		if f.FalseBareCycles && BareCycle(f.Root, t) {
+			// The loop from t back to t holds bare $refs only: the walk
+			// from t followed the one chain BareCycle follows, or it
+			// would have come back to another schema first.
+			node, err := f.leaf(&jsontree.Node{Kind: jsontree.Bool}, f.Prefix+tptr)
+			return flat{node: node}, err
+		}
 		return flat{}, &FlattenError{Pointer: ptr + "/$ref", Msg: fmt.Sprintf("$ref %q is reached again inside itself: a recursive schema cannot be merged", s)}
 	}
 	f.active = append(f.active, tptr)
@@ -379,6 +390,56 @@ func FollowBare(root, n *jsontree.Node, bare func(*jsontree.Node) bool) *jsontre
 		n = t
 	}
 	return n
+}
+
+// BareCycle reports whether the bare $refs followed from n lead back to a
+// schema they passed, never to a schema that constrains anything: a $ref
+// to itself, x → y → x, or a chain into such a loop, through pointers or
+// $anchors. A schema is bare here when the keywords beside its string $ref
+// constrain nothing: annotations, $anchor, $defs and the like, and, up to
+// draft-07, any keyword, which the $ref makes validators ignore. JSON
+// Schema leaves such a loop undefined; validators refuse every value that
+// reaches it (the one behind runtime.Schema reports a reference cycle) or
+// never end. BareCycle reports false at a $ref that does not resolve, and
+// after DefaultMaxFlattenDepth steps.
+func BareCycle(root, n *jsontree.Node) bool {
+	draft := DraftOf(root)
+	var seen []string
+	for range DefaultMaxFlattenDepth {
+		if !refOnly(n, draft) {
+			return false
+		}
+		t, ptr, err := Resolve(root, n.Get("$ref").Str)
+		if err != nil {
+			return false
+		}
+		if slices.Contains(seen, ptr) {
+			return true
+		}
+		seen = append(seen, ptr)
+		n = t
+	}
+	return false
+}
+
+// refOnly reports whether n is a string $ref whose other keywords
+// constrain nothing in draft d (see BareCycle).
+func refOnly(n *jsontree.Node, d Draft) bool {
+	if n == nil || n.Kind != jsontree.Object {
+		return false
+	}
+	if _, ok := n.Get("$ref").StringValue(); !ok {
+		return false
+	}
+	for _, m := range n.Members {
+		switch {
+		case m.Key == "$ref", Annotation(m.Key), !d.RefSibling(m.Key):
+		case m.Key == "$anchor", m.Key == "$dynamicAnchor", m.Key == "$defs", m.Key == "definitions", m.Key == "$schema", m.Key == "$id", m.Key == "id":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // BareRef reports a schema that is a string $ref with only annotations

@@ -57,6 +57,69 @@ func orNode(a, b *jsontree.Node) *jsontree.Node {
 
 // TestFlattenErrors names the JSON pointer of what cannot be flattened,
 // and, leniently, keeps such a $ref as written.
+// TestBareCycle tells the $refs that lead back to a schema they passed
+// through bare $refs only from those that reach a schema, or stop.
+func TestBareCycle(t *testing.T) {
+	long := `{"$defs":{`
+	for i := range 70 {
+		long += fmt.Sprintf(`"d%d":{"$ref":"#/$defs/d%d"},`, i, (i+1)%70)
+	}
+	long = strings.TrimSuffix(long, ",") + `}}`
+	for _, tc := range []struct {
+		doc, at string
+		want    bool
+	}{
+		{`{"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}}`, "/$defs/x", true},
+		{`{"$defs":{"w":{"$ref":"#/$defs/x"},"x":{"$ref":"#/$defs/x","description":"d"}}}`, "/$defs/w", true},
+		{`{"$defs":{"x":{"$anchor":"a","$ref":"#a"}}}`, "/$defs/x", true},
+		{`{"$defs":{"x/y":{"$ref":"#/$defs/p~0q"},"p~q":{"$ref":"#/$defs/r%25s"},"r%s":{"$ref":"#/$defs/x~1y"}}}`, "/$defs/x~1y", true},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{"$ref":"#/definitions/x","type":"string"}}}`, "/definitions/x", true},
+		{`{"$ref":"#"}`, "", true},
+		// Not a loop of bare $refs: a sibling that applies, allOf, a
+		// target with content, a dangling $ref, a loop longer than the
+		// Flattener follows.
+		{`{"$defs":{"x":{"$ref":"#/$defs/x","type":"string"}}}`, "/$defs/x", false},
+		{`{"$defs":{"x":{"allOf":[{"$ref":"#/$defs/x"}]}}}`, "/$defs/x", false},
+		{`{"type":"object","properties":{"a":{"$ref":"#"}}}`, "/properties/a", false},
+		{`{"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"type":"string"}}}`, "/$defs/x", false},
+		{`{"$defs":{"x":{"$ref":"#/$defs/z"}}}`, "/$defs/x", false},
+		{long, "/$defs/d0", false},
+	} {
+		doc := parse(t, tc.doc)
+		n, err := doc.Lookup(tc.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := BareCycle(doc, n); got != tc.want {
+			t.Errorf("%.80s at %q: BareCycle = %v, want %v", tc.doc, tc.at, got, tc.want)
+		}
+	}
+}
+
+// TestFlattenFalseBareCycles checks that with FalseBareCycles a loop of
+// bare $refs, wherever the walk meets it, is the false schema, and that
+// any other recursion is still an error.
+func TestFlattenFalseBareCycles(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}},"$ref":"#/$defs/x"}`, `{"not":{}}`},
+		{`{"$defs":{"x":{"$ref":"#/$defs/x"}},"allOf":[{"type":"string"},{"$ref":"#/$defs/x"}]}`, `{"type":"string","not":{}}`},
+		{`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, `/$defs/a/allOf/0/$ref: $ref "#/$defs/a" is reached again inside itself: a recursive schema cannot be merged`},
+	} {
+		doc := parse(t, tc.doc)
+		got, _, err := (&Flattener{Root: doc, FalseBareCycles: true}).Flatten(doc, "")
+		if err != nil {
+			if err.Error() != tc.want {
+				t.Errorf("%s: error %v, want %s", tc.doc, err, tc.want)
+			}
+			continue
+		}
+		got.Delete("$defs")
+		if got.String() != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.doc, got, tc.want)
+		}
+	}
+}
+
 func TestFlattenErrors(t *testing.T) {
 	chain := `{"$defs":{`
 	for i := range 70 {

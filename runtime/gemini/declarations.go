@@ -50,8 +50,11 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 // note; exclusive bounds, multipleOf, pattern, uniqueItems, default and
 // formats other than date-time also move to the description; an array
 // without items gets string items, and a schema that accepts any value is
-// declared as a string, both saying so. A tool without parameters has nil
-// Parameters.
+// declared as a string, both saying so. A property that no value passes
+// (false, "not" of every value, or a $ref that leads back to itself through
+// bare $refs only, a loop on which validators refuse every value) is left
+// out, and its object's description tells the model not to send it. A tool
+// without parameters has nil Parameters.
 //
 // A tool the typed form cannot describe without changing which arguments
 // are valid is declared in the JSON Schema form instead, so that what the
@@ -59,8 +62,9 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 // rejects (such as "auth-method" or "$filter"; renaming it would need every
 // caller to rename arguments back), an object with no declared properties
 // below the top level or, at the top level, one with a schema for its
-// undeclared keys (a free-form map, patternProperties), a required name
-// that properties does not declare, a tuple array, a union at the top
+// undeclared keys (a free-form map, patternProperties), one each of whose
+// properties only nests it again (a chain of "next" links), a required
+// name that properties does not declare, a tuple array, a union at the top
 // level, a schema that only excludes values (not), or a schema too large
 // or too deeply nested (more than 64 levels) to expand, or whose expanded
 // text (a long description repeated at every use of a $ref) would exceed
@@ -68,8 +72,9 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 //
 // The error names the tool and the JSON pointer of the part that cannot be
 // converted: an external or dangling $ref, allOf branches that contradict
-// each other, an input schema that is not an object, a number beyond the
-// range of a float64 (such as 1e400), which the API cannot read.
+// each other, an input schema that is not an object or that is a loop of
+// bare $refs (no arguments are valid), a number beyond the range of a
+// float64 (such as 1e400), which the API cannot read.
 func Declarations(tools []runtime.Tool, opts *DeclarationOptions) ([]*genai.FunctionDeclaration, map[string]string, error) {
 	if opts == nil {
 		opts = &DeclarationOptions{}

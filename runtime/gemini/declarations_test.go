@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -337,5 +338,48 @@ func TestDeclarationEnumsHoldNoEmptyString(t *testing.T) {
 				t.Errorf("parameters:\n got %s\nwant %s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestToolsetWithPureRefCycle checks a tool whose optional property is a
+// cycle of bare $refs (x → y → x), among tools without one: the Toolset
+// declares every tool, the cycle's property left out, and the validator
+// refuses a call that sends it, before the server sees it. Such a tool
+// made NewToolset fail for the whole list. A root schema that is such a
+// cycle leaves no call valid and still fails it, naming the tool.
+func TestToolsetWithPureRefCycle(t *testing.T) {
+	cycle := runtime.Tool{Name: "cycle", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"},"b":{"type":"string"}},"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}}`)}
+	caller := &fakeCaller{answer: func(name string, args json.RawMessage) (*runtime.Result, error) {
+		return &runtime.Result{Content: []runtime.Content{{Type: "text", Text: "done"}}}, nil
+	}}
+	tools := append(slices.Clone(testTools), cycle)
+	ts, err := NewToolset(caller, tools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := ts.Declarations()
+	checkGemini(t, decls)
+	if len(decls) != len(tools) {
+		t.Fatalf("%d declarations for %d tools", len(decls), len(tools))
+	}
+	if got, want := paramsJSON(t, decls[len(decls)-1]), `{"description":"Do not send \"a\".","properties":{"b":{"type":"STRING"}},"propertyOrdering":["b"],"type":"OBJECT"}`; got != want {
+		t.Errorf("parameters:\n got %s\nwant %s", got, want)
+	}
+	refused := ts.Handle(t.Context(), &genai.FunctionCall{Name: "cycle", Args: map[string]any{"a": "x"}})
+	if msg, _ := refused.Response["error"].(string); !strings.Contains(msg, "invalid arguments for cycle at /a") {
+		t.Errorf("call with a: response %v, want the validator's refusal", refused.Response)
+	}
+	ok := ts.Handle(t.Context(), &genai.FunctionCall{Name: "cycle", Args: map[string]any{"b": "x"}})
+	if ok.Response["output"] != "done" {
+		t.Errorf("call without a: response %v", ok.Response)
+	}
+	if calls := caller.recorded(); !slices.Equal(calls, []string{`cycle {"b":"x"}`}) {
+		t.Errorf("calls %q, want the one without a", calls)
+	}
+
+	root := runtime.Tool{Name: "root cycle", InputSchema: json.RawMessage(`{"$ref":"#"}`)}
+	_, err = NewToolset(caller, append(slices.Clone(testTools), root), nil)
+	if want := `tool root cycle: input schema at /$ref: $ref "#" is reached again inside itself: a recursive schema cannot be merged`; err == nil || err.Error() != want {
+		t.Errorf("root cycle: error %v, want %s", err, want)
 	}
 }
