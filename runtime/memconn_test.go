@@ -374,6 +374,7 @@ func TestListenForToolChanges(t *testing.T) {
 	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
 		if m.Method == "subscriptions/listen" {
 			listening <- m
+			go func() { c.in <- listenAck(m.ID, `{"toolsListChanged":true}`) }()
 		}
 		return nil
 	}))
@@ -385,7 +386,6 @@ func TestListenForToolChanges(t *testing.T) {
 	if !strings.Contains(string(m.Params), `"toolsListChanged":true`) || !strings.Contains(string(m.Params), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`) {
 		t.Errorf("listen params: %s", m.Params)
 	}
-	conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s},"notifications":{"toolsListChanged":true}}}`, m.ID))
 	conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}`, m.ID))
 	select {
 	case <-changed:
@@ -561,6 +561,7 @@ func TestServerEndsSubscription(t *testing.T) {
 	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
 		if m.Method == "subscriptions/listen" {
 			listening <- m
+			go func() { c.in <- listenAck(m.ID, `{"toolsListChanged":true}`) }()
 		}
 		return nil
 	}))
@@ -741,4 +742,10 @@ func TestEveryMessageLeavesRoomForItsNewline(t *testing.T) {
 			t.Errorf("no %s was written; written: %v", want, kinds)
 		}
 	}
+}
+
+// listenAck is the acknowledgement of the subscriptions/listen request id
+// that honours notifications, a JSON object; Connect waits for it.
+func listenAck(id json.RawMessage, notifications string) []byte {
+	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s},"notifications":%s}}`, id, notifications))
 }

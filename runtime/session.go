@@ -93,6 +93,10 @@ type Session struct {
 	// closes listenDone.
 	listenCancel context.CancelFunc
 	listenDone   chan struct{}
+	// listenAcked is closed, once (ackOnce), when the server has
+	// acknowledged the subscriptions/listen request.
+	listenAcked chan struct{}
+	ackOnce     sync.Once
 
 	// served holds the server requests handlers are working on;
 	// requests bounds them (see serverreq_bounds.go).
@@ -174,7 +178,12 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 		if !st.legacy && st.caps.ToolsListChanged {
 			lctx, cancel := context.WithCancel(s.ctx)
 			s.listenCancel, s.listenDone = cancel, make(chan struct{})
+			s.listenAcked = make(chan struct{})
 			go s.listen(lctx)
+			if err := s.awaitSubscription(ctx); err != nil {
+				s.closeWithin(ctx)
+				return nil, err
+			}
 		}
 	}
 	if s.opts.SnapshotHash != "" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
@@ -257,6 +258,9 @@ func (s *Session) notification(method string, params []byte) {
 // warning.
 func (s *Session) subscriptionAcknowledged(params []byte) {
 	s.log.Debug("subscription acknowledged", "notifications", logParams{s, params})
+	if s.listenAcked != nil {
+		s.ackOnce.Do(func() { close(s.listenAcked) })
+	}
 	tools := false
 	_ = jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
 		if !jsonrpc.KeyIs(key, escaped, "notifications") {
@@ -316,6 +320,29 @@ func (s *Session) changedLoop() {
 			s.opts.OnToolsChanged()
 		}
 	}
+}
+
+// subscriptionAckWait bounds how long Connect waits for the server to
+// acknowledge the subscriptions/listen request of OnToolsChanged.
+const subscriptionAckWait = 10 * time.Second
+
+// awaitSubscription waits until the server has acknowledged the tool list
+// subscription, or ended it, at most subscriptionAckWait: a 2026-07-28
+// server sends a change only on the subscriptions it has taken (go-sdk's
+// drops one made before), so a change made right after Connect returned
+// would be lost. Only ctx ending is an error.
+func (s *Session) awaitSubscription(ctx context.Context) error {
+	t := time.NewTimer(subscriptionAckWait)
+	defer t.Stop()
+	select {
+	case <-s.listenAcked:
+	case <-s.listenDone:
+	case <-t.C:
+		s.log.Warn("the server has not acknowledged the tool list subscription: changes made before it does may not reach OnToolsChanged", "waited", subscriptionAckWait)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
 }
 
 // listen keeps a 2026-07-28 subscriptions/listen request open for tool list

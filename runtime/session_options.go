@@ -116,7 +116,11 @@ type Options struct {
 	// concurrently with itself, when the server reports that its tool list
 	// changed. It may call the Session (ListTools, typically) but not
 	// Close. In the 2026-07-28 era the Session opens a subscriptions/listen
-	// stream for it when the server supports it.
+	// stream for it when the server supports it, and Connect returns once
+	// the server has acknowledged it (or ended it, or subscriptionAckWait,
+	// 10 s, has passed), since such a server sends a change only to the
+	// subscriptions it has taken: one made right after Connect would
+	// otherwise be lost.
 	OnToolsChanged func()
 
 	// DisableToolsCache makes every ListTools ask the server. By default,

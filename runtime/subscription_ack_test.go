@@ -30,6 +30,7 @@ func TestSubscriptionAckWithoutToolChanges(t *testing.T) {
 			conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
 				if m.Method == "subscriptions/listen" {
 					listening <- m
+					go func() { c.in <- listenAck(m.ID, tc.notifications) }()
 				}
 				return nil
 			}))
@@ -45,9 +46,7 @@ func TestSubscriptionAckWithoutToolChanges(t *testing.T) {
 			}
 			defer s.Close()
 			m := <-listening
-			conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s},"notifications":%s}}`, m.ID, tc.notifications))
-			// Read after the acknowledgement: once it is handled, so is the
-			// acknowledgement.
+			// Connect returned once the acknowledgement was handled.
 			conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}`, m.ID))
 			select {
 			case <-changed:
@@ -59,5 +58,62 @@ func TestSubscriptionAckWithoutToolChanges(t *testing.T) {
 				t.Errorf("warned %v, want %v; logs:\n%s", warned, tc.warn, logs.String())
 			}
 		})
+	}
+}
+
+// TestConnectWaitsForSubscriptionAck checks that Connect, with
+// OnToolsChanged in the 2026-07-28 era, returns once the server has
+// acknowledged the subscriptions/listen request: a server such as go-sdk's
+// sends a tool list change only to the subscriptions it has taken, so a
+// change made right after Connect returned was lost, and OnToolsChanged
+// never ran (a flaky Live test on a loaded machine).
+func TestConnectWaitsForSubscriptionAck(t *testing.T) {
+	listening := make(chan memMsg, 1)
+	release := make(chan struct{})
+	changed := make(chan struct{}, 1)
+	conn := newMemConn(modernMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method == "subscriptions/listen" {
+			listening <- m
+			go func() {
+				<-release
+				c.in <- listenAck(m.ID, `{"toolsListChanged":true}`)
+			}()
+		}
+		return nil
+	}))
+	type result struct {
+		s   *Session
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := Connect(context.Background(), conn, &Options{OnToolsChanged: func() {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}})
+		done <- result{s, err}
+	}()
+	m := <-listening
+	select {
+	case r := <-done:
+		if r.s != nil {
+			r.s.Close()
+		}
+		t.Fatalf("Connect returned (%v) before the server acknowledged the tool list subscription", r.err)
+	default:
+	}
+	close(release)
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	defer r.s.Close()
+	conn.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}`, m.ID))
+	select {
+	case <-changed:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("OnToolsChanged not called")
 	}
 }

@@ -164,6 +164,7 @@ func TestToolsListChangedInvalidatesCache(t *testing.T) {
 	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
 		if m.Method == "subscriptions/listen" {
 			listening <- m
+			go func() { c.in <- listenAck(m.ID, `{"toolsListChanged":true}`) }()
 			return nil
 		}
 		return serve(c, ctx, m)
