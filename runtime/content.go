@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
 )
 
@@ -101,10 +101,15 @@ func (c *Content) decode(data []byte, alias bool) error {
 				return nil
 			}
 			n, ok := wholeNumber(v)
-			if !ok {
+			switch {
+			case !ok && beyondInt64(v):
+				// A size of 1e30 bytes tells nothing: it is left unknown,
+				// and the result that holds the block is not lost.
+			case !ok:
 				return errors.New("size: expected an integer")
+			default:
+				c.Size = &n
 			}
-			c.Size = &n
 		case "resource":
 			if jsonrpc.IsNull(v) {
 				return nil
@@ -167,16 +172,21 @@ func (r *ResourceContents) decode(data []byte, keep func([]byte) json.RawMessage
 }
 
 // wholeNumber parses v as a JSON number with no fractional part, however
-// written (12, 12.0, 1.2e1), as JSON Schema's "integer" accepts it.
+// written (12, 12.0, 1.2e1), as JSON Schema's "integer" accepts it, that an
+// int64 holds.
 func wholeNumber(v []byte) (int64, bool) {
 	if n, ok := jsonrpc.Int(v); ok {
 		return n, true
 	}
-	f, ok := jsonrpc.Float(v)
-	if !ok || f != math.Trunc(f) || math.Abs(f) >= 1<<62 {
-		return 0, false
-	}
-	return int64(f), true
+	return jsontree.Int64(string(v))
+}
+
+// beyondInt64 reports whether v is a JSON number beyond the range of an
+// int64, such as 1e30 or 1e400.
+func beyondInt64(v []byte) bool {
+	hi, ok1 := jsontree.CompareNumbers(string(v), "9223372036854775807")
+	lo, ok2 := jsontree.CompareNumbers(string(v), "-9223372036854775808")
+	return ok1 && ok2 && (hi > 0 || lo < 0)
 }
 
 // decodeBase64 decodes a JSON string of standard base64.

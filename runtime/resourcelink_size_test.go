@@ -66,3 +66,32 @@ func TestResourceContentsErrorsNameTheMember(t *testing.T) {
 		t.Errorf("embedded resource with a bad blob: %v, want an error naming resource: blob", err)
 	}
 }
+
+// TestResourceLinkSizeBeyondInt64: a resource_link whose size is a whole
+// number too large for an int64 (1e30, 9223372036854775808, 1e400), which
+// JSON Schema's "integer" accepts, does not fail the tool call that returned
+// it: the size is unknown (nil). The call failed with "size: expected an
+// integer".
+func TestResourceLinkSizeBeyondInt64(t *testing.T) {
+	for _, size := range []string{"1e30", "9223372036854775808", "1e400", "123456789012345678901234567890"} {
+		conn := newMemConn(legacyMem(func(c *memConn, ctx context.Context, m memMsg) error {
+			if m.Method == "tools/call" {
+				c.reply(m, `{"content":[{"type":"resource_link","uri":"file:///out.bin","name":"out.bin","size":`+size+`}]}`)
+			}
+			return nil
+		}))
+		s, err := Connect(context.Background(), conn, &Options{ProtocolVersion: "2025-06-18"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.CallTool(context.Background(), "export", nil)
+		s.Close()
+		if err != nil {
+			t.Errorf("size %s: CallTool = %v, want the result with its resource link", size, err)
+			continue
+		}
+		if links := res.ResourceLinks(); len(links) != 1 || links[0].Size != nil || links[0].URI != "file:///out.bin" {
+			t.Errorf("size %s: resource links = %+v, want one of unknown size", size, links)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -59,6 +60,46 @@ func TestSamplingConcurrencyBound(t *testing.T) {
 		s.Close()
 		if m := most.Load(); m != int64(c.want) {
 			t.Errorf("MaxConcurrentSampling %d: %d handlers ran at once, want %d", c.option, m, c.want)
+		}
+	}
+}
+
+// TestSamplingMaxTokensAnyInteger sends sampling requests whose maxTokens
+// is an integer written with a fraction or an exponent, or beyond an int:
+// JSON Schema's integer, which the specification asks for, is each of
+// them. They were refused ("cannot unmarshal number 100.0 into Go struct
+// field SamplingRequest.maxTokens of type int"); 100.0 is 100 now, and a
+// count beyond an int asks for no less than the application's limit. A
+// fraction is refused, naming the member.
+func TestSamplingMaxTokensAnyInteger(t *testing.T) {
+	answered := make(chan memMsg, 20)
+	mc := newMemConn(legacyMem(func(c *memConn, ctx context.Context, m memMsg) error {
+		if m.Method == "" {
+			answered <- m
+		}
+		return nil
+	}))
+	handler := func(ctx context.Context, req *SamplingRequest) (*SamplingResult, error) {
+		return &SamplingResult{Content: []Content{{Type: ContentText, Text: fmt.Sprintf("%d %d", req.MaxTokens, req.TokenLimit(1000))}}, Model: "m"}, nil
+	}
+	s, err := Connect(context.Background(), mc, &Options{ProtocolVersion: "2025-06-18", Sampling: handler})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct{ lit, want string }{
+		{"100.0", `"text":"100 100"`},
+		{"1e2", `"text":"100 100"`},
+		{"-0", `"text":"0 1000"`},
+		{"1e30", fmt.Sprintf(`"text":"%d 1000"`, math.MaxInt)},
+		{"9223372036854775808", fmt.Sprintf(`"text":"%d 1000"`, math.MaxInt)},
+		{"1e400", fmt.Sprintf(`"text":"%d 1000"`, math.MaxInt)},
+		{"-1e400", fmt.Sprintf(`"text":"%d 1000"`, math.MinInt)},
+		{"1.5", `sampling/createMessage: malformed params: maxTokens: 1.5 is not an integer`},
+	} {
+		mc.in <- []byte(`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":` + tc.lit + `}}`)
+		if m := <-answered; !strings.Contains(m.Raw, tc.want) {
+			t.Errorf("maxTokens %s: answer %s, want %s", tc.lit, m.Raw, tc.want)
 		}
 	}
 }

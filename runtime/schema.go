@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -47,7 +49,9 @@ func (s *Schema) Compile() error {
 // value; malformed JSON and a schema that does not compile are plain errors.
 // An object that repeats a key is a violation too, at the pointer of the
 // repeated key: the schema's validator judges only the last of its values,
-// and a server may read another (see jsontree.DuplicateKeyError).
+// and a server may read another (see jsontree.DuplicateKeyError). So is a
+// number a float64 cannot hold, such as 1e400 or 1e-400, or one longer
+// than 1000 characters, at its pointer.
 func (s *Schema) Validate(args []byte) error {
 	if err := s.Compile(); err != nil {
 		return err
@@ -72,6 +76,9 @@ func (s *Schema) ValidateValue(v any) error {
 	if err := s.Compile(); err != nil {
 		return err
 	}
+	if path, reason, ok := unreadableNumber(v); ok {
+		return &ValidationError{Tool: s.tool, Pointer: pointerFromPath(path), Reason: reason}
+	}
 	err := s.compiled.Validate(v)
 	if err == nil {
 		return nil
@@ -89,6 +96,69 @@ func (s *Schema) ValidateValue(v any) error {
 }
 
 var printer = message.NewPrinter(language.English)
+
+// maxNumberLength bounds the characters of a number Validate judges: the
+// validator reads numbers exactly, in time that grows faster than their
+// length, and the longest a float64 or an int64 needs is 24.
+const maxNumberLength = 1000
+
+// unreadableNumber finds a number in v (json.Number, as
+// jsonschema.UnmarshalJSON decodes numbers) that a float64 cannot hold:
+// beyond its range, nonzero but read as 0, or longer than maxNumberLength.
+// The validator's exact reading of such a number panics when its exponent
+// is beyond a million, and takes seconds for one of a million digits; the
+// decoding of a generated package, a float64, fails or reads 0. It returns
+// the path to the number, the first under the least key of each object,
+// and why it is refused.
+func unreadableNumber(v any) (path []string, reason string, ok bool) {
+	switch v := v.(type) {
+	case json.Number:
+		reason = numberReason(string(v))
+		return nil, reason, reason != ""
+	case map[string]any:
+		var least string
+		for k, m := range v {
+			if ok && k >= least {
+				continue
+			}
+			if p, r, found := unreadableNumber(m); found {
+				least, path, reason, ok = k, p, r, true
+			}
+		}
+		if ok {
+			path = append([]string{least}, path...)
+		}
+		return path, reason, ok
+	case []any:
+		for i, it := range v {
+			if p, r, found := unreadableNumber(it); found {
+				return append([]string{strconv.Itoa(i)}, p...), r, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// numberReason says why a float64 cannot hold the JSON number lit, or
+// returns "" when it can.
+func numberReason(lit string) string {
+	quoted := lit
+	if len(quoted) > 64 {
+		quoted = quoted[:64] + "…"
+	}
+	if len(lit) > maxNumberLength {
+		return fmt.Sprintf("the number %s is longer than %d characters", quoted, maxNumberLength)
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return "the number " + quoted + " is beyond the range of a float64"
+	}
+	mant, _, _ := strings.Cut(strings.ToLower(lit), "e")
+	if f == 0 && strings.ContainsAny(mant, "123456789") {
+		return "the number " + quoted + " is too small for a float64, which reads it as 0"
+	}
+	return ""
+}
 
 // schemaURL is the made-up location the schema is compiled under. It is never
 // fetched.

@@ -6,6 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsontree"
 )
 
 // ErrDeclined is what a sampling or roots handler returns when the user
@@ -54,6 +59,57 @@ type SamplingRequest struct {
 	Metadata         json.RawMessage `json:"metadata,omitempty"`
 	Tools            json.RawMessage `json:"tools,omitempty"`
 	ToolChoice       json.RawMessage `json:"toolChoice,omitempty"`
+}
+
+// UnmarshalJSON reads maxTokens as JSON Schema's integer, which the
+// specification asks for, however it is written (100, 100.0, 1e2): one
+// beyond an int, 1e30 or 1e400, is the largest int (the smallest when
+// negative), which asks for no less than the application's limit. A
+// fraction is refused.
+func (r *SamplingRequest) UnmarshalJSON(data []byte) error {
+	type plain SamplingRequest
+	w := struct {
+		*plain
+		MaxTokens json.RawMessage `json:"maxTokens"`
+	}{plain: (*plain)(r)}
+	if err := json.Unmarshal(data, &w); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Name the field as it would be named without w.
+			te.Struct, te.Field = "SamplingRequest", strings.TrimPrefix(te.Field, "plain.")
+		}
+		return err
+	}
+	lit := string(bytes.TrimSpace(w.MaxTokens))
+	if lit == "" || lit == "null" {
+		return nil
+	}
+	n, err := tokenCount(lit)
+	if err != nil {
+		return fmt.Errorf("maxTokens: %w", err)
+	}
+	r.MaxTokens = n
+	return nil
+}
+
+// tokenCount reads the JSON value lit as an integer, clamped to an int.
+func tokenCount(lit string) (int, error) {
+	if c, ok := jsontree.CompareNumbers(lit, strconv.Itoa(math.MaxInt)); ok && c > 0 {
+		return math.MaxInt, nil
+	}
+	if c, ok := jsontree.CompareNumbers(lit, strconv.Itoa(math.MinInt)); ok && c < 0 {
+		return math.MinInt, nil
+	}
+	if n, ok := jsontree.Int64(lit); ok {
+		return int(n), nil
+	}
+	if _, ok := jsontree.CompareNumbers(lit, "0"); !ok {
+		return 0, errors.New("not a number")
+	}
+	if len(lit) > 64 {
+		lit = lit[:64] + "…"
+	}
+	return 0, fmt.Errorf("%s is not an integer", lit)
 }
 
 // DefaultSamplingMaxTokens is the token limit of a sampling request when the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 	"time"
 
@@ -424,14 +425,30 @@ type wireTask struct {
 	StatusMessage  string          `json:"statusMessage"`
 	CreatedAt      string          `json:"createdAt"`
 	LastUpdatedAt  string          `json:"lastUpdatedAt"`
-	TTL            *float64        `json:"ttl"`
-	TTLMs          *float64        `json:"ttlMs"`
-	PollInterval   *float64        `json:"pollInterval"`
-	PollIntervalMs *float64        `json:"pollIntervalMs"`
+	TTL            *wireMillis     `json:"ttl"`
+	TTLMs          *wireMillis     `json:"ttlMs"`
+	PollInterval   *wireMillis     `json:"pollInterval"`
+	PollIntervalMs *wireMillis     `json:"pollIntervalMs"`
 	Result         json.RawMessage `json:"result"`
 	Error          json.RawMessage `json:"error"`
 	InputRequests  json.RawMessage `json:"inputRequests"`
 	Task           *wireTask       `json:"task"`
+}
+
+// wireMillis is a count of milliseconds a server sent. One beyond a
+// float64's range (1e400) reads as ±Inf, which millis clamps as it clamps
+// 1e300, instead of making the whole task malformed.
+type wireMillis float64
+
+// UnmarshalJSON reads a JSON number; anything else fails as it fails for a
+// float64.
+func (m *wireMillis) UnmarshalJSON(data []byte) error {
+	f, err := strconv.ParseFloat(string(data), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return json.Unmarshal(data, (*float64)(m))
+	}
+	*m = wireMillis(f)
+	return nil
 }
 
 // maxDuration is the largest time.Duration, about 292 years.
@@ -441,15 +458,15 @@ const maxDuration = time.Duration(math.MaxInt64)
 // duration. A count too large for a time.Duration is clamped to
 // maxDuration: a server's huge interval must not wrap around to a short
 // one.
-func millis(v ...*float64) time.Duration {
-	for _, f := range v {
-		if f == nil || !(*f > 0) {
+func millis(v ...*wireMillis) time.Duration {
+	for _, m := range v {
+		if m == nil || !(*m > 0) {
 			continue
 		}
-		if *f >= float64(maxDuration/time.Millisecond) {
-			return maxDuration
+		if f := float64(*m); f < float64(maxDuration/time.Millisecond) {
+			return time.Duration(f * float64(time.Millisecond))
 		}
-		return time.Duration(*f * float64(time.Millisecond))
+		return maxDuration
 	}
 	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"time"
 
@@ -68,7 +69,10 @@ func (s *Session) progress(params []byte) {
 		}
 		return nil
 	})
-	if err != nil || !ok {
+	// An amount beyond a float64's range (1e400) reads as ±Inf, which
+	// encoding/json refuses to write: the application would pass it on to
+	// a model or a log that fails late.
+	if err != nil || !ok || math.IsInf(p.Progress, 0) || math.IsInf(p.Total, 0) {
 		s.log.Debug("ignored a malformed progress notification", "params", logParams{s, params})
 		return
 	}

@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"errors"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonrpc"
@@ -41,8 +43,9 @@ func (pc *pageCaching) decode(key string, v []byte) {
 	case "ttlMs":
 		ms, ok := jsonrpc.Int(v)
 		if !ok {
-			// Too many digits for an int64 is more than maxToolsTTL.
-			if f, fok := jsonrpc.Float(v); fok && f >= float64(maxToolsTTL/time.Millisecond) {
+			// Too many digits for an int64, or for a float64 (1e400), is
+			// more than maxToolsTTL.
+			if f, err := strconv.ParseFloat(string(v), 64); (err == nil || errors.Is(err, strconv.ErrRange)) && f >= float64(maxToolsTTL/time.Millisecond) {
 				ms, ok = int64(maxToolsTTL/time.Millisecond), true
 			}
 		}

@@ -341,3 +341,16 @@ func TestToolsListChangedDuringListingNotCached(t *testing.T) {
 		t.Errorf("%d tools/list requests, want 2: the second listing is kept", n)
 	}
 }
+
+// TestToolsTTLBeyondInt64 reads a ttlMs of 19 digits beyond an int64 as
+// the longest TTL, as it reads 1e19: it wrapped around to a negative
+// number, which left the listing stale at once.
+func TestToolsTTLBeyondInt64(t *testing.T) {
+	for _, lit := range []string{"9223372036854775808", "9999999999999999999", "1e19", "1e400"} {
+		var pc pageCaching
+		pc.decode("ttlMs", []byte(lit))
+		if pc.ttl != maxToolsTTL {
+			t.Errorf("ttlMs %s: TTL %v, want %v", lit, pc.ttl, maxToolsTTL)
+		}
+	}
+}

@@ -202,9 +202,11 @@ func (c *streamableConn) Read(ctx context.Context) ([]byte, error) { return c.in
 // that follow, which saves the first listing of a session a round trip.
 // The notification does not wait for the end of initialize's event stream;
 // the request after it does, and takes the connection that stream held.
-// Should the notification fail, every later Write returns why, as the
-// handshake would have. Sign-in needs the caller's context, so with an
-// Authorizer the notification waits for its answer as any message does.
+// Should the notification fail, Read returns why, which ends the Session
+// as a failed handshake would have, and so does every later Write. Close
+// waits for the notification, however soon after the handshake it comes.
+// Sign-in needs the caller's context, so with an Authorizer the
+// notification waits for its answer as any message does.
 func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 	if !isModern(m.ProtocolVersion) && m.Method == "notifications/initialized" && c.h.auth == nil {
 		c.mu.Lock()
@@ -221,18 +223,13 @@ func (c *streamableConn) Write(ctx context.Context, m *OutMessage) error {
 			return nil
 		}
 	}
-	c.mu.Lock()
-	err := c.initializedErr
-	c.mu.Unlock()
-	if err != nil {
-		return err
-	}
 	return c.write(ctx, m, false)
 }
 
 // writeInitialized sends the notifications/initialized that Write sent
-// on its own, and keeps why it failed for the Writes after it. A failure
-// because the connection closed is no news to them.
+// on its own. When it fails, it keeps why for the Writes after it and
+// hands it to Read, which ends the Session. A failure because the
+// connection closed is no news to either.
 func (c *streamableConn) writeInitialized(ctx context.Context, m *OutMessage, done chan struct{}) {
 	defer c.wg.Done()
 	err := c.write(ctx, m, true)
@@ -240,10 +237,16 @@ func (c *streamableConn) writeInitialized(ctx context.Context, m *OutMessage, do
 	if err == nil || errors.Is(err, ErrClosed) || c.ctx.Err() != nil {
 		return
 	}
+	err = fmt.Errorf("sending notifications/initialized: %w", err)
 	c.mu.Lock()
-	c.initializedErr = fmt.Errorf("sending notifications/initialized: %w", err)
+	closed := c.closed
+	c.initializedErr = err
 	c.mu.Unlock()
-	c.h.log.Warn("notifications/initialized failed: later requests will fail", "url", c.logURL(), "error", err)
+	if closed {
+		return
+	}
+	c.h.log.Warn("notifications/initialized failed: the session ends", "url", c.logURL(), "error", err)
+	c.in.put(c.ctx, item{err: err})
 }
 
 // write sends m as Write describes; beside is set for a
@@ -251,9 +254,15 @@ func (c *streamableConn) writeInitialized(ctx context.Context, m *OutMessage, do
 func (c *streamableConn) write(ctx context.Context, m *OutMessage, beside bool) error {
 	modern := isModern(m.ProtocolVersion)
 	c.mu.Lock()
-	if c.closed {
+	if c.closed && !beside {
+		// A notification sent beside goes out all the same: Close
+		// waits for it (see closeContext).
 		c.mu.Unlock()
 		return ErrClosed
+	}
+	if err := c.initializedErr; err != nil && !beside {
+		c.mu.Unlock()
+		return err
 	}
 	var sid string
 	if !modern && m.Method != "initialize" {
@@ -274,8 +283,12 @@ func (c *streamableConn) write(ctx context.Context, m *OutMessage, beside bool) 
 		until = time.Now().Add(getOpenWait)
 		c.getPendingEnd = until
 	}
+	// The message after the handshake waits for the end of initialize's
+	// event stream: the notification, or the first request when the
+	// notification goes out beside it. An answer to a request the server
+	// sent on that stream does not, since the stream may wait for it.
 	hs := c.hsStream
-	if !modern && m.Method != "initialize" && !beside {
+	if !modern && !beside && (m.Method == "notifications/initialized" || m.IsRequest() && m.Method != "initialize") {
 		c.hsStream = nil
 	} else {
 		hs = nil
@@ -644,7 +657,8 @@ func (c *streamableConn) awaitGetStream(ctx context.Context, pending chan struct
 func (c *streamableConn) Close() error { return c.closeContext(context.Background()) }
 
 // closeContext is Close with its waits for the server, for the answer to a
-// GET in flight and for the DELETE, ending when ctx does.
+// notifications/initialized sent beside the requests after it, to a GET in
+// flight and to the DELETE, ending when ctx does.
 func (c *streamableConn) closeContext(ctx context.Context) error {
 	c.mu.Lock()
 	if c.closed {

@@ -200,6 +200,10 @@ func (ts *Toolset) Handle(ctx context.Context, call *genai.FunctionCall) *genai.
 		var v any
 		if err := json.Unmarshal(out.Structured, &v); err == nil {
 			output = v
+		} else if strings.TrimSpace(out.Text) == "" {
+			// A number beyond a float64 (1e400) does not decode: the
+			// model reads the JSON text, as Claude and OpenAI do.
+			output = string(out.Structured)
 		}
 	}
 	resp.Response = map[string]any{"output": output}

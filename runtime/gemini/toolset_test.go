@@ -305,3 +305,22 @@ func TestHandleToolErrorClaimsNoImage(t *testing.T) {
 		t.Errorf("response = %#v with %d parts, want %#v and none", resp.Response, len(resp.Parts), want)
 	}
 }
+
+// TestHandleStructuredContentBeyondFloat64 checks that a result whose
+// structured content holds a number a float64 cannot hold (1e400), and no
+// text, gives the model the structured content as its JSON text, as Claude
+// and OpenAI get it: the response's output was empty.
+func TestHandleStructuredContentBeyondFloat64(t *testing.T) {
+	const sc = `{"n":1e400,"m":1}`
+	caller := &fakeCaller{answer: func(string, json.RawMessage) (*runtime.Result, error) {
+		return &runtime.Result{StructuredContent: json.RawMessage(sc)}, nil
+	}}
+	ts, err := NewToolset(caller, testTools, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := ts.Handle(context.Background(), &genai.FunctionCall{ID: "c", Name: "status"})
+	if want := map[string]any{"output": sc}; !reflect.DeepEqual(resp.Response, want) {
+		t.Errorf("response = %#v, want %#v", resp.Response, want)
+	}
+}

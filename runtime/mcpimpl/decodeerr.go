@@ -198,7 +198,7 @@ func typeReason(te *json.UnmarshalTypeError) string {
 		return intReason(got, lit, isNum, fmt.Sprintf("from 0 to %d", uint64(math.MaxUint64)>>(64-te.Type.Bits())))
 	case reflect.Float32, reflect.Float64:
 		if isNum {
-			return "must be a number within the range of a float64, not " + lit
+			return fmt.Sprintf("must be a number within the range of a float%d, not %s", te.Type.Bits(), cutNumber(lit))
 		}
 		return "must be a number, not " + kindWord(got)
 	case reflect.String:
@@ -220,9 +220,19 @@ func intReason(got, lit string, isNum bool, rng string) string {
 		return "must be an integer, not " + kindWord(got)
 	}
 	if _, frac, ok := jsontree.Trunc(lit, 1000); ok && frac {
-		return "must be an integer, not " + lit
+		return "must be an integer, not " + cutNumber(lit)
 	}
-	return "must be an integer " + rng + ", not " + lit
+	return "must be an integer " + rng + ", not " + cutNumber(lit)
+}
+
+// cutNumber returns the number literal lit, a server's text, cut to 64
+// bytes: encoding/json gives it whole, a million digits when the server
+// sent that many.
+func cutNumber(lit string) string {
+	if len(lit) > 64 {
+		return lit[:64] + "…"
+	}
+	return lit
 }
 
 // kindWord names a JSON kind as encoding/json's UnmarshalTypeError.Value

@@ -2,6 +2,8 @@ package jsonrpc
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -249,6 +251,22 @@ func TestSkipStringWordwiseAgreesBytewise(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestIntBeyondInt64 reads the 19-digit integers beyond an int64, which
+// wrapped around to negative numbers, and the extremes of an int64.
+func TestIntBeyondInt64(t *testing.T) {
+	for _, bad := range []string{"9223372036854775808", "9999999999999999999", "-9223372036854775809", "-9999999999999999999"} {
+		if n, ok := Int([]byte(bad)); ok {
+			t.Errorf("Int(%s) = %d, want no int64", bad, n)
+		}
+	}
+	for _, good := range []int64{math.MaxInt64, math.MinInt64, math.MinInt64 + 1, 0} {
+		lit := strconv.FormatInt(good, 10)
+		if n, ok := Int([]byte(lit)); !ok || n != good {
+			t.Errorf("Int(%s) = %d, %v", lit, n, ok)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"unicode/utf8"
 )
@@ -444,27 +445,32 @@ func Bool(v []byte) (bool, error) {
 }
 
 // Int parses v as a JSON integer. A JSON string is not one, even when it
-// holds digits: the request id "2" is not the request id 2.
+// holds digits: the request id "2" is not the request id 2. Nor is an
+// integer beyond an int64, such as 9223372036854775808.
 func Int(v []byte) (int64, bool) {
-	if len(v) == 0 || len(v) > 19 {
+	neg := len(v) > 1 && v[0] == '-'
+	digits := v
+	if neg {
+		digits = v[1:]
+	}
+	if len(digits) == 0 || len(digits) > 19 {
 		return 0, false
 	}
-	var n int64
-	neg := false
-	for i, c := range v {
-		if i == 0 && c == '-' && len(v) > 1 {
-			neg = true
-			continue
-		}
+	// 19 digits are less than 10^19, which a uint64 holds.
+	var n uint64
+	for _, c := range digits {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		n = n*10 + int64(c-'0')
+		n = n*10 + uint64(c-'0')
 	}
-	if neg {
-		n = -n
+	switch {
+	case neg && n > 1<<63, !neg && n > math.MaxInt64:
+		return 0, false
+	case neg:
+		return -int64(n), true
 	}
-	return n, true
+	return int64(n), true
 }
 
 // Float parses v as a JSON number.
