@@ -94,7 +94,9 @@ type Session struct {
 	listenCancel context.CancelFunc
 	listenDone   chan struct{}
 	// listenAcked is closed, once (ackOnce), when the server has
-	// acknowledged the subscriptions/listen request.
+	// acknowledged the subscriptions/listen request. It is made with the
+	// Session, before the reader starts, which may read an
+	// acknowledgement at any time.
 	listenAcked chan struct{}
 	ackOnce     sync.Once
 
@@ -143,8 +145,11 @@ func (s *Session) declaredVersion() string {
 
 // Connect connects to the server t reaches, negotiates the protocol version
 // (see Options.ProtocolVersion) and returns the ready Session. ctx bounds the
-// connection and the negotiation only; when they fail, the deadline of ctx
-// bounds stopping a stdio server too.
+// connection and the negotiation, and the wait below, only; when they fail,
+// the deadline of ctx bounds stopping a stdio server too. With
+// Options.OnToolsChanged, in the 2026-07-28 era, Connect also waits for the
+// server to acknowledge the tool list subscription, at most 10 s (see
+// Options.OnToolsChanged); Connect fails when ctx ends first.
 //
 // Over Streamable HTTP, the process remembers the modern protocol version
 // each endpoint (scheme, host and path) negotiated. A later Connect to an
@@ -178,7 +183,6 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 		if !st.legacy && st.caps.ToolsListChanged {
 			lctx, cancel := context.WithCancel(s.ctx)
 			s.listenCancel, s.listenDone = cancel, make(chan struct{})
-			s.listenAcked = make(chan struct{})
 			go s.listen(lctx)
 			if err := s.awaitSubscription(ctx); err != nil {
 				s.closeWithin(ctx)
@@ -200,11 +204,12 @@ func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) 
 
 func newSession(conn Conn, opts *Options) *Session {
 	s := &Session{
-		conn:       conn,
-		pending:    make(map[int64]*call),
-		readerDone: make(chan struct{}),
-		dead:       make(chan struct{}),
-		changed:    make(chan struct{}, 1),
+		conn:        conn,
+		pending:     make(map[int64]*call),
+		readerDone:  make(chan struct{}),
+		dead:        make(chan struct{}),
+		changed:     make(chan struct{}, 1),
+		listenAcked: make(chan struct{}),
 	}
 	if opts != nil {
 		s.opts = *opts

@@ -258,9 +258,7 @@ func (s *Session) notification(method string, params []byte) {
 // warning.
 func (s *Session) subscriptionAcknowledged(params []byte) {
 	s.log.Debug("subscription acknowledged", "notifications", logParams{s, params})
-	if s.listenAcked != nil {
-		s.ackOnce.Do(func() { close(s.listenAcked) })
-	}
+	s.ackOnce.Do(func() { close(s.listenAcked) })
 	tools := false
 	_ = jsonrpc.ObjectEach(params, func(key []byte, escaped bool, v []byte) error {
 		if !jsonrpc.KeyIs(key, escaped, "notifications") {

@@ -117,9 +117,9 @@ type Options struct {
 	// changed. It may call the Session (ListTools, typically) but not
 	// Close. In the 2026-07-28 era the Session opens a subscriptions/listen
 	// stream for it when the server supports it, and Connect returns once
-	// the server has acknowledged it (or ended it, or subscriptionAckWait,
-	// 10 s, has passed), since such a server sends a change only to the
-	// subscriptions it has taken: one made right after Connect would
+	// the server has acknowledged it (or ended it, or 10 s have passed,
+	// which it logs as a warning), since such a server sends a change only
+	// to the subscriptions it has taken: one made right after Connect would
 	// otherwise be lost.
 	OnToolsChanged func()
 

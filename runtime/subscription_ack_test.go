@@ -117,3 +117,37 @@ func TestConnectWaitsForSubscriptionAck(t *testing.T) {
 		t.Fatal("OnToolsChanged not called")
 	}
 }
+
+// TestEarlySubscriptionAck checks that an acknowledgement the server sends
+// before the subscriptions/listen request, right after its server/discover
+// result, is no data race with Connect, which set up the wait for the
+// acknowledgement after the reader had started (go test -race failed).
+func TestEarlySubscriptionAck(t *testing.T) {
+	changed := make(chan struct{}, 1)
+	conn := newMemConn(func(c *memConn, ctx context.Context, m memMsg) error {
+		switch m.Method {
+		case "server/discover":
+			c.reply(m, modernDiscover)
+			c.in <- listenAck([]byte("0"), `{"toolsListChanged":true}`)
+		case "subscriptions/listen":
+			c.in <- listenAck(m.ID, `{"toolsListChanged":true}`)
+			c.in <- []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s}}}`, m.ID))
+		}
+		return nil
+	})
+	s, err := Connect(testenv.Context(t), conn, &Options{OnToolsChanged: func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	select {
+	case <-changed:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("OnToolsChanged not called")
+	}
+}

@@ -48,10 +48,22 @@ var parentCheckedTypes sync.Map // reflect.Type → bool
 // checkValue checks data, the JSON of a value of type t, as the
 // UnmarshalJSON of the generated object types in it would: required
 // members present, null only where allowed. Anything encoding/json will
-// refuse anyway is left to it, and to decodeError to locate.
-func checkValue(data []byte, t reflect.Type, folded *bool) error {
-	if !parentChecked(t) {
-		return nil
+// refuse anyway is left to it, and to decodeError to locate. Unless bounded,
+// set once a value around data has been, a value of a type that refers to
+// itself is refused when it nests too deeply (see checkNesting), and so
+// are those in data whose types do.
+func checkValue(data []byte, t reflect.Type, folded *bool, bounded bool) error {
+	if !parentChecked(t) && (bounded || !recursive(t) || reflect.PointerTo(t).Implements(unmarshalerType)) {
+		return nil // nothing to check, or it checks itself when decoded
+	}
+	if !bounded && selfReferent(t) {
+		if err := checkNesting(data); err != nil {
+			return err
+		}
+		if !parentChecked(t) {
+			return nil
+		}
+		bounded = true
 	}
 	k := JSONKind(data)
 	switch t.Kind() {
@@ -59,7 +71,7 @@ func checkValue(data []byte, t reflect.Type, folded *bool) error {
 		if k == KindNull {
 			return nil
 		}
-		return checkValue(data, t.Elem(), folded)
+		return checkValue(data, t.Elem(), folded, bounded)
 	case reflect.Slice, reflect.Array:
 		if k != KindArray {
 			return nil
@@ -69,7 +81,7 @@ func checkValue(data []byte, t reflect.Type, folded *bool) error {
 			return nil
 		}
 		for i, it := range items {
-			if err := checkValue(it, t.Elem(), folded); err != nil {
+			if err := checkValue(it, t.Elem(), folded, bounded); err != nil {
 				return Within(err, i)
 			}
 		}
@@ -82,7 +94,7 @@ func checkValue(data []byte, t reflect.Type, folded *bool) error {
 			return nil
 		}
 		for _, name := range sortedKeys(members) {
-			if err := checkValue(members[name], t.Elem(), folded); err != nil {
+			if err := checkValue(members[name], t.Elem(), folded, bounded); err != nil {
 				return Within(err, name)
 			}
 		}
@@ -95,24 +107,25 @@ func checkValue(data []byte, t reflect.Type, folded *bool) error {
 		if err != nil {
 			return err
 		}
-		return s.checkNested(members, t, folded)
+		return s.checkNested(members, t, folded, bounded)
 	}
 	return nil
 }
 
 // checkNested checks the members of an object of type t, already checked
-// against its shape s, that hold objects their own types do not check.
-func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.Type, folded *bool) error {
+// against its shape s, that hold objects their own types do not check,
+// and, unless bounded, values of types that refer to themselves.
+func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.Type, folded *bool, bounded bool) error {
 	for i := range s.fields {
 		f := &s.fields[i]
-		if !f.nested {
+		if !f.nested && (bounded || !f.recursive) {
 			continue
 		}
 		raw, ok := members[f.name]
 		if !ok {
 			continue
 		}
-		if err := checkValue(raw, t.Field(f.index).Type, folded); err != nil {
+		if err := checkValue(raw, t.Field(f.index).Type, folded, bounded); err != nil {
 			return Within(err, f.name)
 		}
 	}
@@ -124,11 +137,8 @@ func (s *objectShape) checkNested(members map[string]json.RawMessage, t reflect.
 // locates them.
 func decodeChecked(data []byte, v any) error {
 	t := reflect.TypeOf(v).Elem()
-	if err := checkNesting(data, t); err != nil {
-		return err
-	}
 	folded := false
-	if err := checkValue(data, t, &folded); err != nil {
+	if err := checkValue(data, t, &folded, false); err != nil {
 		return err
 	}
 	if folded {

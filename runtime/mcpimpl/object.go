@@ -63,6 +63,9 @@ type fieldShape struct {
 	// nested is set when the member can hold objects that no UnmarshalJSON
 	// of their own checks (see checkValue).
 	nested bool
+	// recursive is set when the member can hold values of a type that
+	// refers to itself, whose nesting is bounded (see checkValue).
+	recursive bool
 }
 
 var objectShapes sync.Map // reflect.Type of the struct → *objectShape
@@ -96,14 +99,15 @@ func newObjectShape(t reflect.Type) *objectShape {
 		name, opts, _ := strings.Cut(tag, ",")
 		flags := "," + f.Tag.Get(TagKey) + ","
 		s.fields = append(s.fields, fieldShape{
-			name:     name,
-			folded:   foldName(name),
-			index:    i,
-			typ:      f.Type,
-			nested:   parentChecked(f.Type),
-			required: !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,"),
-			nullable: strings.Contains(flags, ",nullable,"),
-			nonNull:  parseElemNulls(f.Tag.Get(TagKey)),
+			name:      name,
+			folded:    foldName(name),
+			index:     i,
+			typ:       f.Type,
+			nested:    parentChecked(f.Type),
+			recursive: recursive(f.Type),
+			required:  !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,"),
+			nullable:  strings.Contains(flags, ",nullable,"),
+			nonNull:   parseElemNulls(f.Tag.Get(TagKey)),
 		})
 	}
 	s.plain = reflect.StructOf(fields)
@@ -142,8 +146,11 @@ func DecodeObject(data []byte, v any, closed bool) error {
 	if s.err != nil {
 		return s.err
 	}
-	if err := checkNesting(data, rv.Type().Elem()); err != nil {
-		return err
+	bounded := selfReferent(rv.Type().Elem())
+	if bounded {
+		if err := checkNesting(data); err != nil {
+			return err
+		}
 	}
 	if dup, ok := jsontree.CheckUniqueKeys(data).(*jsontree.DuplicateKeyError); ok {
 		return Invalid(dup.Pointer, dup.Error())
@@ -153,7 +160,7 @@ func DecodeObject(data []byte, v any, closed bool) error {
 	if err != nil {
 		return err
 	}
-	if err := s.checkNested(members, rv.Type().Elem(), &folded); err != nil {
+	if err := s.checkNested(members, rv.Type().Elem(), &folded, bounded); err != nil {
 		return err
 	}
 	if folded {

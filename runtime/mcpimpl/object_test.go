@@ -169,3 +169,21 @@ func TestDecodeObjectMatchesMembersExactly(t *testing.T) {
 		t.Errorf(`{"Name":"x"}: got name %v, error %v; want no name and Extra refusing a string`, w.Name, err)
 	}
 }
+
+// TestDecodeObjectMatchesMembersExactlyKeepsEmptyArrays checks that an
+// empty array stays one when the members that match a field only but for
+// case are dropped: the value rewritten without them had null in its
+// place, which decoded into a nil slice rather than an empty one.
+func TestDecodeObjectMatchesMembersExactlyKeepsEmptyArrays(t *testing.T) {
+	var v caseOuter
+	in := `{"name":"a","Name":7,"inner":[]}`
+	if err := DecodeObject([]byte(in), &v, false); err != nil {
+		t.Fatal(err)
+	}
+	if v.Inner == nil || len(v.Inner) != 0 {
+		t.Errorf("decoded %s with inner %#v, want an empty slice", in, v.Inner)
+	}
+	if out, err := json.Marshal(v.Inner); err != nil || string(out) != "[]" {
+		t.Errorf("inner encodes as %s (%v), want []", out, err)
+	}
+}

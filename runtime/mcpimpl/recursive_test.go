@@ -49,18 +49,19 @@ func chain(prefix string, depth int, last string) []byte {
 // deeper than 128 is refused, with the pointer of the first
 // level too deep, before its levels are checked one by one, which cost a
 // hostile server's chain of 9,000 nodes 13 s of CPU; that one within the
-// bound decodes; and that a type that does not refer to itself takes any
-// nesting encoding/json takes.
+// bound decodes, counted from the recursive value whether it checks itself
+// or the value holding it does; and that a type that does not refer to
+// itself takes any nesting encoding/json takes.
 func TestRecursiveNestingBounded(t *testing.T) {
-	deepPointer := "/root" + strings.Repeat("/child", 128-1)
+	deepPointer := "/root" + strings.Repeat("/child", 128)
 	for _, tc := range []struct {
 		name    string
 		data    []byte
 		v       any
 		pointer string
 	}{
-		{"parent-checked, at the bound", append(chain(`{"root":`, 128-1, "z"), '}'), &treeArgs{}, ""},
-		{"parent-checked, beyond it", append(chain(`{"root":`, 128, "z"), '}'), &treeArgs{}, deepPointer},
+		{"parent-checked, at the bound", append(chain(`{"root":`, 128, "z"), '}'), &treeArgs{}, ""},
+		{"parent-checked, beyond it", append(chain(`{"root":`, 128+1, "z"), '}'), &treeArgs{}, deepPointer},
 		{"parent-checked, 9000 deep", append(chain(`{"root":`, 9000, "z"), '}'), &treeArgs{}, deepPointer},
 		{"closed, at the bound", chain("", 128, "z"), &closedNode{}, ""},
 		{"closed, beyond it", chain("", 128+1, "z"), &closedNode{}, strings.Repeat("/child", 128)},
@@ -119,3 +120,60 @@ func BenchmarkDecodeDeepRecursive(b *testing.B) {
 		}
 	}
 }
+
+// treeAndRawArgs holds a recursive type beside any JSON: it does not refer
+// to itself.
+type treeAndRawArgs struct {
+	Root treeNode        `json:"root"`
+	Raw  json.RawMessage `json:"raw"`
+}
+
+func (a *treeAndRawArgs) UnmarshalJSON(data []byte) error { return DecodeObject(data, a, false) }
+
+// TestRecursiveNestingBoundsOnlyRecursiveValues checks that the bound
+// applies to the values of recursive types only: JSON beside one, in a
+// json.RawMessage field of a type that does not refer to itself, takes any
+// nesting encoding/json takes, as it did before the bound, and a tree
+// within the bound decodes however deep it lies. The whole value was
+// measured, since its type reaches a recursive one.
+func TestRecursiveNestingBoundsOnlyRecursiveValues(t *testing.T) {
+	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
+	var a treeAndRawArgs
+	in := `{"root":{"name":"a","child":{"name":"z"}},"raw":` + deep + `}`
+	if err := json.Unmarshal([]byte(in), &a); err != nil || a.Root.Child.Name != "z" || string(a.Raw) != deep {
+		t.Errorf("JSON 200 deep beside a tree: %v", err)
+	}
+	var w struct {
+		Args []treeAndRawArgs `json:"args"`
+	}
+	in = `{"args":[` + strings.Repeat(`{"raw":1,"root":{"name":"a","child":{"name":"b","child":`, 1) + string(chain("", 128-2, "z")) + `}}}]}`
+	if err := decodeChecked([]byte(in), &w); err != nil {
+		t.Errorf("a tree 128 nodes deep, itself 3 levels down: %v", err)
+	}
+	var c closedNode
+	if err := json.Unmarshal(chain("", 128, "z"), &c); err != nil {
+		t.Errorf("a closed tree 128 nodes deep: %v", err)
+	}
+	// A list of itself, which holds no object to check, is bounded below
+	// a type that is not recursive too.
+	for _, depth := range []int{128, 129} {
+		var l listsArgs
+		in := `{"lists":[` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `]}`
+		err := json.Unmarshal([]byte(in), &l)
+		var ve *mcpruntime.ValidationError
+		if depth <= 128 && err != nil {
+			t.Errorf("a list of itself %d deep: %v", depth, err)
+		} else if depth > 128 && (!errors.As(err, &ve) || ve.Pointer != "/lists/0"+strings.Repeat("/0", 128)) {
+			t.Errorf("a list of itself %d deep: got %v, want a validation error", depth, err)
+		}
+	}
+}
+
+// listOfSelf is an array of itself.
+type listOfSelf []listOfSelf
+
+type listsArgs struct {
+	Lists []listOfSelf `json:"lists"`
+}
+
+func (a *listsArgs) UnmarshalJSON(data []byte) error { return DecodeObject(data, a, false) }

@@ -46,8 +46,9 @@ func splitObject(data []byte) (map[string]json.RawMessage, error) {
 
 // splitArray returns the items of the JSON array data as json.Unmarshal into
 // a []json.RawMessage returns them, each a slice of data rather than a copy.
+// An empty array gives an empty slice, not nil, which would encode as null.
 func splitArray(data []byte) ([]json.RawMessage, error) {
-	var items []json.RawMessage
+	items := []json.RawMessage{}
 	err := jsonrpc.ArrayEach(data, func(v []byte) error {
 		items = append(items, v)
 		return nil
