@@ -68,8 +68,8 @@ func locate(data []byte, t reflect.Type) *runtime.ValidationError {
 		if k != KindObject {
 			break
 		}
-		var members map[string]json.RawMessage
-		if json.Unmarshal(data, &members) != nil {
+		members, err := splitObject(data)
+		if err != nil {
 			break
 		}
 		for i := 0; i < t.NumField(); i++ {
@@ -91,8 +91,8 @@ func locate(data []byte, t reflect.Type) *runtime.ValidationError {
 		if k == KindNull || t.Elem().Kind() == reflect.Uint8 || k != KindArray {
 			break
 		}
-		var items []json.RawMessage
-		if json.Unmarshal(data, &items) != nil {
+		items, err := splitArray(data)
+		if err != nil {
 			break
 		}
 		for i, it := range items {
@@ -105,8 +105,8 @@ func locate(data []byte, t reflect.Type) *runtime.ValidationError {
 		if k != KindObject {
 			break
 		}
-		var entries map[string]json.RawMessage
-		if json.Unmarshal(data, &entries) != nil {
+		entries, err := splitObject(data)
+		if err != nil {
 			break
 		}
 		keys := make([]string, 0, len(entries))

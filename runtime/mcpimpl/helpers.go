@@ -295,6 +295,11 @@ type UnionBranch struct {
 	Set func()
 	// typ is the type of the branch's value, set by Decoded.
 	typ reflect.Type
+	// check is the code of the branch's check, set by Decoded, and
+	// nonNull the levels of NonNullElems: with typ, they tell unions
+	// apart in what DecodeUnion remembers.
+	check   uintptr
+	nonNull string
 }
 
 // NonNullElems returns b refusing, before it decodes, a null element of
@@ -306,6 +311,7 @@ func (b UnionBranch) NonNullElems(levels string) UnionBranch {
 	if t == nil {
 		return b
 	}
+	b.nonNull = "=" + levels
 	b.Decode = func(data []byte) error {
 		if err := checkNoNullElems(data, t, levels, 0); err != nil {
 			return err
@@ -320,9 +326,66 @@ func (b UnionBranch) NonNullElems(levels string) UnionBranch {
 // branch is tried and exactly one must succeed. The error is the first
 // branch's error when none succeeds.
 func DecodeUnion(data []byte, oneOf bool, branches []UnionBranch) error {
+	id, known := branchTypes(branches)
+	var key unionKey
+	memo := false
+	if known {
+		var leave func()
+		key, leave, memo = enterUnion(data, id, oneOf)
+		if leave != nil {
+			defer leave()
+		}
+	}
+	if memo {
+		if o, ok := recalled(key); ok {
+			if o.branch < 0 {
+				return o.err
+			}
+			if b := &branches[o.branch]; b.Decode(data) == nil {
+				b.Set()
+				return nil
+			}
+		}
+	}
+	branch, err := decodeBranches(data, oneOf, branches)
+	if memo {
+		remember(key, unionOutcome{branch: branch, err: err})
+	}
+	return err
+}
+
+// maxKeyedBranches is the number of branches up to which DecodeUnion
+// remembers outcomes (see unionmemo.go): the key holds their types.
+const maxKeyedBranches = 8
+
+// branchesID tells unions apart in what DecodeUnion remembers.
+type branchesID struct {
+	types   [maxKeyedBranches]reflect.Type
+	checks  [maxKeyedBranches]uintptr
+	nonNull [maxKeyedBranches]string
+}
+
+// branchTypes returns what tells the union of branches apart, and whether
+// all of it is known: each branch's type, check and NonNullElems.
+func branchTypes(branches []UnionBranch) (id branchesID, ok bool) {
+	if len(branches) > maxKeyedBranches {
+		return id, false
+	}
+	for i := range branches {
+		if branches[i].typ == nil {
+			return id, false
+		}
+		id.types[i], id.checks[i], id.nonNull[i] = branches[i].typ, branches[i].check, branches[i].nonNull
+	}
+	return id, true
+}
+
+// decodeBranches is DecodeUnion's search of the branches; it returns the
+// index of the branch set, or -1.
+func decodeBranches(data []byte, oneOf bool, branches []UnionBranch) (int, error) {
 	k := JSONKind(data)
 	var first error
-	n := 0
+	n, set := 0, -1
 	tried := false
 	for i := range branches {
 		b := &branches[i]
@@ -338,25 +401,26 @@ func DecodeUnion(data []byte, oneOf bool, branches []UnionBranch) error {
 		}
 		if n == 0 {
 			b.Set()
+			set = i
 		}
 		n++
 		if !oneOf {
-			return nil
+			return set, nil
 		}
 	}
 	switch {
 	case n == 1:
-		return nil
+		return set, nil
 	case n > 1:
-		return Invalid("", "matches more than one branch of oneOf")
+		return -1, Invalid("", "matches more than one branch of oneOf")
 	case !tried:
 		var names []string
 		for _, b := range branches {
 			names = appendKindNames(names, b.Kinds)
 		}
-		return kindError(k, names)
+		return -1, kindError(k, names)
 	}
-	return first
+	return -1, first
 }
 
 // appendKindNames appends the names of kinds that names lacks.
@@ -388,7 +452,7 @@ func containsString(list []string, s string) bool {
 // checks it with check unless check is nil, and stores it in *dst.
 func Decoded[T any](dst **T, check func(*T) error, kinds ...byte) UnionBranch {
 	v := new(T)
-	return UnionBranch{
+	b := UnionBranch{
 		Kinds: kinds,
 		Decode: func(data []byte) error {
 			if err := decodeChecked(data, v); err != nil {
@@ -402,6 +466,10 @@ func Decoded[T any](dst **T, check func(*T) error, kinds ...byte) UnionBranch {
 		Set: func() { *dst = v },
 		typ: reflect.TypeFor[T](),
 	}
+	if check != nil {
+		b.check = reflect.ValueOf(check).Pointer()
+	}
+	return b
 }
 
 // MustCompilePattern is runtime.CompilePattern for the patterns a package

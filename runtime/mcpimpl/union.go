@@ -82,9 +82,36 @@ func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
 	if s.err != nil {
 		return s.err
 	}
+	key, leave, memo := enterUnion(data, rv.Elem().Type(), oneOf)
+	if leave != nil {
+		defer leave()
+	}
+	if memo {
+		if o, ok := recalled(key); ok {
+			if o.branch < 0 {
+				return o.err
+			}
+			v := reflect.New(rv.Elem().Field(o.branch).Type().Elem())
+			if err := decodeBranch(data, v.Interface()); err == nil {
+				rv.Elem().SetZero()
+				rv.Elem().Field(o.branch).Set(v)
+				return nil
+			}
+		}
+	}
+	branch, err := decodeTaggedBranches(data, rv, s, oneOf)
+	if memo {
+		remember(key, unionOutcome{branch: branch, err: err})
+	}
+	return err
+}
+
+// decodeTaggedBranches is DecodeTaggedUnion's search of the branches of
+// rv's union, of shape s; it returns the index of the branch set, or -1.
+func decodeTaggedBranches(data []byte, rv reflect.Value, s *unionShape, oneOf bool) (int, error) {
 	k := JSONKind(data)
 	var first error
-	n := 0
+	n, set := 0, -1
 	tried := false
 	for i, kinds := range s.kinds {
 		if !bytes.Contains(kinds, []byte{k}) {
@@ -105,25 +132,26 @@ func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
 		if n == 0 {
 			rv.Elem().SetZero()
 			rv.Elem().Field(i).Set(v)
+			set = i
 		}
 		n++
 		if !oneOf {
-			return nil
+			return set, nil
 		}
 	}
 	switch {
 	case n == 1:
-		return nil
+		return set, nil
 	case n > 1:
-		return Invalid("", "matches more than one branch of oneOf")
+		return -1, Invalid("", "matches more than one branch of oneOf")
 	case !tried:
 		var names []string
 		for _, kinds := range s.kinds {
 			names = appendKindNames(names, kinds)
 		}
-		return kindError(k, names)
+		return -1, kindError(k, names)
 	}
-	return first
+	return -1, first
 }
 
 // decodeBranch decodes data into p, a pointer to a new value of a branch's
