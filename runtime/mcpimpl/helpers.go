@@ -326,6 +326,17 @@ func (b UnionBranch) NonNullElems(levels string) UnionBranch {
 // branch is tried and exactly one must succeed. The error is the first
 // branch's error when none succeeds.
 func DecodeUnion(data []byte, oneOf bool, branches []UnionBranch) error {
+	k, n := JSONKind(data), 0
+	for i := range branches {
+		if bytes.IndexByte(branches[i].Kinds, k) >= 0 {
+			n++
+		}
+	}
+	if n < 2 {
+		// One branch at most is tried: nothing to remember.
+		_, err := decodeBranches(data, oneOf, branches)
+		return err
+	}
 	id, known := branchTypes(branches)
 	var key unionKey
 	memo := false

@@ -82,6 +82,11 @@ func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
 	if s.err != nil {
 		return s.err
 	}
+	if k := JSONKind(data); takers(k, s.kinds) < 2 {
+		// One branch at most is tried: nothing to remember.
+		_, err := decodeTaggedBranches(data, rv, s, oneOf)
+		return err
+	}
 	key, leave, memo := enterUnion(data, rv.Elem().Type(), oneOf)
 	if leave != nil {
 		defer leave()
@@ -104,6 +109,18 @@ func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
 		remember(key, unionOutcome{branch: branch, err: err})
 	}
 	return err
+}
+
+// takers returns how many of the branches, by the kinds each takes, take
+// the JSON kind k.
+func takers(k byte, kinds [][]byte) int {
+	n := 0
+	for _, ks := range kinds {
+		if bytes.IndexByte(ks, k) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // decodeTaggedBranches is DecodeTaggedUnion's search of the branches of

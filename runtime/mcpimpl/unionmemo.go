@@ -22,7 +22,9 @@ import (
 // grows with the depth times the size, not two to the depth. Only a
 // branch index is remembered, never a decoded value, so no two results
 // share memory. What is remembered lasts while the outermost union of the
-// text is being decoded, and is forgotten when it returns.
+// text is being decoded, and is forgotten when it returns. A union whose
+// JSON kind only one branch takes tries no other, and remembers nothing:
+// only unions that try several can decode a value twice.
 
 // unionKey names one union's JSON: where it starts and ends in memory, the
 // union's identity (its type, or the types of its branches), and oneOf.
