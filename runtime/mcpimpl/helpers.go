@@ -326,43 +326,19 @@ func (b UnionBranch) NonNullElems(levels string) UnionBranch {
 // branch is tried and exactly one must succeed. The error is the first
 // branch's error when none succeeds.
 func DecodeUnion(data []byte, oneOf bool, branches []UnionBranch) error {
-	k, n := JSONKind(data), 0
-	for i := range branches {
-		if bytes.IndexByte(branches[i].Kinds, k) >= 0 {
-			n++
-		}
-	}
-	if n < 2 {
-		// One branch at most is tried: nothing to remember.
-		_, err := decodeBranches(data, oneOf, branches)
-		return err
-	}
 	id, known := branchTypes(branches)
-	var key unionKey
-	memo := false
-	if known {
-		var leave func()
-		key, leave, memo = enterUnion(data, id, oneOf)
-		if leave != nil {
-			defer leave()
+	kinds := make([][]byte, 0, maxKeyedBranches)
+	for i := range branches {
+		kinds = append(kinds, branches[i].Kinds)
+	}
+	several := known && takers(JSONKind(data), kinds) > 1
+	return decodeRemembered(data, id, oneOf, several, func(i int) bool {
+		if b := &branches[i]; b.Decode(data) == nil {
+			b.Set()
+			return true
 		}
-	}
-	if memo {
-		if o, ok := recalled(key); ok {
-			if o.branch < 0 {
-				return o.err
-			}
-			if b := &branches[o.branch]; b.Decode(data) == nil {
-				b.Set()
-				return nil
-			}
-		}
-	}
-	branch, err := decodeBranches(data, oneOf, branches)
-	if memo {
-		remember(key, unionOutcome{branch: branch, err: err})
-	}
-	return err
+		return false
+	}, func() (int, error) { return decodeBranches(data, oneOf, branches) })
 }
 
 // maxKeyedBranches is the number of branches up to which DecodeUnion

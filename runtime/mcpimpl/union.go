@@ -82,45 +82,16 @@ func DecodeTaggedUnion(data []byte, u any, oneOf bool) error {
 	if s.err != nil {
 		return s.err
 	}
-	if k := JSONKind(data); takers(k, s.kinds) < 2 {
-		// One branch at most is tried: nothing to remember.
-		_, err := decodeTaggedBranches(data, rv, s, oneOf)
-		return err
-	}
-	key, leave, memo := enterUnion(data, rv.Elem().Type(), oneOf)
-	if leave != nil {
-		defer leave()
-	}
-	if memo {
-		if o, ok := recalled(key); ok {
-			if o.branch < 0 {
-				return o.err
-			}
-			v := reflect.New(rv.Elem().Field(o.branch).Type().Elem())
-			if err := decodeBranch(data, v.Interface()); err == nil {
-				rv.Elem().SetZero()
-				rv.Elem().Field(o.branch).Set(v)
-				return nil
-			}
+	several := takers(JSONKind(data), s.kinds) > 1
+	return decodeRemembered(data, rv.Elem().Type(), oneOf, several, func(i int) bool {
+		v := reflect.New(rv.Elem().Field(i).Type().Elem())
+		if decodeBranch(data, v.Interface()) != nil {
+			return false
 		}
-	}
-	branch, err := decodeTaggedBranches(data, rv, s, oneOf)
-	if memo {
-		remember(key, unionOutcome{branch: branch, err: err})
-	}
-	return err
-}
-
-// takers returns how many of the branches, by the kinds each takes, take
-// the JSON kind k.
-func takers(k byte, kinds [][]byte) int {
-	n := 0
-	for _, ks := range kinds {
-		if bytes.IndexByte(ks, k) >= 0 {
-			n++
-		}
-	}
-	return n
+		rv.Elem().SetZero()
+		rv.Elem().Field(i).Set(v)
+		return true
+	}, func() (int, error) { return decodeTaggedBranches(data, rv, s, oneOf) })
 }
 
 // decodeTaggedBranches is DecodeTaggedUnion's search of the branches of

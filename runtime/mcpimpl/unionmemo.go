@@ -1,6 +1,7 @@
 package mcpimpl
 
 import (
+	"bytes"
 	"sync"
 	"unsafe"
 
@@ -25,6 +26,52 @@ import (
 // text is being decoded, and is forgotten when it returns. A union whose
 // JSON kind only one branch takes tries no other, and remembers nothing:
 // only unions that try several can decode a value twice.
+
+// decodeRemembered decodes data, the JSON of a union that id tells apart
+// from others, with search, which tries the branches as the union's
+// decoder does and returns the index of the branch it set, or -1. When
+// several branches take the JSON's kind, it first looks for what an
+// earlier attempt at the same JSON came to, and decodes only the branch
+// that took it, with decode, which reports whether that branch decoded and
+// is set; what search comes to is remembered for later attempts.
+func decodeRemembered(data []byte, id any, oneOf, several bool, decode func(branch int) bool, search func() (int, error)) error {
+	if !several {
+		// One branch at most is tried: nothing to remember.
+		_, err := search()
+		return err
+	}
+	key, leave, memo := enterUnion(data, id, oneOf)
+	if leave != nil {
+		defer leave()
+	}
+	if memo {
+		if o, ok := recalled(key); ok {
+			if o.branch < 0 {
+				return o.err
+			}
+			if decode(o.branch) {
+				return nil
+			}
+		}
+	}
+	branch, err := search()
+	if memo {
+		remember(key, unionOutcome{branch: branch, err: err})
+	}
+	return err
+}
+
+// takers returns how many of the branches, by the kinds each takes, take
+// the JSON kind k.
+func takers(k byte, kinds [][]byte) int {
+	n := 0
+	for _, ks := range kinds {
+		if bytes.IndexByte(ks, k) >= 0 {
+			n++
+		}
+	}
+	return n
+}
 
 // unionKey names one union's JSON: where it starts and ends in memory, the
 // union's identity (its type, or the types of its branches), and oneOf.
