@@ -17,39 +17,6 @@ const MaxSchemaNesting = 256
 // themselves nest only as deeply as their schema, and are not bounded.
 const MaxRecursiveNesting = 128
 
-// jsonNesting returns how deeply the JSON text data nests, counting up to
-// limit+1 at most. Brackets inside strings do not count.
-func jsonNesting(data []byte, limit int) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
-	for _, b := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-		case b == '"':
-			inString = true
-		case b == '{' || b == '[':
-			depth++
-			if depth > deepest {
-				deepest = depth
-				if deepest > limit {
-					return deepest
-				}
-			}
-		case b == '}' || b == ']':
-			depth--
-		}
-	}
-	return deepest
-}
-
 // maxInputRequests bounds the input requests of one round: the members of
 // a 2026-07-28 inputRequests object, in an input_required result or a task
 // waiting for input, each of which runs a handler (Options.Elicitation,

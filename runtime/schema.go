@@ -173,7 +173,7 @@ func (noLoader) Load(url string) (any, error) {
 }
 
 func compileSchema(tool string, raw []byte) (*jsonschema.Schema, error) {
-	if d := jsonNesting(raw, MaxSchemaNesting); d > MaxSchemaNesting {
+	if _, deep := jsontree.NestedBeyond(raw, MaxSchemaNesting); deep {
 		return nil, fmt.Errorf("schema of %s nests more than %d levels deep (MaxSchemaNesting)", tool, MaxSchemaNesting)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
