@@ -128,6 +128,8 @@ type request struct {
 	// inner is the context the middleware handed on, set once it has run:
 	// the input requests its result asks for see its values (a span, say).
 	inner context.Context
+	// written, when set, is called once Write has returned without error.
+	written func()
 }
 
 // causeContext returns ctx with the values of the context the middleware
@@ -201,6 +203,9 @@ func (s *Session) doSettled(ctx context.Context, st *negotiated, r *request, mem
 
 // send sends r under st once and waits for its result, as do describes.
 func (s *Session) send(ctx context.Context, st *negotiated, r *request, members func(b []byte) []byte) ([]byte, error) {
+	if err := s.awaitProbeWritten(ctx, r); err != nil {
+		return nil, err
+	}
 	c := callPool.Get().(*call)
 	id := r.id
 	if id == 0 {
@@ -296,6 +301,9 @@ func (s *Session) send(ctx context.Context, st *negotiated, r *request, members 
 		timedOut = c.disarmWrite()
 	default:
 		err = s.write(wctx, &c.msg, st, r.noResend)
+	}
+	if err == nil && r.written != nil {
+		r.written()
 	}
 	if bp != nil {
 		putBuf(bp)

@@ -65,6 +65,19 @@ type fakeServer struct {
 	cancelled []string
 
 	initialized atomic.Bool
+
+	// events records, in order, the requests read ("recv:" and the
+	// method) and the answers to server/discover written ("answer:...").
+	eventsMu sync.Mutex
+	events   []string
+	listed   chan struct{} // closed when a tools/list has been read
+	listOnce sync.Once
+}
+
+func (s *fakeServer) event(e string) {
+	s.eventsMu.Lock()
+	s.events = append(s.events, e)
+	s.eventsMu.Unlock()
 }
 
 // serveFake runs the fake server. Modes (joined with "+"):
@@ -81,8 +94,13 @@ type fakeServer struct {
 //	solo     also lists the tool solo
 //	lingering keeps running after its input closes
 //	stubborn  keeps running after its input closes and ignores SIGTERM
+//	holdprobe holds its answer to server/discover until it has read a
+//	          tools/list, or 5 s have passed
+//
+// The tool events answers with what the server read and answered, in
+// order: "recv:server/discover,recv:tools/list,answer:server/discover,...".
 func serveFake(mode string) int {
-	s := &fakeServer{mode: mode, out: bufio.NewWriter(os.Stdout), pending: map[string]chan fakeMsg{}}
+	s := &fakeServer{mode: mode, out: bufio.NewWriter(os.Stdout), pending: map[string]chan fakeMsg{}, listed: make(chan struct{})}
 	if s.has("stubborn") {
 		signal.Ignore(syscall.SIGTERM)
 	}
@@ -111,6 +129,10 @@ func serveFake(mode string) int {
 		if m.ID == nil {
 			s.notification(m)
 			continue
+		}
+		s.event("recv:" + m.Method)
+		if m.Method == "tools/list" {
+			s.listOnce.Do(func() { close(s.listed) })
 		}
 		wg.Add(1)
 		go func() {
@@ -217,6 +239,13 @@ func (s *fakeServer) request(m fakeMsg) {
 	modern := s.has("modern") && !s.initialized.Load()
 	switch m.Method {
 	case "server/discover":
+		if s.has("holdprobe") {
+			select {
+			case <-s.listed:
+			case <-time.After(5 * time.Second):
+			}
+			s.event("answer:server/discover") // written next
+		}
 		switch {
 		case modern:
 			s.reply(m.ID, map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"},
@@ -302,6 +331,11 @@ func (s *fakeServer) call(m fakeMsg, name string, rawArgs json.RawMessage, token
 	switch name {
 	case "echo":
 		s.reply(m.ID, text(args.Message))
+	case "events":
+		s.eventsMu.Lock()
+		list := strings.Join(s.events, ",")
+		s.eventsMu.Unlock()
+		s.reply(m.ID, text(list))
 	case "whoami", "solo":
 		s.reply(m.ID, text(name+" "+s.mode))
 	case "args":

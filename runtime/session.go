@@ -161,7 +161,11 @@ func (s *Session) declaredVersion() string {
 // and waits for its answer. When the answer shows the server is not modern
 // any more, the Session forgets the endpoint's era, falls back to the
 // initialize handshake, and sends again the listing the server refused.
-// Sessions with an Authorizer always probe first.
+// Sessions with an Authorizer always probe first. A pinned modern version
+// (Options.ProtocolVersion) is treated as a remembered one, in a fresh
+// process too; over stdio, the probe then goes out at once, ahead of every
+// request, and the first listings follow it without waiting for its
+// answer.
 func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) {
 	conn, err := t.Connect(ctx)
 	if err != nil {

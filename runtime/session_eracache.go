@@ -56,7 +56,7 @@ func endpointKey(rawURL string) string {
 }
 
 // eraCheck is the server/discover probe of a Session whose endpoint eras
-// remembers as modern. Until the probe's answer is in, the Session's state
+// remembers as modern, or whose modern version is pinned. Until the probe's answer is in, the Session's state
 // is provisional: the remembered version, with no server capabilities,
 // info or instructions. Listing requests (see sendsBeforeEraCheck) go out
 // at once under it; other requests, and whoever asks for the capabilities,
@@ -70,12 +70,18 @@ func endpointKey(rawURL string) string {
 // Session has no negotiated state, or nil.
 //
 // The goroutine that sends the probe starts with begin: an idle Session
-// that only listed has none.
+// that only listed has none. On a connection that delivers in order, such
+// as stdio, the probe goes out at once instead, ahead of every request
+// (see sendProbeFirst).
 type eraCheck struct {
 	start     func() // starts the goroutine that sends the probe
 	startOnce sync.Once
 	done      chan struct{}
 	err       error
+	// written, when set, is closed once the probe has been written, or
+	// after done when it was not (see sendProbeFirst).
+	written     chan struct{}
+	writtenOnce sync.Once
 }
 
 func newEraCheck(start func()) *eraCheck {
@@ -87,12 +93,41 @@ func (chk *eraCheck) begin() {
 	chk.startOnce.Do(chk.start)
 }
 
+// awaitProbeWritten waits, within ctx, until the probe of an era check that
+// sendProbeFirst started has been written, or its check has ended; r is
+// the request about to be sent, which does not wait when it is the probe.
+func (s *Session) awaitProbeWritten(ctx context.Context, r *request) error {
+	chk := s.eraCheck
+	if chk == nil || chk.written == nil || r.written != nil {
+		return nil
+	}
+	select {
+	case <-chk.written:
+		return nil
+	default:
+	}
+	select {
+	case <-chk.written:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// markWritten closes chk.written, if it is set and still open.
+func (chk *eraCheck) markWritten() {
+	if chk.written != nil {
+		chk.writtenOnce.Do(func() { close(chk.written) })
+	}
+}
+
 // startEraCheck starts checkEra for chk, unless the Session is closed:
 // then the check ends at once with ErrClosed.
 func (s *Session) startEraCheck(chk *eraCheck, key, version string) {
 	if s.ctx.Err() != nil {
 		chk.err = ErrClosed
 		close(chk.done)
+		chk.markWritten()
 		return
 	}
 	s.wg.Add(1)
@@ -117,14 +152,17 @@ func sendsBeforeEraCheck(method string) bool {
 // before the first request would have.
 func (s *Session) checkEra(chk *eraCheck, key, version string) {
 	defer s.wg.Done()
+	defer chk.markWritten() // after done, when the probe was never written
 	defer close(chk.done)
 	if s.ctx.Err() != nil {
 		chk.err = ErrClosed
 		return
 	}
-	err := s.discover(s.ctx, version, true)
+	err := s.discover(s.ctx, version, true, chk.markWritten)
 	if err == nil {
-		rememberEra(key, s.state.Load().version)
+		if key != "" {
+			rememberEra(key, s.state.Load().version)
+		}
 		return
 	}
 	if s.ctx.Err() != nil {
@@ -132,10 +170,14 @@ func (s *Session) checkEra(chk *eraCheck, key, version string) {
 		chk.err = err
 		return
 	}
-	eras.forget(key)
+	if key != "" {
+		eras.forget(key)
+	}
 	var legacy *legacyServer
-	if errors.As(err, &legacy) {
+	if errors.As(err, &legacy) && s.opts.ProtocolVersion == "" {
 		s.log.Info("the server, remembered as modern, is not any more; falling back to the initialize handshake", "reason", legacy.reason)
+	}
+	if legacy != nil {
 		s.hsMu.Lock()
 		err = s.fallBack(s.ctx, legacy)
 		s.hsMu.Unlock()

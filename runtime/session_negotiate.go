@@ -54,7 +54,8 @@ func (s *Session) negotiate(ctx context.Context) error {
 	}
 	key := s.eraKey()
 	v := cachedEra(key)
-	if v == "" && key != "" && pin != "" {
+	inOrder := key == "" && s.cc.DeliversInOrder
+	if v == "" && (key != "" || inOrder) && pin != "" {
 		// A pinned modern version is what the probe would have to
 		// confirm: the first listing need not wait for it, in a fresh
 		// process either, where nothing is remembered yet.
@@ -68,9 +69,12 @@ func (s *Session) negotiate(ctx context.Context) error {
 		var chk *eraCheck
 		chk = newEraCheck(func() { s.startEraCheck(chk, key, v) })
 		s.eraCheck = chk
+		if inOrder {
+			s.sendProbeFirst(chk)
+		}
 		return nil
 	}
-	err := s.discover(ctx, want, true)
+	err := s.discover(ctx, want, true, nil)
 	switch {
 	case err == nil:
 		rememberEra(key, s.state.Load().version)
@@ -82,6 +86,17 @@ func (s *Session) negotiate(ctx context.Context) error {
 		return err
 	}
 	return s.fallBack(ctx, legacy)
+}
+
+// sendProbeFirst starts the era check chk of a connection that delivers in
+// order (ConnCapabilities.DeliversInOrder): its probe goes out at once, and
+// every request after it waits only until the probe has been written (see
+// awaitProbeWritten), so that it reaches the server behind the probe, as
+// the stdio transport asks of a modern client, while the probe's answer is
+// awaited alongside.
+func (s *Session) sendProbeFirst(chk *eraCheck) {
+	chk.written = make(chan struct{})
+	chk.begin()
 }
 
 // fallBack runs the initialize handshake after the probe found a server
@@ -103,11 +118,12 @@ func (s *Session) fallBack(ctx context.Context, legacy *legacyServer) error {
 }
 
 // discover sends the server/discover probe asking for version, and waits
-// for the server's answer within Options.ProbeTimeout. It returns nil when
+// for the server's answer within Options.ProbeTimeout. written, when set,
+// is called once the probe has been written. It returns nil when
 // the server is modern, a *legacyServer when it is not, and any other error
 // when the connection failed or, over Streamable HTTP, the server stayed
 // silent.
-func (s *Session) discover(ctx context.Context, version string, retry bool) error {
+func (s *Session) discover(ctx context.Context, version string, retry bool, written func()) error {
 	st := &negotiated{version: version, meta: s.modernMeta(version)}
 	var res []byte
 	var err error
@@ -119,7 +135,8 @@ func (s *Session) discover(ctx context.Context, version string, retry bool) erro
 			pctx, cancel = context.WithTimeout(ctx, s.opts.ProbeTimeout)
 		}
 		// The probe's own bound is pctx's deadline, not the call timeout.
-		res, err = s.do(withSignInContext(pctx, ctx), st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true}, nil)
+		res, err = s.do(withSignInContext(pctx, ctx), st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true, written: written}, nil)
+		written = nil
 		cancel()
 		if !errors.Is(err, errAuthorizedLate) {
 			break
@@ -202,7 +219,7 @@ func (s *Session) discoverError(ctx context.Context, rpc *RPCError, retry bool) 
 		}
 		_ = json.Unmarshal(rpc.Data, &d)
 		if v := s.retryVersion(d.Supported); v != "" && retry {
-			return s.discover(ctx, v, false)
+			return s.discover(ctx, v, false, nil)
 		}
 		if v := highestCommon(d.Supported, false); v != "" {
 			return &legacyServer{reason: "the server supports only legacy versions", version: v}
@@ -310,7 +327,7 @@ func (s *Session) initialize(ctx context.Context, version string, retry bool) er
 				// A modern-only server whose answer to the probe came too
 				// late, such as one still starting up.
 				if v := highestCommon(d.Supported, true); v != "" && s.opts.ProtocolVersion == "" {
-					if err := s.discover(ctx, v, false); err == nil {
+					if err := s.discover(ctx, v, false, nil); err == nil {
 						return nil
 					}
 				}

@@ -63,7 +63,12 @@ type Options struct {
 	// refuses to fall back. Over Streamable HTTP a modern version is taken as the
 	// server's, as a remembered era is (see Connect): the first listings
 	// go out at once and the probe alongside them, so that a server that
-	// does not speak it fails the first request rather than Connect.
+	// does not speak it fails the first request rather than Connect. Over
+	// stdio, and any Conn that declares ConnCapabilities.DeliversInOrder,
+	// the probe goes out at once and Connect returns without waiting for
+	// its answer: the first listings follow the probe on the pipe, and a
+	// server that does not speak the version fails the first request
+	// other than a listing, or the listing it refuses.
 	ProtocolVersion string
 
 	// ProbeTimeout bounds the wait for the answer to the server/discover

@@ -104,10 +104,49 @@ func TestNegotiation(t *testing.T) {
 	}
 }
 
+// TestPinnedModernRefusesLegacyServer pins 2026-07-28 against a legacy stdio
+// server: Connect returns once the probe is written, and the first tool
+// call fails with the probe's answer instead of falling back.
 func TestPinnedModernRefusesLegacyServer(t *testing.T) {
-	_, err := Connect(context.Background(), fakeTransport(t, "legacy"), &Options{ProtocolVersion: "2026-07-28"})
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, fakeTransport(t, "legacy"), &Options{ProtocolVersion: "2026-07-28"})
+	if err == nil {
+		defer s.Close()
+		_, err = s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	}
 	if err == nil || !strings.Contains(err.Error(), "does not speak protocol version 2026-07-28") {
-		t.Fatalf("Connect = %v, want a refusal to fall back", err)
+		t.Fatalf("CallTool = %v, want a refusal to fall back", err)
+	}
+}
+
+// TestPinnedStdioListsBehindProbe pins 2026-07-28 over stdio against a
+// server that answers server/discover only once it has read a tools/list:
+// the probe must reach the server first, the listing right behind it
+// without waiting for the probe's answer, and a tool call only after it.
+func TestPinnedStdioListsBehindProbe(t *testing.T) {
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, fakeTransport(t, "modern+holdprobe"), &Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tools, err := s.ListTools(ctx)
+	if err != nil || len(tools) == 0 {
+		t.Fatalf("ListTools = %d tools, %v", len(tools), err)
+	}
+	res, err := s.CallTool(ctx, "events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "recv:server/discover,recv:tools/list,answer:server/discover,recv:tools/call"
+	if got := res.Text(); got != want {
+		t.Errorf("the server saw %s; want %s", got, want)
+	}
+	if got := s.Capabilities(); !got.Tools {
+		t.Errorf("Capabilities = %+v, want those of the server/discover result", got)
+	}
+	if got := s.Instructions(); got != "be nice" {
+		t.Errorf("Instructions = %q, want the server/discover result's", got)
 	}
 }
 

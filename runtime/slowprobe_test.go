@@ -99,11 +99,17 @@ func TestSilentHTTPServerIsNotLegacy(t *testing.T) {
 }
 
 // TestSilentStdioServerPinnedModern pins 2026-07-28 against a stdio server
-// that ignores the probe: the error names the bound that ran out.
+// that ignores the probe: Connect returns once the probe is written, and the
+// first tool call fails with an error that names the bound that ran out.
 func TestSilentStdioServerPinnedModern(t *testing.T) {
-	_, err := Connect(context.Background(), fakeTransport(t, "silent"), &Options{ProtocolVersion: "2026-07-28", ProbeTimeout: 200 * time.Millisecond})
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, fakeTransport(t, "silent"), &Options{ProtocolVersion: "2026-07-28", ProbeTimeout: 200 * time.Millisecond})
+	if err == nil {
+		defer s.Close()
+		_, err = s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	}
 	var pte *ProbeTimeoutError
 	if !errors.As(err, &pte) || !strings.Contains(err.Error(), "negotiating protocol version 2026-07-28: no answer to server/discover within 200ms") {
-		t.Fatalf("Connect = %v, want a *ProbeTimeoutError", err)
+		t.Fatalf("CallTool = %v, want a *ProbeTimeoutError", err)
 	}
 }

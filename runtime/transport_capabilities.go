@@ -65,6 +65,13 @@ type ConnCapabilities struct {
 	// instead of being taken for a legacy server.
 	AnswersEveryRequest bool
 
+	// DeliversInOrder promises that the server reads the messages in the
+	// order their Writes returned, as over a stdio pipe. A Session pinned
+	// to a modern protocol version (Options.ProtocolVersion) then writes
+	// the server/discover probe first and lets its first listings follow
+	// at once, instead of waiting for the probe's answer before them.
+	DeliversInOrder bool
+
 	// WriteWithin, when set, is Write bounded by d as well as by ctx; when
 	// d runs out the error matches ErrWriteTimeout. The Session uses it
 	// instead of Write for a request with a timeout, which then needs no

@@ -192,6 +192,7 @@ func (c *stdioConn) ConnCapabilities() ConnCapabilities {
 	return ConnCapabilities{
 		WriteIgnoresContext: true,
 		ReleasesData:        true,
+		DeliversInOrder:     true,
 		WriteWithin:         c.writeWithin,
 		SetReadDeadline:     c.setReadDeadline,
 	}

@@ -28,8 +28,9 @@ var firstClients = []string{clientRuntime, clientRuntime + modernSuffix, clientR
 // legacySuffix marks a client pinned to the 2025-11-25 era, modernSuffix
 // mcpgen pinned to 2026-07-28, the era the floor assumes, and probeSuffix
 // the floor that, over stdio, sends server/discover before its first
-// request and waits for the answer, as the stdio transport asks a client
-// of the 2026-07-28 era to.
+// request, as the stdio transport asks a client of the 2026-07-28 era to,
+// and waits for the answer before it lists. mcpgen pinned to 2026-07-28
+// sends the same two requests, the listing right behind the probe.
 const (
 	legacySuffix = " (2025-11-25)"
 	modernSuffix = " (2026-07-28)"
