@@ -96,6 +96,7 @@ func (s *fakeServer) event(e string) {
 //	stubborn  keeps running after its input closes and ignores SIGTERM
 //	holdprobe holds its answer to server/discover until it has read a
 //	          tools/list, or 5 s have passed
+//	deaf      never reads its input, until it is stopped
 //
 // The tool events answers with what the server read and answered, in
 // order: "recv:server/discover,recv:tools/list,answer:server/discover,...".
@@ -103,6 +104,9 @@ func serveFake(mode string) int {
 	s := &fakeServer{mode: mode, out: bufio.NewWriter(os.Stdout), pending: map[string]chan fakeMsg{}, listed: make(chan struct{})}
 	if s.has("stubborn") {
 		signal.Ignore(syscall.SIGTERM)
+	}
+	if s.has("deaf") {
+		select {}
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 64<<20)

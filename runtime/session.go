@@ -165,7 +165,9 @@ func (s *Session) declaredVersion() string {
 // (Options.ProtocolVersion) is treated as a remembered one, in a fresh
 // process too; over stdio, the probe then goes out at once, ahead of every
 // request, and the first listings follow it without waiting for its
-// answer.
+// answer. A Session whose probe, sent alongside its first requests, leaves
+// it with no protocol version ends, as Connect would have failed: Err says
+// why.
 func Connect(ctx context.Context, t Transport, opts *Options) (*Session, error) {
 	conn, err := t.Connect(ctx)
 	if err != nil {
@@ -264,8 +266,10 @@ func newSession(conn Conn, opts *Options) *Session {
 
 // ProtocolVersion returns the negotiated protocol version. Like ServerInfo,
 // Capabilities and Instructions, it waits for the answer to the
-// server/discover probe of a Session to a Streamable HTTP endpoint
-// remembered as modern (see Connect), within Options.ProbeTimeout.
+// server/discover probe of a Session that sent it alongside its first
+// requests (to a Streamable HTTP endpoint remembered as modern, or with a
+// pinned modern Options.ProtocolVersion; see Connect), within
+// Options.ProbeTimeout.
 func (s *Session) ProtocolVersion() string { return s.settled().version }
 
 // ServerInfo returns the server's implementation info.
@@ -282,8 +286,9 @@ func (s *Session) Instructions() string { return s.settled().instructions }
 func (s *Session) Done() <-chan struct{} { return s.readerDone }
 
 // Err returns nil while the Session works, and afterwards the reason it
-// stopped: ErrClosed after Close, or the transport's error, such as a
-// *ServerExitedError.
+// stopped: ErrClosed after Close, the transport's error, such as a
+// *ServerExitedError, or the error of a probe sent alongside the first
+// requests that left the Session with no protocol version (see Connect).
 func (s *Session) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

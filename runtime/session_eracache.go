@@ -13,8 +13,9 @@ import (
 // server/discover probe before its first requests: eras remembers, per
 // endpoint, the modern protocol version the last probe settled on, and a
 // Session that finds one lets its listings go out without the probe, which
-// it sends when something needs the probe's answer (see eraCheck). A probe that finds the server is not modern after all,
-// or fails, removes the endpoint's entry.
+// it sends when something needs the probe's answer (see eraCheck). A probe
+// that finds the server is not modern after all, or fails, removes the
+// endpoint's entry.
 var eras = newEndpointMemory[string](maxCachedEras) // endpoint key → modern protocol version
 
 // maxCachedEras bounds the endpoints eras remembers. When it is full, the
@@ -56,18 +57,18 @@ func endpointKey(rawURL string) string {
 }
 
 // eraCheck is the server/discover probe of a Session whose endpoint eras
-// remembers as modern, or whose modern version is pinned. Until the probe's answer is in, the Session's state
-// is provisional: the remembered version, with no server capabilities,
-// info or instructions. Listing requests (see sendsBeforeEraCheck) go out
-// at once under it; other requests, and whoever asks for the capabilities,
-// wait for the answer. The probe itself goes out (begin) when something
-// first waits for it: until then the listings have the connection and the
-// server to themselves, as in a client that knows the era and never
-// probes, and a Session that only lists and closes sends no probe it never
-// needed, whose POST Close would cancel in flight (which costs the pooled
-// HTTP connection it used). done is closed once the probe, and any fallback
-// to the initialize handshake it led to, has ended; err is then why the
-// Session has no negotiated state, or nil.
+// remembers as modern, or whose modern version is pinned. Until the probe's
+// answer is in, the Session's state is provisional: the remembered version,
+// with no server capabilities, info or instructions. Listing requests (see
+// sendsBeforeEraCheck) go out at once under it; other requests, and whoever
+// asks for the capabilities, wait for the answer. The probe itself goes out
+// (begin) when something first waits for it: until then the listings have
+// the connection and the server to themselves, as in a client that knows the
+// era and never probes, and a Session that only lists and closes sends no
+// probe it never needed, whose POST Close would cancel in flight (which
+// costs the pooled HTTP connection it used). done is closed once the probe,
+// and any fallback to the initialize handshake it led to, has ended; err is
+// then why the Session has no negotiated state, or nil.
 //
 // The goroutine that sends the probe starts with begin: an idle Session
 // that only listed has none. On a connection that delivers in order, such
@@ -166,8 +167,10 @@ func (s *Session) checkEra(chk *eraCheck, key, version string) {
 		return
 	}
 	if s.ctx.Err() != nil {
-		// Closed while the probe ran: nothing was learnt about the server.
-		chk.err = err
+		// Closed while the probe ran: nothing was learnt about the server,
+		// and the requests waiting for the probe fail as the Session's
+		// others do, not with the cancellation of its context.
+		chk.err = ErrClosed
 		return
 	}
 	if key != "" {
@@ -184,7 +187,26 @@ func (s *Session) checkEra(chk *eraCheck, key, version string) {
 	}
 	if err != nil {
 		chk.err = err
+		s.endUnnegotiated(err)
+	}
+}
+
+// endUnnegotiated ends the Session whose era check failed with err, as a
+// failed Connect would have: Err says why, so that a Restarting connects
+// again, and the requests still waiting, such as the listings sent ahead of
+// the probe, end at once; a call reading for its response is interrupted to
+// see it. A connection that failed first has logged its own reason, which
+// the probe's error only repeats.
+func (s *Session) endUnnegotiated(err error) {
+	s.mu.Lock()
+	if s.err == nil {
+		s.err = err
 		s.log.Warn("negotiating the protocol version alongside the first requests failed", "error", err)
+	}
+	s.mu.Unlock()
+	s.fail(err)
+	if s.cc.SetReadDeadline != nil {
+		s.interruptRead()
 	}
 }
 

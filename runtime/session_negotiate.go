@@ -119,7 +119,8 @@ func (s *Session) fallBack(ctx context.Context, legacy *legacyServer) error {
 
 // discover sends the server/discover probe asking for version, and waits
 // for the server's answer within Options.ProbeTimeout. written, when set,
-// is called once the probe has been written. It returns nil when
+// is called once the probe has been written; it must do nothing the second
+// time, for a probe sent again after a sign-in. It returns nil when
 // the server is modern, a *legacyServer when it is not, and any other error
 // when the connection failed or, over Streamable HTTP, the server stayed
 // silent.
@@ -136,7 +137,6 @@ func (s *Session) discover(ctx context.Context, version string, retry bool, writ
 		}
 		// The probe's own bound is pctx's deadline, not the call timeout.
 		res, err = s.do(withSignInContext(pctx, ctx), st, &request{method: "server/discover", timeout: -1, noCancel: true, noResend: true, written: written}, nil)
-		written = nil
 		cancel()
 		if !errors.Is(err, errAuthorizedLate) {
 			break

@@ -68,12 +68,17 @@ type Options struct {
 	// the probe goes out at once and Connect returns without waiting for
 	// its answer: the first listings follow the probe on the pipe, and a
 	// server that does not speak the version fails the first request
-	// other than a listing, or the listing it refuses.
+	// other than a listing, or the listing it refuses. The Session then
+	// ends, with the probe's error as its Err, and the listings still
+	// waiting for their answers fail with that error too.
 	ProtocolVersion string
 
 	// ProbeTimeout bounds the wait for the answer to the server/discover
 	// probe; DefaultProbeTimeout when zero, no bound (but the context's)
-	// when negative. The era comes from the answer, however late: a
+	// when negative. A probe that goes out alongside the first requests
+	// (see Connect) is not bounded by the context of Connect: when
+	// negative, only by Close, and each request waiting for its answer by
+	// its own context. The era comes from the answer, however late: a
 	// result means a modern server, an error (method not found, say) a
 	// legacy one. Only a server silent for all of ProbeTimeout is judged
 	// by the clock: over stdio and HTTP+SSE, where a legacy server may

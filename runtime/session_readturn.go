@@ -78,6 +78,13 @@ func (s *Session) readFor(ctx context.Context, c *call, st *negotiated, r *reque
 		if ctx.Err() != nil {
 			return reply{err: s.cancelCall(ctx, c, st, r, timeout, true)}
 		}
+		// So is the end of a Session whose era check failed (see
+		// endUnnegotiated): fail has answered c, or is about to.
+		select {
+		case <-s.dead:
+			return <-c.ch
+		default:
+		}
 		data, err := s.conn.Read(s.ctx)
 		if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 			continue
@@ -155,6 +162,14 @@ func (s *Session) readIdle() bool {
 	seen := s.nextID.Load()
 	s.cc.SetReadDeadline(time.Time{})
 	for {
+		// Checked after the deadline is set, so that the interruption
+		// that ends a Session whose era check failed (see
+		// endUnnegotiated) cannot be undone unseen.
+		select {
+		case <-s.dead:
+			return false
+		default:
+		}
 		data, err := s.conn.Read(s.ctx)
 		if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 			// A holder's late interruption.

@@ -1,0 +1,129 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testing/testenv"
+)
+
+// TestPinnedStdioListingEndsWithFailedProbe pins 2026-07-28 over stdio
+// against a server that reads nothing, with no call timeout: the listing
+// that went out behind the probe ends with the probe's error once the probe
+// timeout has passed, instead of waiting for an answer that cannot come.
+func TestPinnedStdioListingEndsWithFailedProbe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := Connect(ctx, fakeTransport(t, "deaf"), &Options{ProtocolVersion: "2026-07-28", ProbeTimeout: 200 * time.Millisecond, CallTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.ListTools(ctx)
+		errc <- err
+	}()
+	// The probe times out after 200 ms; a listing still waiting 20 s later
+	// waits for nothing.
+	guard := time.NewTimer(20 * time.Second)
+	defer guard.Stop()
+	select {
+	case err = <-errc:
+	case <-guard.C:
+		cancel()
+		t.Fatalf("ListTools still waits 20 s after a probe timeout of 200 ms (then: %v)", <-errc)
+	}
+	var pte *ProbeTimeoutError
+	if !errors.As(err, &pte) {
+		t.Fatalf("ListTools = %v, want the probe's *ProbeTimeoutError", err)
+	}
+}
+
+// TestPinnedStdioFailedProbeEndsSession pins 2026-07-28 over stdio against
+// a server that ignores the probe: the Session that failed it ends, so that
+// Err says why, Done is closed, and a Restarting connects again rather than
+// failing every call with the same error for good.
+func TestPinnedStdioFailedProbeEndsSession(t *testing.T) {
+	checkChildren(t)
+	ctx := testenv.Context(t)
+	r, err := ConnectRestarting(ctx, fakeTransport(t, "silent"), &Options{ProtocolVersion: "2026-07-28", ProbeTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	first, err := r.Session(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	var pte *ProbeTimeoutError
+	if !errors.As(err, &pte) {
+		t.Fatalf("CallTool = %v, want the probe's *ProbeTimeoutError", err)
+	}
+	if err := first.Err(); !errors.As(err, &pte) {
+		t.Errorf("Err = %v after the probe failed, want its *ProbeTimeoutError", err)
+	}
+	guard := time.NewTimer(20 * time.Second)
+	defer guard.Stop()
+	select {
+	case <-first.Done():
+	case <-guard.C:
+		t.Error("Done still open 20 s after the probe failed")
+	}
+	next, err := r.Session(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next == first {
+		t.Error("Restarting kept the Session whose probe failed")
+	}
+}
+
+// TestPinnedStdioServerExitLoggedOnce pins 2026-07-28 over stdio against a
+// server that exits on its first message: its exit is logged once, as a
+// warning, not again as the failure of the probe it ended.
+func TestPinnedStdioServerExitLoggedOnce(t *testing.T) {
+	ctx := testenv.Context(t)
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s, err := Connect(ctx, fakeTransport(t, "die-init"), &Options{ProtocolVersion: "2026-07-28", Logger: logger})
+	if err == nil {
+		defer s.Close()
+		_, err = s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	}
+	var se *ServerExitedError
+	if !errors.As(err, &se) {
+		t.Fatalf("CallTool = %v, want a *ServerExitedError", err)
+	}
+	mu.Lock()
+	logged := buf.String()
+	mu.Unlock()
+	if n := strings.Count(logged, "level=WARN"); n != 1 {
+		t.Errorf("%d warnings, want 1:\n%s", n, logged)
+	}
+}
+
+// TestPinnedStdioClosedDuringProbe closes a Session pinned to 2026-07-28
+// over stdio while its probe waits for an answer: its calls fail with
+// ErrClosed, not with a cancellation the caller would take for its own.
+func TestPinnedStdioClosedDuringProbe(t *testing.T) {
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, fakeTransport(t, "deaf"), &Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-s.eraCheck.written // the probe waits for its answer
+	s.Close()
+	_, err = s.CallTool(ctx, "echo", map[string]string{"message": "hi"})
+	if !errors.Is(err, ErrClosed) || errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool after Close = %v, want ErrClosed", err)
+	}
+}
