@@ -30,12 +30,11 @@ func listItems[T any](ctx context.Context, s *Session, method, key, noun string,
 // listPages lists every item of the paginated list method, whose result
 // holds the items in the array member key, and passes each item's bytes to
 // add. It follows the cursors under the bounds of pages, and takes at most
-// Options.MaxTools items, as ListTools does.
+// Options.MaxTools items, as ListTools does. Like ListTools, it does not
+// wait for an era check still running (see eraCheck): a listing goes out
+// under the provisional state.
 func (s *Session) listPages(ctx context.Context, method, key string, add func(raw []byte) error) error {
-	st, err := s.current(ctx)
-	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
+	st := s.state.Load()
 	pg := pages{method: method, scrub: s.scrub}
 	n := 0
 	count := func(raw []byte) error {

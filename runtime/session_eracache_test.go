@@ -1,8 +1,12 @@
 package runtime
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -346,5 +350,52 @@ func TestPinnedModernEraListsFirst(t *testing.T) {
 	}
 	if got := postMethods(srv.httpServer); len(got) != 2 || got[1] != "server/discover" {
 		t.Errorf("requests: %v; want the probe after the listing", got)
+	}
+}
+
+// TestPinnedModernEraListsAllFirst checks what Connect's doc promises of
+// every listing, not tools/list alone: a Session pinned to 2026-07-28 sends
+// prompts/list, resources/list and resources/templates/list without waiting
+// for the server/discover probe. They waited for its answer before.
+func TestPinnedModernEraListsAllFirst(t *testing.T) {
+	results := map[string]string{
+		"prompts/list":             `{"resultType":"complete","prompts":[{"name":"p"}]}`,
+		"resources/list":           `{"resultType":"complete","resources":[{"uri":"file:///a","name":"a"}]}`,
+		"resources/templates/list": `{"resultType":"complete","resourceTemplates":[{"uriTemplate":"file:///{x}","name":"t"}]}`,
+		"server/discover":          `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"prompts":{},"resources":{}}}`,
+	}
+	srv := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.Unmarshal(body, &m)
+		res, ok := results[m.Method]
+		w.Header().Set("Content-Type", "application/json")
+		if !ok {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no"}}`, m.ID)
+			return
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, res)
+	})
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL, testHTTPOptions(t)), &Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if p, err := s.ListPrompts(ctx); err != nil || len(p) != 1 {
+		t.Fatalf("ListPrompts = %v, %v", p, err)
+	}
+	if r, err := s.ListResources(ctx); err != nil || len(r) != 1 {
+		t.Fatalf("ListResources = %v, %v", r, err)
+	}
+	if r, err := s.ListResourceTemplates(ctx); err != nil || len(r) != 1 {
+		t.Fatalf("ListResourceTemplates = %v, %v", r, err)
+	}
+	want := []string{"prompts/list", "resources/list", "resources/templates/list"}
+	if got := postMethods(srv); !slices.Equal(got, want) {
+		t.Errorf("requests: %v; want %v, with no probe before them", got, want)
 	}
 }
