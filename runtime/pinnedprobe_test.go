@@ -127,3 +127,31 @@ func TestPinnedStdioClosedDuringProbe(t *testing.T) {
 		t.Fatalf("CallTool after Close = %v, want ErrClosed", err)
 	}
 }
+
+// TestPinnedHTTPFailedProbeClosesDone pins 2026-07-28 over Streamable HTTP
+// against a legacy server: once the probe has shown it, the Session ends,
+// and Done closes with it, as it does when a connection is lost. Over HTTP
+// the Session's reader waited in the connection's queue, and Done stayed
+// open until Close.
+func TestPinnedHTTPFailedProbeClosesDone(t *testing.T) {
+	srv := newStreamableServer(t, false, false)
+	ctx := testenv.Context(t)
+	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"}); err == nil || !strings.Contains(err.Error(), "does not speak protocol version 2026-07-28") {
+		t.Fatalf("CallTool = %v, want the probe's refusal", err)
+	}
+	guard := time.NewTimer(20 * time.Second)
+	defer guard.Stop()
+	select {
+	case <-s.Done():
+	case <-guard.C:
+		t.Fatal("Done still open 20 s after the probe showed a legacy server")
+	}
+	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "does not speak protocol version 2026-07-28") {
+		t.Errorf("Err = %v, want the probe's refusal", err)
+	}
+}

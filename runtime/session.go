@@ -85,9 +85,12 @@ type Session struct {
 	ctx        context.Context
 	cancel     context.CancelFunc
 	readerDone chan struct{}
-	dead       chan struct{} // closed when the connection has failed
-	wg         sync.WaitGroup
-	changed    chan struct{}
+	// stopReadLoop ends the context readLoop reads with; nil when the
+	// Session reads on its callers' goroutines and idleReader's.
+	stopReadLoop context.CancelFunc
+	dead         chan struct{} // closed when the connection has failed
+	wg           sync.WaitGroup
+	changed      chan struct{}
 
 	// listenCancel ends the subscriptions/listen request, whose goroutine
 	// closes listenDone.
@@ -259,7 +262,9 @@ func newSession(conn Conn, opts *Options) *Session {
 		s.idleTimer = time.NewTimer(idleReadDelay)
 		go s.idleReader()
 	} else {
-		go s.readLoop()
+		rctx, stop := context.WithCancel(s.ctx)
+		s.stopReadLoop = stop
+		go s.readLoop(rctx)
 	}
 	return s
 }

@@ -12,9 +12,9 @@ import (
 )
 
 // readLoop reads every message from the connection until it ends.
-func (s *Session) readLoop() {
+func (s *Session) readLoop(ctx context.Context) {
 	defer close(s.readerDone)
-	for s.dispatch(s.conn.Read(s.ctx)) {
+	for s.dispatch(s.conn.Read(ctx)) {
 	}
 }
 

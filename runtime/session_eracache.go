@@ -208,6 +208,9 @@ func (s *Session) endUnnegotiated(err error) {
 	if s.cc.SetReadDeadline != nil {
 		s.interruptRead()
 	}
+	if s.stopReadLoop != nil {
+		s.stopReadLoop() // so that Done closes, as for a lost connection
+	}
 }
 
 // current returns the Session's negotiated state, after waiting, within
