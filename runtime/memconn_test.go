@@ -749,3 +749,14 @@ func TestEveryMessageLeavesRoomForItsNewline(t *testing.T) {
 func listenAck(id json.RawMessage, notifications string) []byte {
 	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s},"notifications":%s}}`, id, notifications))
 }
+
+// signalTo returns a callback, such as Options.OnToolsChanged, that sends
+// on ch without waiting, so that a signal already pending absorbs the next.
+func signalTo(ch chan struct{}) func() {
+	return func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}

@@ -16,12 +16,7 @@ import (
 func TestMultiServerDownKeepsOthersCallable(t *testing.T) {
 	changed := make(chan struct{}, 1)
 	m, err := ConnectMulti(context.Background(), []Server{
-		{Name: "a", Transport: fakeTransport(t, "legacy+solo"), Options: &Options{OnToolsChanged: func() {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		}}},
+		{Name: "a", Transport: fakeTransport(t, "legacy+solo"), Options: &Options{OnToolsChanged: signalTo(changed)}},
 		{Name: "b", Transport: fakeTransport(t, "legacy+extra")},
 	})
 	if err != nil {

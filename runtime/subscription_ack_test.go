@@ -35,12 +35,7 @@ func TestSubscriptionAckWithoutToolChanges(t *testing.T) {
 				return nil
 			}))
 			var logs logBuffer
-			s, err := Connect(context.Background(), conn, &Options{Logger: logs.logger(), OnToolsChanged: func() {
-				select {
-				case changed <- struct{}{}:
-				default:
-				}
-			}})
+			s, err := Connect(context.Background(), conn, &Options{Logger: logs.logger(), OnToolsChanged: signalTo(changed)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,12 +82,7 @@ func TestConnectWaitsForSubscriptionAck(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		s, err := Connect(context.Background(), conn, &Options{OnToolsChanged: func() {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		}})
+		s, err := Connect(context.Background(), conn, &Options{OnToolsChanged: signalTo(changed)})
 		done <- result{s, err}
 	}()
 	m := <-listening
@@ -135,12 +125,7 @@ func TestEarlySubscriptionAck(t *testing.T) {
 		}
 		return nil
 	})
-	s, err := Connect(testenv.Context(t), conn, &Options{OnToolsChanged: func() {
-		select {
-		case changed <- struct{}{}:
-		default:
-		}
-	}})
+	s, err := Connect(testenv.Context(t), conn, &Options{OnToolsChanged: signalTo(changed)})
 	if err != nil {
 		t.Fatal(err)
 	}

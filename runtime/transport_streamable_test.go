@@ -905,12 +905,7 @@ func testStatefulLegacyCallWaitsForGetStream(t *testing.T, listFirst bool) {
 	ctx := testenv.Context(t)
 	s, err := Connect(ctx, StreamableHTTP(srv.URL+"/mcp", testHTTPOptions(t)), &Options{
 		ProtocolVersion: LatestLegacyProtocolVersion,
-		OnToolsChanged: func() {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		},
+		OnToolsChanged:  signalTo(changed),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -126,46 +126,26 @@ func TestRecursiveUnionLinear(t *testing.T) {
 		decode func([]byte) (string, error)
 	}{
 		{"tagged", func(data []byte) (string, error) {
-			var u recUnion
-			if err := json.Unmarshal(data, &u); err != nil {
-				return "", err
-			}
-			var kinds []string
-			for cur := &u; cur != nil; {
-				var kids []recUnion
+			return decodedKinds(data, func(u *recUnion) (string, []recUnion) {
 				switch {
-				case cur.A != nil:
-					kinds, kids = append(kinds, "a"), cur.A.Kids
-				case cur.B != nil:
-					kinds, kids = append(kinds, "b"), cur.B.Kids
+				case u.A != nil:
+					return "a", u.A.Kids
+				case u.B != nil:
+					return "b", u.B.Kids
 				}
-				cur = nil
-				if len(kids) > 0 {
-					cur = &kids[0]
-				}
-			}
-			return strings.Join(kinds, ""), nil
+				return "", nil
+			})
 		}},
 		{"closures", func(data []byte) (string, error) {
-			var u recClosure
-			if err := json.Unmarshal(data, &u); err != nil {
-				return "", err
-			}
-			var kinds []string
-			for cur := &u; cur != nil; {
-				var kids []recClosure
+			return decodedKinds(data, func(u *recClosure) (string, []recClosure) {
 				switch {
-				case cur.A != nil:
-					kinds, kids = append(kinds, "a"), cur.A.Kids
-				case cur.B != nil:
-					kinds, kids = append(kinds, "b"), cur.B.Kids
+				case u.A != nil:
+					return "a", u.A.Kids
+				case u.B != nil:
+					return "b", u.B.Kids
 				}
-				cur = nil
-				if len(kids) > 0 {
-					cur = &kids[0]
-				}
-			}
-			return strings.Join(kinds, ""), nil
+				return "", nil
+			})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -188,6 +168,25 @@ func TestRecursiveUnionLinear(t *testing.T) {
 			}
 		})
 	}
+}
+
+// decodedKinds decodes data into a U and names the branch set at each
+// level, as branch reports it, following the first kid down.
+func decodedKinds[U any](data []byte, branch func(*U) (kind string, kids []U)) (string, error) {
+	var u U
+	if err := json.Unmarshal(data, &u); err != nil {
+		return "", err
+	}
+	var kinds []string
+	for cur := &u; cur != nil; {
+		kind, kids := branch(cur)
+		kinds = append(kinds, kind)
+		cur = nil
+		if len(kids) > 0 {
+			cur = &kids[0]
+		}
+	}
+	return strings.Join(kinds, ""), nil
 }
 
 // TestRecursiveUnionConcurrent checks that goroutines decoding one text,
