@@ -70,6 +70,9 @@ func TestPinnedStdioFailedProbeEndsSession(t *testing.T) {
 	if err := first.Err(); !errors.As(err, &pte) {
 		t.Errorf("Err = %v after the probe failed, want its *ProbeTimeoutError", err)
 	}
+	if v := first.ProtocolVersion(); v != "" {
+		t.Errorf("ProtocolVersion = %q after the probe failed, want none", v)
+	}
 	guard := time.NewTimer(20 * time.Second)
 	defer guard.Stop()
 	select {
@@ -153,5 +156,8 @@ func TestPinnedHTTPFailedProbeClosesDone(t *testing.T) {
 	}
 	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "does not speak protocol version 2026-07-28") {
 		t.Errorf("Err = %v, want the probe's refusal", err)
+	}
+	if v := s.ProtocolVersion(); v != "" {
+		t.Errorf("ProtocolVersion = %q after the probe showed a legacy server, want none", v)
 	}
 }

@@ -274,7 +274,8 @@ func newSession(conn Conn, opts *Options) *Session {
 // server/discover probe of a Session that sent it alongside its first
 // requests (to a Streamable HTTP endpoint remembered as modern, or with a
 // pinned modern Options.ProtocolVersion; see Connect), within
-// Options.ProbeTimeout.
+// Options.ProbeTimeout. When that probe fails, no version was negotiated:
+// it returns "", and Err says why.
 func (s *Session) ProtocolVersion() string { return s.settled().version }
 
 // ServerInfo returns the server's implementation info.

@@ -198,6 +198,9 @@ func (s *Session) checkEra(chk *eraCheck, key, version string) {
 // see it. A connection that failed first has logged its own reason, which
 // the probe's error only repeats.
 func (s *Session) endUnnegotiated(err error) {
+	// No version was negotiated: ProtocolVersion, ServerInfo and
+	// Capabilities must not go on answering with the provisional state's.
+	s.state.Store(&negotiated{})
 	s.mu.Lock()
 	if s.err == nil {
 		s.err = err
