@@ -203,7 +203,13 @@ func (m *Multi) Refresh(ctx context.Context) error {
 			m.lists[i], m.listedBy[i] = tools, gen
 		}
 	}
-	if gen > m.settled {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// The caller's context ended the listing: that says nothing of
+		// the servers, and a change one reported is still to be listed,
+		// on the next call rather than multiRetryAfter later.
+		m.stale.Store(true)
+	case gen > m.settled:
 		m.settled = gen
 		if err != nil {
 			m.failedAt.Store(time.Now().UnixNano())
@@ -260,7 +266,8 @@ func (m *Multi) Session(server string) *Session {
 // listing fails does not stop the calls of the others' tools: its own
 // tools are called as it listed them last, and an error of its call names
 // the server. The tools are listed again for that failure on the first
-// call 5 s after it, not on every call.
+// call 5 s after it, not on every call; a listing that ended with ctx is
+// no such failure, and the next call lists again.
 func (m *Multi) CallTool(ctx context.Context, name string, args any) (*Result, error) {
 	var refreshErr error
 	if f := m.failedAt.Load(); m.stale.Load() || f != 0 && time.Since(time.Unix(0, f)) >= multiRetryAfter {

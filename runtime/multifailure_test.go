@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,5 +61,58 @@ func TestMultiServerDownKeepsOthersCallable(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(names, " "), "whoami") {
 		t.Errorf("Tools = %v: server b's tools were dropped while its listing failed", names)
+	}
+}
+
+// TestMultiRefreshEndedByCallerRetries checks that a listing cut short by
+// the caller's own context is not taken for the server's failure: a change
+// the server reported is listed again on the next call, not 5 s later.
+func TestMultiRefreshEndedByCallerRetries(t *testing.T) {
+	var hold atomic.Bool
+	holdListings := func(next Handler) Handler {
+		return func(ctx context.Context, req *Request) (*Response, error) {
+			if req.Method == "tools/list" && hold.Load() {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			return next(ctx, req)
+		}
+	}
+	changed := make(chan struct{}, 1)
+	m, err := ConnectMulti(context.Background(), []Server{
+		{Name: "a", Transport: fakeTransport(t, "legacy+solo"), Options: &Options{OnToolsChanged: signalTo(changed), Middleware: []Middleware{holdListings}}},
+		{Name: "b", Transport: fakeTransport(t, "legacy+extra")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := m.Session("a").CallTool(context.Background(), "changed", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("server a's change was not reported")
+	}
+	hold.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, err = m.CallTool(ctx, "solo", nil)
+	cancel()
+	if err == nil {
+		t.Fatal("CallTool succeeded although its context ended during the listing")
+	}
+	if f := m.failedAt.Load(); f != 0 {
+		t.Error("a listing ended by the caller's context was noted as the server's failure")
+	}
+	if !m.stale.Load() {
+		t.Error("the change server a reported was dropped with the listing the caller's context ended")
+	}
+	hold.Store(false)
+	if _, err := m.CallTool(context.Background(), "solo", nil); err != nil {
+		t.Fatal(err)
+	}
+	if m.stale.Load() {
+		t.Error("the next call did not list the tools again")
 	}
 }
