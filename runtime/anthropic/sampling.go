@@ -23,7 +23,7 @@ var _ Messages = (*anthropic.MessageService)(nil)
 
 // Sampler answers an MCP server's sampling requests with a Claude model:
 // set its Handle method as runtime.Options.Sampling. Set Messages and Model.
-// It passes on text messages only.
+// It passes on text messages only, and a temperature brought into 0 to 1.
 type Sampler struct {
 	Messages Messages
 	Model    anthropic.Model
@@ -35,6 +35,10 @@ type Sampler struct {
 	// with runtime.ErrDeclined.
 	Approve runtime.SamplingApproval
 }
+
+// maxTemperature is the highest temperature the Messages API takes; a server's
+// temperature is brought into the range 0 to maxTemperature.
+const maxTemperature = 1
 
 // Handle is a runtime.SamplingHandler.
 func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
@@ -78,8 +82,8 @@ func (s *Sampler) params(req *runtime.SamplingRequest) (anthropic.MessageNewPara
 	if req.SystemPrompt != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.SystemPrompt}}
 	}
-	if req.Temperature != nil {
-		p.Temperature = anthropic.Float(*req.Temperature)
+	if t, ok := provider.Temperature(req, maxTemperature); ok {
+		p.Temperature = anthropic.Float(t)
 	}
 	for i, m := range req.Messages {
 		for _, c := range m.Content {

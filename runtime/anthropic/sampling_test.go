@@ -84,3 +84,20 @@ func TestSamplerTokenLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplerTemperatureRange checks that a server's temperature outside
+// the Messages API's range (0 to 1) is brought into it, not sent for the
+// API to refuse.
+func TestSamplerTemperatureRange(t *testing.T) {
+	msg := []runtime.SamplingMessage{{Role: "user", Content: []runtime.Content{{Type: runtime.ContentText, Text: "hi"}}}}
+	for _, c := range []struct{ in, want float64 }{{-1, 0}, {0.7, 0.7}, {1, 1}, {1.5, 1}, {1e300, 1}} {
+		f := &fakeSamplingMessages{reply: &anthropic.Message{Content: []anthropic.ContentBlockUnion{{Type: "text", Text: "ok"}}}}
+		in := c.in
+		if _, err := (&Sampler{Messages: f, Model: "m"}).Handle(context.Background(), &runtime.SamplingRequest{Messages: msg, Temperature: &in}); err != nil {
+			t.Fatalf("temperature %g: %v", c.in, err)
+		}
+		if got := f.params.Temperature.Value; got != c.want {
+			t.Errorf("temperature %g sent as %g, want %g", c.in, got, c.want)
+		}
+	}
+}

@@ -29,7 +29,8 @@ type Sampler struct {
 	// model preferences are hints only; this model always answers.
 	Model string
 	// Config is the base of every request's configuration; the request's
-	// system prompt, temperature and stop sequences override its fields.
+	// system prompt, temperature (brought into 0 to 2) and stop sequences
+	// override its fields.
 	// Its MaxOutputTokens is the application's token limit
 	// (runtime.DefaultSamplingMaxTokens when zero): the request's maxTokens
 	// may lower it but not raise it. It may be nil.
@@ -39,6 +40,10 @@ type Sampler struct {
 	// the request with runtime.ErrDeclined.
 	Approve runtime.SamplingApproval
 }
+
+// maxTemperature is the highest temperature the Gemini API takes; a server's
+// temperature is brought into the range 0 to maxTemperature.
+const maxTemperature = 2
 
 // Handle is a runtime.SamplingHandler: it sends the request's messages to
 // the model and returns its answer in text.
@@ -76,8 +81,8 @@ func (s *Sampler) config(req *runtime.SamplingRequest) *genai.GenerateContentCon
 		cfg.SystemInstruction = genai.NewContentFromText(req.SystemPrompt, genai.RoleUser)
 	}
 	cfg.MaxOutputTokens = int32(min(req.TokenLimit(int64(cfg.MaxOutputTokens)), 1<<31-1))
-	if req.Temperature != nil {
-		t := float32(*req.Temperature)
+	if t, ok := provider.Temperature(req, maxTemperature); ok {
+		t := float32(t)
 		cfg.Temperature = &t
 	}
 	if len(req.StopSequences) > 0 {

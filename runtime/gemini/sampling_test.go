@@ -114,3 +114,27 @@ func TestSamplerTokenLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplerTemperatureRange checks that a server's temperature outside
+// Gemini's range (0 to 2) is brought into it, not sent for the API to
+// refuse: 1e300 would not even fit the SDK's float32.
+func TestSamplerTemperatureRange(t *testing.T) {
+	msg := []runtime.SamplingMessage{{Role: "user", Content: []runtime.Content{{Type: runtime.ContentText, Text: "hi"}}}}
+	for _, c := range []struct{ in, want float64 }{{-1, 0}, {0.7, 0.7}, {2, 2}, {2.5, 2}, {1e300, 2}} {
+		f := &fakeModels{reply: answer("ok", genai.FinishReasonStop)}
+		in := c.in
+		if _, err := (&Sampler{Models: f, Model: "m"}).Handle(context.Background(), &runtime.SamplingRequest{Messages: msg, Temperature: &in}); err != nil {
+			t.Fatalf("temperature %g: %v", c.in, err)
+		}
+		if got := f.config.Temperature; got == nil || *got != float32(c.want) {
+			t.Errorf("temperature %g sent as %v, want %g", c.in, deref(got), c.want)
+		}
+	}
+}
+
+func deref(p *float32) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -23,7 +23,8 @@ var _ Completions = (*openai.ChatCompletionService)(nil)
 
 // Sampler answers an MCP server's sampling requests with an OpenAI chat
 // model: set its Handle method as runtime.Options.Sampling. Set Completions
-// and Model. It passes on text messages only.
+// and Model. It passes on text messages only, and a temperature brought
+// into 0 to 2.
 type Sampler struct {
 	Completions Completions
 	Model       openai.ChatModel
@@ -35,6 +36,10 @@ type Sampler struct {
 	// with runtime.ErrDeclined.
 	Approve runtime.SamplingApproval
 }
+
+// maxTemperature is the highest temperature Chat Completions takes; a server's
+// temperature is brought into the range 0 to maxTemperature.
+const maxTemperature = 2
 
 // Handle is a runtime.SamplingHandler.
 func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*runtime.SamplingResult, error) {
@@ -72,8 +77,8 @@ func (s *Sampler) Handle(ctx context.Context, req *runtime.SamplingRequest) (*ru
 func (s *Sampler) params(req *runtime.SamplingRequest) (openai.ChatCompletionNewParams, error) {
 	p := openai.ChatCompletionNewParams{Model: s.Model}
 	p.MaxCompletionTokens = openai.Int(req.TokenLimit(s.MaxTokens))
-	if req.Temperature != nil {
-		p.Temperature = openai.Float(*req.Temperature)
+	if t, ok := provider.Temperature(req, maxTemperature); ok {
+		p.Temperature = openai.Float(t)
 	}
 	if len(req.StopSequences) > 0 {
 		p.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: req.StopSequences}

@@ -80,3 +80,20 @@ func TestSamplerTokenLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplerTemperatureRange checks that a server's temperature outside
+// the Chat Completions range (0 to 2) is brought into it, not sent for the
+// API to refuse.
+func TestSamplerTemperatureRange(t *testing.T) {
+	msg := []runtime.SamplingMessage{{Role: "user", Content: []runtime.Content{{Type: runtime.ContentText, Text: "hi"}}}}
+	for _, c := range []struct{ in, want float64 }{{-1, 0}, {0.7, 0.7}, {2, 2}, {2.5, 2}, {1e300, 2}} {
+		f := &fakeSamplingCompletions{reply: &openai.ChatCompletion{Choices: []openai.ChatCompletionChoice{{Message: openai.ChatCompletionMessage{Content: "ok"}, FinishReason: "stop"}}}}
+		in := c.in
+		if _, err := (&Sampler{Completions: f, Model: "m"}).Handle(context.Background(), &runtime.SamplingRequest{Messages: msg, Temperature: &in}); err != nil {
+			t.Fatalf("temperature %g: %v", c.in, err)
+		}
+		if got := f.params.Temperature.Value; got != c.want {
+			t.Errorf("temperature %g sent as %g, want %g", c.in, got, c.want)
+		}
+	}
+}

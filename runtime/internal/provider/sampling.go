@@ -46,3 +46,14 @@ func Sample[P any](ctx context.Context, req *runtime.SamplingRequest, ready bool
 	}
 	return &runtime.SamplingResult{Content: []runtime.Content{{Type: runtime.ContentText, Text: a.Text}}, Model: a.Model, StopReason: a.StopReason}, nil
 }
+
+// Temperature returns the temperature req asks for, brought into the
+// provider's range, 0 to hi, and whether it asks for one. A client may
+// change a sampling request before it samples; an API refuses a value
+// outside its range, and a server's 1e300 would fail the whole request.
+func Temperature(req *runtime.SamplingRequest, hi float64) (float64, bool) {
+	if req.Temperature == nil {
+		return 0, false
+	}
+	return min(max(*req.Temperature, 0), hi), true
+}
