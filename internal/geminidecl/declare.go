@@ -130,6 +130,9 @@ func setParameters(d *Declaration, t runtime.Tool, input *jsontree.Node, jsonSch
 	if ptr, lit, ok := jsontree.BeyondFloat64(root); ok {
 		return fmt.Errorf("tool %s: input schema at %s: the number %s is beyond the range of a float64, which Gemini reads JSON numbers as", t.Name, pointerText(ptr), lit)
 	}
+	if ptr, err := schema.InvalidRef(root); err != nil {
+		return fmt.Errorf("tool %s: input schema at %s: %v", t.Name, pointerText(ptr), err)
+	}
 	parsed := root
 	root = schema.StaticRefs(root)
 	c := &converter{tool: t.Name, root: root, maxText: len(raw) + maxExtraText}

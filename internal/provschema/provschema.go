@@ -43,6 +43,9 @@ func rootAndUnion(tool string, raw []byte) (*jsontree.Node, string, []*jsontree.
 	if ptr, lit, ok := jsontree.BeyondFloat64(doc); ok {
 		return nil, "", nil, fmt.Errorf("tool %s: input schema at %s: the number %s is beyond the range of a float64, which the provider reads JSON numbers as", tool, pointerText(ptr), lit)
 	}
+	if ptr, err := schema.InvalidRef(doc); err != nil {
+		return nil, "", nil, fmt.Errorf("tool %s: input schema at %s: %v", tool, pointerText(ptr), err)
+	}
 	if doc.Kind == jsontree.Bool {
 		// false allows no arguments: declared without any, as the
 		// Gemini declarations declare it.

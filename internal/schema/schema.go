@@ -7,7 +7,9 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -24,6 +26,9 @@ var DataKeywords = map[string]bool{"enum": true, "const": true, "default": true,
 // against $anchor or $dynamicAnchor), and either form after the root's own
 // $id. It returns the target and its JSON pointer within root.
 func Resolve(root *jsontree.Node, ref string) (*jsontree.Node, string, error) {
+	if err := checkRef(ref); err != nil {
+		return nil, "", err
+	}
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok {
 		id, _ := root.Get("$id").StringValue()
@@ -76,6 +81,58 @@ func findAnchor(v *jsontree.Node, name, ptr string) (*jsontree.Node, string) {
 		}
 	}
 	return nil, ""
+}
+
+// checkRef returns an error when ref is not a URI reference, as $ref must
+// be: a JSON Schema validator refuses to compile such a schema, so no
+// value passes it.
+func checkRef(ref string) error {
+	if _, err := url.Parse(ref); err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("$ref %q is not a valid URI reference: %v", ref, err)
+	}
+	return nil
+}
+
+// InvalidRef finds a $ref in the schema document root that is not a URI
+// reference, and returns its JSON pointer and the error that says why, or
+// a nil error when there is none. Resolve refuses such a $ref where it
+// follows one; InvalidRef finds those it is never asked to follow.
+func InvalidRef(root *jsontree.Node) (ptr string, err error) {
+	var walk func(n *jsontree.Node, at string) bool
+	walk = func(n *jsontree.Node, at string) bool {
+		switch n.Kind {
+		case jsontree.Object:
+			for _, m := range n.Members {
+				if DataKeywords[m.Key] {
+					continue
+				}
+				p := at + "/" + jsontree.EscapeToken(m.Key)
+				if s, isStr := m.Value.StringValue(); isStr && m.Key == "$ref" {
+					if e := checkRef(s); e != nil {
+						ptr, err = p, e
+						return true
+					}
+					continue
+				}
+				if walk(m.Value, p) {
+					return true
+				}
+			}
+		case jsontree.Array:
+			for i, v := range n.Items {
+				if walk(v, at+"/"+strconv.Itoa(i)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(root, "")
+	return ptr, err
 }
 
 // unescapeURI decodes %XX escapes in a URI fragment.

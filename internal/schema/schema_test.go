@@ -32,6 +32,7 @@ func TestResolve(t *testing.T) {
 		{"#notme", "", `$ref "#notme" does not resolve: no $anchor "notme"`},
 		{"#/$defs/missing", "", `$ref "#/$defs/missing" does not resolve: no member "missing"`},
 		{"other.json#pt", "", `$ref "other.json#pt" points outside the schema, which mcpgen does not fetch`},
+		{"#/$defs/a%zz", "", `$ref "#/$defs/a%zz" is not a valid URI reference: invalid URL escape "%zz"`},
 	} {
 		_, ptr, err := Resolve(doc, tc.ref)
 		if tc.err != "" {
@@ -109,5 +110,18 @@ func TestRefSiblings(t *testing.T) {
 		if got := DraftNamed(tc.schema).RefSiblings(n).String(); got != tc.want {
 			t.Errorf("%q: got %s, want %s", tc.schema, got, tc.want)
 		}
+	}
+}
+
+// TestInvalidRef finds a $ref that is not a URI reference wherever it is,
+// but not inside the data of const, enum or default.
+func TestInvalidRef(t *testing.T) {
+	doc := parse(t, `{"default":{"$ref":"%"},"properties":{"a":{"$ref":"#/$defs/a"},"b":{"anyOf":[{"type":"string"},{"$ref":"#/x%"}]}}}`)
+	ptr, err := InvalidRef(doc)
+	if ptr != "/properties/b/anyOf/1/$ref" || err == nil || err.Error() != `$ref "#/x%" is not a valid URI reference: invalid URL escape "%"` {
+		t.Errorf("InvalidRef = %q, %v", ptr, err)
+	}
+	if ptr, err := InvalidRef(parse(t, `{"properties":{"a":{"$ref":"#/$defs/a%20b"}},"const":{"$ref":"%"}}`)); err != nil {
+		t.Errorf("InvalidRef = %q, %v on well-formed references", ptr, err)
 	}
 }

@@ -33,7 +33,9 @@ func ValidName(name string) bool { return toolname.Anthropic.Valid(name) }
 // The error names the tool and the JSON pointer of what cannot be declared:
 // an input schema that is not an object or is malformed, a top-level $ref
 // that does not resolve, a number beyond the range of a float64 (such as
-// 1e400), which the API cannot read.
+// 1e400), which the API cannot read, a $ref that is not a URI reference
+// (a malformed %-escape), which no validator of the tool's arguments
+// compiles.
 func ToolParams(tools []runtime.Tool) ([]anthropic.ToolParam, map[string]string, error) {
 	decls, reverse, err := provschema.Declare("Anthropic", tools, toolname.Anthropic)
 	if err != nil {

@@ -74,7 +74,9 @@ func ValidName(name string) bool { return geminidecl.ValidName(name) }
 // converted: an external or dangling $ref, allOf branches that contradict
 // each other, an input schema that is not an object or that is a loop of
 // bare $refs (no arguments are valid), a number beyond the range of a
-// float64 (such as 1e400), which the API cannot read.
+// float64 (such as 1e400), which the API cannot read, a $ref that is not
+// a URI reference (a malformed %-escape), which no validator of the
+// tool's arguments compiles.
 func Declarations(tools []runtime.Tool, opts *DeclarationOptions) ([]*genai.FunctionDeclaration, map[string]string, error) {
 	if opts == nil {
 		opts = &DeclarationOptions{}

@@ -54,7 +54,9 @@ type Options struct {
 // The error names the tool and the JSON pointer of what cannot be declared:
 // an input schema that is not an object or is malformed, a top-level $ref
 // that does not resolve, a number beyond the range of a float64 (such as
-// 1e400), which the API cannot read.
+// 1e400), which the API cannot read, a $ref that is not a URI reference
+// (a malformed %-escape), which no validator of the tool's arguments
+// compiles.
 func FunctionDefinitions(tools []runtime.Tool, opts *Options) ([]shared.FunctionDefinitionParam, map[string]string, error) {
 	defs, names, _, err := definitions(tools, opts)
 	return defs, names, err
