@@ -40,6 +40,12 @@ type Handler func(ctx context.Context, req *Request) (*Response, error)
 // error fails the request, and so does one that returns a result that is
 // not JSON for a server's request; a panic in the Middleware of a server's
 // request is answered as an error, as a handler's panic is.
+//
+// Session.ProtocolVersion, ServerInfo, Capabilities and Instructions wait
+// for a server/discover probe sent alongside the first requests; a
+// Middleware handling that probe (Request.Method "server/discover") that
+// called them would wait for itself. Request.Session.ProtocolVersion does
+// not wait.
 type Middleware func(next Handler) Handler
 
 // A Request is a request as a Middleware sees it.
