@@ -85,14 +85,7 @@ func TestMultiRefreshesAfterAChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if _, err := m.Session("a").CallTool(context.Background(), "changed", nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-userSaw:
-	case <-time.After(testenv.WaitLimit(t)):
-		t.Fatal("the server's own OnToolsChanged was not called")
-	}
+	reportChange(t, m, userSaw)
 	if !m.stale.Load() {
 		t.Fatal("the Multi did not note the change")
 	}
@@ -101,5 +94,19 @@ func TestMultiRefreshesAfterAChange(t *testing.T) {
 	}
 	if m.stale.Load() {
 		t.Error("CallTool did not list the tools again")
+	}
+}
+
+// reportChange has server a of m report that its tools changed, and waits
+// until changed, which its OnToolsChanged signals, says it was told.
+func reportChange(t *testing.T, m *Multi, changed <-chan struct{}) {
+	t.Helper()
+	if _, err := m.Session("a").CallTool(context.Background(), "changed", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changed:
+	case <-time.After(testenv.WaitLimit(t)):
+		t.Fatal("server a's OnToolsChanged was not called")
 	}
 }

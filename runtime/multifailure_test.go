@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/mcpgen/mcpgen/internal/testing/testenv"
 )
 
 // TestMultiServerDownKeepsOthersCallable checks that a server that has gone
@@ -24,15 +22,8 @@ func TestMultiServerDownKeepsOthersCallable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	m.Session("b").Close() // server b is gone
-	if _, err := m.Session("a").CallTool(context.Background(), "changed", nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-changed: // the Multi noted the change before
-	case <-time.After(testenv.WaitLimit(t)):
-		t.Fatal("server a's change was not reported")
-	}
+	m.Session("b").Close()      // server b is gone
+	reportChange(t, m, changed) // the Multi noted the change before
 	res, err := m.CallTool(context.Background(), "solo", nil)
 	if err != nil {
 		t.Fatalf("calling server a's tool while server b is gone: %v", err)
@@ -87,14 +78,7 @@ func TestMultiRefreshEndedByCallerRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if _, err := m.Session("a").CallTool(context.Background(), "changed", nil); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-changed:
-	case <-time.After(testenv.WaitLimit(t)):
-		t.Fatal("server a's change was not reported")
-	}
+	reportChange(t, m, changed)
 	hold.Store(true)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	_, err = m.CallTool(ctx, "solo", nil)
