@@ -2,6 +2,7 @@ package geminidecl
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,5 +40,35 @@ func TestDeepSchemaIsDeclaredInTheJSONSchemaForm(t *testing.T) {
 	}
 	if decls[0].Parameters == nil {
 		t.Errorf("%d levels: declared in the JSON Schema form, want the typed form", maxDepth)
+	}
+}
+
+// TestLongRefChainIsDeclaredInTheJSONSchemaForm checks that a property
+// reached through a chain of $refs longer than the typed form expands is
+// declared in the JSON Schema form, as a schema nesting too deep is: the
+// declarations failed for it, though the schema is valid and its
+// arguments validate.
+func TestLongRefChainIsDeclaredInTheJSONSchemaForm(t *testing.T) {
+	chain := func(n int) string {
+		var defs []string
+		for i := 0; i < n; i++ {
+			defs = append(defs, `"d`+strconv.Itoa(i)+`":{"$ref":"#/$defs/d`+strconv.Itoa(i+1)+`"}`)
+		}
+		defs = append(defs, `"d`+strconv.Itoa(n)+`":{"type":"string"}`)
+		return `{"type":"object","$defs":{` + strings.Join(defs, ",") + `},"properties":{"x":{"$ref":"#/$defs/d0"}}}`
+	}
+	for _, n := range []int{maxFlatten + 1, 100, 300} {
+		in := chain(n)
+		decls, _, err := Declare([]runtime.Tool{{Name: "t", InputSchema: json.RawMessage(in)}}, nil, false)
+		if err != nil {
+			t.Fatalf("a chain of %d $refs: %v", n, err)
+		}
+		if decls[0].Parameters != nil || string(decls[0].ParametersJSONSchema) != in {
+			t.Errorf("a chain of %d $refs is not declared in the JSON Schema form", n)
+		}
+	}
+	decls, _, err := Declare([]runtime.Tool{{Name: "t", InputSchema: json.RawMessage(chain(10))}}, nil, false)
+	if err != nil || decls[0].Parameters == nil || decls[0].Parameters.Property("x") == nil {
+		t.Errorf("a chain of 10 $refs: %v, want the typed form", err)
 	}
 }

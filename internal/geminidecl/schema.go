@@ -182,12 +182,34 @@ func (c *converter) flattenError(err error) error {
 	var fe *schema.FlattenError
 	var se *schema.StepsError
 	switch {
+	case errors.As(err, &fe) && fe.TooDeep:
+		at := &path{tok: fe.Pointer, kind: pointerPath}
+		return &tooDeepError{error: c.errorf(at, "%s", fe.Msg), at: at, msg: fe.Msg}
 	case errors.As(err, &fe):
 		return c.errorf(&path{tok: fe.Pointer, kind: pointerPath}, "%s", fe.Msg)
 	case errors.As(err, &se):
 		return c.errorf(&path{tok: se.Pointer, kind: pointerPath}, "the schema takes more than %d $ref and allOf steps: it reaches its definitions through too many paths", se.Max)
 	}
 	return err
+}
+
+// tooDeepError is the error of a schema whose $ref and allOf nest deeper
+// than the typed form expands: valid, and declared as it is.
+type tooDeepError struct {
+	error
+	at  *path
+	msg string
+}
+
+// tooDeep reports whether err says that a schema below the root is too
+// deep to expand, and if so has the tool declared in the JSON Schema form.
+func (c *converter) tooDeep(err error) bool {
+	var td *tooDeepError
+	if !errors.As(err, &td) {
+		return false
+	}
+	c.fallbackf(td.at, "%s", td.msg)
+	return true
 }
 
 // merge returns the schema that holds both a and b (their intersection), for
@@ -297,6 +319,9 @@ func (c *converter) convert(n *jsontree.Node, at *path, depth int) (*Schema, *pr
 func (c *converter) convertOne(n *jsontree.Node, at *path, depth int) (*Schema, *pruned, error) {
 	var refs []string
 	flat, err := c.flatten(n, at, &refs)
+	if c.tooDeep(err) {
+		return &Schema{Type: TypeString}, nil, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -397,6 +422,9 @@ func (c *converter) convertUnion(flat *jsontree.Node, key string, at *path, dept
 		bp = path{up: at, tok: key, kind: indexPath, idx: i}
 		var refs []string
 		fb, err := c.flatten(b, &bp, &refs)
+		if c.tooDeep(err) {
+			return &Schema{Type: TypeString}, nil, nil
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -65,6 +65,9 @@ func (b *Budget) Step(ptr string) error {
 // $ref, or $ref and allOf nested too deep. Pointer locates it.
 type FlattenError struct {
 	Pointer, Msg string
+	// TooDeep marks $ref and allOf nested deeper than MaxDepth: the
+	// schema may be valid, only too deep to flatten.
+	TooDeep bool
 }
 
 func (e *FlattenError) Error() string { return pointerText(e.Pointer) + ": " + e.Msg }
@@ -222,7 +225,7 @@ func (f *Flattener) tooDeep(ptr string) error {
 	if f.Lenient {
 		return errCut
 	}
-	return &FlattenError{Pointer: ptr, Msg: fmt.Sprintf("$ref and allOf nest more than %d levels", f.maxDepth())}
+	return &FlattenError{Pointer: ptr, Msg: fmt.Sprintf("$ref and allOf nest more than %d levels", f.maxDepth()), TooDeep: true}
 }
 
 func (f *Flattener) flatten(n *jsontree.Node, ptr string, depth int) (flat, error) {
