@@ -32,7 +32,7 @@ func TestPinnedStdioListingEndsWithFailedProbe(t *testing.T) {
 	}()
 	// The probe times out after 200 ms; a listing still waiting 20 s later
 	// waits for nothing.
-	guard := time.NewTimer(20 * time.Second)
+	guard := time.NewTimer(probeEndBound)
 	defer guard.Stop()
 	select {
 	case err = <-errc:
@@ -73,11 +73,7 @@ func TestPinnedStdioFailedProbeEndsSession(t *testing.T) {
 	if v := first.ProtocolVersion(); v != "" {
 		t.Errorf("ProtocolVersion = %q after the probe failed, want none", v)
 	}
-	guard := time.NewTimer(20 * time.Second)
-	defer guard.Stop()
-	select {
-	case <-first.Done():
-	case <-guard.C:
+	if !doneWithin(first, probeEndBound) {
 		t.Error("Done still open 20 s after the probe failed")
 	}
 	next, err := r.Session(ctx)
@@ -147,11 +143,7 @@ func TestPinnedHTTPFailedProbeClosesDone(t *testing.T) {
 	if _, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"}); err == nil || !strings.Contains(err.Error(), "does not speak protocol version 2026-07-28") {
 		t.Fatalf("CallTool = %v, want the probe's refusal", err)
 	}
-	guard := time.NewTimer(20 * time.Second)
-	defer guard.Stop()
-	select {
-	case <-s.Done():
-	case <-guard.C:
+	if !doneWithin(s, probeEndBound) {
 		t.Fatal("Done still open 20 s after the probe showed a legacy server")
 	}
 	if err := s.Err(); err == nil || !strings.Contains(err.Error(), "does not speak protocol version 2026-07-28") {
@@ -159,5 +151,22 @@ func TestPinnedHTTPFailedProbeClosesDone(t *testing.T) {
 	}
 	if v := s.ProtocolVersion(); v != "" {
 		t.Errorf("ProtocolVersion = %q after the probe showed a legacy server, want none", v)
+	}
+}
+
+// probeEndBound is how long after a failed probe these tests give the
+// Session to end what it must: far beyond the probe's own timeout, so that
+// only a Session that never ends reaches it.
+const probeEndBound = 20 * time.Second
+
+// doneWithin reports whether s's Done closes within d.
+func doneWithin(s *Session, d time.Duration) bool {
+	guard := time.NewTimer(d)
+	defer guard.Stop()
+	select {
+	case <-s.Done():
+		return true
+	case <-guard.C:
+		return false
 	}
 }

@@ -102,36 +102,12 @@ func checkRef(ref string) error {
 // a nil error when there is none. Resolve refuses such a $ref where it
 // follows one; InvalidRef finds those it is never asked to follow.
 func InvalidRef(root *jsontree.Node) (ptr string, err error) {
-	var walk func(n *jsontree.Node, at string) bool
-	walk = func(n *jsontree.Node, at string) bool {
-		switch n.Kind {
-		case jsontree.Object:
-			for _, m := range n.Members {
-				if DataKeywords[m.Key] {
-					continue
-				}
-				p := at + "/" + jsontree.EscapeToken(m.Key)
-				if s, isStr := m.Value.StringValue(); isStr && m.Key == "$ref" {
-					if e := checkRef(s); e != nil {
-						ptr, err = p, e
-						return true
-					}
-					continue
-				}
-				if walk(m.Value, p) {
-					return true
-				}
-			}
-		case jsontree.Array:
-			for i, v := range n.Items {
-				if walk(v, at+"/"+strconv.Itoa(i)) {
-					return true
-				}
-			}
+	ptr, _, _ = jsontree.Find(root, func(key string) bool { return DataKeywords[key] }, func(key string, v *jsontree.Node) bool {
+		if s, ok := v.StringValue(); ok && key == "$ref" {
+			err = checkRef(s)
 		}
-		return false
-	}
-	walk(root, "")
+		return err != nil
+	})
 	return ptr, err
 }
 
