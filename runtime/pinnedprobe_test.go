@@ -170,3 +170,44 @@ func doneWithin(s *Session, d time.Duration) bool {
 		return false
 	}
 }
+
+// TestPinnedModernAgainstLegacyRealServers pins 2026-07-28 against
+// @modelcontextprotocol/server-everything, which speaks only the legacy
+// era, over stdio and Streamable HTTP: the first tool call fails with the
+// probe's refusal, and the Session ends with that error as its Err and no
+// protocol version.
+func TestPinnedModernAgainstLegacyRealServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	everything := testenv.Everything(t, "stdio")
+	for _, tc := range []struct {
+		name string
+		tr   Transport
+	}{
+		{"stdio", NewCommandTransport(everything[0], everything[1:]...)},
+		{"streamable", StreamableHTTP(testenv.ServeEverything(t, "streamableHttp"), nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := testenv.Context(t)
+			s, err := Connect(ctx, tc.tr, &Options{ProtocolVersion: "2026-07-28"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			const refusal = "does not speak protocol version 2026-07-28"
+			if _, err := s.CallTool(ctx, "echo", map[string]string{"message": "hi"}); err == nil || !strings.Contains(err.Error(), refusal) {
+				t.Fatalf("CallTool = %v, want the probe's refusal", err)
+			}
+			if !doneWithin(s, probeEndBound) {
+				t.Fatal("Done still open 20 s after the probe showed a legacy server")
+			}
+			if err := s.Err(); err == nil || !strings.Contains(err.Error(), refusal) {
+				t.Errorf("Err = %v, want the probe's refusal", err)
+			}
+			if v := s.ProtocolVersion(); v != "" {
+				t.Errorf("ProtocolVersion = %q, want none", v)
+			}
+		})
+	}
+}
