@@ -19,14 +19,33 @@ import (
 // The floor is the smallest JSON-RPC client that makes the same calls over
 // the same pipe or connection: encoding/json for every message, no
 // validation, no timeouts, no cancellation, no logging. It speaks the
-// 2026-07-28 era (every request carries its protocol version in _meta), as
-// the mcpgen runtime does against this server, so both put the same bytes on
-// the wire. Its costs approximate what the transport itself costs.
+// 2026-07-28 era (every request carries its protocol version, the client's
+// capabilities and its name in _meta), as the mcpgen runtime does against
+// this server, so both put the same bytes on the wire
+// (TestFloorSendsTheRuntimesRequests). Its costs approximate what the
+// transport itself costs.
 
-// floorMeta is the per-request protocol metadata of the 2026-07-28 era.
-var floorMeta = map[string]any{
-	"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-	"io.modelcontextprotocol/clientCapabilities": struct{}{},
+// floorMeta is the per-request protocol metadata of the 2026-07-28 era:
+// what the runtime sends for a client named mcpbench, version 1, that
+// declares the tasks extension and nothing else.
+var floorMeta = &floorMetaFields{
+	ProtocolVersion: "2026-07-28",
+	ClientInfo:      floorImplementation{Name: "mcpbench", Version: "1"},
+}
+
+type floorMetaFields struct {
+	ProtocolVersion    string `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities struct {
+		Extensions struct {
+			Tasks struct{} `json:"io.modelcontextprotocol/tasks"`
+		} `json:"extensions"`
+	} `json:"io.modelcontextprotocol/clientCapabilities"`
+	ClientInfo floorImplementation `json:"io.modelcontextprotocol/clientInfo"`
+}
+
+type floorImplementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
 }
 
 // floorInitializeParams are the params of the floor's 2025-11-25
@@ -45,13 +64,13 @@ type floorRequest struct {
 }
 
 type floorCallParams struct {
-	Name      string         `json:"name"`
-	Arguments any            `json:"arguments"`
-	Meta      map[string]any `json:"_meta,omitempty"`
+	Name      string           `json:"name"`
+	Arguments any              `json:"arguments"`
+	Meta      *floorMetaFields `json:"_meta,omitempty"`
 }
 
 type floorListParams struct {
-	Meta map[string]any `json:"_meta"`
+	Meta *floorMetaFields `json:"_meta"`
 }
 
 type floorResponse struct {
