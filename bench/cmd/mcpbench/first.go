@@ -272,19 +272,19 @@ Why the first connect of a fresh process and the in-process median disagree:
   tool call, say) sends the GET at once and waits for its answer, at most 3 s,
   because a server drops what it sends there while the stream is not open; a
   listing or a ping does not wait.
-- **Timeouts and a reader of its own.** In a fresh process, the first event
-  that needs a second thread (a goroutine's start, a heap timer) pays for waking
-  it, 40–90 µs. The floor's first is net/http's dial goroutine, which mcpgen's
-  session has too; mcpgen also starts its reader's goroutine in Connect and arms
-  the call's timeout and its dialer's before the dial. A floor given one 60 s
-  timer before its request runs 4–9% slower, and 0–2% with the same timer armed
-  once the connection is there. Timed in phases, the 2026-07-28 session over
-  the stateless server spends 60–70 µs in Connect (half of it starting the
-  reader) and dials 60 µs slower than the floor; without the timers and with the
-  reader started later, its dial is the floor's, but the later start costs the
-  answer as much (docs/performance.md, "The first connect, fifteenth round").
-  The floor has no timeout and no reader by design; a call timeout is what
-  Options.CallTimeout promises.
+- **Timeouts and a reader of its own.** mcpgen's session starts a reader's
+  goroutine in Connect and a pump per event stream, and its dialer has a 30 s
+  timeout; the floor has none of them. A build without all three (the answer
+  read on the caller's goroutine, the floor's transport) moved the 2026-07-28
+  session over the stateless server between 0.4% away from the floor and 2.4%
+  towards it, in two sets of 801 fresh processes whose committed builds
+  differed by 1.2%: what a fresh process pays for beyond the floor is code and
+  tables run for the first time, spread over the session (docs/performance.md,
+  "The first connect, sixteenth round").
+- **The same requests.** The floor sends what mcpgen sends, in each era
+  (TestFloorSendsTheRuntimesRequests). Until run 29 of docs/bench.md its
+  2026-07-28 requests left out the clientInfo and the capabilities that
+  mcpgen's carry, which made it 2.5–3.3% faster in a fresh process.
 - **Stdio.** Most of a stdio first connect is the server's own start, which
   every client waits for. The server/discover probe, the server's first request
   of its life, costs the floor (probe) 3–8% over the floor; mcpgen pinned to
