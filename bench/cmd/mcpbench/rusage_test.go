@@ -51,7 +51,10 @@ func TestMeasureCommandPeakRSSIsTheChilds(t *testing.T) {
 	if inherited < big {
 		t.Logf("this kernel does not pass the parent's high-water mark on (%d MiB)", inherited>>20)
 	}
-	if u.MaxRSS >= 64<<20 {
-		t.Errorf("measureCommand gave true a peak RSS of %d MiB, want its own few MiB", u.MaxRSS>>20)
+	// The command inherits the peak of the process that starts it, which
+	// is a fresh test binary here: a few MiB, or about 65 MiB under the
+	// race detector. Either is far below this process's ballast.
+	if u.MaxRSS >= big/2 {
+		t.Errorf("measureCommand gave true a peak RSS of %d MiB, want far less than this process's %d MiB", u.MaxRSS>>20, big>>20)
 	}
 }
