@@ -152,16 +152,7 @@ var legacyClients = map[string]bool{clientRuntime: true, clientFloor: true}
 func connectLegacy(ctx context.Context, name string, t target) (benchClient, error) {
 	switch name {
 	case clientRuntime:
-		var tr mcprt.Transport = mcprt.StreamableHTTP(t.url, nil)
-		if t.transport == transportStdio {
-			tr = mcprt.NewCommandTransport(t.command)
-		}
-		s, err := mcprt.Connect(ctx, tr, &mcprt.Options{
-			ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: mcprt.LatestLegacyProtocolVersion})
-		if err != nil {
-			return nil, err
-		}
-		return runtimeClient{s, nil}, nil
+		return connectRuntimePinned(ctx, t, mcprt.LatestLegacyProtocolVersion)
 	case clientFloor:
 		if t.transport == transportStdio {
 			return dialFloorStdioLegacy(ctx, t.command)
@@ -169,6 +160,20 @@ func connectLegacy(ctx context.Context, name string, t target) (benchClient, err
 		return dialFloorHTTPLegacy(ctx, t.url)
 	}
 	return nil, fmt.Errorf("client %q: cannot be pinned to the legacy era", name)
+}
+
+// connectRuntimePinned opens a Session of the runtime pinned to version.
+func connectRuntimePinned(ctx context.Context, t target, version string) (benchClient, error) {
+	var tr mcprt.Transport = mcprt.StreamableHTTP(t.url, nil)
+	if t.transport == transportStdio {
+		tr = mcprt.NewCommandTransport(t.command)
+	}
+	s, err := mcprt.Connect(ctx, tr, &mcprt.Options{
+		ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: version})
+	if err != nil {
+		return nil, err
+	}
+	return runtimeClient{s, nil}, nil
 }
 
 // runtimeClient is a Session; stop, when set, flushes and stops its

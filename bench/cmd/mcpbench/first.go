@@ -11,8 +11,6 @@ import (
 	goruntime "runtime"
 	"runtime/pprof"
 	"time"
-
-	mcprt "github.com/mcpgen/mcpgen/runtime"
 )
 
 // firstSamples is how many fresh processes time each client's first
@@ -33,8 +31,12 @@ var firstClients = []string{clientRuntime, clientRuntime + modernSuffix, clientR
 // sends the same two requests, the listing right behind the probe.
 const (
 	legacySuffix = " (2025-11-25)"
-	modernSuffix = " (2026-07-28)"
+	modernSuffix = " (" + modernVersion + ")"
 	probeSuffix  = " (probe)"
+
+	// modernVersion is the version the floor speaks, and mcpgen's
+	// modernSuffix session is pinned to.
+	modernVersion = "2026-07-28"
 )
 
 // firstResult is the first connect + initialize + tools/list of a fresh
@@ -84,18 +86,7 @@ func firstMain(args []string) error {
 		dial = func() (benchClient, error) { return dialFloorStdioProbe(ctx, t.command) }
 	}
 	if _, ok := cutSuffix(*name, modernSuffix); ok {
-		dial = func() (benchClient, error) {
-			var tr mcprt.Transport = mcprt.StreamableHTTP(t.url, nil)
-			if t.transport == transportStdio {
-				tr = mcprt.NewCommandTransport(t.command)
-			}
-			s, err := mcprt.Connect(ctx, tr, &mcprt.Options{
-				ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: "2026-07-28"})
-			if err != nil {
-				return nil, err
-			}
-			return runtimeClient{s, nil}, nil
-		}
+		dial = func() (benchClient, error) { return connectRuntimePinned(ctx, t, modernVersion) }
 	}
 	var m0, m1 goruntime.MemStats
 	goruntime.ReadMemStats(&m0)

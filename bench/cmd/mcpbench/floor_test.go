@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -46,7 +45,7 @@ func (s *recordingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	headers := map[string]string{}
-	for _, h := range []string{"Mcp-Method", "Mcp-Name", "Mcp-Protocol-Version", "Content-Type", "Accept"} {
+	for _, h := range []string{"Mcp-Method", "Mcp-Name", "Mcp-Protocol-Version"} {
 		headers[h] = r.Header.Get(h)
 	}
 	s.mu.Lock()
@@ -73,16 +72,16 @@ func (s *recordingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":`+result+`}`)
 }
 
-// sessionRequests connects one client to a fresh recording server, lists
-// the tools and calls one, and returns what the server saw.
-func sessionRequests(t *testing.T, dial func(ctx context.Context, url string) (benchClient, error)) map[string]wireRequest {
+// sessionRequests connects one client to a fresh recording server with
+// dial, lists the tools and calls one, and returns what the server saw.
+func sessionRequests(t *testing.T, dial func(ctx context.Context, tg target) (benchClient, error)) map[string]wireRequest {
 	t.Helper()
 	rec := &recordingServer{seen: map[string]wireRequest{}}
 	srv := httptest.NewServer(rec)
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := dial(ctx, srv.URL)
+	c, err := dial(ctx, target{transport: transportHTTP, url: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,26 +106,27 @@ func sessionRequests(t *testing.T, dial func(ctx context.Context, url string) (b
 // capabilities that the runtime sends in every 2026-07-28 request.
 func TestFloorSendsTheRuntimesRequests(t *testing.T) {
 	eras := []struct {
-		version string
-		floor   func(ctx context.Context, url string) (benchClient, error)
-		methods []string
+		version        string
+		floor, runtime func(ctx context.Context, tg target) (benchClient, error)
+		methods        []string
 	}{
-		{"2026-07-28", func(ctx context.Context, url string) (benchClient, error) { return dialFloorHTTP(ctx, url) },
+		{modernVersion,
+			func(ctx context.Context, tg target) (benchClient, error) { return connect(ctx, clientFloor, tg) },
+			func(ctx context.Context, tg target) (benchClient, error) {
+				return connectRuntimePinned(ctx, tg, modernVersion)
+			},
 			[]string{"tools/list", "tools/call"}},
-		{"2025-11-25", func(ctx context.Context, url string) (benchClient, error) { return dialFloorHTTPLegacy(ctx, url) },
+		{mcprt.LatestLegacyProtocolVersion,
+			func(ctx context.Context, tg target) (benchClient, error) { return connectLegacy(ctx, clientFloor, tg) },
+			func(ctx context.Context, tg target) (benchClient, error) {
+				return connectLegacy(ctx, clientRuntime, tg)
+			},
 			[]string{"initialize", "notifications/initialized", "tools/list", "tools/call"}},
 	}
 	for _, era := range eras {
 		t.Run(era.version, func(t *testing.T) {
 			floor := sessionRequests(t, era.floor)
-			runtime := sessionRequests(t, func(ctx context.Context, url string) (benchClient, error) {
-				s, err := mcprt.Connect(ctx, mcprt.StreamableHTTP(url, nil), &mcprt.Options{
-					ClientName: "mcpbench", ClientVersion: "1", ProtocolVersion: era.version})
-				if err != nil {
-					return nil, err
-				}
-				return runtimeClient{s, nil}, nil
-			})
+			runtime := sessionRequests(t, era.runtime)
 			for _, m := range era.methods {
 				f, ok := floor[m]
 				r, rok := runtime[m]
@@ -140,14 +140,6 @@ func TestFloorSendsTheRuntimesRequests(t *testing.T) {
 					t.Errorf("%s params:\nfloor   %s\nruntime %s", m, fb, rb)
 				}
 				for h, v := range r.Headers {
-					// The runtime names its media types in another order
-					// or with parameters; what a server reads is the same.
-					if h == "Accept" || h == "Content-Type" {
-						if !strings.Contains(f.Headers[h], "json") {
-							t.Errorf("%s: the floor's %s is %q", m, h, f.Headers[h])
-						}
-						continue
-					}
 					if f.Headers[h] != v {
 						t.Errorf("%s: header %s: floor %q, runtime %q", m, h, f.Headers[h], v)
 					}
