@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -229,7 +230,7 @@ func TestIdleAndFirstTargets(t *testing.T) {
 	}
 	var b strings.Builder
 	printFirst(&b, stdio, nil)
-	if !strings.Contains(b.String(), "| stdio | floor (probe) | 22 ns | 1.10× | floor |") {
+	if !strings.Contains(b.String(), "| stdio | floor (probe) | 22 ns | 1.10× | – | floor |") {
 		t.Errorf("the floor (probe) row is not compared with the floor:\n%s", b.String())
 	}
 }
@@ -240,5 +241,42 @@ func TestSkipRefusesUnknownParts(t *testing.T) {
 	err := benchMain([]string{"-skip", "clients,frist"})
 	if err == nil || !strings.Contains(err.Error(), `-skip: unknown name "frist"`) {
 		t.Fatalf("benchMain -skip clients,frist = %v, want an error naming frist", err)
+	}
+}
+
+// TestPairedRatio checks the median of the turns' ratios and its interval
+// on ratios whose order statistics are known: 101 turns whose ratios are
+// 0.50, 0.51, …, 1.50, shuffled, so that the interval must come from the
+// sorted ratios, not from the turns' order.
+func TestPairedRatio(t *testing.T) {
+	const n = 101
+	a, b := make([]float64, n), make([]float64, n)
+	for k := range n {
+		// Turn k gets the ratio of rank (37k mod 101), which visits every
+		// rank once since 37 and 101 are coprime.
+		rank := 37 * k % n
+		b[k] = 2e6 + float64(k)
+		a[k] = b[k] * (0.5 + float64(rank)/100)
+	}
+	m, lo, hi, ok := pairedRatio(a, b)
+	if !ok {
+		t.Fatal("pairedRatio refused 101 turns")
+	}
+	// The median is rank 50 (1.00); ranks 39 and 61, eleven either side,
+	// bound its 95% interval: 101/2 ∓ 0.98·√101 is 40.65 and 60.35.
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"median", m, 1.00}, {"low", lo, 0.89}, {"high", hi, 1.11}} {
+		if math.Abs(c.got-c.want) > 1e-9 {
+			t.Errorf("%s = %.4f, want %.2f", c.name, c.got, c.want)
+		}
+	}
+	if _, _, _, ok := pairedRatio(a[:19], b[:19]); ok {
+		t.Error("pairedRatio gave an interval for 19 turns, whose interval would reach the extremes")
+	}
+	b[3] = 0
+	if _, _, _, ok := pairedRatio(a, b); ok {
+		t.Error("pairedRatio gave a ratio for a turn of the floor that took no time")
 	}
 }
