@@ -336,8 +336,8 @@ func floorOf(rs []*firstResult, r *firstResult) *firstResult {
 // order statistics of the sorted ratios at n/2 ∓ 0.98√n (the normal
 // approximation of the binomial distribution of how many ratios fall
 // below the true median), which assumes nothing about how the ratios
-// are distributed. ok is false for fewer than 20 turns, where the
-// interval would reach the extremes.
+// are distributed. ok is false for fewer than 20 turns, too few for that
+// approximation, and for a turn of b that took no time.
 func pairedRatio(a, b []float64) (median, lo, hi float64, ok bool) {
 	n := min(len(a), len(b))
 	if n < 20 {

@@ -273,7 +273,7 @@ func TestPairedRatio(t *testing.T) {
 		}
 	}
 	if _, _, _, ok := pairedRatio(a[:19], b[:19]); ok {
-		t.Error("pairedRatio gave an interval for 19 turns, whose interval would reach the extremes")
+		t.Error("pairedRatio gave an interval for 19 turns, too few for its approximation")
 	}
 	b[3] = 0
 	if _, _, _, ok := pairedRatio(a, b); ok {
