@@ -10,8 +10,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"time"
 )
+
+// testHookResponseTaken, when set by a test, runs once Redirect has taken
+// the authorization response, before its server shuts down.
+var testHookResponseTaken func()
 
 // A Redirector takes the user to an authorization endpoint and brings back
 // the authorization response.
@@ -93,6 +98,11 @@ func (l *Loopback) Redirect(ctx context.Context, issuer string, authURL func(red
 	if pu, err := url.Parse(u); err == nil {
 		state = pu.Query().Get("state")
 	}
+	// answered lets one response through; got holds it until Redirect
+	// takes it. A flag of its own, because a channel whose buffer
+	// Redirect has emptied would let a second response through as a
+	// success in the moment before the server shuts down.
+	var answered atomic.Bool
 	got := make(chan url.Values, 1)
 	srv := &http.Server{
 		ReadHeaderTimeout: 10 * time.Second,
@@ -112,12 +122,11 @@ func (l *Loopback) Redirect(ctx context.Context, issuer string, authURL func(red
 				loopbackPage(w, http.StatusBadRequest, "This response does not belong to the sign-in in progress: it is ignored.")
 				return
 			}
-			select {
-			case got <- q:
-			default:
+			if !answered.CompareAndSwap(false, true) {
 				loopbackPage(w, http.StatusConflict, "This sign-in has already been answered.")
 				return
 			}
+			got <- q
 			msg := "Signed in. You can close this window."
 			if e := q.Get("error"); e != "" {
 				msg = "Sign-in failed: " + e
@@ -142,6 +151,9 @@ func (l *Loopback) Redirect(ctx context.Context, issuer string, authURL func(red
 	for {
 		select {
 		case q := <-got:
+			if testHookResponseTaken != nil {
+				testHookResponseTaken()
+			}
 			return q, nil
 		case err := <-openErr:
 			if err != nil {

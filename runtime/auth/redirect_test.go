@@ -197,3 +197,49 @@ func TestRedirectPathPerIssuer(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopbackSecondResponseAfterTheFirstWasTaken checks the moment after
+// Redirect has taken the first response and before its server shuts down:
+// a second response arriving then is answered 409, not as a success that
+// nobody reads. (TestLoopbackOneResponse sends its second response at
+// once, and meets that moment only now and then.)
+func TestLoopbackSecondResponseAfterTheFirstWasTaken(t *testing.T) {
+	taken, secondDone := make(chan struct{}), make(chan struct{})
+	testHookResponseTaken = func() {
+		close(taken)
+		<-secondDone
+	}
+	defer func() { testHookResponseTaken = nil }()
+	var redirectURI string
+	second := make(chan string, 1)
+	l := &Loopback{Timeout: time.Minute, Open: func(ctx context.Context, authURL string) error {
+		defer close(secondDone)
+		resp, err := http.Get(redirectURI + "?code=first&state=s")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		<-taken
+		resp, err = http.Get(redirectURI + "?code=second&state=s")
+		if err != nil {
+			second <- "no connection"
+			return nil
+		}
+		resp.Body.Close()
+		second <- resp.Status
+		return nil
+	}}
+	q, err := l.Redirect(context.Background(), testIssuer, func(ru string) (string, error) {
+		redirectURI = ru
+		return "https://as.example/authorize?state=s", nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Get("code") != "first" {
+		t.Errorf("response %v, want the first one", q)
+	}
+	if s := <-second; s != "409 Conflict" {
+		t.Errorf("a second response after the first was taken got %s, want 409 Conflict", s)
+	}
+}
