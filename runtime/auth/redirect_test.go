@@ -29,21 +29,9 @@ func TestLoopbackOneResponse(t *testing.T) {
 			c.Close()
 			t.Error("the redirector accepts connections on ::1")
 		}
-		resp, err := http.Get(redirectURI + "?code=first&state=s")
-		if err != nil {
-			return err
-		}
-		resp.Body.Close()
-		// The same connection, kept alive, before the redirector shuts
-		// down.
-		resp, err = http.Get(redirectURI + "?code=second&state=s")
-		if err != nil {
-			second <- "no connection"
-			return nil
-		}
-		resp.Body.Close()
-		second <- resp.Status
-		return nil
+		// The second on the same connection, kept alive, before the
+		// redirector shuts down.
+		return answerTwice(redirectURI, nil, second)
 	}}
 	q, err := l.Redirect(context.Background(), testIssuer, func(ru string) (string, error) {
 		redirectURI = ru
@@ -214,20 +202,7 @@ func TestLoopbackSecondResponseAfterTheFirstWasTaken(t *testing.T) {
 	second := make(chan string, 1)
 	l := &Loopback{Timeout: time.Minute, Open: func(ctx context.Context, authURL string) error {
 		defer close(secondDone)
-		resp, err := http.Get(redirectURI + "?code=first&state=s")
-		if err != nil {
-			return err
-		}
-		resp.Body.Close()
-		<-taken
-		resp, err = http.Get(redirectURI + "?code=second&state=s")
-		if err != nil {
-			second <- "no connection"
-			return nil
-		}
-		resp.Body.Close()
-		second <- resp.Status
-		return nil
+		return answerTwice(redirectURI, taken, second)
 	}}
 	q, err := l.Redirect(context.Background(), testIssuer, func(ru string) (string, error) {
 		redirectURI = ru
@@ -242,4 +217,27 @@ func TestLoopbackSecondResponseAfterTheFirstWasTaken(t *testing.T) {
 	if s := <-second; s != "409 Conflict" {
 		t.Errorf("a second response after the first was taken got %s, want 409 Conflict", s)
 	}
+}
+
+// answerTwice sends the authorization response code=first to the
+// redirector at redirectURI, waits for between when it is set, sends
+// code=second, and puts the second's HTTP status on second, or "no
+// connection" when it found none.
+func answerTwice(redirectURI string, between <-chan struct{}, second chan<- string) error {
+	resp, err := http.Get(redirectURI + "?code=first&state=s")
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if between != nil {
+		<-between
+	}
+	resp, err = http.Get(redirectURI + "?code=second&state=s")
+	if err != nil {
+		second <- "no connection"
+		return nil
+	}
+	resp.Body.Close()
+	second <- resp.Status
+	return nil
 }
