@@ -33,13 +33,7 @@ func TestLoopbackOneResponse(t *testing.T) {
 		// redirector shuts down.
 		return answerTwice(redirectURI, nil, second)
 	}}
-	q, err := l.Redirect(context.Background(), testIssuer, func(ru string) (string, error) {
-		redirectURI = ru
-		return "https://as.example/authorize?state=s", nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := redirect(t, l, "https://as.example/authorize?state=s", &redirectURI)
 	if q.Get("code") != "first" || q.Get("state") != "s" {
 		t.Errorf("response %v, want the first one", q)
 	}
@@ -147,13 +141,7 @@ func TestLoopbackIgnoresForgedResponses(t *testing.T) {
 		resp.Body.Close()
 		return nil
 	}}
-	q, err := l.Redirect(context.Background(), testIssuer, func(ru string) (string, error) {
-		redirectURI = ru
-		return "https://as.example/authorize?client_id=c&state=s", nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := redirect(t, l, "https://as.example/authorize?client_id=c&state=s", &redirectURI)
 	if q.Get("code") != "right" {
 		t.Errorf("returned %v, want the right response", q)
 	}
@@ -204,13 +192,7 @@ func TestLoopbackSecondResponseAfterTheFirstWasTaken(t *testing.T) {
 		defer close(secondDone)
 		return answerTwice(redirectURI, taken, second)
 	}}
-	q, err := l.Redirect(context.Background(), testIssuer, func(ru string) (string, error) {
-		redirectURI = ru
-		return "https://as.example/authorize?state=s", nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := redirect(t, l, "https://as.example/authorize?state=s", &redirectURI)
 	if q.Get("code") != "first" {
 		t.Errorf("response %v, want the first one", q)
 	}
@@ -240,4 +222,19 @@ func answerTwice(redirectURI string, between <-chan struct{}, second chan<- stri
 	resp.Body.Close()
 	second <- resp.Status
 	return nil
+}
+
+// redirect runs l.Redirect for a sign-in whose authorization URL is
+// authURL, keeps the redirect URI it is given in *redirectURI, where l.Open
+// reads it, and returns the response, failing t on an error.
+func redirect(t *testing.T, l *Loopback, authURL string, redirectURI *string) url.Values {
+	t.Helper()
+	q, err := l.Redirect(context.Background(), testIssuer, func(ru string) (string, error) {
+		*redirectURI = ru
+		return authURL, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
